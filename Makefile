@@ -1,0 +1,51 @@
+# latgate — see README.md. Every target installs what it needs itself.
+GO       ?= go
+VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+COMMIT   ?= $(shell git rev-parse HEAD 2>/dev/null)
+LDFLAGS  := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT)
+FUZZTIME ?= 10s
+
+.PHONY: all build test unit fuzz demo bench calibrate release clean fmt
+
+all: build test
+
+build:
+	CGO_ENABLED=0 $(GO) build -ldflags '$(LDFLAGS)' -o bin/latgate ./cmd/latgate
+
+fmt:
+	gofmt -w .
+
+# The test command CI runs (.ci/run): format check, vet, race tests, short fuzzing.
+test: unit fuzz
+
+unit:
+	@unformatted=$$(gofmt -l .); if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
+	$(GO) vet ./...
+	$(GO) test -race -count=1 ./...
+
+fuzz:
+	$(GO) test -run '^$$' -fuzz '^FuzzSSE$$' -fuzztime $(FUZZTIME) ./probe
+	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./suite
+
+demo:
+	$(GO) run ./cmd/latgate demo
+
+# Speed and memory targets live in benchmarks; results go to docs/performance.md.
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./...
+
+# The calibration study of docs/statistics.md (several minutes).
+calibrate:
+	$(GO) test -run '^TestCalibration$$' -v -timeout 60m ./compare -calibrate
+
+release:
+	@rm -rf dist && mkdir -p dist
+	@for os in linux darwin windows; do for arch in amd64 arm64; do \
+		ext=; [ $$os = windows ] && ext=.exe; \
+		echo "building $$os/$$arch"; \
+		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o dist/latgate_$${os}_$${arch}$$ext ./cmd/latgate || exit 1; \
+	done; done
+	@cd dist && sha256sum latgate_* > SHA256SUMS && cat SHA256SUMS
+
+clean:
+	rm -rf bin dist

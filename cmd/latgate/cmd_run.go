@@ -1,0 +1,118 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/latgate/latgate/baseline"
+	"github.com/latgate/latgate/report"
+	"github.com/latgate/latgate/sim"
+)
+
+func cmdRun(e *env, args []string) error {
+	fs := flag.NewFlagSet("latgate run", flag.ContinueOnError)
+	cfgPath := fs.String("c", "latgate.yaml", "suite `file`")
+	fs.StringVar(cfgPath, "config", "latgate.yaml", "suite `file` (same as -c)")
+	out := fs.String("o", "results.json", "results `file` to write")
+	fs.StringVar(out, "output", "results.json", "results `file` (same as -o)")
+	region := fs.String("region", "", "region label recorded in the results (default $LATGATE_REGION)")
+	pos, err := parseFlags(fs, args, e.stderr)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
+		return usagef("run takes no arguments, got %q (the suite is given with -c)", pos[0])
+	}
+	cfg, err := loadConfig(*cfgPath, e.getenv, false)
+	if err != nil {
+		return err
+	}
+	f, err := measure(e.ctx, cfg, measureOptions{source: gitSource(e.getenv, *region), progress: e.stderr, isTTY: isTerminal(e.stderr)})
+	if f != nil && len(f.Runs) > 0 {
+		if werr := baseline.Write(*out, f); werr != nil {
+			return cannotRunError{werr}
+		}
+		report.Measurements(e.stdout, f)
+		fmt.Fprintf(e.stderr, "latgate: wrote %s\n", *out)
+	}
+	return err
+}
+
+func cmdSim(e *env, args []string) error {
+	fs := flag.NewFlagSet("latgate sim", flag.ContinueOnError)
+	addr := fs.String("addr", "127.0.0.1:8080", "listen `address`")
+	name := fs.String("profile", "realistic", "latency `profile`: "+fmt.Sprint(sim.ProfileNames()))
+	seed := fs.Uint64("seed", 1, "random seed")
+	key := fs.String("require-key", "", "require this Bearer token (tests 401 handling)")
+	ttft := fs.Duration("ttft", 0, "override: fixed time to first token")
+	itl := fs.Duration("itl", -1, "override: fixed inter-token gap")
+	tokens := fs.Int("tokens", 0, "override: output tokens")
+	if _, err := parseFlags(fs, args, e.stderr); err != nil {
+		return err
+	}
+	p, err := sim.Named(*name)
+	if err != nil {
+		return usageError{err}
+	}
+	if *ttft > 0 {
+		p.TTFT = sim.Fixed(*ttft)
+	}
+	if *itl >= 0 {
+		p.ITL = sim.Fixed(*itl)
+	}
+	if *tokens > 0 {
+		p.Tokens = *tokens
+	}
+	s := sim.New(p, *seed)
+	s.APIKey = *key
+	ln, err := net.Listen("tcp", *addr)
+	if err != nil {
+		return cannotRunError{fmt.Errorf("sim: %v", err)}
+	}
+	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
+	fmt.Fprintf(e.stderr, "latgate sim: serving profile %q on http://%s/v1 (Ctrl-C to stop)\n", p.Name, ln.Addr())
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		if !errors.Is(err, http.ErrServerClosed) {
+			return cannotRunError{err}
+		}
+	case <-e.ctx.Done():
+		_ = srv.Close()
+	}
+	return nil
+}
+
+func cmdMerge(e *env, args []string) error {
+	fs := flag.NewFlagSet("latgate merge", flag.ContinueOnError)
+	out := fs.String("o", "", "merged results `file` to write (required)")
+	pos, err := parseFlags(fs, args, e.stderr)
+	if err != nil {
+		return err
+	}
+	if *out == "" || len(pos) < 1 {
+		return usagef("usage: latgate merge A.json B.json ... -o all.json")
+	}
+	var files []*baseline.File
+	for _, p := range pos {
+		f, err := baseline.Read(p)
+		if err != nil {
+			return usageError{err}
+		}
+		files = append(files, f)
+	}
+	m, err := baseline.Merge(files, pos)
+	if err != nil {
+		return usageError{err}
+	}
+	if err := baseline.Write(*out, m); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stderr, "latgate: merged %d files (%d runs) into %s\n", len(files), len(m.Runs), *out)
+	return nil
+}

@@ -1,0 +1,55 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"io"
+	"strconv"
+)
+
+// parseFlags parses flags that may come before or after positional
+// arguments (Go's flag package stops at the first positional one).
+// It returns the positional arguments; -h prints the flags and returns
+// errHelp.
+func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) ([]string, error) {
+	fs.SetOutput(stderr)
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return nil, errHelp
+			}
+			return nil, usageError{err}
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return pos, nil
+		}
+		if rest[0] == "--" {
+			return append(pos, rest[1:]...), nil
+		}
+		pos = append(pos, rest[0])
+		args = rest[1:]
+	}
+}
+
+var errHelp = errors.New("help shown")
+
+// set reports whether a flag was given on the command line.
+func set(fs *flag.FlagSet, name string) bool {
+	found := false
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == name {
+			found = true
+		}
+	})
+	return found
+}
+
+// boolValue parses an Action-style boolean ("true", "false", "").
+func boolValue(s string, def bool) (bool, error) {
+	if s == "" {
+		return def, nil
+	}
+	return strconv.ParseBool(s)
+}

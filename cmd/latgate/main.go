@@ -1,0 +1,124 @@
+// Command latgate measures the latency users of an LLM product feel, compares
+// it with a baseline and gates CI on drift. See README.md and SPEC.md.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+)
+
+// Exit codes (SPEC §2), mapped in one place: exitCode.
+const (
+	exitOK       = 0
+	exitFail     = 1 // the gate failed: a regression or a blown budget
+	exitUsage    = 2 // bad usage, config or input
+	exitCannot   = 3 // the run could not produce results
+	exitInternal = 2
+)
+
+// usageError is bad usage, config or input (exit 2).
+type usageError struct{ error }
+
+// cannotRunError means no results could be produced (exit 3).
+type cannotRunError struct{ error }
+
+// gateFailed is the gate's verdict, not a malfunction (exit 1).
+var errGateFailed = errors.New("gate failed")
+
+func usagef(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...)}
+}
+
+func exitCode(err error) int {
+	var ue usageError
+	var ce cannotRunError
+	switch {
+	case err == nil, errors.Is(err, errHelp):
+		return exitOK
+	case errors.Is(err, errGateFailed):
+		return exitFail
+	case errors.As(err, &ue):
+		return exitUsage
+	case errors.As(err, &ce):
+		return exitCannot
+	}
+	return exitInternal
+}
+
+func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, os.Getenv)) }
+
+// env bundles the injected process environment.
+type env struct {
+	stdout, stderr io.Writer
+	getenv         func(string) string
+	ctx            context.Context
+}
+
+const usageText = `latgate measures LLM streaming latency and gates CI on drift.
+
+Usage:
+  latgate run     [-c latgate.yaml] [-o results.json]     run the suite, write results
+  latgate compare BASELINE CURRENT [-c latgate.yaml] [--format text|markdown|json]
+  latgate gate    [-c latgate.yaml] [--baseline FILE] [--mode gate|record] [--dry-run]
+  latgate publish --results FILE [--baseline FILE] [--pr N | --head-sha SHA]
+  latgate merge   A.json B.json ... -o all.json
+  latgate demo                                             the whole flow on the built-in simulator
+  latgate sim     [--addr 127.0.0.1:8080] [--profile fast]  serve the simulator
+  latgate version
+
+Run 'latgate COMMAND -h' for a command's flags.
+Exit codes: 0 pass, 1 gate failed, 2 bad usage/config/input, 3 could not run.
+`
+
+func run(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	e := &env{stdout: stdout, stderr: stderr, getenv: getenv, ctx: ctx}
+	err := dispatch(e, args)
+	if err != nil && !errors.Is(err, errGateFailed) && !errors.Is(err, errHelp) {
+		fmt.Fprintln(stderr, "latgate: "+oneLine(err.Error()))
+	}
+	return exitCode(err)
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
+}
+
+func dispatch(e *env, args []string) error {
+	if len(args) == 0 {
+		fmt.Fprint(e.stderr, usageText)
+		return usagef("no command given")
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "run":
+		return cmdRun(e, rest)
+	case "compare":
+		return cmdCompare(e, rest)
+	case "gate":
+		return cmdGate(e, rest)
+	case "publish":
+		return cmdPublish(e, rest)
+	case "merge":
+		return cmdMerge(e, rest)
+	case "demo":
+		return cmdDemo(e, rest)
+	case "sim":
+		return cmdSim(e, rest)
+	case "version", "--version", "-version":
+		fmt.Fprintln(e.stdout, versionString())
+		return nil
+	case "help", "-h", "--help":
+		fmt.Fprint(e.stdout, usageText)
+		return nil
+	}
+	fmt.Fprint(e.stderr, usageText)
+	return usagef("unknown command %q", cmd)
+}

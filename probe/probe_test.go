@@ -1,0 +1,326 @@
+package probe
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/latgate/latgate/sim"
+)
+
+// tol is how far a measured time may exceed the injected one. The probe
+// can never measure less than the truth (the server waits at least that
+// long), so tests check both bounds.
+const tol = 20 * time.Millisecond
+
+func body(t *testing.T, maxTokens int) []byte {
+	t.Helper()
+	b, err := json.Marshal(openai.ChatCompletionRequest{
+		Model:         "test",
+		Messages:      []openai.ChatCompletionMessage{{Role: "user", Content: "hello there"}},
+		MaxTokens:     maxTokens,
+		Stream:        true,
+		StreamOptions: &openai.StreamOptions{IncludeUsage: true},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func serve(t *testing.T, p sim.Profile) *httptest.Server {
+	t.Helper()
+	s := httptest.NewServer(sim.New(p, 1))
+	t.Cleanup(s.Close)
+	return s
+}
+
+func do(t *testing.T, srv *httptest.Server, p *Prober, maxTokens int) Record {
+	t.Helper()
+	if p == nil {
+		p = &Prober{StallTimeout: 2 * time.Second, Timeout: 10 * time.Second}
+	}
+	if p.Client == nil {
+		p.Client = srv.Client()
+	}
+	return p.Do(context.Background(), Request{URL: srv.URL + "/v1/chat/completions", Body: body(t, maxTokens), APIKey: "sk-test-123456"})
+}
+
+func within(t *testing.T, name string, got, want time.Duration) {
+	t.Helper()
+	if got < want || got > want+tol {
+		t.Errorf("%s = %v, want %v (up to +%v)", name, got, want, tol)
+	}
+}
+
+func TestTTFTIgnoresRoleChunkAndKeepAlives(t *testing.T) {
+	srv := serve(t, sim.Profile{
+		TTFT:   sim.Fixed(150 * time.Millisecond),
+		ITL:    sim.Fixed(10 * time.Millisecond),
+		Tokens: 20,
+		Quirks: sim.Quirks{RoleChunk: true, KeepAlives: 5, EmptyChunk: true},
+	})
+	rec := do(t, srv, nil, 0)
+	if !rec.OK {
+		t.Fatalf("request failed: %s", rec.Error)
+	}
+	within(t, "ttft", rec.TTFT, 150*time.Millisecond)
+	within(t, "ttfc", rec.TTFC, 150*time.Millisecond)
+	if rec.FirstEvent > 50*time.Millisecond {
+		t.Errorf("first_event = %v, want the role chunk right after the headers (< 50ms)", rec.FirstEvent)
+	}
+	if rec.TTFB > rec.FirstEvent || rec.FirstEvent > rec.TTFT {
+		t.Errorf("want ttfb <= first_event <= ttft, got %v, %v, %v", rec.TTFB, rec.FirstEvent, rec.TTFT)
+	}
+	// 20 tokens, 19 gaps of 10ms after the first token.
+	within(t, "total", rec.Total, 150*time.Millisecond+19*10*time.Millisecond)
+	if len(rec.ITL) != 19 {
+		t.Fatalf("len(itl) = %d, want 19", len(rec.ITL))
+	}
+	for i, g := range rec.ITL {
+		if g < 5*time.Millisecond || g > 10*time.Millisecond+tol {
+			t.Errorf("itl[%d] = %v, want about 10ms", i, g)
+		}
+	}
+	if rec.TPOT < 9*time.Millisecond || rec.TPOT > 10*time.Millisecond+tol {
+		t.Errorf("tpot = %v, want about 10ms", rec.TPOT)
+	}
+	if rec.OutputTokens != 20 || rec.TokensSource != "usage" {
+		t.Errorf("tokens = %d from %q, want 20 from usage", rec.OutputTokens, rec.TokensSource)
+	}
+	// The stream (100 tokens/s) outpaces the reader (10/s): perceived == ttft.
+	if rec.Perceived != rec.TTFT {
+		t.Errorf("perceived = %v, want ttft %v", rec.Perceived, rec.TTFT)
+	}
+}
+
+func TestReaderModelWorkedCase(t *testing.T) {
+	ms := time.Millisecond
+	// A reader at 10 tokens/s (100ms a token) starts at the first token
+	// (1000ms). Token 2 is there when needed; token 3 arrives at 1500ms,
+	// 300ms after the reader finished token 2 (1200ms): the reader waits
+	// 300ms. Token 4 arrives while token 3 is being read.
+	events := []outputEvent{{1000 * ms, 4}, {1050 * ms, 4}, {1500 * ms, 4}, {1520 * ms, 4}}
+	got := readerModel(events, spreadTokens(events, 0), 10)
+	if want := 1300 * ms; got != want {
+		t.Errorf("perceived = %v, want %v (ttft 1000ms + 300ms of waiting)", got, want)
+	}
+	// An event carrying several tokens gives them all at once: 4 tokens by
+	// usage spread over 2 events by characters (1 and 3 tokens).
+	events = []outputEvent{{100 * ms, 2}, {150 * ms, 6}}
+	k := spreadTokens(events, 4)
+	if k[0] != 1 || k[1] != 3 {
+		t.Fatalf("spread = %v, want [1 3]", k)
+	}
+	if got := readerModel(events, k, 10); got != 100*ms {
+		t.Errorf("perceived = %v, want ttft 100ms (no waiting)", got)
+	}
+	// A slow stream: one token every 500ms; the reader waits 400ms per token.
+	events = []outputEvent{{200 * ms, 1}, {700 * ms, 1}, {1200 * ms, 1}}
+	if got, want := readerModel(events, spreadTokens(events, 0), 10), (200+800)*ms; got != want {
+		t.Errorf("perceived = %v, want %v", got, want)
+	}
+}
+
+func TestPerceivedGrowsWithStall(t *testing.T) {
+	srv := serve(t, sim.Profile{
+		TTFT:   sim.Fixed(50 * time.Millisecond),
+		ITL:    sim.Fixed(time.Millisecond),
+		Tokens: 10,
+		Quirks: sim.Quirks{NoUsage: true}, // one token per event
+		Faults: sim.Faults{StallRate: 1, StallAfter: 5, StallFor: 900 * time.Millisecond},
+	})
+	rec := do(t, srv, nil, 0)
+	if !rec.OK {
+		t.Fatalf("request failed: %s", rec.Error)
+	}
+	// Tokens 1-5 arrive at 50-54ms and are read by 550ms; token 6 arrives
+	// at 955ms: the reader waits 405ms, so perceived = 50 + 405 = 455ms.
+	within(t, "perceived", rec.Perceived, 455*time.Millisecond)
+	within(t, "max_stall", rec.MaxStall, 900*time.Millisecond)
+}
+
+func TestEventCountedTokensWithoutUsage(t *testing.T) {
+	srv := serve(t, sim.Profile{TTFT: sim.Fixed(time.Millisecond), ITL: sim.Fixed(0), Tokens: 12,
+		Quirks: sim.Quirks{NoUsage: true, TokensPerEvent: 3}})
+	rec := do(t, srv, nil, 0)
+	if !rec.OK || rec.OutputTokens != 4 || rec.TokensSource != "events" {
+		t.Errorf("got ok=%v tokens=%d source=%q err=%q, want 4 events counted", rec.OK, rec.OutputTokens, rec.TokensSource, rec.Error)
+	}
+}
+
+func TestQuirksAndFaults(t *testing.T) {
+	base := sim.Profile{TTFT: sim.Fixed(20 * time.Millisecond), ITL: sim.Fixed(time.Millisecond), Tokens: 16}
+	with := func(f func(*sim.Profile)) sim.Profile { p := base; f(&p); return p }
+	tests := []struct {
+		name    string
+		profile sim.Profile
+		ok      bool
+		errHas  string
+		check   func(t *testing.T, r Record)
+	}{
+		{name: "plain", profile: base, ok: true},
+		{name: "crlf", profile: with(func(p *sim.Profile) { p.Quirks.CRLF = true }), ok: true},
+		{name: "data without space", profile: with(func(p *sim.Profile) { p.Quirks.NoSpace = true }), ok: true},
+		{name: "multi-line data", profile: with(func(p *sim.Profile) { p.Quirks.MultiLineData = true }), ok: true},
+		{name: "400 keep-alives before first token", profile: with(func(p *sim.Profile) { p.Quirks.KeepAlives = 400; p.Quirks.RoleChunk = true }), ok: true,
+			check: func(t *testing.T, r Record) { within(t, "ttft", r.TTFT, 20*time.Millisecond) }},
+		{name: "azure content-filter first chunk", profile: with(func(p *sim.Profile) { p.Quirks.AzureFilterChunk = true }), ok: true,
+			check: func(t *testing.T, r Record) {
+				if r.FirstEvent >= r.TTFT {
+					t.Errorf("first_event %v should precede ttft %v", r.FirstEvent, r.TTFT)
+				}
+			}},
+		{name: "reasoning before content", profile: with(func(p *sim.Profile) {
+			p.Quirks.ReasoningTokens = 8
+			p.ITL = sim.Fixed(5 * time.Millisecond)
+		}), ok: true,
+			check: func(t *testing.T, r Record) {
+				within(t, "ttft", r.TTFT, 20*time.Millisecond)
+				within(t, "ttfc", r.TTFC, 20*time.Millisecond+8*5*time.Millisecond)
+				if r.OutputTokens != 24 {
+					t.Errorf("output_tokens = %d, want 24 (8 reasoning + 16)", r.OutputTokens)
+				}
+			}},
+		{name: "tool-call deltas", profile: with(func(p *sim.Profile) { p.Quirks.ToolCall = true }), ok: true,
+			check: func(t *testing.T, r Record) {
+				if r.TTFC != Missing {
+					t.Errorf("ttfc = %v, want missing (no visible content)", r.TTFC)
+				}
+			}},
+		{name: "no usage", profile: with(func(p *sim.Profile) { p.Quirks.NoUsage = true }), ok: true,
+			check: func(t *testing.T, r Record) {
+				if r.TokensSource != "events" || r.OutputTokens != 16 {
+					t.Errorf("tokens %d from %q, want 16 from events", r.OutputTokens, r.TokensSource)
+				}
+			}},
+		{name: "cached tokens reported", profile: with(func(p *sim.Profile) { p.Quirks.CachedTokens = 3 }), ok: true,
+			check: func(t *testing.T, r Record) {
+				if r.CachedTokens != 3 || r.PromptTokens == 0 {
+					t.Errorf("cached %d of %d prompt tokens, want 3", r.CachedTokens, r.PromptTokens)
+				}
+			}},
+		{name: "EOF after finish_reason without [DONE]", profile: with(func(p *sim.Profile) { p.Quirks.NoDone = true }), ok: true},
+		{name: "gzip", profile: with(func(p *sim.Profile) { p.Quirks.Gzip = true }), ok: true},
+		{name: "byte-by-byte trickle", profile: with(func(p *sim.Profile) { p.Quirks.Trickle = true }), ok: true},
+		{name: "very long line", profile: with(func(p *sim.Profile) { p.Quirks.LongLine = 1 << 20 }), ok: true},
+		{name: "truncated stream", profile: with(func(p *sim.Profile) { p.Faults.TruncateRate = 1 }), errHas: "truncated"},
+		{name: "connection closed mid-line", profile: with(func(p *sim.Profile) { p.Faults.MidLineRate = 1 }), errHas: "connection closed"},
+		{name: "malformed JSON", profile: with(func(p *sim.Profile) { p.Faults.MalformedRate = 1 }), errHas: "malformed JSON"},
+		{name: "error inside the stream", profile: with(func(p *sim.Profile) { p.Faults.StreamErrRate = 1 }), errHas: "error inside the stream: The server had an error"},
+		{name: "zero output tokens", profile: with(func(p *sim.Profile) { p.Faults.ZeroTokens = true }), errHas: "no output tokens"},
+		{name: "stall after some tokens", profile: with(func(p *sim.Profile) {
+			p.Faults = sim.Faults{StallRate: 1, StallAfter: 4, StallFor: 5 * time.Second}
+		}), errHas: "stalled: no data for 300ms (stall_timeout) after 4 output events"},
+		{name: "429 with Retry-After", profile: with(func(p *sim.Profile) {
+			p.Faults = sim.Faults{ErrorRate: 1, ErrorStatus: 429, RetryAfter: "7"}
+		}), errHas: "HTTP 429 Too Many Requests: The server is overloaded (simulated 429). [server_error] (Retry-After: 7)"},
+	}
+	for _, status := range []int{401, 404, 500, 502, 503} {
+		tests = append(tests,
+			struct {
+				name    string
+				profile sim.Profile
+				ok      bool
+				errHas  string
+				check   func(t *testing.T, r Record)
+			}{name: fmt.Sprintf("HTTP %d JSON", status), profile: with(func(p *sim.Profile) { p.Faults = sim.Faults{ErrorRate: 1, ErrorStatus: status} }),
+				errHas: fmt.Sprintf("HTTP %d %s: The server is overloaded", status, http.StatusText(status))},
+			struct {
+				name    string
+				profile sim.Profile
+				ok      bool
+				errHas  string
+				check   func(t *testing.T, r Record)
+			}{name: fmt.Sprintf("HTTP %d HTML", status), profile: with(func(p *sim.Profile) { p.Faults = sim.Faults{ErrorRate: 1, ErrorStatus: status, HTMLError: true} }),
+				errHas: fmt.Sprintf("HTTP %d %s: HTML error page: %d %s", status, http.StatusText(status), status, http.StatusText(status))},
+		)
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := serve(t, tt.profile)
+			done := make(chan Record, 1)
+			go func() {
+				done <- do(t, srv, &Prober{StallTimeout: 300 * time.Millisecond, Timeout: 5 * time.Second}, 0)
+			}()
+			var rec Record
+			select {
+			case rec = <-done:
+			case <-time.After(10 * time.Second):
+				t.Fatal("probe hung")
+			}
+			if rec.OK != tt.ok {
+				t.Fatalf("ok = %v, want %v (error %q)", rec.OK, tt.ok, rec.Error)
+			}
+			if tt.errHas != "" && !strings.Contains(rec.Error, tt.errHas) {
+				t.Errorf("error = %q, want it to contain %q", rec.Error, tt.errHas)
+			}
+			if tt.ok {
+				if rec.Error != "" {
+					t.Errorf("error = %q on an ok record", rec.Error)
+				}
+				if rec.TTFT <= 0 || rec.Total < rec.TTFT {
+					t.Errorf("ttft %v, total %v: want 0 < ttft <= total", rec.TTFT, rec.Total)
+				}
+			}
+			if tt.check != nil {
+				tt.check(t, rec)
+			}
+		})
+	}
+}
+
+func TestAPIKeyRedactedFromErrors(t *testing.T) {
+	s := sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 1}, 1)
+	s.APIKey = "sk-right-key"
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	p := &Prober{Client: srv.Client(), Secrets: []string{"sk-test-123456"}}
+	rec := p.Do(context.Background(), Request{URL: srv.URL + "/v1/chat/completions", Body: body(t, 0), APIKey: "sk-test-123456"})
+	if rec.OK || rec.Status != 401 {
+		t.Fatalf("want a 401 failure, got ok=%v status=%d", rec.OK, rec.Status)
+	}
+	if strings.Contains(rec.Error, "sk-test-123456") || !strings.Contains(rec.Error, "Incorrect API key provided: ***") {
+		t.Errorf("error = %q, want the echoed key replaced by ***", rec.Error)
+	}
+}
+
+func TestNonStreamingResponseIsAClearError(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		fmt.Fprint(w, `{"choices":[{"message":{"content":"hi"}}]}`)
+	}))
+	defer srv.Close()
+	rec := do(t, srv, nil, 0)
+	if rec.OK || !strings.Contains(rec.Error, "expected an SSE stream") {
+		t.Errorf("got ok=%v error=%q", rec.OK, rec.Error)
+	}
+}
+
+func TestTimeoutBoundsTheRequest(t *testing.T) {
+	srv := serve(t, sim.Profile{TTFT: sim.Fixed(10 * time.Second), Tokens: 1})
+	rec := do(t, srv, &Prober{Timeout: 200 * time.Millisecond}, 0)
+	if rec.OK || !strings.HasPrefix(rec.Error, "timeout: request took longer than 200ms") {
+		t.Errorf("got ok=%v error=%q", rec.OK, rec.Error)
+	}
+}
+
+func TestReusedConnectionHasNoNetworkTime(t *testing.T) {
+	srv := serve(t, sim.Profile{TTFT: sim.Fixed(time.Millisecond), Tokens: 2})
+	p := &Prober{Client: srv.Client()}
+	first := do(t, srv, p, 0)
+	second := do(t, srv, p, 0)
+	if first.Reused || first.Connect <= 0 {
+		t.Errorf("first request: reused=%v connect=%v, want a new connection", first.Reused, first.Connect)
+	}
+	if !second.Reused || second.Connect != 0 || second.DNS != 0 || second.TLS != 0 {
+		t.Errorf("second request: reused=%v connect=%v, want a reused connection with zero network time", second.Reused, second.Connect)
+	}
+}

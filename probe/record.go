@@ -1,0 +1,90 @@
+package probe
+
+import "time"
+
+// Missing marks a time that was not observed (for example the TTFT of a
+// request that failed before any output). Results files write it as null.
+const Missing time.Duration = -1
+
+// Record is one timed request. Every duration is measured from t0, the
+// moment just before the request is handed to the HTTP client, on the
+// monotonic clock. See docs/metrics.md for the definitions.
+type Record struct {
+	OK     bool
+	Status int
+	Error  string
+
+	DNS, Connect, TLS time.Duration
+	Reused            bool
+
+	TTFB       time.Duration
+	FirstEvent time.Duration
+	TTFT       time.Duration
+	TTFC       time.Duration
+	Total      time.Duration
+	Perceived  time.Duration
+	TPOT       time.Duration // Missing when OutputTokens < 2
+	MaxStall   time.Duration
+	ITL        []time.Duration
+
+	OutputTokens int
+	PromptTokens int
+	CachedTokens int
+	TokensSource string // "usage" or "events"
+
+	// Start is the wall-clock time the request was sent (for ordering and
+	// for the results file); never used to compute a latency.
+	Start time.Time
+}
+
+func newRecord() Record {
+	return Record{
+		TTFB: Missing, FirstEvent: Missing, TTFT: Missing, TTFC: Missing,
+		Total: Missing, Perceived: Missing, TPOT: Missing, MaxStall: Missing,
+	}
+}
+
+// outputEvent is one SSE event that carried generated output.
+type outputEvent struct {
+	at    time.Duration
+	chars int
+}
+
+// readerModel returns perceived latency by the reader model of SPEC §4: a
+// reader starts at the first token and reads rate tokens per second, never
+// ahead of what has arrived; perceived = finish time − tokens/rate. An event
+// carrying k tokens delivers all k at its arrival instant.
+func readerModel(events []outputEvent, tokens []float64, rate float64) time.Duration {
+	if len(events) == 0 || rate <= 0 {
+		return Missing
+	}
+	perToken := float64(time.Second) / rate
+	var finish, total float64
+	for i, e := range events {
+		at := float64(e.at)
+		if at > finish {
+			finish = at // the reader waits for this event
+		}
+		finish += tokens[i] * perToken
+		total += tokens[i]
+	}
+	return time.Duration(finish - total*perToken)
+}
+
+// spreadTokens gives each event its share of n tokens, in proportion to its
+// characters (SPEC §4); with n <= 0 every event carries one token.
+func spreadTokens(events []outputEvent, n int) []float64 {
+	k := make([]float64, len(events))
+	chars := 0
+	for _, e := range events {
+		chars += e.chars
+	}
+	for i, e := range events {
+		if n <= 0 || chars == 0 {
+			k[i] = 1
+			continue
+		}
+		k[i] = float64(n) * float64(e.chars) / float64(chars)
+	}
+	return k
+}

@@ -1,0 +1,212 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/latgate/latgate/baseline"
+	"github.com/latgate/latgate/compare"
+)
+
+// Stage is one row of the budget table's decomposition (SPEC §4).
+type Stage struct {
+	Name     string
+	P50, P95 float64 // seconds; NaN when not available
+	Note     string
+}
+
+// Breakdown describes one run: P50/P95 of each stage, errors and cache.
+type Breakdown struct {
+	N, OK       int
+	Network     Stage
+	ServerWait  Stage
+	TTFT        Stage
+	TTFC        Stage
+	ITL         Stage // per-request mean gap between output events
+	TPOT        Stage
+	Total       Stage
+	Perceived   Stage
+	ErrorRate   float64
+	TopError    string
+	TopErrorN   int
+	CacheShare  float64 // cached / prompt tokens; NaN when not reported
+	ColdConns   int     // requests on a new connection
+	TokensUsage bool    // output tokens came from usage
+}
+
+// Describe computes the breakdown of a run.
+func Describe(r *baseline.Run) Breakdown {
+	b := Breakdown{N: len(r.Requests), CacheShare: math.NaN()}
+	var network, wait []float64
+	errs := map[string]int{}
+	prompt, cached := 0, 0
+	usage := 0
+	for _, q := range r.Requests {
+		if !q.Reused {
+			b.ColdConns++
+		}
+		if !q.OK {
+			errs[ErrorKind(q.Error)]++
+			continue
+		}
+		b.OK++
+		net := (q.DNSMs + q.ConnectMs + q.TLSMs) / 1000
+		network = append(network, net)
+		if q.TTFBMs != nil {
+			wait = append(wait, *q.TTFBMs/1000-net)
+		}
+		prompt += q.PromptTokens
+		cached += q.CachedTokens
+		if q.TokensSource == "usage" {
+			usage++
+		}
+	}
+	v := Values(r)
+	stage := func(name string, xs []float64) Stage {
+		s := compare.Sorted(xs)
+		return Stage{Name: name, P50: compare.Quantile(s, 0.5), P95: compare.Quantile(s, 0.95)}
+	}
+	b.Network = stage("Network", network)
+	b.ServerWait = stage("Server wait", wait)
+	b.TTFT = stage("TTFT", v["ttft"])
+	b.TTFC = stage("TTFC", v["ttfc"])
+	b.ITL = stage("Inter-token", v["itl"])
+	b.TPOT = stage("Per token", v["tpot"])
+	b.Total = stage("Total", v["total"])
+	b.Perceived = stage("Perceived", v["perceived"])
+	if b.N > 0 {
+		b.ErrorRate = float64(b.N-b.OK) / float64(b.N)
+	}
+	for e, n := range errs {
+		if n > b.TopErrorN || (n == b.TopErrorN && e < b.TopError) {
+			b.TopError, b.TopErrorN = e, n
+		}
+	}
+	if cached > 0 && prompt > 0 {
+		b.CacheShare = float64(cached) / float64(prompt)
+	}
+	b.TokensUsage = usage == b.OK && b.OK > 0
+	return b
+}
+
+// Values returns each metric's per-request values in seconds (NaN where a
+// request has none), from successful requests only. For itl the value is the
+// request's mean gap between output events, so every metric has one value
+// per request (see docs/statistics.md).
+func Values(r *baseline.Run) map[string][]float64 {
+	out := map[string][]float64{}
+	for _, q := range r.Requests {
+		if !q.OK {
+			continue
+		}
+		out["ttft"] = append(out["ttft"], baseline.Seconds(q.TTFTMs))
+		out["ttfc"] = append(out["ttfc"], baseline.Seconds(q.TTFCMs))
+		out["tpot"] = append(out["tpot"], baseline.Seconds(q.TPOTMs))
+		out["total"] = append(out["total"], baseline.Seconds(q.TotalMs))
+		out["perceived"] = append(out["perceived"], baseline.Seconds(q.PerceivedMs))
+		itl := math.NaN()
+		if len(q.ITLMs) > 0 {
+			s := 0.0
+			for _, g := range q.ITLMs {
+				s += g
+			}
+			itl = s / float64(len(q.ITLMs)) / 1000
+		}
+		out["itl"] = append(out["itl"], itl)
+	}
+	return out
+}
+
+// ErrorKind shortens an error message to its kind for grouping
+// ("HTTP 429 Too Many Requests", "stalled", "truncated").
+func ErrorKind(msg string) string {
+	if strings.HasPrefix(msg, "HTTP ") {
+		if i := strings.Index(msg, ":"); i > 0 {
+			return msg[:i]
+		}
+		return msg
+	}
+	if i := strings.Index(msg, ":"); i > 0 {
+		return msg[:i]
+	}
+	return msg
+}
+
+// Millis formats seconds as milliseconds for people.
+func Millis(s float64) string {
+	switch {
+	case math.IsNaN(s):
+		return "–"
+	case s >= 10:
+		return fmt.Sprintf("%.1fs", s)
+	case s >= 1:
+		return fmt.Sprintf("%.0f", s*1000)
+	case s >= 0.01:
+		return fmt.Sprintf("%.0f", s*1000)
+	default:
+		return fmt.Sprintf("%.1f", s*1000)
+	}
+}
+
+// Measurements prints a per-run table of a results file (what `latgate run`
+// shows): P50/P95 of TTFT, inter-token, total and perceived, and errors.
+func Measurements(w io.Writer, f *baseline.File) {
+	tw := newTable("endpoint", "scenario", "ok", "ttft p50", "ttft p95", "itl p50", "total p50", "total p95", "perceived p95", "errors")
+	runs := append([]baseline.Run(nil), f.Runs...)
+	sort.SliceStable(runs, func(i, j int) bool { return runs[i].Endpoint < runs[j].Endpoint })
+	for i := range runs {
+		b := Describe(&runs[i])
+		errs := "0"
+		if b.N > b.OK {
+			errs = fmt.Sprintf("%d (%s)", b.N-b.OK, b.TopError)
+		}
+		tw.row(runs[i].Endpoint, runs[i].Scenario, fmt.Sprintf("%d/%d", b.OK, b.N),
+			Millis(b.TTFT.P50), Millis(b.TTFT.P95), Millis(b.ITL.P50), Millis(b.Total.P50), Millis(b.Total.P95), Millis(b.Perceived.P95), errs)
+	}
+	fmt.Fprintln(w, "latencies in ms")
+	tw.write(w)
+	for _, n := range f.Notes {
+		fmt.Fprintln(w, "note:", n)
+	}
+}
+
+// table aligns columns for the terminal.
+type table struct {
+	rows [][]string
+}
+
+func newTable(header ...string) *table { return &table{rows: [][]string{header}} }
+
+func (t *table) row(cells ...string) { t.rows = append(t.rows, cells) }
+
+func (t *table) write(w io.Writer) {
+	widths := make([]int, 0)
+	for _, r := range t.rows {
+		for i, c := range r {
+			if i >= len(widths) {
+				widths = append(widths, 0)
+			}
+			if n := len([]rune(c)); n > widths[i] {
+				widths[i] = n
+			}
+		}
+	}
+	for _, r := range t.rows {
+		var b strings.Builder
+		for i, c := range r {
+			pad := widths[i] - len([]rune(c))
+			if i > 0 {
+				b.WriteString("  ")
+			}
+			if i >= 2 { // numbers right-aligned
+				b.WriteString(strings.Repeat(" ", pad) + c)
+			} else {
+				b.WriteString(c + strings.Repeat(" ", pad))
+			}
+		}
+		fmt.Fprintln(w, strings.TrimRight(b.String(), " "))
+	}
+}

@@ -1,0 +1,171 @@
+package sim
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+	"strings"
+	"time"
+)
+
+// Dist is a latency distribution: a log-normal body (Median, Sigma; Sigma 0
+// means fixed at Median) plus an optional queueing spike that, with
+// probability SpikeP, adds a delay drawn uniformly from [SpikeMin, SpikeMax].
+type Dist struct {
+	Median   time.Duration
+	Sigma    float64
+	SpikeP   float64
+	SpikeMin time.Duration
+	SpikeMax time.Duration
+}
+
+// Fixed is a distribution that always returns d.
+func Fixed(d time.Duration) Dist { return Dist{Median: d} }
+
+// LogNormal is a log-normal distribution with the given median and sigma
+// (the standard deviation of the logarithm).
+func LogNormal(median time.Duration, sigma float64) Dist {
+	return Dist{Median: median, Sigma: sigma}
+}
+
+// WithSpikes returns d with a queueing-spike mixture added.
+func (d Dist) WithSpikes(p float64, min, max time.Duration) Dist {
+	d.SpikeP, d.SpikeMin, d.SpikeMax = p, min, max
+	return d
+}
+
+// Sample draws one value.
+func (d Dist) Sample(r *rand.Rand) time.Duration {
+	v := float64(d.Median)
+	if d.Sigma > 0 {
+		v *= math.Exp(d.Sigma * r.NormFloat64())
+	}
+	if d.SpikeP > 0 && r.Float64() < d.SpikeP {
+		v += float64(d.SpikeMin) + r.Float64()*float64(d.SpikeMax-d.SpikeMin)
+	}
+	if v < 0 {
+		v = 0
+	}
+	return time.Duration(v)
+}
+
+// Quirks are protocol variations that real servers and proxies produce.
+type Quirks struct {
+	RoleChunk        bool // a role-only chunk right after the headers
+	EmptyChunk       bool // a chunk with empty content before the first token
+	AzureFilterChunk bool // a first chunk with empty choices (content-filter results)
+	KeepAlives       int  // ": keep-alive" comment lines before the first token
+	ReasoningTokens  int  // reasoning_content events before visible content
+	ToolCall         bool // stream tool-call arguments instead of content
+	NoUsage          bool // never send a usage chunk
+	NoDone           bool // end with EOF after finish_reason, no [DONE]
+	CRLF             bool // \r\n line endings
+	NoSpace          bool // "data:" without the space
+	MultiLineData    bool // split each JSON payload over several data: lines
+	Gzip             bool // Content-Encoding: gzip
+	Trickle          bool // write and flush one byte at a time
+	LongLine         int  // pad the first content chunk with this many extra bytes
+	TokensPerEvent   int  // tokens per output event (default 1)
+	CachedTokens     int  // reported as prompt_tokens_details.cached_tokens
+}
+
+// Faults are injected failures; rates are per-request probabilities.
+type Faults struct {
+	ErrorRate   float64 // answer with an HTTP error instead of a stream
+	ErrorStatus int     // status for ErrorRate (default 500)
+	RetryAfter  string  // Retry-After header on errors
+	HTMLError   bool    // error body is an HTML page, not OpenAI JSON
+
+	TruncateRate  float64 // close the stream mid-way, without finish_reason
+	MidLineRate   float64 // close the connection in the middle of a data: line
+	StallRate     float64 // stop sending for StallFor after StallAfter tokens
+	StallAfter    int
+	StallFor      time.Duration
+	MalformedRate float64 // one data: line carries invalid JSON
+	StreamErrRate float64 // an error object inside the stream
+	ZeroTokens    bool    // finish immediately with no output
+}
+
+// Profile is everything the simulator needs to answer a request.
+type Profile struct {
+	Name string
+	// HeaderDelay is the time before response headers are sent.
+	HeaderDelay time.Duration
+	// TTFT is the time from receiving the request to writing the first
+	// output-carrying event. It is the "injected truth" tests measure against.
+	TTFT Dist
+	// ITL is the gap between consecutive output events.
+	ITL Dist
+	// Tokens is the number of output tokens (capped by max_tokens).
+	Tokens int
+	Quirks Quirks
+	Faults Faults
+}
+
+var profiles = map[string]Profile{
+	"fast": {
+		Name:        "fast",
+		HeaderDelay: 5 * time.Millisecond,
+		TTFT:        LogNormal(120*time.Millisecond, 0.25),
+		ITL:         LogNormal(8*time.Millisecond, 0.2),
+		Tokens:      64,
+		Quirks:      Quirks{RoleChunk: true},
+	},
+	"slow": {
+		Name:        "slow",
+		HeaderDelay: 5 * time.Millisecond,
+		TTFT:        LogNormal(180*time.Millisecond, 0.3).WithSpikes(0.1, 150*time.Millisecond, 400*time.Millisecond),
+		ITL:         LogNormal(12*time.Millisecond, 0.25),
+		Tokens:      64,
+		Quirks:      Quirks{RoleChunk: true},
+	},
+	"realistic": {
+		Name:        "realistic",
+		HeaderDelay: 20 * time.Millisecond,
+		TTFT:        LogNormal(350*time.Millisecond, 0.35).WithSpikes(0.05, 300*time.Millisecond, 1500*time.Millisecond),
+		ITL:         LogNormal(15*time.Millisecond, 0.3),
+		Tokens:      128,
+		Quirks:      Quirks{RoleChunk: true, KeepAlives: 2},
+	},
+	"flaky": {
+		Name:        "flaky",
+		HeaderDelay: 5 * time.Millisecond,
+		TTFT:        LogNormal(150*time.Millisecond, 0.3),
+		ITL:         LogNormal(10*time.Millisecond, 0.3),
+		Tokens:      64,
+		Quirks:      Quirks{RoleChunk: true},
+		Faults: Faults{
+			ErrorRate: 0.05, ErrorStatus: 503, RetryAfter: "1",
+			TruncateRate: 0.03,
+			StallRate:    0.03, StallAfter: 10, StallFor: 2 * time.Second,
+		},
+	},
+	"reasoning": {
+		Name:        "reasoning",
+		HeaderDelay: 5 * time.Millisecond,
+		TTFT:        LogNormal(200*time.Millisecond, 0.25),
+		ITL:         LogNormal(8*time.Millisecond, 0.2),
+		Tokens:      96,
+		Quirks:      Quirks{RoleChunk: true, ReasoningTokens: 32},
+	},
+}
+
+// Named returns a built-in profile by name.
+func Named(name string) (Profile, error) {
+	p, ok := profiles[name]
+	if !ok {
+		return Profile{}, fmt.Errorf("unknown simulator profile %q (known: %s)", name, strings.Join(ProfileNames(), ", "))
+	}
+	return p, nil
+}
+
+// ProfileNames lists the built-in profiles.
+func ProfileNames() []string {
+	names := make([]string, 0, len(profiles))
+	for n := range profiles {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}

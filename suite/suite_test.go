@@ -1,0 +1,151 @@
+package suite
+
+import (
+	"errors"
+	"io/fs"
+	"strings"
+	"testing"
+	"time"
+)
+
+func files(m map[string]string) func(string) ([]byte, error) {
+	return func(name string) ([]byte, error) {
+		if s, ok := m[name]; ok {
+			return []byte(s), nil
+		}
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+}
+
+func env(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+
+const good = `endpoints:
+  - name: us-east
+    base_url: https://api.example.com/v1/
+    model: gpt-4o-mini
+    api_key_env: OPENAI_API_KEY
+    headers: {X-Org: "${ORG_ID}", X-Plain: plain}
+scenarios:
+  - name: chat-short
+    messages:
+      - {role: system, content_file: prompts/system.md}
+      - {role: user, content: "Summarise Hamlet."}
+    max_tokens: 64
+    requests: 30
+  - name: open-loop
+    prompt_file: prompts/user.txt
+    rate: 120/m
+budgets:
+  ttft: {p95: 800}
+  perceived: {p95: 1.2s}
+  errors: {rate: 2%}
+regression:
+  tolerance: 15%
+  min_delta: 30ms
+  alpha: 0.01
+  fail_on: [regression]
+limits:
+  timeout: 30s
+  max_requests: 500
+reading_rate: 12
+`
+
+func TestParseGood(t *testing.T) {
+	cfg, err := Parse("cfg/latgate.yaml", []byte(good), Options{
+		ReadFile: files(map[string]string{"cfg/prompts/system.md": "Be brief.", "cfg/prompts/user.txt": "Hello"}),
+		Getenv:   env(map[string]string{"OPENAI_API_KEY": "sk-secret", "ORG_ID": "org-42"}),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := cfg.Endpoints[0]
+	if e.BaseURL != "https://api.example.com/v1" || e.APIKey != "sk-secret" || e.Headers["X-Org"] != "org-42" || e.Line != 2 {
+		t.Errorf("endpoint = %+v", e)
+	}
+	s := cfg.Scenarios[0]
+	if s.Messages[0].Content != "Be brief." || s.MaxTokens != 64 || s.Requests != 30 || s.Warmup != DefaultWarmup || s.Line != 8 {
+		t.Errorf("scenario 0 = %+v", s)
+	}
+	if r := cfg.Scenarios[1]; r.Rate != 2 || r.Messages[0].Content != "Hello" || r.Requests != DefaultRequests {
+		t.Errorf("scenario 1 = %+v", r)
+	}
+	if got := cfg.Regression; got.Tolerance != 0.15 || got.MinDelta != 30*time.Millisecond || got.Alpha != 0.01 || len(got.FailOn) != 1 {
+		t.Errorf("regression = %+v", got)
+	}
+	if cfg.Limits.Timeout != 30*time.Second || cfg.Limits.StallTimeout != DefaultStallTimeout || cfg.Limits.MaxRequests != 500 {
+		t.Errorf("limits = %+v", cfg.Limits)
+	}
+	if len(cfg.Budgets) != 3 || cfg.Budgets[1].Value != 1.2 || cfg.Budgets[2].Value != 0.02 {
+		t.Errorf("budgets = %+v", cfg.Budgets)
+	}
+	if got := strings.Join(cfg.Secrets(), ","); got != "org-42,sk-secret" {
+		t.Errorf("secrets = %q, want the key and the env-derived header only", got)
+	}
+	fp1, _ := Fingerprint(cfg.Scenarios[0], e)
+	s.MaxTokens = 65
+	fp2, parts := Fingerprint(s, e)
+	if fp1 == fp2 || parts["host"] != "api.example.com" {
+		t.Errorf("fingerprint did not change with max_tokens, or host %q", parts["host"])
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	base := "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\nscenarios:\n  - name: s\n    prompt: hi\n"
+	tests := []struct {
+		name, yaml, want string
+	}{
+		{"unknown top key", base + "budget:\n  ttft: {p95: 1}\n", `latgate.yaml:6: unknown key "budget"`},
+		{"unknown scenario key", "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\nscenarios:\n  - name: s\n    prompt: hi\n    request: 5\n", `latgate.yaml:6: unknown key "request"`},
+		{"missing key env", "endpoints:\n  - name: a\n    base_url: http://x/v1\n    model: m\n    api_key_env: NOPE_KEY\nscenarios:\n  - {name: s, prompt: hi}\n", "latgate.yaml:5: endpoint \"a\": environment variable NOPE_KEY (api_key_env) is not set"},
+		{"bad timeout", base + "limits:\n  timeout: forever\n", `latgate.yaml:7: limits.timeout: want a positive duration such as 60s, got "forever"`},
+		{"bad rate", "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\nscenarios:\n  - name: s\n    prompt: hi\n    rate: fast\n", `latgate.yaml:6: scenario "s": rate: want a positive rate such as 2/s, got "fast"`},
+		{"bad tolerance", base + "regression:\n  tolerance: lots\n", "latgate.yaml:7: regression.tolerance: want a percentage"},
+		{"alpha out of range", base + "regression:\n  alpha: 2\n", "latgate.yaml:7: regression.alpha: want a number between 0 and 0.5"},
+		{"bad fail_on", base + "regression:\n  fail_on: [sad]\n", `unknown status "sad"`},
+		{"missing prompt file", "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\nscenarios:\n  - name: s\n    prompt_file: nope.txt\n", "latgate.yaml:5: cannot read nope.txt: file does not exist"},
+		{"no prompt", "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\nscenarios:\n  - name: s\n", `latgate.yaml:4: scenario "s": give exactly one of messages, prompt or prompt_file`},
+		{"bad budget metric", base + "budgets:\n  ttfx: {p95: 1}\n", `latgate.yaml:7: budgets: unknown metric "ttfx"`},
+		{"bad url", "endpoints:\n  - name: a\n    base_url: localhost:8080\n    model: m\nscenarios:\n  - {name: s, prompt: hi}\n", `latgate.yaml:3: endpoint "a": base_url "localhost:8080" is not an http(s) URL`},
+		{"duplicate scenario", base + "  - name: s\n    prompt: again\n", `latgate.yaml:6: scenario name "s" is used twice`},
+		{"syntax error", "endpoints: [\n", "latgate.yaml:"},
+		{"empty", "", "latgate.yaml: the file is empty"},
+		{"wrong type", base + "reading_rate: [1]\n", "latgate.yaml:6"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse("latgate.yaml", []byte(tt.yaml), Options{ReadFile: files(nil), Getenv: env(nil)})
+			if err == nil {
+				t.Fatalf("no error, want %q", tt.want)
+			}
+			var ce *Error
+			if !errors.As(err, &ce) {
+				t.Errorf("error %T is not a *suite.Error", err)
+			}
+			if !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("error = %q, want it to contain %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestSkipKeysNeedsNoEnvironment(t *testing.T) {
+	_, err := Parse("l.yaml", []byte("endpoints:\n  - {name: a, base_url: http://x/v1, model: m, api_key_env: K}\nscenarios:\n  - {name: s, prompt: hi}\n"), Options{SkipKeys: true})
+	if err != nil {
+		t.Errorf("compare must not need API keys: %v", err)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add(good)
+	f.Add("endpoints: [\n")
+	f.Add("scenarios:\n  - name: s\n    rate: 2/s\n")
+	f.Fuzz(func(t *testing.T, s string) {
+		cfg, err := Parse("f.yaml", []byte(s), Options{ReadFile: files(nil), Getenv: env(nil)})
+		if err == nil && (len(cfg.Endpoints) == 0 || len(cfg.Scenarios) == 0) {
+			t.Fatalf("accepted a config without endpoints or scenarios")
+		}
+		if err != nil && !strings.HasPrefix(err.Error(), "f.yaml") {
+			t.Fatalf("error does not name the file: %v", err)
+		}
+	})
+}
