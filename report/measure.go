@@ -64,7 +64,7 @@ func Describe(r *baseline.Run) Breakdown {
 			usage++
 		}
 	}
-	v := Values(r)
+	v := r.Sample().Values
 	stage := func(name string, xs []float64) Stage {
 		s := compare.Sorted(xs)
 		return Stage{Name: name, P50: compare.Quantile(s, 0.5), P95: compare.Quantile(s, 0.95)}
@@ -90,34 +90,6 @@ func Describe(r *baseline.Run) Breakdown {
 	}
 	b.TokensUsage = usage == b.OK && b.OK > 0
 	return b
-}
-
-// Values returns each metric's per-request values in seconds (NaN where a
-// request has none), from successful requests only. For itl the value is the
-// request's mean gap between output events, so every metric has one value
-// per request (see docs/statistics.md).
-func Values(r *baseline.Run) map[string][]float64 {
-	out := map[string][]float64{}
-	for _, q := range r.Requests {
-		if !q.OK {
-			continue
-		}
-		out["ttft"] = append(out["ttft"], baseline.Seconds(q.TTFTMs))
-		out["ttfc"] = append(out["ttfc"], baseline.Seconds(q.TTFCMs))
-		out["tpot"] = append(out["tpot"], baseline.Seconds(q.TPOTMs))
-		out["total"] = append(out["total"], baseline.Seconds(q.TotalMs))
-		out["perceived"] = append(out["perceived"], baseline.Seconds(q.PerceivedMs))
-		itl := math.NaN()
-		if len(q.ITLMs) > 0 {
-			s := 0.0
-			for _, g := range q.ITLMs {
-				s += g
-			}
-			itl = s / float64(len(q.ITLMs)) / 1000
-		}
-		out["itl"] = append(out["itl"], itl)
-	}
-	return out
 }
 
 // ErrorKind shortens an error message to its kind for grouping
@@ -175,7 +147,8 @@ func Measurements(w io.Writer, f *baseline.File) {
 
 // table aligns columns for the terminal.
 type table struct {
-	rows [][]string
+	rows      [][]string
+	alignLeft map[int]bool // columns aligned left (default: the first two)
 }
 
 func newTable(header ...string) *table { return &table{rows: [][]string{header}} }
@@ -201,7 +174,11 @@ func (t *table) write(w io.Writer) {
 			if i > 0 {
 				b.WriteString("  ")
 			}
-			if i >= 2 { // numbers right-aligned
+			left := i < 2
+			if t.alignLeft != nil {
+				left = t.alignLeft[i]
+			}
+			if !left { // numbers right-aligned
 				b.WriteString(strings.Repeat(" ", pad) + c)
 			} else {
 				b.WriteString(c + strings.Repeat(" ", pad))

@@ -1,0 +1,95 @@
+package report
+
+import (
+	"encoding/json"
+	"io"
+	"math"
+)
+
+// VerdictSchema names the JSON verdict format (SPEC §6).
+const VerdictSchema = "latgate/verdict/v1"
+
+// jsonCheck is one check in latgate/verdict/v1. Latencies are milliseconds;
+// for metric "errors" (stat "rate") values are fractions from 0 to 1.
+type jsonCheck struct {
+	Endpoint   string      `json:"endpoint"`
+	Scenario   string      `json:"scenario"`
+	Metric     string      `json:"metric"`
+	Stat       string      `json:"stat"`
+	Baseline   *float64    `json:"baseline"`
+	Current    *float64    `json:"current"`
+	DeltaPct   *float64    `json:"delta_pct"`
+	CIPct      *[2]float64 `json:"ci_pct"`
+	PValue     *float64    `json:"p_value"`
+	Budget     *float64    `json:"budget"`
+	NBaseline  int         `json:"n_baseline"`
+	NCurrent   int         `json:"n_current"`
+	Status     string      `json:"status"`
+	CurrentCI  *[2]float64 `json:"current_ci,omitempty"`
+	MinDeltaMs *float64    `json:"min_delta_ms,omitempty"`
+	NeedN      int         `json:"need_n,omitempty"`
+	Note       string      `json:"note,omitempty"`
+}
+
+type jsonVerdict struct {
+	Schema    string      `json:"schema"`
+	Verdict   string      `json:"verdict"`
+	Headline  string      `json:"headline"`
+	Tested    int         `json:"tested"`
+	Alpha     float64     `json:"alpha"`
+	Tolerance float64     `json:"tolerance_pct"`
+	MinDelta  float64     `json:"min_delta_ms"`
+	FailOn    []string    `json:"fail_on"`
+	Checks    []jsonCheck `json:"checks"`
+	Warnings  []string    `json:"warnings"`
+}
+
+func num(v, scale float64) *float64 {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil
+	}
+	x := math.Round(v*scale*1000) / 1000
+	return &x
+}
+
+func pair(v [2]float64, scale float64) *[2]float64 {
+	a, b := num(v[0], scale), num(v[1], scale)
+	if a == nil || b == nil {
+		return nil
+	}
+	return &[2]float64{*a, *b}
+}
+
+// JSON writes the verdict as latgate/verdict/v1.
+func JSON(w io.Writer, r *Report) error {
+	v := jsonVerdict{Schema: VerdictSchema, Verdict: r.Verdict, Headline: r.Headline, Tested: r.Tested,
+		Alpha: r.Options.Alpha, Tolerance: 100 * r.Options.Tolerance, MinDelta: r.Options.MinDeltaMs,
+		FailOn: r.Options.FailOn, Checks: []jsonCheck{}, Warnings: append([]string{}, r.Warnings...)}
+	for _, x := range r.Removed {
+		v.Warnings = append(v.Warnings, "removed since the baseline: "+x)
+	}
+	for _, c := range r.Result.Checks {
+		scale := 1000.0
+		if c.Metric == "errors" {
+			scale = 1
+		}
+		jc := jsonCheck{
+			Endpoint: c.Endpoint, Scenario: c.Scenario, Metric: c.Metric, Stat: c.Stat,
+			Baseline: num(c.Baseline, scale), Current: num(c.Current, scale),
+			DeltaPct: num(c.DeltaPct, 1), CIPct: pair(c.CIPct, 1), PValue: num(c.PValue, 1),
+			Budget: num(c.Budget, scale), NBaseline: c.NBase, NCurrent: c.NCurrent, Status: string(c.Status),
+			CurrentCI: pair(c.CurrentCI, scale), NeedN: c.NeedN, Note: c.Note,
+		}
+		if c.Metric != "errors" {
+			jc.MinDeltaMs = num(c.MinDelta, 1000)
+		}
+		if c.PValue > 0 && c.PValue < 0.001 {
+			p := c.PValue // keep small p-values visible rather than rounding to 0
+			jc.PValue = &p
+		}
+		v.Checks = append(v.Checks, jc)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}

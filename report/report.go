@@ -1,0 +1,373 @@
+// Package report renders measurements and verdicts: the latency budget
+// table (SPEC §4) per (endpoint, scenario), a one-line verdict, an endpoint
+// ranking, a chart, as terminal text, Markdown (PR comment and job summary)
+// and JSON (latgate/verdict/v1). Everything that comes from a config or a
+// server is escaped. It does no network I/O and makes no decisions: the
+// statuses come from package compare.
+package report
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/latgate/latgate/baseline"
+	"github.com/latgate/latgate/compare"
+)
+
+// Report is everything the renderers show.
+type Report struct {
+	Verdict   string
+	Headline  string // plain text; renderers decorate it
+	Scenarios []Scenario
+	Removed   []string
+	Warnings  []string
+	Endpoints []string
+	Tested    int
+	Options   Options
+	Result    compare.Result
+}
+
+// Options describe the thresholds in force (for the footer).
+type Options struct {
+	Tolerance  float64
+	MinDeltaMs float64
+	Alpha      float64
+	FailOn     []string
+}
+
+// Scenario is one (endpoint, scenario) with its budget table.
+type Scenario struct {
+	Endpoint, Scenario, Model string
+	Status                    compare.Status // the worst of its checks
+	Changed                   []string       // fingerprint changes
+	Base, Current             *Breakdown
+	Rows                      []Row
+	Checks                    []compare.Check
+	ConfigLine                int
+}
+
+// Row is one line of the budget table.
+type Row struct {
+	Stage            string
+	Unit             string // "ms", "ms/event", "ms/token", "%"
+	Budget           string
+	BaseP50, BaseP95 float64
+	CurP50, CurP95   float64
+	Change           string
+	Status           compare.Status // "" for descriptive rows
+	Notes            []string
+}
+
+// severity orders statuses from worst to best.
+var severity = map[compare.Status]int{
+	compare.Regression: 6, compare.OverBudget: 5, compare.Inconclusive: 4,
+	compare.Improvement: 3, compare.NoBaseline: 2, compare.OK: 1,
+}
+
+func worse(a, b compare.Status) compare.Status {
+	if severity[b] > severity[a] {
+		return b
+	}
+	return a
+}
+
+var rowMetrics = []struct{ metric, stage, unit string }{
+	{"ttft", "TTFT", "ms"},
+	{"ttfc", "TTFC (visible)", "ms"},
+	{"itl", "Inter-token", "ms/event"},
+	{"tpot", "Per token", "ms/token"},
+	{"total", "Total", "ms"},
+	{"perceived", "Perceived", "ms"},
+}
+
+// Build assembles a report from matched runs and their comparison.
+func Build(pairs []baseline.Pair, res compare.Result, opt Options) *Report {
+	r := &Report{Verdict: res.Verdict, Warnings: res.Warnings, Tested: res.Tested, Options: opt, Result: res}
+	byKey := map[string][]compare.Check{}
+	for _, c := range res.Checks {
+		k := c.Endpoint + "\x00" + c.Scenario
+		byKey[k] = append(byKey[k], c)
+	}
+	eps := map[string]bool{}
+	for _, p := range pairs {
+		if p.Current == nil {
+			r.Removed = append(r.Removed, p.Scenario+" @ "+p.Endpoint)
+			continue
+		}
+		if !eps[p.Endpoint] {
+			eps[p.Endpoint] = true
+			r.Endpoints = append(r.Endpoints, p.Endpoint)
+		}
+		s := Scenario{Endpoint: p.Endpoint, Scenario: p.Scenario, Model: p.Current.Model, Changed: p.Changed,
+			Checks: byKey[p.Endpoint+"\x00"+p.Scenario], ConfigLine: p.Current.ConfigLine, Status: compare.OK}
+		cur := Describe(p.Current)
+		s.Current = &cur
+		if p.Base != nil {
+			b := Describe(p.Base)
+			s.Base = &b
+		}
+		for _, c := range s.Checks {
+			s.Status = worse(s.Status, c.Status)
+		}
+		s.Rows = rows(s)
+		r.Scenarios = append(r.Scenarios, s)
+	}
+	r.Headline = headline(r)
+	return r
+}
+
+func stageOf(b *Breakdown, f func(*Breakdown) Stage) (float64, float64) {
+	if b == nil {
+		return math.NaN(), math.NaN()
+	}
+	s := f(b)
+	return s.P50, s.P95
+}
+
+func rows(s Scenario) []Row {
+	var out []Row
+	desc := func(name string, f func(*Breakdown) Stage) Row {
+		row := Row{Stage: name, Unit: "ms"}
+		row.BaseP50, row.BaseP95 = stageOf(s.Base, f)
+		row.CurP50, row.CurP95 = stageOf(s.Current, f)
+		return row
+	}
+	net := desc("Network", func(b *Breakdown) Stage { return b.Network })
+	if s.Current != nil {
+		net.Notes = append(net.Notes, fmt.Sprintf("%d of %d requests opened a new connection", s.Current.ColdConns, s.Current.N))
+	}
+	out = append(out, net, desc("Server wait", func(b *Breakdown) Stage { return b.ServerWait }))
+	for _, m := range rowMetrics {
+		row := Row{Stage: m.stage, Unit: m.unit, BaseP50: math.NaN(), BaseP95: math.NaN(), CurP50: math.NaN(), CurP95: math.NaN()}
+		var parts, budgets []string
+		seen := false
+		for _, c := range s.Checks {
+			if c.Metric != m.metric {
+				continue
+			}
+			seen = true
+			switch c.Stat {
+			case "p50":
+				row.BaseP50, row.CurP50 = c.Baseline, c.Current
+			case "p95":
+				row.BaseP95, row.CurP95 = c.Baseline, c.Current
+			}
+			if !math.IsNaN(c.Budget) {
+				budgets = append(budgets, fmt.Sprintf("%s ≤ %s", c.Stat, Millis(c.Budget)))
+			}
+			if !math.IsNaN(c.DeltaPct) && c.Stat != "p99" {
+				p := fmt.Sprintf("%s %s", c.Stat, signedPct(c.DeltaPct))
+				if !math.IsNaN(c.CIPct[0]) {
+					p += fmt.Sprintf(" [%s, %s]", signedPct(c.CIPct[0]), signedPct(c.CIPct[1]))
+				}
+				parts = append(parts, p)
+			}
+			row.Status = worse(row.Status, c.Status)
+			if c.Note != "" {
+				row.Notes = append(row.Notes, c.Stat+": "+c.Note)
+			}
+			if c.Status == compare.OverBudget {
+				row.Notes = append(row.Notes, fmt.Sprintf("%s: %s ms is over its budget of %s ms", c.Stat, Millis(c.Current), Millis(c.Budget)))
+			}
+		}
+		if !seen {
+			continue
+		}
+		if m.metric == "ttfc" && s.Current != nil && s.Current.TTFC.P50 == s.Current.TTFT.P50 && s.Current.TTFC.P95 == s.Current.TTFT.P95 {
+			continue // same as TTFT: not a reasoning model
+		}
+		row.Budget = strings.Join(budgets, ", ")
+		row.Change = strings.Join(parts, " · ")
+		out = append(out, row)
+	}
+	// Errors.
+	er := Row{Stage: "Errors", Unit: "%", BaseP50: math.NaN(), BaseP95: math.NaN(), CurP50: math.NaN(), CurP95: math.NaN()}
+	for _, c := range s.Checks {
+		if c.Metric != "errors" {
+			continue
+		}
+		er.BaseP50, er.CurP50 = c.Baseline, c.Current
+		er.Status = c.Status
+		if !math.IsNaN(c.Budget) {
+			er.Budget = fmt.Sprintf("≤ %s%%", trimFloat(100*c.Budget))
+		}
+		if !math.IsNaN(c.PValue) && c.Current != c.Baseline {
+			er.Change = fmt.Sprintf("%+.1f pts", 100*(c.Current-c.Baseline))
+		}
+		if c.Note != "" {
+			er.Notes = append(er.Notes, c.Note)
+		}
+	}
+	if s.Current != nil && s.Current.TopErrorN > 0 {
+		er.Notes = append(er.Notes, fmt.Sprintf("%d of %d failed, most often: %s", s.Current.N-s.Current.OK, s.Current.N, s.Current.TopError))
+	}
+	out = append(out, er)
+	if s.Current != nil && !math.IsNaN(s.Current.CacheShare) || s.Base != nil && !math.IsNaN(s.Base.CacheShare) {
+		cr := Row{Stage: "Cache", Unit: "%", BaseP50: math.NaN(), BaseP95: math.NaN(), CurP50: math.NaN(), CurP95: math.NaN()}
+		if s.Base != nil {
+			cr.BaseP50 = s.Base.CacheShare
+		}
+		if s.Current != nil {
+			cr.CurP50 = s.Current.CacheShare
+		}
+		cr.Notes = append(cr.Notes, "share of prompt tokens served from the server's cache")
+		out = append(out, cr)
+	}
+	return out
+}
+
+func signedPct(p float64) string {
+	if math.Abs(p) >= 10 {
+		return fmt.Sprintf("%+.0f%%", p)
+	}
+	return fmt.Sprintf("%+.1f%%", p)
+}
+
+func trimFloat(f float64) string {
+	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.2f", f), "0"), ".")
+}
+
+// Worst returns the most important failing check, if any.
+func (r *Report) Worst() (compare.Check, bool) {
+	var best compare.Check
+	found := false
+	score := func(c compare.Check) float64 {
+		s := float64(severity[c.Status]) * 1e6
+		if c.Status == compare.OverBudget && c.Budget > 0 {
+			return s + 100*(c.Current/c.Budget-1)
+		}
+		if !math.IsNaN(c.DeltaPct) {
+			s += c.DeltaPct
+		}
+		return s
+	}
+	for _, c := range r.Result.Checks {
+		if c.Status != compare.Regression && c.Status != compare.OverBudget {
+			continue
+		}
+		if !found || score(c) > score(best) {
+			best, found = c, true
+		}
+	}
+	return best, found
+}
+
+// Count returns how many scenarios have at least one check with status st.
+func (r *Report) Count(st compare.Status) int {
+	n := 0
+	for _, s := range r.Scenarios {
+		for _, c := range s.Checks {
+			if c.Status == st {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func headline(r *Report) string {
+	n := len(r.Scenarios)
+	scen := plural(n, "scenario", "scenarios")
+	var parts []string
+	if k := r.Count(compare.Regression); k > 0 {
+		parts = append(parts, plural(k, "regression", "regressions"))
+	}
+	if k := r.Count(compare.OverBudget); k > 0 {
+		parts = append(parts, fmt.Sprintf("%d over budget", k))
+	}
+	if k := r.Count(compare.Inconclusive); k > 0 {
+		parts = append(parts, fmt.Sprintf("%d inconclusive", k))
+	}
+	if k := r.Count(compare.NoBaseline); k > 0 {
+		parts = append(parts, fmt.Sprintf("%d without baseline", k))
+	}
+	if k := r.Count(compare.Improvement); k > 0 {
+		parts = append(parts, plural(k, "improvement", "improvements"))
+	}
+	h := r.Verdict + ": "
+	if len(parts) == 0 {
+		h += "no latency change in " + scen
+	} else {
+		h += strings.Join(parts, ", ") + " in " + scen
+	}
+	if w, ok := r.Worst(); ok {
+		h += "; worst: " + describeCheck(w)
+	}
+	return h
+}
+
+func metricName(m string) string {
+	switch m {
+	case "ttft", "ttfc", "itl", "tpot":
+		return strings.ToUpper(m)
+	case "errors":
+		return "error rate"
+	}
+	return m
+}
+
+func describeCheck(c compare.Check) string {
+	if c.Metric == "errors" {
+		return fmt.Sprintf("%s @ %s error rate %s%% → %s%%", c.Scenario, c.Endpoint, trimFloat(100*c.Baseline), trimFloat(100*c.Current))
+	}
+	s := fmt.Sprintf("%s @ %s %s %s", c.Scenario, c.Endpoint, metricName(c.Metric), c.Stat)
+	if c.Status == compare.OverBudget {
+		return s + fmt.Sprintf(" %s ms over its %s ms budget", Millis(c.Current), Millis(c.Budget))
+	}
+	if !math.IsNaN(c.DeltaPct) {
+		s += fmt.Sprintf(" %s (%s → %s ms)", signedPct(c.DeltaPct), Millis(c.Baseline), Millis(c.Current))
+	}
+	return s
+}
+
+// Ranking orders endpoints by their median (over scenarios) current TTFT p95.
+type Ranking struct {
+	Endpoint string
+	TTFTP95  map[string]float64 // per scenario
+	Median   float64
+}
+
+// Rank ranks endpoints, when there are several.
+func (r *Report) Rank() []Ranking {
+	if len(r.Endpoints) < 2 {
+		return nil
+	}
+	var out []Ranking
+	for _, e := range r.Endpoints {
+		rk := Ranking{Endpoint: e, TTFTP95: map[string]float64{}}
+		var vals []float64
+		for _, s := range r.Scenarios {
+			if s.Endpoint == e && s.Current != nil {
+				rk.TTFTP95[s.Scenario] = s.Current.TTFT.P95
+				vals = append(vals, s.Current.TTFT.P95)
+			}
+		}
+		rk.Median = compare.Quantile(compare.Sorted(vals), 0.5)
+		out = append(out, rk)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Median < out[j].Median })
+	return out
+}
+
+// ScenarioNames lists distinct scenario names in order.
+func (r *Report) ScenarioNames() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range r.Scenarios {
+		if !seen[s.Scenario] {
+			seen[s.Scenario] = true
+			out = append(out, s.Scenario)
+		}
+	}
+	return out
+}

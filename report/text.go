@@ -1,0 +1,92 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/latgate/latgate/compare"
+)
+
+var ansi = map[compare.Status]string{
+	compare.Regression: "\x1b[31m", compare.OverBudget: "\x1b[31m", compare.Inconclusive: "\x1b[33m",
+	compare.Improvement: "\x1b[32m", compare.OK: "\x1b[32m", compare.NoBaseline: "\x1b[36m",
+}
+
+// clean keeps terminal output to one line per cell and free of escape codes
+// coming from configs or servers.
+func clean(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f {
+			return ' '
+		}
+		return r
+	}, s)
+}
+
+// Text renders the report for a terminal; color adds ANSI colors to statuses.
+func Text(w io.Writer, r *Report, color bool) {
+	status := func(st compare.Status) string {
+		if st == "" {
+			return ""
+		}
+		s := strings.ReplaceAll(string(st), "_", " ")
+		if color {
+			return ansi[st] + s + "\x1b[0m"
+		}
+		return s
+	}
+	verdict := strings.ToUpper(r.Verdict)
+	if color {
+		c := "\x1b[1;32m"
+		if r.Verdict == "fail" {
+			c = "\x1b[1;31m"
+		}
+		verdict = c + verdict + "\x1b[0m"
+	}
+	fmt.Fprintf(w, "latgate %s: %s\n\n", verdict, clean(strings.TrimPrefix(r.Headline, r.Verdict+": ")))
+	for _, s := range r.Scenarios {
+		fmt.Fprintf(w, "%s @ %s (%s): %s\n", clean(s.Scenario), clean(s.Endpoint), clean(s.Model), status(s.Status))
+		if len(s.Changed) > 0 {
+			fmt.Fprintf(w, "  configuration changed since the baseline: %s\n", clean(strings.Join(s.Changed, ", ")))
+		}
+		t := newTable("  stage", "budget", "base p50", "base p95", "cur p50", "cur p95", "change [95% CI]", "status")
+		t.alignLeft = map[int]bool{0: true, 1: true, 6: true, 7: true}
+		var notes []string
+		for _, row := range s.Rows {
+			stage := "  " + row.Stage
+			if row.Unit != "ms" && row.Unit != "%" {
+				stage += " (" + row.Unit + ")"
+			}
+			p95b, p95c := cell(row.BaseP95, row.Unit), cell(row.CurP95, row.Unit)
+			if row.Unit == "%" {
+				p95b, p95c = "", ""
+			}
+			t.row(stage, row.Budget, cell(row.BaseP50, row.Unit), p95b, cell(row.CurP50, row.Unit), p95c, row.Change, status(row.Status))
+			for _, n := range row.Notes {
+				notes = append(notes, row.Stage+": "+n)
+			}
+		}
+		t.write(w)
+		for _, n := range notes {
+			fmt.Fprintf(w, "  - %s\n", clean(n))
+		}
+		fmt.Fprintln(w)
+	}
+	if rk := r.Rank(); rk != nil {
+		fmt.Fprintln(w, "Endpoints ranked by TTFT p95 (median over scenarios):")
+		for i, e := range rk {
+			fmt.Fprintf(w, "  %d. %s  %s ms\n", i+1, clean(e.Endpoint), Millis(e.Median))
+		}
+		fmt.Fprintln(w)
+	}
+	for _, x := range r.Removed {
+		fmt.Fprintf(w, "removed since the baseline: %s\n", clean(x))
+	}
+	for _, x := range r.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", clean(x))
+	}
+	o := r.Options
+	fmt.Fprintf(w, "%d checks, family-wise alpha %s; regression = significant and beyond %s%% and %s ms; fails on %s.\n",
+		r.Tested, trimFloat(o.Alpha), trimFloat(100*o.Tolerance), trimFloat(o.MinDeltaMs), strings.Join(o.FailOn, ", "))
+}
