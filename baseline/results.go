@@ -193,7 +193,7 @@ func Decode(name string, b []byte) (*File, error) {
 		case errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF):
 			return nil, fmt.Errorf("%s: not a complete JSON document (the file is empty or truncated)", name)
 		case errors.As(err, &se):
-			line, col := position(b, se.Offset)
+			line, col := position(b, se.Offset-1) // Offset counts the offending byte
 			return nil, fmt.Errorf("%s:%d:%d: invalid JSON: %v", name, line, col, se)
 		case errors.As(err, &te):
 			line, col := position(b, te.Offset)
@@ -353,6 +353,7 @@ func Merge(files []*File, names []string) (*File, error) {
 	out.Runs = nil
 	out.Notes = nil
 	from := map[string]int{}
+	var raw [][]byte // each kept run as it was in its file
 	var regions, runners []string
 	for i, f := range files {
 		if f.MetricsVersion != files[0].MetricsVersion {
@@ -365,18 +366,18 @@ func Merge(files []*File, names []string) (*File, error) {
 			out.CreatedAt = f.CreatedAt
 		}
 		for _, r := range f.Runs {
+			this, _ := json.Marshal(r)
 			if r.Region == "" {
 				r.Region = f.Source.Region
 			}
 			if j, ok := from[r.Key()]; ok {
-				prev, _ := json.Marshal(out.Runs[j])
-				this, _ := json.Marshal(r)
-				if !bytes.Equal(prev, this) {
+				if !bytes.Equal(raw[j], this) {
 					return nil, fmt.Errorf("endpoint %q, scenario %q is in both %s and another file with different data: give each matrix leg its own endpoint name (for example the region)", r.Endpoint, r.Scenario, names[i])
 				}
 				continue
 			}
 			from[r.Key()] = len(out.Runs)
+			raw = append(raw, this)
 			out.Runs = append(out.Runs, r)
 		}
 	}

@@ -38,7 +38,7 @@ func md(s string) string {
 func mermaidLabel(s string) string {
 	s = strings.Map(func(r rune) rune {
 		switch r {
-		case '"', '\\', '\n', '\r', '`', '<', '>', '[', ']', ';':
+		case '"', '\\', '\n', '\r', '`', '<', '>', '[', ']', ';', '@', '|', '#':
 			return ' '
 		}
 		return r
@@ -83,7 +83,7 @@ func Markdown(r *Report, opt MarkdownOptions) string {
 		icon = "❌"
 	}
 	fmt.Fprintf(&head, "### %s %s: latency %s\n\n", icon, md(title), r.Verdict)
-	fmt.Fprintf(&head, "**%s**\n\n", md(r.Headline))
+	fmt.Fprintf(&head, "**%s**\n\n", headline(r, md))
 	head.WriteString(overview(r))
 	head.WriteString(chart(r))
 	head.WriteString(ranking(r))
@@ -186,7 +186,7 @@ func chart(r *Report) string {
 		}
 		p := pt{label: s.Scenario, cur: s.Current.TTFT.P95, base: math.NaN()}
 		if multi {
-			p.label += " @ " + s.Endpoint
+			p.label += "/" + s.Endpoint
 		}
 		if s.Base != nil {
 			p.base = s.Base.TTFT.P95

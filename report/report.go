@@ -114,7 +114,7 @@ func Build(pairs []baseline.Pair, res compare.Result, opt Options) *Report {
 		s.Rows = rows(s)
 		r.Scenarios = append(r.Scenarios, s)
 	}
-	r.Headline = headline(r)
+	r.Headline = headline(r, func(s string) string { return s })
 	return r
 }
 
@@ -233,13 +233,15 @@ func trimFloat(f float64) string {
 func (r *Report) Worst() (compare.Check, bool) {
 	var best compare.Check
 	found := false
+	// The largest relative change among failing checks; a budget breach
+	// without a baseline counts by how far it is over.
 	score := func(c compare.Check) float64 {
-		s := float64(severity[c.Status]) * 1e6
-		if c.Status == compare.OverBudget && c.Budget > 0 {
-			return s + 100*(c.Current/c.Budget-1)
-		}
+		s := 100 * (c.Current/c.Budget - 1)
 		if !math.IsNaN(c.DeltaPct) {
-			s += c.DeltaPct
+			s = c.DeltaPct
+		}
+		if c.Metric == "ttfc" {
+			s -= 1e-3 // name TTFT when TTFC is the same change
 		}
 		return s
 	}
@@ -275,7 +277,8 @@ func plural(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-func headline(r *Report) string {
+// headline is the one-line verdict; esc escapes names for the target format.
+func headline(r *Report, esc func(string) string) string {
 	n := len(r.Scenarios)
 	scen := plural(n, "scenario", "scenarios")
 	var parts []string
@@ -301,7 +304,7 @@ func headline(r *Report) string {
 		h += strings.Join(parts, ", ") + " in " + scen
 	}
 	if w, ok := r.Worst(); ok {
-		h += "; worst: " + describeCheck(w)
+		h += "; worst: " + describeCheck(w, esc)
 	}
 	return h
 }
@@ -316,11 +319,11 @@ func metricName(m string) string {
 	return m
 }
 
-func describeCheck(c compare.Check) string {
+func describeCheck(c compare.Check, esc func(string) string) string {
 	if c.Metric == "errors" {
-		return fmt.Sprintf("%s @ %s error rate %s%% → %s%%", c.Scenario, c.Endpoint, trimFloat(100*c.Baseline), trimFloat(100*c.Current))
+		return fmt.Sprintf("%s @ %s error rate %s%% → %s%%", esc(c.Scenario), esc(c.Endpoint), trimFloat(100*c.Baseline), trimFloat(100*c.Current))
 	}
-	s := fmt.Sprintf("%s @ %s %s %s", c.Scenario, c.Endpoint, metricName(c.Metric), c.Stat)
+	s := fmt.Sprintf("%s @ %s %s %s", esc(c.Scenario), esc(c.Endpoint), metricName(c.Metric), c.Stat)
 	if c.Status == compare.OverBudget {
 		return s + fmt.Sprintf(" %s ms over its %s ms budget", Millis(c.Current), Millis(c.Budget))
 	}

@@ -468,8 +468,10 @@ func (p *parser) scenario(i int, rs rawScenario, seen map[string]bool, eps []End
 	}
 	s.MaxTokens = intOr(rs.MaxTokens, DefaultMaxTokens, "max_tokens", 1)
 	s.Requests = intOr(rs.Requests, DefaultRequests, "requests", 1)
-	s.Warmup = intOr(rs.Warmup, DefaultWarmup, "warmup", 0)
 	s.Concurrency = intOr(rs.Concurrency, DefaultConcurrency, "concurrency", 1)
+	// By default warm one connection per request in flight, so the
+	// measured requests find a warm pool.
+	s.Warmup = intOr(rs.Warmup, max(DefaultWarmup, s.Concurrency), "warmup", 0)
 	s.MaxInFlight = intOr(rs.MaxInFlight, 64, "max_in_flight", 1)
 	if rs.Rate != nil {
 		r, err := ParseRate(rs.Rate.Value)

@@ -1,0 +1,246 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/latgate/latgate/baseline"
+	"github.com/latgate/latgate/sim"
+)
+
+const testKey = "sk-latgate-test-SECRET-0123456789"
+
+type result struct {
+	code           int
+	stdout, stderr string
+}
+
+func runCLI(t *testing.T, env map[string]string, args ...string) result {
+	t.Helper()
+	var out, errb bytes.Buffer
+	getenv := func(k string) string { return env[k] }
+	code := run(args, &out, &errb, getenv)
+	return result{code, out.String(), errb.String()}
+}
+
+// simSuite starts a simulator and writes a suite for it.
+func simSuite(t *testing.T, p sim.Profile, extra string) (dir, cfg string, s *sim.Server) {
+	t.Helper()
+	s = sim.New(p, 7)
+	s.APIKey = testKey
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	dir = t.TempDir()
+	cfg = filepath.Join(dir, "latgate.yaml")
+	yaml := `endpoints:
+  - name: local
+    base_url: ` + srv.URL + `/v1
+    model: test-model
+    api_key_env: TEST_API_KEY
+scenarios:
+  - name: chat
+    prompt: "Say hello."
+    max_tokens: 16
+    requests: 40
+    concurrency: 4
+limits:
+  timeout: 10s
+  stall_timeout: 2s
+` + extra
+	if err := os.WriteFile(cfg, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, cfg, s
+}
+
+func fastProfile(ttft time.Duration) sim.Profile {
+	return sim.Profile{TTFT: sim.Fixed(ttft), ITL: sim.Fixed(time.Millisecond), Tokens: 16, Quirks: sim.Quirks{RoleChunk: true}}
+}
+
+func TestRunCompareExitCodes(t *testing.T) {
+	dir, cfg, s := simSuite(t, fastProfile(20*time.Millisecond), "")
+	env := map[string]string{"TEST_API_KEY": testKey}
+	base := filepath.Join(dir, "base.json")
+	r := runCLI(t, env, "run", "-c", cfg, "-o", base)
+	if r.code != 0 {
+		t.Fatalf("run exit %d: %s", r.code, r.stderr)
+	}
+	f, err := baseline.Read(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(f.Runs[0].Requests); n != 40 || f.Runs[0].OKCount() != 40 {
+		t.Fatalf("%d requests, %d ok; want 40 and 40", n, f.Runs[0].OKCount())
+	}
+	if !strings.Contains(r.stdout, "chat") || !strings.Contains(r.stdout, "40/40") {
+		t.Errorf("run printed no table:\n%s", r.stdout)
+	}
+	// Same server: unchanged → pass (flags after the positional arguments).
+	same := filepath.Join(dir, "same.json")
+	if r := runCLI(t, env, "run", "-c", cfg, "-o", same); r.code != 0 {
+		t.Fatalf("second run exit %d: %s", r.code, r.stderr)
+	}
+	if r := runCLI(t, nil, "compare", base, same, "-c", cfg); r.code != 0 {
+		t.Errorf("unchanged compare exit %d, want 0:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	// Slower server → fail, JSON verdict.
+	s.SetProfile(fastProfile(120 * time.Millisecond))
+	slow := filepath.Join(dir, "slow.json")
+	if r := runCLI(t, env, "run", "-c", cfg, "-o", slow); r.code != 0 {
+		t.Fatalf("slow run exit %d: %s", r.code, r.stderr)
+	}
+	r = runCLI(t, nil, "compare", "--format", "json", base, slow, "-c", cfg)
+	if r.code != 1 {
+		t.Fatalf("slower compare exit %d, want 1:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	var v struct {
+		Schema, Verdict string
+		Checks          []struct{ Metric, Stat, Status string }
+	}
+	if err := json.Unmarshal([]byte(r.stdout), &v); err != nil {
+		t.Fatalf("json: %v\n%s", err, r.stdout)
+	}
+	regressed := false
+	for _, c := range v.Checks {
+		if c.Metric == "ttft" && c.Stat == "p50" && c.Status == "regression" {
+			regressed = true
+		}
+	}
+	if v.Schema != "latgate/verdict/v1" || v.Verdict != "fail" || !regressed {
+		t.Errorf("verdict %q schema %q, ttft p50 regression %v", v.Verdict, v.Schema, regressed)
+	}
+	// --fail-on inconclusive only: the same comparison passes.
+	if r := runCLI(t, nil, "compare", base, slow, "--fail-on", "inconclusive"); r.code != 0 {
+		t.Errorf("with --fail-on inconclusive exit %d, want 0", r.code)
+	}
+	if r := runCLI(t, nil, "compare", base, slow, "--format", "markdown"); !strings.Contains(r.stdout, "### ❌ latgate") {
+		t.Errorf("markdown output:\n%s", r.stdout)
+	}
+}
+
+func TestAPIKeyNeverLeaks(t *testing.T) {
+	// A profile with every kind of failure, and a server that echoes a
+	// wrong key back in its 401 message.
+	flaky, _ := sim.Named("flaky")
+	flaky.Faults.StallFor = 3 * time.Second
+	dir, cfg, _ := simSuite(t, flaky, "")
+	env := map[string]string{"TEST_API_KEY": testKey, "GITHUB_TOKEN": "ghs_should_not_matter"}
+	out := filepath.Join(dir, "r.json")
+	r := runCLI(t, env, "run", "-c", cfg, "-o", out)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	file, _ := os.ReadFile(out)
+	r2 := runCLI(t, nil, "compare", out, out, "--format", "markdown")
+	// A wrong key that the server echoes: the probe must redact it.
+	env["TEST_API_KEY"] = testKey + "-wrong"
+	out3 := filepath.Join(dir, "r3.json")
+	r3 := runCLI(t, env, "run", "-c", cfg, "-o", out3)
+	if r3.code != 3 || !strings.Contains(r3.stderr, "HTTP 401") {
+		t.Errorf("every request 401: exit %d, want 3 with the provider's message; stderr %s", r3.code, r3.stderr)
+	}
+	for name, text := range map[string]string{"stdout": r.stdout + r2.stdout + r3.stdout, "stderr": r.stderr + r2.stderr + r3.stderr, "results": string(file)} {
+		if strings.Contains(text, testKey) || strings.Contains(text, "SECRET-0123456789") {
+			t.Errorf("the API key appears in %s", name)
+		}
+	}
+	if !strings.Contains(string(file), `"error": "HTTP 503`) {
+		t.Error("the flaky profile's failures are not recorded as data")
+	}
+}
+
+func TestBadInputs(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, content string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	ms := func(v float64) *float64 { return &v }
+	req := baseline.Request{OK: true, Status: 200, TTFTMs: ms(100), TotalMs: ms(200), ITLMs: []float64{}}
+	file := func(scenario string, reqs ...baseline.Request) string {
+		f := baseline.File{Schema: baseline.Schema, MetricsVersion: 1, Runs: []baseline.Run{{Scenario: scenario, Endpoint: "e", Requests: reqs}}}
+		b, _ := json.Marshal(f)
+		return string(b)
+	}
+	good := write("good.json", file("s", req, req, req))
+	cfgOK := write("ok.yaml", "endpoints:\n  - {name: e, base_url: http://x/v1, model: m, api_key_env: UNSET_KEY}\nscenarios:\n  - {name: s, prompt: hi}\n")
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"truncated", []string{"compare", good, write("trunc.json", file("s", req)[:40])}, 2, "not a complete JSON document"},
+		{"invalid json", []string{"compare", good, write("bad.json", "{\"schema\": nope}")}, 2, "bad.json:1:13: invalid JSON"},
+		{"wrong schema", []string{"compare", good, write("schema.json", `{"schema":"other/v1","metrics_version":1,"runs":[]}`)}, 2, `schema is "other/v1", want "latgate/results/v1"`},
+		{"metrics version", []string{"compare", good, write("mv.json", `{"schema":"latgate/results/v1","metrics_version":2,"runs":[]}`)}, 2, "recorded with metrics_version 2"},
+		{"no run in common", []string{"compare", good, write("other.json", file("t", req))}, 2, "no run in common"},
+		{"baseline without success", []string{"compare", write("nosuccess.json", file("s", baseline.Request{Error: "x", ITLMs: []float64{}})), good}, 2, "has no successful request"},
+		{"missing file", []string{"compare", good, filepath.Join(dir, "nope.json")}, 2, "no such file"},
+		{"one file", []string{"compare", good}, 2, "usage: latgate compare BASELINE CURRENT"},
+		{"bad format", []string{"compare", good, good, "--format", "xml"}, 2, "--format"},
+		{"bad threshold flag", []string{"compare", good, good, "--alpha", "3"}, 2, "--alpha: want a number between 0 and 0.5"},
+		{"config thresholds out of range", []string{"compare", good, good, "-c", write("bad.yaml", "endpoints:\n  - {name: e, base_url: http://x/v1, model: m}\nscenarios:\n  - {name: s, prompt: hi}\nregression:\n  alpha: 0.9\n")}, 2, "bad.yaml:6: regression.alpha"},
+		{"compare needs no key", []string{"compare", good, good, "-c", cfgOK}, 0, ""},
+		{"run without key", []string{"run", "-c", cfgOK}, 2, "environment variable UNSET_KEY (api_key_env) is not set"},
+		{"run missing config", []string{"run", "-c", filepath.Join(dir, "none.yaml")}, 2, "no such file"},
+		{"unknown command", []string{"frobnicate"}, 2, `unknown command "frobnicate"`},
+		{"merge conflict", []string{"merge", good, write("good2.json", file("s", req, req)), "-o", filepath.Join(dir, "m.json")}, 2, "different data"},
+		{"help", []string{"compare", "-h"}, 0, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := runCLI(t, nil, tt.args...)
+			if r.code != tt.code {
+				t.Errorf("exit %d, want %d; stderr %q", r.code, tt.code, r.stderr)
+			}
+			if !strings.Contains(r.stderr, tt.want) {
+				t.Errorf("stderr %q, want it to contain %q", r.stderr, tt.want)
+			}
+			if strings.Contains(r.stderr, "goroutine ") || strings.Contains(r.stderr, "panic") {
+				t.Errorf("stack trace on stderr: %s", r.stderr)
+			}
+		})
+	}
+}
+
+func TestMerge(t *testing.T) {
+	dir := t.TempDir()
+	ms := func(v float64) *float64 { return &v }
+	req := baseline.Request{OK: true, TTFTMs: ms(100), TotalMs: ms(200), ITLMs: []float64{}}
+	for _, region := range []string{"us", "eu"} {
+		f := baseline.File{Schema: baseline.Schema, MetricsVersion: 1, Source: baseline.Source{Region: region},
+			Runs: []baseline.Run{{Scenario: "s", Endpoint: "api-" + region, Requests: []baseline.Request{req}}}}
+		if err := baseline.Write(filepath.Join(dir, region+".json"), &f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out := filepath.Join(dir, "all.json")
+	r := runCLI(t, nil, "merge", filepath.Join(dir, "us.json"), filepath.Join(dir, "eu.json"), "-o", out)
+	if r.code != 0 {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	m, err := baseline.Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(m.Runs) != 2 || m.Source.Region != "us,eu" || m.Runs[1].Region != "eu" {
+		t.Errorf("merged: %d runs, region %q", len(m.Runs), m.Source.Region)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	r := runCLI(t, nil, "version")
+	if r.code != 0 || !strings.HasPrefix(r.stdout, "latgate dev (commit ") || !strings.Contains(r.stdout, "go1.") {
+		t.Errorf("version: %d %q", r.code, r.stdout)
+	}
+}

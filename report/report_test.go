@@ -1,0 +1,190 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/latgate/latgate/baseline"
+	"github.com/latgate/latgate/compare"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+func f64(v float64) *float64 { return &v }
+
+// fixtureRun makes a deterministic run: TTFT log-normal around ttft
+// seconds, a pace of itl seconds per token, failRate failures.
+func fixtureRun(rng *rand.Rand, endpoint, scenario string, n int, ttft, itl, failRate float64, cached, reasoning bool) baseline.Run {
+	r := baseline.Run{Scenario: scenario, Endpoint: endpoint, Model: "gpt-test", Fingerprint: "sha256:1",
+		FingerprintParts: map[string]string{"max_tokens": "64", "model": "gpt-test"}, ConfigLine: 7}
+	for i := range n {
+		if rng.Float64() < failRate {
+			msg := "HTTP 429 Too Many Requests: slow down"
+			if i%2 == 0 {
+				msg = "stalled: no data for 15s (stall_timeout) after 3 output events"
+			}
+			r.Requests = append(r.Requests, baseline.Request{Error: msg, Status: 429, ITLMs: []float64{}})
+			continue
+		}
+		t := 1000 * ttft * math.Exp(0.3*rng.NormFloat64())
+		gaps := make([]float64, 31)
+		sum := 0.0
+		for j := range gaps {
+			gaps[j] = 1000 * itl * math.Exp(0.2*rng.NormFloat64())
+			sum += gaps[j]
+		}
+		q := baseline.Request{OK: true, Status: 200, Reused: i > 0, TTFBMs: f64(t / 3), FirstEventMs: f64(t / 3),
+			TTFTMs: f64(t), TTFCMs: f64(t), TotalMs: f64(t + sum), PerceivedMs: f64(t), TPOTMs: f64(sum / 31),
+			MaxStallMs: f64(gaps[0]), ITLMs: gaps, OutputTokens: 32, PromptTokens: 100, TokensSource: "usage"}
+		if i == 0 {
+			q.ConnectMs, q.DNSMs = 0.4, 0.1
+		}
+		if cached {
+			q.CachedTokens = 80
+		}
+		if reasoning {
+			q.TTFCMs = f64(t + 150)
+		}
+		r.Requests = append(r.Requests, q)
+	}
+	return r
+}
+
+func fixture() (*baseline.File, *baseline.File) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	hostile := "chat <b>@team</b> | x"
+	base := &baseline.File{Schema: baseline.Schema, MetricsVersion: 1, Runs: []baseline.Run{
+		fixtureRun(rng, "us-east", "chat-short", 50, 0.40, 0.010, 0.02, true, false),
+		fixtureRun(rng, "us-east", hostile, 50, 0.30, 0.010, 0, false, false),
+		fixtureRun(rng, "eu-west", "chat-short", 50, 0.45, 0.010, 0, false, false),
+		fixtureRun(rng, "us-east", "reasoning", 50, 0.30, 0.008, 0, false, true),
+		fixtureRun(rng, "us-east", "retired", 50, 0.30, 0.008, 0, false, false),
+	}}
+	cur := &baseline.File{Schema: baseline.Schema, MetricsVersion: 1, Runs: []baseline.Run{
+		fixtureRun(rng, "us-east", "chat-short", 50, 0.60, 0.010, 0.02, true, false), // TTFT regression
+		fixtureRun(rng, "us-east", hostile, 50, 0.30, 0.010, 0, false, false),
+		fixtureRun(rng, "eu-west", "chat-short", 50, 0.45, 0.010, 0.20, false, false), // errors
+		fixtureRun(rng, "us-east", "reasoning", 50, 0.30, 0.008, 0, false, true),
+		fixtureRun(rng, "us-east", "brand-new", 20, 0.30, 0.008, 0, false, false),
+	}}
+	cur.Runs[3].Fingerprint = "sha256:2"
+	cur.Runs[3].FingerprintParts = map[string]string{"max_tokens": "128", "model": "gpt-test"}
+	return base, cur
+}
+
+func build(t *testing.T) *Report {
+	t.Helper()
+	base, cur := fixture()
+	pairs := baseline.Match(base, cur)
+	res := compare.Compare(baseline.Runs(pairs), compare.Config{
+		Tolerance: 0.10, MinDelta: 0.025, Alpha: 0.05, Permutations: 500, Bootstrap: 200,
+		Budgets: []compare.Budget{{Metric: "ttft", Stat: "p95", Value: 0.7}},
+	})
+	return Build(pairs, res, Options{Tolerance: 0.10, MinDeltaMs: 25, Alpha: 0.05, FailOn: []string{"regression", "over_budget"}})
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./report -update)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the golden file (rerun with -update if the change is intended)\ngot:\n%s", name, got)
+	}
+}
+
+func TestGoldenText(t *testing.T) {
+	var b bytes.Buffer
+	Text(&b, build(t), false)
+	golden(t, "report.txt", b.Bytes())
+}
+
+func TestGoldenMarkdown(t *testing.T) {
+	golden(t, "report.md", []byte(Markdown(build(t), MarkdownOptions{Marker: "<!-- latgate:comment key=\"k\" -->"})))
+}
+
+func TestGoldenJSON(t *testing.T) {
+	var b bytes.Buffer
+	if err := JSON(&b, build(t)); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "verdict.json", b.Bytes())
+	var v struct {
+		Schema  string
+		Verdict string
+		Checks  []map[string]any
+	}
+	if err := json.Unmarshal(b.Bytes(), &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Schema != "latgate/verdict/v1" || v.Verdict != "fail" || len(v.Checks) == 0 {
+		t.Errorf("schema %q verdict %q checks %d", v.Schema, v.Verdict, len(v.Checks))
+	}
+	for _, key := range []string{"endpoint", "scenario", "metric", "stat", "baseline", "current", "delta_pct", "ci_pct", "p_value", "budget", "n_baseline", "n_current", "status"} {
+		if _, ok := v.Checks[0][key]; !ok {
+			t.Errorf("check lacks SPEC key %q", key)
+		}
+	}
+}
+
+func TestReportContent(t *testing.T) {
+	r := build(t)
+	if r.Verdict != "fail" {
+		t.Fatalf("verdict %s, want fail", r.Verdict)
+	}
+	if !strings.Contains(r.Headline, "worst: chat-short @ us-east TTFT") {
+		t.Errorf("headline %q does not name the TTFT regression", r.Headline)
+	}
+	md := Markdown(r, MarkdownOptions{})
+	for _, bad := range []string{"<b>@team", "@team", "</b> | x"} {
+		if strings.Contains(md, bad) {
+			t.Errorf("markdown contains unescaped %q", bad)
+		}
+	}
+	for _, want := range []string{"chat &lt;b&gt;&#64;team&lt;/b&gt; &#124; x", "Endpoints ranked by TTFT p95", "```mermaid", "max\\_tokens 64 → 128", "<details open>", "Cache", "TTFC (visible)", "removed since the baseline"} {
+		if !strings.Contains(md+textOf(r), want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+}
+
+func textOf(r *Report) string {
+	var b bytes.Buffer
+	Text(&b, r, false)
+	return b.String()
+}
+
+func TestMarkdownTrimmedToLimit(t *testing.T) {
+	r := build(t)
+	full := Markdown(r, MarkdownOptions{})
+	limit := len(full) - 500
+	got := Markdown(r, MarkdownOptions{MaxLen: limit, SummaryURL: "https://example.test/summary"})
+	if len(got) > limit {
+		t.Fatalf("len %d > limit %d", len(got), limit)
+	}
+	if !strings.Contains(got, "left out to fit GitHub's comment size limit: see [the job summary](https://example.test/summary)") {
+		t.Errorf("trimmed report does not point to the job summary:\n%s", got)
+	}
+	// The failing scenario's details survive trimming.
+	if !strings.Contains(got, "<details open><summary><b>chat-short</b> @ us-east") {
+		t.Error("the regression's details were trimmed before the passing ones")
+	}
+	if tiny := Markdown(r, MarkdownOptions{MaxLen: 1500}); len(tiny) > 1500 {
+		t.Errorf("len %d > 1500", len(tiny))
+	}
+}
