@@ -144,7 +144,10 @@ func TestPerceivedGrowsWithStall(t *testing.T) {
 	// Tokens 1-5 arrive at 50-54ms and are read by 550ms; token 6 arrives
 	// at 955ms: the reader waits 405ms, so perceived = 50 + 405 = 455ms.
 	within(t, "perceived", rec.Perceived, 455*time.Millisecond)
-	within(t, "max_stall", rec.MaxStall, 900*time.Millisecond)
+	// The gap can come out slightly short when the event before it was late.
+	if rec.MaxStall < 890*time.Millisecond || rec.MaxStall > 901*time.Millisecond+tol {
+		t.Errorf("max_stall = %v, want about 901ms", rec.MaxStall)
+	}
 }
 
 func TestEventCountedTokensWithoutUsage(t *testing.T) {

@@ -73,6 +73,12 @@ func (b *budget) take() bool {
 	return true
 }
 
+func (b *budget) isStopped() bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.stopped != ""
+}
+
 // Run measures every group in order.
 func (r *Runner) Run(ctx context.Context, groups []Group) Result {
 	b := &budget{limits: r.Limits}
@@ -119,7 +125,7 @@ func (r *Runner) phase(ctx context.Context, gi int, g Group, n int, warmup bool,
 					return
 				}
 			}
-			if ctx.Err() != nil || !b.take() {
+			if ctx.Err() != nil || b.isStopped() {
 				return
 			}
 			select {
@@ -136,6 +142,11 @@ func (r *Runner) phase(ctx context.Context, gi int, g Group, n int, warmup bool,
 		go func() {
 			defer wg.Done()
 			for range jobs {
+				// Reserve the request when it starts, so the caps see the
+				// tokens of every request that finished before it.
+				if !b.take() {
+					continue
+				}
 				rec := r.Prober.Do(ctx, g.Request)
 				b.tokens.Add(int64(rec.OutputTokens))
 				results <- rec

@@ -169,3 +169,5 @@ func ProfileNames() []string {
 	sort.Strings(names)
 	return names
 }
+
+func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, 0)) }

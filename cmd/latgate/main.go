@@ -77,8 +77,14 @@ Exit codes: 0 pass, 1 gate failed, 2 bad usage/config/input, 3 could not run.
 `
 
 func run(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
+	// Ctrl-C / SIGTERM cancel the context: in-flight streams are aborted
+	// and what was measured is still written.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	return runContext(ctx, args, stdout, stderr, getenv)
+}
+
+func runContext(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
 	e := &env{stdout: stdout, stderr: stderr, getenv: getenv, ctx: ctx}
 	err := dispatch(e, args)
 	if err != nil && !errors.Is(err, errGateFailed) && !errors.Is(err, errHelp) {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/http/httptest"
 	"os"
@@ -242,5 +243,41 @@ func TestVersion(t *testing.T) {
 	r := runCLI(t, nil, "version")
 	if r.code != 0 || !strings.HasPrefix(r.stdout, "latgate dev (commit ") || !strings.Contains(r.stdout, "go1.") {
 		t.Errorf("version: %d %q", r.code, r.stdout)
+	}
+}
+
+func TestInterruptStillWritesResults(t *testing.T) {
+	// 40 requests of about 200ms at concurrency 4: about 2s; interrupted at 700ms.
+	dir, cfg, _ := simSuite(t, sim.Profile{TTFT: sim.Fixed(100 * time.Millisecond), ITL: sim.Fixed(10 * time.Millisecond), Tokens: 10}, "")
+	out := filepath.Join(dir, "r.json")
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(700*time.Millisecond, cancel)
+	var so, se bytes.Buffer
+	start := time.Now()
+	code := runContext(ctx, []string{"run", "-c", cfg, "-o", out}, &so, &se, func(k string) string { return map[string]string{"TEST_API_KEY": testKey}[k] })
+	if el := time.Since(start); el > 1500*time.Millisecond {
+		t.Errorf("stopping took %v", el)
+	}
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, se.String())
+	}
+	f, err := baseline.Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(f.Runs[0].Requests)
+	if n == 0 || n >= 40 || f.Runs[0].OKCount() != n {
+		t.Errorf("%d requests (%d ok) written, want some, all ok", n, f.Runs[0].OKCount())
+	}
+	if len(f.Notes) == 0 || !strings.HasPrefix(f.Notes[0], "interrupted") {
+		t.Errorf("notes %q, want the interruption recorded", f.Notes)
+	}
+}
+
+func TestCapBeforeAnySampleCannotRun(t *testing.T) {
+	_, cfg, _ := simSuite(t, fastProfile(time.Millisecond), "  max_requests: 2\n")
+	r := runCLI(t, map[string]string{"TEST_API_KEY": testKey}, "run", "-c", cfg, "-o", filepath.Join(t.TempDir(), "r.json"))
+	if r.code != 3 || !strings.Contains(r.stderr, "limits.max_requests (2) reached") {
+		t.Errorf("exit %d, stderr %q; want 3 naming the cap", r.code, r.stderr)
 	}
 }

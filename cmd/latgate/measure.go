@@ -172,18 +172,24 @@ func measure(ctx context.Context, cfg *suite.Config, opt measureOptions) (*basel
 		}
 	}
 	if measured == 0 {
-		why := "every request failed"
-		if res.Stopped != "" && res.Sent == 0 {
-			why = res.Stopped
-		}
+		recorded := 0
 		for _, run := range f.Runs {
-			if len(run.Requests) > 0 {
-				why += ": " + run.Requests[0].Error
-				break
-			}
+			recorded += len(run.Requests)
 		}
-		if res.Interrupted {
+		var why string
+		switch {
+		case res.Interrupted:
 			why = "interrupted before any request completed"
+		case recorded == 0 && res.Stopped != "":
+			why = res.Stopped + " before any measured request (warmup requests count toward the caps)"
+		default:
+			why = "every request failed"
+			for _, run := range f.Runs {
+				if len(run.Requests) > 0 {
+					why += ", for example: " + run.Requests[0].Error
+					break
+				}
+			}
 		}
 		return f, cannotRunError{fmt.Errorf("no results: %s", why)}
 	}

@@ -1,0 +1,146 @@
+package sim
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+)
+
+func post(t *testing.T, url, body string) *http.Response {
+	t.Helper()
+	resp, err := http.Post(url+"/v1/chat/completions", "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp
+}
+
+func streamText(t *testing.T, url string) string {
+	resp := post(t, url, `{"model":"m","stream":true,"max_tokens":8,"stream_options":{"include_usage":true},"messages":[{"role":"user","content":"hi"}]}`)
+	defer resp.Body.Close()
+	var b strings.Builder
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		b.WriteString(sc.Text() + "\n")
+	}
+	return b.String()
+}
+
+func TestSeededAndReproducible(t *testing.T) {
+	p := Profile{TTFT: LogNormal(time.Millisecond, 0.5), ITL: Fixed(0), Tokens: 30}
+	a := httptest.NewServer(New(p, 5))
+	b := httptest.NewServer(New(p, 5))
+	c := httptest.NewServer(New(p, 6))
+	defer a.Close()
+	defer b.Close()
+	defer c.Close()
+	sa, sb, sc := streamText(t, a.URL), streamText(t, b.URL), streamText(t, c.URL)
+	if sa != sb {
+		t.Error("the same seed gave different streams")
+	}
+	if sa == sc {
+		t.Error("different seeds gave the same stream")
+	}
+	for _, want := range []string{`"finish_reason":"length"`, `"usage":{"prompt_tokens":`, `"completion_tokens":8`, "data: [DONE]"} {
+		if !strings.Contains(sa, want) {
+			t.Errorf("stream lacks %s:\n%s", want, sa)
+		}
+	}
+}
+
+func TestDistributions(t *testing.T) {
+	r := newRand(1)
+	d := LogNormal(100*time.Millisecond, 0.3).WithSpikes(0.1, time.Second, 2*time.Second)
+	spikes, below := 0, 0
+	for range 10000 {
+		v := d.Sample(r)
+		if v >= time.Second {
+			spikes++
+		}
+		if v < 100*time.Millisecond {
+			below++
+		}
+	}
+	if spikes < 900 || spikes > 1100 {
+		t.Errorf("%d of 10000 draws were spikes, want about 1000", spikes)
+	}
+	if below < 4300 || below > 4700 { // half the body, minus the spikes
+		t.Errorf("%d of 10000 draws below the median, want about 4500", below)
+	}
+	if Fixed(5*time.Millisecond).Sample(r) != 5*time.Millisecond {
+		t.Error("Fixed is not fixed")
+	}
+}
+
+func TestNonStreamingAndModels(t *testing.T) {
+	srv := httptest.NewServer(New(Profile{Tokens: 4}, 1))
+	defer srv.Close()
+	resp := post(t, srv.URL, `{"model":"m","messages":[{"role":"user","content":"hi"}]}`)
+	var out struct {
+		Choices []struct{ Message struct{ Content string } }
+		Usage   struct {
+			CompletionTokens int `json:"completion_tokens"`
+		}
+	}
+	_ = json.NewDecoder(resp.Body).Decode(&out)
+	resp.Body.Close()
+	if len(out.Choices) != 1 || len(strings.Fields(out.Choices[0].Message.Content)) != 4 || out.Usage.CompletionTokens != 4 {
+		t.Errorf("non-streaming answer: %+v", out)
+	}
+	mr, err := http.Get(srv.URL + "/v1/models")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var models struct{ Data []struct{ ID string } }
+	_ = json.NewDecoder(mr.Body).Decode(&models)
+	mr.Body.Close()
+	if len(models.Data) != len(ProfileNames()) {
+		t.Errorf("models: %+v", models)
+	}
+	bad := post(t, srv.URL, `{not json`)
+	bad.Body.Close()
+	if bad.StatusCode != 400 {
+		t.Errorf("bad JSON: status %d, want 400", bad.StatusCode)
+	}
+}
+
+func TestStopsWhenClientGoesAway(t *testing.T) {
+	s := New(Profile{TTFT: Fixed(0), ITL: Fixed(50 * time.Millisecond), Tokens: 1000}, 1)
+	done := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.ServeHTTP(w, r)
+		close(done)
+	}))
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	req, _ := http.NewRequestWithContext(ctx, "POST", srv.URL+"/v1/chat/completions",
+		strings.NewReader(`{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"}]}`))
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = bufio.NewReader(resp.Body).ReadString('\n')
+	cancel()
+	resp.Body.Close()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Second):
+		t.Fatal("the handler kept streaming after the client left (a 1000-token stream takes 50s)")
+	}
+}
+
+func TestNamedProfiles(t *testing.T) {
+	for _, n := range []string{"fast", "slow", "flaky", "realistic", "reasoning"} {
+		if p, err := Named(n); err != nil || p.Name != n {
+			t.Errorf("Named(%q) = %v, %v", n, p.Name, err)
+		}
+	}
+	if _, err := Named("warp"); err == nil || !strings.Contains(err.Error(), "known: fast, flaky") {
+		t.Errorf("unknown profile error: %v", err)
+	}
+}
