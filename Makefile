@@ -13,13 +13,13 @@ build:
 	CGO_ENABLED=0 $(GO) build -ldflags '$(LDFLAGS)' -o bin/latgate ./cmd/latgate
 
 fmt:
-	gofmt -w .
+	gofmt -w $$($(GO) list -f '{{.Dir}}' ./...)
 
 # The test command CI runs (.ci/run): format check, vet, race tests, short fuzzing.
 test: unit fuzz
 
 unit:
-	@unformatted=$$(gofmt -l .); if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
+	@unformatted=$$(gofmt -l $$($(GO) list -f '{{.Dir}}' ./...)); if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
 

@@ -327,3 +327,21 @@ func TestReusedConnectionHasNoNetworkTime(t *testing.T) {
 		t.Errorf("second request: reused=%v connect=%v, want a reused connection with zero network time", second.Reused, second.Connect)
 	}
 }
+
+// TestDocsWorkedTimeline checks the worked example of docs/metrics.md.
+func TestDocsWorkedTimeline(t *testing.T) {
+	ms := time.Millisecond
+	events := []outputEvent{{400 * ms, 3}, {420 * ms, 3}, {700 * ms, 3}, {710 * ms, 3}, {1400 * ms, 3}, {1410 * ms, 3}}
+	k := spreadTokens(events, 6)
+	for i, v := range k {
+		if v != 1 {
+			t.Fatalf("event %d carries %v tokens, want 1", i, v)
+		}
+	}
+	if got := readerModel(events, k, 10); got != 1000*ms {
+		t.Errorf("perceived = %v, want 1000ms as the doc says", got)
+	}
+	if tpot := (events[5].at - events[0].at) / 5; tpot != 202*ms {
+		t.Errorf("tpot = %v, want 202ms", tpot)
+	}
+}

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/latgate/latgate/suite"
+)
+
+// TestActionPassesEveryInput checks action.yml against the binary: every
+// input is passed to the step explicitly (composite actions receive no
+// INPUT_* variables from GitHub's runner) and is a flag of latgate gate,
+// and every output of SPEC §7 is wired from the step.
+func TestActionPassesEveryInput(t *testing.T) {
+	b, err := os.ReadFile("../../action.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a struct {
+		Inputs  map[string]struct{ Default string }
+		Outputs map[string]struct{ Value string }
+		Runs    struct {
+			Using string
+			Steps []struct {
+				ID  string
+				Env map[string]string
+			}
+		}
+	}
+	if err := yaml.Unmarshal(b, &a); err != nil {
+		t.Fatal(err)
+	}
+	if a.Runs.Using != "composite" {
+		t.Errorf("runs.using = %q, want composite", a.Runs.Using)
+	}
+	var env map[string]string
+	for _, s := range a.Runs.Steps {
+		if s.ID == "latgate" {
+			env = s.Env
+		}
+	}
+	flags := map[string]bool{}
+	for _, in := range gateInputs {
+		flags[in.name] = true
+	}
+	for name := range a.Inputs {
+		switch name {
+		case "version": // used by the install step
+			continue
+		case "command":
+			if env["LATGATE_COMMAND"] != "${{ inputs.command }}" {
+				t.Error("input command is not passed")
+			}
+			continue
+		}
+		v := "INPUT_" + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
+		if env[v] != "${{ inputs."+name+" }}" {
+			t.Errorf("input %q is not passed as %s", name, v)
+		}
+		if !flags[name] {
+			t.Errorf("input %q is not a flag of latgate gate", name)
+		}
+	}
+	for _, in := range gateInputs {
+		if _, ok := a.Inputs[in.name]; !ok {
+			t.Errorf("flag --%s is not an input of action.yml", in.name)
+		}
+	}
+	for _, out := range []string{"verdict", "results", "report", "regressions", "comment-url"} {
+		if a.Outputs[out].Value != "${{ steps.latgate.outputs."+out+" }}" {
+			t.Errorf("output %q is not wired from the step: %q", out, a.Outputs[out].Value)
+		}
+	}
+	if a.Inputs["github-token"].Default != "${{ github.token }}" {
+		t.Error("github-token does not default to github.token")
+	}
+}
+
+// TestExampleSuiteParses keeps examples/latgate.yaml valid.
+func TestExampleSuiteParses(t *testing.T) {
+	b, err := os.ReadFile("../../examples/latgate.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := suite.Parse("../../examples/latgate.yaml", b, suite.Options{ReadFile: os.ReadFile, Getenv: os.Getenv}); err != nil {
+		t.Error(err)
+	}
+}
