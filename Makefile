@@ -5,7 +5,7 @@ COMMIT   ?= $(shell git rev-parse HEAD 2>/dev/null)
 LDFLAGS  := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 FUZZTIME ?= 10s
 
-.PHONY: all build test unit fuzz demo bench calibrate release clean fmt
+.PHONY: all build test unit fuzz demo bench calibrate release clean fmt e2e-action e2e-real
 
 all: build test
 
@@ -37,6 +37,10 @@ bench:
 # The calibration study of docs/statistics.md (several minutes).
 calibrate:
 	$(GO) test -run '^TestCalibration$$' -v -timeout 60m ./compare -calibrate
+
+# The action on a real Actions runner (nektos/act, host mode); installs act.
+e2e-action:
+	bash scripts/e2e-action.sh
 
 release:
 	@rm -rf dist && mkdir -p dist

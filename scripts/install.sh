@@ -29,7 +29,12 @@ if [ -z "$version" ]; then
   if [[ "$ref" =~ ^v[0-9]+(\.[0-9]+){0,2}$ ]]; then version="$ref"; else version=source; fi
 fi
 
-out() { echo "bin=$1" >> "${GITHUB_OUTPUT:-/dev/stdout}"; echo "latgate: using $1"; }
+# Sets the step output and puts latgate on PATH for later steps (latgate merge).
+out() {
+  echo "bin=$1" >> "${GITHUB_OUTPUT:-/dev/stdout}"
+  [ -n "${GITHUB_PATH:-}" ] && dirname "$1" >> "$GITHUB_PATH"
+  echo "latgate: using $1"
+}
 
 sha256() {
   if command -v sha256sum >/dev/null; then sha256sum "$1" | cut -d' ' -f1; else shasum -a 256 "$1" | cut -d' ' -f1; fi

@@ -65,14 +65,14 @@ func cmdDemo(e *env, args []string) error {
 
 	fmt.Fprintf(e.stdout, "latgate demo: simulator on http://%s/v1, baseline profile %q, candidate profile %q\n\n", ln.Addr(), baseP.Name, candP.Name)
 	fmt.Fprintln(e.stdout, "1. Recording the baseline (what the main branch would store)…")
-	base, err := measure(e.ctx, cfg, measureOptions{source: src, progress: e.stderr, isTTY: isTerminal(e.stderr)})
+	base, err := measure(e.ctx, cfg, measureOptions{source: src, progress: e.stderr, isTTY: progressBar(e)})
 	if err != nil {
 		return err
 	}
 	report.Measurements(e.stdout, base)
 	s.SetProfile(candP)
 	fmt.Fprintln(e.stdout, "\n2. Measuring the candidate (what a pull request would measure)…")
-	cur, err := measure(e.ctx, cfg, measureOptions{source: src, progress: e.stderr, isTTY: isTerminal(e.stderr)})
+	cur, err := measure(e.ctx, cfg, measureOptions{source: src, progress: e.stderr, isTTY: progressBar(e)})
 	if err != nil {
 		return err
 	}

@@ -132,7 +132,7 @@ func cmdGate(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	cur, merr := measure(e.ctx, cfg, measureOptions{source: gitSource(e.getenv, in["region"]), progress: e.stderr, isTTY: isTerminal(e.stderr)})
+	cur, merr := measure(e.ctx, cfg, measureOptions{source: gitSource(e.getenv, in["region"]), progress: e.stderr, isTTY: progressBar(e)})
 	if cur != nil && len(cur.Runs) > 0 {
 		if werr := baseline.Write(in.path("results"), cur); werr != nil {
 			return cannotRunError{werr}

@@ -31,7 +31,7 @@ func cmdRun(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	f, err := measure(e.ctx, cfg, measureOptions{source: gitSource(e.getenv, *region), progress: e.stderr, isTTY: isTerminal(e.stderr)})
+	f, err := measure(e.ctx, cfg, measureOptions{source: gitSource(e.getenv, *region), progress: e.stderr, isTTY: progressBar(e)})
 	if f != nil && len(f.Runs) > 0 {
 		if werr := baseline.Write(*out, f); werr != nil {
 			return cannotRunError{werr}

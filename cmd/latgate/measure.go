@@ -147,8 +147,14 @@ func measure(ctx context.Context, cfg *suite.Config, opt measureOptions) (*basel
 	measured := 0
 	for i, pr := range plan {
 		fp, parts := suite.Fingerprint(pr.scenario, pr.endpoint)
+		label := pr.endpoint.Name
+		if opt.source.Region != "" {
+			// Matrix legs measure the same endpoint from several regions:
+			// the region keeps their runs apart when merged and compared.
+			label += "@" + opt.source.Region
+		}
 		run := baseline.Run{
-			Scenario: pr.scenario.Name, Endpoint: pr.endpoint.Name, Model: pr.endpoint.Model,
+			Scenario: pr.scenario.Name, Endpoint: label, Model: pr.endpoint.Model, Region: opt.source.Region,
 			Fingerprint: fp, FingerprintParts: parts, ConfigLine: pr.scenario.Line,
 			Config: baseline.RunConfig{
 				MaxTokens: pr.scenario.MaxTokens, Requests: pr.scenario.Requests, Warmup: pr.scenario.Warmup,
@@ -224,6 +230,12 @@ func gitSource(getenv func(string) string, region string) baseline.Source {
 		s.Runner, _ = os.Hostname()
 	}
 	return s
+}
+
+// progressBar reports whether to draw a bar: on a terminal, and never in CI
+// logs (some runners give steps a terminal).
+func progressBar(e *env) bool {
+	return isTerminal(e.stderr) && e.getenv("CI") == "" && e.getenv("GITHUB_ACTIONS") != "true"
 }
 
 func isTerminal(w io.Writer) bool {
