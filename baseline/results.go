@@ -9,6 +9,7 @@
 package baseline
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -134,25 +135,35 @@ func Seconds(v *float64) float64 {
 	return *v / 1000
 }
 
-// Write writes f to path atomically.
+// Write writes f to path atomically, as compact JSON streamed to the file
+// (no copy of the whole document in memory).
 func Write(path string, f *File) error {
-	b, err := json.MarshalIndent(f, "", " ")
-	if err != nil {
-		return err
-	}
-	return WriteAtomic(path, append(b, '\n'))
+	return writeAtomic(path, func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 256<<10)
+		if err := json.NewEncoder(bw).Encode(f); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
 }
 
 // WriteAtomic writes data to a temporary file beside path, syncs it and
 // renames it over path.
 func WriteAtomic(path string, data []byte) error {
+	return writeAtomic(path, func(w io.Writer) error {
+		_, err := w.Write(data)
+		return err
+	})
+}
+
+func writeAtomic(path string, write func(io.Writer) error) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	defer os.Remove(tmp.Name()) // no-op after a successful rename
-	if _, err := tmp.Write(data); err != nil {
+	if err := write(tmp); err != nil {
 		tmp.Close()
 		return fmt.Errorf("writing %s: %w", path, err)
 	}

@@ -35,6 +35,9 @@ type Runner struct {
 	// OnRecord, if set, is called from the aggregator goroutine after each
 	// request (measured or warmup).
 	OnRecord func(group int, rec Record, warmup bool)
+	// Sink, if set, receives each measured record instead of Result.Groups,
+	// so a long run keeps only what the caller keeps.
+	Sink func(group int, rec Record)
 }
 
 // Result is what a run measured.
@@ -163,7 +166,11 @@ func (r *Runner) phase(ctx context.Context, gi int, g Group, n int, warmup bool,
 		if r.OnRecord != nil {
 			r.OnRecord(gi, rec, warmup)
 		}
-		if !warmup {
+		switch {
+		case warmup:
+		case r.Sink != nil:
+			r.Sink(gi, rec)
+		default:
 			recs = append(recs, rec)
 		}
 	}

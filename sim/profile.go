@@ -68,6 +68,10 @@ type Quirks struct {
 	LongLine         int  // pad the first content chunk with this many extra bytes
 	TokensPerEvent   int  // tokens per output event (default 1)
 	CachedTokens     int  // reported as prompt_tokens_details.cached_tokens
+	// StampFirstOutput writes ": x-sim-first-output-unix-ns=N" right before
+	// the first output event, in the same write: the server's actual send
+	// time, for fidelity benchmarks (clients ignore comments).
+	StampFirstOutput bool
 }
 
 // Faults are injected failures; rates are per-request probabilities.

@@ -46,8 +46,8 @@ type Server struct {
 	requests atomic.Uint64
 }
 
-// New returns a simulator that answers with p unless the request's model
-// names a built-in profile.
+// New returns a simulator that answers every request with p (requests for a
+// model mapped with SetModelProfile use that model's profile instead).
 func New(p Profile, seed uint64) *Server {
 	return &Server{Seed: seed, profile: p}
 }
@@ -76,9 +76,6 @@ func (s *Server) profileFor(model string) Profile {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if p, ok := s.byModel[model]; ok {
-		return p
-	}
-	if p, ok := profiles[model]; ok {
 		return p
 	}
 	return s.profile
@@ -272,6 +269,7 @@ type sseWriter struct {
 	prefix  string
 	multi   bool
 	trickle bool
+	comment string // written with the next data event, in the same write
 	err     error
 }
 
@@ -294,6 +292,8 @@ func (s *sseWriter) raw(b []byte) {
 
 func (s *sseWriter) data(payload []byte) {
 	var b bytes.Buffer
+	b.WriteString(s.comment)
+	s.comment = ""
 	lines := []string{string(payload)}
 	if s.multi {
 		// JSON allows a newline between a comma and the next key, and SSE
@@ -437,6 +437,9 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, start time.T
 			if i == 0 && p.Quirks.LongLine > 0 {
 				d.Content += strings.Repeat("x", p.Quirks.LongLine)
 			}
+		}
+		if i == 0 && p.Quirks.StampFirstOutput {
+			sw.comment = fmt.Sprintf(": x-sim-first-output-unix-ns=%d%s", time.Now().UnixNano(), sw.nl)
 		}
 		sw.chunk(delta(d, ""))
 		if sw.err != nil {

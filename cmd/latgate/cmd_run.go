@@ -51,6 +51,7 @@ func cmdSim(e *env, args []string) error {
 	ttft := fs.Duration("ttft", 0, "override: fixed time to first token")
 	itl := fs.Duration("itl", -1, "override: fixed inter-token gap")
 	tokens := fs.Int("tokens", 0, "override: output tokens")
+	stamp := fs.Bool("stamp", false, "write each first output's send time as an SSE comment (fidelity benchmarks)")
 	if _, err := parseFlags(fs, args, e.stderr); err != nil {
 		return err
 	}
@@ -67,6 +68,7 @@ func cmdSim(e *env, args []string) error {
 	if *tokens > 0 {
 		p.Tokens = *tokens
 	}
+	p.Quirks.StampFirstOutput = *stamp
 	s := sim.New(p, *seed)
 	s.APIKey = *key
 	ln, err := net.Listen("tcp", *addr)

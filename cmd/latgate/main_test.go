@@ -151,7 +151,7 @@ func TestAPIKeyNeverLeaks(t *testing.T) {
 			t.Errorf("the API key appears in %s", name)
 		}
 	}
-	if !strings.Contains(string(file), `"error": "HTTP 503`) {
+	if !strings.Contains(string(file), `"error":"HTTP 503`) {
 		t.Error("the flaky profile's failures are not recorded as data")
 	}
 }

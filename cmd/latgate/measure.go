@@ -122,7 +122,17 @@ func measure(ctx context.Context, cfg *suite.Config, opt measureOptions) (*basel
 		fmt.Fprintf(opt.progress, "latgate: warning: the suite plans %d requests but limits.max_requests is %d: the run will stop early\n", planned, cfg.Limits.MaxRequests)
 	}
 	prog := newProgress(opt.progress, opt.isTTY, planned, plan)
+	// Records become their file form as they arrive: a long run holds each
+	// request once (about 1.3 KB at 128 output tokens).
+	requests := make([][]baseline.Request, len(plan))
+	measured := 0
 	r := &probe.Runner{
+		Sink: func(g int, rec probe.Record) {
+			requests[g] = append(requests[g], baseline.FromRecord(rec))
+			if rec.OK {
+				measured++
+			}
+		},
 		Prober: &probe.Prober{
 			Client: client, Timeout: cfg.Limits.Timeout, StallTimeout: cfg.Limits.StallTimeout,
 			ReadingRate: cfg.ReadingRate, Secrets: cfg.Secrets(),
@@ -144,7 +154,6 @@ func measure(ctx context.Context, cfg *suite.Config, opt measureOptions) (*basel
 	if res.Interrupted {
 		f.Notes = append(f.Notes, "interrupted: the run was stopped by a signal; results hold what was measured")
 	}
-	measured := 0
 	for i, pr := range plan {
 		fp, parts := suite.Fingerprint(pr.scenario, pr.endpoint)
 		label := pr.endpoint.Name
@@ -160,18 +169,15 @@ func measure(ctx context.Context, cfg *suite.Config, opt measureOptions) (*basel
 				MaxTokens: pr.scenario.MaxTokens, Requests: pr.scenario.Requests, Warmup: pr.scenario.Warmup,
 				ReadingRate: cfg.ReadingRate, ColdConnections: cfg.Limits.ColdConnections,
 			},
-			Requests: []baseline.Request{},
+			Requests: requests[i],
+		}
+		if run.Requests == nil {
+			run.Requests = []baseline.Request{}
 		}
 		if pr.scenario.Rate > 0 {
 			run.Config.Rate = pr.scenario.Rate
 		} else {
 			run.Config.Concurrency = pr.scenario.Concurrency
-		}
-		for _, rec := range res.Groups[i] {
-			run.Requests = append(run.Requests, baseline.FromRecord(rec))
-			if rec.OK {
-				measured++
-			}
 		}
 		if len(run.Requests) > 0 {
 			f.Runs = append(f.Runs, run)
