@@ -17,6 +17,9 @@ type Group struct {
 	Concurrency int     // closed loop: requests in flight (default 1)
 	Rate        float64 // open loop: Poisson arrivals per second (overrides Concurrency)
 	MaxInFlight int     // open loop: worker pool size (default 64)
+	// BodyFor, if set, gives the body of the i-th request (from 1, warmup
+	// included), e.g. a unique prefix per request to defeat prompt caching.
+	BodyFor func(i int) []byte
 }
 
 // Limits are run-wide caps; zero means none.
@@ -91,8 +94,9 @@ func (r *Runner) Run(ctx context.Context, groups []Group) Result {
 			break
 		}
 		rng := rand.New(rand.NewPCG(r.Seed, uint64(gi)))
-		r.phase(ctx, gi, g, g.Warmup, true, b, rng)
-		res.Groups[gi] = r.phase(ctx, gi, g, g.Requests, false, b, rng)
+		var seq atomic.Int64 // numbers requests across warmup and measurement
+		r.phase(ctx, gi, g, g.Warmup, true, b, rng, &seq)
+		res.Groups[gi] = r.phase(ctx, gi, g, g.Requests, false, b, rng, &seq)
 	}
 	res.Sent = int(b.sent.Load())
 	res.OutputTokens = int(b.tokens.Load())
@@ -101,7 +105,7 @@ func (r *Runner) Run(ctx context.Context, groups []Group) Result {
 	return res
 }
 
-func (r *Runner) phase(ctx context.Context, gi int, g Group, n int, warmup bool, b *budget, rng *rand.Rand) []Record {
+func (r *Runner) phase(ctx context.Context, gi int, g Group, n int, warmup bool, b *budget, rng *rand.Rand, seq *atomic.Int64) []Record {
 	if n <= 0 {
 		return nil
 	}
@@ -150,7 +154,11 @@ func (r *Runner) phase(ctx context.Context, gi int, g Group, n int, warmup bool,
 				if !b.take() {
 					continue
 				}
-				rec := r.Prober.Do(ctx, g.Request)
+				req := g.Request
+				if g.BodyFor != nil {
+					req.Body = g.BodyFor(int(seq.Add(1)))
+				}
+				rec := r.Prober.Do(ctx, req)
 				b.tokens.Add(int64(rec.OutputTokens))
 				results <- rec
 			}

@@ -83,3 +83,19 @@ func TestOpenLoopRate(t *testing.T) {
 		t.Errorf("30 Poisson arrivals at 100/s took %v, want roughly 0.3s", el)
 	}
 }
+
+func TestBodyForVariesEachRequest(t *testing.T) {
+	srv := httptest.NewServer(sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 1}, 1))
+	defer srv.Close()
+	seen := map[string]bool{}
+	g := group(t, srv, 5, 2, 1)
+	g.BodyFor = func(i int) []byte {
+		b := []byte(strings.Replace(string(body(t, 0)), "hello there", "req "+string(rune('a'+i)), 1))
+		seen[string(b)] = true
+		return b
+	}
+	res := (&Runner{Prober: &Prober{Client: srv.Client()}}).Run(context.Background(), []Group{g})
+	if len(res.Groups[0]) != 5 || len(seen) != 7 {
+		t.Errorf("%d records, %d distinct bodies; want 5 and 7 (warmup included)", len(res.Groups[0]), len(seen))
+	}
+}

@@ -81,7 +81,10 @@ type Scenario struct {
 	MaxInFlight int
 	Temperature *float64
 	Endpoints   []string // subset of endpoint names; empty = all
-	Line        int
+	// Cache is "warm" (identical prompts: a server's prefix cache can serve
+	// them) or "cold" (a unique prefix per request defeats it).
+	Cache string
+	Line  int
 }
 
 // Budget is an absolute limit on one metric's statistic.
@@ -185,6 +188,7 @@ type rawScenario struct {
 	MaxInFlight *int         `yaml:"max_in_flight"`
 	Temperature *float64     `yaml:"temperature"`
 	Endpoints   []string     `yaml:"endpoints"`
+	Cache       string       `yaml:"cache"`
 }
 
 type rawRegression struct {
@@ -415,7 +419,14 @@ func expandEnv(v string, getenv func(string) string, skip bool) string {
 
 func (p *parser) scenario(i int, rs rawScenario, seen map[string]bool, eps []Endpoint) Scenario {
 	line := at(p.lines.scenarios, i)
-	s := Scenario{Name: rs.Name, Line: line, Temperature: rs.Temperature, Endpoints: rs.Endpoints}
+	s := Scenario{Name: rs.Name, Line: line, Temperature: rs.Temperature, Endpoints: rs.Endpoints, Cache: rs.Cache}
+	switch s.Cache {
+	case "":
+		s.Cache = "warm"
+	case "warm", "cold":
+	default:
+		p.errf(keyLine(p.lines.scenKeys, i, "cache", line), "scenario %q: cache: want warm or cold, got %q", s.Name, s.Cache)
+	}
 	if s.Name == "" {
 		p.errf(line, "scenario %d: name is required", i+1)
 	}
@@ -786,6 +797,9 @@ func Fingerprint(s Scenario, e Endpoint) (string, map[string]string) {
 		parts["rate"] = strconv.FormatFloat(s.Rate, 'g', -1, 64) + "/s"
 	} else {
 		parts["concurrency"] = strconv.Itoa(s.Concurrency)
+	}
+	if s.Cache == "cold" {
+		parts["cache"] = "cold"
 	}
 	if s.Temperature != nil {
 		parts["temperature"] = strconv.FormatFloat(*s.Temperature, 'g', -1, 64)

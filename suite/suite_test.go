@@ -149,3 +149,23 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+func TestCacheMode(t *testing.T) {
+	base := "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\nscenarios:\n  - name: s\n    prompt: hi\n"
+	cfg, err := Parse("l.yaml", []byte(base), Options{})
+	if err != nil || cfg.Scenarios[0].Cache != "warm" {
+		t.Fatalf("default cache: %v %v", cfg, err)
+	}
+	cold, err := Parse("l.yaml", []byte(base+"    cache: cold\n"), Options{})
+	if err != nil || cold.Scenarios[0].Cache != "cold" {
+		t.Fatalf("cold: %v", err)
+	}
+	f1, _ := Fingerprint(cfg.Scenarios[0], cfg.Endpoints[0])
+	f2, _ := Fingerprint(cold.Scenarios[0], cold.Endpoints[0])
+	if f1 == f2 {
+		t.Error("the cache mode does not change the fingerprint")
+	}
+	if _, err := Parse("l.yaml", []byte(base+"    cache: lukewarm\n"), Options{}); err == nil || !strings.Contains(err.Error(), "l.yaml:6: scenario \"s\": cache: want warm or cold") {
+		t.Errorf("bad cache mode: %v", err)
+	}
+}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -66,8 +68,9 @@ type plannedRun struct {
 	endpoint suite.Endpoint
 }
 
-// requestBody builds the chat-completions request with go-openai's types.
-func requestBody(s suite.Scenario, e suite.Endpoint) ([]byte, error) {
+// requestBody builds the chat-completions request with go-openai's types;
+// a non-empty prefix goes in front of the first message.
+func requestBody(s suite.Scenario, e suite.Endpoint, prefix string) ([]byte, error) {
 	req := openai.ChatCompletionRequest{
 		Model:         e.Model,
 		MaxTokens:     s.MaxTokens,
@@ -77,8 +80,12 @@ func requestBody(s suite.Scenario, e suite.Endpoint) ([]byte, error) {
 	if s.Temperature != nil {
 		req.Temperature = float32(*s.Temperature)
 	}
-	for _, m := range s.Messages {
-		req.Messages = append(req.Messages, openai.ChatCompletionMessage{Role: m.Role, Content: m.Content})
+	for i, m := range s.Messages {
+		c := m.Content
+		if i == 0 {
+			c = prefix + c
+		}
+		req.Messages = append(req.Messages, openai.ChatCompletionMessage{Role: m.Role, Content: c})
 	}
 	return json.Marshal(req)
 }
@@ -98,9 +105,18 @@ func measure(ctx context.Context, cfg *suite.Config, opt measureOptions) (*basel
 	var groups []probe.Group
 	for _, s := range cfg.Scenarios {
 		for _, ep := range cfg.EndpointsFor(s) {
-			body, err := requestBody(s, ep)
+			body, err := requestBody(s, ep, "")
 			if err != nil {
 				return nil, err
+			}
+			var bodyFor func(int) []byte
+			if s.Cache == "cold" {
+				nonce := runNonce()
+				s, ep := s, ep
+				bodyFor = func(i int) []byte {
+					b, _ := requestBody(s, ep, fmt.Sprintf("[%s-%d]\n", nonce, i))
+					return b
+				}
 			}
 			plan = append(plan, plannedRun{s, ep})
 			groups = append(groups, probe.Group{
@@ -110,6 +126,7 @@ func measure(ctx context.Context, cfg *suite.Config, opt measureOptions) (*basel
 				Concurrency: s.Concurrency,
 				Rate:        s.Rate,
 				MaxInFlight: s.MaxInFlight,
+				BodyFor:     bodyFor,
 			})
 		}
 	}
@@ -206,6 +223,13 @@ func measure(ctx context.Context, cfg *suite.Config, opt measureOptions) (*basel
 		return f, cannotRunError{fmt.Errorf("no results: %s", why)}
 	}
 	return f, nil
+}
+
+// runNonce is unique per run, so cold-cache prefixes never repeat across runs.
+func runNonce() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }
 
 // gitSource describes where results were recorded: GitHub's variables when
