@@ -162,13 +162,14 @@ func TestEventCountedTokensWithoutUsage(t *testing.T) {
 func TestQuirksAndFaults(t *testing.T) {
 	base := sim.Profile{TTFT: sim.Fixed(20 * time.Millisecond), ITL: sim.Fixed(time.Millisecond), Tokens: 16}
 	with := func(f func(*sim.Profile)) sim.Profile { p := base; f(&p); return p }
-	tests := []struct {
+	type quirkCase struct {
 		name    string
 		profile sim.Profile
 		ok      bool
 		errHas  string
 		check   func(t *testing.T, r Record)
-	}{
+	}
+	tests := []quirkCase{
 		{name: "plain", profile: base, ok: true},
 		{name: "crlf", profile: with(func(p *sim.Profile) { p.Quirks.CRLF = true }), ok: true},
 		{name: "data without space", profile: with(func(p *sim.Profile) { p.Quirks.NoSpace = true }), ok: true},
@@ -228,21 +229,9 @@ func TestQuirksAndFaults(t *testing.T) {
 	}
 	for _, status := range []int{401, 404, 500, 502, 503} {
 		tests = append(tests,
-			struct {
-				name    string
-				profile sim.Profile
-				ok      bool
-				errHas  string
-				check   func(t *testing.T, r Record)
-			}{name: fmt.Sprintf("HTTP %d JSON", status), profile: with(func(p *sim.Profile) { p.Faults = sim.Faults{ErrorRate: 1, ErrorStatus: status} }),
+			quirkCase{name: fmt.Sprintf("HTTP %d JSON", status), profile: with(func(p *sim.Profile) { p.Faults = sim.Faults{ErrorRate: 1, ErrorStatus: status} }),
 				errHas: fmt.Sprintf("HTTP %d %s: The server is overloaded", status, http.StatusText(status))},
-			struct {
-				name    string
-				profile sim.Profile
-				ok      bool
-				errHas  string
-				check   func(t *testing.T, r Record)
-			}{name: fmt.Sprintf("HTTP %d HTML", status), profile: with(func(p *sim.Profile) { p.Faults = sim.Faults{ErrorRate: 1, ErrorStatus: status, HTMLError: true} }),
+			quirkCase{name: fmt.Sprintf("HTTP %d HTML", status), profile: with(func(p *sim.Profile) { p.Faults = sim.Faults{ErrorRate: 1, ErrorStatus: status, HTMLError: true} }),
 				errHas: fmt.Sprintf("HTTP %d %s: HTML error page: %d %s", status, http.StatusText(status), status, http.StatusText(status))},
 		)
 	}

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/latgate/latgate/internal/wait"
 )
 
 // Group is one (scenario, endpoint) pair to measure.
@@ -128,7 +130,7 @@ func (r *Runner) phase(ctx context.Context, gi int, g Group, n int, warmup bool,
 		for i := 0; i < n; i++ {
 			if g.Rate > 0 && i > 0 {
 				next = next.Add(time.Duration(rng.ExpFloat64() / g.Rate * float64(time.Second)))
-				if !sleepUntil(ctx, next) {
+				if !wait.Until(ctx, next) {
 					return
 				}
 			}
@@ -183,19 +185,4 @@ func (r *Runner) phase(ctx context.Context, gi int, g Group, n int, warmup bool,
 		}
 	}
 	return recs
-}
-
-func sleepUntil(ctx context.Context, t time.Time) bool {
-	d := time.Until(t)
-	if d <= 0 {
-		return ctx.Err() == nil
-	}
-	tm := time.NewTimer(d)
-	defer tm.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-tm.C:
-		return true
-	}
 }

@@ -31,6 +31,7 @@ import (
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
+	"github.com/latgate/latgate/internal/wait"
 )
 
 // Server is an http.Handler serving the simulator.
@@ -159,22 +160,6 @@ func (p Profile) draw(r *rand.Rand, maxTokens int) plan {
 	return pl
 }
 
-// sleepUntil waits until t or until ctx is done; it reports whether to go on.
-func sleepUntil(ctx context.Context, t time.Time) bool {
-	d := time.Until(t)
-	if d <= 0 {
-		return ctx.Err() == nil
-	}
-	tm := time.NewTimer(d)
-	defer tm.Stop()
-	select {
-	case <-ctx.Done():
-		return false
-	case <-tm.C:
-		return true
-	}
-}
-
 func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	n := s.requests.Add(1)
@@ -202,7 +187,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 
 	if pl.httpError {
-		if !sleepUntil(ctx, start.Add(p.HeaderDelay)) {
+		if !wait.Until(ctx, start.Add(p.HeaderDelay)) {
 			return
 		}
 		status := p.Faults.ErrorStatus
@@ -233,7 +218,7 @@ func (s *Server) complete(ctx context.Context, w http.ResponseWriter, start time
 	for _, g := range pl.gaps[1:] {
 		at = at.Add(g)
 	}
-	if !sleepUntil(ctx, at) {
+	if !wait.Until(ctx, at) {
 		return
 	}
 	resp := openai.ChatCompletionResponse{
@@ -343,7 +328,7 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, start time.T
 	if p.Quirks.NoSpace {
 		sw.prefix = "data:"
 	}
-	if !sleepUntil(ctx, start.Add(p.HeaderDelay)) {
+	if !wait.Until(ctx, start.Add(p.HeaderDelay)) {
 		return
 	}
 	w.WriteHeader(http.StatusOK)
@@ -405,7 +390,7 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, start time.T
 		if pl.stall && i == p.Faults.StallAfter {
 			at = at.Add(p.Faults.StallFor)
 		}
-		if !sleepUntil(ctx, at) {
+		if !wait.Until(ctx, at) {
 			return
 		}
 		half := len(evs) / 2
