@@ -30,8 +30,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	openai "github.com/sashabaranov/go-openai"
 	"github.com/latgate/latgate/internal/wait"
+	openai "github.com/sashabaranov/go-openai"
 )
 
 // Server is an http.Handler serving the simulator.
