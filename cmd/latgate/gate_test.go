@@ -272,3 +272,17 @@ func TestPublishOnly(t *testing.T) {
 		t.Errorf("requests: %s", got)
 	}
 }
+
+func TestGateWithoutTokenWarns(t *testing.T) {
+	dir, cfg, _ := simSuite(t, fastProfile(10*time.Millisecond), "budgets:\n  ttft: {p50: 1}\n")
+	api := newFakeAPI(t)
+	env := actionsEnv(t, dir, api)
+	delete(env, "GITHUB_TOKEN")
+	r := runCLI(t, env, "gate", "-c", cfg, "--results", filepath.Join(dir, "r.json"))
+	if r.code != 1 {
+		t.Errorf("exit %d, want 1: the budget is blown whether or not a comment can be posted", r.code)
+	}
+	if !strings.Contains(r.stderr, "no GitHub token") || len(api.take()) != 0 {
+		t.Errorf("want a clear warning and no API call; stderr %q", r.stderr)
+	}
+}
