@@ -12,20 +12,25 @@
 //
 //   - p50: Mann-Whitney U (as the difference of mean ranks), a rank test of
 //     location shift.
-//   - p95 and p99: the log ratio of the two sample quantiles (type 7), whose
-//     null distribution comes from permuting request labels, so it is exact
-//     for any distribution and sensitive to tail-only changes.
+//   - p95 and p99: tail exceedance: how much more of the current sample than
+//     of the baseline lies above the baseline's own p95 (p99), with the
+//     threshold recomputed in every permutation. A change in how often the
+//     tail happens (queueing spikes) moves this count even when the median
+//     does not, and it stays powerful where the density is low.
 //   - errors: the difference of failure rates under the same permutations,
 //     which is Fisher's exact test conditional on the total failures.
 //     Failed requests stay in the sample for this check; latency checks use
 //     successful requests only.
 //
 // All checks of the suite form one family. The multiple-comparison
-// correction is Westfall–Young single-step minP over B joint permutations
+// correction is Westfall–Young single-step maxT over B joint permutations
 // (each run's requests are permuted as whole records, so the strong
 // correlation between ttft, ttfc, total and perceived is kept and the
 // correction is far less conservative than Holm), which controls the
-// family-wise error rate at Alpha.
+// family-wise error rate at Alpha. It is the maxT form: each test's
+// statistic is standardized by its own permutation distribution, and a
+// check's adjusted p-value is the share of permutations whose largest
+// standardized statistic reaches the check's.
 //
 // A check is a regression only when the change is statistically significant
 // (adjusted p ≤ Alpha) AND practically significant: its relative change
@@ -457,7 +462,9 @@ func (d *runData) statistic(t testDef, cur []bool) float64 {
 		}
 		return (sc/nc - sb/nb) / (nc + nb)
 	}
-	// Log ratio of type-7 quantiles, found by walking the pooled order.
+	// Tail exceedance: how much more of the current side than of the
+	// baseline side lies above the baseline's own q-quantile, recomputed
+	// for every permutation from that permutation's baseline group.
 	order := d.order[t.metric]
 	nc := 0
 	for _, i := range order {
@@ -469,12 +476,23 @@ func (d *runData) statistic(t testDef, cur []bool) float64 {
 	if nc < 2 || nb < 2 {
 		return 0
 	}
-	qc := walkQuantile(d, order, cur, true, nc, t)
-	qb := walkQuantile(d, order, cur, false, nb, t)
-	return math.Log(math.Max(qc, 1e-9)) - math.Log(math.Max(qb, 1e-9))
+	tau := groupQuantile(d, order, cur, false, nb, t)
+	var ec, eb float64
+	for _, i := range order {
+		if d.units[i].v[t.metric] > tau {
+			if cur[i] {
+				ec++
+			} else {
+				eb++
+			}
+		}
+	}
+	return ec/float64(nc) - eb/float64(nb)
 }
 
-func walkQuantile(d *runData, order []int, cur []bool, side bool, n int, t testDef) float64 {
+// groupQuantile is the type-7 q-quantile of one side (cur[i] == side) of
+// the pooled order, found by walking it once.
+func groupQuantile(d *runData, order []int, cur []bool, side bool, n int, t testDef) float64 {
 	h := t.q * float64(n-1)
 	lo := int(math.Floor(h))
 	frac := h - float64(lo)
@@ -499,7 +517,7 @@ func walkQuantile(d *runData, order []int, cur []bool, side bool, n int, t testD
 }
 
 // westfallYoung fills RawP and PValue of every tested check: single-step
-// minP over all one-sided tests of the suite, each run's request labels
+// maxT over all one-sided tests of the suite, each run's request labels
 // permuted jointly for all its tests.
 func westfallYoung(res *Result, data []*runTests, cfg Config) {
 	var k int
@@ -534,34 +552,70 @@ func westfallYoung(res *Result, data []*runTests, cfg Config) {
 			}
 		}
 	}
-	// Raw p-values and each permutation's smallest p across the family.
-	minP := make([]float64, B)
-	for b := range minP {
-		minP[b] = 1
+	// Raw p-values, and each permutation's largest standardized statistic
+	// across the family (maxT): each test is standardized by the mean and
+	// SD of its own permutation distribution, so an observation far beyond
+	// anything the permutations produced gets a small adjusted p-value
+	// however fine the permutation grid.
+	// One family per direction: the gate fails on regressions only, so
+	// false regression claims are held to alpha among the regression
+	// tests, and false improvement claims among the improvement tests.
+	maxZ := map[int][]float64{1: make([]float64, B), -1: make([]float64, B)}
+	for _, m := range maxZ {
+		for b := range m {
+			m[b] = math.Inf(-1)
+		}
+	}
+	dirs := make([]int, 0, k)
+	for _, d := range data {
+		for _, t := range d.tests {
+			dirs = append(dirs, t.dir)
+		}
 	}
 	raw := make([]float64, k)
+	zObs := make([]float64, k)
 	for ti := range perm {
 		col := perm[ti]
-		sorted := append([]float64(nil), col...)
-		sort.Float64s(sorted)
-		geq := func(x float64) int { // #{b: T_b >= x}, with a relative tolerance for float ties
-			return B - sort.SearchFloat64s(sorted, x-1e-12*math.Max(1, math.Abs(x)))
-		}
-		raw[ti] = float64(1+geq(obs[ti])) / float64(B+1)
-		for b, v := range col {
-			if p := float64(geq(v)) / float64(B); p < minP[b] {
-				minP[b] = p
+		geq := 0
+		var mean, sq float64
+		for _, v := range col {
+			if v >= obs[ti]-1e-12*math.Max(1, math.Abs(obs[ti])) {
+				geq++
 			}
+			mean += v
+		}
+		mean /= float64(B)
+		for _, v := range col {
+			sq += (v - mean) * (v - mean)
+		}
+		sd := math.Sqrt(sq / float64(B))
+		raw[ti] = float64(1+geq) / float64(B+1)
+		z := func(v float64) float64 {
+			if sd == 0 {
+				return 0
+			}
+			return (v - mean) / sd
+		}
+		zObs[ti] = z(obs[ti])
+		if sd == 0 {
+			zObs[ti] = math.Inf(-1) // a degenerate test can never be significant
+		}
+		mz := maxZ[dirs[ti]]
+		for b, v := range col {
+			mz[b] = math.Max(mz[b], z(v))
 		}
 	}
-	sort.Float64s(minP)
+	for _, m := range maxZ {
+		sort.Float64s(m)
+	}
 	ti := 0
 	tested := map[int]bool{}
 	for _, d := range data {
 		for _, t := range d.tests {
 			c := &res.Checks[t.check]
 			tested[t.check] = true
-			adj := math.Min(1, float64(1+sort.SearchFloat64s(minP, raw[ti]+1e-15))/float64(B+1))
+			atLeast := B - sort.SearchFloat64s(maxZ[t.dir], zObs[ti]-1e-12)
+			adj := math.Min(1, float64(1+atLeast)/float64(B+1))
 			// Keep the direction the point estimate points to.
 			if wantWorse := c.Current >= c.Baseline; (t.dir > 0) == wantWorse {
 				c.RawP, c.PValue = raw[ti], adj
