@@ -18,6 +18,7 @@ var (
 	calOut       = flag.String("calibrate-out", "", "calibration: also write the Markdown table here")
 	calPerms     = flag.Int("perms", 1000, "calibration: permutations per comparison")
 	calCondition = flag.String("conditions", "", "calibration: only these conditions (comma-separated)")
+	calScen      = flag.Int("scenarios", 2, "calibration: scenarios in the suite (1 or 2; the change applies to one)")
 )
 
 type condition struct {
@@ -65,8 +66,8 @@ func TestCalibration(t *testing.T) {
 			t.Log(line)
 		}
 	}
-	fmt.Fprintf(&b, "\n%d pairs per cell, %d permutations, alpha %.2f, tolerance 10%%, min_delta 25ms; %s on %d cores.\n",
-		*calReps, *calPerms, c.Alpha, time.Since(start).Round(time.Second), runtime.NumCPU())
+	fmt.Fprintf(&b, "\n%d scenario(s) per suite, %d pairs per cell, %d permutations, alpha %.2f, tolerance 10%%, min_delta 25ms; %s on %d cores.\n",
+		*calScen, *calReps, *calPerms, c.Alpha, time.Since(start).Round(time.Second), runtime.NumCPU())
 	fmt.Println(b.String())
 	if *calOut != "" {
 		if err := os.WriteFile(*calOut, []byte(b.String()), 0o644); err != nil {
@@ -85,7 +86,7 @@ func runCell(base, cur model, n, reps int, c Config) (fails, naive float64) {
 		go func() {
 			defer wg.Done()
 			for seed := range jobs {
-				runs := pair(base, cur, n, seed+1000003*uint64(n))
+				runs := pair(base, cur, n, seed+1000003*uint64(n))[:*calScen]
 				r := Compare(runs, c)
 				bq := Quantile(okValues(runs[0].Base, "ttft"), 0.95)
 				cq := Quantile(okValues(runs[0].Current, "ttft"), 0.95)

@@ -22,19 +22,23 @@
 //     Failed requests stay in the sample for this check; latency checks use
 //     successful requests only.
 //
-// All checks of the suite form one family. The multiple-comparison
-// correction is Westfall–Young single-step maxT over B joint permutations
+// The regression tests of the whole suite form one family and the
+// improvement tests another. The multiple-comparison correction is
+// Westfall–Young single-step maxT over B joint permutations
 // (each run's requests are permuted as whole records, so the strong
 // correlation between ttft, ttfc, total and perceived is kept and the
 // correction is far less conservative than Holm), which controls the
-// family-wise error rate at Alpha. It is the maxT form: each test's
+// family-wise error rate of each at Alpha. It is the maxT form: each test's
 // statistic is standardized by its own permutation distribution, and a
 // check's adjusted p-value is the share of permutations whose largest
 // standardized statistic reaches the check's.
 //
-// A check is a regression only when the change is statistically significant
-// (adjusted p ≤ Alpha) AND practically significant: its relative change
-// exceeds Tolerance and its absolute change exceeds MinDelta. A change beyond
+// A check is a regression only when we are confident the current run is
+// worse by more than Tolerance: each test's null hypothesis is "worse by at
+// most Tolerance" (the current sample is scaled by 1/(1+Tolerance) before
+// permuting; by 1/(1-Tolerance) for improvements), its adjusted p-value is
+// at most Alpha, and the point estimate exceeds both Tolerance and MinDelta
+// (for itl and tpot MinDelta is spread over the response's events). A change beyond
 // both thresholds without significance is inconclusive, with an estimate of
 // the requests per side that would decide it. p95 needs MinN(0.95) = 40
 // requests per side and p99 needs 200 (p99 checks appear only then).

@@ -87,6 +87,6 @@ func Text(w io.Writer, r *Report, color bool) {
 		fmt.Fprintf(w, "warning: %s\n", clean(x))
 	}
 	o := r.Options
-	fmt.Fprintf(w, "%d checks, family-wise alpha %s; regression = significant and beyond %s%% and %s ms; fails on %s.\n",
+	fmt.Fprintf(w, "%d checks, family-wise alpha %s; regression = confidently beyond %s%% and %s ms; fails on %s.\n",
 		r.Tested, trimFloat(o.Alpha), trimFloat(100*o.Tolerance), trimFloat(o.MinDeltaMs), strings.Join(o.FailOn, ", "))
 }
