@@ -31,12 +31,19 @@ demo:
 	$(GO) run ./cmd/latgate demo
 
 # Speed and memory targets live in benchmarks; results go to docs/performance.md.
+# The fidelity study runs the simulator as a separate process and installs
+# the openai npm package (v6) for the reference client.
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./...
+	$(GO) test -run '^$$' -bench . -benchmem ./probe ./baseline
+	$(GO) test -count=1 -run '^TestFidelity$$' -v -timeout 30m ./probe -fidelity
 
-# The calibration study of docs/statistics.md (several minutes).
+# A real inference engine (Ollama built from the Go module proxy); minutes.
+e2e-real:
+	bash scripts/e2e-real.sh
+
+# The calibration study of docs/statistics.md (about 30 minutes on 2 cores).
 calibrate:
-	$(GO) test -run '^TestCalibration$$' -v -timeout 60m ./compare -calibrate
+	$(GO) test -count=1 -run '^TestCalibration$$' -v -timeout 120m ./compare -calibrate -reps 500
 
 # The action on a real Actions runner (nektos/act, host mode); installs act.
 e2e-action:

@@ -227,7 +227,7 @@ func TestQuirksAndFaults(t *testing.T) {
 			p.Faults = sim.Faults{ErrorRate: 1, ErrorStatus: 429, RetryAfter: "7"}
 		}), errHas: "HTTP 429 Too Many Requests: The server is overloaded (simulated 429). [server_error] (Retry-After: 7)"},
 	}
-	for _, status := range []int{401, 404, 500, 502, 503} {
+	for _, status := range []int{401, 404, 429, 500, 502, 503} {
 		tests = append(tests,
 			quirkCase{name: fmt.Sprintf("HTTP %d JSON", status), profile: with(func(p *sim.Profile) { p.Faults = sim.Faults{ErrorRate: 1, ErrorStatus: status} }),
 				errHas: fmt.Sprintf("HTTP %d %s: The server is overloaded", status, http.StatusText(status))},

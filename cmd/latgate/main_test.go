@@ -281,3 +281,39 @@ func TestCapBeforeAnySampleCannotRun(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want 3 naming the cap", r.code, r.stderr)
 	}
 }
+
+func TestColdConnections(t *testing.T) {
+	for _, cold := range []bool{false, true} {
+		extra := ""
+		if cold {
+			extra = "  cold_connections: true\n"
+		}
+		dir, cfg, _ := simSuite(t, fastProfile(time.Millisecond), extra)
+		out := filepath.Join(dir, "r.json")
+		if r := runCLI(t, map[string]string{"TEST_API_KEY": testKey}, "run", "-c", cfg, "-o", out); r.code != 0 {
+			t.Fatal(r.stderr)
+		}
+		f, err := baseline.Read(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		newConns := 0
+		for _, q := range f.Runs[0].Requests {
+			if !q.Reused {
+				newConns++
+				if q.ConnectMs <= 0 {
+					t.Errorf("a new connection with connect_ms %v", q.ConnectMs)
+				}
+			}
+		}
+		// Warm by default: warmup = concurrency, so no measured request opens
+		// a connection; cold: every one does.
+		if want := map[bool]int{false: 0, true: 40}[cold]; newConns != want {
+			t.Errorf("cold_connections %v: %d of 40 requests opened a connection, want %d", cold, newConns, want)
+		}
+		r := runCLI(t, nil, "compare", out, out)
+		if want := map[bool]string{false: "0 of 40 requests opened a new connection", true: "40 of 40 requests opened a new connection"}[cold]; !strings.Contains(r.stdout, want) {
+			t.Errorf("report lacks %q", want)
+		}
+	}
+}
