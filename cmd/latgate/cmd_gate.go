@@ -56,10 +56,13 @@ func parseInputs(e *env, cmd string, args []string, act *publish.Actions) (input
 	fs := flag.NewFlagSet("latgate "+cmd, flag.ContinueOnError)
 	vals := map[string]*string{}
 	for _, in := range gateInputs {
-		vals[in.name] = fs.String(in.name, "", fmt.Sprintf("%s (input %q; default %q)", in.usage, in.name, in.def))
+		usage := fmt.Sprintf("%s (Action input %q", in.usage, in.name)
+		if in.def != "" {
+			usage += fmt.Sprintf("; default %q", in.def)
+		}
+		vals[in.name] = fs.String(in.name, "", usage+")")
 	}
 	fs.StringVar(vals["config"], "c", "", "suite file (same as --config)")
-	fs.Lookup("dry-run").DefValue = ""
 	pos, err := parseFlags(fs, normalizeBoolFlags(args), e.stderr)
 	if err != nil {
 		return nil, err
