@@ -14,7 +14,7 @@ ollama="$cache/bin/ollama"
 work=$(mktemp -d)
 port=$((20000 + RANDOM % 20000))
 cleanup() {
-  [ -n "${server:-}" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null
+  if [ -n "${server:-}" ]; then kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; fi
   rm -rf "$work"
 }
 trap cleanup EXIT
