@@ -31,9 +31,14 @@ fi
 
 # Sets the step output and puts latgate on PATH for later steps (latgate merge).
 out() {
-  echo "bin=$1" >> "${GITHUB_OUTPUT:-/dev/stdout}"
-  [ -n "${GITHUB_PATH:-}" ] && dirname "$1" >> "$GITHUB_PATH"
-  echo "latgate: using $1"
+  local bin="$1" dir
+  dir=$(dirname "$bin")
+  if command -v cygpath >/dev/null; then # Windows runners: the runner wants Windows paths
+    bin=$(cygpath -w "$bin"); dir=$(cygpath -w "$dir")
+  fi
+  echo "bin=$bin" >> "${GITHUB_OUTPUT:-/dev/stdout}"
+  if [ -n "${GITHUB_PATH:-}" ]; then echo "$dir" >> "$GITHUB_PATH"; fi
+  echo "latgate: using $bin"
 }
 
 sha256() {
