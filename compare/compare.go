@@ -41,7 +41,7 @@
 // (for itl and tpot MinDelta is spread over the response's events). A change beyond
 // both thresholds without significance is inconclusive, with an estimate of
 // the requests per side that would decide it. p95 needs MinN(0.95) = 40
-// requests per side and p99 needs 200 (p99 checks appear only then).
+// requests per side and p99 needs 500 (p99 checks appear only then).
 //
 // # Measured error rates
 //
@@ -149,9 +149,17 @@ type Result struct {
 }
 
 // MinN is the number of requests per side needed to test the q-quantile:
-// at least two observations above it on each side, and at least 10.
+// at least 10, two expected observations above it for p95 (40), and five
+// for p99 (500). With fewer, the p99 exceedance count is so discrete that
+// its permutation distribution has a heavy right tail, which raises the
+// family's maxT threshold and weakens every other check (measured: p99
+// checks at n = 300 cut tail-regression detection from 75% to 64%).
 func MinN(q float64) int {
-	return max(10, int(math.Ceil(2/(1-q)-1e-9)))
+	k := 2.0
+	if q > 0.95 {
+		k = 5
+	}
+	return max(10, int(math.Ceil(k/(1-q)-1e-9)))
 }
 
 var stats = []struct {
