@@ -51,8 +51,9 @@
 // per cell. False alarms on unchanged latency, whole suite: 0.6%, 0.0%,
 // 0.4%, 0.0%, 0.6% at n = 20, 50, 100, 200, 300 per side, against 33–42%
 // for the naive "TTFT p95 +10%" rule. Power: a +30% slowdown 99.8% at
-// n = 50; a tail-only regression (spike rate 5% → 15%) 64% at n = 300 (74%
-// in a one-scenario suite), short of 90%: see docs/statistics.md for why.
+// n = 50; a tail-only regression (spike rate 5% → 15%) 75% at n = 300 (78%
+// in a one-scenario suite, 93% at n = 500), short of 90% at n = 300: see
+// docs/statistics.md for why.
 //
 // The package does not know about files, endpoints' configuration or
 // rendering.
