@@ -89,3 +89,31 @@ func TestExampleSuiteParses(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestREADMEWorkflowMatchesExample keeps the README's workflow copy-paste correct.
+func TestREADMEWorkflowMatchesExample(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wf, err := os.ReadFile("../../docs/workflows/latgate.yml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "```yaml\n"+string(wf)+"```") {
+		t.Error("README's workflow differs from docs/workflows/latgate.yml")
+	}
+	for _, f := range []string{"latgate.yml", "latgate-fork-pr.yml", "latgate-fork-approved.yml", "latgate-fork-publish.yml", "latgate-regions.yml"} {
+		b, err := os.ReadFile("../../docs/workflows/" + f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var w struct {
+			On   any            `yaml:"on"`
+			Jobs map[string]any `yaml:"jobs"`
+		}
+		if err := yaml.Unmarshal(b, &w); err != nil || w.On == nil || len(w.Jobs) == 0 {
+			t.Errorf("%s: not a workflow (%v)", f, err)
+		}
+	}
+}
