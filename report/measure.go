@@ -95,14 +95,8 @@ func Describe(r *baseline.Run) Breakdown {
 // ErrorKind shortens an error message to its kind for grouping
 // ("HTTP 429 Too Many Requests", "stalled", "truncated").
 func ErrorKind(msg string) string {
-	if strings.HasPrefix(msg, "HTTP ") {
-		if i := strings.Index(msg, ":"); i > 0 {
-			return msg[:i]
-		}
-		return msg
-	}
-	if i := strings.Index(msg, ":"); i > 0 {
-		return msg[:i]
+	if kind, _, ok := strings.Cut(msg, ":"); ok && kind != "" {
+		return kind
 	}
 	return msg
 }
@@ -114,8 +108,6 @@ func Millis(s float64) string {
 		return "–"
 	case s >= 10:
 		return fmt.Sprintf("%.1fs", s)
-	case s >= 1:
-		return fmt.Sprintf("%.0f", s*1000)
 	case s >= 0.01:
 		return fmt.Sprintf("%.0f", s*1000)
 	default:

@@ -179,11 +179,7 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	}
 	p := s.profileFor(req.Model)
 	rng := rand.New(rand.NewPCG(s.Seed, n))
-	maxTokens := req.MaxTokens
-	if req.MaxCompletionTokens > 0 {
-		maxTokens = req.MaxCompletionTokens
-	}
-	pl := p.draw(rng, maxTokens)
+	pl := p.draw(rng, maxTokensOf(req))
 	ctx := r.Context()
 
 	if pl.httpError {
@@ -450,6 +446,8 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, start time.T
 	}
 }
 
+// maxTokensOf is the request's token limit: max_completion_tokens, else
+// max_tokens (which most OpenAI-compatible servers still use).
 func maxTokensOf(req openai.ChatCompletionRequest) int {
 	if req.MaxCompletionTokens > 0 {
 		return req.MaxCompletionTokens

@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -711,7 +712,7 @@ func (p *parser) budgets(n *yaml.Node) []Budget {
 				}
 				b.Value = f
 			} else {
-				if !contains(Stats, sk.Value) {
+				if !slices.Contains(Stats, sk.Value) {
 					p.errf(sk.Line, "budgets.%s: unknown statistic %q (valid: %s)", k.Value, sk.Value, strings.Join(Stats, ", "))
 					continue
 				}
@@ -728,15 +729,6 @@ func (p *parser) budgets(n *yaml.Node) []Budget {
 	return out
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // EndpointsFor returns the endpoints a scenario runs against.
 func (c *Config) EndpointsFor(s Scenario) []Endpoint {
 	if len(s.Endpoints) == 0 {
@@ -744,7 +736,7 @@ func (c *Config) EndpointsFor(s Scenario) []Endpoint {
 	}
 	var out []Endpoint
 	for _, e := range c.Endpoints {
-		if contains(s.Endpoints, e.Name) {
+		if slices.Contains(s.Endpoints, e.Name) {
 			out = append(out, e)
 		}
 	}
