@@ -1,11 +1,11 @@
-// Package baseline reads, writes, validates, matches and merges results
-// files (SPEC §5, schema latgate/results/v1). A baseline is simply a results
-// file recorded on the base branch.
+// Package baseline reads, writes, matches and merges results files
+// (package results; format in docs/formats.md) and keeps baseline history.
+// A baseline is simply a results file recorded on the base branch; a
+// history is several of them, oldest first.
 //
 // Files are written atomically (a temporary file in the same folder, synced,
-// then renamed), so a crash never leaves half a file. Latencies are
-// milliseconds in the file and time.Duration everywhere else. The package
-// does not measure or compare anything, and does not talk to GitHub.
+// then renamed), so a crash never leaves half a file. The package does not
+// measure or compare anything, and does not talk to GitHub.
 package baseline
 
 import (
@@ -15,129 +15,17 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
-	"sort"
+	"reflect"
 	"strings"
-	"time"
 
-	"github.com/latgate/latgate/probe"
+	"github.com/latgate/latgate/results"
 )
-
-// Schema and MetricsVersion identify the format and the metric definitions.
-const (
-	Schema         = "latgate/results/v1"
-	MetricsVersion = 1
-)
-
-// File is a results file.
-type File struct {
-	Schema         string    `json:"schema"`
-	MetricsVersion int       `json:"metrics_version"`
-	ToolVersion    string    `json:"tool_version"`
-	CreatedAt      time.Time `json:"created_at"`
-	Source         Source    `json:"source"`
-	Runs           []Run     `json:"runs"`
-	// Notes say when a run stopped early or was interrupted.
-	Notes []string `json:"notes,omitempty"`
-}
-
-// Source says where and from what the file was recorded.
-type Source struct {
-	GitSHA string `json:"git_sha"`
-	GitRef string `json:"git_ref"`
-	Runner string `json:"runner"`
-	Region string `json:"region"`
-}
-
-// Run is one (endpoint, scenario) pair.
-type Run struct {
-	Scenario         string            `json:"scenario"`
-	Endpoint         string            `json:"endpoint"`
-	Model            string            `json:"model"`
-	Fingerprint      string            `json:"fingerprint"`
-	FingerprintParts map[string]string `json:"fingerprint_parts,omitempty"`
-	ConfigLine       int               `json:"config_line,omitempty"`
-	Config           RunConfig         `json:"config"`
-	Region           string            `json:"region,omitempty"`
-	Requests         []Request         `json:"requests"`
-}
-
-// RunConfig records how the run was driven.
-type RunConfig struct {
-	MaxTokens       int     `json:"max_tokens"`
-	Concurrency     int     `json:"concurrency,omitempty"`
-	Rate            float64 `json:"rate,omitempty"`
-	Requests        int     `json:"requests"`
-	Warmup          int     `json:"warmup"`
-	ColdConnections bool    `json:"cold_connections,omitempty"`
-	ReadingRate     float64 `json:"reading_rate"`
-}
-
-// Request is one measured request; every key of SPEC §4. A time that was
-// not observed (for example the TTFT of a failed request) is null.
-type Request struct {
-	OK           bool      `json:"ok"`
-	Status       int       `json:"status"`
-	Error        string    `json:"error"`
-	DNSMs        float64   `json:"dns_ms"`
-	ConnectMs    float64   `json:"connect_ms"`
-	TLSMs        float64   `json:"tls_ms"`
-	Reused       bool      `json:"reused"`
-	TTFBMs       *float64  `json:"ttfb_ms"`
-	FirstEventMs *float64  `json:"first_event_ms"`
-	TTFTMs       *float64  `json:"ttft_ms"`
-	TTFCMs       *float64  `json:"ttfc_ms"`
-	TotalMs      *float64  `json:"total_ms"`
-	PerceivedMs  *float64  `json:"perceived_ms"`
-	TPOTMs       *float64  `json:"tpot_ms"`
-	MaxStallMs   *float64  `json:"max_stall_ms"`
-	ITLMs        []float64 `json:"itl_ms"`
-	OutputTokens int       `json:"output_tokens"`
-	PromptTokens int       `json:"prompt_tokens"`
-	CachedTokens int       `json:"cached_tokens"`
-	TokensSource string    `json:"tokens_source"`
-}
-
-// ms converts at the file edge, to the microsecond.
-func ms(d time.Duration) float64 { return math.Round(float64(d)/1e3) / 1e3 }
-
-func optMs(d time.Duration) *float64 {
-	if d < 0 {
-		return nil
-	}
-	v := ms(d)
-	return &v
-}
-
-// FromRecord converts a probe record to its file form.
-func FromRecord(r probe.Record) Request {
-	q := Request{
-		OK: r.OK, Status: r.Status, Error: r.Error,
-		DNSMs: ms(r.DNS), ConnectMs: ms(r.Connect), TLSMs: ms(r.TLS), Reused: r.Reused,
-		TTFBMs: optMs(r.TTFB), FirstEventMs: optMs(r.FirstEvent), TTFTMs: optMs(r.TTFT), TTFCMs: optMs(r.TTFC),
-		TotalMs: optMs(r.Total), PerceivedMs: optMs(r.Perceived), TPOTMs: optMs(r.TPOT), MaxStallMs: optMs(r.MaxStall),
-		ITLMs:        make([]float64, len(r.ITL)),
-		OutputTokens: r.OutputTokens, PromptTokens: r.PromptTokens, CachedTokens: r.CachedTokens, TokensSource: r.TokensSource,
-	}
-	for i, g := range r.ITL {
-		q.ITLMs[i] = ms(g)
-	}
-	return q
-}
-
-// Seconds converts an optional millisecond value to seconds (NaN if null).
-func Seconds(v *float64) float64 {
-	if v == nil {
-		return math.NaN()
-	}
-	return *v / 1000
-}
 
 // Write writes f to path atomically, as compact JSON streamed to the file
 // (no copy of the whole document in memory).
-func Write(path string, f *File) error {
+func Write(path string, f *results.File) error {
 	return writeAtomic(path, func(w io.Writer) error {
 		bw := bufio.NewWriterSize(w, 256<<10)
 		if err := json.NewEncoder(bw).Encode(f); err != nil {
@@ -181,7 +69,7 @@ func writeAtomic(path string, write func(io.Writer) error) error {
 }
 
 // Read reads and validates a results file.
-func Read(path string) (*File, error) {
+func Read(path string) (*results.File, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		var pe *os.PathError
@@ -194,8 +82,8 @@ func Read(path string) (*File, error) {
 }
 
 // Decode parses and validates a results file's bytes; name is used in errors.
-func Decode(name string, b []byte) (*File, error) {
-	var f File
+func Decode(name string, b []byte) (*results.File, error) {
+	var f results.File
 	dec := json.NewDecoder(bytes.NewReader(b))
 	if err := dec.Decode(&f); err != nil {
 		var se *json.SyntaxError
@@ -208,7 +96,10 @@ func Decode(name string, b []byte) (*File, error) {
 			return nil, fmt.Errorf("%s:%d:%d: invalid JSON: %v", name, line, col, se)
 		case errors.As(err, &te):
 			line, col := position(b, te.Offset)
-			return nil, fmt.Errorf("%s:%d:%d: %q should be a %v, not a JSON %s", name, line, col, te.Field, te.Type, te.Value)
+			if te.Field == "" {
+				return nil, fmt.Errorf("%s: not a latgate results file: the document is a JSON %s, want a JSON object", name, te.Value)
+			}
+			return nil, fmt.Errorf("%s:%d:%d: %q should be a JSON %s, not a JSON %s", name, line, col, te.Field, jsonKind(te.Type), te.Value)
 		}
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
@@ -216,6 +107,28 @@ func Decode(name string, b []byte) (*File, error) {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
 	return &f, nil
+}
+
+// jsonKind names a Go type as the JSON value it decodes from.
+func jsonKind(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Struct, reflect.Map:
+		return "object"
+	case reflect.Slice, reflect.Array:
+		return "array"
+	case reflect.String:
+		return "string"
+	case reflect.Bool:
+		return "boolean (true or false)"
+	case reflect.Float32, reflect.Float64:
+		return "number"
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64, reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return "whole number"
+	}
+	return t.Kind().String()
 }
 
 func position(b []byte, off int64) (line, col int) {
@@ -230,133 +143,9 @@ func position(b []byte, off int64) (line, col int) {
 	return line, col
 }
 
-// Validate checks the schema, metrics version and required keys.
-func (f *File) Validate() error {
-	if f.Schema != Schema {
-		if f.Schema == "" {
-			return fmt.Errorf("not a latgate results file (no \"schema\" key; want %q)", Schema)
-		}
-		return fmt.Errorf("not a latgate results file: schema is %q, want %q", f.Schema, Schema)
-	}
-	if f.MetricsVersion != MetricsVersion {
-		return fmt.Errorf("recorded with metrics_version %d, but this latgate measures with version %d: the definitions differ, so re-record the baseline with this version", f.MetricsVersion, MetricsVersion)
-	}
-	if len(f.Runs) == 0 {
-		return errors.New("no runs: the file holds no measurements")
-	}
-	seen := map[string]bool{}
-	for i, r := range f.Runs {
-		if r.Scenario == "" || r.Endpoint == "" {
-			return fmt.Errorf("runs[%d]: \"scenario\" and \"endpoint\" are required", i)
-		}
-		k := r.Key()
-		if seen[k] {
-			return fmt.Errorf("runs[%d]: endpoint %q, scenario %q appears twice", i, r.Endpoint, r.Scenario)
-		}
-		seen[k] = true
-		for j, q := range r.Requests {
-			if q.OK && (q.TTFTMs == nil || q.TotalMs == nil) {
-				return fmt.Errorf("runs[%d].requests[%d]: an ok request needs ttft_ms and total_ms", i, j)
-			}
-		}
-	}
-	return nil
-}
-
-// Key identifies a run across files.
-func (r Run) Key() string { return r.Endpoint + "\x00" + r.Scenario }
-
-// OKCount is the number of successful requests.
-func (r Run) OKCount() int {
-	n := 0
-	for _, q := range r.Requests {
-		if q.OK {
-			n++
-		}
-	}
-	return n
-}
-
-// Pair is a run matched between baseline and current; Base or Current is nil
-// when the scenario is new or was removed.
-type Pair struct {
-	Endpoint, Scenario string
-	Base, Current      *Run
-	// Changed lists what differs in the fingerprint ("max_tokens 128 → 256"),
-	// or "configuration" when the parts are not known.
-	Changed []string
-}
-
-// Match pairs runs by (endpoint, scenario), in the current file's order,
-// then removed runs.
-func Match(base, cur *File) []Pair {
-	idx := map[string]*Run{}
-	if base != nil {
-		for i := range base.Runs {
-			idx[base.Runs[i].Key()] = &base.Runs[i]
-		}
-	}
-	var out []Pair
-	used := map[string]bool{}
-	for i := range cur.Runs {
-		c := &cur.Runs[i]
-		p := Pair{Endpoint: c.Endpoint, Scenario: c.Scenario, Current: c}
-		if b, ok := idx[c.Key()]; ok {
-			p.Base = b
-			used[c.Key()] = true
-			if b.Fingerprint != c.Fingerprint {
-				p.Changed = diffParts(b.FingerprintParts, c.FingerprintParts)
-			}
-		}
-		out = append(out, p)
-	}
-	if base != nil {
-		for i := range base.Runs {
-			b := &base.Runs[i]
-			if !used[b.Key()] {
-				out = append(out, Pair{Endpoint: b.Endpoint, Scenario: b.Scenario, Base: b})
-			}
-		}
-	}
-	return out
-}
-
-func diffParts(a, b map[string]string) []string {
-	if len(a) == 0 || len(b) == 0 {
-		return []string{"configuration"}
-	}
-	keys := map[string]bool{}
-	for k := range a {
-		keys[k] = true
-	}
-	for k := range b {
-		keys[k] = true
-	}
-	var out []string
-	for k := range keys {
-		if a[k] != b[k] {
-			switch {
-			case a[k] == "":
-				out = append(out, fmt.Sprintf("%s set to %s", k, b[k]))
-			case b[k] == "":
-				out = append(out, fmt.Sprintf("%s removed (was %s)", k, a[k]))
-			case k == "messages":
-				out = append(out, "messages changed")
-			default:
-				out = append(out, fmt.Sprintf("%s %s → %s", k, a[k], b[k]))
-			}
-		}
-	}
-	sort.Strings(out)
-	if len(out) == 0 {
-		out = []string{"configuration"}
-	}
-	return out
-}
-
 // Merge combines results files (for example from a matrix of regions). Runs
 // with the same (endpoint, scenario) are a conflict unless identical.
-func Merge(files []*File, names []string) (*File, error) {
+func Merge(files []*results.File, names []string) (*results.File, error) {
 	if len(files) == 0 {
 		return nil, errors.New("nothing to merge")
 	}

@@ -5,19 +5,18 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/latgate/latgate/probe"
+	"github.com/latgate/latgate/results"
 )
 
-func run(endpoint, scenario, fp string, parts map[string]string) Run {
+func run(endpoint, scenario, fp string, parts map[string]string) results.Run {
 	v := 100.0
-	return Run{Endpoint: endpoint, Scenario: scenario, Fingerprint: fp, FingerprintParts: parts,
-		Requests: []Request{{OK: true, TTFTMs: &v, TotalMs: &v, ITLMs: []float64{}}}}
+	return results.Run{Endpoint: endpoint, Scenario: scenario, Fingerprint: fp, FingerprintParts: parts,
+		Requests: []results.Request{{OK: true, TTFTMs: &v, TotalMs: &v, ITLMs: []float64{}}}}
 }
 
-func file(runs ...Run) *File {
-	return &File{Schema: Schema, MetricsVersion: MetricsVersion, Runs: runs}
+func file(runs ...results.Run) *results.File {
+	return &results.File{Schema: results.Schema, MetricsVersion: results.MetricsVersion, Runs: runs}
 }
 
 func TestWriteIsAtomicAndRoundTrips(t *testing.T) {
@@ -26,10 +25,9 @@ func TestWriteIsAtomicAndRoundTrips(t *testing.T) {
 	if err := os.WriteFile(path, []byte("old content"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	rec := probe.Record{OK: true, Status: 200, TTFT: 402500 * time.Microsecond, TTFC: probe.Missing, Total: 1530900 * time.Microsecond,
-		TPOT: probe.Missing, ITL: []time.Duration{9 * time.Millisecond}, TTFB: probe.Missing, FirstEvent: probe.Missing,
-		Perceived: probe.Missing, MaxStall: probe.Missing, OutputTokens: 1, TokensSource: "events"}
-	f := file(Run{Endpoint: "e", Scenario: "s", Requests: []Request{FromRecord(rec)}})
+	ttft, total := 402.5, 1530.9
+	f := file(results.Run{Endpoint: "e", Scenario: "s", Requests: []results.Request{{OK: true, Status: 200, TTFTMs: &ttft, TotalMs: &total,
+		ITLMs: []float64{9}, OutputTokens: 1, TokensSource: "events"}}})
 	if err := Write(path, f); err != nil {
 		t.Fatal(err)
 	}
@@ -57,30 +55,12 @@ func TestWriteIsAtomicAndRoundTrips(t *testing.T) {
 	}
 }
 
-func TestMatch(t *testing.T) {
-	base := file(run("e", "a", "fp1", map[string]string{"max_tokens": "128", "model": "m"}), run("e", "gone", "x", nil))
-	cur := file(run("e", "a", "fp2", map[string]string{"max_tokens": "256", "model": "m"}), run("e", "new", "y", nil))
-	pairs := Match(base, cur)
-	if len(pairs) != 3 {
-		t.Fatalf("%d pairs, want 3", len(pairs))
-	}
-	if p := pairs[0]; p.Base == nil || p.Current == nil || len(p.Changed) != 1 || p.Changed[0] != "max_tokens 128 → 256" {
-		t.Errorf("pair a: %+v", p)
-	}
-	if p := pairs[1]; p.Base != nil || p.Scenario != "new" {
-		t.Errorf("new scenario: %+v", p)
-	}
-	if p := pairs[2]; p.Current != nil || p.Scenario != "gone" {
-		t.Errorf("removed scenario: %+v", p)
-	}
-}
-
 func TestMerge(t *testing.T) {
 	a := file(run("us", "s", "fp", nil))
 	a.Source.Region = "us"
 	b := file(run("eu", "s", "fp", nil), run("us", "s", "fp", nil))
 	b.Source.Region = "eu"
-	m, err := Merge([]*File{a, b}, []string{"a.json", "b.json"})
+	m, err := Merge([]*results.File{a, b}, []string{"a.json", "b.json"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,7 +68,7 @@ func TestMerge(t *testing.T) {
 		t.Errorf("merged %d runs, region %q; want the identical duplicate once", len(m.Runs), m.Source.Region)
 	}
 	c := file(run("us", "s", "other", nil))
-	if _, err := Merge([]*File{a, c}, []string{"a.json", "c.json"}); err == nil || !strings.Contains(err.Error(), `endpoint "us", scenario "s" is in both c.json`) {
+	if _, err := Merge([]*results.File{a, c}, []string{"a.json", "c.json"}); err == nil || !strings.Contains(err.Error(), `endpoint "us", scenario "s" is in both c.json`) {
 		t.Errorf("conflict: err = %v", err)
 	}
 }
@@ -98,7 +78,7 @@ func TestValidate(t *testing.T) {
 	if err := dup.Validate(); err == nil || !strings.Contains(err.Error(), "appears twice") {
 		t.Errorf("duplicate runs: %v", err)
 	}
-	bad := file(Run{Endpoint: "e", Scenario: "s", Requests: []Request{{OK: true}}})
+	bad := file(results.Run{Endpoint: "e", Scenario: "s", Requests: []results.Request{{OK: true}}})
 	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), "needs ttft_ms and total_ms") {
 		t.Errorf("ok request without times: %v", err)
 	}

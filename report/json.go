@@ -63,8 +63,8 @@ func pair(v [2]float64, scale float64) *[2]float64 {
 // JSON writes the verdict as latgate/verdict/v1.
 func JSON(w io.Writer, r *Report) error {
 	v := jsonVerdict{Schema: VerdictSchema, Verdict: r.Verdict, Headline: r.Headline, Tested: r.Tested,
-		Alpha: r.Options.Alpha, Tolerance: 100 * r.Options.Tolerance, MinDelta: r.Options.MinDeltaMs,
-		FailOn: r.Options.FailOn, Checks: []jsonCheck{}, Warnings: append([]string{}, r.Warnings...)}
+		Alpha: r.Thresholds.Alpha, Tolerance: 100 * r.Thresholds.Tolerance, MinDelta: r.minDeltaMs(),
+		FailOn: r.failOn(), Checks: []jsonCheck{}, Warnings: append([]string{}, r.Warnings...)}
 	for _, x := range r.Removed {
 		v.Warnings = append(v.Warnings, "removed since the baseline: "+x)
 	}

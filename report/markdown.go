@@ -293,9 +293,9 @@ func scenarioDetails(s Scenario) string {
 }
 
 func footer(r *Report) string {
-	o := r.Options
+	o := r.Thresholds
 	return fmt.Sprintf("<sub>p50: Mann-Whitney U; p95/p99: tail exceedance of the baseline's quantile; errors: exact permutation test. "+
 		"Family-wise α = %s over %d checks (Westfall–Young maxT). A regression must be confidently beyond %s%% and exceed %s ms. "+
 		"Fails on: %s. Measured by latgate.</sub>\n",
-		trimFloat(o.Alpha), r.Tested, trimFloat(100*o.Tolerance), trimFloat(o.MinDeltaMs), md(strings.Join(o.FailOn, ", ")))
+		trimFloat(o.Alpha), r.Tested, trimFloat(100*o.Tolerance), trimFloat(r.minDeltaMs()), md(strings.Join(r.failOn(), ", ")))
 }

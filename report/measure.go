@@ -7,8 +7,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/latgate/latgate/baseline"
 	"github.com/latgate/latgate/compare"
+	"github.com/latgate/latgate/results"
 )
 
 // Stage is one row of the budget table's decomposition (SPEC §4).
@@ -38,7 +38,7 @@ type Breakdown struct {
 }
 
 // Describe computes the breakdown of a run.
-func Describe(r *baseline.Run) Breakdown {
+func Describe(r *results.Run) Breakdown {
 	b := Breakdown{N: len(r.Requests), CacheShare: math.NaN()}
 	var network, wait []float64
 	errs := map[string]int{}
@@ -64,7 +64,7 @@ func Describe(r *baseline.Run) Breakdown {
 			usage++
 		}
 	}
-	v := r.Sample().Values
+	v := compare.SampleOf(r).Values
 	stage := func(name string, xs []float64) Stage {
 		s := compare.Sorted(xs)
 		return Stage{Name: name, P50: compare.Quantile(s, 0.5), P95: compare.Quantile(s, 0.95)}
@@ -117,9 +117,9 @@ func Millis(s float64) string {
 
 // Measurements prints a per-run table of a results file (what `latgate run`
 // shows): P50/P95 of TTFT, inter-token, total and perceived, and errors.
-func Measurements(w io.Writer, f *baseline.File) {
+func Measurements(w io.Writer, f *results.File) {
 	tw := newTable("endpoint", "scenario", "ok", "ttft p50", "ttft p95", "itl p50", "total p50", "total p95", "perceived p95", "errors")
-	runs := append([]baseline.Run(nil), f.Runs...)
+	runs := append([]results.Run(nil), f.Runs...)
 	sort.SliceStable(runs, func(i, j int) bool { return runs[i].Endpoint < runs[j].Endpoint })
 	for i := range runs {
 		b := Describe(&runs[i])

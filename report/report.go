@@ -12,8 +12,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/latgate/latgate/baseline"
 	"github.com/latgate/latgate/compare"
+	"github.com/latgate/latgate/results"
 )
 
 // Report is everything the renderers show.
@@ -25,16 +25,21 @@ type Report struct {
 	Warnings  []string
 	Endpoints []string
 	Tested    int
-	Options   Options
-	Result    compare.Result
+	// Thresholds are the comparison settings in force (for the footer).
+	Thresholds compare.Config
+	Result     compare.Result
 }
 
-// Options describe the thresholds in force (for the footer).
-type Options struct {
-	Tolerance  float64
-	MinDeltaMs float64
-	Alpha      float64
-	FailOn     []string
+// minDeltaMs is the absolute threshold in milliseconds.
+func (r *Report) minDeltaMs() float64 { return r.Thresholds.MinDelta * 1000 }
+
+// failOn lists the statuses that fail the gate.
+func (r *Report) failOn() []string {
+	out := make([]string, len(r.Thresholds.FailOn))
+	for i, s := range r.Thresholds.FailOn {
+		out[i] = string(s)
+	}
+	return out
 }
 
 // Scenario is one (endpoint, scenario) with its budget table.
@@ -83,8 +88,8 @@ var rowMetrics = []struct{ metric, stage, unit string }{
 }
 
 // Build assembles a report from matched runs and their comparison.
-func Build(pairs []baseline.Pair, res compare.Result, opt Options) *Report {
-	r := &Report{Verdict: res.Verdict, Warnings: res.Warnings, Tested: res.Tested, Options: opt, Result: res}
+func Build(pairs []results.Pair, res compare.Result, th compare.Config) *Report {
+	r := &Report{Verdict: res.Verdict, Warnings: res.Warnings, Tested: res.Tested, Thresholds: th, Result: res}
 	byKey := map[string][]compare.Check{}
 	for _, c := range res.Checks {
 		k := c.Endpoint + "\x00" + c.Scenario

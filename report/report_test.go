@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/latgate/latgate/baseline"
 	"github.com/latgate/latgate/compare"
+	"github.com/latgate/latgate/results"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -21,8 +21,8 @@ func f64(v float64) *float64 { return &v }
 
 // fixtureRun makes a deterministic run: TTFT log-normal around ttft
 // seconds, a pace of itl seconds per token, failRate failures.
-func fixtureRun(rng *rand.Rand, endpoint, scenario string, n int, ttft, itl, failRate float64, cached, reasoning bool) baseline.Run {
-	r := baseline.Run{Scenario: scenario, Endpoint: endpoint, Model: "gpt-test", Fingerprint: "sha256:1",
+func fixtureRun(rng *rand.Rand, endpoint, scenario string, n int, ttft, itl, failRate float64, cached, reasoning bool) results.Run {
+	r := results.Run{Scenario: scenario, Endpoint: endpoint, Model: "gpt-test", Fingerprint: "sha256:1",
 		FingerprintParts: map[string]string{"max_tokens": "64", "model": "gpt-test"}, ConfigLine: 7}
 	for i := range n {
 		if rng.Float64() < failRate {
@@ -30,7 +30,7 @@ func fixtureRun(rng *rand.Rand, endpoint, scenario string, n int, ttft, itl, fai
 			if i%2 == 0 {
 				msg = "stalled: no data for 15s (stall_timeout) after 3 output events"
 			}
-			r.Requests = append(r.Requests, baseline.Request{Error: msg, Status: 429, ITLMs: []float64{}})
+			r.Requests = append(r.Requests, results.Request{Error: msg, Status: 429, ITLMs: []float64{}})
 			continue
 		}
 		t := 1000 * ttft * math.Exp(0.3*rng.NormFloat64())
@@ -40,7 +40,7 @@ func fixtureRun(rng *rand.Rand, endpoint, scenario string, n int, ttft, itl, fai
 			gaps[j] = 1000 * itl * math.Exp(0.2*rng.NormFloat64())
 			sum += gaps[j]
 		}
-		q := baseline.Request{OK: true, Status: 200, Reused: i > 0, TTFBMs: f64(t / 3), FirstEventMs: f64(t / 3),
+		q := results.Request{OK: true, Status: 200, Reused: i > 0, TTFBMs: f64(t / 3), FirstEventMs: f64(t / 3),
 			TTFTMs: f64(t), TTFCMs: f64(t), TotalMs: f64(t + sum), PerceivedMs: f64(t), TPOTMs: f64(sum / 31),
 			MaxStallMs: f64(gaps[0]), ITLMs: gaps, OutputTokens: 32, PromptTokens: 100, TokensSource: "usage"}
 		if i == 0 {
@@ -57,17 +57,17 @@ func fixtureRun(rng *rand.Rand, endpoint, scenario string, n int, ttft, itl, fai
 	return r
 }
 
-func fixture() (*baseline.File, *baseline.File) {
+func fixture() (*results.File, *results.File) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	hostile := "chat <b>@team</b> | x"
-	base := &baseline.File{Schema: baseline.Schema, MetricsVersion: 1, Runs: []baseline.Run{
+	base := &results.File{Schema: results.Schema, MetricsVersion: 1, Runs: []results.Run{
 		fixtureRun(rng, "us-east", "chat-short", 50, 0.40, 0.010, 0.02, true, false),
 		fixtureRun(rng, "us-east", hostile, 50, 0.30, 0.010, 0, false, false),
 		fixtureRun(rng, "eu-west", "chat-short", 50, 0.45, 0.010, 0, false, false),
 		fixtureRun(rng, "us-east", "reasoning", 50, 0.30, 0.008, 0, false, true),
 		fixtureRun(rng, "us-east", "retired", 50, 0.30, 0.008, 0, false, false),
 	}}
-	cur := &baseline.File{Schema: baseline.Schema, MetricsVersion: 1, Runs: []baseline.Run{
+	cur := &results.File{Schema: results.Schema, MetricsVersion: 1, Runs: []results.Run{
 		fixtureRun(rng, "us-east", "chat-short", 50, 0.60, 0.010, 0.02, true, false), // TTFT regression
 		fixtureRun(rng, "us-east", hostile, 50, 0.30, 0.010, 0, false, false),
 		fixtureRun(rng, "eu-west", "chat-short", 50, 0.45, 0.010, 0.20, false, false), // errors
@@ -82,12 +82,13 @@ func fixture() (*baseline.File, *baseline.File) {
 func build(t *testing.T) *Report {
 	t.Helper()
 	base, cur := fixture()
-	pairs := baseline.Match(base, cur)
-	res := compare.Compare(baseline.Runs(pairs), compare.Config{
+	pairs := results.Match(base, cur)
+	th := compare.Config{
 		Tolerance: 0.10, MinDelta: 0.025, Alpha: 0.05, Permutations: 500, Bootstrap: 200,
+		FailOn:  []compare.Status{compare.Regression, compare.OverBudget},
 		Budgets: []compare.Budget{{Metric: "ttft", Stat: "p95", Value: 0.7}},
-	})
-	return Build(pairs, res, Options{Tolerance: 0.10, MinDeltaMs: 25, Alpha: 0.05, FailOn: []string{"regression", "over_budget"}})
+	}
+	return Build(pairs, compare.Compare(compare.Runs(pairs), th), th)
 }
 
 func golden(t *testing.T, name string, got []byte) {

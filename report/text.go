@@ -86,7 +86,7 @@ func Text(w io.Writer, r *Report, color bool) {
 	for _, x := range r.Warnings {
 		fmt.Fprintf(w, "warning: %s\n", clean(x))
 	}
-	o := r.Options
+	o := r.Thresholds
 	fmt.Fprintf(w, "%d checks, family-wise alpha %s; regression = confidently beyond %s%% and %s ms; fails on %s.\n",
-		r.Tested, trimFloat(o.Alpha), trimFloat(100*o.Tolerance), trimFloat(o.MinDeltaMs), strings.Join(o.FailOn, ", "))
+		r.Tested, trimFloat(o.Alpha), trimFloat(100*o.Tolerance), trimFloat(r.minDeltaMs()), strings.Join(r.failOn(), ", "))
 }

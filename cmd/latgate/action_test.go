@@ -43,7 +43,7 @@ func TestActionPassesEveryInput(t *testing.T) {
 		}
 	}
 	flags := map[string]bool{}
-	for _, in := range gateInputs {
+	for _, in := range actionInputs {
 		flags[in.name] = true
 	}
 	for name := range a.Inputs {
@@ -64,7 +64,7 @@ func TestActionPassesEveryInput(t *testing.T) {
 			t.Errorf("input %q is not a flag of latgate gate", name)
 		}
 	}
-	for _, in := range gateInputs {
+	for _, in := range actionInputs {
 		if _, ok := a.Inputs[in.name]; !ok {
 			t.Errorf("flag --%s is not an input of action.yml", in.name)
 		}

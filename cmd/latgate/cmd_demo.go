@@ -12,7 +12,9 @@ import (
 	"time"
 
 	"github.com/latgate/latgate/baseline"
+	"github.com/latgate/latgate/gate"
 	"github.com/latgate/latgate/report"
+	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/sim"
 	"github.com/latgate/latgate/suite"
 )
@@ -33,16 +35,16 @@ func cmdDemo(e *env, args []string) error {
 	}
 	baseP, err := sim.Named(*baseName)
 	if err != nil {
-		return usageError{err}
+		return gate.AsBadInput(err)
 	}
 	candP, err := sim.Named(*candName)
 	if err != nil {
-		return usageError{err}
+		return gate.AsBadInput(err)
 	}
 	s := sim.New(baseP, 42)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return cannotRunError{err}
+		return gate.AsCannotRun(err)
 	}
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 5 * time.Second}
 	go func() { _ = srv.Serve(ln) }()
@@ -61,18 +63,18 @@ func cmdDemo(e *env, args []string) error {
 		}
 		defer os.RemoveAll(dir)
 	}
-	src := baseline.Source{GitRef: "demo", Runner: "local"}
+	mo := gate.MeasureOptions{Source: results.Source{GitRef: "demo", Runner: "local"}, Progress: e.stderr, TTY: progressBar(e), ToolVersion: toolVersion()}
 
 	fmt.Fprintf(e.stdout, "latgate demo: simulator on http://%s/v1, baseline profile %q, candidate profile %q\n\n", ln.Addr(), baseP.Name, candP.Name)
 	fmt.Fprintln(e.stdout, "1. Recording the baseline (what the main branch would store)…")
-	base, err := measure(e.ctx, cfg, measureOptions{source: src, progress: e.stderr, isTTY: progressBar(e)})
+	base, err := gate.Measure(e.ctx, cfg, mo)
 	if err != nil {
 		return err
 	}
 	report.Measurements(e.stdout, base)
 	s.SetProfile(candP)
 	fmt.Fprintln(e.stdout, "\n2. Measuring the candidate (what a pull request would measure)…")
-	cur, err := measure(e.ctx, cfg, measureOptions{source: src, progress: e.stderr, isTTY: progressBar(e)})
+	cur, err := gate.Measure(e.ctx, cfg, mo)
 	if err != nil {
 		return err
 	}

@@ -9,7 +9,9 @@ import (
 	"time"
 
 	"github.com/latgate/latgate/baseline"
+	"github.com/latgate/latgate/gate"
 	"github.com/latgate/latgate/report"
+	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/sim"
 )
 
@@ -25,19 +27,26 @@ func cmdRun(e *env, args []string) error {
 		return err
 	}
 	if len(pos) > 0 {
-		return usagef("run takes no arguments, got %q (the suite is given with -c)", pos[0])
+		return gate.BadInputf("run takes no arguments, got %q (the suite is given with -c)", pos[0])
 	}
-	cfg, err := loadConfig(*cfgPath, e.getenv, false)
+	if err := gate.WritableDir(*out); err != nil {
+		return gate.BadInputf("-o: %v", err)
+	}
+	cfg, err := gate.LoadConfig(*cfgPath, e.getenv, false)
 	if err != nil {
 		return err
 	}
-	f, err := measure(e.ctx, cfg, measureOptions{source: gitSource(e.getenv, *region), progress: e.stderr, isTTY: progressBar(e)})
+	f, err := gate.Measure(e.ctx, cfg, gate.MeasureOptions{Source: gate.GitSource(e.getenv, *region), Progress: e.stderr, TTY: progressBar(e), ToolVersion: toolVersion()})
 	if f != nil && len(f.Runs) > 0 {
 		if werr := baseline.Write(*out, f); werr != nil {
-			return cannotRunError{werr}
+			return gate.AsCannotRun(werr)
 		}
 		report.Measurements(e.stdout, f)
-		fmt.Fprintf(e.stderr, "latgate: wrote %s\n", *out)
+		note := ""
+		if f.Incomplete != "" {
+			note = ", marked incomplete"
+		}
+		fmt.Fprintf(e.stderr, "latgate: wrote %s%s\n", *out, note)
 	}
 	return err
 }
@@ -57,7 +66,7 @@ func cmdSim(e *env, args []string) error {
 	}
 	p, err := sim.Named(*name)
 	if err != nil {
-		return usageError{err}
+		return gate.AsBadInput(err)
 	}
 	if *ttft > 0 {
 		p.TTFT = sim.Fixed(*ttft)
@@ -73,7 +82,7 @@ func cmdSim(e *env, args []string) error {
 	s.APIKey = *key
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
-		return cannotRunError{fmt.Errorf("sim: %v", err)}
+		return gate.AsCannotRun(fmt.Errorf("sim: %v", err))
 	}
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
 	fmt.Fprintf(e.stderr, "latgate sim: serving profile %q on http://%s/v1 (Ctrl-C to stop)\n", p.Name, ln.Addr())
@@ -82,7 +91,7 @@ func cmdSim(e *env, args []string) error {
 	select {
 	case err := <-errc:
 		if !errors.Is(err, http.ErrServerClosed) {
-			return cannotRunError{err}
+			return gate.AsCannotRun(err)
 		}
 	case <-e.ctx.Done():
 		_ = srv.Close()
@@ -98,22 +107,22 @@ func cmdMerge(e *env, args []string) error {
 		return err
 	}
 	if *out == "" || len(pos) < 1 {
-		return usagef("usage: latgate merge A.json B.json ... -o all.json")
+		return gate.BadInputf("usage: latgate merge A.json B.json ... -o all.json")
 	}
-	var files []*baseline.File
+	var files []*results.File
 	for _, p := range pos {
 		f, err := baseline.Read(p)
 		if err != nil {
-			return usageError{err}
+			return gate.AsBadInput(err)
 		}
 		files = append(files, f)
 	}
 	m, err := baseline.Merge(files, pos)
 	if err != nil {
-		return usageError{err}
+		return gate.AsBadInput(err)
 	}
 	if err := baseline.Write(*out, m); err != nil {
-		return err
+		return gate.AsCannotRun(err)
 	}
 	fmt.Fprintf(e.stderr, "latgate: merged %d files (%d runs) into %s\n", len(files), len(m.Runs), *out)
 	return nil

@@ -3,15 +3,19 @@ package main
 import (
 	"fmt"
 
-	"github.com/latgate/latgate/baseline"
+	"github.com/latgate/latgate/gate"
 	"github.com/latgate/latgate/report"
+	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/suite"
 )
 
 // demoCompare shows the verdict and the comment a dry run would post.
-func demoCompare(e *env, cfg *suite.Config, base, cur *baseline.File, bp, cp string) error {
-	th := thresholds{regression: cfg.Regression, budgets: cfg.Budgets}
-	rep, err := compareFiles(base, cur, bp, cp, th)
+func demoCompare(e *env, cfg *suite.Config, base, cur *results.File, bp, cp string) error {
+	th, err := gate.Thresholds(cfg, gate.Overrides{})
+	if err != nil {
+		return err
+	}
+	rep, err := gate.CompareFiles(base, cur, bp, cp, th)
 	if err != nil {
 		return err
 	}
@@ -20,13 +24,8 @@ func demoCompare(e *env, cfg *suite.Config, base, cur *baseline.File, bp, cp str
 	report.Text(e.stdout, rep, isTerminal(e.stdout))
 	fmt.Fprintln(e.stdout, "\n4. The pull-request comment a gate run would post (dry run):")
 	fmt.Fprintln(e.stdout, "-----8<-----")
-	fmt.Fprint(e.stdout, report.Markdown(rep, report.MarkdownOptions{Marker: commentMarker("demo")}))
+	fmt.Fprint(e.stdout, report.Markdown(rep, report.MarkdownOptions{Marker: gate.CommentMarker("demo")}))
 	fmt.Fprintln(e.stdout, "-----8<-----")
 	fmt.Fprintf(e.stdout, "\nIn CI this verdict (%s) would exit %d. Try it on your own endpoint: latgate run -c latgate.yaml\n", rep.Verdict, map[string]int{"pass": 0, "fail": 1}[rep.Verdict])
 	return nil
-}
-
-// commentMarker is the hidden line that finds the sticky comment again.
-func commentMarker(key string) string {
-	return fmt.Sprintf("<!-- latgate:comment key=%q -->", key)
 }

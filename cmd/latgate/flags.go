@@ -4,7 +4,8 @@ import (
 	"errors"
 	"flag"
 	"io"
-	"strconv"
+
+	"github.com/latgate/latgate/gate"
 )
 
 // parseFlags parses flags that may come before or after positional
@@ -19,7 +20,7 @@ func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) ([]string, er
 			if errors.Is(err, flag.ErrHelp) {
 				return nil, errHelp
 			}
-			return nil, usageError{err}
+			return nil, gate.AsBadInput(err)
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
@@ -44,12 +45,4 @@ func set(fs *flag.FlagSet, name string) bool {
 		}
 	})
 	return found
-}
-
-// boolValue parses an Action-style boolean ("true", "false", "").
-func boolValue(s string, def bool) (bool, error) {
-	if s == "" {
-		return def, nil
-	}
-	return strconv.ParseBool(s)
 }

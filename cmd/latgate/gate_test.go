@@ -99,7 +99,7 @@ func actionsEnv(t *testing.T, dir string, api *fakeAPI) map[string]string {
 		"GITHUB_OUTPUT": filepath.Join(dir, "output"), "GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary"),
 		"GITHUB_WORKFLOW": "latency", "GITHUB_JOB": "gate", "GITHUB_SERVER_URL": "https://github.test", "GITHUB_RUN_ID": "42",
 		"GITHUB_WORKFLOW_REF": "o/r/.github/workflows/latgate.yml@refs/pull/7/merge", "GITHUB_BASE_REF": "main",
-		"TEST_API_KEY": testKey,
+		"TEST_API_KEY": testKey, "INPUT_REPORT": filepath.Join(dir, "latgate-report.md"),
 	}
 }
 
@@ -186,14 +186,14 @@ func TestGateForbiddenCommentKeepsVerdict(t *testing.T) {
 	api := newFakeAPI(t)
 	api.postCode = 403
 	env := actionsEnv(t, dir, api)
-	r := runCLI(t, env, "gate", "-c", cfg, "--results", filepath.Join(dir, "r.json"))
+	r := runCLI(t, env, "gate", "-c", cfg, "--baseline", "none", "--results", filepath.Join(dir, "r.json"))
 	if r.code != 0 {
 		t.Errorf("exit %d, want 0 (no baseline, no budget: pass) even though commenting failed", r.code)
 	}
 	if !strings.Contains(r.stderr, "Pull requests from forks get a read-only token") || !strings.Contains(r.stdout, "::warning::") {
 		t.Errorf("no clear warning about the read-only token:\n%s\n%s", r.stdout, r.stderr)
 	}
-	if !strings.Contains(r.stdout, "no baseline") {
+	if !strings.Contains(r.stdout, "no baseline yet") {
 		t.Errorf("a missing baseline is not reported:\n%s", r.stdout)
 	}
 	noSecrets(t, "output", r.stdout, r.stderr)
@@ -206,6 +206,7 @@ func TestGateDryRunMakesNoAPICall(t *testing.T) {
 	env["INPUT_DRY-RUN"] = "true" // as an Action input, not a flag
 	env["INPUT_CONFIG"] = cfg
 	env["INPUT_RESULTS"] = filepath.Join(dir, "r.json")
+	env["INPUT_BASELINE"] = "none"
 	r := runCLI(t, env, "gate")
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
@@ -278,7 +279,7 @@ func TestGateWithoutTokenWarns(t *testing.T) {
 	api := newFakeAPI(t)
 	env := actionsEnv(t, dir, api)
 	delete(env, "GITHUB_TOKEN")
-	r := runCLI(t, env, "gate", "-c", cfg, "--results", filepath.Join(dir, "r.json"))
+	r := runCLI(t, env, "gate", "-c", cfg, "--baseline=none", "--results", filepath.Join(dir, "r.json"))
 	if r.code != 1 {
 		t.Errorf("exit %d, want 1: the budget is blown whether or not a comment can be posted", r.code)
 	}

@@ -1,5 +1,5 @@
 // Command latgate measures the latency users of an LLM product feel, compares
-// it with a baseline and gates CI on drift. See README.md and SPEC.md.
+// it with a baseline and gates CI on drift. See README.md and docs/.
 package main
 
 import (
@@ -11,44 +11,29 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+
+	"github.com/latgate/latgate/gate"
 )
 
-// Exit codes (SPEC §2), mapped in one place: exitCode.
+// Exit codes, mapped in one place from the pipeline's error kinds.
 const (
-	exitOK       = 0
-	exitFail     = 1 // the gate failed: a regression or a blown budget
-	exitUsage    = 2 // bad usage, config or input
-	exitCannot   = 3 // the run could not produce results
-	exitInternal = 2
+	exitOK     = 0
+	exitFail   = 1 // the gate failed: a regression or a blown budget
+	exitUsage  = 2 // bad usage, config or input
+	exitCannot = 3 // the run could not produce trustworthy results (or an internal error)
 )
-
-// usageError is bad usage, config or input (exit 2).
-type usageError struct{ error }
-
-// cannotRunError means no results could be produced (exit 3).
-type cannotRunError struct{ error }
-
-// gateFailed is the gate's verdict, not a malfunction (exit 1).
-var errGateFailed = errors.New("gate failed")
-
-func usagef(format string, args ...any) error {
-	return usageError{fmt.Errorf(format, args...)}
-}
 
 func exitCode(err error) int {
-	var ue usageError
-	var ce cannotRunError
-	switch {
-	case err == nil, errors.Is(err, errHelp):
+	if err == nil || errors.Is(err, errHelp) {
 		return exitOK
-	case errors.Is(err, errGateFailed):
-		return exitFail
-	case errors.As(err, &ue):
-		return exitUsage
-	case errors.As(err, &ce):
-		return exitCannot
 	}
-	return exitInternal
+	switch gate.KindOf(err) {
+	case gate.Failed:
+		return exitFail
+	case gate.BadInput:
+		return exitUsage
+	}
+	return exitCannot
 }
 
 func main() { os.Exit(run(os.Args[1:], os.Stdout, os.Stderr, os.Getenv)) }
@@ -87,7 +72,7 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 func runContext(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
 	e := &env{stdout: stdout, stderr: stderr, getenv: getenv, ctx: ctx}
 	err := dispatch(e, args)
-	if err != nil && !errors.Is(err, errGateFailed) && !errors.Is(err, errHelp) {
+	if err != nil && gate.KindOf(err) != gate.Failed && !errors.Is(err, errHelp) {
 		fmt.Fprintln(stderr, "latgate: "+oneLine(err.Error()))
 	}
 	return exitCode(err)
@@ -100,7 +85,7 @@ func oneLine(s string) string {
 func dispatch(e *env, args []string) error {
 	if len(args) == 0 {
 		fmt.Fprint(e.stderr, usageText)
-		return usagef("no command given")
+		return gate.BadInputf("no command given")
 	}
 	cmd, rest := args[0], args[1:]
 	switch cmd {
@@ -126,5 +111,20 @@ func dispatch(e *env, args []string) error {
 		return nil
 	}
 	fmt.Fprint(e.stderr, usageText)
-	return usagef("unknown command %q", cmd)
+	return gate.BadInputf("unknown command %q", cmd)
+}
+
+// progressBar reports whether to draw a bar: on a terminal, and never in CI
+// logs (some runners give steps a terminal).
+func progressBar(e *env) bool {
+	return isTerminal(e.stderr) && e.getenv("CI") == "" && e.getenv("GITHUB_ACTIONS") != "true"
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/latgate/latgate/baseline"
+	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/sim"
 )
 
@@ -116,9 +117,9 @@ func TestRunCompareExitCodes(t *testing.T) {
 	if v.Schema != "latgate/verdict/v1" || v.Verdict != "fail" || !regressed {
 		t.Errorf("verdict %q schema %q, ttft p50 regression %v", v.Verdict, v.Schema, regressed)
 	}
-	// --fail-on inconclusive only: the same comparison passes.
-	if r := runCLI(t, nil, "compare", base, slow, "--fail-on", "inconclusive"); r.code != 0 {
-		t.Errorf("with --fail-on inconclusive exit %d, want 0", r.code)
+	// --fail-on over_budget only (and no budget): the same comparison passes.
+	if r := runCLI(t, nil, "compare", base, slow, "--fail-on", "over_budget"); r.code != 0 {
+		t.Errorf("with --fail-on over_budget exit %d, want 0", r.code)
 	}
 	if r := runCLI(t, nil, "compare", base, slow, "--format", "markdown"); !strings.Contains(r.stdout, "### ❌ latgate") {
 		t.Errorf("markdown output:\n%s", r.stdout)
@@ -166,9 +167,9 @@ func TestBadInputs(t *testing.T) {
 		return p
 	}
 	ms := func(v float64) *float64 { return &v }
-	req := baseline.Request{OK: true, Status: 200, TTFTMs: ms(100), TotalMs: ms(200), ITLMs: []float64{}}
-	file := func(scenario string, reqs ...baseline.Request) string {
-		f := baseline.File{Schema: baseline.Schema, MetricsVersion: 1, Runs: []baseline.Run{{Scenario: scenario, Endpoint: "e", Requests: reqs}}}
+	req := results.Request{OK: true, Status: 200, TTFTMs: ms(100), TotalMs: ms(200), ITLMs: []float64{}}
+	file := func(scenario string, reqs ...results.Request) string {
+		f := results.File{Schema: results.Schema, MetricsVersion: 1, Runs: []results.Run{{Scenario: scenario, Endpoint: "e", Requests: reqs}}}
 		b, _ := json.Marshal(f)
 		return string(b)
 	}
@@ -185,11 +186,11 @@ func TestBadInputs(t *testing.T) {
 		{"wrong schema", []string{"compare", good, write("schema.json", `{"schema":"other/v1","metrics_version":1,"runs":[]}`)}, 2, `schema is "other/v1", want "latgate/results/v1"`},
 		{"metrics version", []string{"compare", good, write("mv.json", `{"schema":"latgate/results/v1","metrics_version":2,"runs":[]}`)}, 2, "recorded with metrics_version 2"},
 		{"no run in common", []string{"compare", good, write("other.json", file("t", req))}, 2, "no run in common"},
-		{"baseline without success", []string{"compare", write("nosuccess.json", file("s", baseline.Request{Error: "x", ITLMs: []float64{}})), good}, 2, "has no successful request"},
+		{"baseline without success", []string{"compare", write("nosuccess.json", file("s", results.Request{Error: "x", ITLMs: []float64{}})), good}, 2, "has no successful request"},
 		{"missing file", []string{"compare", good, filepath.Join(dir, "nope.json")}, 2, "no such file"},
-		{"one file", []string{"compare", good}, 2, "usage: latgate compare BASELINE CURRENT"},
-		{"bad format", []string{"compare", good, good, "--format", "xml"}, 2, "--format"},
-		{"bad threshold flag", []string{"compare", good, good, "--alpha", "3"}, 2, "--alpha: want a number between 0 and 0.5"},
+		{"one file", []string{"compare", good}, 2, "usage: latgate compare BASELINE.json CURRENT.json"},
+		{"bad format", []string{"compare", good, good, "--format", "xml"}, 2, `format: want one of text, markdown, json, got "xml"`},
+		{"bad threshold flag", []string{"compare", good, good, "--alpha", "3"}, 2, "alpha: want a number between 0 and 0.5"},
 		{"config thresholds out of range", []string{"compare", good, good, "-c", write("bad.yaml", "endpoints:\n  - {name: e, base_url: http://x/v1, model: m}\nscenarios:\n  - {name: s, prompt: hi}\nregression:\n  alpha: 0.9\n")}, 2, "bad.yaml:6: regression.alpha"},
 		{"compare needs no key", []string{"compare", good, good, "-c", cfgOK}, 0, ""},
 		{"run without key", []string{"run", "-c", cfgOK}, 2, "environment variable UNSET_KEY (api_key_env) is not set"},
@@ -217,10 +218,10 @@ func TestBadInputs(t *testing.T) {
 func TestMerge(t *testing.T) {
 	dir := t.TempDir()
 	ms := func(v float64) *float64 { return &v }
-	req := baseline.Request{OK: true, TTFTMs: ms(100), TotalMs: ms(200), ITLMs: []float64{}}
+	req := results.Request{OK: true, TTFTMs: ms(100), TotalMs: ms(200), ITLMs: []float64{}}
 	for _, region := range []string{"us", "eu"} {
-		f := baseline.File{Schema: baseline.Schema, MetricsVersion: 1, Source: baseline.Source{Region: region},
-			Runs: []baseline.Run{{Scenario: "s", Endpoint: "api-" + region, Requests: []baseline.Request{req}}}}
+		f := results.File{Schema: results.Schema, MetricsVersion: 1, Source: results.Source{Region: region},
+			Runs: []results.Run{{Scenario: "s", Endpoint: "api-" + region, Requests: []results.Request{req}}}}
 		if err := baseline.Write(filepath.Join(dir, region+".json"), &f); err != nil {
 			t.Fatal(err)
 		}
@@ -258,8 +259,8 @@ func TestInterruptStillWritesResults(t *testing.T) {
 	if el := time.Since(start); el > 1500*time.Millisecond {
 		t.Errorf("stopping took %v", el)
 	}
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, se.String())
+	if code != 3 || !strings.Contains(se.String(), "incomplete run (interrupted") {
+		t.Errorf("exit %d, want 3 and the interruption named: %s", code, se.String())
 	}
 	f, err := baseline.Read(out)
 	if err != nil {
@@ -269,16 +270,34 @@ func TestInterruptStillWritesResults(t *testing.T) {
 	if n == 0 || n >= 40 || f.Runs[0].OKCount() != n {
 		t.Errorf("%d requests (%d ok) written, want some, all ok", n, f.Runs[0].OKCount())
 	}
-	if len(f.Notes) == 0 || !strings.HasPrefix(f.Notes[0], "interrupted") {
-		t.Errorf("notes %q, want the interruption recorded", f.Notes)
+	if !strings.HasPrefix(f.Incomplete, "interrupted") {
+		t.Errorf("incomplete %q, want the interruption recorded", f.Incomplete)
+	}
+	// An incomplete file can neither be a baseline nor pass a gate.
+	for _, args := range [][]string{{"compare", out, out}} {
+		r := runCLI(t, nil, args...)
+		if r.code != 2 || !strings.Contains(r.stderr, "is incomplete") {
+			t.Errorf("%v: exit %d, stderr %q; want 2 naming the incomplete file", args, r.code, r.stderr)
+		}
 	}
 }
 
-func TestCapBeforeAnySampleCannotRun(t *testing.T) {
+func TestCapsAreCheckedOrMarkIncomplete(t *testing.T) {
+	// A request cap the plan cannot fit in is an error before any request.
 	_, cfg, _ := simSuite(t, fastProfile(time.Millisecond), "  max_requests: 2\n")
 	r := runCLI(t, map[string]string{"TEST_API_KEY": testKey}, "run", "-c", cfg, "-o", filepath.Join(t.TempDir(), "r.json"))
-	if r.code != 3 || !strings.Contains(r.stderr, "limits.max_requests (2) reached") {
-		t.Errorf("exit %d, stderr %q; want 3 naming the cap", r.code, r.stderr)
+	if r.code != 2 || !strings.Contains(r.stderr, "limits.max_requests is 2") {
+		t.Errorf("exit %d, stderr %q; want 2 naming the cap", r.code, r.stderr)
+	}
+	// A token cap reached mid-run stops it: exit 3, results marked incomplete.
+	dir, cfg, _ := simSuite(t, fastProfile(time.Millisecond), "  max_output_tokens: 100\n")
+	out := filepath.Join(dir, "r.json")
+	r = runCLI(t, map[string]string{"TEST_API_KEY": testKey}, "run", "-c", cfg, "-o", out)
+	if r.code != 3 || !strings.Contains(r.stderr, "incomplete run") {
+		t.Errorf("exit %d, stderr %q; want 3 and an incomplete run", r.code, r.stderr)
+	}
+	if f, err := baseline.Read(out); err != nil || !strings.Contains(f.Incomplete, "max_output_tokens") {
+		t.Errorf("results: %v; want them written and marked incomplete by the token cap", err)
 	}
 }
 

@@ -1,4 +1,4 @@
-package main
+package gate
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"os"
@@ -16,26 +17,10 @@ import (
 
 	openai "github.com/sashabaranov/go-openai"
 
-	"github.com/latgate/latgate/baseline"
 	"github.com/latgate/latgate/probe"
+	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/suite"
 )
-
-// loadConfig reads and validates a suite; errors are usage errors (exit 2).
-func loadConfig(path string, getenv func(string) string, skipKeys bool) (*suite.Config, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		if os.IsNotExist(err) {
-			return nil, usagef("%s: no such file (give the suite with -c FILE)", path)
-		}
-		return nil, usagef("%s: %v", path, err)
-	}
-	cfg, err := suite.Parse(path, b, suite.Options{ReadFile: os.ReadFile, Getenv: getenv, SkipKeys: skipKeys})
-	if err != nil {
-		return nil, usageError{err}
-	}
-	return cfg, nil
-}
 
 // newHTTPClient keeps at least as many idle connections per host as the
 // suite has requests in flight (Go keeps 2 by default, which would turn
@@ -63,7 +48,8 @@ func newHTTPClient(cfg *suite.Config) *http.Client {
 	return &http.Client{Transport: tr}
 }
 
-type plannedRun struct {
+// planned is one (endpoint, scenario) of the suite, in plan order.
+type planned struct {
 	scenario suite.Scenario
 	endpoint suite.Endpoint
 }
@@ -90,18 +76,23 @@ func requestBody(s suite.Scenario, e suite.Endpoint, prefix string) ([]byte, err
 	return json.Marshal(req)
 }
 
-type measureOptions struct {
-	client   *http.Client
-	source   baseline.Source
-	progress io.Writer
-	// isTTY selects a progress bar; otherwise short periodic lines.
-	isTTY bool
+// MeasureOptions are a measurement's injected I/O.
+type MeasureOptions struct {
+	Client   *http.Client // nil: one sized for the suite
+	Source   results.Source
+	Progress io.Writer // progress lines; nil: none
+	// TTY selects a progress bar; otherwise short periodic lines.
+	TTY         bool
+	ToolVersion string
+	Now         func() time.Time // nil: time.Now
 }
 
-// measure runs the whole suite and returns a results file. It fails (exit 3)
-// only when nothing could be measured.
-func measure(ctx context.Context, cfg *suite.Config, opt measureOptions) (*baseline.File, error) {
-	var plan []plannedRun
+// Measure runs the whole suite and returns its results file. The error is
+// CannotRun when nothing could be measured, or when the run is incomplete
+// (interrupted, capped, stopped on repeated errors): the file is then still
+// returned, marked Incomplete, so that what was measured can be written.
+func Measure(ctx context.Context, cfg *suite.Config, opt MeasureOptions) (*results.File, error) {
+	var plan []planned
 	var groups []probe.Group
 	for _, s := range cfg.Scenarios {
 		for _, ep := range cfg.EndpointsFor(s) {
@@ -118,7 +109,7 @@ func measure(ctx context.Context, cfg *suite.Config, opt measureOptions) (*basel
 					return b
 				}
 			}
-			plan = append(plan, plannedRun{s, ep})
+			plan = append(plan, planned{s, ep})
 			groups = append(groups, probe.Group{
 				Request:     probe.Request{URL: ep.BaseURL + "/chat/completions", Body: body, APIKey: ep.APIKey, Headers: ep.Headers},
 				Requests:    s.Requests,
@@ -130,22 +121,24 @@ func measure(ctx context.Context, cfg *suite.Config, opt measureOptions) (*basel
 			})
 		}
 	}
-	client := opt.client
+	client := opt.Client
 	if client == nil {
 		client = newHTTPClient(cfg)
 	}
 	planned := cfg.PlannedRequests()
 	if cfg.Limits.MaxRequests > 0 && planned > cfg.Limits.MaxRequests {
-		fmt.Fprintf(opt.progress, "latgate: warning: the suite plans %d requests but limits.max_requests is %d: the run will stop early\n", planned, cfg.Limits.MaxRequests)
+		// A capped run is incomplete and can never pass: say so before
+		// sending anything.
+		return nil, BadInputf("the suite plans %d requests (warmup included) but limits.max_requests is %d: raise the cap or lower requests", planned, cfg.Limits.MaxRequests)
 	}
-	prog := newProgress(opt.progress, opt.isTTY, planned, plan)
+	prog := newProgress(opt.Progress, opt.TTY, planned, plan)
 	// Records become their file form as they arrive: a long run holds each
 	// request once (about 1.3 KB at 128 output tokens).
-	requests := make([][]baseline.Request, len(plan))
+	requests := make([][]results.Request, len(plan))
 	measured := 0
 	r := &probe.Runner{
 		Sink: func(g int, rec probe.Record) {
-			requests[g] = append(requests[g], baseline.FromRecord(rec))
+			requests[g] = append(requests[g], requestOf(rec))
 			if rec.OK {
 				measured++
 			}
@@ -161,35 +154,39 @@ func measure(ctx context.Context, cfg *suite.Config, opt measureOptions) (*basel
 	res := r.Run(ctx, groups)
 	prog.done()
 
-	f := &baseline.File{
-		Schema: baseline.Schema, MetricsVersion: baseline.MetricsVersion, ToolVersion: toolVersion(),
-		CreatedAt: time.Now().UTC().Truncate(time.Second), Source: opt.source,
+	now := opt.Now
+	if now == nil {
+		now = time.Now
 	}
-	if res.Stopped != "" {
-		f.Notes = append(f.Notes, res.Stopped)
+	f := &results.File{
+		Schema: results.Schema, MetricsVersion: results.MetricsVersion, ToolVersion: opt.ToolVersion,
+		CreatedAt: now().UTC().Truncate(time.Second), Source: opt.Source,
 	}
-	if res.Interrupted {
-		f.Notes = append(f.Notes, "interrupted: the run was stopped by a signal; results hold what was measured")
+	switch {
+	case res.Interrupted:
+		f.Incomplete = fmt.Sprintf("interrupted by a signal after %d of %d planned requests", res.Sent, planned)
+	case res.Stopped != "":
+		f.Incomplete = res.Stopped
 	}
 	for i, pr := range plan {
 		fp, parts := suite.Fingerprint(pr.scenario, pr.endpoint)
 		label := pr.endpoint.Name
-		if opt.source.Region != "" {
+		if opt.Source.Region != "" {
 			// Matrix legs measure the same endpoint from several regions:
 			// the region keeps their runs apart when merged and compared.
-			label += "@" + opt.source.Region
+			label += "@" + opt.Source.Region
 		}
-		run := baseline.Run{
-			Scenario: pr.scenario.Name, Endpoint: label, Model: pr.endpoint.Model, Region: opt.source.Region,
+		run := results.Run{
+			Scenario: pr.scenario.Name, Endpoint: label, Model: pr.endpoint.Model, Region: opt.Source.Region,
 			Fingerprint: fp, FingerprintParts: parts, ConfigLine: pr.scenario.Line,
-			Config: baseline.RunConfig{
+			Config: results.RunConfig{
 				MaxTokens: pr.scenario.MaxTokens, Requests: pr.scenario.Requests, Warmup: pr.scenario.Warmup,
 				ReadingRate: cfg.ReadingRate, ColdConnections: cfg.Limits.ColdConnections,
 			},
 			Requests: requests[i],
 		}
 		if run.Requests == nil {
-			run.Requests = []baseline.Request{}
+			run.Requests = []results.Request{}
 		}
 		if pr.scenario.Rate > 0 {
 			run.Config.Rate = pr.scenario.Rate
@@ -220,9 +217,21 @@ func measure(ctx context.Context, cfg *suite.Config, opt measureOptions) (*basel
 				}
 			}
 		}
-		return f, cannotRunError{fmt.Errorf("no results: %s", why)}
+		return f, AsCannotRun(fmt.Errorf("no results: %s", why))
+	}
+	if f.Incomplete != "" {
+		return f, AsCannotRun(&IncompleteError{Why: f.Incomplete})
 	}
 	return f, nil
+}
+
+// IncompleteError says that a run did not measure all it planned; its
+// results are written, marked incomplete, and can never pass a gate or be
+// recorded as a baseline.
+type IncompleteError struct{ Why string }
+
+func (e *IncompleteError) Error() string {
+	return "incomplete run (" + e.Why + "): the results hold what was measured and are marked incomplete; they cannot pass a gate or become a baseline"
 }
 
 // runNonce is unique per run, so cold-cache prefixes never repeat across runs.
@@ -234,8 +243,8 @@ func runNonce() string {
 
 // gitSource describes where results were recorded: GitHub's variables when
 // present, else the local git checkout (bounded to 2 seconds).
-func gitSource(getenv func(string) string, region string) baseline.Source {
-	s := baseline.Source{GitSHA: getenv("GITHUB_SHA"), GitRef: getenv("GITHUB_REF"), Runner: getenv("RUNNER_NAME"), Region: region}
+func GitSource(getenv func(string) string, region string) results.Source {
+	s := results.Source{GitSHA: getenv("GITHUB_SHA"), GitRef: getenv("GITHUB_REF"), Runner: getenv("RUNNER_NAME"), Region: region}
 	if s.Region == "" {
 		s.Region = getenv("LATGATE_REGION")
 	}
@@ -262,17 +271,30 @@ func gitSource(getenv func(string) string, region string) baseline.Source {
 	return s
 }
 
-// progressBar reports whether to draw a bar: on a terminal, and never in CI
-// logs (some runners give steps a terminal).
-func progressBar(e *env) bool {
-	return isTerminal(e.stderr) && e.getenv("CI") == "" && e.getenv("GITHUB_ACTIONS") != "true"
+// ms converts at the file edge, to the microsecond.
+func ms(d time.Duration) float64 { return math.Round(float64(d)/1e3) / 1e3 }
+
+func optMs(d time.Duration) *float64 {
+	if d < 0 {
+		return nil
+	}
+	v := ms(d)
+	return &v
 }
 
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
+// requestOf converts a probe record to its file form: the edge where
+// time.Duration becomes milliseconds and Missing becomes null.
+func requestOf(r probe.Record) results.Request {
+	q := results.Request{
+		OK: r.OK, Status: r.Status, Error: r.Error,
+		DNSMs: ms(r.DNS), ConnectMs: ms(r.Connect), TLSMs: ms(r.TLS), Reused: r.Reused,
+		TTFBMs: optMs(r.TTFB), FirstEventMs: optMs(r.FirstEvent), TTFTMs: optMs(r.TTFT), TTFCMs: optMs(r.TTFC),
+		TotalMs: optMs(r.Total), PerceivedMs: optMs(r.Perceived), TPOTMs: optMs(r.TPOT), MaxStallMs: optMs(r.MaxStall),
+		ITLMs:        make([]float64, len(r.ITL)),
+		OutputTokens: r.OutputTokens, PromptTokens: r.PromptTokens, CachedTokens: r.CachedTokens, TokensSource: r.TokensSource,
 	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	for i, g := range r.ITL {
+		q.ITLMs[i] = ms(g)
+	}
+	return q
 }

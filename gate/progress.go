@@ -1,4 +1,4 @@
-package main
+package gate
 
 import (
 	"fmt"
@@ -16,7 +16,7 @@ type progress struct {
 	w        io.Writer
 	tty      bool
 	total    int
-	plan     []plannedRun
+	plan     []planned
 	mu       sync.Mutex
 	done_    int
 	failed   int
@@ -24,7 +24,7 @@ type progress struct {
 	lastLine time.Time
 }
 
-func newProgress(w io.Writer, tty bool, total int, plan []plannedRun) *progress {
+func newProgress(w io.Writer, tty bool, total int, plan []planned) *progress {
 	if w == nil {
 		w = io.Discard
 	}

@@ -1,4 +1,4 @@
-package baseline
+package gate
 
 import (
 	"fmt"
@@ -8,7 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/latgate/latgate/baseline"
 	"github.com/latgate/latgate/probe"
+	"github.com/latgate/latgate/results"
 )
 
 // BenchmarkResults100k measures what a run of 100,000 requests keeps in
@@ -29,14 +31,14 @@ func BenchmarkResults100k(b *testing.B) {
 				var before, after runtime.MemStats
 				runtime.GC()
 				runtime.ReadMemStats(&before)
-				f := &File{Schema: Schema, MetricsVersion: MetricsVersion, Runs: []Run{{Endpoint: "e", Scenario: "s"}}}
-				f.Runs[0].Requests = make([]Request, 0, n)
+				f := &results.File{Schema: results.Schema, MetricsVersion: results.MetricsVersion, Runs: []results.Run{{Endpoint: "e", Scenario: "s"}}}
+				f.Runs[0].Requests = make([]results.Request, 0, n)
 				for j := 0; j < n; j++ {
-					f.Runs[0].Requests = append(f.Runs[0].Requests, FromRecord(rec))
+					f.Runs[0].Requests = append(f.Runs[0].Requests, requestOf(rec))
 				}
 				runtime.GC()
 				runtime.ReadMemStats(&after)
-				if err := Write(path, f); err != nil {
+				if err := baseline.Write(path, f); err != nil {
 					b.Fatal(err)
 				}
 				st, _ := os.Stat(path)
@@ -45,5 +47,26 @@ func BenchmarkResults100k(b *testing.B) {
 				runtime.KeepAlive(f)
 			}
 		})
+	}
+}
+
+func TestRequestOf(t *testing.T) {
+	rec := probe.Record{OK: true, Status: 200, TTFT: 402500 * time.Microsecond, TTFC: probe.Missing, Total: 1530900*time.Microsecond + 400,
+		TPOT: probe.Missing, ITL: []time.Duration{9 * time.Millisecond}, TTFB: probe.Missing, FirstEvent: probe.Missing,
+		Perceived: probe.Missing, MaxStall: probe.Missing, OutputTokens: 1, TokensSource: "events"}
+	q := requestOf(rec)
+	if q.TTFTMs == nil || *q.TTFTMs != 402.5 {
+		t.Errorf("ttft_ms = %v, want 402.5", q.TTFTMs)
+	}
+	if q.TotalMs == nil || *q.TotalMs != 1530.9 {
+		t.Errorf("total_ms = %v, want 1530.9 (rounded to the microsecond)", q.TotalMs)
+	}
+	for name, v := range map[string]*float64{"ttfc_ms": q.TTFCMs, "tpot_ms": q.TPOTMs, "ttfb_ms": q.TTFBMs, "perceived_ms": q.PerceivedMs} {
+		if v != nil {
+			t.Errorf("%s = %v, want null for a time not observed", name, *v)
+		}
+	}
+	if len(q.ITLMs) != 1 || q.ITLMs[0] != 9 {
+		t.Errorf("itl_ms = %v, want [9]", q.ITLMs)
 	}
 }

@@ -1,0 +1,74 @@
+package compare
+
+import (
+	"math"
+	"sort"
+
+	"github.com/latgate/latgate/results"
+)
+
+// SampleOf derives a run's sample: one value per request and metric, the
+// only place where per-request values are derived from a results file.
+// Failed requests stay in the sample (they count for the error rate) with
+// NaN values; itl is the request's mean gap between output events.
+func SampleOf(r *results.Run) *Sample {
+	s := &Sample{Values: map[string][]float64{}}
+	var events []float64
+	for _, q := range r.Requests {
+		s.OK = append(s.OK, q.OK)
+		itl := math.NaN()
+		if q.OK && len(q.ITLMs) > 0 {
+			sum := 0.0
+			for _, g := range q.ITLMs {
+				sum += g
+			}
+			itl = sum / float64(len(q.ITLMs))
+		}
+		add := func(m string, v float64) {
+			if !q.OK {
+				v = math.NaN()
+			}
+			s.Values[m] = append(s.Values[m], v/sampleUnit)
+		}
+		add("ttft", msOrNaN(q.TTFTMs))
+		add("ttfc", msOrNaN(q.TTFCMs))
+		add("itl", itl)
+		add("tpot", msOrNaN(q.TPOTMs))
+		add("total", msOrNaN(q.TotalMs))
+		add("perceived", msOrNaN(q.PerceivedMs))
+		if q.OK {
+			events = append(events, float64(len(q.ITLMs)+1))
+		}
+	}
+	if len(events) > 0 {
+		sort.Float64s(events)
+		s.Events = Quantile(events, 0.5)
+	}
+	return s
+}
+
+// sampleUnit converts the file's milliseconds to the sample's unit.
+const sampleUnit = 1000
+
+func msOrNaN(v *float64) float64 {
+	if v == nil {
+		return math.NaN()
+	}
+	return *v
+}
+
+// Runs derives the comparison's input from matched runs.
+func Runs(pairs []results.Pair) []Run {
+	out := make([]Run, 0, len(pairs))
+	for _, p := range pairs {
+		r := Run{Endpoint: p.Endpoint, Scenario: p.Scenario}
+		if p.Base != nil {
+			r.Base = SampleOf(p.Base)
+		}
+		if p.Current != nil {
+			r.Current = SampleOf(p.Current)
+		}
+		out = append(out, r)
+	}
+	return out
+}

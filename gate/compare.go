@@ -1,0 +1,83 @@
+package gate
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/latgate/latgate/compare"
+	"github.com/latgate/latgate/report"
+	"github.com/latgate/latgate/results"
+)
+
+// CompareFiles matches, validates and compares a baseline and a current
+// results file; names are used in messages. base may be nil (no baseline:
+// every check is no_baseline). Errors are bad input; ErrNoCommonRun (with
+// errors.Is) when the files share no (endpoint, scenario).
+func CompareFiles(base, cur *results.File, baseName, curName string, th compare.Config) (*report.Report, error) {
+	if cur.Incomplete != "" {
+		return nil, BadInputf("%s is incomplete (%s): an incomplete run cannot pass a gate; run the suite again", curName, cur.Incomplete)
+	}
+	if base != nil && base.Incomplete != "" {
+		return nil, BadInputf("%s is incomplete (%s): it cannot serve as a baseline; record the baseline again", baseName, base.Incomplete)
+	}
+	pairs := results.Match(base, cur)
+	common := 0
+	for _, p := range pairs {
+		if p.Base != nil && p.Current != nil {
+			common++
+			if p.Base.OKCount() == 0 {
+				return nil, BadInputf("%s: endpoint %q, scenario %q has no successful request: it cannot serve as a baseline; record the baseline again", baseName, p.Endpoint, p.Scenario)
+			}
+		}
+	}
+	if common == 0 && base != nil {
+		return nil, &Error{Kind: BadInput, Err: fmt.Errorf("%w: %s has %s, %s has %s (runs match by endpoint and scenario)", ErrNoCommonRun, baseName, runNames(base), curName, runNames(cur))}
+	}
+	res := compare.Compare(compare.Runs(pairs), th)
+	return report.Build(pairs, res, th), nil
+}
+
+func runNames(f *results.File) string {
+	var n []string
+	for _, r := range f.Runs {
+		n = append(n, r.Scenario+" @ "+r.Endpoint)
+	}
+	if len(n) > 4 {
+		n = append(n[:4], fmt.Sprintf("and %d more", len(n)-4))
+	}
+	return strings.Join(n, ", ")
+}
+
+// Formats are the report formats Render writes.
+var Formats = []string{"text", "markdown", "json"}
+
+// CheckFormat says whether format is one of Formats.
+func CheckFormat(format string) error {
+	if slices.Contains(Formats, format) {
+		return nil
+	}
+	return BadInputf("format: want one of %s, got %q", strings.Join(Formats, ", "), format)
+}
+
+// Render writes a report in one of Formats; color applies to text.
+func Render(w io.Writer, rep *report.Report, format string, color bool, mo report.MarkdownOptions) error {
+	if err := CheckFormat(format); err != nil {
+		return err
+	}
+	switch format {
+	case "json":
+		return report.JSON(w, rep)
+	case "markdown":
+		_, err := io.WriteString(w, report.Markdown(rep, mo))
+		return err
+	}
+	report.Text(w, rep, color)
+	return nil
+}
+
+// CommentMarker is the hidden line that finds the sticky comment again.
+func CommentMarker(key string) string {
+	return fmt.Sprintf("<!-- latgate:comment key=%q -->", key)
+}

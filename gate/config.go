@@ -1,0 +1,85 @@
+package gate
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/latgate/latgate/compare"
+	"github.com/latgate/latgate/suite"
+)
+
+// LoadConfig reads and validates a suite; every error is bad input. With
+// skipKeys the API keys are not resolved (compare needs none).
+func LoadConfig(path string, getenv func(string) string, skipKeys bool) (*suite.Config, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		if os.IsNotExist(err) {
+			return nil, BadInputf("%s: no such file (give the suite with -c FILE)", path)
+		}
+		return nil, BadInputf("%s: %v", path, err)
+	}
+	cfg, err := suite.Parse(path, b, suite.Options{ReadFile: os.ReadFile, Getenv: getenv, SkipKeys: skipKeys})
+	if err != nil {
+		return nil, AsBadInput(err)
+	}
+	return cfg, nil
+}
+
+// Overrides are threshold values given as flags or Action inputs, in the
+// config's own syntax ("10%", "25ms", "0.05", "regression,over_budget");
+// empty means "keep the config's".
+type Overrides struct {
+	Tolerance, MinDelta, Alpha, FailOn string
+}
+
+// Thresholds builds the comparison settings once: the config's regression
+// section and budgets (defaults when cfg is nil), then the overrides.
+func Thresholds(cfg *suite.Config, o Overrides) (compare.Config, error) {
+	reg := suite.Regression{
+		Tolerance: suite.DefaultTolerance, MinDelta: suite.DefaultMinDelta,
+		Alpha: suite.DefaultAlpha, FailOn: suite.DefaultFailOn,
+	}
+	var budgets []suite.Budget
+	if cfg != nil {
+		reg, budgets = cfg.Regression, cfg.Budgets
+	}
+	if o.Tolerance != "" {
+		v, err := suite.ParsePercent(o.Tolerance)
+		if err != nil || v < 0 {
+			return compare.Config{}, BadInputf("tolerance: want a percentage such as 10%%, got %q", o.Tolerance)
+		}
+		reg.Tolerance = v
+	}
+	if o.MinDelta != "" {
+		v, err := suite.ParseMillis(o.MinDelta)
+		if err != nil || v < 0 {
+			return compare.Config{}, BadInputf("min-delta: want a duration such as 25ms, got %q", o.MinDelta)
+		}
+		reg.MinDelta = v
+	}
+	if o.Alpha != "" {
+		var v float64
+		if _, err := fmt.Sscan(o.Alpha, &v); err != nil || v <= 0 || v >= 0.5 {
+			return compare.Config{}, BadInputf("alpha: want a number between 0 and 0.5, got %q", o.Alpha)
+		}
+		reg.Alpha = v
+	}
+	if o.FailOn != "" {
+		fo, err := suite.ParseFailOn([]string{o.FailOn})
+		if err != nil {
+			return compare.Config{}, BadInputf("fail-on: %v", err)
+		}
+		reg.FailOn = fo
+	}
+	c := compare.Config{
+		Tolerance: reg.Tolerance, MinDelta: reg.MinDelta.Seconds(), Alpha: reg.Alpha,
+		FailOn: []compare.Status{},
+	}
+	for _, f := range reg.FailOn {
+		c.FailOn = append(c.FailOn, compare.Status(f))
+	}
+	for _, b := range budgets {
+		c.Budgets = append(c.Budgets, compare.Budget{Metric: b.Metric, Stat: b.Stat, Value: b.Value})
+	}
+	return c, nil
+}

@@ -1,0 +1,67 @@
+package gate
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Kind classifies an error by what the user must do about it; the command
+// maps each kind to its exit code in one place.
+type Kind int
+
+const (
+	// Internal is anything unclassified (a bug): exit as could-not-run.
+	Internal Kind = iota
+	// Failed is the gate's verdict, not a malfunction (exit 1).
+	Failed
+	// BadInput is bad usage, config or input (exit 2).
+	BadInput
+	// CannotRun means the run could not produce trustworthy results:
+	// nothing measured, interrupted, a cap reached, a write failed (exit 3).
+	CannotRun
+)
+
+// Error is an error with its kind.
+type Error struct {
+	Kind Kind
+	Err  error
+}
+
+func (e *Error) Error() string { return e.Err.Error() }
+func (e *Error) Unwrap() error { return e.Err }
+
+// ErrFailed is returned when the gate's verdict is fail.
+var ErrFailed = &Error{Kind: Failed, Err: errors.New("gate failed")}
+
+// ErrNoCommonRun: baseline and current share no (endpoint, scenario).
+var ErrNoCommonRun = errors.New("no run in common")
+
+// KindOf returns the kind of err (Internal when it has none).
+func KindOf(err error) Kind {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Kind
+	}
+	return Internal
+}
+
+// BadInputf is a bad-input error.
+func BadInputf(format string, args ...any) error {
+	return &Error{Kind: BadInput, Err: fmt.Errorf(format, args...)}
+}
+
+// AsBadInput marks err as bad input (nil stays nil).
+func AsBadInput(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &Error{Kind: BadInput, Err: err}
+}
+
+// AsCannotRun marks err as could-not-run (nil stays nil).
+func AsCannotRun(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &Error{Kind: CannotRun, Err: err}
+}

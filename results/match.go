@@ -1,0 +1,83 @@
+package results
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Pair is a run matched between baseline and current; Base or Current is nil
+// when the scenario is new or was removed.
+type Pair struct {
+	Endpoint, Scenario string
+	Base, Current      *Run
+	// Changed lists what differs in the fingerprint ("max_tokens 128 → 256"),
+	// or "configuration" when the parts are not known.
+	Changed []string
+}
+
+// Match pairs runs by (endpoint, scenario), in the current file's order,
+// then removed runs.
+func Match(base, cur *File) []Pair {
+	idx := map[string]*Run{}
+	if base != nil {
+		for i := range base.Runs {
+			idx[base.Runs[i].Key()] = &base.Runs[i]
+		}
+	}
+	var out []Pair
+	used := map[string]bool{}
+	for i := range cur.Runs {
+		c := &cur.Runs[i]
+		p := Pair{Endpoint: c.Endpoint, Scenario: c.Scenario, Current: c}
+		if b, ok := idx[c.Key()]; ok {
+			p.Base = b
+			used[c.Key()] = true
+			if b.Fingerprint != c.Fingerprint {
+				p.Changed = diffParts(b.FingerprintParts, c.FingerprintParts)
+			}
+		}
+		out = append(out, p)
+	}
+	if base != nil {
+		for i := range base.Runs {
+			b := &base.Runs[i]
+			if !used[b.Key()] {
+				out = append(out, Pair{Endpoint: b.Endpoint, Scenario: b.Scenario, Base: b})
+			}
+		}
+	}
+	return out
+}
+
+func diffParts(a, b map[string]string) []string {
+	if len(a) == 0 || len(b) == 0 {
+		return []string{"configuration"}
+	}
+	keys := map[string]bool{}
+	for k := range a {
+		keys[k] = true
+	}
+	for k := range b {
+		keys[k] = true
+	}
+	var out []string
+	for k := range keys {
+		if a[k] != b[k] {
+			switch {
+			case a[k] == "":
+				out = append(out, fmt.Sprintf("%s set to %s", k, b[k]))
+			case b[k] == "":
+				out = append(out, fmt.Sprintf("%s removed (was %s)", k, a[k]))
+			case k == "messages":
+				out = append(out, "messages changed")
+			default:
+				out = append(out, fmt.Sprintf("%s %s → %s", k, a[k], b[k]))
+			}
+		}
+	}
+	sort.Strings(out)
+	if len(out) == 0 {
+		out = []string{"configuration"}
+	}
+	return out
+}

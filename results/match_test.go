@@ -1,0 +1,31 @@
+package results
+
+import "testing"
+
+func run(endpoint, scenario, fp string, parts map[string]string) Run {
+	v := 100.0
+	return Run{Endpoint: endpoint, Scenario: scenario, Fingerprint: fp, FingerprintParts: parts,
+		Requests: []Request{{OK: true, TTFTMs: &v, TotalMs: &v, ITLMs: []float64{}}}}
+}
+
+func file(runs ...Run) *File {
+	return &File{Schema: Schema, MetricsVersion: MetricsVersion, Runs: runs}
+}
+
+func TestMatch(t *testing.T) {
+	base := file(run("e", "a", "fp1", map[string]string{"max_tokens": "128", "model": "m"}), run("e", "gone", "x", nil))
+	cur := file(run("e", "a", "fp2", map[string]string{"max_tokens": "256", "model": "m"}), run("e", "new", "y", nil))
+	pairs := Match(base, cur)
+	if len(pairs) != 3 {
+		t.Fatalf("%d pairs, want 3", len(pairs))
+	}
+	if p := pairs[0]; p.Base == nil || p.Current == nil || len(p.Changed) != 1 || p.Changed[0] != "max_tokens 128 → 256" {
+		t.Errorf("pair a: %+v", p)
+	}
+	if p := pairs[1]; p.Base != nil || p.Scenario != "new" {
+		t.Errorf("new scenario: %+v", p)
+	}
+	if p := pairs[2]; p.Current != nil || p.Scenario != "gone" {
+		t.Errorf("removed scenario: %+v", p)
+	}
+}

@@ -1,0 +1,183 @@
+// Package results holds the one form of a measurement from the runner to
+// the report: a results file (schema latgate/results/v1, documented in
+// docs/formats.md) of runs, one per measured (endpoint, scenario) — and, in
+// an interleaved A/B file, per variant — each with its requests.
+// Latencies are float64 milliseconds; a time that was not observed is null
+// in the file (nil here). The package is pure data: it reads and writes no
+// file (package baseline does), measures nothing (package probe) and
+// computes no statistic (package compare).
+package results
+
+import (
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Schema and MetricsVersion identify the format and the metric definitions.
+const (
+	Schema         = "latgate/results/v1"
+	MetricsVersion = 1
+)
+
+// File is a results file.
+type File struct {
+	Schema         string    `json:"schema"`
+	MetricsVersion int       `json:"metrics_version"`
+	ToolVersion    string    `json:"tool_version"`
+	CreatedAt      time.Time `json:"created_at"`
+	Source         Source    `json:"source"`
+	Runs           []Run     `json:"runs"`
+	// Incomplete, when not empty, says why the run did not measure all it
+	// planned (interrupted, a cap reached, stopped on repeated errors). An
+	// incomplete file is never recorded as a baseline and never passes a gate.
+	Incomplete string `json:"incomplete,omitempty"`
+	// Notes say when a run stopped early or was interrupted.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// Source says where and from what the file was recorded.
+type Source struct {
+	GitSHA string `json:"git_sha"`
+	GitRef string `json:"git_ref"`
+	Runner string `json:"runner"`
+	Region string `json:"region"`
+}
+
+// Run is one (endpoint, scenario) pair.
+type Run struct {
+	Scenario         string            `json:"scenario"`
+	Endpoint         string            `json:"endpoint"`
+	Model            string            `json:"model"`
+	Fingerprint      string            `json:"fingerprint"`
+	FingerprintParts map[string]string `json:"fingerprint_parts,omitempty"`
+	ConfigLine       int               `json:"config_line,omitempty"`
+	Config           RunConfig         `json:"config"`
+	Region           string            `json:"region,omitempty"`
+	// Variant is "base" or "head" in an interleaved A/B file (latgate ab),
+	// empty otherwise.
+	Variant  string    `json:"variant,omitempty"`
+	Requests []Request `json:"requests"`
+}
+
+// Variants of an interleaved A/B file.
+const (
+	Base = "base"
+	Head = "head"
+)
+
+// RunConfig records how the run was driven.
+type RunConfig struct {
+	MaxTokens       int     `json:"max_tokens"`
+	Concurrency     int     `json:"concurrency,omitempty"`
+	Rate            float64 `json:"rate,omitempty"`
+	Requests        int     `json:"requests"`
+	Warmup          int     `json:"warmup"`
+	ColdConnections bool    `json:"cold_connections,omitempty"`
+	ReadingRate     float64 `json:"reading_rate"`
+}
+
+// Request is one measured request; every key of SPEC §4. A time that was
+// not observed (for example the TTFT of a failed request) is null.
+type Request struct {
+	OK           bool      `json:"ok"`
+	Status       int       `json:"status"`
+	Error        string    `json:"error"`
+	DNSMs        float64   `json:"dns_ms"`
+	ConnectMs    float64   `json:"connect_ms"`
+	TLSMs        float64   `json:"tls_ms"`
+	Reused       bool      `json:"reused"`
+	TTFBMs       *float64  `json:"ttfb_ms"`
+	FirstEventMs *float64  `json:"first_event_ms"`
+	TTFTMs       *float64  `json:"ttft_ms"`
+	TTFCMs       *float64  `json:"ttfc_ms"`
+	TotalMs      *float64  `json:"total_ms"`
+	PerceivedMs  *float64  `json:"perceived_ms"`
+	TPOTMs       *float64  `json:"tpot_ms"`
+	MaxStallMs   *float64  `json:"max_stall_ms"`
+	ITLMs        []float64 `json:"itl_ms"`
+	OutputTokens int       `json:"output_tokens"`
+	PromptTokens int       `json:"prompt_tokens"`
+	CachedTokens int       `json:"cached_tokens"`
+	TokensSource string    `json:"tokens_source"`
+	// Block is the interleaving block of an A/B request (from 1): base and
+	// head requests of one block were sent at the same moments. 0 otherwise.
+	Block int `json:"block,omitempty"`
+}
+
+// Validate checks the schema, metrics version and required keys.
+func (f *File) Validate() error {
+	if f.Schema != Schema {
+		if f.Schema == "" {
+			return fmt.Errorf("not a latgate results file (no \"schema\" key; want %q)", Schema)
+		}
+		return fmt.Errorf("not a latgate results file: schema is %q, want %q", f.Schema, Schema)
+	}
+	if f.MetricsVersion != MetricsVersion {
+		return fmt.Errorf("recorded with metrics_version %d, but this latgate measures with version %d: the definitions differ, so re-record the baseline with this version", f.MetricsVersion, MetricsVersion)
+	}
+	if len(f.Runs) == 0 {
+		return errors.New("no runs: the file holds no measurements")
+	}
+	seen := map[string]bool{}
+	for i, r := range f.Runs {
+		if r.Scenario == "" || r.Endpoint == "" {
+			return fmt.Errorf("runs[%d]: \"scenario\" and \"endpoint\" are required", i)
+		}
+		k := r.Key()
+		if seen[k] {
+			return fmt.Errorf("runs[%d]: endpoint %q, scenario %q%s appears twice", i, r.Endpoint, r.Scenario, variantLabel(r.Variant))
+		}
+		if r.Variant != "" && r.Variant != Base && r.Variant != Head {
+			return fmt.Errorf("runs[%d]: variant is %q, want %q or %q", i, r.Variant, Base, Head)
+		}
+		seen[k] = true
+		for j, q := range r.Requests {
+			if q.OK && (q.TTFTMs == nil || q.TotalMs == nil) {
+				return fmt.Errorf("runs[%d].requests[%d]: an ok request needs ttft_ms and total_ms", i, j)
+			}
+		}
+	}
+	return nil
+}
+
+// Key identifies a run across files: (endpoint, scenario), and the variant
+// in an A/B file.
+func (r Run) Key() string { return r.Endpoint + "\x00" + r.Scenario + "\x00" + r.Variant }
+
+// OKCount is the number of successful requests.
+func (r Run) OKCount() int {
+	n := 0
+	for _, q := range r.Requests {
+		if q.OK {
+			n++
+		}
+	}
+	return n
+}
+
+func variantLabel(v string) string {
+	if v == "" {
+		return ""
+	}
+	return " (" + v + ")"
+}
+
+// Interleaved reports whether the file holds an A/B run (variants).
+func (f *File) Interleaved() bool {
+	for _, r := range f.Runs {
+		if r.Variant != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// Requests counts all requests of the file.
+func (f *File) Requests() int {
+	n := 0
+	for _, r := range f.Runs {
+		n += len(r.Requests)
+	}
+	return n
+}
