@@ -51,6 +51,8 @@ type Inputs struct {
 	Region           string
 	PR               int
 	HeadSHA          string
+	// Select narrows the suite (flags only, for local iteration).
+	Select Selection
 }
 
 // NoBaseline is the baseline input that says explicitly that there is no
@@ -70,6 +72,9 @@ func (in Inputs) Path(p string) string {
 func (in Inputs) Validate(command string) error {
 	if command == "gate" && in.Mode != "gate" && in.Mode != "record" {
 		return BadInputf("mode: want gate or record, got %q", in.Mode)
+	}
+	if in.Mode == "record" && (len(in.Select.Scenarios) > 0 || in.Select.Requests > 0) {
+		return BadInputf("--scenario and --requests narrow a run for local iteration; a recorded baseline measures the whole suite as configured")
 	}
 	if in.PR < 0 {
 		return BadInputf("pr: want a pull request number, got %d", in.PR)
@@ -125,6 +130,9 @@ func Gate(ctx context.Context, env Env, in Inputs) error {
 		return err
 	}
 	act.Mask(cfg.Secrets()...)
+	if err := in.Select.Apply(cfg); err != nil {
+		return err
+	}
 	th, err := Thresholds(cfg, Overrides{FailOn: in.FailOn})
 	if err != nil {
 		return err

@@ -106,6 +106,10 @@ func parseInputs(e *env, cmd string, args []string, act *publish.Actions) (gate.
 		}
 	}
 	fs.StringVar(vals["config"], "c", "", "suite file (same as --config)")
+	var sel *gate.Selection
+	if cmd == "gate" {
+		sel = selectionFlags(fs)
+	}
 	pos, err := parseFlags(fs, args, e.stderr)
 	if err != nil {
 		return gate.Inputs{}, err
@@ -114,6 +118,9 @@ func parseInputs(e *env, cmd string, args []string, act *publish.Actions) (gate.
 		return gate.Inputs{}, gate.BadInputf("%s takes no arguments, got %q (see latgate %s -h)", cmd, pos[0], cmd)
 	}
 	in := gate.Inputs{DryRun: !act.InActions()}
+	if sel != nil {
+		in.Select = *sel
+	}
 	for _, d := range actionInputs {
 		p, ok := vals[d.name]
 		if !ok {

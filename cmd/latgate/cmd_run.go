@@ -22,6 +22,7 @@ func cmdRun(e *env, args []string) error {
 	out := fs.String("o", "results.json", "results `file` to write")
 	fs.StringVar(out, "output", "results.json", "results `file` (same as -o)")
 	region := fs.String("region", "", "region label recorded in the results (default $LATGATE_REGION)")
+	sel := selectionFlags(fs)
 	pos, err := parseFlags(fs, args, e.stderr)
 	if err != nil {
 		return err
@@ -34,6 +35,9 @@ func cmdRun(e *env, args []string) error {
 	}
 	cfg, err := gate.LoadConfig(*cfgPath, e.getenv, false)
 	if err != nil {
+		return err
+	}
+	if err := sel.Apply(cfg); err != nil {
 		return err
 	}
 	f, err := gate.Measure(e.ctx, cfg, gate.MeasureOptions{Source: gate.GitSource(e.getenv, *region), Progress: e.stderr, TTY: progressBar(e), ToolVersion: toolVersion()})
@@ -58,7 +62,7 @@ func cmdSim(e *env, args []string) error {
 	seed := fs.Uint64("seed", 1, "random seed")
 	key := fs.String("require-key", "", "require this Bearer token (tests 401 handling)")
 	ttft := fs.Duration("ttft", 0, "override: fixed time to first token")
-	itl := fs.Duration("itl", -1, "override: fixed inter-token gap")
+	itl := fs.String("itl", "", "override: fixed inter-token `gap`, e.g. 20ms (default: the profile's)")
 	tokens := fs.Int("tokens", 0, "override: output tokens")
 	stamp := fs.Bool("stamp", false, "write each first output's send time as an SSE comment (fidelity benchmarks)")
 	if _, err := parseFlags(fs, args, e.stderr); err != nil {
@@ -71,8 +75,12 @@ func cmdSim(e *env, args []string) error {
 	if *ttft > 0 {
 		p.TTFT = sim.Fixed(*ttft)
 	}
-	if *itl >= 0 {
-		p.ITL = sim.Fixed(*itl)
+	if *itl != "" {
+		d, err := time.ParseDuration(*itl)
+		if err != nil || d < 0 {
+			return gate.BadInputf("-itl: want a duration such as 20ms, got %q", *itl)
+		}
+		p.ITL = sim.Fixed(d)
 	}
 	if *tokens > 0 {
 		p.Tokens = *tokens
@@ -101,6 +109,10 @@ func cmdSim(e *env, args []string) error {
 
 func cmdMerge(e *env, args []string) error {
 	fs := flag.NewFlagSet("latgate merge", flag.ContinueOnError)
+	fs.Usage = func() {
+		fmt.Fprintln(fs.Output(), "usage: latgate merge A.json B.json ... -o all.json\n\nFlags:")
+		fs.PrintDefaults()
+	}
 	out := fs.String("o", "", "merged results `file` to write (required)")
 	pos, err := parseFlags(fs, args, e.stderr)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"strings"
 
 	"github.com/latgate/latgate/gate"
 )
@@ -45,4 +46,23 @@ func set(fs *flag.FlagSet, name string) bool {
 		}
 	})
 	return found
+}
+
+// listFlag is a repeatable string flag.
+type listFlag struct{ v *[]string }
+
+func (l listFlag) String() string {
+	if l.v == nil {
+		return ""
+	}
+	return strings.Join(*l.v, ",")
+}
+func (l listFlag) Set(s string) error { *l.v = append(*l.v, s); return nil }
+
+// selectionFlags registers --scenario (repeatable) and --requests.
+func selectionFlags(fs *flag.FlagSet) *gate.Selection {
+	sel := &gate.Selection{}
+	fs.Var(listFlag{&sel.Scenarios}, "scenario", "run only this `scenario` (repeatable)")
+	fs.IntVar(&sel.Requests, "requests", 0, "measured requests per scenario and endpoint (`N`; overrides the config)")
+	return sel
 }

@@ -54,7 +54,7 @@ Usage:
   latgate publish --results FILE [--baseline FILE] [--pr N | --head-sha SHA]
   latgate merge   A.json B.json ... -o all.json
   latgate demo                                             the whole flow on the built-in simulator
-  latgate sim     [--addr 127.0.0.1:8080] [--profile fast]  serve the simulator
+  latgate sim     [--addr 127.0.0.1:8080] [--profile realistic]  serve the simulator
   latgate version
 
 Run 'latgate COMMAND -h' for a command's flags.

@@ -1,0 +1,42 @@
+package gate
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/latgate/latgate/suite"
+)
+
+// Selection narrows a suite for quick local iteration: only the named
+// scenarios (all when empty), and a request count for each (0 keeps the
+// config's).
+type Selection struct {
+	Scenarios []string
+	Requests  int
+}
+
+// Apply narrows cfg in place. An unknown scenario name is bad input that
+// lists the names there are.
+func (s Selection) Apply(cfg *suite.Config) error {
+	if s.Requests < 0 {
+		return BadInputf("requests: want a positive number, got %d", s.Requests)
+	}
+	if len(s.Scenarios) > 0 {
+		var names []string
+		for _, sc := range cfg.Scenarios {
+			names = append(names, sc.Name)
+		}
+		for _, want := range s.Scenarios {
+			if !slices.Contains(names, want) {
+				return BadInputf("scenario %q is not in %s (it has: %s)", want, cfg.Path, strings.Join(names, ", "))
+			}
+		}
+		cfg.Scenarios = slices.DeleteFunc(cfg.Scenarios, func(sc suite.Scenario) bool { return !slices.Contains(s.Scenarios, sc.Name) })
+	}
+	if s.Requests > 0 {
+		for i := range cfg.Scenarios {
+			cfg.Scenarios[i].Requests = s.Requests
+		}
+	}
+	return nil
+}

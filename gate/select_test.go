@@ -1,0 +1,46 @@
+package gate
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/latgate/latgate/suite"
+)
+
+func TestSelection(t *testing.T) {
+	base := func() *suite.Config {
+		return &suite.Config{Path: "l.yaml", Scenarios: []suite.Scenario{{Name: "a", Requests: 50}, {Name: "b", Requests: 50}, {Name: "c", Requests: 50}}}
+	}
+	tests := []struct {
+		name    string
+		sel     Selection
+		want    string // scenario:requests, comma-separated
+		wantErr string
+	}{
+		{"all", Selection{}, "a:50,b:50,c:50", ""},
+		{"two, in config order", Selection{Scenarios: []string{"c", "a"}}, "a:50,c:50", ""},
+		{"requests", Selection{Scenarios: []string{"b"}, Requests: 5}, "b:5", ""},
+		{"unknown", Selection{Scenarios: []string{"d"}}, "", `scenario "d" is not in l.yaml (it has: a, b, c)`},
+		{"negative", Selection{Requests: -1}, "", "want a positive number"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := base()
+			err := tt.sel.Apply(cfg)
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) || KindOf(err) != BadInput {
+					t.Fatalf("err = %v, want bad input containing %q", err, tt.wantErr)
+				}
+				return
+			}
+			var got []string
+			for _, s := range cfg.Scenarios {
+				got = append(got, s.Name+":"+strconv.Itoa(s.Requests))
+			}
+			if g := strings.Join(got, ","); g != tt.want {
+				t.Errorf("got %s, want %s", g, tt.want)
+			}
+		})
+	}
+}
