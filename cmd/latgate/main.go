@@ -55,6 +55,8 @@ Usage:
   latgate merge   A.json B.json ... -o all.json
   latgate demo                                             the whole flow on the built-in simulator
   latgate sim     [--addr 127.0.0.1:8080] [--profile realistic]  serve the simulator
+  latgate init    [--base-url URL --model M --api-key-env VAR]  write latgate.yaml and a workflow
+  latgate completion bash|zsh|fish
   latgate version
 
 Run 'latgate COMMAND -h' for a command's flags.
@@ -103,6 +105,10 @@ func dispatch(e *env, args []string) error {
 		return cmdDemo(e, rest)
 	case "sim":
 		return cmdSim(e, rest)
+	case "init":
+		return cmdInit(e, rest)
+	case "completion":
+		return cmdCompletion(e, rest)
 	case "version", "--version", "-version":
 		fmt.Fprintln(e.stdout, versionString())
 		return nil

@@ -336,3 +336,22 @@ func TestColdConnections(t *testing.T) {
 		}
 	}
 }
+
+func TestInitAndCompletion(t *testing.T) {
+	dir := t.TempDir()
+	if r := runCLI(t, nil, "init", "--dir", dir); r.code != 0 {
+		t.Fatalf("init exit %d: %s", r.code, r.stderr)
+	}
+	if r := runCLI(t, nil, "run", "-c", filepath.Join(dir, "latgate.yaml"), "-o", filepath.Join(t.TempDir(), "nodir", "r.json")); r.code != 2 || !strings.Contains(r.stderr, "cannot write") {
+		t.Errorf("run into a missing folder: exit %d, stderr %q; want 2 before any request", r.code, r.stderr)
+	}
+	if r := runCLI(t, nil, "init", "--dir", dir); r.code != 2 || !strings.Contains(r.stderr, "exists: not overwritten") {
+		t.Errorf("second init: exit %d, stderr %q; want 2 refusing to overwrite", r.code, r.stderr)
+	}
+	r := runCLI(t, nil, "completion", "bash")
+	for _, want := range []string{"--scenario", "--requests", "--baseline-artifact", "--format"} {
+		if r.code != 0 || !strings.Contains(r.stdout, want) {
+			t.Errorf("completion bash lacks %s (exit %d)", want, r.code)
+		}
+	}
+}

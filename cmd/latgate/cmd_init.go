@@ -1,0 +1,90 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+
+	"github.com/latgate/latgate/baseline"
+	"github.com/latgate/latgate/gate"
+	"github.com/latgate/latgate/internal/scaffold"
+)
+
+func cmdInit(e *env, args []string) error {
+	fs := flag.NewFlagSet("latgate init", flag.ContinueOnError)
+	dir := fs.String("dir", ".", "`folder` to write latgate.yaml and .github/workflows/latgate.yml into")
+	o := scaffold.InitOptions{Getenv: e.getenv}
+	fs.StringVar(&o.BaseURL, "base-url", "", "endpoint `URL` (default: detected from the API keys in the environment, else the simulator)")
+	fs.StringVar(&o.Model, "model", "", "`model` name")
+	fs.StringVar(&o.KeyEnv, "api-key-env", "", "environment `variable` holding the API key")
+	force := fs.Bool("force", false, "overwrite existing files")
+	if pos, err := parseFlags(fs, args, e.stderr); err != nil || len(pos) > 0 {
+		if err == nil {
+			err = gate.BadInputf("init takes no arguments (see latgate init -h)")
+		}
+		return err
+	}
+	files, how := scaffold.Init(o)
+	paths := []string{"latgate.yaml", ".github/workflows/latgate.yml"}
+	for _, p := range paths {
+		if _, err := os.Stat(filepath.Join(*dir, p)); err == nil && !*force {
+			return gate.BadInputf("%s exists: not overwritten (use --force)", filepath.Join(*dir, p))
+		}
+	}
+	for _, p := range paths {
+		full := filepath.Join(*dir, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			return gate.AsCannotRun(err)
+		}
+		if err := baseline.WriteAtomic(full, []byte(files[p])); err != nil {
+			return gate.AsCannotRun(err)
+		}
+		fmt.Fprintf(e.stderr, "latgate: wrote %s\n", full)
+	}
+	fmt.Fprintf(e.stderr, "latgate: %s\nNext: edit the scenarios, try it with `latgate run`, then commit both files.\n", how)
+	return nil
+}
+
+// completionCommands reads each command's flags from its own -h output, so
+// completion can never drift from the flags.
+func completionCommands(e *env) []scaffold.Command {
+	flagLine := regexp.MustCompile(`(?m)^  -([a-z][a-z0-9-]*)`)
+	var out []scaffold.Command
+	for _, name := range []string{"run", "ab", "compare", "gate", "publish", "merge", "init", "demo", "sim", "completion", "version"} {
+		var help bytes.Buffer
+		sub := &env{stdout: &help, stderr: &help, getenv: func(string) string { return "" }, ctx: e.ctx}
+		_ = dispatch(sub, []string{name, "-h"})
+		c := scaffold.Command{Name: name, Files: slices.Contains([]string{"compare", "merge"}, name)}
+		for _, m := range flagLine.FindAllStringSubmatch(help.String(), -1) {
+			c.Flags = append(c.Flags, m[1])
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func cmdCompletion(e *env, args []string) error {
+	if len(args) == 1 && (args[0] == "-h" || args[0] == "--help") {
+		fmt.Fprintln(e.stderr, "usage: latgate completion bash|zsh|fish")
+		return errHelp
+	}
+	if len(args) != 1 {
+		return gate.BadInputf("usage: latgate completion bash|zsh|fish")
+	}
+	cmds := completionCommands(e)
+	switch args[0] {
+	case "bash":
+		fmt.Fprint(e.stdout, scaffold.Bash(cmds))
+	case "zsh":
+		fmt.Fprint(e.stdout, scaffold.Zsh(cmds))
+	case "fish":
+		fmt.Fprint(e.stdout, scaffold.Fish(cmds))
+	default:
+		return gate.BadInputf("completion: want bash, zsh or fish, got %q", args[0])
+	}
+	return nil
+}

@@ -1,0 +1,209 @@
+// Package scaffold writes what `latgate init` creates — a commented
+// latgate.yaml and a pull-request workflow — and the shell completion
+// scripts of `latgate completion`. It knows the commands' names and flags
+// but runs none of them.
+package scaffold
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// SchemaURL is where editors find the suite's JSON Schema.
+const SchemaURL = "https://raw.githubusercontent.com/latgate/latgate/main/docs/schema/latgate.schema.json"
+
+// Provider is an API whose key init can detect in the environment.
+type Provider struct {
+	KeyEnv  string // the variable holding the key
+	BaseURL string
+	Model   string
+}
+
+// Providers known to init, in the order their keys are looked for. Only
+// OpenAI-compatible chat completions are spoken today.
+var Providers = []Provider{
+	{KeyEnv: "OPENAI_API_KEY", BaseURL: "https://api.openai.com/v1", Model: "gpt-4o-mini"},
+	{KeyEnv: "OPENROUTER_API_KEY", BaseURL: "https://openrouter.ai/api/v1", Model: "openai/gpt-4o-mini"},
+	{KeyEnv: "GROQ_API_KEY", BaseURL: "https://api.groq.com/openai/v1", Model: "llama-3.1-8b-instant"},
+	{KeyEnv: "TOGETHER_API_KEY", BaseURL: "https://api.together.xyz/v1", Model: "meta-llama/Llama-3.3-70B-Instruct-Turbo"},
+}
+
+// InitOptions choose the endpoint; empty fields are detected or defaulted.
+type InitOptions struct {
+	BaseURL, Model, KeyEnv string
+	Getenv                 func(string) string
+}
+
+// Init returns the files to write, by path, and a line saying what was
+// detected. With no key in the environment and no flags, the endpoint is
+// the built-in simulator (`latgate sim`), so the suite runs at once.
+func Init(o InitOptions) (map[string]string, string) {
+	p := Provider{BaseURL: "http://127.0.0.1:8080/v1", Model: "realistic"}
+	how := "no API key found in the environment: the suite measures the built-in simulator (start it with: latgate sim)"
+	if o.BaseURL == "" && o.KeyEnv == "" && o.Getenv != nil {
+		for _, c := range Providers {
+			if o.Getenv(c.KeyEnv) != "" {
+				p, how = c, fmt.Sprintf("found %s: the suite measures %s", c.KeyEnv, c.BaseURL)
+				break
+			}
+		}
+	}
+	if o.BaseURL != "" {
+		p.BaseURL, p.KeyEnv, how = o.BaseURL, "", "endpoint "+o.BaseURL
+	}
+	if o.KeyEnv != "" {
+		p.KeyEnv = o.KeyEnv
+	}
+	if o.Model != "" {
+		p.Model = o.Model
+	}
+	key := ""
+	secret := ""
+	if p.KeyEnv != "" {
+		key = fmt.Sprintf("    api_key_env: %s          # the key is read from this variable, never from the file\n", p.KeyEnv)
+		secret = fmt.Sprintf("          %s: ${{ secrets.%s }}\n", p.KeyEnv, p.KeyEnv)
+	}
+	cfg := strings.NewReplacer("{{schema}}", SchemaURL, "{{base_url}}", p.BaseURL, "{{model}}", p.Model, "{{key}}", key).Replace(configTemplate)
+	wf := strings.Replace(workflowTemplate, "{{secret}}", secret, 1)
+	if secret == "" {
+		wf = strings.Replace(wf, "        env:\n", "", 1)
+	}
+	return map[string]string{"latgate.yaml": cfg, ".github/workflows/latgate.yml": wf}, how
+}
+
+const configTemplate = `# yaml-language-server: $schema={{schema}}
+# latgate suite: what to measure and when to fail. Every key: docs/config.md.
+endpoints:
+  - name: main
+    base_url: {{base_url}}
+    model: {{model}}
+{{key}}scenarios:
+  # One entry per kind of request your users send. Keep prompts representative:
+  # the length of the prompt and of the answer drive TTFT and total time.
+  - name: chat-short
+    messages:
+      - {role: system, content: "You are a concise assistant."}
+      - {role: user, content: "Summarise the plot of Hamlet in three sentences."}
+    max_tokens: 128
+    requests: 50               # per endpoint and variant; p95 needs at least 40 successful ones
+    concurrency: 1             # in-flight requests; or rate: 2/s for open-loop arrivals
+budgets:                       # absolute limits (ms); a blown budget fails the gate
+  ttft: {p95: 1500}
+regression:
+  tolerance: 10%               # smallest relative change worth failing for
+  min_delta: 25ms              # ... and smallest absolute change
+  alpha: 0.05                  # family-wise false-alarm rate for the whole suite
+  fail_on: [regression, over_budget]
+limits:
+  timeout: 60s                 # per request
+  max_requests: 1000           # per run, a cost cap
+`
+
+const workflowTemplate = `# latgate on pull requests: the base branch's suite and the pull request's
+# suite are measured interleaved in one job (mode: ab), so provider drift
+# between runs cannot fail the gate. Guide: docs/workflows.md.
+name: latency
+
+on:
+  pull_request:
+
+permissions:
+  contents: read
+  pull-requests: write         # the sticky comment
+
+concurrency:
+  group: latgate-${{ github.event.pull_request.number }}
+  cancel-in-progress: true
+
+jobs:
+  latency:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - uses: latgate/latgate@v1
+        with:
+          config: latgate.yaml
+          mode: ab             # base-config defaults to latgate.yaml at the base commit
+        env:
+{{secret}}`
+
+// Command is one latgate command and its flags, for completion.
+type Command struct {
+	Name  string
+	Flags []string // without dashes
+	Files bool     // takes file arguments
+}
+
+// Bash, Zsh and Fish return completion scripts for the commands.
+func Bash(cmds []Command) string {
+	var b strings.Builder
+	b.WriteString("# bash completion for latgate: source <(latgate completion bash)\n_latgate() {\n")
+	b.WriteString("  local cur=${COMP_WORDS[COMP_CWORD]}\n")
+	b.WriteString("  if [ \"$COMP_CWORD\" -eq 1 ]; then COMPREPLY=($(compgen -W \"" + names(cmds) + "\" -- \"$cur\")); return; fi\n")
+	b.WriteString("  case ${COMP_WORDS[1]} in\n")
+	for _, c := range cmds {
+		fmt.Fprintf(&b, "    %s) COMPREPLY=($(compgen -W \"%s\" -- \"$cur\")", c.Name, dashed(c.Flags, "--"))
+		if c.Files {
+			b.WriteString("; [[ $cur != -* ]] && COMPREPLY+=($(compgen -f -- \"$cur\"))")
+		}
+		b.WriteString(" ;;\n")
+	}
+	b.WriteString("  esac\n}\ncomplete -o default -F _latgate latgate\n")
+	return b.String()
+}
+
+// Zsh returns the zsh completion script.
+func Zsh(cmds []Command) string {
+	var b strings.Builder
+	b.WriteString("#compdef latgate\n# zsh completion for latgate: latgate completion zsh > \"${fpath[1]}/_latgate\"\n_latgate() {\n")
+	b.WriteString("  if (( CURRENT == 2 )); then compadd -- " + names(cmds) + "; return; fi\n")
+	b.WriteString("  case ${words[2]} in\n")
+	for _, c := range cmds {
+		fmt.Fprintf(&b, "    %s) compadd -- %s", c.Name, dashed(c.Flags, "--"))
+		if c.Files {
+			b.WriteString("; _files")
+		}
+		b.WriteString(" ;;\n")
+	}
+	b.WriteString("  esac\n}\ncompdef _latgate latgate\n")
+	return b.String()
+}
+
+// Fish returns the fish completion script.
+func Fish(cmds []Command) string {
+	var b strings.Builder
+	b.WriteString("# fish completion for latgate: latgate completion fish > ~/.config/fish/completions/latgate.fish\n")
+	b.WriteString("complete -c latgate -f\n")
+	for _, c := range cmds {
+		fmt.Fprintf(&b, "complete -c latgate -n __fish_use_subcommand -a %s\n", c.Name)
+		for _, f := range c.Flags {
+			fmt.Fprintf(&b, "complete -c latgate -n '__fish_seen_subcommand_from %s' -l %s\n", c.Name, f)
+		}
+		if c.Files {
+			fmt.Fprintf(&b, "complete -c latgate -n '__fish_seen_subcommand_from %s' -F\n", c.Name)
+		}
+	}
+	return b.String()
+}
+
+func names(cmds []Command) string {
+	var n []string
+	for _, c := range cmds {
+		n = append(n, c.Name)
+	}
+	return strings.Join(n, " ")
+}
+
+func dashed(flags []string, dash string) string {
+	f := append([]string(nil), flags...)
+	sort.Strings(f)
+	for i := range f {
+		if len(f[i]) == 1 {
+			f[i] = "-" + f[i]
+		} else {
+			f[i] = dash + f[i]
+		}
+	}
+	return strings.Join(f, " ")
+}

@@ -1,0 +1,77 @@
+package scaffold
+
+import (
+	"strings"
+	"testing"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/latgate/latgate/suite"
+)
+
+func TestInitWritesASuiteThatParses(t *testing.T) {
+	tests := []struct {
+		name    string
+		opt     InitOptions
+		env     map[string]string
+		wantURL string
+		wantKey string
+	}{
+		{"no key: the simulator", InitOptions{}, nil, "http://127.0.0.1:8080/v1", ""},
+		{"detected key", InitOptions{}, map[string]string{"GROQ_API_KEY": "x"}, "https://api.groq.com/openai/v1", "GROQ_API_KEY"},
+		{"flags win", InitOptions{BaseURL: "http://vllm:8000/v1", Model: "m", KeyEnv: "MY_KEY"}, map[string]string{"OPENAI_API_KEY": "x"}, "http://vllm:8000/v1", "MY_KEY"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.opt.Getenv = func(k string) string { return tt.env[k] }
+			files, _ := Init(tt.opt)
+			cfgText := files["latgate.yaml"]
+			if !strings.HasPrefix(cfgText, "# yaml-language-server: $schema="+SchemaURL) {
+				t.Errorf("no schema line:\n%s", cfgText)
+			}
+			cfg, err := suite.Parse("latgate.yaml", []byte(cfgText), suite.Options{SkipKeys: true, Getenv: tt.opt.Getenv})
+			if err != nil {
+				t.Fatalf("the written suite does not parse: %v\n%s", err, cfgText)
+			}
+			if got := cfg.Endpoints[0].BaseURL; got != tt.wantURL {
+				t.Errorf("base_url = %q, want %q", got, tt.wantURL)
+			}
+			if got := cfg.Endpoints[0].APIKeyEnv; got != tt.wantKey {
+				t.Errorf("api_key_env = %q, want %q", got, tt.wantKey)
+			}
+			var wf struct {
+				Jobs map[string]struct {
+					Steps []struct {
+						Uses string
+						With map[string]string
+						Env  map[string]string
+					}
+				}
+			}
+			if err := yaml.Unmarshal([]byte(files[".github/workflows/latgate.yml"]), &wf); err != nil {
+				t.Fatalf("workflow: %v", err)
+			}
+			step := wf.Jobs["latency"].Steps[1]
+			if step.With["mode"] != "ab" || step.With["config"] != "latgate.yaml" {
+				t.Errorf("workflow step with = %v, want mode ab on latgate.yaml", step.With)
+			}
+			if tt.wantKey != "" && step.Env[tt.wantKey] != "${{ secrets."+tt.wantKey+" }}" {
+				t.Errorf("workflow env = %v, want the key from secrets", step.Env)
+			}
+		})
+	}
+}
+
+func TestCompletionScripts(t *testing.T) {
+	cmds := []Command{{Name: "run", Flags: []string{"c", "scenario"}}, {Name: "compare", Flags: []string{"format"}, Files: true}}
+	for name, script := range map[string]string{"bash": Bash(cmds), "zsh": Zsh(cmds), "fish": Fish(cmds)} {
+		for _, want := range []string{"run", "compare", "scenario", "format"} {
+			if !strings.Contains(script, want) {
+				t.Errorf("%s script lacks %q:\n%s", name, want, script)
+			}
+		}
+	}
+	if !strings.Contains(Bash(cmds), "-c --scenario") {
+		t.Errorf("bash: one-letter flags take one dash:\n%s", Bash(cmds))
+	}
+}
