@@ -49,7 +49,7 @@ func TestCalibration(t *testing.T) {
 		fmt.Sscan(s, &n)
 		sizes = append(sizes, n)
 	}
-	c := Config{Tolerance: 0.10, MinDelta: 0.025, Alpha: 0.05, Permutations: *calPerms, Bootstrap: -1}
+	c := Config{Tolerance: 0.10, MinDelta: 25, Alpha: 0.05, Permutations: *calPerms, Bootstrap: -1}
 	var b strings.Builder
 	fmt.Fprintf(&b, "| condition | n per side | latgate fails | naive TTFT p95 +10%% fails |\n|---|---:|---:|---:|\n")
 	start := time.Now()

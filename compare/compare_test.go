@@ -21,13 +21,16 @@ type model struct {
 	tokens                int
 	errRate               float64
 	scale, ttftScale      float64
+	// hitShare > 0 makes the TTFT body a mix of prompt-cache hits (median
+	// 100 ms, this share of requests) and misses (median 600 ms).
+	hitShare float64
 }
 
 func realistic() model {
 	return model{
-		ttftMedian: 0.350, ttftSigma: 0.35,
-		spikeP: 0.05, spikeMin: 0.3, spikeMax: 1.5,
-		itlMedian: 0.015, itlSigma: 0.15, tokens: 128,
+		ttftMedian: 350, ttftSigma: 0.35,
+		spikeP: 0.05, spikeMin: 300, spikeMax: 1500,
+		itlMedian: 15, itlSigma: 0.15, tokens: 128,
 		errRate: 0.01, scale: 1, ttftScale: 1,
 	}
 }
@@ -36,7 +39,14 @@ func (m model) sample(n int, rng *rand.Rand) *Sample {
 	s := &Sample{Values: map[string][]float64{}, Events: float64(m.tokens)}
 	for range n {
 		ok := rng.Float64() >= m.errRate
-		ttft := m.ttftMedian * math.Exp(m.ttftSigma*rng.NormFloat64())
+		med := m.ttftMedian
+		if m.hitShare > 0 {
+			med = 600
+			if rng.Float64() < m.hitShare {
+				med = 100
+			}
+		}
+		ttft := med * math.Exp(m.ttftSigma*rng.NormFloat64())
 		if rng.Float64() < m.spikeP {
 			ttft += m.spikeMin + rng.Float64()*(m.spikeMax-m.spikeMin)
 		}
@@ -66,7 +76,7 @@ func pair(base, cur model, n int, seed uint64) []Run {
 }
 
 func cfg() Config {
-	return Config{Tolerance: 0.10, MinDelta: 0.025, Alpha: 0.05, Permutations: 500, Bootstrap: 200}
+	return Config{Tolerance: 0.10, MinDelta: 25, Alpha: 0.05, Permutations: 500, Bootstrap: 200}
 }
 
 func find(t *testing.T, r Result, scenario, metric, stat string) Check {
@@ -160,28 +170,66 @@ func TestBigButUncertainChangeIsInconclusive(t *testing.T) {
 	noisy.ttftSigma = 1.0
 	cur := noisy
 	cur.ttftScale = 1.25
-	found := false
-	for seed := uint64(0); seed < 10 && !found; seed++ {
+	estimated := 0
+	for seed := uint64(0); seed < 20; seed++ {
 		r := Compare(pair(noisy, cur, 12, seed), cfg())
 		c := find(t, r, "short", "ttft", "p50")
-		if c.Status == Inconclusive {
-			found = true
-			if c.NeedN <= 12 || !strings.Contains(c.Note, "requests per side would decide it") {
-				t.Errorf("need %d note %q: want an estimate above the current n", c.NeedN, c.Note)
+		if c.Status != Inconclusive || c.Current <= c.Baseline {
+			continue
+		}
+		switch {
+		case c.RawP < 0.5:
+			estimated++
+			if c.NeedN <= 12 || !strings.Contains(c.Note, "requests per side might decide it") {
+				t.Errorf("seed %d: raw p %.3f, need %d note %q: want an estimate above the current n", seed, c.RawP, c.NeedN, c.Note)
 			}
+		case c.NeedN != 0:
+			t.Errorf("seed %d: raw p %.3f (the test points within tolerance) but need %d, want no estimate", seed, c.RawP, c.NeedN)
 		}
 	}
-	if !found {
-		t.Error("no seed gave an inconclusive check")
+	if estimated == 0 {
+		t.Error("no seed gave an inconclusive check with an estimate")
+	}
+}
+
+func TestNeededN(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		c    Check
+		want func(int) bool
+	}{
+		{"one-sided p 0.01 at n=50", Check{NBase: 50, NCurrent: 50, RawP: 0.01}, func(n int) bool { return n > 50 && n < 200 }},
+		{"weaker evidence needs more", Check{NBase: 50, NCurrent: 50, RawP: 0.2}, func(n int) bool { return n > 500 }},
+		{"p ≈ 1 gives no estimate", Check{NBase: 50, NCurrent: 50, RawP: 0.999}, func(n int) bool { return n == 0 }},
+		{"p 0.5 gives no estimate", Check{NBase: 50, NCurrent: 50, RawP: 0.5}, func(n int) bool { return n == 0 }},
+		{"untested", Check{NBase: 50, NCurrent: 50, RawP: math.NaN()}, func(n int) bool { return n == 0 }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := neededN(&tt.c, 0.05, 26); !tt.want(got) {
+				t.Errorf("neededN = %d", got)
+			}
+		})
+	}
+	// One-sided p 0.01 is z = 2.33; Bonferroni one-sided over 26 checks
+	// at 0.05 is z = 2.89; ((2.89+0.84)/2.33)² × 50 = 129.
+	if got := neededN(&Check{NBase: 50, NCurrent: 50, RawP: 0.01}, 0.05, 26); got < 125 || got > 133 {
+		t.Errorf("neededN = %d, want about 129", got)
+	}
+	// An improvement that is inconclusive gets no estimate.
+	c := Check{Metric: "ttft", Stat: "p50", Baseline: 200, Current: 100, DeltaPct: -50, MinDelta: 25,
+		NBase: 50, NCurrent: 50, RawP: 0.01, PValue: 0.2, Budget: math.NaN()}
+	decide(&c, Config{Tolerance: 0.1, Alpha: 0.05}, 26)
+	if c.Status != Inconclusive || c.NeedN != 0 {
+		t.Errorf("inconclusive improvement: status %s need %d, want inconclusive without an estimate", c.Status, c.NeedN)
 	}
 }
 
 func TestBudgetsAndFailOn(t *testing.T) {
 	c := cfg()
-	c.Budgets = []Budget{{Metric: "ttft", Stat: "p95", Value: 0.2}, {Metric: "errors", Stat: "rate", Value: 0.5}}
+	c.Budgets = []Budget{{Metric: "ttft", Stat: "p95", Value: 200}, {Metric: "errors", Stat: "rate", Value: 0.5}}
 	r := Compare(pair(realistic(), realistic(), 50, 2), c)
 	ch := find(t, r, "short", "ttft", "p95")
-	if ch.Status != OverBudget || ch.Budget != 0.2 || r.Verdict != "fail" {
+	if ch.Status != OverBudget || ch.Budget != 200 || r.Verdict != "fail" {
 		t.Errorf("status %s budget %v verdict %s, want over_budget and fail", ch.Status, ch.Budget, r.Verdict)
 	}
 	// At n=50 no distribution-free 95% upper bound for p95 exists (NaN).
@@ -200,7 +248,7 @@ func TestBudgetsAndFailOn(t *testing.T) {
 func TestNoBaseline(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	c := cfg()
-	c.Budgets = []Budget{{Metric: "total", Stat: "p50", Value: 0.1}}
+	c.Budgets = []Budget{{Metric: "total", Stat: "p50", Value: 100}}
 	r := Compare([]Run{{Endpoint: "e", Scenario: "new", Current: realistic().sample(30, rng)}}, c)
 	if got := find(t, r, "new", "ttft", "p50").Status; got != NoBaseline {
 		t.Errorf("status %s, want no_baseline", got)
@@ -273,5 +321,157 @@ func TestQuantileCICoverage(t *testing.T) {
 	}
 	if ci := QuantileCI([]float64{1, 2, 3}, 0.95, 0.05); !math.IsNaN(ci[1]) {
 		t.Errorf("upper bound of p95 from 3 values = %v, want NaN (not enough data)", ci[1])
+	}
+}
+
+func TestReorderingScenariosKeepsResults(t *testing.T) {
+	slow := realistic()
+	slow.scale = 1.15
+	rng := rand.New(rand.NewPCG(11, 11))
+	runs := []Run{
+		{Endpoint: "e", Scenario: "a", Base: realistic().sample(60, rng), Current: slow.sample(60, rng)},
+		{Endpoint: "e", Scenario: "b", Base: realistic().sample(60, rng), Current: realistic().sample(60, rng)},
+		{Endpoint: "f", Scenario: "a", Base: realistic().sample(60, rng), Current: realistic().sample(60, rng)},
+	}
+	key := func(c Check) string { return c.Endpoint + "/" + c.Scenario + "/" + c.Metric + "/" + c.Stat }
+	byKey := func(r Result) map[string]string {
+		out := map[string]string{}
+		for _, c := range r.Checks {
+			out[key(c)] = strings.Join([]string{string(c.Status),
+				strconv.FormatFloat(c.PValue, 'g', -1, 64), strconv.FormatFloat(c.RawP, 'g', -1, 64),
+				strconv.FormatFloat(c.CIPct[0], 'g', -1, 64), strconv.FormatFloat(c.CIPct[1], 'g', -1, 64)}, " ")
+		}
+		return out
+	}
+	a := byKey(Compare(runs, cfg()))
+	b := byKey(Compare([]Run{runs[2], runs[0], runs[1]}, cfg()))
+	if len(a) != len(b) {
+		t.Fatalf("%d checks vs %d after reordering", len(a), len(b))
+	}
+	for k, v := range a {
+		if b[k] != v {
+			t.Errorf("%s: %q, after reordering %q", k, v, b[k])
+		}
+	}
+}
+
+// mixModel is TTFT from two modes, prompt-cache hits (100 ms) and misses
+// (600 ms), with the given share of hits.
+func mixModel(hits float64) model {
+	m := realistic()
+	m.hitShare = hits
+	m.ttftSigma = 0.25
+	return m
+}
+
+func TestMeanCatchesAMixChange(t *testing.T) {
+	// 70/30 → 50/50 hits/misses: mean TTFT +40%, median and p95 barely
+	// move beyond the tolerance.
+	caught := 0
+	for seed := range uint64(5) {
+		r := Compare(pair(mixModel(0.7), mixModel(0.5), 300, seed), cfg())
+		if c := find(t, r, "short", "ttft", "mean"); c.Status == Regression {
+			caught++
+		} else {
+			t.Logf("seed %d: ttft mean %s (delta %.1f%%, p %.4f)", seed, c.Status, c.DeltaPct, c.PValue)
+		}
+	}
+	if caught < 4 {
+		t.Errorf("mix change caught by the mean check in %d of 5 suites, want at least 4", caught)
+	}
+	c := find(t, Compare(pair(mixModel(0.7), mixModel(0.5), 300, 1), cfg()), "short", "ttft", "mean")
+	if c.DeltaPct < 25 || c.DeltaPct > 55 {
+		t.Errorf("ttft mean change %.1f%%, want about +40%%", c.DeltaPct)
+	}
+}
+
+// abRun is an interleaved A/B run: in each block b, nb(b) base and nh(b)
+// head requests, every latency multiplied by the block's factor f(b) and
+// the head's by headScale.
+func abRun(name string, blocks int, nb, nh func(int) int, f func(int) float64, headScale float64, rng *rand.Rand) Run {
+	base, head := &Sample{Values: map[string][]float64{}, Events: 128}, &Sample{Values: map[string][]float64{}, Events: 128}
+	m := realistic()
+	m.errRate = 0
+	for b := range blocks {
+		add := func(s *Sample, n int, scale float64) {
+			mm := m
+			mm.scale = f(b) * scale
+			one := mm.sample(n, rng)
+			s.OK = append(s.OK, one.OK...)
+			for k, v := range one.Values {
+				s.Values[k] = append(s.Values[k], v...)
+			}
+			for range n {
+				s.Block = append(s.Block, b)
+			}
+		}
+		add(base, nb(b), 1)
+		add(head, nh(b), headScale)
+	}
+	return Run{Endpoint: "e", Scenario: name, Base: base, Current: head}
+}
+
+func unblock(r Run) Run {
+	b, c := *r.Base, *r.Current
+	b.Block, c.Block = nil, nil
+	return Run{Endpoint: r.Endpoint, Scenario: r.Scenario, Base: &b, Current: &c}
+}
+
+func TestBlockedPermutationCancelsBlockWideSlowdown(t *testing.T) {
+	// Half the blocks are twice as slow for both variants, and the head
+	// happens to have most of its requests in them: unpaired, the head
+	// looks much slower; within blocks, nothing changed.
+	slowBlock := func(b int) bool { return b%2 == 0 }
+	nb := func(b int) int {
+		if slowBlock(b) {
+			return 1
+		}
+		return 5
+	}
+	nh := func(b int) int { return 6 - nb(b) }
+	f := func(b int) float64 {
+		if slowBlock(b) {
+			return 2
+		}
+		return 1
+	}
+	rng := rand.New(rand.NewPCG(5, 5))
+	run := abRun("ab", 20, nb, nh, f, 1, rng)
+	c := cfg()
+	unpaired := Compare([]Run{unblock(run)}, c)
+	if got := find(t, unpaired, "ab", "ttft", "p50").Status; got != Regression {
+		t.Fatalf("unpaired: ttft p50 %s, want regression (the test data should fool an unpaired test)", got)
+	}
+	paired := Compare([]Run{run}, c)
+	if paired.Verdict != "pass" {
+		for _, ch := range paired.Checks {
+			if ch.Status == Regression {
+				t.Errorf("blocked: %s %s regression (delta %.1f%%, p %.4f)", ch.Metric, ch.Stat, ch.DeltaPct, ch.PValue)
+			}
+		}
+	}
+}
+
+func TestBlockedPermutationSeesThroughDrift(t *testing.T) {
+	// Strong drift between blocks (σ = 0.6) and a +30% head: within blocks
+	// the head is always slower; pooled, the drift drowns it.
+	detected, unpairedDetected := 0, 0
+	for seed := range uint64(5) {
+		rng := rand.New(rand.NewPCG(seed, 9))
+		factors := make([]float64, 25)
+		for i := range factors {
+			factors[i] = math.Exp(0.6 * rng.NormFloat64())
+		}
+		two := func(int) int { return 2 }
+		run := abRun("ab", 25, two, two, func(b int) float64 { return factors[b] }, 1.3, rng)
+		if find(t, Compare([]Run{run}, cfg()), "ab", "total", "p50").Status == Regression {
+			detected++
+		}
+		if find(t, Compare([]Run{unblock(run)}, cfg()), "ab", "total", "p50").Status == Regression {
+			unpairedDetected++
+		}
+	}
+	if detected < 4 || unpairedDetected > 1 {
+		t.Errorf("+30%% under block drift: blocked test caught %d of 5, unpaired %d of 5; want ≥ 4 and ≤ 1", detected, unpairedDetected)
 	}
 }

@@ -1,0 +1,117 @@
+package compare
+
+import (
+	"math"
+
+	"github.com/montanaflynn/stats"
+)
+
+// NoiseCheck is what one comparison (an A/A run, where both sides ran the
+// same configuration, or any pair) says about the sensitivity of one
+// latency check at its request count.
+type NoiseCheck struct {
+	Endpoint, Scenario string
+	Metric, Stat       string
+	NBase, NCurrent    int
+	// NoisePct is the half-width of the 1−Alpha bootstrap interval of the
+	// change, in percent: how far apart two runs of the same thing land.
+	NoisePct float64
+	// MDEPct is the smallest regression, in percent, that this check
+	// flags with 80% power at the current request count, after the
+	// family-wise correction and the minimum-effect null (so it is always
+	// above the tolerance).
+	MDEPct float64
+	// TargetPct is the regression that NeedN is sized for: twice the
+	// tolerance (a regression of exactly the tolerance is, by design,
+	// never confidently beyond it).
+	TargetPct float64
+	// NeedN is the requests per side that would catch a regression of
+	// TargetPct with 80% power; 0 when min_delta makes the target
+	// unreachable or the noise could not be measured.
+	NeedN int
+}
+
+// Noise measures, for every latency check of runs that have both sides,
+// the sampling noise of the change, the minimum detectable regression at
+// 80% power (MDE) and the requests per side needed to catch a regression
+// of twice the tolerance.
+//
+// How: the standard error se of the log change of the statistic comes from
+// the same bootstrap as the change intervals (whole blocks for interleaved
+// runs; cfg.Bootstrap resamples, default 1000). A check is flagged when the
+// log change exceeds log(1+Tolerance) by z·se, z the one-sided
+// Bonferroni threshold over the suite's tested checks (the maxT correction
+// is a little less strict), so with 80% power
+//
+//	MDE = (1+Tolerance)·exp((z + z₀.₈)·se) − 1,
+//
+// raised to MinDelta relative to the baseline if that is larger. se
+// shrinks as 1/√n, which gives NeedN. docs/statistics.md compares MDE with
+// the detection measured by simulation.
+func Noise(runs []Run, cfg Config) []NoiseCheck {
+	cfg.defaults()
+	if cfg.Bootstrap < 0 {
+		cfg.Bootstrap = 1000
+	}
+	// The family: every check Compare would test.
+	type cand struct {
+		r        Run
+		metric   string
+		st       statDef
+		nb, nc   int
+		base     float64
+		minDelta float64
+	}
+	var cands []cand
+	tested := 0
+	for _, r := range runs {
+		if r.Base == nil || r.Current == nil {
+			continue
+		}
+		tested++ // the error rate
+		for _, m := range Metrics {
+			bv, cv := okValues(r.Base, m), okValues(r.Current, m)
+			for _, st := range statDefs {
+				if len(bv) < st.minN() || len(cv) < st.minN() {
+					continue
+				}
+				tested++
+				cands = append(cands, cand{r, m, st, len(bv), len(cv), st.of(bv), minDelta(cfg, m, r.Current)})
+			}
+		}
+	}
+	z := stats.NormPpf(1-cfg.Alpha/float64(max(tested, 1)), 0, 1) + z80
+	lt := math.Log1p(cfg.Tolerance)
+	target := 2 * cfg.Tolerance
+	var out []NoiseCheck
+	for _, c := range cands {
+		nc := NoiseCheck{
+			Endpoint: c.r.Endpoint, Scenario: c.r.Scenario, Metric: c.metric, Stat: c.st.name,
+			NBase: c.nb, NCurrent: c.nc, NoisePct: math.NaN(), MDEPct: math.NaN(), TargetPct: target * 100,
+		}
+		draws := bootstrapDraws(c.r, c.metric, c.st, cfg.Bootstrap, checkSeed(cfg, c.r, c.metric, c.st.name), blocked(c.r))
+		logs := make([]float64, 0, len(draws))
+		for _, d := range draws {
+			if d > -100 {
+				logs = append(logs, math.Log1p(d/100))
+			}
+		}
+		se, err := stats.StandardDeviationSample(logs)
+		if err == nil && len(draws) > 1 {
+			nc.NoisePct = (Quantile(draws, 1-cfg.Alpha/2) - Quantile(draws, cfg.Alpha/2)) / 2
+			mde := (1+cfg.Tolerance)*math.Exp(z*se) - 1
+			if c.base > 0 {
+				mde = math.Max(mde, c.minDelta/c.base)
+			}
+			nc.MDEPct = mde * 100
+			reachable := c.base > 0 && target*c.base > c.minDelta
+			if reachable && se > 0 {
+				n := float64(min(c.nb, c.nc))
+				need := n * math.Pow(z*se/(math.Log1p(target)-lt), 2)
+				nc.NeedN = max(c.st.minN(), int(math.Ceil(math.Min(need, 1e6))))
+			}
+		}
+		out = append(out, nc)
+	}
+	return out
+}

@@ -1,0 +1,397 @@
+package compare
+
+import (
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"sort"
+	"sync"
+)
+
+// unit is one request as a whole record, so permutations keep the
+// correlation between a request's metrics.
+type unit struct {
+	ok bool
+	v  []float64 // per metric index, NaN if missing
+}
+
+type testKind int
+
+const (
+	kindRank   testKind = iota // p50: difference of mean ranks
+	kindTail                   // p95, p99: exceedance of the baseline's quantile
+	kindMean                   // mean: exceedance of the baseline's mean
+	kindErrors                 // errors: difference of failure rates
+)
+
+// testDef is one one-sided test of a check: dir +1 tests "worse by more
+// than the tolerance", dir -1 "better by more than the tolerance".
+type testDef struct {
+	check  int // index into Result.Checks
+	kind   testKind
+	metric int // index into Metrics; -1 for errors
+	q      float64
+	dir    int
+}
+
+// runTests holds a run's data twice, with the current sample scaled for
+// each direction's minimum-effect null hypothesis, and its tests.
+type runTests struct {
+	worse, better *runData
+	tests         []testDef
+	// strata are the groups of units whose labels may be exchanged: one
+	// group of all units, or one per block of an interleaved run.
+	strata [][]int
+	seed   uint64 // from the run's identity
+}
+
+type runData struct {
+	units []unit
+	nb    int         // units[:nb] are the baseline
+	order [][]int     // per metric: units with a value, sorted by value
+	rank  [][]float64 // per metric: mid-rank of each unit (NaN if missing)
+}
+
+func newRunTests(r Run, cfg Config, isBlocked bool) *runTests {
+	d := &runTests{
+		worse: newRunData(r.Base, r.Current, 1/(1+cfg.Tolerance)),
+		seed:  hash(r.Endpoint + "\x00" + r.Scenario),
+	}
+	if cfg.Tolerance < 1 {
+		d.better = newRunData(r.Base, r.Current, 1/(1-cfg.Tolerance))
+	}
+	n := r.Base.N() + r.Current.N()
+	if !isBlocked {
+		all := make([]int, n)
+		for i := range all {
+			all[i] = i
+		}
+		d.strata = [][]int{all}
+		return d
+	}
+	byBlock := map[int][]int{}
+	var keys []int
+	add := func(blocks []int, offset int) {
+		for i, b := range blocks {
+			if _, ok := byBlock[b]; !ok {
+				keys = append(keys, b)
+			}
+			byBlock[b] = append(byBlock[b], offset+i)
+		}
+	}
+	add(r.Base.Block, 0)
+	add(r.Current.Block, r.Base.N())
+	sort.Ints(keys)
+	for _, k := range keys {
+		if len(byBlock[k]) > 1 {
+			d.strata = append(d.strata, byBlock[k])
+		}
+	}
+	return d
+}
+
+// value is test t's statistic for the labelling cur, oriented so that
+// larger is more extreme in the test's direction.
+func (rt *runTests) value(t testDef, cur []bool) float64 {
+	d := rt.worse
+	if t.dir < 0 {
+		d = rt.better
+	}
+	return float64(t.dir) * d.statistic(t, cur)
+}
+
+// newRunData pools base and current requests, the current values
+// multiplied by scale: testing "no difference" on the scaled data tests
+// "a difference of exactly the tolerance" on the real data.
+func newRunData(base, cur *Sample, scale float64) *runData {
+	d := &runData{nb: base.N()}
+	add := func(s *Sample, scale float64) {
+		for i := range s.OK {
+			u := unit{ok: s.OK[i], v: make([]float64, len(Metrics))}
+			for mi, m := range Metrics {
+				u.v[mi] = math.NaN()
+				if vals := s.Values[m]; i < len(vals) && s.OK[i] {
+					u.v[mi] = vals[i] * scale
+				}
+			}
+			d.units = append(d.units, u)
+		}
+	}
+	add(base, 1)
+	add(cur, scale)
+	d.order = make([][]int, len(Metrics))
+	d.rank = make([][]float64, len(Metrics))
+	for mi := range Metrics {
+		var idx []int
+		for i, u := range d.units {
+			if !math.IsNaN(u.v[mi]) {
+				idx = append(idx, i)
+			}
+		}
+		sort.SliceStable(idx, func(a, b int) bool { return d.units[idx[a]].v[mi] < d.units[idx[b]].v[mi] })
+		d.order[mi] = idx
+		rk := make([]float64, len(d.units))
+		for i := range rk {
+			rk[i] = math.NaN()
+		}
+		for i := 0; i < len(idx); {
+			j := i
+			for j+1 < len(idx) && d.units[idx[j+1]].v[mi] == d.units[idx[i]].v[mi] {
+				j++
+			}
+			mid := float64(i+j)/2 + 1
+			for k := i; k <= j; k++ {
+				rk[idx[k]] = mid
+			}
+			i = j + 1
+		}
+		d.rank[mi] = rk
+	}
+	return d
+}
+
+// statistic computes test t for the labelling cur (true = current).
+func (d *runData) statistic(t testDef, cur []bool) float64 {
+	switch t.kind {
+	case kindErrors:
+		var fb, nb, fc, nc float64
+		for i, u := range d.units {
+			if cur[i] {
+				nc++
+				if !u.ok {
+					fc++
+				}
+			} else {
+				nb++
+				if !u.ok {
+					fb++
+				}
+			}
+		}
+		return fc/nc - fb/nb
+	case kindRank:
+		// Mann-Whitney U as the difference of mean ranks, scaled by N.
+		var sc, sb, nc, nb float64
+		for _, i := range d.order[t.metric] {
+			if cur[i] {
+				sc += d.rank[t.metric][i]
+				nc++
+			} else {
+				sb += d.rank[t.metric][i]
+				nb++
+			}
+		}
+		if nc == 0 || nb == 0 {
+			return 0
+		}
+		return (sc/nc - sb/nb) / (nc + nb)
+	}
+	// Exceedance: how much more of the current side than of the baseline
+	// side lies above a threshold from the baseline side (its q-quantile,
+	// or its mean), recomputed for every permutation from that
+	// permutation's baseline group.
+	order := d.order[t.metric]
+	nc := 0
+	var sumB float64
+	for _, i := range order {
+		if cur[i] {
+			nc++
+		} else {
+			sumB += d.units[i].v[t.metric]
+		}
+	}
+	nb := len(order) - nc
+	if nc < 2 || nb < 2 {
+		return 0
+	}
+	var tau float64
+	if t.kind == kindMean {
+		tau = sumB / float64(nb)
+	} else {
+		tau = groupQuantile(d, order, cur, false, nb, t)
+	}
+	var ec, eb float64
+	// order is sorted: everything above tau is a suffix.
+	for k := len(order) - 1; k >= 0; k-- {
+		i := order[k]
+		if d.units[i].v[t.metric] <= tau {
+			break
+		}
+		if cur[i] {
+			ec++
+		} else {
+			eb++
+		}
+	}
+	return ec/float64(nc) - eb/float64(nb)
+}
+
+// groupQuantile is the type-7 q-quantile of one side (cur[i] == side) of
+// the pooled order, found by walking it once.
+func groupQuantile(d *runData, order []int, cur []bool, side bool, n int, t testDef) float64 {
+	h := t.q * float64(n-1)
+	lo := int(math.Floor(h))
+	frac := h - float64(lo)
+	pos := 0
+	var vlo float64
+	for _, i := range order {
+		if cur[i] != side {
+			continue
+		}
+		if pos == lo {
+			vlo = d.units[i].v[t.metric]
+			if frac == 0 || lo == n-1 {
+				return vlo
+			}
+		}
+		if pos == lo+1 {
+			return vlo + frac*(d.units[i].v[t.metric]-vlo)
+		}
+		pos++
+	}
+	return vlo
+}
+
+// permute fills perm[ti][b] with test ti's statistic under permutation b.
+// The run's random stream comes from its identity, labels are exchanged
+// within strata only, and nothing is allocated per permutation.
+func (rt *runTests) permute(cfg Config, obs []float64, perm [][]float64) {
+	n := len(rt.worse.units)
+	labels := make([]bool, n)
+	for i := rt.worse.nb; i < n; i++ {
+		labels[i] = true
+	}
+	for ti, t := range rt.tests {
+		obs[ti] = rt.value(t, labels)
+	}
+	rng := rand.New(rand.NewPCG(cfg.Seed, rt.seed))
+	shuffled := append([]bool(nil), labels...)
+	for b := 0; b < cfg.Permutations; b++ {
+		for _, s := range rt.strata {
+			for i := len(s) - 1; i > 0; i-- {
+				j := rng.IntN(i + 1)
+				shuffled[s[i]], shuffled[s[j]] = shuffled[s[j]], shuffled[s[i]]
+			}
+		}
+		for ti, t := range rt.tests {
+			perm[ti][b] = rt.value(t, shuffled)
+		}
+	}
+}
+
+// westfallYoung fills RawP and PValue of every tested check: single-step
+// maxT over all one-sided tests of the suite, each run's request labels
+// permuted jointly for all its tests. Runs are permuted in parallel; each
+// run's stream depends only on its identity, so the result does not
+// depend on the order of runs or on scheduling.
+func westfallYoung(res *Result, data []*runTests, cfg Config) {
+	var k int
+	for _, d := range data {
+		k += len(d.tests)
+	}
+	if k == 0 {
+		return
+	}
+	B := cfg.Permutations
+	obs := make([]float64, k)
+	perm := make([][]float64, k) // per test: its statistic under each permutation
+	first := make([]int, len(data))
+	off := 0
+	for ri, d := range data {
+		first[ri] = off
+		for ti := range d.tests {
+			perm[off+ti] = make([]float64, B)
+		}
+		off += len(d.tests)
+	}
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), len(data)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ri := range jobs {
+				f, d := first[ri], data[ri]
+				d.permute(cfg, obs[f:f+len(d.tests)], perm[f:f+len(d.tests)])
+			}
+		}()
+	}
+	for ri := range data {
+		jobs <- ri
+	}
+	close(jobs)
+	wg.Wait()
+
+	// Raw p-values, and each permutation's largest standardized statistic
+	// across the family (maxT): each test is standardized by the mean and
+	// SD of its own permutation distribution, so an observation far beyond
+	// anything the permutations produced gets a small adjusted p-value
+	// however fine the permutation grid.
+	// One family per direction: the gate fails on regressions only, so
+	// false regression claims are held to alpha among the regression
+	// tests, and false improvement claims among the improvement tests.
+	maxZ := map[int][]float64{1: make([]float64, B), -1: make([]float64, B)}
+	for _, m := range maxZ {
+		for b := range m {
+			m[b] = math.Inf(-1)
+		}
+	}
+	dirs := make([]int, 0, k)
+	for _, d := range data {
+		for _, t := range d.tests {
+			dirs = append(dirs, t.dir)
+		}
+	}
+	raw := make([]float64, k)
+	zObs := make([]float64, k)
+	for ti := range perm {
+		col := perm[ti]
+		geq := 0
+		var mean, sq float64
+		for _, v := range col {
+			if v >= obs[ti]-1e-12*math.Max(1, math.Abs(obs[ti])) {
+				geq++
+			}
+			mean += v
+		}
+		mean /= float64(B)
+		for _, v := range col {
+			sq += (v - mean) * (v - mean)
+		}
+		sd := math.Sqrt(sq / float64(B))
+		raw[ti] = float64(1+geq) / float64(B+1)
+		z := func(v float64) float64 {
+			if sd == 0 {
+				return 0
+			}
+			return (v - mean) / sd
+		}
+		zObs[ti] = z(obs[ti])
+		if sd == 0 {
+			zObs[ti] = math.Inf(-1) // a degenerate test can never be significant
+		}
+		mz := maxZ[dirs[ti]]
+		for b, v := range col {
+			mz[b] = math.Max(mz[b], z(v))
+		}
+	}
+	for _, m := range maxZ {
+		sort.Float64s(m)
+	}
+	ti := 0
+	tested := map[int]bool{}
+	for _, d := range data {
+		for _, t := range d.tests {
+			c := &res.Checks[t.check]
+			tested[t.check] = true
+			atLeast := B - sort.SearchFloat64s(maxZ[t.dir], zObs[ti]-1e-12)
+			adj := math.Min(1, float64(1+atLeast)/float64(B+1))
+			// Keep the direction the point estimate points to.
+			if wantWorse := c.Current >= c.Baseline; (t.dir > 0) == wantWorse {
+				c.RawP, c.PValue = raw[ti], adj
+			}
+			ti++
+		}
+	}
+	res.Tested = len(tested)
+}
