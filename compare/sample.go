@@ -14,8 +14,12 @@ import (
 func SampleOf(r *results.Run) *Sample {
 	s := &Sample{Values: map[string][]float64{}}
 	var events []float64
+	interleaved := r.Variant != ""
 	for _, q := range r.Requests {
 		s.OK = append(s.OK, q.OK)
+		if interleaved {
+			s.Block = append(s.Block, q.Block)
+		}
 		itl := math.NaN()
 		if q.OK && len(q.ITLMs) > 0 {
 			sum := 0.0
@@ -28,7 +32,7 @@ func SampleOf(r *results.Run) *Sample {
 			if !q.OK {
 				v = math.NaN()
 			}
-			s.Values[m] = append(s.Values[m], v/sampleUnit)
+			s.Values[m] = append(s.Values[m], v)
 		}
 		add("ttft", msOrNaN(q.TTFTMs))
 		add("ttfc", msOrNaN(q.TTFCMs))
@@ -46,9 +50,6 @@ func SampleOf(r *results.Run) *Sample {
 	}
 	return s
 }
-
-// sampleUnit converts the file's milliseconds to the sample's unit.
-const sampleUnit = 1000
 
 func msOrNaN(v *float64) float64 {
 	if v == nil {

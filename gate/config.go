@@ -72,14 +72,18 @@ func Thresholds(cfg *suite.Config, o Overrides) (compare.Config, error) {
 		reg.FailOn = fo
 	}
 	c := compare.Config{
-		Tolerance: reg.Tolerance, MinDelta: reg.MinDelta.Seconds(), Alpha: reg.Alpha,
+		Tolerance: reg.Tolerance, MinDelta: float64(reg.MinDelta.Microseconds()) / 1000, Alpha: reg.Alpha,
 		FailOn: []compare.Status{},
 	}
 	for _, f := range reg.FailOn {
 		c.FailOn = append(c.FailOn, compare.Status(f))
 	}
 	for _, b := range budgets {
-		c.Budgets = append(c.Budgets, compare.Budget{Metric: b.Metric, Stat: b.Stat, Value: b.Value})
+		v := b.Value
+		if b.Metric != "errors" {
+			v *= 1000 // the suite's seconds to the comparison's milliseconds
+		}
+		c.Budgets = append(c.Budgets, compare.Budget{Metric: b.Metric, Stat: b.Stat, Value: v})
 	}
 	return c, nil
 }

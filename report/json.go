@@ -69,10 +69,7 @@ func JSON(w io.Writer, r *Report) error {
 		v.Warnings = append(v.Warnings, "removed since the baseline: "+x)
 	}
 	for _, c := range r.Result.Checks {
-		scale := 1000.0
-		if c.Metric == "errors" {
-			scale = 1
-		}
+		scale := 1.0 // milliseconds, or a fraction for errors
 		jc := jsonCheck{
 			Endpoint: c.Endpoint, Scenario: c.Scenario, Metric: c.Metric, Stat: c.Stat,
 			Baseline: num(c.Baseline, scale), Current: num(c.Current, scale),
@@ -81,7 +78,7 @@ func JSON(w io.Writer, r *Report) error {
 			CurrentCI: pair(c.CurrentCI, scale), NeedN: c.NeedN, Note: c.Note,
 		}
 		if c.Metric != "errors" {
-			jc.MinDeltaMs = num(c.MinDelta, 1000)
+			jc.MinDeltaMs = num(c.MinDelta, 1)
 		}
 		if c.PValue > 0 && c.PValue < 0.001 {
 			p := c.PValue // keep small p-values visible rather than rounding to 0

@@ -213,9 +213,9 @@ func chart(r *Report) string {
 		if math.IsNaN(b) {
 			b = 0
 		}
-		bases = append(bases, fmt.Sprintf("%.0f", b*1000))
-		curs = append(curs, fmt.Sprintf("%.0f", p.cur*1000))
-		top = math.Max(top, math.Max(b, p.cur)*1000)
+		bases = append(bases, fmt.Sprintf("%.0f", b))
+		curs = append(curs, fmt.Sprintf("%.0f", p.cur))
+		top = math.Max(top, math.Max(b, p.cur))
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "<details><summary>Chart: TTFT p95 per scenario%s</summary>\n\n", note)

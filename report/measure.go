@@ -14,7 +14,7 @@ import (
 // Stage is one row of the budget table's decomposition (SPEC §4).
 type Stage struct {
 	Name     string
-	P50, P95 float64 // seconds; NaN when not available
+	P50, P95 float64 // milliseconds; NaN when not available
 	Note     string
 }
 
@@ -53,10 +53,10 @@ func Describe(r *results.Run) Breakdown {
 			continue
 		}
 		b.OK++
-		net := (q.DNSMs + q.ConnectMs + q.TLSMs) / 1000
+		net := q.DNSMs + q.ConnectMs + q.TLSMs
 		network = append(network, net)
 		if q.TTFBMs != nil {
-			wait = append(wait, *q.TTFBMs/1000-net)
+			wait = append(wait, *q.TTFBMs-net)
 		}
 		prompt += q.PromptTokens
 		cached += q.CachedTokens
@@ -101,17 +101,17 @@ func ErrorKind(msg string) string {
 	return msg
 }
 
-// Millis formats seconds as milliseconds for people.
-func Millis(s float64) string {
+// Millis formats milliseconds for people ("–" when missing).
+func Millis(ms float64) string {
 	switch {
-	case math.IsNaN(s):
+	case math.IsNaN(ms):
 		return "–"
-	case s >= 10:
-		return fmt.Sprintf("%.1fs", s)
-	case s >= 0.01:
-		return fmt.Sprintf("%.0f", s*1000)
+	case ms >= 10000:
+		return fmt.Sprintf("%.1fs", ms/1000)
+	case ms >= 10:
+		return fmt.Sprintf("%.0f", ms)
 	default:
-		return fmt.Sprintf("%.1f", s*1000)
+		return fmt.Sprintf("%.1f", ms)
 	}
 }
 

@@ -31,7 +31,7 @@ type Report struct {
 }
 
 // minDeltaMs is the absolute threshold in milliseconds.
-func (r *Report) minDeltaMs() float64 { return r.Thresholds.MinDelta * 1000 }
+func (r *Report) minDeltaMs() float64 { return r.Thresholds.MinDelta }
 
 // failOn lists the statuses that fail the gate.
 func (r *Report) failOn() []string {

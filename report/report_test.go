@@ -84,9 +84,9 @@ func build(t *testing.T) *Report {
 	base, cur := fixture()
 	pairs := results.Match(base, cur)
 	th := compare.Config{
-		Tolerance: 0.10, MinDelta: 0.025, Alpha: 0.05, Permutations: 500, Bootstrap: 200,
+		Tolerance: 0.10, MinDelta: 25, Alpha: 0.05, Permutations: 500, Bootstrap: 200,
 		FailOn:  []compare.Status{compare.Regression, compare.OverBudget},
-		Budgets: []compare.Budget{{Metric: "ttft", Stat: "p95", Value: 0.7}},
+		Budgets: []compare.Budget{{Metric: "ttft", Stat: "p95", Value: 700}},
 	}
 	return Build(pairs, compare.Compare(compare.Runs(pairs), th), th)
 }
