@@ -136,4 +136,3 @@ type ArtifactQuery struct {
 	WorkflowFile string // e.g. latgate.yml; "" = any workflow
 	MaxRuns      int    // successful runs to look through (default 20)
 }
-
