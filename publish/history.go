@@ -99,17 +99,22 @@ func NextHistory(prev []HistoryFile, cur HistoryFile, n int) []HistoryFile {
 // atomically under the base of its name, and removes every other .json
 // file in dir: dir holds the next baseline artifact and nothing else.
 func WriteHistory(dir string, files []HistoryFile) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("writing the baseline history: %w", err)
-	}
 	keep := map[string]bool{}
 	for _, f := range files {
 		name := path.Base(filepath.ToSlash(f.Name))
-		if name == "." || name == "/" || keep[name] {
+		if path.Ext(name) != ".json" {
+			return fmt.Errorf("writing the baseline history: %q is not a .json file", f.Name)
+		}
+		if keep[name] {
 			return fmt.Errorf("writing the baseline history: two files named %q", name)
 		}
 		keep[name] = true
-		if err := baseline.WriteAtomic(filepath.Join(dir, name), f.Data); err != nil {
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("writing the baseline history: %w", err)
+	}
+	for _, f := range files {
+		if err := baseline.WriteAtomic(filepath.Join(dir, path.Base(filepath.ToSlash(f.Name))), f.Data); err != nil {
 			return err
 		}
 	}
