@@ -14,7 +14,7 @@ func runnerEnv(t *testing.T, event string) map[string]string {
 		"GITHUB_ACTIONS": "true", "GITHUB_REPOSITORY": "o/r", "GITHUB_SHA": "0123abcd", "GITHUB_REF": "refs/pull/7/merge",
 		"GITHUB_REF_NAME": "7/merge", "GITHUB_BASE_REF": "main", "GITHUB_WORKFLOW": "latency", "GITHUB_JOB": "gate",
 		"GITHUB_WORKFLOW_REF": "o/r/.github/workflows/latgate.yml@refs/pull/7/merge",
-		"GITHUB_RUN_ID": "42", "GITHUB_RUN_ATTEMPT": "1", "GITHUB_SERVER_URL": "https://ghe.test/",
+		"GITHUB_RUN_ID":       "42", "GITHUB_RUN_ATTEMPT": "1", "GITHUB_SERVER_URL": "https://ghe.test/",
 		"GITHUB_API_URL": "https://ghe.test/api/v3", "GITHUB_WORKSPACE": "/w", "RUNNER_NAME": "GitHub Actions 7",
 	}
 	if event != "" {
