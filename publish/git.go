@@ -65,6 +65,7 @@ func (g Git) FileAt(ctx context.Context, commit, file string) ([]byte, error) {
 	run := func(ctx context.Context, args ...string) ([]byte, error) {
 		cmd := exec.CommandContext(ctx, bin, args...)
 		cmd.Dir = g.Dir
+		cmd.WaitDelay = time.Second // a killed git's helpers may hold the pipes
 		cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
@@ -89,12 +90,15 @@ func (g Git) FileAt(ctx context.Context, commit, file string) ([]byte, error) {
 		if timeout <= 0 {
 			timeout = 2 * time.Minute
 		}
+		if len(commit) != 40 && len(commit) != 64 {
+			return nil, fmt.Errorf("%w: commit %s is not in the clone, and an abbreviated id cannot be fetched: give the full id", ErrCommitNotFetchable, commit)
+		}
 		fctx, cancel := context.WithTimeout(ctx, timeout)
 		_, ferr := run(fctx, "fetch", "--quiet", "--no-tags", "--no-recurse-submodules", "--depth=1", remote, commit)
-		cancel()
-		if ferr != nil && fctx.Err() != nil {
+		if ferr != nil && errors.Is(fctx.Err(), context.DeadlineExceeded) {
 			ferr = fmt.Errorf("git fetch: no answer within %v", timeout)
 		}
+		cancel()
 		if ferr != nil {
 			return nil, fmt.Errorf("%w: commit %s is not in the clone and fetching it from %s failed: %v", ErrCommitNotFetchable, short(commit), remote, ferr)
 		}
