@@ -151,3 +151,30 @@ func (g *GitHub) PullRequestForCommit(ctx context.Context, sha string) (int, err
 	p, err := g.FindPullRequest(ctx, Head{SHA: sha})
 	return p.Number, err
 }
+
+// ResolvePullRequest returns the pull request to comment on, in this
+// order: number when it is > 0 (the pr input); the event's own pull
+// request (c.PullRequest), unless headSHA names another commit; else the
+// one FindPullRequest finds for headSHA (the head-sha input) or the event's
+// head commit, with the event's head repository and branch when they
+// belong to that commit. It calls the API only in the last case; c may be
+// nil outside Actions.
+func (g *GitHub) ResolvePullRequest(ctx context.Context, c *Context, number int, headSHA string) (PullRequest, error) {
+	if number > 0 {
+		return PullRequest{Number: number}, nil
+	}
+	if c == nil {
+		c = &Context{}
+	}
+	if c.PullRequest > 0 && (headSHA == "" || headSHA == c.Head.SHA) {
+		return PullRequest{Number: c.PullRequest, HeadSHA: c.Head.SHA, HeadRepo: c.Head.Repo, HeadBranch: c.Head.Branch, BaseSHA: c.BaseSHA}, nil
+	}
+	head := c.Head
+	if headSHA != "" && headSHA != head.SHA {
+		head = Head{SHA: headSHA}
+	}
+	if head.SHA == "" {
+		return PullRequest{}, errors.New("not a pull request: no pull request in the event (give pr or head-sha)")
+	}
+	return g.FindPullRequest(ctx, head)
+}

@@ -107,3 +107,47 @@ func TestForkPullRequestGetsTheComment(t *testing.T) {
 		t.Errorf("PullRequestForCommit = %d, %v; want 4", n, err)
 	}
 }
+
+func TestResolvePullRequest(t *testing.T) {
+	prCtx := &Context{PullRequest: 7, BaseSHA: "ba5e", Head: Head{SHA: "f07c", Repo: "o/r", Branch: "x"}}
+	forkRun := &Context{Head: Head{SHA: "f04c", Repo: "alice/r", Branch: "main"}}
+	tests := []struct {
+		name    string
+		c       *Context
+		number  int
+		headSHA string
+		want    int
+		calls   []string // nil: no API call
+		err     string
+	}{
+		{name: "pr input", c: forkRun, number: 12, want: 12},
+		{name: "pull_request event", c: prCtx, want: 7},
+		{name: "pull_request event, its own head", c: prCtx, headSHA: "f07c", want: 7},
+		{name: "workflow_run of a fork", c: forkRun, want: 4, calls: []string{"GET /repos/o/r/pulls?head=alice%3Amain&per_page=100&state=open"}},
+		{name: "workflow_run and head-sha", c: forkRun, headSHA: "f04c", want: 4, calls: []string{"GET /repos/o/r/pulls?head=alice%3Amain&per_page=100&state=open"}},
+		{name: "head-sha of another commit", c: prCtx, headSHA: "f05c", want: 5,
+			calls: []string{"GET /repos/o/r/pulls?per_page=100&state=open", "GET /repos/o/r/pulls?page=2&per_page=100&state=open"}},
+		{name: "head-sha outside Actions", c: nil, headSHA: "5a3e", want: 3,
+			calls: []string{"GET /repos/o/r/pulls?per_page=100&state=open", "GET /repos/o/r/pulls?page=2&per_page=100&state=open"}},
+		{name: "push event", c: &Context{}, err: "not a pull request"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f := repoWithForks(t)
+			if tt.calls != nil {
+				f.Expect(ghfake.ListPulls)
+			}
+			got, err := client(t, f).ResolvePullRequest(context.Background(), tt.c, tt.number, tt.headSHA)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Errorf("got #%d, %v; want an error saying %q", got.Number, err, tt.err)
+				}
+				return
+			}
+			if err != nil || got.Number != tt.want {
+				t.Errorf("got #%d, %v; want #%d", got.Number, err, tt.want)
+			}
+			equal(t, f.Take(), tt.calls)
+		})
+	}
+}
