@@ -14,6 +14,15 @@
 // Verify or when the test ends, for every expected call that was not made.
 // A fake with no expectations allows no call at all.
 //
+// Use it from any package's tests:
+//
+//	f := ghfake.New(t, "o/r")
+//	f.Token = "ghs_x"                       // calls without it get 401
+//	f.AddPull(ghfake.Pull{Number: 7, HeadSHA: sha, HeadRepo: f.ForkOf("alice")})
+//	f.Expect(ghfake.ListPulls, ghfake.GetUser, ghfake.ListComments, ghfake.CreateComment)
+//	// … run the code with f.Client() and f.APIURL (GITHUB_API_URL) …
+//	got := f.Comments(7)                    // and f.Take() for the exact calls
+//
 // It does not model permissions beyond one token and FailWith, rate limits,
 // or any endpoint latgate does not call.
 package ghfake
@@ -74,15 +83,14 @@ type Comment struct {
 // name of the repository its head branch lives in: the fake's own
 // repository, a fork ("alice/r"), or "" when the fork was deleted.
 type Pull struct {
-	Number     int
-	State      string // "open" (default) or "closed"
-	HeadSHA    string
-	HeadRef    string
-	HeadRepo   string
-	BaseRef    string // default "main"
-	BaseSHA    string
-	CreatedAt  time.Time
-	commentsOK bool
+	Number    int
+	State     string // "open" (default) or "closed"
+	HeadSHA   string
+	HeadRef   string
+	HeadRepo  string
+	BaseRef   string // default "main"
+	BaseSHA   string
+	CreatedAt time.Time
 }
 
 // Run is a workflow run with its artifacts.
