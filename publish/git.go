@@ -100,7 +100,7 @@ func (g Git) FileAt(ctx context.Context, commit, file string) ([]byte, error) {
 		}
 		cancel()
 		if ferr != nil {
-			return nil, fmt.Errorf("%w: commit %s is not in the clone and fetching it from %s failed: %v", ErrCommitNotFetchable, short(commit), remote, ferr)
+			return nil, fmt.Errorf("%w: commit %s is not in the clone and fetching it from %s failed (a clone with full history has it: actions/checkout with fetch-depth: 0): %v", ErrCommitNotFetchable, short(commit), remote, ferr)
 		}
 		if _, err := run(ctx, "cat-file", "-e", commit+"^{commit}"); err != nil {
 			return nil, fmt.Errorf("%w: commit %s is still missing after fetching it from %s", ErrCommitNotFetchable, short(commit), remote)

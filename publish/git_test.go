@@ -94,6 +94,9 @@ func TestFileAtShallowClone(t *testing.T) {
 func TestFileAtErrors(t *testing.T) {
 	clone, commits := shallowClone(t)
 	base := commits[0]
+	for _, k := range []string{"http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"} {
+		t.Setenv(k, "") // git must reach the hanging remote itself
+	}
 	// An HTTP "remote" that accepts connections and never answers.
 	hang, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
