@@ -1,12 +1,17 @@
-// Package publish does latgate's GitHub side effects: the sticky pull-request
-// comment, the job summary, step outputs, annotations, secret masks, and
-// fetching a baseline artifact. Workflow commands and files go through
-// go-githubactions; REST calls go through go-github with an injected
-// *http.Client, so tests fake the API with httptest.
+// Package publish is latgate's GitHub side: the workflow run's typed
+// context (Context: repository, commit, run, the event's pull request),
+// the sticky pull-request comment, finding a pull request by its head
+// (fork pull requests included), the job summary, step outputs,
+// annotations, secret masks, the baseline artifact with its history of
+// results files, and a file as it is at a commit (Git.FileAt, for the base
+// variant of an A/B run). Workflow commands, files and the context go
+// through go-githubactions; REST calls through go-github with an injected
+// *http.Client, so tests fake the API (internal/ghfake).
 //
 // It renders nothing and decides nothing: bodies come from package report,
-// verdicts from package compare. A failure to publish is returned to the
-// caller, which reports it as a warning: publishing never changes a verdict.
+// verdicts from package compare, and results files are decoded by package
+// baseline. A failure to publish is returned to the caller, which reports
+// it as a warning: publishing never changes a verdict.
 package publish
 
 import (

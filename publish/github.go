@@ -1,16 +1,11 @@
 package publish
 
 import (
-	"archive/zip"
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/url"
-	"path"
-	"sort"
 	"strings"
 
 	"github.com/google/go-github/v62/github"
@@ -134,127 +129,10 @@ func (g *GitHub) UpsertComment(ctx context.Context, pr int, marker, body string)
 	return CommentResult{URL: c.GetHTMLURL(), Created: true}, nil
 }
 
-// PullRequestForCommit finds the open pull request whose head is sha (what
-// a workflow_run job needs, since fork runs carry no pull_requests list).
-func (g *GitHub) PullRequestForCommit(ctx context.Context, sha string) (int, error) {
-	prs, resp, err := g.gh.PullRequests.ListPullRequestsWithCommit(ctx, g.owner, g.repo, sha, &github.ListOptions{PerPage: 100})
-	if err != nil {
-		return 0, classify(err, resp, "finding the pull request of "+sha)
-	}
-	for _, p := range prs {
-		if p.GetHead().GetSHA() == sha && p.GetState() == "open" {
-			return p.GetNumber(), nil
-		}
-	}
-	for _, p := range prs {
-		if p.GetState() == "open" {
-			return p.GetNumber(), nil
-		}
-	}
-	return 0, fmt.Errorf("no open pull request has commit %s", sha)
-}
-
 // ArtifactQuery says where to look for a baseline artifact.
 type ArtifactQuery struct {
 	Name         string // artifact name
 	Branch       string // base branch, e.g. main
 	WorkflowFile string // e.g. latgate.yml; "" = any workflow
 	MaxRuns      int    // successful runs to look through (default 20)
-}
-
-// FetchArtifact downloads the newest artifact named q.Name from a
-// successful run on q.Branch and returns the results JSON inside it and
-// the run's URL.
-func (g *GitHub) FetchArtifact(ctx context.Context, q ArtifactQuery) ([]byte, string, error) {
-	if q.MaxRuns <= 0 {
-		q.MaxRuns = 20
-	}
-	opts := &github.ListWorkflowRunsOptions{Branch: q.Branch, Status: "success", ListOptions: github.ListOptions{PerPage: q.MaxRuns}}
-	var runs *github.WorkflowRuns
-	var resp *github.Response
-	var err error
-	if q.WorkflowFile != "" {
-		runs, resp, err = g.gh.Actions.ListWorkflowRunsByFileName(ctx, g.owner, g.repo, q.WorkflowFile, opts)
-	} else {
-		runs, resp, err = g.gh.Actions.ListRepositoryWorkflowRuns(ctx, g.owner, g.repo, opts)
-	}
-	if err != nil {
-		return nil, "", classify(err, resp, "listing workflow runs")
-	}
-	list := runs.WorkflowRuns
-	sort.SliceStable(list, func(i, j int) bool { return list[i].GetCreatedAt().After(list[j].GetCreatedAt().Time) })
-	for _, run := range list {
-		arts, resp, err := g.gh.Actions.ListWorkflowRunArtifacts(ctx, g.owner, g.repo, run.GetID(), &github.ListOptions{PerPage: 100})
-		if err != nil {
-			return nil, "", classify(err, resp, "listing artifacts")
-		}
-		for _, a := range arts.Artifacts {
-			if a.GetName() != q.Name || a.GetExpired() {
-				continue
-			}
-			data, err := g.download(ctx, a.GetID())
-			if err != nil {
-				return nil, "", err
-			}
-			return data, run.GetHTMLURL(), nil
-		}
-	}
-	return nil, "", fmt.Errorf("%w: no successful run on %q has an artifact named %q (record one with mode: record on pushes to %s)", ErrNoArtifact, q.Branch, q.Name, q.Branch)
-}
-
-func (g *GitHub) download(ctx context.Context, id int64) ([]byte, error) {
-	u, resp, err := g.gh.Actions.DownloadArtifact(ctx, g.owner, g.repo, id, 0)
-	if err != nil {
-		return nil, classify(err, resp, "downloading the artifact")
-	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-	if err != nil {
-		return nil, err
-	}
-	// The storage URL is pre-signed: no token is sent to it.
-	r, err := g.http.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("downloading the artifact: %v", err)
-	}
-	defer r.Body.Close()
-	if r.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("downloading the artifact: HTTP %d", r.StatusCode)
-	}
-	zb, err := io.ReadAll(io.LimitReader(r.Body, MaxArtifactBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("downloading the artifact: %v", err)
-	}
-	if len(zb) > MaxArtifactBytes {
-		return nil, fmt.Errorf("the artifact is larger than %d MiB", MaxArtifactBytes>>20)
-	}
-	return resultsFromZip(zb)
-}
-
-// resultsFromZip returns the first .json file of an artifact zip.
-func resultsFromZip(zb []byte) ([]byte, error) {
-	zr, err := zip.NewReader(bytes.NewReader(zb), int64(len(zb)))
-	if err != nil {
-		return nil, fmt.Errorf("the artifact is not a zip file: %v", err)
-	}
-	files := append([]*zip.File(nil), zr.File...)
-	sort.SliceStable(files, func(i, j int) bool { return files[i].Name < files[j].Name })
-	for _, f := range files {
-		if path.Ext(f.Name) != ".json" || f.FileInfo().IsDir() {
-			continue
-		}
-		rc, err := f.Open()
-		if err != nil {
-			return nil, fmt.Errorf("reading %s in the artifact: %v", f.Name, err)
-		}
-		defer rc.Close()
-		b, err := io.ReadAll(io.LimitReader(rc, MaxArtifactBytes+1))
-		if err != nil {
-			return nil, fmt.Errorf("reading %s in the artifact: %v", f.Name, err)
-		}
-		if len(b) > MaxArtifactBytes {
-			return nil, fmt.Errorf("%s in the artifact is larger than %d MiB", f.Name, MaxArtifactBytes>>20)
-		}
-		return b, nil
-	}
-	return nil, errors.New("the artifact holds no .json results file")
 }

@@ -1,0 +1,160 @@
+package publish
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/google/go-github/v62/github"
+	"github.com/sethvargo/go-githubactions"
+)
+
+// Context is what latgate knows of the workflow run it is part of, read
+// from the runner's environment and the event payload with
+// go-githubactions. Outside GitHub Actions every field is empty except
+// ServerURL and APIURL (github.com's).
+type Context struct {
+	InActions   bool   // GITHUB_ACTIONS
+	EventName   string // e.g. pull_request, push, workflow_run
+	Repository  string // owner/name
+	SHA         string // the commit the run is for (on pull_request: the merge commit)
+	Ref         string // e.g. refs/heads/main, refs/pull/7/merge
+	RefName     string // e.g. main, 7/merge
+	BaseRef     string // GITHUB_BASE_REF: the pull request's base branch
+	Workflow    string // the workflow's name
+	WorkflowRef string // owner/repo/.github/workflows/latgate.yml@refs/heads/main
+	Job         string
+	RunID       int64
+	RunAttempt  int64
+	ServerURL   string // https://github.com or a GitHub Enterprise Server
+	APIURL      string
+	Workspace   string
+	RunnerName  string // RUNNER_NAME (not read by go-githubactions)
+
+	// From the event payload.
+
+	// PullRequest is the pull request of the run: the pull_request (or
+	// pull_request_target, …) event's, or the workflow_run's when its
+	// payload names exactly one of this repository with the run's head
+	// commit. 0 when unknown: use FindPullRequest with Head.
+	PullRequest int
+	// BaseSHA is the pull request's base commit (pull_request events, and
+	// workflow_run events that name their pull request).
+	BaseSHA string
+	// Head is the pull request's head (pull_request events) or the
+	// triggering run's head commit, repository and branch (workflow_run).
+	Head Head
+	// TriggerRunID is the workflow_run event's triggering run, whose
+	// artifacts hold a pull request's results in the fork-safe split.
+	TriggerRunID int64
+}
+
+// NewContext reads the context through getenv (os.Getenv in production;
+// a map in tests). A malformed variable or event file is an error.
+func NewContext(getenv func(string) string) (*Context, error) {
+	gc, err := githubactions.New(githubactions.WithGetenv(githubactions.GetenvFunc(getenv))).Context()
+	if err != nil {
+		return nil, fmt.Errorf("reading the GitHub Actions context: %s%v", badVariable(getenv), err)
+	}
+	c := &Context{
+		InActions: gc.Actions, EventName: gc.EventName, Repository: gc.Repository,
+		SHA: gc.SHA, Ref: gc.Ref, RefName: gc.RefName, BaseRef: gc.BaseRef,
+		Workflow: gc.Workflow, WorkflowRef: getenv("GITHUB_WORKFLOW_REF"), Job: gc.Job,
+		RunID: gc.RunID, RunAttempt: gc.RunAttempt,
+		ServerURL: strings.TrimRight(gc.ServerURL, "/"), APIURL: gc.APIURL,
+		Workspace: gc.Workspace, RunnerName: getenv("RUNNER_NAME"),
+	}
+	if gc.Event == nil {
+		return c, nil
+	}
+	// One decoder for payloads: go-github's event types.
+	raw, err := json.Marshal(gc.Event)
+	if err != nil {
+		return nil, fmt.Errorf("reading the event payload %s: %v", gc.EventPath, err)
+	}
+	switch {
+	case gc.Event["pull_request"] != nil:
+		var ev github.PullRequestEvent
+		if err := json.Unmarshal(raw, &ev); err != nil {
+			return nil, fmt.Errorf("reading the pull_request event %s: %v", gc.EventPath, err)
+		}
+		p := ev.GetPullRequest()
+		c.PullRequest = p.GetNumber()
+		c.BaseSHA = p.GetBase().GetSHA()
+		c.Head = Head{SHA: p.GetHead().GetSHA(), Repo: p.GetHead().GetRepo().GetFullName(), Branch: p.GetHead().GetRef()}
+	case gc.Event["workflow_run"] != nil:
+		var ev github.WorkflowRunEvent
+		if err := json.Unmarshal(raw, &ev); err != nil {
+			return nil, fmt.Errorf("reading the workflow_run event %s: %v", gc.EventPath, err)
+		}
+		wr := ev.GetWorkflowRun()
+		c.TriggerRunID = wr.GetID()
+		c.Head = Head{SHA: wr.GetHeadSHA(), Repo: wr.GetHeadRepository().GetFullName(), Branch: wr.GetHeadBranch()}
+		// pull_requests is empty for forks, and may name pull requests of
+		// other repositories: keep only ours with the run's head commit.
+		var ours []*github.PullRequest
+		for _, p := range wr.PullRequests {
+			if p.GetHead().GetSHA() == c.Head.SHA && c.Repository != "" &&
+				strings.HasSuffix(p.GetBase().GetRepo().GetURL(), "/repos/"+c.Repository) {
+				ours = append(ours, p)
+			}
+		}
+		if len(ours) == 1 {
+			c.PullRequest = ours[0].GetNumber()
+			c.BaseSHA = ours[0].GetBase().GetSHA()
+		}
+	}
+	return c, nil
+}
+
+// RunURL is the address of this workflow run, or "" outside Actions.
+func (c *Context) RunURL() string {
+	if c.Repository == "" || c.RunID == 0 {
+		return ""
+	}
+	u := c.ServerURL + "/" + c.Repository + "/actions/runs/" + strconv.FormatInt(c.RunID, 10)
+	if c.RunAttempt > 1 {
+		u += "/attempts/" + strconv.FormatInt(c.RunAttempt, 10)
+	}
+	return u
+}
+
+// WorkflowFile is the workflow's file name ("latgate.yml" from
+// WorkflowRef), or "".
+func (c *Context) WorkflowFile() string {
+	ref, _, _ := strings.Cut(c.WorkflowRef, "@")
+	if _, file, ok := strings.Cut(ref, "/.github/workflows/"); ok {
+		return file
+	}
+	return ""
+}
+
+// NewGitHub returns a client for this run's repository at its API URL.
+func (c *Context) NewGitHub(client *http.Client, token string) (*GitHub, error) {
+	if c.Repository == "" {
+		return nil, fmt.Errorf("GITHUB_REPOSITORY is not set: not in GitHub Actions")
+	}
+	return NewGitHub(client, c.APIURL, token, c.Repository)
+}
+
+// badVariable names the variable go-githubactions could not parse (its
+// errors do not), as "NAME=value: ".
+func badVariable(getenv func(string) string) string {
+	for _, k := range []string{"GITHUB_ACTIONS", "GITHUB_REF_PROTECTED"} {
+		if v := getenv(k); v != "" {
+			if _, err := strconv.ParseBool(v); err != nil {
+				return fmt.Sprintf("%s=%q: ", k, v)
+			}
+		}
+	}
+	for _, k := range []string{"GITHUB_RETENTION_DAYS", "GITHUB_RUN_ATTEMPT", "GITHUB_RUN_ID", "GITHUB_RUN_NUMBER"} {
+		if v := getenv(k); v != "" {
+			if _, err := strconv.ParseInt(v, 10, 64); err != nil {
+				return fmt.Sprintf("%s=%q: ", k, v)
+			}
+		}
+	}
+	return ""
+}

@@ -1,0 +1,134 @@
+package publish
+
+import (
+	"context"
+	"errors"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// gitRun runs git in dir with a configuration of its own.
+func gitRun(t *testing.T, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.test", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.test")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func write(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// shallowClone makes an "origin" with three commits and a depth-1 clone of
+// it over file://, as actions/checkout leaves a pull request's workspace.
+// It returns the clone and the commits, oldest first.
+func shallowClone(t *testing.T) (string, []string) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	root := t.TempDir()
+	origin := filepath.Join(root, "origin")
+	gitRun(t, root, "init", "-q", "-b", "main", origin)
+	var commits []string
+	commit := func(files map[string]string) {
+		for name, content := range files {
+			write(t, filepath.Join(origin, name), content)
+		}
+		gitRun(t, origin, "add", "-A")
+		gitRun(t, origin, "commit", "-q", "-m", "c")
+		commits = append(commits, gitRun(t, origin, "rev-parse", "HEAD"))
+	}
+	commit(map[string]string{"latgate.yaml": "version: base\n", "suites/a.yaml": "a: base\n"})
+	commit(map[string]string{"latgate.yaml": "version: middle\n", "new.yaml": "new\n"})
+	commit(map[string]string{"latgate.yaml": "version: head\n"})
+	clone := filepath.Join(root, "clone")
+	gitRun(t, root, "clone", "-q", "--depth=1", "file://"+filepath.ToSlash(origin), clone)
+	return clone, commits
+}
+
+func TestFileAtShallowClone(t *testing.T) {
+	clone, commits := shallowClone(t)
+	base := commits[0]
+	ctx := context.Background()
+	if err := exec.Command("git", "-C", clone, "cat-file", "-e", base+"^{commit}").Run(); err == nil {
+		t.Fatal("the base commit is already in the shallow clone: the test would prove nothing")
+	}
+	g := Git{Dir: clone, FetchTimeout: time.Minute}
+	got, err := g.FileAt(ctx, base, "latgate.yaml")
+	if err != nil || string(got) != "version: base\n" {
+		t.Fatalf("FileAt(base) = %q, %v; want the base version", got, err)
+	}
+	if got, err := (Git{Dir: clone}).FileAt(ctx, commits[2], "latgate.yaml"); err != nil || string(got) != "version: head\n" {
+		t.Errorf("FileAt(head) = %q, %v", got, err)
+	}
+	// A folder of the working tree; relative and absolute paths.
+	sub := Git{Dir: filepath.Join(clone, "suites")}
+	for _, file := range []string{"a.yaml", filepath.Join(clone, "suites", "a.yaml")} {
+		if got, err := sub.FileAt(ctx, base, file); err != nil || string(got) != "a: base\n" {
+			t.Errorf("FileAt(%s) from suites/ = %q, %v", file, got, err)
+		}
+	}
+	// Fetched once, the base commit is there by any name.
+	if got, err := g.FileAt(ctx, base[:12], "latgate.yaml"); err != nil || string(got) != "version: base\n" {
+		t.Errorf("FileAt(abbreviated base) = %q, %v", got, err)
+	}
+}
+
+func TestFileAtErrors(t *testing.T) {
+	clone, commits := shallowClone(t)
+	base := commits[0]
+	for _, k := range []string{"http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy", "ALL_PROXY"} {
+		t.Setenv(k, "") // git must reach the hanging remote itself
+	}
+	// An HTTP "remote" that accepts connections and never answers.
+	hang, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { hang.Close() })
+	gitRun(t, clone, "remote", "add", "hang", "http://"+hang.Addr().String()+"/r.git")
+
+	tests := []struct {
+		name   string
+		g      Git
+		commit string
+		file   string
+		is     error
+		want   string
+	}{
+		{"new in the pull request", Git{Dir: clone}, base, "new.yaml", ErrFileAbsent, "new.yaml does not exist at commit " + base[:12]},
+		{"no such commit", Git{Dir: clone}, strings.Repeat("de", 20), "latgate.yaml", ErrCommitNotFetchable, "fetching it from origin failed"},
+		{"remote that never answers", Git{Dir: clone, Remote: "hang", FetchTimeout: 300 * time.Millisecond}, strings.Repeat("de", 20), "latgate.yaml",
+			ErrCommitNotFetchable, "no answer within 300ms"},
+		{"abbreviated and missing", Git{Dir: clone}, commits[1][:12], "new.yaml", ErrCommitNotFetchable, "an abbreviated id cannot be fetched"},
+		{"no git", Git{Dir: clone, Bin: filepath.Join(t.TempDir(), "git")}, base, "latgate.yaml", ErrNoGit, "git is not installed"},
+		{"not a commit id", Git{Dir: clone}, "--upload-pack=touch /tmp/x", "latgate.yaml", nil, "is not a commit id"},
+		{"a folder", Git{Dir: clone}, base, "suites", nil, "suites at commit " + base[:12] + " is a tree, not a file"},
+		{"not a repository", Git{Dir: t.TempDir()}, base, "latgate.yaml", nil, "is not inside a git repository"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := tt.g.FileAt(context.Background(), tt.commit, tt.file)
+			if err == nil || !strings.Contains(err.Error(), tt.want) || (tt.is != nil && !errors.Is(err, tt.is)) {
+				t.Errorf("FileAt = %q, %v; want an error (%v) saying %q", got, err, tt.is, tt.want)
+			}
+		})
+	}
+}

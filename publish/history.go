@@ -1,0 +1,266 @@
+package publish
+
+import (
+	"archive/zip"
+	"bytes"
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/google/go-github/v62/github"
+	"github.com/latgate/latgate/baseline"
+)
+
+// ErrBadArtifact means the baseline artifact is not what latgate records:
+// not a zip, no results file, or a results file without its created_at.
+var ErrBadArtifact = errors.New("unreadable baseline artifact")
+
+// DefaultHistory is how many results files a baseline artifact keeps.
+const DefaultHistory = 10
+
+// HistoryFile is one results file of a baseline artifact.
+type HistoryFile struct {
+	Name      string    // file name inside the artifact
+	CreatedAt time.Time // the results file's created_at
+	Data      []byte
+}
+
+// History is the results files of a baseline artifact, oldest first.
+type History struct {
+	RunURL string // the run that uploaded the artifact
+	Files  []HistoryFile
+}
+
+// Newest is the most recent results file.
+func (h History) Newest() HistoryFile {
+	if len(h.Files) == 0 {
+		return HistoryFile{}
+	}
+	return h.Files[len(h.Files)-1]
+}
+
+// NewHistoryFile reads the created_at of a results file (all that
+// ordering needs; validating the file is package baseline's work).
+func NewHistoryFile(name string, data []byte) (HistoryFile, error) {
+	var head struct {
+		CreatedAt time.Time `json:"created_at"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return HistoryFile{}, fmt.Errorf("%w: %s is not a results file: %v", ErrBadArtifact, name, err)
+	}
+	if head.CreatedAt.IsZero() {
+		return HistoryFile{}, fmt.Errorf("%w: %s has no created_at: not a latgate results file", ErrBadArtifact, name)
+	}
+	return HistoryFile{Name: name, CreatedAt: head.CreatedAt, Data: data}, nil
+}
+
+// HistoryName is the file name a results file created at t gets in the
+// baseline artifact, e.g. results-20261130T041049.123Z.json.
+func HistoryName(t time.Time) string {
+	return "results-" + t.UTC().Format("20060102T150405.000Z") + ".json"
+}
+
+// sortHistory orders files oldest first: by created_at, then by name.
+func sortHistory(files []HistoryFile) {
+	slices.SortStableFunc(files, func(a, b HistoryFile) int {
+		return cmp.Or(a.CreatedAt.Compare(b.CreatedAt), strings.Compare(a.Name, b.Name))
+	})
+}
+
+// NextHistory is the content of the next baseline artifact: the previous
+// files and the new run, without an earlier file of the same name, the
+// last n (DefaultHistory when n <= 0), oldest first.
+func NextHistory(prev []HistoryFile, cur HistoryFile, n int) []HistoryFile {
+	if n <= 0 {
+		n = DefaultHistory
+	}
+	out := make([]HistoryFile, 0, len(prev)+1)
+	for _, f := range prev {
+		if f.Name != cur.Name {
+			out = append(out, f)
+		}
+	}
+	out = append(out, cur)
+	sortHistory(out)
+	return out[max(0, len(out)-n):]
+}
+
+// WriteHistory writes files into dir (created if missing), each
+// atomically under the base of its name, and removes every other .json
+// file in dir: dir holds the next baseline artifact and nothing else.
+func WriteHistory(dir string, files []HistoryFile) error {
+	keep := map[string]bool{}
+	for _, f := range files {
+		name := path.Base(filepath.ToSlash(f.Name))
+		if path.Ext(name) != ".json" {
+			return fmt.Errorf("writing the baseline history: %q is not a .json file", f.Name)
+		}
+		if keep[name] {
+			return fmt.Errorf("writing the baseline history: two files named %q", name)
+		}
+		keep[name] = true
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("writing the baseline history: %w", err)
+	}
+	for _, f := range files {
+		if err := baseline.WriteAtomic(filepath.Join(dir, path.Base(filepath.ToSlash(f.Name))), f.Data); err != nil {
+			return err
+		}
+	}
+	old, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return err
+	}
+	for _, p := range old {
+		if !keep[filepath.Base(p)] {
+			if err := os.Remove(p); err != nil {
+				return fmt.Errorf("writing the baseline history: %w", err)
+			}
+		}
+	}
+	return nil
+}
+
+// ReadHistoryZip returns every results file (.json) of an artifact zip,
+// oldest first by created_at, then name. It reads at most
+// MaxArtifactBytes in all.
+func ReadHistoryZip(zb []byte) ([]HistoryFile, error) {
+	zr, err := zip.NewReader(bytes.NewReader(zb), int64(len(zb)))
+	if err != nil {
+		return nil, fmt.Errorf("%w: not a zip file: %v", ErrBadArtifact, err)
+	}
+	var out []HistoryFile
+	budget := int64(MaxArtifactBytes)
+	for _, f := range zr.File {
+		if path.Ext(f.Name) != ".json" || f.FileInfo().IsDir() {
+			continue
+		}
+		b, err := readZipFile(f, budget)
+		if err != nil {
+			return nil, err
+		}
+		budget -= int64(len(b))
+		hf, err := NewHistoryFile(f.Name, b)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, hf)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%w: it holds no .json results file", ErrBadArtifact)
+	}
+	sortHistory(out)
+	return out, nil
+}
+
+func readZipFile(f *zip.File, budget int64) ([]byte, error) {
+	rc, err := f.Open()
+	if err != nil {
+		return nil, fmt.Errorf("%w: reading %s: %v", ErrBadArtifact, f.Name, err)
+	}
+	defer rc.Close()
+	b, err := io.ReadAll(io.LimitReader(rc, budget+1))
+	if err != nil {
+		return nil, fmt.Errorf("%w: reading %s: %v", ErrBadArtifact, f.Name, err)
+	}
+	if int64(len(b)) > budget {
+		return nil, fmt.Errorf("the artifact's results are larger than %d MiB", MaxArtifactBytes>>20)
+	}
+	return b, nil
+}
+
+// FetchHistory downloads the newest artifact named q.Name from a
+// successful run on q.Branch and returns every results file in it, oldest
+// first (by created_at, then name), with the run's URL.
+func (g *GitHub) FetchHistory(ctx context.Context, q ArtifactQuery) (History, error) {
+	if q.MaxRuns <= 0 {
+		q.MaxRuns = 20
+	}
+	opts := &github.ListWorkflowRunsOptions{Branch: q.Branch, Status: "success", ListOptions: github.ListOptions{PerPage: q.MaxRuns}}
+	var runs *github.WorkflowRuns
+	var resp *github.Response
+	var err error
+	if q.WorkflowFile != "" {
+		runs, resp, err = g.gh.Actions.ListWorkflowRunsByFileName(ctx, g.owner, g.repo, q.WorkflowFile, opts)
+	} else {
+		runs, resp, err = g.gh.Actions.ListRepositoryWorkflowRuns(ctx, g.owner, g.repo, opts)
+	}
+	if err != nil {
+		return History{}, classify(err, resp, "listing workflow runs")
+	}
+	list := runs.WorkflowRuns
+	slices.SortStableFunc(list, func(a, b *github.WorkflowRun) int { return b.GetCreatedAt().Compare(a.GetCreatedAt().Time) })
+	for _, run := range list {
+		arts, resp, err := g.gh.Actions.ListWorkflowRunArtifacts(ctx, g.owner, g.repo, run.GetID(), &github.ListOptions{PerPage: 100})
+		if err != nil {
+			return History{}, classify(err, resp, "listing artifacts")
+		}
+		for _, a := range arts.Artifacts {
+			if a.GetName() != q.Name || a.GetExpired() {
+				continue
+			}
+			zb, err := g.download(ctx, a.GetID())
+			if err != nil {
+				return History{}, err
+			}
+			files, err := ReadHistoryZip(zb)
+			if err != nil {
+				return History{}, fmt.Errorf("artifact %q of %s: %w", q.Name, run.GetHTMLURL(), err)
+			}
+			return History{RunURL: run.GetHTMLURL(), Files: files}, nil
+		}
+	}
+	return History{}, fmt.Errorf("%w: no successful run on %q has an artifact named %q (record one with mode: record on pushes to %s)", ErrNoArtifact, q.Branch, q.Name, q.Branch)
+}
+
+// FetchArtifact returns the newest results file of the baseline artifact
+// and the URL of the run that uploaded it.
+//
+// Deprecated: use FetchHistory, which returns every results file.
+func (g *GitHub) FetchArtifact(ctx context.Context, q ArtifactQuery) ([]byte, string, error) {
+	h, err := g.FetchHistory(ctx, q)
+	if err != nil {
+		return nil, "", err
+	}
+	return h.Newest().Data, h.RunURL, nil
+}
+
+// download returns the artifact's zip. The storage URL it redirects to is
+// pre-signed: no token is sent to it.
+func (g *GitHub) download(ctx context.Context, id int64) ([]byte, error) {
+	u, resp, err := g.gh.Actions.DownloadArtifact(ctx, g.owner, g.repo, id, 0)
+	if err != nil {
+		return nil, classify(err, resp, "downloading the artifact")
+	}
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, err
+	}
+	r, err := g.http.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("downloading the artifact: %v", err)
+	}
+	defer r.Body.Close()
+	if r.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("downloading the artifact: HTTP %d", r.StatusCode)
+	}
+	zb, err := io.ReadAll(io.LimitReader(r.Body, MaxArtifactBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("downloading the artifact: %v", err)
+	}
+	if len(zb) > MaxArtifactBytes {
+		return nil, fmt.Errorf("the artifact is larger than %d MiB", MaxArtifactBytes>>20)
+	}
+	return zb, nil
+}

@@ -1,0 +1,210 @@
+package publish
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/latgate/latgate/internal/ghfake"
+)
+
+func results(created string) string {
+	return fmt.Sprintf(`{"schema":"latgate/results/v1","created_at":%q,"runs":[]}`, created)
+}
+
+func names(files []HistoryFile) []string {
+	var n []string
+	for _, f := range files {
+		n = append(n, f.Name)
+	}
+	return n
+}
+
+func TestFetchHistory(t *testing.T) {
+	f := ghfake.New(t, "o/r")
+	f.Token = "ghs_token"
+	hist := ghfake.Zip(
+		ghfake.File{Name: "results-b.json", Body: results("2026-11-03T00:00:00Z")},
+		ghfake.File{Name: "latgate-results.json", Body: results("2026-11-01T00:00:00Z")},
+		ghfake.File{Name: "latgate-report.md", Body: "# not results"},
+		ghfake.File{Name: "history/a.json", Body: results("2026-11-02T00:00:00Z")},
+	)
+	f.AddRun(ghfake.Run{ID: 10, Workflow: "latgate.yml", Branch: "main", Artifacts: []ghfake.Artifact{
+		{ID: 3, Name: "latgate-baseline", Zip: ghfake.Zip(ghfake.File{Name: "old.json", Body: results("2026-10-01T00:00:00Z")})}}})
+	f.AddRun(ghfake.Run{ID: 11, Workflow: "latgate.yml", Branch: "main", Artifacts: []ghfake.Artifact{
+		{ID: 4, Name: "other", Zip: ghfake.Zip()}, {ID: 5, Name: "latgate-baseline", Zip: hist}}})
+	f.AddRun(ghfake.Run{ID: 12, Workflow: "latgate.yml", Branch: "feature"})
+	f.AddRun(ghfake.Run{ID: 13, Workflow: "other.yml", Branch: "main"})
+	g := client(t, f)
+	q := ArtifactQuery{Name: "latgate-baseline", Branch: "main", WorkflowFile: "latgate.yml"}
+
+	f.Expect(ghfake.ListWorkflowRuns, ghfake.ListArtifacts, ghfake.DownloadArtifact, ghfake.Storage)
+	h, err := g.FetchHistory(context.Background(), q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"latgate-results.json", "history/a.json", "results-b.json"}; !slices.Equal(names(h.Files), want) {
+		t.Errorf("files %v, want %v (oldest first by created_at)", names(h.Files), want)
+	}
+	if h.RunURL != f.RunURL(11) || string(h.Newest().Data) != results("2026-11-03T00:00:00Z") {
+		t.Errorf("from %s, newest %s", h.RunURL, h.Newest().Data)
+	}
+	calls := f.Take()
+	equal(t, calls[:3], []string{
+		"GET /repos/o/r/actions/workflows/latgate.yml/runs?branch=main&per_page=20&status=success",
+		"GET /repos/o/r/actions/runs/11/artifacts?per_page=100",
+		"GET /repos/o/r/actions/artifacts/5/zip",
+	})
+	if len(calls) != 4 || !strings.HasPrefix(calls[3], "GET /storage/5?sig=") {
+		t.Errorf("last call %v, want the storage download", calls[3:])
+	}
+	f.Verify()
+
+	// The deprecated single-file fetch is the newest file.
+	f.Expect(ghfake.ListWorkflowRuns, ghfake.ListArtifacts, ghfake.DownloadArtifact, ghfake.Storage)
+	data, from, err := g.FetchArtifact(context.Background(), q)
+	if err != nil || string(data) != results("2026-11-03T00:00:00Z") || from != f.RunURL(11) {
+		t.Errorf("FetchArtifact = %s from %s, %v", data, from, err)
+	}
+	f.Verify()
+
+	f.Expect(ghfake.ListWorkflowRuns, ghfake.ListArtifacts)
+	q.Name = "nope"
+	if _, err := g.FetchHistory(context.Background(), q); !errors.Is(err, ErrNoArtifact) {
+		t.Errorf("missing artifact: %v, want ErrNoArtifact", err)
+	}
+}
+
+func TestFetchHistorySkipsExpired(t *testing.T) {
+	f := ghfake.New(t, "o/r")
+	f.AddRun(ghfake.Run{ID: 10, Workflow: "latgate.yml", Branch: "main", Artifacts: []ghfake.Artifact{
+		{ID: 3, Name: "b", Zip: ghfake.Zip(ghfake.File{Name: "old.json", Body: results("2026-10-01T00:00:00Z")})}}})
+	f.AddRun(ghfake.Run{ID: 11, Workflow: "latgate.yml", Branch: "main", Artifacts: []ghfake.Artifact{{ID: 5, Name: "b", Expired: true}}})
+	f.Expect(ghfake.ListRepoRuns, ghfake.ListArtifacts, ghfake.DownloadArtifact, ghfake.Storage)
+	h, err := client(t, f).FetchHistory(context.Background(), ArtifactQuery{Name: "b", Branch: "main"})
+	if err != nil || h.RunURL != f.RunURL(10) || !slices.Equal(names(h.Files), []string{"old.json"}) {
+		t.Errorf("got %v from %s, %v; want old.json of run 10", names(h.Files), h.RunURL, err)
+	}
+}
+
+func TestReadHistoryZipErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		zip  []byte
+		want string
+	}{
+		{"not a zip", []byte("PK?"), "not a zip file"},
+		{"no results", ghfake.Zip(ghfake.File{Name: "r.md", Body: "x"}), "holds no .json results file"},
+		{"not JSON", ghfake.Zip(ghfake.File{Name: "r.json", Body: "{"}), "r.json is not a results file"},
+		{"no created_at", ghfake.Zip(ghfake.File{Name: "r.json", Body: `{"schema":"latgate/results/v1"}`}), "r.json has no created_at"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := ReadHistoryZip(tt.zip)
+			if !errors.Is(err, ErrBadArtifact) || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("err = %v, want ErrBadArtifact saying %q", err, tt.want)
+			}
+		})
+	}
+	// Equal created_at: ordered by name.
+	files, err := ReadHistoryZip(ghfake.Zip(
+		ghfake.File{Name: "b.json", Body: results("2026-11-01T00:00:00Z")},
+		ghfake.File{Name: "a.json", Body: results("2026-11-01T00:00:00Z")}))
+	if err != nil || !slices.Equal(names(files), []string{"a.json", "b.json"}) {
+		t.Errorf("ties: %v, %v", names(files), err)
+	}
+}
+
+func day(d int) time.Time { return time.Date(2026, 11, d, 12, 0, 0, 0, time.UTC) }
+
+func hfile(d int) HistoryFile {
+	return HistoryFile{Name: HistoryName(day(d)), CreatedAt: day(d), Data: []byte(results(day(d).Format(time.RFC3339)))}
+}
+
+func TestNextHistory(t *testing.T) {
+	var ten []HistoryFile
+	for d := 1; d <= 10; d++ {
+		ten = append(ten, hfile(d))
+	}
+	tests := []struct {
+		name string
+		prev []HistoryFile
+		cur  HistoryFile
+		n    int
+		want []string
+	}{
+		{"first run", nil, hfile(20), 10, []string{HistoryName(day(20))}},
+		{"full: the oldest goes", ten, hfile(20), 10, append(names(ten[1:]), HistoryName(day(20)))},
+		{"default n", ten, hfile(20), 0, append(names(ten[1:]), HistoryName(day(20)))},
+		{"n = 3", ten, hfile(20), 3, []string{HistoryName(day(9)), HistoryName(day(10)), HistoryName(day(20))}},
+		{"out of order", []HistoryFile{hfile(5), hfile(2)}, hfile(3), 10,
+			[]string{HistoryName(day(2)), HistoryName(day(3)), HistoryName(day(5))}},
+		{"same name replaced", []HistoryFile{hfile(2), hfile(3)}, HistoryFile{Name: hfile(3).Name, CreatedAt: day(3), Data: []byte("new")}, 10,
+			[]string{HistoryName(day(2)), HistoryName(day(3))}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := NextHistory(tt.prev, tt.cur, tt.n)
+			if !slices.Equal(names(got), tt.want) {
+				t.Errorf("got %v\nwant %v", names(got), tt.want)
+			}
+			if last := got[len(got)-1]; tt.cur.CreatedAt.After(day(10)) && string(last.Data) != string(tt.cur.Data) {
+				t.Errorf("the newest is %s, want the new run", last.Name)
+			}
+		})
+	}
+	got := NextHistory([]HistoryFile{hfile(2), hfile(3)}, HistoryFile{Name: hfile(3).Name, CreatedAt: day(3), Data: []byte("new")}, 10)
+	if string(got[1].Data) != "new" {
+		t.Errorf("a file of the same name was not replaced by the new run")
+	}
+}
+
+func TestHistoryName(t *testing.T) {
+	at := time.Date(2026, 11, 30, 5, 10, 49, 123456789, time.FixedZone("x", 3600))
+	if got, want := HistoryName(at), "results-20261130T041049.123Z.json"; got != want {
+		t.Errorf("HistoryName = %q, want %q", got, want)
+	}
+	hf, err := NewHistoryFile("x.json", []byte(results("2026-11-30T04:10:49.5Z")))
+	if err != nil || !hf.CreatedAt.Equal(time.Date(2026, 11, 30, 4, 10, 49, 5e8, time.UTC)) {
+		t.Errorf("NewHistoryFile: %v, %v", hf.CreatedAt, err)
+	}
+}
+
+func TestWriteHistory(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "baseline")
+	if err := WriteHistory(dir, []HistoryFile{hfile(1), hfile(2)}); err != nil {
+		t.Fatal(err)
+	}
+	_ = os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("kept"), 0o644)
+	next := []HistoryFile{hfile(2), hfile(3), {Name: "history/legacy.json", Data: []byte("{}")}}
+	if err := WriteHistory(dir, next); err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(dir)
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Name())
+	}
+	want := []string{"legacy.json", "notes.txt", HistoryName(day(2)), HistoryName(day(3))}
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("dir holds %v, want %v", got, want)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, HistoryName(day(3)))); string(b) != string(hfile(3).Data) {
+		t.Errorf("content %s", b)
+	}
+	for _, bad := range [][]HistoryFile{{hfile(4), {Name: "a/x.json"}, {Name: "b/x.json"}}, {hfile(4), {Name: "x.md"}}} {
+		if err := WriteHistory(dir, bad); err == nil {
+			t.Errorf("WriteHistory(%v): no error", names(bad))
+		}
+		if _, err := os.Stat(filepath.Join(dir, HistoryName(day(4)))); err == nil {
+			t.Errorf("WriteHistory(%v) failed but wrote files", names(bad))
+		}
+	}
+}
