@@ -29,12 +29,11 @@ type sseEvent struct {
 // were complete but not followed by a blank line is still dispatched (many
 // servers close right after the last line); a partial line is an error.
 type sseDecoder struct {
-	r        *bufio.Reader
-	line     []byte
-	data     []byte
-	hasData  bool
-	name     string
-	Comments int // comment lines seen (keep-alives)
+	r       *bufio.Reader
+	line    []byte
+	data    []byte
+	hasData bool
+	name    string
 }
 
 func newSSEDecoder(r io.Reader) *sseDecoder {
@@ -86,8 +85,7 @@ func (d *sseDecoder) Next() (sseEvent, error) {
 			continue
 		}
 		if line[0] == ':' {
-			d.Comments++
-			continue
+			continue // a comment (keep-alive)
 		}
 		field, value := line, []byte(nil)
 		if i := bytes.IndexByte(line, ':'); i >= 0 {
