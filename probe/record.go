@@ -30,7 +30,10 @@ type Record struct {
 	OutputTokens int
 	PromptTokens int
 	CachedTokens int
-	TokensSource string // "usage" or "events"
+	// ReasoningTokens is the part of OutputTokens the server reports as
+	// reasoning (0 when it reports none).
+	ReasoningTokens int
+	TokensSource    string // "usage" or "events"
 
 	// Start is the wall-clock time the request was sent (for ordering and
 	// for the results file); never used to compute a latency.
