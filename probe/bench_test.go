@@ -80,7 +80,7 @@ func BenchmarkSSEDecoder(b *testing.B) {
 	body := streamBody(1024)
 	b.SetBytes(int64(len(body)))
 	for i := 0; i < b.N; i++ {
-		d := newSSEDecoder(bytes.NewReader(body))
+		d := newSSEFramer(bytes.NewReader(body))
 		for {
 			ev, err := d.Next()
 			if err != nil {

@@ -14,7 +14,7 @@ func FuzzSSE(f *testing.F) {
 	f.Add([]byte("event: error\ndata: a\ndata: b\n\nid: 1\nretry: 5\n\n"))
 	f.Add([]byte("data: partial"))
 	f.Fuzz(func(t *testing.T, in []byte) {
-		d := newSSEDecoder(bytes.NewReader(in))
+		d := newSSEFramer(bytes.NewReader(in))
 		for i := 0; ; i++ {
 			ev, err := d.Next()
 			if err != nil {
@@ -52,11 +52,11 @@ func TestSSEDecoder(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			d := newSSEDecoder(bytes.NewReader([]byte(tt.in)))
+			d := newSSEFramer(bytes.NewReader([]byte(tt.in)))
 			var got []string
 			var err error
 			for {
-				var ev sseEvent
+				var ev frame
 				ev, err = d.Next()
 				if err != nil {
 					break

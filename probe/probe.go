@@ -71,6 +71,11 @@ func (s *stallReader) Read(p []byte) (int, error) {
 
 // Do sends req and measures it. It never returns an error: failures are
 // recorded in the Record.
+//
+// The work is split in three: send (the HTTP request, with the transport
+// times from httptrace), read (the stream cut into frames, each decoded into
+// a classified event stamped with its arrival: the timeline) and derive (a
+// pure function from the timeline to every stream metric).
 func (p *Prober) Do(ctx context.Context, req Request) Record {
 	now := p.Now
 	if now == nil {
@@ -80,7 +85,6 @@ func (p *Prober) Do(ctx context.Context, req Request) Record {
 	if rate <= 0 {
 		rate = 10
 	}
-	rec := newRecord()
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	if p.Timeout > 0 {
@@ -92,43 +96,95 @@ func (p *Prober) Do(ctx context.Context, req Request) Record {
 		stallTimer = time.AfterFunc(p.StallTimeout, func() { cancel(errStall) })
 		defer stallTimer.Stop()
 	}
+	w := chatWire
 
-	var t0 time.Time
-	var mu sync.Mutex
-	since := func() time.Duration { return now().Sub(t0) }
-	var dnsStart, connStart, tlsStart time.Duration
-	trace := &httptrace.ClientTrace{
-		DNSStart: func(httptrace.DNSStartInfo) { mu.Lock(); dnsStart = since(); mu.Unlock() },
-		DNSDone:  func(httptrace.DNSDoneInfo) { mu.Lock(); rec.DNS = since() - dnsStart; mu.Unlock() },
-		ConnectStart: func(string, string) {
-			mu.Lock()
-			connStart = since()
-			mu.Unlock()
-		},
-		ConnectDone: func(_, _ string, err error) {
-			mu.Lock()
-			if err == nil {
-				rec.Connect = since() - connStart
-			}
-			mu.Unlock()
-		},
-		TLSHandshakeStart: func() { mu.Lock(); tlsStart = since(); mu.Unlock() },
-		TLSHandshakeDone: func(tls.ConnectionState, error) {
-			mu.Lock()
-			rec.TLS = since() - tlsStart
-			mu.Unlock()
-		},
-		GotConn: func(info httptrace.GotConnInfo) { mu.Lock(); rec.Reused = info.Reused; mu.Unlock() },
-		GotFirstResponseByte: func() {
-			mu.Lock()
-			rec.TTFB = since()
-			mu.Unlock()
-		},
-	}
-	hreq, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, trace), http.MethodPost, req.URL, bytes.NewReader(req.Body))
+	c := &conn{now: now}
+	rec := newRecord()
+	hreq, err := p.newRequest(ctx, req, c)
 	if err != nil {
 		rec.Error = p.redact("building request: " + err.Error())
 		return rec
+	}
+	resp, err := p.send(hreq, c)
+	if err == nil {
+		defer resp.Body.Close()
+		rec.Status = resp.StatusCode
+		var body io.Reader = resp.Body
+		if stallTimer != nil {
+			body = &stallReader{r: resp.Body, timer: stallTimer, d: p.StallTimeout}
+		}
+		switch ct := resp.Header.Get("Content-Type"); {
+		case resp.StatusCode < 200 || resp.StatusCode > 299:
+			b, rerr := io.ReadAll(io.LimitReader(body, 64<<10))
+			rec.Error = httpErrorMessage(resp, b)
+			if rerr != nil && len(b) == 0 {
+				rec.Error += " (" + p.causeMessage(ctx, rerr, "reading error body", 0) + ")"
+			}
+		case w.framing == framingSSE && strings.Contains(ct, "json") && !strings.Contains(ct, "event-stream"):
+			rec.Error = fmt.Sprintf("expected an SSE stream (text/event-stream), got Content-Type %q: does the endpoint support stream: true?", ct)
+		default:
+			tl := p.read(ctx, body, w, c.since)
+			if tl.end != Missing && tl.failure == "" {
+				// Read the end of the body so the connection can be
+				// reused (Go's transport reuses only fully read bodies).
+				// Bounded by the stall and request timers.
+				_, _ = io.Copy(io.Discard, io.LimitReader(body, 1<<20))
+			}
+			status := rec.Status
+			rec = derive(tl, rate)
+			rec.Status = status
+		}
+	} else {
+		rec.Error = p.causeMessage(ctx, err, "sending request", 0)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	rec.Start, rec.TTFB, rec.Reused = c.start, c.ttfb, c.reused
+	if !c.reused {
+		rec.DNS, rec.Connect, rec.TLS = c.dns, c.connect, c.tls
+	}
+	rec.Error = p.redact(rec.Error)
+	return rec
+}
+
+// conn is what httptrace reports about one request's connection, from t0.
+type conn struct {
+	now   func() time.Time
+	start time.Time // wall clock at t0
+	t0    time.Time
+
+	mu                         sync.Mutex
+	dnsStart, connStart, tlsAt time.Duration
+	dns, connect, tls, ttfb    time.Duration
+	reused                     bool
+}
+
+func (c *conn) since() time.Duration { return c.now().Sub(c.t0) }
+
+func (c *conn) trace() *httptrace.ClientTrace {
+	c.ttfb = Missing
+	set := func(f func()) { c.mu.Lock(); f(); c.mu.Unlock() }
+	return &httptrace.ClientTrace{
+		DNSStart:             func(httptrace.DNSStartInfo) { set(func() { c.dnsStart = c.since() }) },
+		DNSDone:              func(httptrace.DNSDoneInfo) { set(func() { c.dns = c.since() - c.dnsStart }) },
+		ConnectStart:         func(string, string) { set(func() { c.connStart = c.since() }) },
+		TLSHandshakeStart:    func() { set(func() { c.tlsAt = c.since() }) },
+		TLSHandshakeDone:     func(tls.ConnectionState, error) { set(func() { c.tls = c.since() - c.tlsAt }) },
+		GotConn:              func(info httptrace.GotConnInfo) { set(func() { c.reused = info.Reused }) },
+		GotFirstResponseByte: func() { set(func() { c.ttfb = c.since() }) },
+		ConnectDone: func(_, _ string, err error) {
+			if err == nil {
+				set(func() { c.connect = c.since() - c.connStart })
+			}
+		},
+	}
+}
+
+// newRequest builds the HTTP request, traced into c.
+func (p *Prober) newRequest(ctx context.Context, req Request, c *conn) (*http.Request, error) {
+	hreq, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, c.trace()), http.MethodPost, req.URL, bytes.NewReader(req.Body))
+	if err != nil {
+		return nil, err
 	}
 	hreq.Header.Set("Content-Type", "application/json")
 	hreq.Header.Set("Accept", "text/event-stream")
@@ -138,208 +194,64 @@ func (p *Prober) Do(ctx context.Context, req Request) Record {
 	for k, v := range req.Headers {
 		hreq.Header.Set(k, v)
 	}
+	return hreq, nil
+}
+
+// send hands the request to the client; t0 is taken just before.
+func (p *Prober) send(hreq *http.Request, c *conn) (*http.Response, error) {
 	client := p.Client
 	if client == nil {
 		client = http.DefaultClient
 	}
+	c.mu.Lock()
+	c.start = time.Now()
+	c.t0 = c.now()
+	c.mu.Unlock()
+	return client.Do(hreq)
+}
 
-	rec.Start = time.Now()
-	t0 = now()
-	resp, err := client.Do(hreq)
-	finish := func(msg string) Record {
-		mu.Lock()
-		defer mu.Unlock()
-		rec.Error = p.redact(msg)
-		if rec.Reused {
-			rec.DNS, rec.Connect, rec.TLS = 0, 0, 0
-		}
-		return rec
-	}
-	if err != nil {
-		return finish(p.causeMessage(ctx, err, "sending request", 0))
-	}
-	defer resp.Body.Close()
-	rec.Status = resp.StatusCode
-	var body io.Reader = resp.Body
-	if stallTimer != nil {
-		body = &stallReader{r: resp.Body, timer: stallTimer, d: p.StallTimeout}
-	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		b, rerr := io.ReadAll(io.LimitReader(body, 64<<10))
-		msg := httpErrorMessage(resp, b)
-		if rerr != nil && len(b) == 0 {
-			msg += " (" + p.causeMessage(ctx, rerr, "reading error body", 0) + ")"
-		}
-		return finish(msg)
-	}
-	if ct := resp.Header.Get("Content-Type"); strings.Contains(ct, "json") && !strings.Contains(ct, "event-stream") {
-		return finish(fmt.Sprintf("expected an SSE stream (text/event-stream), got Content-Type %q: does the endpoint support stream: true?", ct))
-	}
-
-	dec := newSSEDecoder(body)
-	var (
-		events    []outputEvent
-		lastEvent time.Duration = Missing
-		usage     *openai.Usage
-		sawFinish bool
-		sawDone   bool
-		finishWhy string
-		failure   string
-	)
-	for failure == "" && !sawDone {
-		ev, err := dec.Next()
+// read cuts the body into frames and decodes each into an event stamped
+// with its arrival, until the end of the stream, a failure or an error
+// event: the request's timeline.
+func (p *Prober) read(ctx context.Context, body io.Reader, w wire, since func() time.Duration) timeline {
+	tl := timeline{end: Missing, ends: w.ends}
+	fr, dec := newFramer(w.framing, body), w.newDecoder()
+	outputs := 0
+	for {
+		f, err := fr.Next()
 		at := since()
 		if err == io.EOF {
-			rec.Total = at
-			break
+			tl.end = at
+			return tl
 		}
 		if err != nil {
 			if errors.Is(err, errMidLine) || errors.Is(err, errLineTooLong) {
-				failure = err.Error()
+				tl.failure = err.Error()
 			} else {
-				failure = p.causeMessage(ctx, err, "reading stream", len(events))
+				tl.failure = p.causeMessage(ctx, err, "reading stream", outputs)
 			}
-			break
+			return tl
 		}
-		if rec.FirstEvent == Missing {
-			rec.FirstEvent = at
+		e, err := dec.decode(f)
+		e.at = at
+		if err != nil {
+			tl.events = append(tl.events, event{at: at})
+			tl.failure = fmt.Sprintf("malformed JSON in %s after %d output events: %v (data: %s)", w.framing.what(), outputs, err, clip(string(bytes.TrimSpace(f.Data)), 120))
+			return tl
 		}
-		if len(events) > 0 && lastEvent != Missing && at-lastEvent > rec.MaxStall {
-			rec.MaxStall = at - lastEvent
+		tl.events = append(tl.events, e)
+		if e.output() > 0 {
+			outputs++
 		}
-		lastEvent = at
-		data := bytes.TrimSpace(ev.Data)
-		if string(data) == "[DONE]" {
-			sawDone = true
-			rec.Total = at
-			break
-		}
-		if len(data) == 0 {
-			continue
-		}
-		var c chunk
-		if err := json.Unmarshal(data, &c); err != nil {
-			failure = fmt.Sprintf("malformed JSON in SSE data after %d output events: %v (data: %s)", len(events), err, clip(string(data), 120))
-			break
-		}
-		if len(c.Error) > 0 && string(c.Error) != "null" || ev.Name == "error" {
-			failure = "error inside the stream: " + errorText(c.Error, data)
-			break
-		}
-		if c.Usage != nil {
-			usage = c.Usage
-		}
-		chars := 0
-		visible := false
-		for i, ch := range c.Choices {
-			chars += len(ch.Delta.Content) + len(ch.Delta.ReasoningContent)
-			if ch.Delta.Content != "" {
-				visible = true
-			}
-			if i < len(c.reasoning) {
-				chars += len(c.reasoning[i])
-			}
-			for _, tc := range ch.Delta.ToolCalls {
-				chars += len(tc.Function.Arguments)
-			}
-			if ch.Delta.FunctionCall != nil {
-				chars += len(ch.Delta.FunctionCall.Arguments)
-			}
-			if ch.FinishReason != "" {
-				sawFinish = true
-				finishWhy = string(ch.FinishReason)
-			}
-		}
-		if chars > 0 {
-			if len(events) == 0 {
-				rec.TTFT = at
-				rec.MaxStall = 0
-			}
-			if visible && rec.TTFC == Missing {
-				rec.TTFC = at
-			}
-			events = append(events, outputEvent{at: at, chars: chars})
+		switch {
+		case e.err != "":
+			tl.failure = "error inside the stream: " + e.err
+			return tl
+		case e.done:
+			tl.end = at
+			return tl
 		}
 	}
-	// Tokens.
-	rec.OutputTokens, rec.TokensSource = len(events), "events"
-	if usage != nil {
-		rec.PromptTokens = usage.PromptTokens
-		if usage.PromptTokensDetails != nil {
-			rec.CachedTokens = usage.PromptTokensDetails.CachedTokens
-		}
-		if usage.CompletionTokens > 0 {
-			rec.OutputTokens, rec.TokensSource = usage.CompletionTokens, "usage"
-		}
-	}
-	if len(events) > 0 {
-		rec.ITL = make([]time.Duration, 0, len(events)-1)
-		for i := 1; i < len(events); i++ {
-			rec.ITL = append(rec.ITL, events[i].at-events[i-1].at)
-		}
-		if rec.OutputTokens >= 2 {
-			rec.TPOT = (events[len(events)-1].at - events[0].at) / time.Duration(rec.OutputTokens-1)
-		}
-		k := spreadTokens(events, 0)
-		if rec.TokensSource == "usage" {
-			k = spreadTokens(events, rec.OutputTokens)
-		}
-		rec.Perceived = readerModel(events, k, rate)
-	}
-
-	if sawDone {
-		// Read the end of the chunked body so the connection can be reused
-		// (Go's transport reuses only fully read bodies). Bounded by the
-		// stall and request timers.
-		_, _ = io.Copy(io.Discard, io.LimitReader(body, 1<<20))
-	}
-
-	switch {
-	case failure != "":
-		return finish(failure)
-	case !sawDone && !sawFinish:
-		return finish(fmt.Sprintf("truncated: stream ended without finish_reason or [DONE] after %d output events", len(events)))
-	case len(events) == 0:
-		why := ""
-		if finishWhy != "" {
-			why = " (finish_reason " + finishWhy + ")"
-		}
-		return finish("no output tokens: the stream finished without any content, reasoning or tool-call delta" + why)
-	}
-	rec.OK = true
-	return finish("")
-}
-
-// chunk is a stream chunk: go-openai's type plus the fields it lacks (an
-// in-stream error object and the "reasoning" delta some servers send).
-type chunk struct {
-	openai.ChatCompletionStreamResponse
-	Error     json.RawMessage `json:"error"`
-	reasoning []string
-}
-
-func (c *chunk) UnmarshalJSON(b []byte) error {
-	type plain chunk
-	var p plain
-	if err := json.Unmarshal(b, &p); err != nil {
-		return err
-	}
-	*c = chunk(p)
-	if bytes.Contains(b, []byte(`"reasoning"`)) {
-		var r struct {
-			Choices []struct {
-				Delta struct {
-					Reasoning string `json:"reasoning"`
-				} `json:"delta"`
-			} `json:"choices"`
-		}
-		if json.Unmarshal(b, &r) == nil {
-			for _, ch := range r.Choices {
-				c.reasoning = append(c.reasoning, ch.Delta.Reasoning)
-			}
-		}
-	}
-	return nil
 }
 
 // causeMessage explains why a read or send failed.

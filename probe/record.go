@@ -30,17 +30,43 @@ type Record struct {
 	OutputTokens int
 	PromptTokens int
 	CachedTokens int
-	TokensSource string // "usage" or "events"
+	// ReasoningTokens is the part of OutputTokens the server reports as
+	// reasoning (0 when it reports none).
+	ReasoningTokens int
+	TokensSource    string // "usage" or "events"
 
 	// Start is the wall-clock time the request was sent (for ordering and
 	// for the results file); never used to compute a latency.
 	Start time.Time
+
+	// Set by the Runner. Intended is when the open-loop schedule meant to
+	// send the request and Sent when it was handed to the HTTP client, both
+	// from the start of the group's phase (warmup or measurement); Sent −
+	// Intended is the schedule lag (coordinated omission), see ScheduleLag.
+	// In closed loop a request is sent as soon as a worker is free: there is
+	// no schedule to fall behind, and Intended is Missing.
+	Intended time.Duration
+	Sent     time.Duration
+	// Variant is Base or Head in an interleaved A/B group ("" otherwise),
+	// and Block the A/B block the request belongs to (from 1; 0 otherwise).
+	Variant Variant
+	Block   int
+}
+
+// ScheduleLag is how late the request was sent against the open-loop
+// schedule (Sent − Intended), or Missing in closed loop.
+func (r Record) ScheduleLag() time.Duration {
+	if r.Intended == Missing {
+		return Missing
+	}
+	return r.Sent - r.Intended
 }
 
 func newRecord() Record {
 	return Record{
 		TTFB: Missing, FirstEvent: Missing, TTFT: Missing, TTFC: Missing,
 		Total: Missing, Perceived: Missing, TPOT: Missing, MaxStall: Missing,
+		Intended: Missing, Sent: Missing,
 	}
 }
 

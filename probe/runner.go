@@ -12,16 +12,27 @@ import (
 )
 
 // Group is one (scenario, endpoint) pair to measure.
+//
+// With Head set it is an interleaved A/B group: Request and BodyFor are the
+// base variant, Head and HeadBodyFor the head variant. Requests and Warmup
+// then count per variant, and requests are issued in blocks of BlockSize
+// requests of each variant, in a seeded random order within every block, at
+// the group's concurrency or rate: both variants meet the same load at the
+// same moments. Each record carries its Variant and Block.
 type Group struct {
 	Request     Request
-	Requests    int     // measured requests
-	Warmup      int     // requests sent first and not measured
+	Requests    int     // measured requests (per variant in an A/B group)
+	Warmup      int     // requests sent first and not measured (per variant)
 	Concurrency int     // closed loop: requests in flight (default 1)
 	Rate        float64 // open loop: Poisson arrivals per second (overrides Concurrency)
 	MaxInFlight int     // open loop: worker pool size (default 64)
 	// BodyFor, if set, gives the body of the i-th request (from 1, warmup
 	// included), e.g. a unique prefix per request to defeat prompt caching.
 	BodyFor func(i int) []byte
+
+	Head        *Request           // the head variant; nil for a single-variant group
+	HeadBodyFor func(i int) []byte // as BodyFor, numbered separately, for Head
+	BlockSize   int                // A/B: requests of each variant per block (default 1)
 }
 
 // Limits are run-wide caps; zero means none.
@@ -30,35 +41,70 @@ type Limits struct {
 	MaxOutputTokens int // output tokens received, warmup included
 }
 
-// Runner sends groups of requests: a pacer feeds a fixed pool of workers and
-// one aggregator collects their records. Cancel ctx to stop: in-flight
-// streams are aborted and what was measured is returned.
+// DefaultFailFast is how many authentication (401, 403) or not-found (404)
+// failures with the same status in a row stop a run.
+const DefaultFailFast = 5
+
+// Runner sends groups of requests: a pure pacer plans every request of a
+// phase, a fixed pool of workers sends them and one aggregator collects
+// their records. Cancel ctx to stop: in-flight streams are aborted and what
+// was measured has already gone to Sink.
 type Runner struct {
 	Prober *Prober
 	Limits Limits
-	Seed   uint64 // seeds the open-loop arrival process
+	Seed   uint64 // seeds the open-loop arrivals and the A/B block orders
+	// FailFast is the number of 401/403/404 failures with the same status
+	// in a row (within a group) that stops the run: the configuration is
+	// wrong and every further request would fail the same way. 0 means
+	// DefaultFailFast; negative disables it.
+	FailFast int
 	// OnRecord, if set, is called from the aggregator goroutine after each
-	// request (measured or warmup).
+	// request, measured or warmup (for progress).
 	OnRecord func(group int, rec Record, warmup bool)
-	// Sink, if set, receives each measured record instead of Result.Groups,
-	// so a long run keeps only what the caller keeps.
+	// Sink receives each measured record, from the aggregator goroutine, in
+	// completion order. It is the run's only output of records.
 	Sink func(group int, rec Record)
 }
 
-// Result is what a run measured.
+// StopCause says why a run did not measure everything it planned.
+type StopCause string
+
+const (
+	// Interrupted: the context was canceled (Ctrl-C, SIGTERM).
+	Interrupted StopCause = "interrupted"
+	// Capped: limits.max_requests or limits.max_output_tokens was reached.
+	Capped StopCause = "capped"
+	// FailedFast: repeated authentication or not-found failures.
+	FailedFast StopCause = "fail_fast"
+)
+
+// Result is what a run did (the records went to Runner.Sink).
 type Result struct {
-	Groups       [][]Record // measured records per group, in completion order
-	Sent         int        // requests sent, warmup included
-	OutputTokens int        // output tokens received, warmup included
-	Stopped      string     // why the run stopped early ("" if it did not)
-	Interrupted  bool       // ctx was canceled
+	Sent         int // requests sent, warmup included
+	OutputTokens int // output tokens received, warmup included
+	// Cause is why the run stopped early; "" when it ran to completion.
+	// An interruption wins over a cap or fail-fast that came before it.
+	Cause StopCause
+	// Stopped says why in words ("" when complete); for fail-fast it holds
+	// the provider's message.
+	Stopped string
+	// Interrupted is Cause == Interrupted.
+	//
+	// Deprecated: use Cause; kept only until cmd/latgate moves to it.
+	Interrupted bool
 }
+
+// Complete reports whether the run measured everything it planned: not
+// interrupted, not capped, not stopped by fail-fast. An incomplete run must
+// not be recorded as a baseline or pass a gate.
+func (r Result) Complete() bool { return r.Cause == "" }
 
 type budget struct {
 	limits  Limits
 	sent    atomic.Int64
 	tokens  atomic.Int64
 	mu      sync.Mutex
+	cause   StopCause
 	stopped string
 }
 
@@ -66,50 +112,96 @@ type budget struct {
 func (b *budget) take() bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.stopped != "" {
+	if b.cause != "" {
 		return false
 	}
 	if b.limits.MaxRequests > 0 && b.sent.Load() >= int64(b.limits.MaxRequests) {
-		b.stopped = fmt.Sprintf("stopped early: limits.max_requests (%d) reached", b.limits.MaxRequests)
+		b.cause, b.stopped = Capped, fmt.Sprintf("stopped early: limits.max_requests (%d) reached", b.limits.MaxRequests)
 		return false
 	}
 	if b.limits.MaxOutputTokens > 0 && b.tokens.Load() >= int64(b.limits.MaxOutputTokens) {
-		b.stopped = fmt.Sprintf("stopped early: limits.max_output_tokens (%d) reached", b.limits.MaxOutputTokens)
+		b.cause, b.stopped = Capped, fmt.Sprintf("stopped early: limits.max_output_tokens (%d) reached", b.limits.MaxOutputTokens)
 		return false
 	}
 	b.sent.Add(1)
 	return true
 }
 
+func (b *budget) stop(cause StopCause, why string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.cause == "" {
+		b.cause, b.stopped = cause, why
+	}
+}
+
 func (b *budget) isStopped() bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.stopped != ""
+	return b.cause != ""
 }
 
 // Run measures every group in order.
 func (r *Runner) Run(ctx context.Context, groups []Group) Result {
 	b := &budget{limits: r.Limits}
-	res := Result{Groups: make([][]Record, len(groups))}
 	for gi, g := range groups {
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || b.isStopped() {
 			break
 		}
-		rng := rand.New(rand.NewPCG(r.Seed, uint64(gi)))
-		var seq atomic.Int64 // numbers requests across warmup and measurement
-		r.phase(ctx, gi, g, g.Warmup, true, b, rng, &seq)
-		res.Groups[gi] = r.phase(ctx, gi, g, g.Requests, false, b, rng, &seq)
+		seeds := newSeeds(r.Seed, gi)
+		warmSeed, measSeed := seeds.Uint64(), seeds.Uint64()
+		// Requests are numbered per variant across warmup and measurement.
+		seq := map[Variant]*atomic.Int64{"": {}, Base: {}, Head: {}}
+		ff := &failFast{limit: r.FailFast}
+		r.phase(ctx, gi, g, plan(g, g.Warmup, warmSeed), true, b, seq, ff)
+		r.phase(ctx, gi, g, plan(g, g.Requests, measSeed), false, b, seq, ff)
 	}
-	res.Sent = int(b.sent.Load())
-	res.OutputTokens = int(b.tokens.Load())
-	res.Stopped = b.stopped
-	res.Interrupted = ctx.Err() != nil
+	res := Result{Sent: int(b.sent.Load()), OutputTokens: int(b.tokens.Load())}
+	res.Cause, res.Stopped = b.cause, b.stopped
+	if ctx.Err() != nil {
+		res.Cause, res.Stopped = Interrupted, "interrupted: the run was stopped before it finished"
+	}
+	res.Interrupted = res.Cause == Interrupted
 	return res
 }
 
-func (r *Runner) phase(ctx context.Context, gi int, g Group, n int, warmup bool, b *budget, rng *rand.Rand, seq *atomic.Int64) []Record {
-	if n <= 0 {
-		return nil
+// newSeeds draws a group's seeds (warmup phase first, then measurement)
+// from the run's seed and the group's position.
+func newSeeds(seed uint64, group int) *rand.Rand {
+	return rand.New(rand.NewPCG(seed, uint64(group)))
+}
+
+// failFast counts 401/403/404 failures with the same status in a row.
+type failFast struct {
+	limit  int
+	status int
+	streak int
+}
+
+// see records one outcome and reports whether the run must stop.
+func (f *failFast) see(rec Record) bool {
+	limit := f.limit
+	if limit == 0 {
+		limit = DefaultFailFast
+	}
+	if limit < 0 {
+		return false
+	}
+	switch {
+	case rec.OK || (rec.Status != 401 && rec.Status != 403 && rec.Status != 404):
+		f.status, f.streak = 0, 0
+	case rec.Status == f.status:
+		f.streak++
+	default:
+		f.status, f.streak = rec.Status, 1
+	}
+	return f.streak >= limit
+}
+
+func (r *Runner) phase(ctx context.Context, gi int, g Group, slots []slot, warmup bool, b *budget, seq map[Variant]*atomic.Int64, ff *failFast) {
+	n := len(slots)
+	if n == 0 {
+		return
 	}
 	workers := max(g.Concurrency, 1)
 	if g.Rate > 0 {
@@ -119,26 +211,23 @@ func (r *Runner) phase(ctx context.Context, gi int, g Group, n int, warmup bool,
 		}
 	}
 	workers = min(workers, n)
-	jobs := make(chan struct{})
+	jobs := make(chan slot)
 	results := make(chan Record)
+	start := time.Now()
 
-	// Pacer: closed loop hands a job to the next free worker; open loop
-	// releases jobs at exponentially distributed intervals.
+	// Pacer: hands out the planned slots; closed loop to the next free
+	// worker, open loop at each slot's intended time.
 	go func() {
 		defer close(jobs)
-		next := time.Now()
-		for i := 0; i < n; i++ {
-			if g.Rate > 0 && i > 0 {
-				next = next.Add(time.Duration(rng.ExpFloat64() / g.Rate * float64(time.Second)))
-				if !wait.Until(ctx, next) {
-					return
-				}
+		for _, s := range slots {
+			if s.intended != Missing && !wait.Until(ctx, start.Add(s.intended)) {
+				return
 			}
 			if ctx.Err() != nil || b.isStopped() {
 				return
 			}
 			select {
-			case jobs <- struct{}{}:
+			case jobs <- s:
 			case <-ctx.Done():
 				return
 			}
@@ -150,17 +239,22 @@ func (r *Runner) phase(ctx context.Context, gi int, g Group, n int, warmup bool,
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for range jobs {
+			for s := range jobs {
 				// Reserve the request when it starts, so the caps see the
 				// tokens of every request that finished before it.
 				if !b.take() {
 					continue
 				}
-				req := g.Request
-				if g.BodyFor != nil {
-					req.Body = g.BodyFor(int(seq.Add(1)))
+				req, bodyFor := g.Request, g.BodyFor
+				if s.variant == Head {
+					req, bodyFor = *g.Head, g.HeadBodyFor
+				}
+				if bodyFor != nil {
+					req.Body = bodyFor(int(seq[s.variant].Add(1)))
 				}
 				rec := r.Prober.Do(ctx, req)
+				rec.Intended, rec.Sent = s.intended, rec.Start.Sub(start)
+				rec.Variant, rec.Block = s.variant, s.block
 				b.tokens.Add(int64(rec.OutputTokens))
 				results <- rec
 			}
@@ -168,7 +262,6 @@ func (r *Runner) phase(ctx context.Context, gi int, g Group, n int, warmup bool,
 	}
 	go func() { wg.Wait(); close(results) }()
 
-	var recs []Record
 	for rec := range results {
 		if ctx.Err() != nil && !rec.OK {
 			continue // aborted by the interrupt: not a server failure
@@ -176,13 +269,11 @@ func (r *Runner) phase(ctx context.Context, gi int, g Group, n int, warmup bool,
 		if r.OnRecord != nil {
 			r.OnRecord(gi, rec, warmup)
 		}
-		switch {
-		case warmup:
-		case r.Sink != nil:
+		if !warmup && r.Sink != nil {
 			r.Sink(gi, rec)
-		default:
-			recs = append(recs, rec)
+		}
+		if ff.see(rec) {
+			b.stop(FailedFast, fmt.Sprintf("stopped early: %d requests in a row failed the same way, so every further one would too: %s", ff.streak, rec.Error))
 		}
 	}
-	return recs
 }

@@ -2,8 +2,11 @@ package probe
 
 import (
 	"context"
+	"fmt"
+	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -12,6 +15,15 @@ import (
 
 func group(t *testing.T, srv *httptest.Server, n, warmup, conc int) Group {
 	return Group{Request: Request{URL: srv.URL + "/v1/chat/completions", Body: body(t, 0)}, Requests: n, Warmup: warmup, Concurrency: conc}
+}
+
+// collect runs groups and returns the measured records per group, as the
+// Sink received them.
+func collect(ctx context.Context, r *Runner, groups []Group) ([][]Record, Result) {
+	got := make([][]Record, len(groups))
+	r.Sink = func(g int, rec Record) { got[g] = append(got[g], rec) }
+	res := r.Run(ctx, groups)
+	return got, res
 }
 
 func TestRunnerCountsWarmupAndConcurrency(t *testing.T) {
@@ -25,13 +37,24 @@ func TestRunnerCountsWarmupAndConcurrency(t *testing.T) {
 		}
 	}}
 	start := time.Now()
-	res := r.Run(context.Background(), []Group{group(t, srv, 20, 3, 5)})
-	if len(res.Groups[0]) != 20 || warm != 3 || res.Sent != 23 || s.Requests() != 23 {
-		t.Errorf("measured %d, warmup %d, sent %d, server saw %d; want 20, 3, 23, 23", len(res.Groups[0]), warm, res.Sent, s.Requests())
+	got, res := collect(context.Background(), r, []Group{group(t, srv, 20, 3, 5)})
+	if len(got[0]) != 20 || warm != 3 || res.Sent != 23 || s.Requests() != 23 {
+		t.Errorf("measured %d, warmup %d, sent %d, server saw %d; want 20, 3, 23, 23", len(got[0]), warm, res.Sent, s.Requests())
+	}
+	if !res.Complete() || res.Stopped != "" {
+		t.Errorf("complete %v, stopped %q; want a complete run", res.Complete(), res.Stopped)
 	}
 	// 20 requests of >= 20ms at concurrency 5 need at least 4 rounds.
 	if el := time.Since(start); el < 80*time.Millisecond {
 		t.Errorf("took %v: more than 5 requests were in flight", el)
+	}
+	for _, rec := range got[0] {
+		if rec.Intended != Missing || rec.ScheduleLag() != Missing || rec.Sent < 0 {
+			t.Fatalf("closed loop: intended %v, lag %v, sent %v; want no schedule and a send time", rec.Intended, rec.ScheduleLag(), rec.Sent)
+		}
+		if rec.Variant != "" || rec.Block != 0 {
+			t.Fatalf("single-variant record has variant %q block %d", rec.Variant, rec.Block)
+		}
 	}
 }
 
@@ -39,14 +62,22 @@ func TestRunnerCaps(t *testing.T) {
 	srv := httptest.NewServer(sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 10}, 1))
 	defer srv.Close()
 	r := &Runner{Prober: &Prober{Client: srv.Client()}, Limits: Limits{MaxRequests: 7}}
-	res := r.Run(context.Background(), []Group{group(t, srv, 5, 0, 1), group(t, srv, 5, 0, 1)})
-	if res.Sent != 7 || len(res.Groups[0]) != 5 || len(res.Groups[1]) != 2 || res.Stopped != "stopped early: limits.max_requests (7) reached" {
-		t.Errorf("sent %d, groups %d+%d, stopped %q", res.Sent, len(res.Groups[0]), len(res.Groups[1]), res.Stopped)
+	got, res := collect(context.Background(), r, []Group{group(t, srv, 5, 0, 1), group(t, srv, 5, 0, 1)})
+	if res.Sent != 7 || len(got[0]) != 5 || len(got[1]) != 2 || res.Stopped != "stopped early: limits.max_requests (7) reached" {
+		t.Errorf("sent %d, groups %d+%d, stopped %q", res.Sent, len(got[0]), len(got[1]), res.Stopped)
+	}
+	if res.Complete() || res.Cause != Capped {
+		t.Errorf("cause %q, complete %v; want capped, incomplete", res.Cause, res.Complete())
 	}
 	r = &Runner{Prober: &Prober{Client: srv.Client()}, Limits: Limits{MaxOutputTokens: 25}}
-	res = r.Run(context.Background(), []Group{group(t, srv, 10, 0, 1)})
-	if res.Sent != 3 || !strings.Contains(res.Stopped, "max_output_tokens (25)") {
-		t.Errorf("sent %d, stopped %q; want 3 requests of 10 tokens", res.Sent, res.Stopped)
+	_, res = collect(context.Background(), r, []Group{group(t, srv, 10, 0, 1)})
+	if res.Sent != 3 || !strings.Contains(res.Stopped, "max_output_tokens (25)") || res.Cause != Capped {
+		t.Errorf("sent %d, stopped %q (%q); want 3 requests of 10 tokens, capped", res.Sent, res.Stopped, res.Cause)
+	}
+	// A cap that is reached exactly when the plan ends stops nothing.
+	r = &Runner{Prober: &Prober{Client: srv.Client()}, Limits: Limits{MaxRequests: 5}}
+	if _, res = collect(context.Background(), r, []Group{group(t, srv, 5, 0, 1)}); !res.Complete() {
+		t.Errorf("a plan of exactly max_requests is incomplete: %q", res.Stopped)
 	}
 }
 
@@ -58,12 +89,12 @@ func TestRunnerInterruptAbortsStreamsPromptly(t *testing.T) {
 	time.AfterFunc(300*time.Millisecond, cancel)
 	r := &Runner{Prober: &Prober{Client: srv.Client()}}
 	start := time.Now()
-	res := r.Run(ctx, []Group{group(t, srv, 10, 0, 2)})
+	got, res := collect(ctx, r, []Group{group(t, srv, 10, 0, 2)})
 	if el := time.Since(start); el > 2*time.Second {
 		t.Errorf("interrupt took %v to stop in-flight streams", el)
 	}
-	if !res.Interrupted || len(res.Groups[0]) != 0 {
-		t.Errorf("interrupted %v, %d records; want true and no aborted record counted as a failure", res.Interrupted, len(res.Groups[0]))
+	if res.Cause != Interrupted || res.Complete() || len(got[0]) != 0 {
+		t.Errorf("cause %q, %d records; want interrupted and no aborted record counted as a failure", res.Cause, len(got[0]))
 	}
 }
 
@@ -74,13 +105,55 @@ func TestOpenLoopRate(t *testing.T) {
 	g.Rate = 100 // 30 arrivals at 100/s: about 0.3s
 	r := &Runner{Prober: &Prober{Client: srv.Client()}, Seed: 3}
 	start := time.Now()
-	res := r.Run(context.Background(), []Group{g})
+	got, _ := collect(context.Background(), r, []Group{g})
 	el := time.Since(start)
-	if len(res.Groups[0]) != 30 {
-		t.Fatalf("%d records", len(res.Groups[0]))
+	if len(got[0]) != 30 {
+		t.Fatalf("%d records", len(got[0]))
 	}
 	if el < 100*time.Millisecond || el > 2*time.Second {
 		t.Errorf("30 Poisson arrivals at 100/s took %v, want roughly 0.3s", el)
+	}
+	// Every record carries its intended time from the pure schedule, and
+	// was never sent before it.
+	intended := map[time.Duration]bool{}
+	for _, d := range Schedule(g.Rate, seedsOf(3, 0)[1], 30) {
+		intended[d] = true
+	}
+	for _, rec := range got[0] {
+		if !intended[rec.Intended] {
+			t.Errorf("intended %v is not in the schedule", rec.Intended)
+		}
+		if rec.ScheduleLag() < 0 {
+			t.Errorf("sent %v before its intended time %v", rec.Sent, rec.Intended)
+		}
+	}
+}
+
+// seedsOf repeats Run's derivation of the warmup and measurement seeds.
+func seedsOf(seed uint64, group int) [2]uint64 {
+	var out [2]uint64
+	rng := newSeeds(seed, group)
+	out[0], out[1] = rng.Uint64(), rng.Uint64()
+	return out
+}
+
+// TestScheduleLagShowsASaturatedPool: one worker, requests of at least
+// 20ms, arrivals every millisecond or so. The lag of the 10th request is at
+// least 9 × 20ms minus its intended time: coordinated omission is visible.
+func TestScheduleLagShowsASaturatedPool(t *testing.T) {
+	srv := httptest.NewServer(sim.New(sim.Profile{TTFT: sim.Fixed(20 * time.Millisecond), Tokens: 1}, 1))
+	defer srv.Close()
+	g := group(t, srv, 10, 0, 1)
+	g.Rate, g.MaxInFlight = 1000, 1
+	got, _ := collect(context.Background(), &Runner{Prober: &Prober{Client: srv.Client()}}, []Group{g})
+	var last Record
+	for _, rec := range got[0] {
+		if rec.Intended > last.Intended || last.Sent == 0 {
+			last = rec
+		}
+	}
+	if min := 9*20*time.Millisecond - last.Intended; last.ScheduleLag() < min {
+		t.Errorf("last request: intended %v, sent %v, lag %v; want at least %v", last.Intended, last.Sent, last.ScheduleLag(), min)
 	}
 }
 
@@ -94,8 +167,258 @@ func TestBodyForVariesEachRequest(t *testing.T) {
 		seen[string(b)] = true
 		return b
 	}
-	res := (&Runner{Prober: &Prober{Client: srv.Client()}}).Run(context.Background(), []Group{g})
-	if len(res.Groups[0]) != 5 || len(seen) != 7 {
-		t.Errorf("%d records, %d distinct bodies; want 5 and 7 (warmup included)", len(res.Groups[0]), len(seen))
+	got, _ := collect(context.Background(), &Runner{Prober: &Prober{Client: srv.Client()}}, []Group{g})
+	if len(got[0]) != 5 || len(seen) != 7 {
+		t.Errorf("%d records, %d distinct bodies; want 5 and 7 (warmup included)", len(got[0]), len(seen))
+	}
+}
+
+// abServer answers base and head requests (told apart by path) with one
+// token, and logs the order in which they arrive.
+type abServer struct {
+	mu    sync.Mutex
+	order []string
+	sim   http.Handler
+}
+
+func (a *abServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	a.mu.Lock()
+	a.order = append(a.order, strings.Trim(strings.TrimSuffix(r.URL.Path, "/v1/chat/completions"), "/"))
+	a.mu.Unlock()
+	r.URL.Path = "/v1/chat/completions"
+	a.sim.ServeHTTP(w, r)
+}
+
+func abGroup(t *testing.T, srv *httptest.Server, n, warmup, block int) Group {
+	head := Request{URL: srv.URL + "/head/v1/chat/completions", Body: body(t, 0)}
+	return Group{Request: Request{URL: srv.URL + "/base/v1/chat/completions", Body: body(t, 0)}, Head: &head,
+		Requests: n, Warmup: warmup, Concurrency: 1, BlockSize: block}
+}
+
+func TestInterleavedAB(t *testing.T) {
+	a := &abServer{sim: sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 2}, 1)}
+	srv := httptest.NewServer(a)
+	defer srv.Close()
+	warm := map[Variant]int{}
+	r := &Runner{Prober: &Prober{Client: srv.Client()}, Seed: 7, OnRecord: func(_ int, rec Record, w bool) {
+		if w {
+			warm[rec.Variant]++
+		}
+	}}
+	got, res := collect(context.Background(), r, []Group{abGroup(t, srv, 9, 2, 2)})
+	if !res.Complete() || res.Sent != 22 {
+		t.Fatalf("complete %v, sent %d; want 2×(9+2) = 22", res.Complete(), res.Sent)
+	}
+	if warm[Base] != 2 || warm[Head] != 2 {
+		t.Errorf("warmup %v, want 2 of each variant", warm)
+	}
+	// Blocks of 2 per variant: 9 = 2+2+2+2+1, so 5 blocks of 4,4,4,4,2.
+	perBlock := map[int]map[Variant]int{}
+	for _, rec := range got[0] {
+		if perBlock[rec.Block] == nil {
+			perBlock[rec.Block] = map[Variant]int{}
+		}
+		perBlock[rec.Block][rec.Variant]++
+		if !rec.OK {
+			t.Fatalf("request failed: %s", rec.Error)
+		}
+	}
+	for b := 1; b <= 5; b++ {
+		want := 2
+		if b == 5 {
+			want = 1
+		}
+		if perBlock[b][Base] != want || perBlock[b][Head] != want {
+			t.Errorf("block %d holds %v, want %d of each variant", b, perBlock[b], want)
+		}
+	}
+	if len(perBlock) != 5 {
+		t.Errorf("blocks %v, want 1..5", perBlock)
+	}
+	// The server saw the variants in the planned order (closed loop, one
+	// worker): warmup blocks first, then the measured ones.
+	var want []string
+	seeds := newSeeds(7, 0)
+	for _, n := range []int{2, 9} {
+		seed := seeds.Uint64()
+		for _, s := range interleave(n, 2, seed) {
+			want = append(want, string(s.variant))
+		}
+	}
+	if fmt.Sprint(a.order) != fmt.Sprint(want) {
+		t.Errorf("server saw %v\nwant        %v", a.order, want)
+	}
+}
+
+func TestInterleavedABCancel(t *testing.T) {
+	srv := httptest.NewServer(&abServer{sim: sim.New(sim.Profile{TTFT: sim.Fixed(0), ITL: sim.Fixed(100 * time.Millisecond), Tokens: 50}, 1)})
+	defer srv.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	g := abGroup(t, srv, 10, 0, 1)
+	g.Concurrency = 2
+	got, res := collect(ctx, &Runner{Prober: &Prober{Client: srv.Client()}}, []Group{g})
+	if res.Cause != Interrupted || len(got[0]) != 0 {
+		t.Errorf("cause %q, %d records; want interrupted, no aborted record", res.Cause, len(got[0]))
+	}
+}
+
+func TestInterleave(t *testing.T) {
+	tests := []struct {
+		n, size int
+		blocks  []int // requests of each variant per block
+	}{
+		{n: 0, size: 1},
+		{n: 1, size: 1, blocks: []int{1}},
+		{n: 5, size: 1, blocks: []int{1, 1, 1, 1, 1}},
+		{n: 5, size: 2, blocks: []int{2, 2, 1}},
+		{n: 4, size: 0, blocks: []int{1, 1, 1, 1}}, // size defaults to 1
+		{n: 3, size: 10, blocks: []int{3}},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("n=%d,size=%d", tt.n, tt.size), func(t *testing.T) {
+			got := interleave(tt.n, tt.size, 1)
+			counts := map[int]map[Variant]int{}
+			last := 0
+			for _, s := range got {
+				if s.block < last {
+					t.Fatalf("block %d after block %d: blocks must be contiguous", s.block, last)
+				}
+				last = s.block
+				if counts[s.block] == nil {
+					counts[s.block] = map[Variant]int{}
+				}
+				counts[s.block][s.variant]++
+			}
+			if len(counts) != len(tt.blocks) {
+				t.Fatalf("%d blocks, want %d", len(counts), len(tt.blocks))
+			}
+			for i, k := range tt.blocks {
+				if c := counts[i+1]; c[Base] != k || c[Head] != k {
+					t.Errorf("block %d = %v, want %d of each", i+1, c, k)
+				}
+			}
+		})
+	}
+	// Seeded: the same seed gives the same order, another seed another one,
+	// and both variants lead some blocks.
+	a, b, c := interleave(200, 1, 1), interleave(200, 1, 1), interleave(200, 1, 2)
+	if fmt.Sprint(a) != fmt.Sprint(b) {
+		t.Error("the same seed gave different orders")
+	}
+	if fmt.Sprint(a) == fmt.Sprint(c) {
+		t.Error("different seeds gave the same order")
+	}
+	baseFirst := 0
+	for i := 0; i < len(a); i += 2 {
+		if a[i].variant == Base {
+			baseFirst++
+		}
+	}
+	if baseFirst < 70 || baseFirst > 130 {
+		t.Errorf("base went first in %d of 200 blocks, want about half", baseFirst)
+	}
+}
+
+func TestSchedule(t *testing.T) {
+	tests := []struct {
+		name  string
+		rate  float64
+		count int
+		want  int
+	}{
+		{"no rate", 0, 10, 0},
+		{"negative rate", -1, 10, 0},
+		{"no requests", 5, 0, 0},
+		{"one request starts at once", 5, 1, 1},
+		{"many", 50, 20000, 20000},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Schedule(tt.rate, 1, tt.count)
+			if len(got) != tt.want {
+				t.Fatalf("len = %d, want %d", len(got), tt.want)
+			}
+			if len(got) > 0 && got[0] != 0 {
+				t.Errorf("first request due at %v, want 0", got[0])
+			}
+			for i := 1; i < len(got); i++ {
+				if got[i] < got[i-1] {
+					t.Fatalf("schedule goes back in time at %d", i)
+				}
+			}
+		})
+	}
+	// Deterministic by seed.
+	if a, b := Schedule(10, 4, 100), Schedule(10, 4, 100); fmt.Sprint(a) != fmt.Sprint(b) {
+		t.Error("the same seed gave different schedules")
+	}
+	if a, b := Schedule(10, 4, 100), Schedule(10, 5, 100); fmt.Sprint(a) == fmt.Sprint(b) {
+		t.Error("different seeds gave the same schedule")
+	}
+	// A prefix does not depend on the count.
+	if a, b := Schedule(10, 4, 50), Schedule(10, 4, 100); fmt.Sprint(a) != fmt.Sprint(b[:50]) {
+		t.Error("a shorter schedule is not a prefix of a longer one")
+	}
+	// Mean rate: 20,000 arrivals at rate r span about 19,999/r seconds
+	// (standard error 0.7%; a 3% band is over 4 standard errors wide).
+	for _, rate := range []float64{0.5, 50, 5000} {
+		s := Schedule(rate, 9, 20000)
+		got := float64(len(s)-1) / s[len(s)-1].Seconds()
+		if got < rate*0.97 || got > rate*1.03 {
+			t.Errorf("rate %v: measured %.4g arrivals/s", rate, got)
+		}
+	}
+}
+
+func TestFailFast(t *testing.T) {
+	tests := []struct {
+		name     string
+		statuses []int // server answers in this order, then 200s
+		limit    int
+		stops    bool
+		sent     int
+	}{
+		{name: "five 401s in a row stop", statuses: []int{401, 401, 401, 401, 401}, stops: true, sent: 5},
+		{name: "404s stop", statuses: []int{404, 404, 404, 404, 404}, stops: true, sent: 5},
+		{name: "403s stop at a custom limit", statuses: []int{403, 403, 403}, limit: 3, stops: true, sent: 3},
+		{name: "a success breaks the streak", statuses: []int{401, 401, 401, 401, 200, 401, 401, 401, 401}, sent: 12},
+		{name: "mixed statuses are not identical", statuses: []int{401, 404, 401, 404, 401, 404}, sent: 12},
+		{name: "server errors never stop", statuses: []int{500, 500, 500, 500, 500, 500}, sent: 12},
+		{name: "disabled", statuses: []int{401, 401, 401, 401, 401, 401}, limit: -1, sent: 12},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var mu sync.Mutex
+			n := 0
+			ok := sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 1}, 1)
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				mu.Lock()
+				i := n
+				n++
+				mu.Unlock()
+				if i < len(tt.statuses) && tt.statuses[i] != 200 {
+					w.Header().Set("Content-Type", "application/json")
+					w.WriteHeader(tt.statuses[i])
+					fmt.Fprintf(w, `{"error":{"message":"provider says no (%d)","type":"invalid_request_error"}}`, tt.statuses[i])
+					return
+				}
+				ok.ServeHTTP(w, r)
+			}))
+			defer srv.Close()
+			r := &Runner{Prober: &Prober{Client: srv.Client()}, FailFast: tt.limit}
+			_, res := collect(context.Background(), r, []Group{group(t, srv, 6, 0, 1), group(t, srv, 6, 0, 1)})
+			// A worker may start one more request while the aggregator
+			// looks at the record that ends the streak.
+			if res.Sent < tt.sent || res.Sent > tt.sent+1 || !tt.stops && res.Sent != tt.sent {
+				t.Errorf("sent %d, want %d (+1 in flight when it stops)", res.Sent, tt.sent)
+			}
+			if got := res.Cause == FailedFast; got != tt.stops {
+				t.Fatalf("cause %q, want fail-fast %v", res.Cause, tt.stops)
+			}
+			if tt.stops && (!strings.Contains(res.Stopped, "provider says no") || res.Complete()) {
+				t.Errorf("stopped %q, complete %v; want the provider's message and an incomplete run", res.Stopped, res.Complete())
+			}
+		})
 	}
 }

@@ -16,32 +16,73 @@ var (
 	errLineTooLong = errors.New("SSE line longer than 16 MiB")
 )
 
-// sseEvent is one dispatched server-sent event.
-type sseEvent struct {
-	Name string // the event: field, "" for the default "message"
-	Data []byte // data: lines joined with "\n"
+// frame is one wire event before decoding: a dispatched server-sent event,
+// an NDJSON line or a chunk of text.
+type frame struct {
+	Name string // SSE: the event: field, "" for the default "message"
+	Data []byte // SSE: data: lines joined with "\n"; NDJSON: the line; text: the bytes
 }
 
-// sseDecoder reads server-sent events as the WHATWG spec describes them:
+// framing is how a stream is cut into frames.
+type framing string
+
+const (
+	framingSSE    framing = "sse"
+	framingNDJSON framing = "ndjson"
+	framingText   framing = "text"
+)
+
+// what names one frame of this framing in messages.
+func (f framing) what() string {
+	switch f {
+	case framingNDJSON:
+		return "NDJSON line"
+	case framingText:
+		return "text chunk"
+	}
+	return "SSE data"
+}
+
+// framer reads frames; io.EOF at the end of the stream.
+type framer interface {
+	Next() (frame, error)
+}
+
+func newFramer(f framing, r io.Reader) framer {
+	switch f {
+	case framingNDJSON:
+		return &ndjsonFramer{lines: lineReader{r: bufio.NewReaderSize(r, 32<<10)}}
+	case framingText:
+		return &textFramer{r: r, buf: make([]byte, 32<<10)}
+	}
+	return newSSEFramer(r)
+}
+
+// sseFramer reads server-sent events as the WHATWG spec describes them:
 // lines end in \n or \r\n; a line starting with ':' is a comment; "data:" with
 // or without the space; several data: lines in one event are joined with
 // "\n"; an empty line dispatches the event. At EOF, an event whose data lines
 // were complete but not followed by a blank line is still dispatched (many
 // servers close right after the last line); a partial line is an error.
-type sseDecoder struct {
-	r        *bufio.Reader
-	line     []byte
-	data     []byte
-	hasData  bool
-	name     string
-	Comments int // comment lines seen (keep-alives)
+type sseFramer struct {
+	lineReader
+	data    []byte
+	hasData bool
+	name    string
 }
 
-func newSSEDecoder(r io.Reader) *sseDecoder {
-	return &sseDecoder{r: bufio.NewReaderSize(r, 32<<10)}
+func newSSEFramer(r io.Reader) *sseFramer {
+	return &sseFramer{lineReader: lineReader{r: bufio.NewReaderSize(r, 32<<10)}}
 }
 
-func (d *sseDecoder) readLine() ([]byte, error) {
+// lineReader reads lines of at most MaxLine bytes; a partial last line is
+// errMidLine.
+type lineReader struct {
+	r    *bufio.Reader
+	line []byte
+}
+
+func (d *lineReader) readLine() ([]byte, error) {
 	d.line = d.line[:0]
 	for {
 		frag, err := d.r.ReadSlice('\n')
@@ -64,17 +105,17 @@ func (d *sseDecoder) readLine() ([]byte, error) {
 
 // Next returns the next event. At the end of the stream it returns io.EOF
 // (after dispatching any complete pending event); read errors pass through.
-func (d *sseDecoder) Next() (sseEvent, error) {
+func (d *sseFramer) Next() (frame, error) {
 	for {
 		line, err := d.readLine()
 		if err == io.EOF {
 			if d.hasData {
 				return d.dispatch(), nil
 			}
-			return sseEvent{}, io.EOF
+			return frame{}, io.EOF
 		}
 		if err != nil {
-			return sseEvent{}, err
+			return frame{}, err
 		}
 		line = bytes.TrimSuffix(line, []byte("\n"))
 		line = bytes.TrimSuffix(line, []byte("\r"))
@@ -86,8 +127,7 @@ func (d *sseDecoder) Next() (sseEvent, error) {
 			continue
 		}
 		if line[0] == ':' {
-			d.Comments++
-			continue
+			continue // a comment (keep-alive)
 		}
 		field, value := line, []byte(nil)
 		if i := bytes.IndexByte(line, ':'); i >= 0 {
@@ -107,8 +147,45 @@ func (d *sseDecoder) Next() (sseEvent, error) {
 	}
 }
 
-func (d *sseDecoder) dispatch() sseEvent {
-	ev := sseEvent{Name: d.name, Data: append([]byte(nil), d.data...)}
+func (d *sseFramer) dispatch() frame {
+	ev := frame{Name: d.name, Data: append([]byte(nil), d.data...)}
 	d.data, d.hasData, d.name = d.data[:0], false, ""
 	return ev
+}
+
+// ndjsonFramer reads newline-delimited JSON: every non-blank line is a
+// frame; a last line cut off without its newline is errMidLine.
+type ndjsonFramer struct {
+	lines lineReader
+}
+
+func (d *ndjsonFramer) Next() (frame, error) {
+	for {
+		line, err := d.lines.readLine()
+		if err != nil {
+			return frame{}, err
+		}
+		line = bytes.TrimSpace(line)
+		if len(line) > 0 {
+			return frame{Data: append([]byte(nil), line...)}, nil
+		}
+	}
+}
+
+// textFramer makes every chunk of bytes the server sends one frame.
+type textFramer struct {
+	r   io.Reader
+	buf []byte
+}
+
+func (d *textFramer) Next() (frame, error) {
+	for {
+		n, err := d.r.Read(d.buf)
+		if n > 0 {
+			return frame{Data: append([]byte(nil), d.buf[:n]...)}, nil
+		}
+		if err != nil {
+			return frame{}, err
+		}
+	}
 }

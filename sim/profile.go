@@ -105,6 +105,47 @@ type Profile struct {
 	Tokens int
 	Quirks Quirks
 	Faults Faults
+	Speed  Speed
+}
+
+// Speed scales every delay of a request (header delay, TTFT, inter-token
+// gaps) by one factor, drawn when the request arrives: the server's speed
+// as a whole, as opposed to the per-request spread of the distributions.
+type Speed struct {
+	// Slowdown makes the server uniformly slower: 0.3 multiplies every
+	// delay by 1.3 (the head of an A/B test that must fail). Negative is
+	// faster; it must be above -1.
+	Slowdown float64
+	// Swing makes the speed drift like a shared provider's: delays are
+	// multiplied by 1 + Swing·sin(2π·t/SwingPeriod), t the time since the
+	// server started (0.4: ±40 %). Both variants of an A/A test served by
+	// one server see the same swing at the same moment. Swing must be in
+	// [0, 1); it needs a SwingPeriod.
+	Swing       float64
+	SwingPeriod time.Duration
+}
+
+// Factor is the multiplier of every delay for a request arriving at
+// elapsed since the server started.
+func (s Speed) Factor(elapsed time.Duration) float64 {
+	f := 1 + s.Slowdown
+	if s.Swing != 0 && s.SwingPeriod > 0 {
+		f *= 1 + s.Swing*math.Sin(2*math.Pi*float64(elapsed)/float64(s.SwingPeriod))
+	}
+	return max(f, 0)
+}
+
+// Validate says what is wrong with a speed, or nil.
+func (s Speed) Validate() error {
+	switch {
+	case s.Slowdown <= -1:
+		return fmt.Errorf("slowdown %v: must be above -1 (−0.5 is twice as fast)", s.Slowdown)
+	case s.Swing < 0 || s.Swing >= 1:
+		return fmt.Errorf("swing %v: must be at least 0 and below 1 (0.4 is ±40%%)", s.Swing)
+	case s.Swing > 0 && s.SwingPeriod <= 0:
+		return fmt.Errorf("swing %v needs a positive swing period", s.Swing)
+	}
+	return nil
 }
 
 var profiles = map[string]Profile{
@@ -116,13 +157,14 @@ var profiles = map[string]Profile{
 		Tokens:      64,
 		Quirks:      Quirks{RoleChunk: true},
 	},
+	// slow is slower than realistic in every delay: a loaded provider.
 	"slow": {
 		Name:        "slow",
-		HeaderDelay: 5 * time.Millisecond,
-		TTFT:        LogNormal(180*time.Millisecond, 0.3).WithSpikes(0.1, 150*time.Millisecond, 400*time.Millisecond),
-		ITL:         LogNormal(12*time.Millisecond, 0.25),
-		Tokens:      64,
-		Quirks:      Quirks{RoleChunk: true},
+		HeaderDelay: 30 * time.Millisecond,
+		TTFT:        LogNormal(500*time.Millisecond, 0.35).WithSpikes(0.1, 300*time.Millisecond, 1500*time.Millisecond),
+		ITL:         LogNormal(22*time.Millisecond, 0.3),
+		Tokens:      128,
+		Quirks:      Quirks{RoleChunk: true, KeepAlives: 2},
 	},
 	"realistic": {
 		Name:        "realistic",

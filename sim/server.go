@@ -6,7 +6,9 @@
 // (role-only first chunks, keep-alive comments, CRLF, multi-line data, gzip,
 // byte-by-byte trickle, reasoning and tool-call deltas) and injected faults
 // (HTTP errors with OpenAI-style or HTML bodies, truncation, stalls, malformed
-// chunks, in-stream errors). Every draw comes from a PCG generator seeded by
+// chunks, in-stream errors). A profile's Speed scales every delay: uniformly
+// (Slowdown, for the slower head of an A/B test) or swinging over time
+// (Swing, for A/A drift tests). Every draw comes from a PCG generator seeded by
 // (Seed, request number), so a run is reproducible. When the client goes
 // away the stream stops at the next wait.
 //
@@ -41,6 +43,7 @@ type Server struct {
 	// APIKey, when set, is required as a Bearer token.
 	APIKey string
 
+	started  time.Time // the time base of Speed.Swing
 	mu       sync.RWMutex
 	profile  Profile
 	byModel  map[string]Profile
@@ -50,7 +53,7 @@ type Server struct {
 // New returns a simulator that answers every request with p (requests for a
 // model mapped with SetModelProfile use that model's profile instead).
 func New(p Profile, seed uint64) *Server {
-	return &Server{Seed: seed, profile: p}
+	return &Server{Seed: seed, profile: p, started: time.Now()}
 }
 
 // SetProfile replaces the default profile (used by demo between runs).
@@ -116,6 +119,7 @@ func writeError(w http.ResponseWriter, status int, typ, msg, retryAfter string) 
 // plan is every random decision for one request, drawn up front in a fixed
 // order so the same seed and request number give the same stream.
 type plan struct {
+	header    time.Duration
 	ttft      time.Duration
 	gaps      []time.Duration
 	httpError bool
@@ -129,9 +133,13 @@ type plan struct {
 
 var words = strings.Fields("the quick brown fox jumps over a lazy dog while latency budgets hold and every token arrives on time for the reader")
 
-func (p Profile) draw(r *rand.Rand, maxTokens int) plan {
+// draw plans a request; speed multiplies every delay (Profile.Speed's
+// factor at the request's arrival).
+func (p Profile) draw(r *rand.Rand, maxTokens int, speed float64) plan {
 	var pl plan
-	pl.ttft = p.TTFT.Sample(r)
+	scale := func(d time.Duration) time.Duration { return time.Duration(float64(d) * speed) }
+	pl.header = scale(p.HeaderDelay)
+	pl.ttft = scale(p.TTFT.Sample(r))
 	pl.httpError = r.Float64() < p.Faults.ErrorRate
 	pl.truncate = r.Float64() < p.Faults.TruncateRate
 	pl.midLine = r.Float64() < p.Faults.MidLineRate
@@ -155,7 +163,7 @@ func (p Profile) draw(r *rand.Rand, maxTokens int) plan {
 	}
 	pl.gaps = make([]time.Duration, events)
 	for i := range pl.gaps {
-		pl.gaps[i] = p.ITL.Sample(r)
+		pl.gaps[i] = scale(p.ITL.Sample(r))
 	}
 	return pl
 }
@@ -179,11 +187,11 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 	}
 	p := s.profileFor(req.Model)
 	rng := rand.New(rand.NewPCG(s.Seed, n))
-	pl := p.draw(rng, maxTokensOf(req))
+	pl := p.draw(rng, maxTokensOf(req), p.Speed.Factor(start.Sub(s.started)))
 	ctx := r.Context()
 
 	if pl.httpError {
-		if !wait.Until(ctx, start.Add(p.HeaderDelay)) {
+		if !wait.Until(ctx, start.Add(pl.header)) {
 			return
 		}
 		status := p.Faults.ErrorStatus
@@ -324,7 +332,7 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, start time.T
 	if p.Quirks.NoSpace {
 		sw.prefix = "data:"
 	}
-	if !wait.Until(ctx, start.Add(p.HeaderDelay)) {
+	if !wait.Until(ctx, start.Add(pl.header)) {
 		return
 	}
 	w.WriteHeader(http.StatusOK)

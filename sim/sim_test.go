@@ -4,8 +4,10 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"math"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -142,5 +144,102 @@ func TestNamedProfiles(t *testing.T) {
 	}
 	if _, err := Named("warp"); err == nil || !strings.Contains(err.Error(), "known: fast, flaky") {
 		t.Errorf("unknown profile error: %v", err)
+	}
+}
+
+// TestProfilesMeanWhatTheySay: fast < realistic < slow in header delay,
+// TTFT and inter-token medians and in the time of a full answer; flaky
+// fails, reasoning reasons.
+func TestProfilesMeanWhatTheySay(t *testing.T) {
+	median := func(d Dist) time.Duration {
+		r := newRand(3)
+		xs := make([]time.Duration, 4001)
+		for i := range xs {
+			xs[i] = d.Sample(r)
+		}
+		slices.Sort(xs)
+		return xs[len(xs)/2]
+	}
+	type speeds struct{ header, ttft, itl, answer time.Duration }
+	of := func(name string) speeds {
+		p, err := Named(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := speeds{header: p.HeaderDelay, ttft: median(p.TTFT), itl: median(p.ITL)}
+		s.answer = s.ttft + time.Duration(p.Tokens-1)*s.itl
+		return s
+	}
+	order := []string{"fast", "realistic", "slow"}
+	for i := 1; i < len(order); i++ {
+		a, b := of(order[i-1]), of(order[i])
+		if !(a.header <= b.header && a.ttft < b.ttft && a.itl < b.itl && a.answer < b.answer) {
+			t.Errorf("%s %+v is not faster than %s %+v", order[i-1], a, order[i], b)
+		}
+	}
+	if p, _ := Named("flaky"); p.Faults.ErrorRate == 0 || p.Faults.TruncateRate == 0 || p.Faults.StallRate == 0 {
+		t.Errorf("flaky injects no faults: %+v", p.Faults)
+	}
+	if p, _ := Named("reasoning"); p.Quirks.ReasoningTokens == 0 {
+		t.Error("reasoning streams no reasoning")
+	}
+	for _, n := range ProfileNames() {
+		if p, _ := Named(n); p.Speed != (Speed{}) {
+			t.Errorf("built-in profile %s changes speed over time: %+v", n, p.Speed)
+		}
+	}
+}
+
+func TestSpeedFactor(t *testing.T) {
+	s := time.Second
+	tests := []struct {
+		name    string
+		speed   Speed
+		elapsed time.Duration
+		want    float64
+	}{
+		{"none", Speed{}, 7 * s, 1},
+		{"30% slower", Speed{Slowdown: 0.3}, 7 * s, 1.3},
+		{"twice as fast", Speed{Slowdown: -0.5}, 0, 0.5},
+		{"swing at the start", Speed{Swing: 0.4, SwingPeriod: 4 * s}, 0, 1},
+		{"swing at its slowest", Speed{Swing: 0.4, SwingPeriod: 4 * s}, s, 1.4},
+		{"swing back through 1", Speed{Swing: 0.4, SwingPeriod: 4 * s}, 2 * s, 1},
+		{"swing at its fastest", Speed{Swing: 0.4, SwingPeriod: 4 * s}, 3 * s, 0.6},
+		{"swing and slowdown multiply", Speed{Swing: 0.4, SwingPeriod: 4 * s, Slowdown: 0.3}, s, 1.3 * 1.4},
+		{"swing without a period does nothing", Speed{Swing: 0.4}, s, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.speed.Factor(tt.elapsed); math.Abs(got-tt.want) > 1e-9 {
+				t.Errorf("Factor(%v) = %v, want %v", tt.elapsed, got, tt.want)
+			}
+		})
+	}
+	for _, bad := range []Speed{{Slowdown: -1}, {Swing: 1, SwingPeriod: s}, {Swing: -0.1, SwingPeriod: s}, {Swing: 0.2}} {
+		if bad.Validate() == nil {
+			t.Errorf("%+v: no error", bad)
+		}
+	}
+	if err := (Speed{Swing: 0.4, SwingPeriod: 3 * s, Slowdown: 0.3}).Validate(); err != nil {
+		t.Error(err)
+	}
+}
+
+// TestSpeedScalesEveryDelay: the same seed at speed 1.3 gives every delay
+// of the plan 1.3 times as long.
+func TestSpeedScalesEveryDelay(t *testing.T) {
+	p := Profile{HeaderDelay: 10 * time.Millisecond, TTFT: LogNormal(100*time.Millisecond, 0.3), ITL: LogNormal(10*time.Millisecond, 0.3), Tokens: 20}
+	a, b := p.draw(newRand(1), 0, 1), p.draw(newRand(1), 0, 1.3)
+	near := func(x, y time.Duration) bool { return math.Abs(float64(y)-1.3*float64(x)) <= 1 }
+	if !near(a.header, b.header) || !near(a.ttft, b.ttft) {
+		t.Errorf("header %v→%v, ttft %v→%v; want ×1.3", a.header, b.header, a.ttft, b.ttft)
+	}
+	for i := range a.gaps {
+		if !near(a.gaps[i], b.gaps[i]) {
+			t.Errorf("gap %d: %v→%v, want ×1.3", i, a.gaps[i], b.gaps[i])
+		}
+	}
+	if strings.Join(a.words, "") != strings.Join(b.words, "") {
+		t.Error("the speed changed the words")
 	}
 }

@@ -1,0 +1,89 @@
+package probe
+
+import (
+	"math/rand/v2"
+	"time"
+)
+
+// Schedule is the open-loop pacer: the intended send times of count
+// requests arriving as a Poisson process of rate requests per second, as
+// offsets from the start of the phase. The first request is due at once;
+// the gaps are exponentially distributed with mean 1/rate. It is a pure
+// function: the same (rate, seed, count) always give the same schedule.
+//
+// The runner sends each request at its intended time when a worker is free,
+// and records both the intended and the actual send time, so a pool too
+// small for the rate shows as schedule lag (coordinated omission) instead of
+// silently lowering the load. It returns nil when rate <= 0 or count <= 0.
+func Schedule(rate float64, seed uint64, count int) []time.Duration {
+	if rate <= 0 || count <= 0 {
+		return nil
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x9ace))
+	out := make([]time.Duration, count)
+	at := 0.0 // seconds, summed in float64 so rounding does not accumulate
+	for i := 1; i < count; i++ {
+		at += rng.ExpFloat64() / rate
+		out[i] = time.Duration(at * float64(time.Second))
+	}
+	return out
+}
+
+// Variant names the side of an interleaved A/B group a request belongs to.
+type Variant string
+
+// The two sides of an A/B group; a single-variant group's records have "".
+const (
+	Base Variant = "base"
+	Head Variant = "head"
+)
+
+// slot is one request of a phase, planned before anything is sent.
+type slot struct {
+	variant  Variant
+	block    int           // A/B block number from 1; 0 for a single-variant group
+	intended time.Duration // open loop: from Schedule; closed loop: Missing
+}
+
+// interleave plans n requests of each variant in blocks of size requests of
+// each (the last block holds the remainder of both), every block in its own
+// random order drawn from seed. Both variants are in every block, so they
+// see the same load at the same moments.
+func interleave(n, size int, seed uint64) []slot {
+	if n <= 0 {
+		return nil
+	}
+	size = max(size, 1)
+	rng := rand.New(rand.NewPCG(seed, 0xab))
+	out := make([]slot, 0, 2*n)
+	for block, done := 1, 0; done < n; block++ {
+		k := min(size, n-done)
+		start := len(out)
+		for range k {
+			out = append(out, slot{variant: Base, block: block}, slot{variant: Head, block: block})
+		}
+		b := out[start:]
+		rng.Shuffle(len(b), func(i, j int) { b[i], b[j] = b[j], b[i] })
+		done += k
+	}
+	return out
+}
+
+// plan lays out a phase of n requests (per variant for an A/B group): which
+// variant and block each is, and when it is due in open loop.
+func plan(g Group, n int, seed uint64) []slot {
+	var slots []slot
+	if g.Head != nil {
+		slots = interleave(n, g.BlockSize, seed)
+	} else {
+		slots = make([]slot, n)
+	}
+	sched := Schedule(g.Rate, seed, len(slots))
+	for i := range slots {
+		slots[i].intended = Missing
+		if sched != nil {
+			slots[i].intended = sched[i]
+		}
+	}
+	return slots
+}

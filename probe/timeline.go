@@ -1,0 +1,141 @@
+package probe
+
+import (
+	"fmt"
+	"time"
+)
+
+// event is one wire event (an SSE event, an NDJSON line, a chunk of text)
+// as a decoder classified it, stamped with its arrival time by the reader.
+type event struct {
+	at time.Duration
+	// Characters of generated output the event carries, by kind: the
+	// visible answer, reasoning, and tool-call arguments. An event with none
+	// (a role-only chunk, a ping, a metadata frame) is not an output event.
+	content, reasoning, tool int
+	// usage holds the token counts the event reports, if any; a later
+	// report replaces an earlier one (decoders merge partial reports).
+	usage *usage
+	// finish is the reason the answer ended ("stop", "length", …), when
+	// the event says so; a stream may still send usage after it.
+	finish string
+	// done marks the end-of-stream event: nothing more is read after it.
+	done bool
+	// err is the provider's message of an error event.
+	err string
+}
+
+func (e event) output() int { return e.content + e.reasoning + e.tool }
+
+// usage is what a server reports about tokens.
+type usage struct {
+	prompt, output, cached, reasoning int
+}
+
+// timeline is what the reader saw of one response stream, in order. Every
+// time is from t0.
+type timeline struct {
+	events []event
+	// end is when the stream ended (EOF or the end-of-stream event);
+	// Missing when reading failed before that.
+	end time.Duration
+	// failure says why reading stopped before the end ("" when it did
+	// not): a read error, a stall, a timeout, a malformed or error event.
+	failure string
+	// ends says how a proper stream of this API ends, for the message of a
+	// truncated one (e.g. "finish_reason or [DONE]").
+	ends string
+}
+
+// outputs counts the output events so far (for failure messages).
+func (tl *timeline) outputs() int {
+	n := 0
+	for _, e := range tl.events {
+		if e.output() > 0 {
+			n++
+		}
+	}
+	return n
+}
+
+// derive computes every stream metric of a request from its timeline: a
+// pure function of what arrived when (docs/metrics.md). It fills the
+// stream fields of a Record (first event, ttft, ttfc, total, itl, tpot,
+// max stall, perceived, tokens, ok and error) and leaves the transport
+// fields (status, network times, ttfb) to the caller.
+func derive(tl timeline, readingRate float64) Record {
+	rec := newRecord()
+	rec.Total = tl.end
+	var (
+		outs     []outputEvent
+		last     = Missing
+		u        *usage
+		finished bool
+		done     bool
+		why      string
+	)
+	for i, e := range tl.events {
+		if i == 0 {
+			rec.FirstEvent = e.at
+		}
+		// Stalls are gaps between any two events after the first output.
+		if len(outs) > 0 && e.at-last > rec.MaxStall {
+			rec.MaxStall = e.at - last
+		}
+		last = e.at
+		if e.usage != nil {
+			u = e.usage
+		}
+		if e.finish != "" {
+			finished, why = true, e.finish
+		}
+		done = done || e.done
+		if n := e.output(); n > 0 {
+			if len(outs) == 0 {
+				rec.TTFT = e.at
+				rec.MaxStall = 0
+			}
+			if e.content > 0 && rec.TTFC == Missing {
+				rec.TTFC = e.at
+			}
+			outs = append(outs, outputEvent{at: e.at, chars: n})
+		}
+	}
+
+	rec.OutputTokens, rec.TokensSource = len(outs), "events"
+	if u != nil {
+		rec.PromptTokens, rec.CachedTokens, rec.ReasoningTokens = u.prompt, u.cached, u.reasoning
+		if u.output > 0 {
+			rec.OutputTokens, rec.TokensSource = u.output, "usage"
+		}
+	}
+	if len(outs) > 0 {
+		rec.ITL = make([]time.Duration, 0, len(outs)-1)
+		for i := 1; i < len(outs); i++ {
+			rec.ITL = append(rec.ITL, outs[i].at-outs[i-1].at)
+		}
+		if rec.OutputTokens >= 2 {
+			rec.TPOT = (outs[len(outs)-1].at - outs[0].at) / time.Duration(rec.OutputTokens-1)
+		}
+		k := spreadTokens(outs, 0)
+		if rec.TokensSource == "usage" {
+			k = spreadTokens(outs, rec.OutputTokens)
+		}
+		rec.Perceived = readerModel(outs, k, readingRate)
+	}
+
+	switch {
+	case tl.failure != "":
+		rec.Error = tl.failure
+	case !done && !finished:
+		rec.Error = fmt.Sprintf("truncated: stream ended without %s after %d output events", tl.ends, len(outs))
+	case len(outs) == 0:
+		if why != "" {
+			why = " (finish_reason " + why + ")"
+		}
+		rec.Error = "no output tokens: the stream finished without any content, reasoning or tool-call delta" + why
+	default:
+		rec.OK = true
+	}
+	return rec
+}
