@@ -397,7 +397,7 @@ func Parse(path string, data []byte, opt Options) (*Config, error) {
 	x.walk(path, root, reflect.TypeFor[rawConfig](), "", "")
 	var raw rawConfig
 	errs := x.errs
-	if len(x.errs) == 0 || x.seen <= maxNodes {
+	if x.seen <= maxNodes {
 		if err := root.Decode(&raw); err != nil {
 			errs = append(errs, x.typeError(path, err)...)
 		}
