@@ -10,6 +10,39 @@ import (
 
 const scen = "scenarios:\n  - {name: s, prompt: hi}\n"
 
+const everyAPI = `endpoints:
+  - {name: chat, base_url: http://x/v1, model: m}
+  - {name: resp, api: responses, base_url: http://x/v1, model: m}
+  - {name: claude, api: anthropic, model: claude-x, api_key_env: K}
+  - {name: gem, api: gemini, model: gemini-x}
+  - {name: az, api: azure, base_url: https://r.openai.azure.com, deployment: d1, api_version: 2024-10-21}
+  - name: own
+    api: custom
+    url: http://127.0.0.1:11434/api/chat
+    body: {model: llama3, stream: true, messages: "{{messages}}", options: {num_predict: "{{max_tokens}}"}}
+    stream: {format: ndjson, text: /message/content, done: /done, output_tokens: /eval_count, input_tokens: /prompt_eval_count}
+` + scen
+
+const costGoodputAdaptive = `endpoints:
+  - {name: a, base_url: http://x/v1, model: gpt-4o-mini}
+scenarios:
+  - name: s
+    prompt: hi
+    requests: {min: 40, max: 200}
+pricing:
+  gpt-4o-mini: {input: 0.15, output: 0.60, cached_input: 0.075}
+  other-model: {input: 1, output: 2}
+limits:
+  max_cost: 2.00
+goodput:
+  ttft: 800ms
+  itl: 60
+budgets:
+  goodput: {rate: 95%}
+  cache_hit_rate: {min: 0.8}
+  errors: {rate: 1%}
+`
+
 func parseErr(t *testing.T, yml string, opt Options) error {
 	t.Helper()
 	_, err := Parse("l.yaml", []byte(yml), opt)
@@ -117,18 +150,7 @@ func TestValues(t *testing.T) {
 }
 
 func TestAPIs(t *testing.T) {
-	good := `endpoints:
-  - {name: chat, base_url: http://x/v1, model: m}
-  - {name: resp, api: responses, base_url: http://x/v1, model: m}
-  - {name: claude, api: anthropic, model: claude-x, api_key_env: K}
-  - {name: gem, api: gemini, model: gemini-x}
-  - {name: az, api: azure, base_url: https://r.openai.azure.com, deployment: d1, api_version: 2024-10-21}
-  - name: own
-    api: custom
-    url: http://127.0.0.1:11434/api/chat
-    body: {model: llama3, stream: true, messages: "{{messages}}", options: {num_predict: "{{max_tokens}}"}}
-    stream: {format: ndjson, text: /message/content, done: /done, output_tokens: /eval_count, input_tokens: /prompt_eval_count}
-` + scen
+	good := everyAPI
 	cfg, err := Parse("l.yaml", []byte(good), Options{Getenv: env(map[string]string{"K": "sk"})})
 	if err != nil {
 		t.Fatal(err)
@@ -183,25 +205,7 @@ func TestAPIs(t *testing.T) {
 }
 
 func TestCostGoodputAdaptive(t *testing.T) {
-	yml := `endpoints:
-  - {name: a, base_url: http://x/v1, model: gpt-4o-mini}
-scenarios:
-  - name: s
-    prompt: hi
-    requests: {min: 40, max: 200}
-pricing:
-  gpt-4o-mini: {input: 0.15, output: 0.60, cached_input: 0.075}
-  other-model: {input: 1, output: 2}
-limits:
-  max_cost: 2.00
-goodput:
-  ttft: 800ms
-  itl: 60
-budgets:
-  goodput: {rate: 95%}
-  cache_hit_rate: {min: 0.8}
-  errors: {rate: 1%}
-`
+	yml := costGoodputAdaptive
 	cfg, err := Parse("l.yaml", []byte(yml), Options{})
 	if err != nil {
 		t.Fatal(err)
