@@ -3,6 +3,7 @@ package suite
 import (
 	"fmt"
 	"net/url"
+	"regexp"
 	"slices"
 	"strings"
 )
@@ -90,7 +91,10 @@ func (p *parser) endpoint(i int, re rawEndpoint, seen map[string]bool, n int) En
 			p.errf(line, "endpoint %q: model is required", e.Name)
 		}
 	}
-	if e.APIKeyEnv != "" && !p.opt.SkipKeys {
+	if e.APIKeyEnv != "" && !envNameRE.MatchString(e.APIKeyEnv) {
+		// Never echo it: it is often the key itself pasted in.
+		p.errf(p.line(ip+".api_key_env"), "endpoint %q: api_key_env names the environment variable that holds the key (such as OPENAI_API_KEY), not the key itself", e.Name)
+	} else if e.APIKeyEnv != "" && !p.opt.SkipKeys {
 		e.APIKey = p.getenv(e.APIKeyEnv)
 		if e.APIKey == "" {
 			p.errf(p.line(ip+".api_key_env"), "endpoint %q: environment variable %s (api_key_env) is not set", e.Name, e.APIKeyEnv)
@@ -112,6 +116,8 @@ func (p *parser) endpoint(i int, re rawEndpoint, seen map[string]bool, n int) En
 	}
 	return e
 }
+
+var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // isAuthHeader reports the headers that carry an API key in one of the APIs.
 func isAuthHeader(k string) bool {
@@ -146,19 +152,22 @@ func (p *parser) baseURL(ip string, e *Endpoint, raw string) {
 	}
 	v, _ := p.expand(ip+".base_url", e.Name, "base_url", raw)
 	e.BaseURL = strings.TrimRight(v, "/")
-	if !checkURL(e.BaseURL) {
+	// Checks and hints use the value as written, never a value from the
+	// environment.
+	shown := strings.TrimRight(raw, "/")
+	if !checkURL(shown) {
 		p.errf(kl, "endpoint %q: base_url %q is not an http(s) URL", e.Name, raw)
 		return
 	}
-	path := e.BaseURL
-	if u, err := url.Parse(e.BaseURL); err == nil {
+	path := ""
+	if u, err := url.Parse(envRE.ReplaceAllString(shown, "var")); err == nil {
 		path = u.Path
 	}
 	for _, suffix := range apiPaths {
 		if strings.HasSuffix(path, suffix) || strings.Contains(path, suffix) && strings.HasPrefix(suffix, ":") {
-			cut := e.BaseURL[:strings.LastIndex(e.BaseURL, suffix)]
+			cut := shown[:strings.LastIndex(shown, suffix)]
 			if e.API == "gemini" {
-				cut = e.BaseURL[:max(0, strings.Index(e.BaseURL, "/models"))]
+				cut = shown[:max(0, strings.Index(shown, "/models"))]
 			}
 			if e.API == "anthropic" {
 				cut = strings.TrimSuffix(cut, "/v1")
@@ -169,9 +178,9 @@ func (p *parser) baseURL(ip string, e *Endpoint, raw string) {
 	}
 	switch {
 	case e.API == "anthropic" && strings.HasSuffix(path, "/v1"):
-		p.errf(kl, "endpoint %q: base_url %q ends in /v1, but api anthropic appends /v1/messages itself; write base_url: %s", e.Name, raw, strings.TrimSuffix(e.BaseURL, "/v1"))
-	case e.API == "azure" && strings.Contains(path, "/openai/deployments"):
-		p.errf(kl, "endpoint %q: base_url %q holds the deployment path: give base_url: %s and deployment: NAME", e.Name, raw, e.BaseURL[:strings.Index(e.BaseURL, "/openai/deployments")])
+		p.errf(kl, "endpoint %q: base_url %q ends in /v1, but api anthropic appends /v1/messages itself; write base_url: %s", e.Name, raw, strings.TrimSuffix(shown, "/v1"))
+	case e.API == "azure" && strings.Contains(shown, "/openai/deployments"):
+		p.errf(kl, "endpoint %q: base_url %q holds the deployment path: give base_url: %s and deployment: NAME", e.Name, raw, shown[:strings.Index(shown, "/openai/deployments")])
 	}
 }
 

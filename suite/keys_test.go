@@ -192,6 +192,7 @@ func TestAPIs(t *testing.T) {
 		{"bad method", "{name: a, api: custom, url: http://x/a, method: FETCH, stream: {text: /t}}", `method: want GET, POST, PUT or PATCH`},
 		{"unknown stream key", "{name: a, api: custom, url: http://x/a, stream: {txt: /t}}", `unknown key "txt" in endpoints.stream (did you mean "text"?)`},
 		{"unset url var", "{name: a, api: custom, url: \"http://${SVC}/a\", stream: {text: /t}}", `endpoint "a": url: environment variable SVC is not set`},
+		{"key pasted into api_key_env", "{name: a, base_url: http://x/v1, model: m, api_key_env: sk-live-abc123}", `endpoint "a": api_key_env names the environment variable that holds the key (such as OPENAI_API_KEY), not the key itself`},
 		{"key header and api_key_env", "{name: a, api: anthropic, model: m, api_key_env: K, headers: {x-api-key: k}}", `set either api_key_env or a x-api-key header`},
 	}
 	for _, tt := range bad {
@@ -199,6 +200,9 @@ func TestAPIs(t *testing.T) {
 			err := parseErr(t, "endpoints:\n  - "+tt.ep+"\n"+scen, Options{Getenv: env(map[string]string{"K": "k"})})
 			if err == nil || !strings.Contains(err.Error(), tt.want) {
 				t.Errorf("error = %v, want it to contain %q", err, tt.want)
+			}
+			if err != nil && strings.Contains(err.Error(), "sk-live") {
+				t.Errorf("the error echoes a secret: %v", err)
 			}
 		})
 	}

@@ -502,7 +502,8 @@ var (
 // SkipKeys the value is returned as written.
 func (p *parser) expand(ipath, name, key, v string) (string, bool) {
 	if strings.Count(v, "${") != len(envRE.FindAllStringIndex(v, -1)) {
-		p.errf(p.line(ipath), "endpoint %q: %s: malformed variable reference in %q (write ${NAME})", name, key, v)
+		// The value is not echoed: a header value may be a secret.
+		p.errf(p.line(ipath), "endpoint %q: %s: malformed variable reference (write ${NAME})", name, key)
 		return v, false
 	}
 	if p.opt.SkipKeys {
