@@ -179,8 +179,29 @@ func (p *parser) baseURL(ip string, e *Endpoint, raw string) {
 	switch {
 	case e.API == "anthropic" && strings.HasSuffix(path, "/v1"):
 		p.errf(kl, "endpoint %q: base_url %q ends in /v1, but api anthropic appends /v1/messages itself; write base_url: %s", e.Name, raw, strings.TrimSuffix(shown, "/v1"))
-	case e.API == "azure" && strings.Contains(shown, "/openai/deployments"):
-		p.errf(kl, "endpoint %q: base_url %q holds the deployment path: give base_url: %s and deployment: NAME", e.Name, raw, shown[:strings.Index(shown, "/openai/deployments")])
+	case e.API == "azure":
+		p.azureURL(kl, e, raw, path)
+	}
+}
+
+// azureURL makes BaseURL the deployment's URL, to which the prober appends
+// /chat/completions: base_url is the resource
+// (https://R.openai.azure.com), or already that deployment's URL.
+func (p *parser) azureURL(kl int, e *Endpoint, raw, path string) {
+	const seg = "/openai/deployments/"
+	i := strings.Index(path, seg)
+	if i < 0 {
+		if e.Deployment != "" {
+			e.BaseURL += seg + url.PathEscape(e.Deployment)
+		}
+		return
+	}
+	dep, _, _ := strings.Cut(path[i+len(seg):], "/")
+	switch {
+	case e.Deployment == "":
+		e.Deployment = dep
+	case e.Deployment != dep:
+		p.errf(kl, "endpoint %q: base_url %q names deployment %q but deployment is %q: give base_url up to .openai.azure.com and deployment: NAME", e.Name, raw, dep, e.Deployment)
 	}
 }
 

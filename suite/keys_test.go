@@ -16,6 +16,7 @@ const everyAPI = `endpoints:
   - {name: claude, api: anthropic, model: claude-x, api_key_env: K}
   - {name: gem, api: gemini, model: gemini-x}
   - {name: az, api: azure, base_url: https://r.openai.azure.com, deployment: d1, api_version: 2024-10-21}
+  - {name: az2, api: azure, base_url: "https://r.openai.azure.com/openai/deployments/d2/", api_version: v}
   - name: own
     api: custom
     url: http://127.0.0.1:11434/api/chat
@@ -159,16 +160,19 @@ func TestAPIs(t *testing.T) {
 	if e[0].API != "chat" || e[2].BaseURL != "https://api.anthropic.com" || e[3].BaseURL != "https://generativelanguage.googleapis.com/v1beta" {
 		t.Errorf("defaults: %+v / %+v / %+v", e[0], e[2], e[3])
 	}
-	if e[4].Deployment != "d1" || e[4].APIVersion != "2024-10-21" || e[4].Model != "d1" {
+	if e[4].Deployment != "d1" || e[4].APIVersion != "2024-10-21" || e[4].Model != "d1" || e[4].BaseURL != "https://r.openai.azure.com/openai/deployments/d1" {
 		t.Errorf("azure: %+v", e[4])
 	}
-	own := e[5]
+	if e[5].Deployment != "d2" || e[5].BaseURL != "https://r.openai.azure.com/openai/deployments/d2" {
+		t.Errorf("azure with the deployment in base_url: %+v", e[5])
+	}
+	own := e[6]
 	wantBody := map[string]any{"model": "llama3", "stream": true, "messages": "{{messages}}", "options": map[string]any{"num_predict": "{{max_tokens}}"}}
 	if own.URL != "http://127.0.0.1:11434/api/chat" || own.Method != "POST" || !reflect.DeepEqual(own.Body, wantBody) ||
 		*own.Stream != (Stream{Format: "ndjson", Text: "/message/content", Done: "/done", OutputTokens: "/eval_count", InputTokens: "/prompt_eval_count"}) {
 		t.Errorf("custom: %+v %+v", own, own.Stream)
 	}
-	f1, parts := Fingerprint(cfg.Scenarios[0], e[5])
+	f1, parts := Fingerprint(cfg.Scenarios[0], e[6])
 	f0, _ := Fingerprint(cfg.Scenarios[0], e[0])
 	if parts["api"] != "custom" || parts["host"] != "127.0.0.1:11434" || f0 == f1 {
 		t.Errorf("custom fingerprint parts %v", parts)
@@ -181,7 +185,7 @@ func TestAPIs(t *testing.T) {
 		{"base_url on custom", "{name: a, api: custom, base_url: http://x, url: http://x/a, stream: {text: /t}}", `endpoint "a": base_url is not a key of api custom (custom takes url, method, body, stream)`},
 		{"azure needs deployment", "{name: a, api: azure, base_url: https://r.openai.azure.com, api_version: v}", `endpoint "a": api azure needs deployment`},
 		{"azure needs version", "{name: a, api: azure, base_url: https://r.openai.azure.com, deployment: d}", `endpoint "a": api azure needs api_version`},
-		{"azure deployment in url", "{name: a, api: azure, base_url: https://r.openai.azure.com/openai/deployments/d, deployment: d, api_version: v}", `holds the deployment path: give base_url: https://r.openai.azure.com and deployment: NAME`},
+		{"azure deployment mismatch", "{name: a, api: azure, base_url: https://r.openai.azure.com/openai/deployments/d, deployment: e, api_version: v}", `names deployment "d" but deployment is "e"`},
 		{"custom needs url", "{name: a, api: custom, stream: {text: /t}}", `endpoint "a": api custom needs url`},
 		{"custom needs stream", "{name: a, api: custom, url: http://x/a}", `endpoint "a": api custom needs stream:`},
 		{"custom needs text", "{name: a, api: custom, url: http://x/a, stream: {format: sse, done: /done}}", `endpoint "a": stream.text is required`},

@@ -74,8 +74,11 @@ type Message struct {
 type Endpoint struct {
 	Name string
 	// API is the wire format: one of APIs.
-	API       string
-	BaseURL   string // ${VAR} expanded; not for custom
+	API string
+	// BaseURL is what the API's path is appended to (docs/config.md),
+	// ${VAR} expanded, without a trailing slash; for azure it is the
+	// deployment's URL (…/openai/deployments/NAME). Empty for custom.
+	BaseURL   string
 	Model     string
 	APIKeyEnv string
 	APIKey    string            // resolved from APIKeyEnv; never written anywhere
