@@ -269,6 +269,16 @@ func TestCostGoodputAdaptive(t *testing.T) {
 	}
 }
 
+func TestReadingRate(t *testing.T) {
+	base := "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\n" + scen
+	for in, want := range map[string]float64{"12": 12, "600/m": 10, "20/s": 20} {
+		cfg, err := Parse("l.yaml", []byte(base+"reading_rate: "+in+"\n"), Options{})
+		if err != nil || cfg.ReadingRate != want {
+			t.Errorf("reading_rate %s = %v, %v; want %v", in, cfg, err, want)
+		}
+	}
+}
+
 func TestSuggest(t *testing.T) {
 	keys := []string{"requests", "rate", "warmup", "max_tokens"}
 	for in, want := range map[string]string{"request": "requests", "Rate": "rate", "warmpu": "warmup", "max-tokens": "max_tokens", "zzz": "", "r": ""} {

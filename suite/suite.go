@@ -483,16 +483,36 @@ func (p *parser) build(raw *rawConfig) *Config {
 	p.duration(cfg)
 	cfg.ReadingRate = DefaultReadingRate
 	if raw.ReadingRate != nil {
-		v, err := strconv.ParseFloat(raw.ReadingRate.Value, 64)
-		if err != nil || !(v > 0) || math.IsInf(v, 0) {
-			p.errf(p.line("reading_rate"), "reading_rate: want a positive number of tokens per second, got %q", raw.ReadingRate.Value)
-		}
-		cfg.ReadingRate = v
+		cfg.ReadingRate = p.readingRate(raw.ReadingRate.Value)
 	}
 	cfg.Goodput = p.goodput(&raw.Goodput.Node)
 	cfg.Budgets, cfg.Floors = p.budgets(&raw.Budgets.Node, cfg)
 	cfg.Pricing = p.pricing(raw.Pricing, cfg)
 	return cfg
+}
+
+// maxBareReadingRate is the largest reading_rate accepted without a unit:
+// above it, a bare number is more likely words per minute (250 is a
+// typical reading speed) than tokens per second.
+const maxBareReadingRate = 50
+
+func (p *parser) readingRate(s string) float64 {
+	line := p.line("reading_rate")
+	if strings.Contains(s, "/") {
+		v, err := ParseRate(s)
+		if err != nil {
+			p.errf(line, "reading_rate: %v", err)
+		}
+		return v
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	switch {
+	case err != nil || !(v > 0) || math.IsInf(v, 0):
+		p.errf(line, "reading_rate: want a positive number of tokens per second such as 10 or 10/s, got %q", s)
+	case v > maxBareReadingRate:
+		p.errf(line, "reading_rate: %s tokens per second is faster than anyone reads (is it per minute?): write %s/m or %s/s", s, s, s)
+	}
+	return v
 }
 
 var (

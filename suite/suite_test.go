@@ -149,6 +149,9 @@ func TestParseErrors(t *testing.T) {
 		{"slow rate", "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\nscenarios:\n  - name: s\n    prompt: hi\n    rate: 2/hour\n", `latgate.yaml:6: scenario "s": rate 2/hour sends 50 requests in about 25h0m0s, longer than limits.max_duration (30m0s)`},
 		{"suite too slow together", "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\nscenarios:\n  - {name: s, prompt: hi, rate: 3/m}\n  - {name: t, prompt: hi, rate: 3/m}\n", `latgate.yaml:3: the open-loop scenarios together take about 33m20s`},
 
+		{"reading_rate per minute", base + "reading_rate: 250\n", `latgate.yaml:6: reading_rate: 250 tokens per second is faster than anyone reads (is it per minute?): write 250/m or 250/s`},
+		{"reading_rate zero", base + "reading_rate: 0\n", `reading_rate: want a positive number`},
+
 		// Issue 11: history.
 		{"history below 2", base + "regression:\n  history: 1\n", `latgate.yaml:7: regression.history: want at least 2 runs`},
 		{"baseline age bare", base + "regression:\n  max_baseline_age: 14\n", `regression.max_baseline_age: "14" has no unit`},
