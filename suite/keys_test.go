@@ -279,6 +279,27 @@ func TestReadingRate(t *testing.T) {
 	}
 }
 
+func TestMergeKeys(t *testing.T) {
+	yml := "x-defaults: &d {max_tokens: 32, requests: 60}\n"
+	base := "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\nscenarios:\n  - <<: *d\n    name: s\n    prompt: hi\n"
+	// Anchors must live under a known key: the top level has no free keys.
+	if err := parseErr(t, yml+base, Options{}); err == nil || !strings.Contains(err.Error(), `l.yaml:1: unknown key "x-defaults"`) {
+		t.Errorf("error = %v", err)
+	}
+	good := "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\nscenarios:\n  - &d {name: s, prompt: hi, max_tokens: 32, requests: 60}\n  - <<: *d\n    name: t\n"
+	cfg, err := Parse("l.yaml", []byte(good), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := cfg.Scenarios[1]; s.Name != "t" || s.MaxTokens != 32 || s.Requests != 60 {
+		t.Errorf("merged scenario = %+v", s)
+	}
+	bad := "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\nscenarios:\n  - &d {name: s, prompt: hi}\n  - <<: [*d, {reqests: 3}]\n    name: t\n"
+	if err := parseErr(t, bad, Options{}); err == nil || !strings.Contains(err.Error(), `l.yaml:5: unknown key "reqests" in scenarios (did you mean "requests"?)`) {
+		t.Errorf("unknown key in a merged mapping: %v", err)
+	}
+}
+
 func TestSuggest(t *testing.T) {
 	keys := []string{"requests", "rate", "warmup", "max_tokens"}
 	for in, want := range map[string]string{"request": "requests", "Rate": "rate", "warmpu": "warmup", "max-tokens": "max_tokens", "zzz": "", "r": ""} {

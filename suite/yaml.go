@@ -110,6 +110,10 @@ func (x *docIndex) walk(file string, n *yaml.Node, t reflect.Type, path, ipath s
 	case t.Kind() == reflect.Struct && n.Kind == yaml.MappingNode:
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
+			if k.ShortTag() == "!!merge" { // <<: *defaults
+				x.walkMerge(file, v, t, path, ipath)
+				continue
+			}
 			kp, kip := join(path, k.Value), join(ipath, k.Value)
 			x.lines[kip] = k.Line
 			ft, ok := fieldByKey(t, k.Value)
@@ -145,6 +149,17 @@ func (x *docIndex) walk(file string, n *yaml.Node, t reflect.Type, path, ipath s
 			x.walk(file, v, t.Elem(), kp, kip)
 		}
 	}
+}
+
+// walkMerge checks the mappings merged into a struct by "<<".
+func (x *docIndex) walkMerge(file string, v *yaml.Node, t reflect.Type, path, ipath string) {
+	if v.Kind == yaml.SequenceNode {
+		for _, item := range v.Content {
+			x.walk(file, item, t, path, ipath)
+		}
+		return
+	}
+	x.walk(file, v, t, path, ipath)
 }
 
 func join(path, key string) string {
