@@ -922,7 +922,11 @@ func (p *parser) budgets(n *yaml.Node, cfg *Config) (budgets, floors []Budget) {
 				continue
 			}
 			if !slices.Contains(stats, sk.Value) {
-				p.errf(sk.Line, "budgets.%s: unknown statistic %q (valid: %s)", k.Value, sk.Value, strings.Join(stats, ", "))
+				msg := fmt.Sprintf("budgets.%s: unknown statistic %q (valid: %s)", k.Value, sk.Value, strings.Join(stats, ", "))
+				if s := suggest(sk.Value, stats); s != "" {
+					msg += fmt.Sprintf("; did you mean %q?", s)
+				}
+				p.errf(sk.Line, "%s", msg)
 				continue
 			}
 			d, err := ParseMillis(sv.Value)

@@ -126,13 +126,14 @@ func TestParseErrors(t *testing.T) {
 		{"temperature out of range", "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\nscenarios:\n  - name: s\n    prompt: hi\n    temperature: 7\n", `latgate.yaml:6: scenario "s": temperature: want a number from 0 to 2`},
 
 		// Issue 15 item 12: type errors name the key; unknown keys get a suggestion.
-		{"type error names key", "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\nscenarios:\n  - name: s\n    prompt: hi\n    requests: lots\n", `latgate.yaml:6: scenarios.requests: want a whole number, got "lots"`},
+		{"type error names key", "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\nscenarios:\n  - name: s\n    prompt: hi\n    requests: lots\n", `latgate.yaml:6: scenarios.requests: want a whole number or a range such as {min: 40, max: 200}, got "lots"`},
 		{"type error in flow mapping", "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\nscenarios:\n  - {name: s, prompt: hi, max_tokens: many, warmup: 1}\n", `latgate.yaml:4: scenarios.max_tokens: want a whole number, got "many"`},
 		{"type error bool", base + "limits:\n  cold_connections: sometimes\n", `latgate.yaml:7: limits.cold_connections: want true or false, got "sometimes"`},
 		{"type error mapping for list", "endpoints:\n  name: a\nscenarios:\n  - {name: s, prompt: hi}\n", `latgate.yaml:2: endpoints: want a list, got a mapping`},
 		{"did you mean", "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\nscenarios:\n  - name: s\n    prompt: hi\n    request: 5\n", `latgate.yaml:6: unknown key "request" in scenarios (did you mean "requests"?)`},
 		{"did you mean top", base + "budget:\n  ttft: {p95: 1}\n", `(did you mean "budgets"?)`},
 		{"no close key lists valid", base + "regression:\n  zzzzzzzz: 1\n", `unknown key "zzzzzzzz" in regression (valid: tolerance, min_delta, alpha, fail_on, history, max_baseline_age)`},
+		{"budget stat typo", base + "budgets:\n  ttft: {p59: 1}\n", `latgate.yaml:7: budgets.ttft: unknown statistic "p59" (valid: p50, p95, p99); did you mean "p50"?`},
 		{"budget metric typo", base + "budgets:\n  ttfx: {p95: 1}\n", `did you mean "ttft"?`},
 		{"duplicate key", base + "reading_rate: 5\nreading_rate: 6\n", `latgate.yaml:7: mapping key "reading_rate" already defined at line 6`},
 

@@ -253,7 +253,11 @@ func (x *docIndex) typeError(path string, err error) []*Error {
 			default:
 				got = strconv.Quote(value)
 			}
-			text = fmt.Sprintf("want %s, got %s", describeType(into), got)
+			want := describeType(into)
+			if key == "scenarios.requests" {
+				want += " or a range such as {min: 40, max: 200}"
+			}
+			text = fmt.Sprintf("want %s, got %s", want, got)
 			if key != "" {
 				text = key + ": " + text
 			}
