@@ -1,18 +1,27 @@
-// Package suite parses and validates latgate.yaml (SPEC §3).
+// Package suite parses and validates latgate.yaml (docs/config.md).
 //
-// Decoding is strict: an unknown key is an error naming the key and its line,
-// and every error is "file:line: message". Files referenced by prompt_file
-// and content_file are read relative to the config file through the injected
-// ReadFile, and API keys come from the injected Getenv, never from the file.
-// The package does no network I/O and does not know how requests are sent.
+// Decoding is strict: an unknown key is an error naming the key and its line
+// (with a "did you mean" for a likely typo), a value of the wrong type names
+// its key, a value whose unit could be misread ("tolerance: 10",
+// "min_delta: 25") is an error that says what to write, and every error is
+// "file:line: message". Files referenced by prompt_file and content_file are
+// read relative to the config file through the injected ReadFile; API keys
+// and ${VAR} references come from the injected Getenv, never from the file,
+// and an unset variable is an error before any request is sent.
+//
+// The package does no I/O of its own, sends nothing and does not know how
+// requests are made: it checks the per-API keys of an endpoint (SPEC of
+// docs/config.md) but leaves their meaning to the prober.
 package suite
 
 import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"math"
 	"net/url"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"sort"
@@ -20,6 +29,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/latgate/latgate/compare"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -33,23 +43,26 @@ const (
 	DefaultStallTimeout    = 15 * time.Second
 	DefaultMaxRequests     = 1000
 	DefaultMaxOutputTokens = 200000
+	DefaultMaxDuration     = 30 * time.Minute
 	DefaultReadingRate     = 10.0
 	DefaultTolerance       = 0.10
 	DefaultMinDelta        = 25 * time.Millisecond
 	DefaultAlpha           = 0.05
+	DefaultHistory         = 10
+	DefaultMaxBaselineAge  = 14 * 24 * time.Hour
 )
 
 // DefaultFailOn is the default list of statuses that fail the gate.
-var DefaultFailOn = []string{"regression", "over_budget"}
+var DefaultFailOn = []string{string(compare.Regression), string(compare.OverBudget)}
 
-// Statuses a check can have (SPEC §6).
-var Statuses = []string{"regression", "improvement", "ok", "inconclusive", "over_budget", "no_baseline"}
+// statuses a check can have; the names are compare's.
+var statuses = []compare.Status{compare.Regression, compare.Improvement, compare.OK, compare.Inconclusive, compare.OverBudget, compare.NoBaseline}
 
-// Metrics that can be compared and budgeted, and their statistics.
-var (
-	Metrics = []string{"ttft", "ttfc", "itl", "tpot", "total", "perceived"}
-	Stats   = []string{"p50", "p95", "p99"}
-)
+// stats that latency budgets can bound.
+var stats = []string{"p50", "p95", "p99"}
+
+// APIs an endpoint can speak (the `api` key; chat is the default).
+var APIs = []string{"chat", "responses", "anthropic", "gemini", "azure", "custom"}
 
 // Message is one chat message, with content resolved.
 type Message struct {
@@ -57,25 +70,58 @@ type Message struct {
 	Content string
 }
 
-// Endpoint is an OpenAI-compatible server to measure.
+// Endpoint is a server to measure.
 type Endpoint struct {
-	Name      string
+	Name string
+	// API is the wire format: one of APIs.
+	API string
+	// BaseURL is what the API's path is appended to (docs/config.md),
+	// ${VAR} expanded, without a trailing slash; for azure it is the
+	// deployment's URL (…/openai/deployments/NAME). Empty for custom.
 	BaseURL   string
 	Model     string
 	APIKeyEnv string
 	APIKey    string            // resolved from APIKeyEnv; never written anywhere
 	Headers   map[string]string // values with ${VAR} expanded
-	Line      int
+	// Azure only.
+	Deployment, APIVersion string
+	// Custom only: the full URL (${VAR} expanded), the HTTP method, the
+	// body template as decoded YAML (nil = no body) and how to read the
+	// stream.
+	URL    string
+	Method string
+	Body   any
+	Stream *Stream
+	Line   int
 	// headerSecrets are header values that came from the environment.
 	headerSecrets []string
 }
 
+// Stream says how to read a custom endpoint's response: its framing and
+// RFC 6901 JSON pointers into each event ("" = not read).
+type Stream struct {
+	Format       string // sse, ndjson or text
+	Text         string // visible output
+	Reasoning    string
+	Done         string // true or non-empty ends the stream
+	Error        string
+	OutputTokens string
+	InputTokens  string
+	CachedTokens string
+}
+
 // Scenario is one representative request, sent Requests times per endpoint.
 type Scenario struct {
-	Name        string
-	Messages    []Message
-	MaxTokens   int
-	Requests    int
+	Name     string
+	Messages []Message
+	// MaxTokens is sent as the API's output-token limit.
+	MaxTokens int
+	// Requests is the number of measured requests per endpoint: the fixed
+	// count, or the most an adaptive scenario sends.
+	Requests int
+	// RequestsMin is the fewest requests of an adaptive scenario
+	// (requests: {min, max}); 0 for a fixed count.
+	RequestsMin int
 	Warmup      int
 	Concurrency int
 	Rate        float64 // requests per second (open loop); 0 = closed loop
@@ -89,19 +135,42 @@ type Scenario struct {
 }
 
 // Budget is an absolute limit on one metric's statistic.
+//
+// Value's unit depends on the metric: for the latency metrics (ttft, ttfc,
+// itl, tpot, total, perceived; written in milliseconds in the file, "800" or
+// "800ms" or "1.2s") it is in seconds; for errors.rate, goodput.rate and
+// cache_hit_rate.min it is a fraction between 0 and 1.
 type Budget struct {
 	Metric string
 	Stat   string
-	Value  float64 // seconds for latency metrics, a fraction for errors.rate
+	Value  float64
 	Line   int
+}
+
+// SLO is one per-request goodput objective: a request meets it when its
+// Metric is at most Max.
+type SLO struct {
+	Metric string
+	Max    time.Duration
+	Line   int
+}
+
+// Price is the cost of a model's tokens in USD per 1M tokens.
+type Price struct {
+	Input, Output, CachedInput float64
+	Line                       int
 }
 
 // Regression holds the comparison thresholds.
 type Regression struct {
-	Tolerance float64       // relative, e.g. 0.10
+	Tolerance float64       // relative, a fraction (0.10 = 10 %)
 	MinDelta  time.Duration // absolute
-	Alpha     float64       // family-wise
+	Alpha     float64       // family-wise, a fraction
 	FailOn    []string
+	// History is how many recorded runs a baseline artifact keeps (≥ 2).
+	History int
+	// MaxBaselineAge: a stored baseline older than this gets a warning.
+	MaxBaselineAge time.Duration
 }
 
 // Limits bound a run.
@@ -110,18 +179,33 @@ type Limits struct {
 	StallTimeout    time.Duration
 	MaxRequests     int
 	MaxOutputTokens int
+	// MaxDuration bounds the run's planned open-loop time: a rate that
+	// cannot send its requests within it is a config error.
+	MaxDuration     time.Duration
+	MaxCost         float64 // USD per run; 0 = no limit
 	ColdConnections bool
 }
 
 // Config is a validated suite.
 type Config struct {
-	Path        string
-	Endpoints   []Endpoint
-	Scenarios   []Scenario
-	Budgets     []Budget
-	Regression  Regression
-	Limits      Limits
+	Path       string
+	Endpoints  []Endpoint
+	Scenarios  []Scenario
+	Budgets    []Budget // upper limits: latency statistics and errors.rate
+	Regression Regression
+	Limits     Limits
+	// ReadingRate is the reader's tokens per second behind perceived.
 	ReadingRate float64
+	// Pricing maps a model name as sent to its price.
+	Pricing map[string]Price
+	// Goodput is the per-request SLO; empty = no goodput.
+	Goodput []SLO
+	// Floors are lower limits (goodput.rate, cache_hit_rate.min): a
+	// statistic below its floor fails like an over-budget one.
+	Floors []Budget
+	// Warnings are problems that do not stop the run (a price for a model
+	// no endpoint uses).
+	Warnings []*Error
 }
 
 // Error is a configuration error at a line of a file.
@@ -142,24 +226,34 @@ func (e *Error) Error() string {
 type Options struct {
 	ReadFile func(string) ([]byte, error)
 	Getenv   func(string) string
-	// SkipKeys skips resolving API keys (compare needs none).
+	// SkipKeys skips resolving API keys and ${VAR} references (compare
+	// needs none).
 	SkipKeys bool
 }
 
 // ---- raw YAML shapes ----
 
-// scalar keeps a value's text and line for parsing with a clear error.
+// scalar keeps a value's text for parsing with a clear error.
 type scalar struct {
 	Value string
-	Line  int
 }
 
 func (s *scalar) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind != yaml.ScalarNode {
-		return fmt.Errorf("line %d: want a single value, not a list or mapping", n.Line)
+		return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: cannot unmarshal %s into suite.scalar", n.Line, kindTag(n))}}
 	}
-	s.Value, s.Line = n.Value, n.Line
+	s.Value = n.Value
 	return nil
+}
+
+func kindTag(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.SequenceNode:
+		return "!!seq"
+	case yaml.MappingNode:
+		return "!!map"
+	}
+	return "!!" + strings.TrimPrefix(n.Tag, "!!")
 }
 
 type rawMessage struct {
@@ -168,12 +262,65 @@ type rawMessage struct {
 	ContentFile string `yaml:"content_file"`
 }
 
+type rawStream struct {
+	Format       string `yaml:"format"`
+	Text         string `yaml:"text"`
+	Reasoning    string `yaml:"reasoning"`
+	Done         string `yaml:"done"`
+	Error        string `yaml:"error"`
+	OutputTokens string `yaml:"output_tokens"`
+	InputTokens  string `yaml:"input_tokens"`
+	CachedTokens string `yaml:"cached_tokens"`
+}
+
+// rawBody is a custom endpoint's body template: any YAML value.
+type rawBody struct{ yaml.Node }
+
+func (*rawBody) freeForm() {}
+
+func (b *rawBody) UnmarshalYAML(n *yaml.Node) error { b.Node = *n; return nil }
+
 type rawEndpoint struct {
-	Name      string            `yaml:"name"`
-	BaseURL   string            `yaml:"base_url"`
-	Model     string            `yaml:"model"`
-	APIKeyEnv string            `yaml:"api_key_env"`
-	Headers   map[string]string `yaml:"headers"`
+	Name       string            `yaml:"name"`
+	API        string            `yaml:"api"`
+	BaseURL    string            `yaml:"base_url"`
+	Model      string            `yaml:"model"`
+	APIKeyEnv  string            `yaml:"api_key_env"`
+	Headers    map[string]string `yaml:"headers"`
+	Deployment string            `yaml:"deployment"`
+	APIVersion string            `yaml:"api_version"`
+	URL        string            `yaml:"url"`
+	Method     string            `yaml:"method"`
+	Body       *rawBody          `yaml:"body"`
+	Stream     *rawStream        `yaml:"stream"`
+}
+
+// rawRequests is a fixed count (requests: 50) or a range (requests:
+// {min: 40, max: 200}).
+type rawRequests struct {
+	Fixed *int
+	Range *rawRequestRange
+}
+
+type rawRequestRange struct {
+	Min *int `yaml:"min"`
+	Max *int `yaml:"max"`
+}
+
+func (*rawRequests) shape(n *yaml.Node) reflect.Type {
+	if n.Kind == yaml.MappingNode {
+		return reflect.TypeFor[rawRequestRange]()
+	}
+	return nil
+}
+
+func (r *rawRequests) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.MappingNode {
+		r.Range = &rawRequestRange{}
+		return n.Decode(r.Range)
+	}
+	r.Fixed = new(int)
+	return n.Decode(r.Fixed)
 }
 
 type rawScenario struct {
@@ -182,7 +329,7 @@ type rawScenario struct {
 	Prompt      string       `yaml:"prompt"`
 	PromptFile  string       `yaml:"prompt_file"`
 	MaxTokens   *int         `yaml:"max_tokens"`
-	Requests    *int         `yaml:"requests"`
+	Requests    *rawRequests `yaml:"requests"`
 	Warmup      *int         `yaml:"warmup"`
 	Concurrency *int         `yaml:"concurrency"`
 	Rate        *scalar      `yaml:"rate"`
@@ -193,240 +340,222 @@ type rawScenario struct {
 }
 
 type rawRegression struct {
-	Tolerance *scalar  `yaml:"tolerance"`
-	MinDelta  *scalar  `yaml:"min_delta"`
-	Alpha     *scalar  `yaml:"alpha"`
-	FailOn    []string `yaml:"fail_on"`
+	Tolerance      *scalar  `yaml:"tolerance"`
+	MinDelta       *scalar  `yaml:"min_delta"`
+	Alpha          *scalar  `yaml:"alpha"`
+	FailOn         []string `yaml:"fail_on"`
+	History        *int     `yaml:"history"`
+	MaxBaselineAge *scalar  `yaml:"max_baseline_age"`
 }
 
 type rawLimits struct {
-	Timeout         *scalar `yaml:"timeout"`
-	StallTimeout    *scalar `yaml:"stall_timeout"`
-	MaxRequests     *int    `yaml:"max_requests"`
-	MaxOutputTokens *int    `yaml:"max_output_tokens"`
-	ColdConnections bool    `yaml:"cold_connections"`
+	Timeout         *scalar  `yaml:"timeout"`
+	StallTimeout    *scalar  `yaml:"stall_timeout"`
+	MaxRequests     *int     `yaml:"max_requests"`
+	MaxOutputTokens *int     `yaml:"max_output_tokens"`
+	MaxDuration     *scalar  `yaml:"max_duration"`
+	MaxCost         *float64 `yaml:"max_cost"`
+	ColdConnections bool     `yaml:"cold_connections"`
 }
+
+type rawPrice struct {
+	Input       *float64 `yaml:"input"`
+	Output      *float64 `yaml:"output"`
+	CachedInput *float64 `yaml:"cached_input"`
+}
+
+// rawLimitsMap holds budgets and goodput, whose keys are metric names.
+type rawLimitsMap struct{ yaml.Node }
+
+func (*rawLimitsMap) freeForm() {}
+
+func (m *rawLimitsMap) UnmarshalYAML(n *yaml.Node) error { m.Node = *n; return nil }
 
 type rawConfig struct {
-	Endpoints   []rawEndpoint `yaml:"endpoints"`
-	Scenarios   []rawScenario `yaml:"scenarios"`
-	Budgets     yaml.Node     `yaml:"budgets"`
-	Regression  rawRegression `yaml:"regression"`
-	Limits      rawLimits     `yaml:"limits"`
-	ReadingRate *scalar       `yaml:"reading_rate"`
+	Endpoints   []rawEndpoint       `yaml:"endpoints"`
+	Scenarios   []rawScenario       `yaml:"scenarios"`
+	Budgets     rawLimitsMap        `yaml:"budgets"`
+	Goodput     rawLimitsMap        `yaml:"goodput"`
+	Regression  rawRegression       `yaml:"regression"`
+	Limits      rawLimits           `yaml:"limits"`
+	Pricing     map[string]rawPrice `yaml:"pricing"`
+	ReadingRate *scalar             `yaml:"reading_rate"`
 }
 
-var (
-	unknownFieldRE = regexp.MustCompile(`^line (\d+): field (\S+) not found in type`)
-	lineRE         = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
-)
-
 // Parse validates a config given its bytes; path names the file in errors
-// and is the base for relative prompt files.
+// and is the base for relative prompt files. The error is a *Error.
 func Parse(path string, data []byte, opt Options) (*Config, error) {
-	var raw rawConfig
-	dec := yaml.NewDecoder(strings.NewReader(string(data)))
-	dec.KnownFields(true)
-	if err := dec.Decode(&raw); err != nil {
-		return nil, yamlError(path, err)
-	}
 	var doc yaml.Node
-	_ = yaml.Unmarshal(data, &doc)
-	p := &parser{path: path, opt: opt, lines: sectionLines(&doc)}
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, syntaxError(path, err)
+	}
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		return nil, &Error{File: path, Msg: "the file is empty: a suite needs endpoints and scenarios"}
+	}
+	root := doc.Content[0]
+	if root.Kind != yaml.MappingNode {
+		return nil, &Error{File: path, Line: root.Line, Msg: "want a mapping with endpoints: and scenarios:"}
+	}
+	x := &docIndex{lines: map[string]int{}}
+	x.walk(path, root, reflect.TypeFor[rawConfig](), "", "")
+	var raw rawConfig
+	errs := x.errs
+	if x.seen <= maxNodes {
+		if err := root.Decode(&raw); err != nil {
+			errs = append(errs, x.typeError(path, err)...)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, first(errs)
+	}
+	p := &parser{path: path, opt: opt, x: x}
 	cfg := p.build(&raw)
 	if len(p.errs) > 0 {
-		return nil, p.errs[0]
+		return nil, first(p.errs)
 	}
 	return cfg, nil
 }
 
-func yamlError(path string, err error) error {
-	if te, ok := err.(*yaml.TypeError); ok && len(te.Errors) > 0 {
-		msg := te.Errors[0]
-		if m := unknownFieldRE.FindStringSubmatch(msg); m != nil {
-			line, _ := strconv.Atoi(m[1])
-			return &Error{File: path, Line: line, Msg: fmt.Sprintf("unknown key %q", m[2])}
-		}
-		if m := lineRE.FindStringSubmatch(msg); m != nil {
-			line, _ := strconv.Atoi(m[1])
-			return &Error{File: path, Line: line, Msg: m[2]}
-		}
-		return &Error{File: path, Msg: msg}
-	}
-	msg := err.Error()
-	if m := lineRE.FindStringSubmatch(msg); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		return &Error{File: path, Line: line, Msg: m[2]}
-	}
-	if msg == "EOF" {
-		return &Error{File: path, Msg: "the file is empty: a suite needs endpoints and scenarios"}
-	}
-	return &Error{File: path, Msg: strings.TrimPrefix(msg, "yaml: ")}
-}
-
-// docLines records the line of each sequence item and mapping key we need.
-type docLines struct {
-	top       map[string]int
-	endpoints []int
-	scenarios []int
-	scenKeys  []map[string]int
-	endpKeys  []map[string]int
-}
-
-func sectionLines(doc *yaml.Node) docLines {
-	var l docLines
-	l.top = map[string]int{}
-	if doc == nil || len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
-		return l
-	}
-	m := doc.Content[0]
-	for i := 0; i+1 < len(m.Content); i += 2 {
-		k, v := m.Content[i], m.Content[i+1]
-		l.top[k.Value] = k.Line
-		if v.Kind != yaml.SequenceNode {
-			continue
-		}
-		for _, item := range v.Content {
-			keys := map[string]int{}
-			if item.Kind == yaml.MappingNode {
-				for j := 0; j+1 < len(item.Content); j += 2 {
-					keys[item.Content[j].Value] = item.Content[j].Line
-				}
-			}
-			switch k.Value {
-			case "endpoints":
-				l.endpoints = append(l.endpoints, item.Line)
-				l.endpKeys = append(l.endpKeys, keys)
-			case "scenarios":
-				l.scenarios = append(l.scenarios, item.Line)
-				l.scenKeys = append(l.scenKeys, keys)
-			}
+// first returns the error with the lowest line (errors without a line
+// last), so the message points at the first mistake in the file.
+func first(errs []*Error) *Error {
+	best := errs[0]
+	for _, e := range errs[1:] {
+		if e.Line > 0 && (best.Line == 0 || e.Line < best.Line) {
+			best = e
 		}
 	}
-	return l
+	return best
 }
 
 type parser struct {
-	path  string
-	opt   Options
-	lines docLines
-	errs  []error
+	path string
+	opt  Options
+	x    *docIndex
+	errs []*Error
 }
 
 func (p *parser) errf(line int, format string, args ...any) {
 	p.errs = append(p.errs, &Error{File: p.path, Line: line, Msg: fmt.Sprintf(format, args...)})
 }
 
-func at(lines []int, i int) int {
-	if i < len(lines) {
-		return lines[i]
+// line returns the line of a key or item by its indexed path
+// ("scenarios[0].rate"), else of the nearest enclosing one that has a line.
+func (p *parser) line(ipath string) int {
+	for ipath != "" {
+		if l, ok := p.x.lines[ipath]; ok {
+			return l
+		}
+		i := strings.LastIndexAny(ipath, ".[")
+		if i < 0 {
+			break
+		}
+		ipath = ipath[:i]
 	}
 	return 0
 }
 
-func keyLine(keys []map[string]int, i int, key string, fallback int) int {
-	if i < len(keys) {
-		if l, ok := keys[i][key]; ok {
-			return l
-		}
+func (p *parser) getenv(name string) string {
+	if p.opt.Getenv == nil {
+		return ""
 	}
-	return fallback
+	return p.opt.Getenv(name)
 }
 
 func (p *parser) build(raw *rawConfig) *Config {
 	cfg := &Config{Path: p.path}
 	if len(raw.Endpoints) == 0 {
-		p.errf(p.lines.top["endpoints"], "no endpoints: add at least one under endpoints:")
+		p.errf(p.line("endpoints"), "no endpoints: add at least one under endpoints:")
 	}
 	if len(raw.Scenarios) == 0 {
-		p.errf(p.lines.top["scenarios"], "no scenarios: add at least one under scenarios:")
+		p.errf(p.line("scenarios"), "no scenarios: add at least one under scenarios:")
 	}
 	seen := map[string]bool{}
 	for i, re := range raw.Endpoints {
-		cfg.Endpoints = append(cfg.Endpoints, p.endpoint(i, re, seen))
-	}
-	seen = map[string]bool{}
-	for i, rs := range raw.Scenarios {
-		cfg.Scenarios = append(cfg.Scenarios, p.scenario(i, rs, seen, cfg.Endpoints))
+		cfg.Endpoints = append(cfg.Endpoints, p.endpoint(i, re, seen, len(raw.Endpoints)))
 	}
 	cfg.Regression = p.regression(raw.Regression)
 	cfg.Limits = p.limits(raw.Limits)
+	seen = map[string]bool{}
+	for i, rs := range raw.Scenarios {
+		cfg.Scenarios = append(cfg.Scenarios, p.scenario(i, rs, seen, cfg))
+	}
+	p.duration(cfg)
 	cfg.ReadingRate = DefaultReadingRate
 	if raw.ReadingRate != nil {
-		v, err := strconv.ParseFloat(raw.ReadingRate.Value, 64)
-		if err != nil || v <= 0 {
-			p.errf(raw.ReadingRate.Line, "reading_rate: want a positive number of tokens per second, got %q", raw.ReadingRate.Value)
-		}
-		cfg.ReadingRate = v
+		cfg.ReadingRate = p.readingRate(raw.ReadingRate.Value)
 	}
-	cfg.Budgets = p.budgets(&raw.Budgets)
+	cfg.Goodput = p.goodput(&raw.Goodput.Node)
+	cfg.Budgets, cfg.Floors = p.budgets(&raw.Budgets.Node, cfg)
+	cfg.Pricing = p.pricing(raw.Pricing, cfg)
 	return cfg
 }
 
-func (p *parser) endpoint(i int, re rawEndpoint, seen map[string]bool) Endpoint {
-	line := at(p.lines.endpoints, i)
-	e := Endpoint{Name: re.Name, BaseURL: strings.TrimRight(re.BaseURL, "/"), Model: re.Model, APIKeyEnv: re.APIKeyEnv, Line: line}
-	if e.Name == "" {
-		e.Name = fmt.Sprintf("endpoint-%d", i+1)
-		if len(p.lines.endpoints) == 1 {
-			e.Name = "default"
-		}
-	}
-	if seen[e.Name] {
-		p.errf(line, "endpoint name %q is used twice", e.Name)
-	}
-	seen[e.Name] = true
-	if e.BaseURL == "" {
-		p.errf(line, "endpoint %q: base_url is required (for example https://api.openai.com/v1)", e.Name)
-	} else if u, err := url.Parse(e.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		p.errf(keyLine(p.lines.endpKeys, i, "base_url", line), "endpoint %q: base_url %q is not an http(s) URL", e.Name, e.BaseURL)
-	}
-	if e.Model == "" {
-		p.errf(line, "endpoint %q: model is required", e.Name)
-	}
-	getenv := p.opt.Getenv
-	if getenv == nil {
-		getenv = func(string) string { return "" }
-	}
-	if e.APIKeyEnv != "" && !p.opt.SkipKeys {
-		e.APIKey = getenv(e.APIKeyEnv)
-		if e.APIKey == "" {
-			p.errf(keyLine(p.lines.endpKeys, i, "api_key_env", line), "endpoint %q: environment variable %s (api_key_env) is not set", e.Name, e.APIKeyEnv)
-		}
-	}
-	if len(re.Headers) > 0 {
-		e.Headers = map[string]string{}
-		for k, v := range re.Headers {
-			if strings.EqualFold(k, "authorization") && e.APIKeyEnv != "" {
-				p.errf(keyLine(p.lines.endpKeys, i, "headers", line), "endpoint %q: set either api_key_env or an Authorization header, not both", e.Name)
-			}
-			e.Headers[k] = expandEnv(v, getenv, p.opt.SkipKeys)
-			if envRE.MatchString(v) && e.Headers[k] != "" {
-				e.headerSecrets = append(e.headerSecrets, e.Headers[k])
-			}
-		}
-	}
-	return e
-}
+// maxBareReadingRate is the largest reading_rate accepted without a unit:
+// above it, a bare number is more likely words per minute (250 is a
+// typical reading speed) than tokens per second.
+const maxBareReadingRate = 50
 
-var envRE = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
-
-func expandEnv(v string, getenv func(string) string, skip bool) string {
-	if skip {
+func (p *parser) readingRate(s string) float64 {
+	line := p.line("reading_rate")
+	if strings.Contains(s, "/") {
+		v, err := ParseRate(s)
+		if err != nil {
+			p.errf(line, "reading_rate: %v", err)
+		}
 		return v
 	}
-	return envRE.ReplaceAllStringFunc(v, func(m string) string { return getenv(m[2 : len(m)-1]) })
+	v, err := strconv.ParseFloat(s, 64)
+	switch {
+	case err != nil || !(v > 0) || math.IsInf(v, 0):
+		p.errf(line, "reading_rate: want a positive number of tokens per second such as 10 or 10/s, got %q", s)
+	case v > maxBareReadingRate:
+		p.errf(line, "reading_rate: %s tokens per second is faster than anyone reads (is it per minute?): write %s/m or %s/s", s, s, s)
+	}
+	return v
 }
 
-func (p *parser) scenario(i int, rs rawScenario, seen map[string]bool, eps []Endpoint) Scenario {
-	line := at(p.lines.scenarios, i)
+var (
+	envRE    = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
+	apiPaths = []string{"/chat/completions", "/completions", "/responses", "/messages", ":streamGenerateContent", ":generateContent"}
+)
+
+// expand replaces ${VAR} in a value of key (an indexed path) from the
+// environment; an unset variable or a malformed reference is an error. With
+// SkipKeys the value is returned as written.
+func (p *parser) expand(ipath, name, key, v string) (string, bool) {
+	if strings.Count(v, "${") != len(envRE.FindAllStringIndex(v, -1)) {
+		// The value is not echoed: a header value may be a secret.
+		p.errf(p.line(ipath), "endpoint %q: %s: malformed variable reference (write ${NAME})", name, key)
+		return v, false
+	}
+	if p.opt.SkipKeys {
+		return v, false
+	}
+	fromEnv := false
+	out := envRE.ReplaceAllStringFunc(v, func(m string) string {
+		vn := m[2 : len(m)-1]
+		val := p.getenv(vn)
+		if val == "" {
+			p.errf(p.line(ipath), "endpoint %q: %s: environment variable %s is not set", name, key, vn)
+		}
+		fromEnv = true
+		return val
+	})
+	return out, fromEnv
+}
+
+func (p *parser) scenario(i int, rs rawScenario, seen map[string]bool, cfg *Config) Scenario {
+	ip := fmt.Sprintf("scenarios[%d]", i)
+	line := p.line(ip)
+	kl := func(key string) int { return p.line(ip + "." + key) }
 	s := Scenario{Name: rs.Name, Line: line, Temperature: rs.Temperature, Endpoints: rs.Endpoints, Cache: rs.Cache}
 	switch s.Cache {
 	case "":
 		s.Cache = "warm"
 	case "warm", "cold":
 	default:
-		p.errf(keyLine(p.lines.scenKeys, i, "cache", line), "scenario %q: cache: want warm or cold, got %q", s.Name, s.Cache)
+		p.errf(kl("cache"), "scenario %q: cache: want warm or cold, got %q", s.Name, s.Cache)
 	}
 	if s.Name == "" {
 		p.errf(line, "scenario %d: name is required", i+1)
@@ -452,20 +581,21 @@ func (p *parser) scenario(i int, rs rawScenario, seen map[string]bool, eps []End
 	case rs.Prompt != "":
 		s.Messages = []Message{{Role: "user", Content: rs.Prompt}}
 	case rs.PromptFile != "":
-		s.Messages = []Message{{Role: "user", Content: p.readRel(keyLine(p.lines.scenKeys, i, "prompt_file", line), rs.PromptFile)}}
+		s.Messages = []Message{{Role: "user", Content: p.readRel(kl("prompt_file"), rs.PromptFile)}}
 	}
-	for _, m := range rs.Messages {
+	for j, m := range rs.Messages {
+		ml := p.line(fmt.Sprintf("%s.messages[%d]", ip, j))
 		msg := Message{Role: m.Role, Content: m.Content}
 		switch m.Role {
 		case "system", "user", "assistant", "developer":
 		default:
-			p.errf(keyLine(p.lines.scenKeys, i, "messages", line), "scenario %q: message role %q is not system, user, assistant or developer", s.Name, m.Role)
+			p.errf(ml, "scenario %q: message role %q is not system, user, assistant or developer", s.Name, m.Role)
 		}
 		if (m.Content == "") == (m.ContentFile == "") {
-			p.errf(keyLine(p.lines.scenKeys, i, "messages", line), "scenario %q: each message needs exactly one of content or content_file", s.Name)
+			p.errf(ml, "scenario %q: each message needs exactly one of content or content_file", s.Name)
 		}
 		if m.ContentFile != "" {
-			msg.Content = p.readRel(keyLine(p.lines.scenKeys, i, "messages", line), m.ContentFile)
+			msg.Content = p.readRel(ml, m.ContentFile)
 		}
 		s.Messages = append(s.Messages, msg)
 	}
@@ -474,37 +604,102 @@ func (p *parser) scenario(i int, rs rawScenario, seen map[string]bool, eps []End
 			return def
 		}
 		if *v < minV {
-			p.errf(keyLine(p.lines.scenKeys, i, key, line), "scenario %q: %s must be at least %d, got %d", s.Name, key, minV, *v)
+			p.errf(kl(key), "scenario %q: %s must be at least %d, got %d", s.Name, key, minV, *v)
 		}
 		return *v
 	}
 	s.MaxTokens = intOr(rs.MaxTokens, DefaultMaxTokens, "max_tokens", 1)
-	s.Requests = intOr(rs.Requests, DefaultRequests, "requests", 1)
+	s.Requests = DefaultRequests
+	if r := rs.Requests; r != nil {
+		switch {
+		case r.Fixed != nil:
+			s.Requests = intOr(r.Fixed, DefaultRequests, "requests", 1)
+		case r.Range != nil:
+			s.Requests, s.RequestsMin = p.requestRange(kl("requests"), s.Name, *r.Range)
+		}
+	}
 	s.Concurrency = intOr(rs.Concurrency, DefaultConcurrency, "concurrency", 1)
 	// By default warm one connection per request in flight, so the
 	// measured requests find a warm pool.
 	s.Warmup = intOr(rs.Warmup, max(DefaultWarmup, s.Concurrency), "warmup", 0)
 	s.MaxInFlight = intOr(rs.MaxInFlight, 64, "max_in_flight", 1)
+	if t := rs.Temperature; t != nil && !(*t >= 0 && *t <= 2) {
+		p.errf(kl("temperature"), "scenario %q: temperature: want a number from 0 to 2, got %v", s.Name, *t)
+	}
 	if rs.Rate != nil {
 		r, err := ParseRate(rs.Rate.Value)
 		if err != nil {
-			p.errf(rs.Rate.Line, "scenario %q: rate: %v", s.Name, err)
+			p.errf(kl("rate"), "scenario %q: rate: %v", s.Name, err)
 		}
 		s.Rate = r
 		if rs.Concurrency != nil {
-			p.errf(rs.Rate.Line, "scenario %q: give concurrency (closed loop) or rate (open loop), not both", s.Name)
+			p.errf(kl("rate"), "scenario %q: give concurrency (closed loop) or rate (open loop), not both", s.Name)
 		}
 	}
-	names := map[string]bool{}
-	for _, e := range eps {
-		names[e.Name] = true
-	}
 	for _, n := range s.Endpoints {
-		if !names[n] {
-			p.errf(keyLine(p.lines.scenKeys, i, "endpoints", line), "scenario %q: unknown endpoint %q", s.Name, n)
+		if !slices.ContainsFunc(cfg.Endpoints, func(e Endpoint) bool { return e.Name == n }) {
+			p.errf(kl("endpoints"), "scenario %q: unknown endpoint %q", s.Name, n)
+		}
+	}
+	if s.Rate > 0 {
+		eps := len(cfg.EndpointsFor(s))
+		if d := openLoopTime(s.Requests*eps, s.Rate); d > cfg.Limits.MaxDuration {
+			p.errf(kl("rate"), "scenario %q: rate %s sends %d requests in about %s, longer than limits.max_duration (%s): raise the rate, lower requests or raise limits.max_duration",
+				s.Name, rs.Rate.Value, s.Requests*eps, roundDuration(d), cfg.Limits.MaxDuration)
 		}
 	}
 	return s
+}
+
+// requestRange validates requests: {min, max}.
+func (p *parser) requestRange(line int, name string, r rawRequestRange) (maxN, minN int) {
+	need := compare.MinN(0.95)
+	if r.Min == nil || r.Max == nil {
+		p.errf(line, "scenario %q: requests: give both min and max, such as {min: %d, max: 200}", name, need)
+		return DefaultRequests, 0
+	}
+	minN, maxN = *r.Min, *r.Max
+	switch {
+	case minN < need:
+		p.errf(line, "scenario %q: requests.min is %d, but p95 checks need at least %d successful requests per side: raise min to %d or more", name, minN, need, need)
+	case minN > maxN:
+		p.errf(line, "scenario %q: requests: min (%d) is above max (%d)", name, minN, maxN)
+	}
+	return maxN, minN
+}
+
+// openLoopTime is the expected time to send n requests at rate per second.
+func openLoopTime(n int, rate float64) time.Duration {
+	s := float64(n) / rate
+	if s > float64(math.MaxInt64/int64(time.Second)) {
+		return time.Duration(math.MaxInt64)
+	}
+	return time.Duration(s * float64(time.Second))
+}
+
+func roundDuration(d time.Duration) time.Duration {
+	if d > time.Hour {
+		return d.Round(time.Minute)
+	}
+	return d.Round(time.Second)
+}
+
+// duration checks the whole suite's open-loop time against
+// limits.max_duration (the scenarios run one after another).
+func (p *parser) duration(cfg *Config) {
+	var total time.Duration
+	for _, s := range cfg.Scenarios {
+		if s.Rate > 0 {
+			total += openLoopTime(s.Requests*len(cfg.EndpointsFor(s)), s.Rate)
+			if total < 0 {
+				total = time.Duration(math.MaxInt64)
+			}
+		}
+	}
+	if total > cfg.Limits.MaxDuration && len(p.errs) == 0 {
+		p.errf(p.line("scenarios"), "the open-loop scenarios together take about %s at their rates, longer than limits.max_duration (%s): raise the rates, lower requests or raise limits.max_duration",
+			roundDuration(total), cfg.Limits.MaxDuration)
+	}
 }
 
 func (p *parser) readRel(line int, name string) string {
@@ -532,102 +727,65 @@ func unwrapPathErr(err error) error {
 	return err
 }
 
-// ParseRate parses "2/s", "120/m", "0.5/s" or a bare number (per second).
-func ParseRate(s string) (float64, error) {
-	s = strings.TrimSpace(s)
-	per := 1.0
-	if i := strings.Index(s, "/"); i >= 0 {
-		switch strings.TrimSpace(s[i+1:]) {
-		case "s", "sec", "second":
-		case "m", "min", "minute":
-			per = 60
-		case "h", "hour":
-			per = 3600
-		default:
-			return 0, fmt.Errorf("want N/s, N/m or N/h, got %q", s)
-		}
-		s = strings.TrimSpace(s[:i])
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || v <= 0 {
-		return 0, fmt.Errorf("want a positive rate such as 2/s, got %q", s)
-	}
-	return v / per, nil
-}
-
-// ParsePercent parses "10%" or a fraction such as 0.1.
-func ParsePercent(s string) (float64, error) {
-	s = strings.TrimSpace(s)
-	if strings.HasSuffix(s, "%") {
-		v, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(s, "%")), 64)
-		if err != nil {
-			return 0, fmt.Errorf("want a percentage such as 10%%, got %q", s)
-		}
-		return v / 100, nil
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil {
-		return 0, fmt.Errorf("want a percentage such as 10%% or a fraction such as 0.1, got %q", s)
-	}
-	return v, nil
-}
-
-// ParseMillis parses a duration "25ms", "1.5s" or a bare number of milliseconds.
-func ParseMillis(s string) (time.Duration, error) {
-	s = strings.TrimSpace(s)
-	if v, err := strconv.ParseFloat(s, 64); err == nil {
-		return time.Duration(v * float64(time.Millisecond)), nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		return 0, fmt.Errorf("want a duration such as 25ms or 1.5s, got %q", s)
-	}
-	return d, nil
-}
-
 func (p *parser) regression(r rawRegression) Regression {
-	out := Regression{Tolerance: DefaultTolerance, MinDelta: DefaultMinDelta, Alpha: DefaultAlpha, FailOn: DefaultFailOn}
+	out := Regression{Tolerance: DefaultTolerance, MinDelta: DefaultMinDelta, Alpha: DefaultAlpha, FailOn: DefaultFailOn,
+		History: DefaultHistory, MaxBaselineAge: DefaultMaxBaselineAge}
+	kl := func(key string) int { return p.line("regression." + key) }
 	if r.Tolerance != nil {
 		v, err := ParsePercent(r.Tolerance.Value)
-		if err != nil {
-			p.errf(r.Tolerance.Line, "regression.tolerance: %v", err)
-		} else if v < 0 || v > 10 {
-			p.errf(r.Tolerance.Line, "regression.tolerance: %s is out of range (0%% to 1000%%)", r.Tolerance.Value)
+		switch {
+		case err != nil:
+			p.errf(kl("tolerance"), "regression.tolerance: %v", err)
+		case v < 0 || v >= 1:
+			p.errf(kl("tolerance"), "regression.tolerance: %s is out of range: want at least 0%% and below 100%% (such as 10%%)", r.Tolerance.Value)
 		}
 		out.Tolerance = v
 	}
 	if r.MinDelta != nil {
-		v, err := ParseMillis(r.MinDelta.Value)
-		if err != nil {
-			p.errf(r.MinDelta.Line, "regression.min_delta: %v", err)
-		} else if v < 0 {
-			p.errf(r.MinDelta.Line, "regression.min_delta: must not be negative")
+		v, err := ParseDuration(r.MinDelta.Value)
+		switch {
+		case err != nil:
+			p.errf(kl("min_delta"), "regression.min_delta: %v", err)
+		case v < 0:
+			p.errf(kl("min_delta"), "regression.min_delta: must not be negative")
 		}
 		out.MinDelta = v
 	}
 	if r.Alpha != nil {
-		v, err := strconv.ParseFloat(r.Alpha.Value, 64)
-		if err != nil || v <= 0 || v >= 0.5 {
-			p.errf(r.Alpha.Line, "regression.alpha: want a number between 0 and 0.5 (such as 0.05), got %q", r.Alpha.Value)
+		v, err := ParsePercent(r.Alpha.Value)
+		if err != nil || !(v > 0 && v < 0.5) {
+			p.errf(kl("alpha"), "regression.alpha: want a number between 0 and 0.5 (such as 0.05 or 5%%), got %q", r.Alpha.Value)
 		}
 		out.Alpha = v
 	}
 	if r.FailOn != nil {
 		fo, err := ParseFailOn(r.FailOn)
 		if err != nil {
-			p.errf(p.lines.top["regression"], "regression.fail_on: %v", err)
+			p.errf(kl("fail_on"), "regression.fail_on: %v", err)
 		}
 		out.FailOn = fo
+	}
+	if r.History != nil {
+		if *r.History < 2 {
+			p.errf(kl("history"), "regression.history: want at least 2 runs (a history estimates run-to-run spread), got %d", *r.History)
+		}
+		out.History = *r.History
+	}
+	if r.MaxBaselineAge != nil {
+		v, err := ParseDuration(r.MaxBaselineAge.Value)
+		switch {
+		case err != nil:
+			p.errf(kl("max_baseline_age"), "regression.max_baseline_age: %v", err)
+		case v <= 0:
+			p.errf(kl("max_baseline_age"), "regression.max_baseline_age: want a positive duration such as 14d, got %q", r.MaxBaselineAge.Value)
+		}
+		out.MaxBaselineAge = v
 	}
 	return out
 }
 
-// ParseFailOn validates a list of statuses.
+// ParseFailOn validates a list of statuses (items may be comma-separated).
 func ParseFailOn(list []string) ([]string, error) {
-	valid := map[string]bool{}
-	for _, s := range Statuses {
-		valid[s] = true
-	}
 	var out []string
 	for _, s := range list {
 		for _, part := range strings.Split(s, ",") {
@@ -635,8 +793,12 @@ func ParseFailOn(list []string) ([]string, error) {
 			if part == "" {
 				continue
 			}
-			if !valid[part] {
-				return nil, fmt.Errorf("unknown status %q (valid: %s)", part, strings.Join(Statuses, ", "))
+			if !slices.Contains(statuses, compare.Status(part)) {
+				names := make([]string, len(statuses))
+				for i, st := range statuses {
+					names[i] = string(st)
+				}
+				return nil, fmt.Errorf("unknown status %q (valid: %s)", part, strings.Join(names, ", "))
 			}
 			out = append(out, part)
 		}
@@ -645,86 +807,216 @@ func ParseFailOn(list []string) ([]string, error) {
 }
 
 func (p *parser) limits(r rawLimits) Limits {
-	out := Limits{Timeout: DefaultTimeout, StallTimeout: DefaultStallTimeout, MaxRequests: DefaultMaxRequests, MaxOutputTokens: DefaultMaxOutputTokens, ColdConnections: r.ColdConnections}
+	out := Limits{MaxRequests: DefaultMaxRequests, MaxOutputTokens: DefaultMaxOutputTokens, ColdConnections: r.ColdConnections}
 	dur := func(n *scalar, key string, def time.Duration) time.Duration {
 		if n == nil {
 			return def
 		}
-		d, err := time.ParseDuration(n.Value)
-		if err != nil || d <= 0 {
-			p.errf(n.Line, "limits.%s: want a positive duration such as 60s, got %q", key, n.Value)
+		d, err := ParseDuration(n.Value)
+		if err == nil && d <= 0 {
+			err = fmt.Errorf("want a positive duration such as 60s, got %q", n.Value)
+		}
+		if err != nil {
+			p.errf(p.line("limits."+key), "limits.%s: %v", key, err)
 			return def
 		}
 		return d
 	}
 	out.Timeout = dur(r.Timeout, "timeout", DefaultTimeout)
 	out.StallTimeout = dur(r.StallTimeout, "stall_timeout", DefaultStallTimeout)
+	out.MaxDuration = dur(r.MaxDuration, "max_duration", DefaultMaxDuration)
 	if r.MaxRequests != nil {
 		if *r.MaxRequests < 1 {
-			p.errf(p.lines.top["limits"], "limits.max_requests: must be at least 1")
+			p.errf(p.line("limits.max_requests"), "limits.max_requests: must be at least 1")
 		}
 		out.MaxRequests = *r.MaxRequests
 	}
 	if r.MaxOutputTokens != nil {
 		if *r.MaxOutputTokens < 1 {
-			p.errf(p.lines.top["limits"], "limits.max_output_tokens: must be at least 1")
+			p.errf(p.line("limits.max_output_tokens"), "limits.max_output_tokens: must be at least 1")
 		}
 		out.MaxOutputTokens = *r.MaxOutputTokens
+	}
+	if r.MaxCost != nil {
+		if !(*r.MaxCost > 0) || math.IsInf(*r.MaxCost, 0) {
+			p.errf(p.line("limits.max_cost"), "limits.max_cost: want a positive amount of USD such as 2.00, got %v", *r.MaxCost)
+		}
+		out.MaxCost = *r.MaxCost
 	}
 	return out
 }
 
-func (p *parser) budgets(n *yaml.Node) []Budget {
+// budgetMetrics are the metrics budgets accept beyond compare's latency
+// metrics, with their one statistic and whether it is a floor.
+var budgetRates = map[string]struct {
+	stat  string
+	floor bool
+	eg    string
+}{
+	"errors":         {"rate", false, "{rate: 2%}"},
+	"goodput":        {"rate", true, "{rate: 95%}"},
+	"cache_hit_rate": {"min", true, "{min: 80%}"},
+}
+
+// budgetMetricNames lists every metric budgets accept, for messages.
+func budgetMetricNames() []string {
+	return append(slices.Clone(compare.Metrics), "errors", "goodput", "cache_hit_rate")
+}
+
+func (p *parser) budgets(n *yaml.Node, cfg *Config) (budgets, floors []Budget) {
 	if n.Kind == 0 {
-		return nil
+		return nil, nil
 	}
 	if n.Kind != yaml.MappingNode {
 		p.errf(n.Line, "budgets: want a mapping such as ttft: {p95: 800}")
-		return nil
+		return nil, nil
 	}
-	validMetric := map[string]bool{"errors": true}
-	for _, m := range Metrics {
-		validMetric[m] = true
-	}
-	var out []Budget
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		if !validMetric[k.Value] {
-			p.errf(k.Line, "budgets: unknown metric %q (valid: %s, errors)", k.Value, strings.Join(Metrics, ", "))
+		rate, isRate := budgetRates[k.Value]
+		if !isRate && !slices.Contains(compare.Metrics, k.Value) {
+			msg := fmt.Sprintf("budgets: unknown metric %q (valid: %s)", k.Value, strings.Join(budgetMetricNames(), ", "))
+			if s := suggest(k.Value, budgetMetricNames()); s != "" {
+				msg += fmt.Sprintf("; did you mean %q?", s)
+			}
+			p.errf(k.Line, "%s", msg)
 			continue
 		}
 		if v.Kind != yaml.MappingNode {
-			p.errf(v.Line, "budgets.%s: want a mapping such as {p95: 800}", k.Value)
+			eg := "{p95: 800}"
+			if isRate {
+				eg = rate.eg
+			}
+			p.errf(v.Line, "budgets.%s: want a mapping such as %s", k.Value, eg)
 			continue
+		}
+		if k.Value == "goodput" && len(cfg.Goodput) == 0 {
+			p.errf(k.Line, "budgets.goodput: there is no goodput: section defining the per-request SLO")
 		}
 		for j := 0; j+1 < len(v.Content); j += 2 {
 			sk, sv := v.Content[j], v.Content[j+1]
 			b := Budget{Metric: k.Value, Stat: sk.Value, Line: sk.Line}
-			if k.Value == "errors" {
-				if sk.Value != "rate" {
-					p.errf(sk.Line, "budgets.errors: the only statistic is rate, got %q", sk.Value)
+			if sv.Kind != yaml.ScalarNode {
+				p.errf(sv.Line, "budgets.%s.%s: want a single value", k.Value, sk.Value)
+				continue
+			}
+			if isRate {
+				if sk.Value != rate.stat {
+					p.errf(sk.Line, "budgets.%s: the only statistic is %s, got %q", k.Value, rate.stat, sk.Value)
 					continue
 				}
 				f, err := ParsePercent(sv.Value)
-				if err != nil || f < 0 || f > 1 {
-					p.errf(sv.Line, "budgets.errors.rate: want a percentage such as 1%%, got %q", sv.Value)
+				if err == nil && (f < 0 || f > 1) {
+					err = fmt.Errorf("want a share from 0%% to 100%%, got %q", sv.Value)
+				}
+				if err != nil {
+					p.errf(sv.Line, "budgets.%s.%s: %v", k.Value, sk.Value, err)
 					continue
 				}
 				b.Value = f
-			} else {
-				if !slices.Contains(Stats, sk.Value) {
-					p.errf(sk.Line, "budgets.%s: unknown statistic %q (valid: %s)", k.Value, sk.Value, strings.Join(Stats, ", "))
-					continue
+				if rate.floor {
+					floors = append(floors, b)
+				} else {
+					budgets = append(budgets, b)
 				}
-				d, err := ParseMillis(sv.Value)
-				if err != nil || d <= 0 {
-					p.errf(sv.Line, "budgets.%s.%s: want a positive number of milliseconds, got %q", k.Value, sk.Value, sv.Value)
-					continue
-				}
-				b.Value = d.Seconds()
+				continue
 			}
-			out = append(out, b)
+			if !slices.Contains(stats, sk.Value) {
+				msg := fmt.Sprintf("budgets.%s: unknown statistic %q (valid: %s)", k.Value, sk.Value, strings.Join(stats, ", "))
+				if s := suggest(sk.Value, stats); s != "" {
+					msg += fmt.Sprintf("; did you mean %q?", s)
+				}
+				p.errf(sk.Line, "%s", msg)
+				continue
+			}
+			d, err := ParseMillis(sv.Value)
+			if err == nil && d <= 0 {
+				err = fmt.Errorf("want a positive number of milliseconds, got %q", sv.Value)
+			}
+			if err != nil {
+				p.errf(sv.Line, "budgets.%s.%s: %v", k.Value, sk.Value, err)
+				continue
+			}
+			b.Value = d.Seconds()
+			budgets = append(budgets, b)
 		}
+	}
+	return budgets, floors
+}
+
+func (p *parser) goodput(n *yaml.Node) []SLO {
+	if n.Kind == 0 {
+		return nil
+	}
+	if n.Kind != yaml.MappingNode {
+		p.errf(n.Line, "goodput: want a mapping such as {ttft: 800ms, itl: 60ms}")
+		return nil
+	}
+	var out []SLO
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if !slices.Contains(compare.Metrics, k.Value) {
+			msg := fmt.Sprintf("goodput: unknown metric %q (valid: %s)", k.Value, strings.Join(compare.Metrics, ", "))
+			if s := suggest(k.Value, compare.Metrics); s != "" {
+				msg += fmt.Sprintf("; did you mean %q?", s)
+			}
+			p.errf(k.Line, "%s", msg)
+			continue
+		}
+		if v.Kind != yaml.ScalarNode {
+			p.errf(v.Line, "goodput.%s: want a latency such as 800ms", k.Value)
+			continue
+		}
+		d, err := ParseMillis(v.Value)
+		if err == nil && d <= 0 {
+			err = fmt.Errorf("want a positive latency such as 800ms, got %q", v.Value)
+		}
+		if err != nil {
+			p.errf(v.Line, "goodput.%s: %v", k.Value, err)
+			continue
+		}
+		out = append(out, SLO{Metric: k.Value, Max: d, Line: k.Line})
+	}
+	return out
+}
+
+func (p *parser) pricing(raw map[string]rawPrice, cfg *Config) map[string]Price {
+	if len(raw) == 0 {
+		return nil
+	}
+	out := map[string]Price{}
+	models := make([]string, 0, len(raw))
+	for m := range raw {
+		models = append(models, m)
+	}
+	sort.Strings(models)
+	for _, m := range models {
+		r := raw[m]
+		line := p.line("pricing." + m)
+		pr := Price{Line: line}
+		for _, f := range []struct {
+			key string
+			v   *float64
+			dst *float64
+		}{{"input", r.Input, &pr.Input}, {"output", r.Output, &pr.Output}, {"cached_input", r.CachedInput, &pr.CachedInput}} {
+			if f.v == nil {
+				continue
+			}
+			if !(*f.v >= 0) || math.IsInf(*f.v, 0) {
+				p.errf(p.line("pricing."+m+"."+f.key), "pricing.%s.%s: want a price of at least 0 USD per 1M tokens, got %v", m, f.key, *f.v)
+			}
+			*f.dst = *f.v
+		}
+		if r.Input == nil || r.Output == nil {
+			p.errf(line, "pricing.%s: give input and output (USD per 1M tokens)", m)
+		}
+		if r.CachedInput == nil {
+			pr.CachedInput = pr.Input
+		}
+		if !slices.ContainsFunc(cfg.Endpoints, func(e Endpoint) bool { return e.Model == m }) {
+			cfg.Warnings = append(cfg.Warnings, &Error{File: p.path, Line: line, Msg: fmt.Sprintf("pricing: no endpoint uses model %q, so its price is never applied", m)})
+		}
+		out[m] = pr
 	}
 	return out
 }
@@ -768,10 +1060,13 @@ func (c *Config) Secrets() []string {
 
 // Fingerprint hashes everything about a (scenario, endpoint) that changes
 // latency: model, base URL host, messages, max_tokens, temperature,
-// concurrency or rate. Described returns the parts for "what changed".
+// concurrency or rate, and the API when it is not chat. Described returns the parts for "what changed".
 func Fingerprint(s Scenario, e Endpoint) (string, map[string]string) {
 	host := e.BaseURL
-	if u, err := url.Parse(e.BaseURL); err == nil {
+	if e.API == "custom" {
+		host = e.URL
+	}
+	if u, err := url.Parse(host); err == nil {
 		host = u.Host
 	}
 	var msgs strings.Builder
@@ -789,6 +1084,12 @@ func Fingerprint(s Scenario, e Endpoint) (string, map[string]string) {
 		parts["rate"] = strconv.FormatFloat(s.Rate, 'g', -1, 64) + "/s"
 	} else {
 		parts["concurrency"] = strconv.Itoa(s.Concurrency)
+	}
+	if e.API != "" && e.API != "chat" {
+		parts["api"] = e.API
+	}
+	if e.Deployment != "" {
+		parts["deployment"] = e.Deployment
 	}
 	if s.Cache == "cold" {
 		parts["cache"] = "cold"

@@ -1,0 +1,282 @@
+package suite
+
+import (
+	"fmt"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// apiFields lists, per API, the endpoint keys beyond the common ones (name,
+// api, model, api_key_env, headers). A key of another API is an error.
+var apiFields = map[string][]string{
+	"chat":      {"base_url"},
+	"responses": {"base_url"},
+	"anthropic": {"base_url"},
+	"gemini":    {"base_url"},
+	"azure":     {"base_url", "deployment", "api_version"},
+	"custom":    {"url", "method", "body", "stream"},
+}
+
+// defaultBaseURL is the base URL of an API with one public host.
+var defaultBaseURL = map[string]string{
+	"anthropic": "https://api.anthropic.com",
+	"gemini":    "https://generativelanguage.googleapis.com/v1beta",
+}
+
+// apiPath is what the prober appends to base_url, for the hint of a
+// base_url that already ends in it.
+var apiPath = map[string]string{
+	"chat":      "/chat/completions",
+	"responses": "/responses",
+	"anthropic": "/v1/messages",
+	"gemini":    "/models/{model}:streamGenerateContent?alt=sse",
+	"azure":     "/chat/completions",
+}
+
+func (p *parser) endpoint(i int, re rawEndpoint, seen map[string]bool, n int) Endpoint {
+	ip := fmt.Sprintf("endpoints[%d]", i)
+	line := p.line(ip)
+	e := Endpoint{Name: re.Name, API: re.API, Model: re.Model, APIKeyEnv: re.APIKeyEnv, Line: line,
+		Deployment: re.Deployment, APIVersion: re.APIVersion, Method: re.Method}
+	if e.Name == "" {
+		e.Name = fmt.Sprintf("endpoint-%d", i+1)
+		if n == 1 {
+			e.Name = "default"
+		}
+	}
+	if seen[e.Name] {
+		p.errf(line, "endpoint name %q is used twice", e.Name)
+	}
+	seen[e.Name] = true
+	if e.API == "" {
+		e.API = "chat"
+	}
+	allowed, ok := apiFields[e.API]
+	if !ok {
+		msg := fmt.Sprintf("endpoint %q: api: unknown API %q (valid: %s)", e.Name, e.API, strings.Join(APIs, ", "))
+		if s := suggest(e.API, APIs); s != "" {
+			msg += fmt.Sprintf("; did you mean %q?", s)
+		}
+		p.errf(p.line(ip+".api"), "%s", msg)
+		return e
+	}
+	given := map[string]bool{"base_url": re.BaseURL != "", "deployment": re.Deployment != "", "api_version": re.APIVersion != "",
+		"url": re.URL != "", "method": re.Method != "", "body": re.Body != nil, "stream": re.Stream != nil}
+	for _, k := range []string{"base_url", "deployment", "api_version", "url", "method", "body", "stream"} {
+		if given[k] && !slices.Contains(allowed, k) {
+			p.errf(p.line(ip+"."+k), "endpoint %q: %s is not a key of api %s (%s takes %s)", e.Name, k, e.API, e.API, strings.Join(allowed, ", "))
+		}
+	}
+	if e.API == "custom" {
+		p.custom(ip, &e, re)
+	} else {
+		p.baseURL(ip, &e, re.BaseURL)
+	}
+	switch e.API {
+	case "azure":
+		if e.Deployment == "" {
+			p.errf(line, "endpoint %q: api azure needs deployment (the model deployment's name)", e.Name)
+		}
+		if e.APIVersion == "" {
+			p.errf(line, "endpoint %q: api azure needs api_version (such as 2024-10-21)", e.Name)
+		}
+		if e.Model == "" {
+			e.Model = e.Deployment
+		}
+	case "custom":
+	default:
+		if e.Model == "" {
+			p.errf(line, "endpoint %q: model is required", e.Name)
+		}
+	}
+	if e.APIKeyEnv != "" && !envNameRE.MatchString(e.APIKeyEnv) {
+		// Never echo it: it is often the key itself pasted in.
+		p.errf(p.line(ip+".api_key_env"), "endpoint %q: api_key_env names the environment variable that holds the key (such as OPENAI_API_KEY), not the key itself", e.Name)
+	} else if e.APIKeyEnv != "" && !p.opt.SkipKeys {
+		e.APIKey = p.getenv(e.APIKeyEnv)
+		if e.APIKey == "" {
+			p.errf(p.line(ip+".api_key_env"), "endpoint %q: environment variable %s (api_key_env) is not set", e.Name, e.APIKeyEnv)
+		}
+	}
+	if len(re.Headers) > 0 {
+		e.Headers = map[string]string{}
+		for k, v := range re.Headers {
+			hp := ip + ".headers." + k
+			if e.APIKeyEnv != "" && isAuthHeader(k) {
+				p.errf(p.line(hp), "endpoint %q: set either api_key_env or a %s header, not both", e.Name, k)
+			}
+			val, fromEnv := p.expand(hp, e.Name, "headers."+k, v)
+			e.Headers[k] = val
+			if fromEnv && val != "" {
+				e.headerSecrets = append(e.headerSecrets, val)
+			}
+		}
+	}
+	return e
+}
+
+var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// isAuthHeader reports the headers that carry an API key in one of the APIs.
+func isAuthHeader(k string) bool {
+	switch strings.ToLower(k) {
+	case "authorization", "x-api-key", "api-key", "x-goog-api-key":
+		return true
+	}
+	return false
+}
+
+// checkURL validates an http(s) URL; with SkipKeys a ${VAR} stands for a
+// placeholder so the rest can still be checked.
+func checkURL(v string) bool {
+	v = envRE.ReplaceAllString(v, "var")
+	u, err := url.Parse(v)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+}
+
+func (p *parser) baseURL(ip string, e *Endpoint, raw string) {
+	kl := p.line(ip + ".base_url")
+	if raw == "" {
+		if d, ok := defaultBaseURL[e.API]; ok {
+			e.BaseURL = d
+			return
+		}
+		ex := "https://api.openai.com/v1"
+		if e.API == "azure" {
+			ex = "https://RESOURCE.openai.azure.com"
+		}
+		p.errf(e.Line, "endpoint %q: base_url is required (for example %s)", e.Name, ex)
+		return
+	}
+	v, _ := p.expand(ip+".base_url", e.Name, "base_url", raw)
+	e.BaseURL = strings.TrimRight(v, "/")
+	// Checks and hints use the value as written, never a value from the
+	// environment.
+	shown := strings.TrimRight(raw, "/")
+	if !checkURL(shown) {
+		p.errf(kl, "endpoint %q: base_url %q is not an http(s) URL", e.Name, raw)
+		return
+	}
+	path := ""
+	if u, err := url.Parse(envRE.ReplaceAllString(shown, "var")); err == nil {
+		path = u.Path
+	}
+	for _, suffix := range apiPaths {
+		if strings.HasSuffix(path, suffix) || strings.Contains(path, suffix) && strings.HasPrefix(suffix, ":") {
+			cut := shown[:strings.LastIndex(shown, suffix)]
+			if e.API == "gemini" {
+				cut = shown[:max(0, strings.Index(shown, "/models"))]
+			}
+			if e.API == "anthropic" {
+				cut = strings.TrimSuffix(cut, "/v1")
+			}
+			p.errf(kl, "endpoint %q: base_url %q already ends in the API path: latgate appends %s itself; write base_url: %s", e.Name, raw, apiPath[e.API], cut)
+			return
+		}
+	}
+	switch {
+	case e.API == "anthropic" && strings.HasSuffix(path, "/v1"):
+		p.errf(kl, "endpoint %q: base_url %q ends in /v1, but api anthropic appends /v1/messages itself; write base_url: %s", e.Name, raw, strings.TrimSuffix(shown, "/v1"))
+	case e.API == "azure":
+		p.azureURL(kl, e, raw, path)
+	}
+}
+
+// azureURL makes BaseURL the deployment's URL, to which the prober appends
+// /chat/completions: base_url is the resource
+// (https://R.openai.azure.com), or already that deployment's URL.
+func (p *parser) azureURL(kl int, e *Endpoint, raw, path string) {
+	const seg = "/openai/deployments/"
+	i := strings.Index(path, seg)
+	if i < 0 {
+		if e.Deployment != "" {
+			e.BaseURL += seg + url.PathEscape(e.Deployment)
+		}
+		return
+	}
+	dep, _, _ := strings.Cut(path[i+len(seg):], "/")
+	switch {
+	case e.Deployment == "":
+		e.Deployment = dep
+	case e.Deployment != dep:
+		p.errf(kl, "endpoint %q: base_url %q names deployment %q but deployment is %q: give base_url up to .openai.azure.com and deployment: NAME", e.Name, raw, dep, e.Deployment)
+	}
+}
+
+var streamFormats = []string{"sse", "ndjson", "text"}
+
+func (p *parser) custom(ip string, e *Endpoint, re rawEndpoint) {
+	if re.URL == "" {
+		p.errf(e.Line, "endpoint %q: api custom needs url (the full URL to request, such as http://127.0.0.1:11434/api/chat)", e.Name)
+	} else {
+		v, _ := p.expand(ip+".url", e.Name, "url", re.URL)
+		e.URL = v
+		if !checkURL(v) {
+			p.errf(p.line(ip+".url"), "endpoint %q: url %q is not an http(s) URL", e.Name, re.URL)
+		}
+	}
+	switch strings.ToUpper(e.Method) {
+	case "":
+		e.Method = "POST"
+	case "GET", "POST", "PUT", "PATCH":
+		e.Method = strings.ToUpper(e.Method)
+	default:
+		p.errf(p.line(ip+".method"), "endpoint %q: method: want GET, POST, PUT or PATCH, got %q", e.Name, e.Method)
+	}
+	if re.Body != nil {
+		var body any
+		if err := re.Body.Node.Decode(&body); err != nil {
+			p.errf(p.line(ip+".body"), "endpoint %q: body: %v", e.Name, err)
+		}
+		e.Body = body
+	}
+	if re.Stream == nil {
+		p.errf(e.Line, "endpoint %q: api custom needs stream: {format: sse, text: /pointer/to/text}", e.Name)
+		return
+	}
+	rs := *re.Stream
+	sp := ip + ".stream"
+	st := &Stream{Format: rs.Format, Text: rs.Text, Reasoning: rs.Reasoning, Done: rs.Done, Error: rs.Error,
+		OutputTokens: rs.OutputTokens, InputTokens: rs.InputTokens, CachedTokens: rs.CachedTokens}
+	e.Stream = st
+	if st.Format == "" {
+		st.Format = "sse"
+	}
+	if !slices.Contains(streamFormats, st.Format) {
+		p.errf(p.line(sp+".format"), "endpoint %q: stream.format: want sse, ndjson or text, got %q", e.Name, st.Format)
+		return
+	}
+	pointers := []struct{ key, v string }{{"text", st.Text}, {"reasoning", st.Reasoning}, {"done", st.Done}, {"error", st.Error},
+		{"output_tokens", st.OutputTokens}, {"input_tokens", st.InputTokens}, {"cached_tokens", st.CachedTokens}}
+	for _, ptr := range pointers {
+		if ptr.v == "" {
+			continue
+		}
+		if st.Format == "text" {
+			p.errf(p.line(sp+"."+ptr.key), "endpoint %q: stream.%s: format text has no JSON events to point into (every chunk is output text); remove it or use sse or ndjson", e.Name, ptr.key)
+			continue
+		}
+		if err := checkPointer(ptr.v); err != nil {
+			p.errf(p.line(sp+"."+ptr.key), "endpoint %q: stream.%s: %v", e.Name, ptr.key, err)
+		}
+	}
+	if st.Format != "text" && st.Text == "" {
+		p.errf(p.line(sp), "endpoint %q: stream.text is required: the JSON pointer (RFC 6901) to each event's output text, such as /message/content", e.Name)
+	}
+}
+
+// checkPointer validates an RFC 6901 JSON pointer: "/a/b", with "~0" for
+// "~" and "~1" for "/". The whole document ("") is not useful here.
+func checkPointer(s string) error {
+	if !strings.HasPrefix(s, "/") {
+		return fmt.Errorf("%q is not a JSON pointer (RFC 6901): it must start with /, such as /message/content", s)
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] == '~' && (i+1 == len(s) || (s[i+1] != '0' && s[i+1] != '1')) {
+			return fmt.Errorf("%q is not a JSON pointer (RFC 6901): ~ must be written ~0, and / inside a key ~1", s)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,108 @@
+package suite
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// A value in latgate.yaml always says its unit: a bare number is accepted
+// only where it cannot be misread (a fraction below 1, a count, a
+// milliseconds budget of at least 1 ms). "tolerance: 10" (1,000 % as a
+// fraction) or "min_delta: 25" (ms? s?) are errors that say what to write.
+
+// ParseRate parses a request rate with its unit: "2/s", "120/m", "0.5/s",
+// "30/h". A bare number is an error: "rate: 120" is as likely meant per
+// minute as per second.
+func ParseRate(s string) (float64, error) {
+	s = strings.TrimSpace(s)
+	i := strings.Index(s, "/")
+	if i < 0 {
+		if _, err := strconv.ParseFloat(s, 64); err == nil {
+			return 0, fmt.Errorf("%q has no unit: write %s/s (per second) or %s/m (per minute)", s, s, s)
+		}
+		return 0, fmt.Errorf("want a positive rate such as 2/s, got %q", s)
+	}
+	per := 1.0
+	switch strings.TrimSpace(s[i+1:]) {
+	case "s", "sec", "second":
+	case "m", "min", "minute":
+		per = 60
+	case "h", "hour":
+		per = 3600
+	default:
+		return 0, fmt.Errorf("want N/s, N/m or N/h, got %q", s)
+	}
+	v, err := strconv.ParseFloat(strings.TrimSpace(s[:i]), 64)
+	if err != nil || !(v > 0) || v > 1e9 {
+		return 0, fmt.Errorf("want a positive rate such as 2/s, got %q", s)
+	}
+	return v / per, nil
+}
+
+// ParsePercent parses a share: "10%" or a fraction below 1 such as 0.1.
+// A bare number of 1 or more is an error ("10" would be 1,000 %).
+func ParsePercent(s string) (float64, error) {
+	s = strings.TrimSpace(s)
+	if strings.HasSuffix(s, "%") {
+		v, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(s, "%")), 64)
+		if err != nil || v != v {
+			return 0, fmt.Errorf("want a percentage such as 10%%, got %q", s)
+		}
+		return v / 100, nil
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || v != v {
+		return 0, fmt.Errorf("want a percentage such as 10%% or a fraction such as 0.10, got %q", s)
+	}
+	if v >= 1 || v <= -1 {
+		return 0, fmt.Errorf("%q is ambiguous (a bare number is a fraction, so %s means %s%%): write %s%% or %s", s, s, strconv.FormatFloat(v*100, 'g', -1, 64), s, strconv.FormatFloat(v/100, 'g', -1, 64))
+	}
+	return v, nil
+}
+
+// ParseDuration parses a duration with its unit: Go's forms ("25ms",
+// "1.5s", "1h30m") and days ("14d"). A bare number is an error, except 0.
+func ParseDuration(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	if v, err := strconv.ParseFloat(s, 64); err == nil {
+		if v == 0 {
+			return 0, nil
+		}
+		return 0, fmt.Errorf("%q has no unit: write %sms or %ss", s, s, s)
+	}
+	if days, ok := strings.CutSuffix(s, "d"); ok {
+		v, err := strconv.ParseFloat(days, 64)
+		if err != nil || v != v || v < -1e5 || v > 1e5 {
+			return 0, fmt.Errorf("want a duration such as 14d or 336h, got %q", s)
+		}
+		return time.Duration(v * 24 * float64(time.Hour)), nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("want a duration such as 25ms, 1.5s or 14d, got %q", s)
+	}
+	return d, nil
+}
+
+// ParseMillis parses a latency limit (budgets, goodput): a duration with its
+// unit ("800ms", "1.2s") or a bare number of milliseconds ("800"). A bare
+// number below 1 is an error: 0.8 ms is almost surely meant as 0.8 s.
+func ParseMillis(s string) (time.Duration, error) {
+	s = strings.TrimSpace(s)
+	if v, err := strconv.ParseFloat(s, 64); err == nil {
+		if v != v || v > 1e9 {
+			return 0, fmt.Errorf("want a number of milliseconds such as 800, got %q", s)
+		}
+		if v > 0 && v < 1 {
+			return 0, fmt.Errorf("%q is ambiguous (a bare number is milliseconds): write %sms, or %ss if you meant seconds", s, s, s)
+		}
+		return time.Duration(v * float64(time.Millisecond)), nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("want milliseconds such as 800, 800ms or 1.2s, got %q", s)
+	}
+	return d, nil
+}

@@ -1,0 +1,309 @@
+package suite
+
+import (
+	"fmt"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// The file is parsed once into a yaml.Node tree. A walk of that tree
+// against the raw structs' yaml tags finds unknown keys (with a "did you
+// mean") and records every key's line and dotted path; Node.Decode then
+// fills the raw structs, and its type errors are traced back to the key
+// through the recorded value lines.
+
+// shaper is a raw type whose accepted keys depend on the node: it returns
+// the struct that a mapping node decodes into, or nil for a scalar.
+type shaper interface {
+	shape(n *yaml.Node) reflect.Type
+}
+
+// freeForm marks a raw type whose contents are not checked key by key
+// (a request body template, budgets, goodput).
+type freeForm interface{ freeForm() }
+
+// keyInfo is one mapping key of the document.
+type keyInfo struct {
+	path      string // dotted, without sequence indices: "scenarios.requests"
+	line      int    // the key's line
+	valueLine int
+	value     string // the value's text for scalars
+	kind      yaml.Kind
+}
+
+type docIndex struct {
+	keys  []keyInfo
+	lines map[string]int // "scenarios[0].rate" → line of the key; "scenarios[0]" → the item's line
+	errs  []*Error
+	seen  int // nodes visited, bounded against alias bombs
+}
+
+const maxNodes = 200000
+
+var (
+	shaperType   = reflect.TypeFor[shaper]()
+	freeFormType = reflect.TypeFor[freeForm]()
+	nodeType     = reflect.TypeFor[yaml.Node]()
+)
+
+// yamlKeys lists a struct's yaml keys in field order.
+func yamlKeys(t reflect.Type) []string {
+	var out []string
+	for i := range t.NumField() {
+		if name := yamlName(t.Field(i)); name != "" {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
+func yamlName(f reflect.StructField) string {
+	tag := f.Tag.Get("yaml")
+	name, _, _ := strings.Cut(tag, ",")
+	if name == "-" || !f.IsExported() {
+		return ""
+	}
+	return name
+}
+
+func fieldByKey(t reflect.Type, key string) (reflect.Type, bool) {
+	for i := range t.NumField() {
+		if yamlName(t.Field(i)) == key {
+			return t.Field(i).Type, true
+		}
+	}
+	return nil, false
+}
+
+func (x *docIndex) walk(file string, n *yaml.Node, t reflect.Type, path, ipath string) {
+	x.seen++
+	if x.seen > maxNodes {
+		if x.seen == maxNodes+1 {
+			x.errs = append(x.errs, &Error{File: file, Line: n.Line, Msg: "the document is too large or uses too many aliases"})
+		}
+		return
+	}
+	if n.Kind == yaml.AliasNode {
+		if n.Alias != nil {
+			x.walk(file, n.Alias, t, path, ipath)
+		}
+		return
+	}
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t == nodeType || reflect.PointerTo(t).Implements(freeFormType) {
+		return
+	}
+	if reflect.PointerTo(t).Implements(shaperType) {
+		st := reflect.New(t).Interface().(shaper).shape(n)
+		if st == nil {
+			return
+		}
+		t = st
+	}
+	switch {
+	case t.Kind() == reflect.Struct && n.Kind == yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			if k.ShortTag() == "!!merge" { // <<: *defaults
+				x.walkMerge(file, v, t, path, ipath)
+				continue
+			}
+			kp, kip := join(path, k.Value), join(ipath, k.Value)
+			x.lines[kip] = k.Line
+			ft, ok := fieldByKey(t, k.Value)
+			if !ok {
+				msg := fmt.Sprintf("unknown key %q", k.Value)
+				if path != "" {
+					msg += " in " + path
+				}
+				if s := suggest(k.Value, yamlKeys(t)); s != "" {
+					msg += fmt.Sprintf(" (did you mean %q?)", s)
+				} else {
+					msg += " (valid: " + strings.Join(yamlKeys(t), ", ") + ")"
+				}
+				x.errs = append(x.errs, &Error{File: file, Line: k.Line, Msg: msg})
+				continue
+			}
+			x.keys = append(x.keys, keyInfo{path: kp, line: k.Line, valueLine: v.Line, value: v.Value, kind: v.Kind})
+			x.walk(file, v, ft, kp, kip)
+		}
+	case t.Kind() == reflect.Slice && n.Kind == yaml.SequenceNode:
+		for i, item := range n.Content {
+			ip := fmt.Sprintf("%s[%d]", ipath, i)
+			x.lines[ip] = item.Line
+			x.keys = append(x.keys, keyInfo{path: path, line: item.Line, valueLine: item.Line, value: item.Value, kind: item.Kind})
+			x.walk(file, item, t.Elem(), path, ip)
+		}
+	case t.Kind() == reflect.Map && n.Kind == yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			kp, kip := join(path, k.Value), join(ipath, k.Value)
+			x.lines[kip] = k.Line
+			x.keys = append(x.keys, keyInfo{path: kp, line: k.Line, valueLine: v.Line, value: v.Value, kind: v.Kind})
+			x.walk(file, v, t.Elem(), kp, kip)
+		}
+	}
+}
+
+// walkMerge checks the mappings merged into a struct by "<<".
+func (x *docIndex) walkMerge(file string, v *yaml.Node, t reflect.Type, path, ipath string) {
+	if v.Kind == yaml.SequenceNode {
+		for _, item := range v.Content {
+			x.walk(file, item, t, path, ipath)
+		}
+		return
+	}
+	x.walk(file, v, t, path, ipath)
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// suggest returns the candidate closest to s by edit distance, if close
+// enough to be a likely typo.
+func suggest(s string, candidates []string) string {
+	best, bestD := "", 1<<30
+	for _, c := range candidates {
+		if d := editDistance(strings.ToLower(s), c); d < bestD {
+			best, bestD = c, d
+		}
+	}
+	if bestD <= max(1, min(3, len(s)/3)) {
+		return best
+	}
+	return ""
+}
+
+// editDistance is the Levenshtein distance.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	if len(ra) > 64 || len(rb) > 64 {
+		return 1 << 20
+	}
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+var (
+	lineRE      = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
+	unmarshalRE = regexp.MustCompile("^cannot unmarshal !!(\\w+)(?: `(.*)`)? into (.+)$")
+)
+
+// syntaxError turns a yaml parse error into file:line: message.
+func syntaxError(path string, err error) *Error {
+	msg := err.Error()
+	if m := lineRE.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		return &Error{File: path, Line: line, Msg: "YAML syntax: " + m[2]}
+	}
+	return &Error{File: path, Msg: strings.TrimPrefix(msg, "yaml: ")}
+}
+
+// typeError turns a Node.Decode error into file:line: key: what was wanted.
+func (x *docIndex) typeError(path string, err error) []*Error {
+	var msgs []string
+	if te, ok := err.(*yaml.TypeError); ok {
+		msgs = te.Errors
+	} else {
+		msgs = []string{err.Error()}
+	}
+	var out []*Error
+	for _, msg := range msgs {
+		m := lineRE.FindStringSubmatch(msg)
+		if m == nil {
+			out = append(out, &Error{File: path, Msg: strings.TrimPrefix(msg, "yaml: ")})
+			continue
+		}
+		line, _ := strconv.Atoi(m[1])
+		text := m[2]
+		if u := unmarshalRE.FindStringSubmatch(text); u != nil {
+			tag, value, into := u[1], u[2], u[3]
+			key := x.keyAt(line, tag, value)
+			got := value
+			switch tag {
+			case "seq":
+				got = "a list"
+			case "map":
+				got = "a mapping"
+			default:
+				got = strconv.Quote(value)
+			}
+			want := describeType(into)
+			if key == "scenarios.requests" {
+				want += " or a range such as {min: 40, max: 200}"
+			}
+			text = fmt.Sprintf("want %s, got %s", want, got)
+			if key != "" {
+				text = key + ": " + text
+			}
+		}
+		out = append(out, &Error{File: path, Line: line, Msg: text})
+	}
+	return out
+}
+
+// keyAt finds the key whose value is at line (several keys can share a
+// line in a flow mapping: the value's text decides).
+func (x *docIndex) keyAt(line int, tag, value string) string {
+	prefix := strings.TrimSuffix(value, "...")
+	var fallback string
+	for _, k := range x.keys {
+		if k.valueLine != line {
+			continue
+		}
+		switch {
+		case tag == "seq" && k.kind == yaml.SequenceNode, tag == "map" && k.kind == yaml.MappingNode:
+			return k.path
+		case k.kind == yaml.ScalarNode && value != "" && (k.value == value || strings.HasPrefix(k.value, prefix) && strings.HasSuffix(value, "...")):
+			return k.path
+		}
+		if fallback == "" {
+			fallback = k.path
+		}
+	}
+	return fallback
+}
+
+func describeType(goType string) string {
+	goType = strings.TrimPrefix(goType, "*")
+	switch {
+	case strings.HasPrefix(goType, "int"), strings.HasPrefix(goType, "uint"):
+		return "a whole number"
+	case strings.HasPrefix(goType, "float"):
+		return "a number"
+	case goType == "string", goType == "suite.scalar":
+		return "a single value"
+	case goType == "bool":
+		return "true or false"
+	case strings.HasPrefix(goType, "[]"):
+		return "a list"
+	case strings.HasPrefix(goType, "map["), strings.HasPrefix(goType, "suite.raw"):
+		return "a mapping"
+	}
+	return goType
+}
