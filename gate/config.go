@@ -3,6 +3,7 @@ package gate
 import (
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/latgate/latgate/compare"
 	"github.com/latgate/latgate/suite"
@@ -80,8 +81,8 @@ func Thresholds(cfg *suite.Config, o Overrides) (compare.Config, error) {
 	}
 	for _, b := range budgets {
 		v := b.Value
-		if b.Metric != "errors" {
-			v *= 1000 // the suite's seconds to the comparison's milliseconds
+		if slices.Contains(compare.Metrics, b.Metric) {
+			v *= 1000 // latency: the suite's seconds to the comparison's milliseconds
 		}
 		c.Budgets = append(c.Budgets, compare.Budget{Metric: b.Metric, Stat: b.Stat, Value: v})
 	}

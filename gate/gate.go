@@ -2,13 +2,13 @@ package gate
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -36,10 +36,13 @@ type Env struct {
 // as a flag of the same name, else reads it from INPUT_<NAME>.
 type Inputs struct {
 	Config           string
-	Mode             string // gate, record
+	Mode             string // gate, record, ab
 	Baseline         string // a results file, or "none" for an explicit "no baseline yet"
 	BaselineArtifact string
+	BaselineDir      string // record: the folder of the baseline history to upload
 	BaseBranch       string
+	BaseConfig       string   // ab: the base suite (default: Config at the base commit)
+	BaseURL, HeadURL []string // ab: ENDPOINT=URL overrides per variant
 	Comment          bool
 	CommentKey       string
 	GitHubToken      string
@@ -54,6 +57,9 @@ type Inputs struct {
 	// Select narrows the suite (flags only, for local iteration).
 	Select Selection
 }
+
+// Modes of the gate command.
+var Modes = []string{"gate", "record", "ab"}
 
 // NoBaseline is the baseline input that says explicitly that there is no
 // baseline yet (the first run on a new repository).
@@ -70,11 +76,14 @@ func (in Inputs) Path(p string) string {
 // Validate checks the inputs that need no file or network, before any
 // request is sent.
 func (in Inputs) Validate(command string) error {
-	if command == "gate" && in.Mode != "gate" && in.Mode != "record" {
-		return BadInputf("mode: want gate or record, got %q", in.Mode)
+	if command == "gate" && !slices.Contains(Modes, in.Mode) {
+		return BadInputf("mode: want gate, record or ab, got %q", in.Mode)
 	}
 	if in.Mode == "record" && (len(in.Select.Scenarios) > 0 || in.Select.Requests > 0) {
 		return BadInputf("--scenario and --requests narrow a run for local iteration; a recorded baseline measures the whole suite as configured")
+	}
+	if in.Mode != "ab" && (in.BaseConfig != "" || len(in.BaseURL) > 0 || len(in.HeadURL) > 0) {
+		return BadInputf("base-config, base-url and head-url belong to mode ab (mode is %q)", in.Mode)
 	}
 	if in.PR < 0 {
 		return BadInputf("pr: want a pull request number, got %d", in.PR)
@@ -84,9 +93,11 @@ func (in Inputs) Validate(command string) error {
 			return BadInputf("%s: %v", p.name, err)
 		}
 	}
-	if in.Baseline != "" && in.Baseline != NoBaseline {
-		if _, err := os.Stat(in.Path(in.Baseline)); err != nil {
-			return BadInputf("baseline %s: %v (to run without a baseline say so: baseline: %s)", in.Path(in.Baseline), unwrapPath(err), NoBaseline)
+	if in.Baseline != "" && in.Baseline != NoBaseline && in.Mode != "ab" {
+		for _, b := range strings.Split(in.Baseline, ",") {
+			if _, err := os.Stat(in.Path(strings.TrimSpace(b))); err != nil {
+				return BadInputf("baseline %s: %v (to run without a baseline say so: baseline: %s)", in.Path(b), unwrapPath(err), NoBaseline)
+			}
 		}
 	}
 	return nil
@@ -116,20 +127,45 @@ func unwrapPath(err error) error {
 	return err
 }
 
-// Gate runs what the Action runs: measure the suite, then record it as the
-// baseline (mode record) or compare it with the baseline and publish the
-// verdict (mode gate). It returns ErrFailed when the gate fails.
-func Gate(ctx context.Context, env Env, in Inputs) error {
+// pipeline is one run of Gate or Publish: its environment, inputs, GitHub
+// context and Actions output.
+type pipeline struct {
+	env Env
+	in  Inputs
+	gc  *publish.Context
+	act *publish.Actions
+}
+
+func newPipeline(env Env, in Inputs, command string) (*pipeline, error) {
 	act := publish.NewActions(env.Stdout, env.Getenv)
 	act.Mask(in.GitHubToken) // before anything else is printed
-	if err := in.Validate("gate"); err != nil {
+	if err := in.Validate(command); err != nil {
+		return nil, err
+	}
+	gc, err := publish.NewContext(env.Getenv)
+	if err != nil {
+		return nil, BadInputf("the GitHub Actions environment: %v", err)
+	}
+	return &pipeline{env: env, in: in, gc: gc, act: act}, nil
+}
+
+// Gate runs what the Action runs: measure the suite, then record it as the
+// baseline (mode record), compare it with the stored baseline (mode gate),
+// or measure the base and head variants interleaved and compare them (mode
+// ab); then publish the verdict. It returns ErrFailed when the gate fails.
+func Gate(ctx context.Context, env Env, in Inputs) error {
+	p, err := newPipeline(env, in, "gate")
+	if err != nil {
 		return err
+	}
+	if in.Mode == "ab" {
+		return p.ab(ctx)
 	}
 	cfg, err := LoadConfig(in.Path(in.Config), env.Getenv, false)
 	if err != nil {
 		return err
 	}
-	act.Mask(cfg.Secrets()...)
+	p.act.Mask(cfg.Secrets()...)
 	if err := in.Select.Apply(cfg); err != nil {
 		return err
 	}
@@ -137,56 +173,131 @@ func Gate(ctx context.Context, env Env, in Inputs) error {
 	if err != nil {
 		return err
 	}
-	// The baseline is read before the run, so that a bad one costs no request.
-	var base *results.File
-	var where string
+	// Baselines are read before the run, so that a bad one costs no request.
+	var hist []*results.File
+	var names []string
 	if in.Mode == "gate" {
-		if base, where, err = loadBaseline(ctx, env, in); err != nil {
+		if hist, names, err = p.loadBaselines(ctx); err != nil {
 			return err
 		}
 	}
-	cur, merr := Measure(ctx, cfg, MeasureOptions{Source: GitSource(env.Getenv, in.Region), Progress: env.Stderr, TTY: env.TTY, ToolVersion: env.ToolVersion})
+	cur, err := p.measure(ctx, func(o MeasureOptions) (*results.File, error) { return Measure(ctx, cfg, o) })
+	if err != nil {
+		return err
+	}
+	if in.Mode == "record" {
+		return p.record(ctx, cfg, cur)
+	}
+	rep, err := p.compareStored(hist, names, cur, cfg, th)
+	if err != nil {
+		return err
+	}
+	return p.publish(ctx, cfg, rep, nil)
+}
+
+// measure runs a measurement with the pipeline's options and writes its
+// results, incomplete ones included (marked so).
+func (p *pipeline) measure(ctx context.Context, run func(MeasureOptions) (*results.File, error)) (*results.File, error) {
+	src := GitSource(p.env.Getenv, p.in.Region)
+	if p.gc.InActions {
+		src.GitSHA, src.GitRef, src.Runner = p.gc.SHA, p.gc.Ref, p.gc.RunnerName
+		if p.gc.Head.SHA != "" && p.gc.PullRequest > 0 {
+			src.GitSHA = p.gc.Head.SHA // the pull request's head, not the merge commit
+		}
+	}
+	cur, merr := run(MeasureOptions{Source: src, Progress: p.env.Stderr, TTY: p.env.TTY, ToolVersion: p.env.ToolVersion})
 	if cur != nil && len(cur.Runs) > 0 {
-		if werr := baseline.Write(in.Path(in.Results), cur); werr != nil {
-			return AsCannotRun(werr)
+		if werr := baseline.Write(p.in.Path(p.in.Results), cur); werr != nil {
+			return nil, AsCannotRun(werr)
 		}
 		if cur.Incomplete != "" {
-			fmt.Fprintf(env.Stderr, "latgate: wrote what was measured to %s, marked incomplete\n", in.Path(in.Results))
+			fmt.Fprintf(p.env.Stderr, "latgate: wrote what was measured to %s, marked incomplete\n", p.in.Path(p.in.Results))
 		}
 	}
 	if merr != nil {
-		_ = act.SetOutputs([]string{"verdict", "results"}, map[string]string{"verdict": "error", "results": ""})
-		return merr
+		_ = p.act.SetOutputs([]string{"verdict", "results"}, map[string]string{"verdict": "error", "results": ""})
+		return nil, merr
 	}
-	if in.Mode == "record" {
-		var b strings.Builder
-		report.Measurements(&b, cur)
-		fmt.Fprint(env.Stdout, b.String())
-		fmt.Fprintf(env.Stderr, "latgate: baseline recorded in %s: upload it as an artifact for pull requests to compare with\n", in.Path(in.Results))
-		summary := "### ⏱️ latgate: baseline recorded\n\n```\n" + b.String() + "```\n"
-		if err := act.Summary(summary); err != nil {
-			act.Warning(err.Error())
+	return cur, nil
+}
+
+// record writes the baseline: the results, and the baseline history folder
+// (the previous history from the artifact, if any, plus this run).
+func (p *pipeline) record(ctx context.Context, cfg *suite.Config, cur *results.File) error {
+	var b strings.Builder
+	report.Measurements(&b, cur)
+	fmt.Fprint(p.env.Stdout, b.String())
+	dir := p.in.Path(p.in.BaselineDir)
+	if dir != "" {
+		var prev []publish.HistoryFile
+		if p.in.BaselineArtifact != "" {
+			h, err := p.fetchHistory(ctx, p.gc.RefName)
+			if err != nil && !errors.Is(err, publish.ErrNoArtifact) {
+				return err
+			}
+			prev = h.Files
 		}
-		return outputs(act, "pass", in.Path(in.Results), "", 0, "")
+		data, err := os.ReadFile(p.in.Path(p.in.Results))
+		if err != nil {
+			return AsCannotRun(err)
+		}
+		hf, err := publish.NewHistoryFile(publish.HistoryName(cur.CreatedAt), data)
+		if err != nil {
+			return AsCannotRun(err)
+		}
+		keep := publish.NextHistory(prev, hf, cfg.Regression.History)
+		if err := publish.WriteHistory(dir, keep); err != nil {
+			return AsCannotRun(err)
+		}
+		fmt.Fprintf(p.env.Stderr, "latgate: baseline history of %d run(s) in %s: upload it as the artifact %q for pull requests to compare with\n", len(keep), dir, p.in.BaselineArtifact)
+	} else {
+		fmt.Fprintf(p.env.Stderr, "latgate: baseline recorded in %s: upload it as an artifact for pull requests to compare with\n", p.in.Path(p.in.Results))
 	}
-	return publishVerdict(ctx, env, act, in, cfg, th, base, where, cur)
+	summary := "### ⏱️ latgate: baseline recorded\n\n```\n" + b.String() + "```\n"
+	if err := p.act.Summary(summary); err != nil {
+		p.act.Warning(err.Error())
+	}
+	return outputs(p.act, map[string]string{"verdict": "pass", "results": p.in.Path(p.in.Results), "baseline-dir": dir})
+}
+
+// ab measures the base and head variants interleaved and compares them.
+func (p *pipeline) ab(ctx context.Context) error {
+	in := p.in
+	base, head, err := LoadAB(ctx, p.env, ABOptions{Config: in.Path(in.Config), BaseConfig: in.Path(in.BaseConfig),
+		BaseURL: in.BaseURL, HeadURL: in.HeadURL, Region: in.Region, Select: in.Select})
+	if err != nil {
+		return err
+	}
+	p.act.Mask(base.Secrets()...)
+	p.act.Mask(head.Secrets()...)
+	th, err := Thresholds(head, Overrides{FailOn: in.FailOn})
+	if err != nil {
+		return err
+	}
+	cur, err := p.measure(ctx, func(o MeasureOptions) (*results.File, error) { return MeasureAB(ctx, base, head, o) })
+	if err != nil {
+		return err
+	}
+	rep, noise, err := CompareAB(cur, in.Path(in.Results), th)
+	if err != nil {
+		return err
+	}
+	return p.publish(ctx, head, rep, noise)
 }
 
 // Publish compares a results file measured elsewhere (the fork-safe split's
-// second half) with its baseline and publishes the verdict.
+// second half) with its baseline and publishes the verdict. An A/B file
+// needs no baseline.
 func Publish(ctx context.Context, env Env, in Inputs) error {
-	act := publish.NewActions(env.Stdout, env.Getenv)
-	act.Mask(in.GitHubToken)
-	if err := in.Validate("publish"); err != nil {
+	p, err := newPipeline(env, in, "publish")
+	if err != nil {
 		return err
 	}
-	var cfg *suite.Config
-	if p := in.Path(in.Config); p != "" {
-		var err error
-		if cfg, err = LoadConfig(p, env.Getenv, true); err != nil {
-			return err
-		}
+	cfg, err := LoadConfig(in.Path(in.Config), env.Getenv, true)
+	if err != nil {
+		return err
 	}
+	fmt.Fprintf(env.Stderr, "latgate: thresholds and budgets from %s\n", in.Path(in.Config))
 	th, err := Thresholds(cfg, Overrides{FailOn: in.FailOn})
 	if err != nil {
 		return err
@@ -199,128 +310,156 @@ func Publish(ctx context.Context, env Env, in Inputs) error {
 		return AsBadInput(err)
 	}
 	fmt.Fprintf(env.Stderr, "latgate: publishing %s (recorded %s)\n", in.Path(in.Results), cur.CreatedAt.Format(time.RFC3339))
-	base, where, err := loadBaseline(ctx, env, in)
+	if cur.Interleaved() {
+		rep, noise, err := CompareAB(cur, in.Path(in.Results), th)
+		if err != nil {
+			return err
+		}
+		return p.publish(ctx, cfg, rep, noise)
+	}
+	hist, names, err := p.loadBaselines(ctx)
 	if err != nil {
 		return err
 	}
-	return publishVerdict(ctx, env, act, in, cfg, th, base, where, cur)
+	rep, err := p.compareStored(hist, names, cur, cfg, th)
+	if err != nil {
+		return err
+	}
+	return p.publish(ctx, cfg, rep, nil)
 }
 
-func githubClient(env Env, in Inputs) (*publish.GitHub, error) {
-	repo := env.Getenv("GITHUB_REPOSITORY")
-	if repo == "" {
-		return nil, errors.New("GITHUB_REPOSITORY is not set")
-	}
-	client := env.HTTPClient
+func (p *pipeline) github() (*publish.GitHub, error) {
+	client := p.env.HTTPClient
 	if client == nil {
 		client = &http.Client{Timeout: 2 * time.Minute}
 	}
-	return publish.NewGitHub(client, env.Getenv("GITHUB_API_URL"), in.GitHubToken, repo)
+	return p.gc.NewGitHub(client, p.in.GitHubToken)
 }
 
-// loadBaseline finds the baseline: a file, else an artifact. A baseline
-// that was asked for and cannot be had is an error; only an explicit
-// "none", or an artifact that the base branch has never recorded (the
-// first run on a new repository), means "no baseline yet".
-func loadBaseline(ctx context.Context, env Env, in Inputs) (*results.File, string, error) {
+func (p *pipeline) fetchHistory(ctx context.Context, branch string) (publish.History, error) {
+	name := p.in.BaselineArtifact
+	if p.in.GitHubToken == "" {
+		return publish.History{}, BadInputf("baseline-artifact %q: no GitHub token to fetch it (github-token input or GITHUB_TOKEN)", name)
+	}
+	gh, err := p.github()
+	if err != nil {
+		return publish.History{}, BadInputf("baseline-artifact %q: %v", name, err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancel()
+	h, err := gh.FetchHistory(ctx, publish.ArtifactQuery{Name: name, Branch: branch, WorkflowFile: p.gc.WorkflowFile()})
+	switch {
+	case errors.Is(err, publish.ErrNoArtifact):
+		return h, err
+	case errors.Is(err, publish.ErrBadArtifact):
+		return h, BadInputf("baseline-artifact %q: %v", name, err)
+	case err != nil:
+		return h, AsCannotRun(fmt.Errorf("fetching the baseline artifact %q: %w", name, err))
+	}
+	return h, nil
+}
+
+// loadBaselines finds the stored baselines: files (comma-separated, oldest
+// first), else an artifact (every run of its history). A baseline that was
+// asked for and cannot be had is an error; only an explicit "none", or an
+// artifact that the base branch has never recorded (the first run on a new
+// repository), means "no baseline yet".
+func (p *pipeline) loadBaselines(ctx context.Context) ([]*results.File, []string, error) {
+	in := p.in
 	switch {
 	case in.Baseline == NoBaseline:
-		return nil, "", nil
+		return nil, nil, nil
 	case in.Baseline != "":
-		p := in.Path(in.Baseline)
-		f, err := baseline.Read(p)
-		if err != nil {
-			return nil, "", AsBadInput(err)
+		var files []*results.File
+		var names []string
+		for _, b := range strings.Split(in.Baseline, ",") {
+			path := in.Path(strings.TrimSpace(b))
+			f, err := baseline.Read(path)
+			if err != nil {
+				return nil, nil, AsBadInput(err)
+			}
+			files, names = append(files, f), append(names, path)
 		}
-		return f, p, nil
+		return files, names, nil
 	case in.BaselineArtifact == "":
-		return nil, "", BadInputf("no baseline: give baseline (a results file), baseline-artifact (an artifact recorded on the base branch), or baseline: %s to run without one", NoBaseline)
-	}
-	name := in.BaselineArtifact
-	if in.GitHubToken == "" {
-		return nil, "", BadInputf("baseline-artifact %q: no GitHub token to fetch it (github-token input or GITHUB_TOKEN)", name)
-	}
-	gh, err := githubClient(env, in)
-	if err != nil {
-		return nil, "", BadInputf("baseline-artifact %q: %v", name, err)
+		return nil, nil, BadInputf("no baseline: give baseline (a results file), baseline-artifact (an artifact recorded on the base branch), mode: ab (no stored baseline needed), or baseline: %s to run without one", NoBaseline)
 	}
 	branch := in.BaseBranch
 	if branch == "" {
-		branch = env.Getenv("GITHUB_BASE_REF")
+		branch = p.gc.BaseRef
 	}
 	if branch == "" {
 		branch = "main"
 	}
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
-	defer cancel()
-	data, from, err := gh.FetchArtifact(ctx, publish.ArtifactQuery{Name: name, Branch: branch, WorkflowFile: workflowFile(env.Getenv("GITHUB_WORKFLOW_REF"))})
+	h, err := p.fetchHistory(ctx, branch)
 	if errors.Is(err, publish.ErrNoArtifact) {
-		fmt.Fprintf(env.Stderr, "latgate: no baseline yet: %v\n", err)
-		return nil, "", nil
+		fmt.Fprintf(p.env.Stderr, "latgate: no baseline yet: %v\n", err)
+		return nil, nil, nil
 	}
 	if err != nil {
-		return nil, "", AsCannotRun(fmt.Errorf("fetching the baseline artifact %q: %w", name, err))
+		return nil, nil, err
 	}
-	f, err := baseline.Decode("artifact "+name, data)
-	if err != nil {
-		return nil, "", AsBadInput(err)
-	}
-	fmt.Fprintf(env.Stderr, "latgate: baseline from artifact %q of %s\n", name, from)
-	return f, "artifact " + name, nil
-}
-
-// workflowFile extracts "latgate.yml" from GITHUB_WORKFLOW_REF
-// ("owner/repo/.github/workflows/latgate.yml@refs/heads/main").
-func workflowFile(ref string) string {
-	ref, _, _ = strings.Cut(ref, "@")
-	if i := strings.Index(ref, "/.github/workflows/"); i >= 0 {
-		return ref[i+len("/.github/workflows/"):]
-	}
-	return ""
-}
-
-// publishVerdict compares, renders, writes the report, the summary,
-// outputs, annotations and the comment, and returns the verdict as an error.
-func publishVerdict(ctx context.Context, env Env, act *publish.Actions, in Inputs, cfg *suite.Config, th compare.Config, base *results.File, where string, cur *results.File) error {
-	var rep *report.Report
-	var err error
-	if base != nil {
-		rep, err = CompareFiles(base, cur, where, in.Path(in.Results), th)
-		if errors.Is(err, ErrNoCommonRun) {
-			fmt.Fprintf(env.Stderr, "latgate: warning: %v: every check is no_baseline\n", err)
-			base, err = nil, nil
-		}
+	var files []*results.File
+	var names []string
+	for _, hf := range h.Files {
+		f, err := baseline.Decode("artifact "+in.BaselineArtifact+"/"+hf.Name, hf.Data)
 		if err != nil {
-			return err
+			return nil, nil, AsBadInput(err)
 		}
+		files, names = append(files, f), append(names, "artifact "+in.BaselineArtifact+"/"+hf.Name)
 	}
-	if base == nil {
-		if rep, err = CompareFiles(nil, cur, "", in.Path(in.Results), th); err != nil {
-			return err
-		}
-		rep.Warnings = append(rep.Warnings, "no baseline yet: every check is no_baseline; record one on the base branch with mode: record")
-	}
+	fmt.Fprintf(p.env.Stderr, "latgate: baseline history of %d run(s) from artifact %q of %s\n", len(files), in.BaselineArtifact, h.RunURL)
+	return files, names, nil
+}
 
+// compareStored compares with the stored baselines (none: every check is
+// no_baseline) and adds the baseline's provenance warnings.
+func (p *pipeline) compareStored(hist []*results.File, names []string, cur *results.File, cfg *suite.Config, th compare.Config) (*report.Report, error) {
+	resultsName := p.in.Path(p.in.Results)
+	rep, err := CompareStored(hist, names, cur, resultsName, th)
+	if errors.Is(err, ErrNoCommonRun) {
+		fmt.Fprintf(p.env.Stderr, "latgate: warning: %v: every check is no_baseline\n", err)
+		hist = nil
+		rep, err = CompareFiles(nil, cur, "", resultsName, th)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if len(hist) == 0 {
+		rep.Warnings = append(rep.Warnings, "no baseline yet: every check is no_baseline; record one on the base branch with mode: record, or use mode: ab")
+		return rep, nil
+	}
+	maxAge := time.Duration(0)
+	if cfg != nil {
+		maxAge = cfg.Regression.MaxBaselineAge
+	}
+	rep.Warnings = append(rep.Warnings, provenanceWarnings(hist[len(hist)-1], cur, maxAge)...)
+	return rep, nil
+}
+
+// publish renders the report, writes it, the summary, outputs, annotations
+// and the comment, and returns the verdict as an error.
+func (p *pipeline) publish(ctx context.Context, cfg *suite.Config, rep *report.Report, noise []compare.NoiseCheck) error {
+	env, in := p.env, p.in
 	key := in.CommentKey
 	if key == "" {
-		key = strings.Trim(strings.Join([]string{env.Getenv("GITHUB_WORKFLOW"), env.Getenv("GITHUB_JOB"), in.Config}, "/"), "/")
+		key = strings.Trim(strings.Join([]string{p.gc.Workflow, p.gc.Job, in.Config}, "/"), "/")
 	}
 	marker := CommentMarker(key)
-	runURL := ""
-	if s, r, id := env.Getenv("GITHUB_SERVER_URL"), env.Getenv("GITHUB_REPOSITORY"), env.Getenv("GITHUB_RUN_ID"); s != "" && r != "" && id != "" {
-		runURL = s + "/" + r + "/actions/runs/" + id
-	}
-	full := report.Markdown(rep, report.MarkdownOptions{})
+	runURL := p.gc.RunURL()
+	extra := report.NoiseMarkdown(noise)
+	full := report.Markdown(rep, report.MarkdownOptions{}) + extra
 	if err := baseline.WriteAtomic(in.Path(in.Report), []byte(full)); err != nil {
 		return AsCannotRun(err)
 	}
 	report.Text(env.Stdout, rep, env.Color)
-	if err := act.Summary(full); err != nil {
+	report.NoiseText(env.Stdout, noise)
+	if err := p.act.Summary(full); err != nil {
 		fmt.Fprintf(env.Stderr, "latgate: warning: %v\n", err)
 	}
-	act.Annotate(annotations(env, in, cfg, rep))
+	p.act.Annotate(annotations(env, in, cfg, rep))
 
-	body := report.Markdown(rep, report.MarkdownOptions{Marker: marker, MaxLen: 65536, SummaryURL: runURL})
+	body := report.Markdown(rep, report.MarkdownOptions{Marker: marker, MaxLen: 65536 - len(extra), SummaryURL: runURL}) + extra
 	commentURL := ""
 	switch {
 	case in.DryRun:
@@ -329,7 +468,7 @@ func publishVerdict(ctx context.Context, env Env, act *publish.Actions, in Input
 		fmt.Fprint(env.Stdout, body)
 		fmt.Fprintln(env.Stdout, "-----8<-----")
 	case in.Comment:
-		commentURL = postComment(ctx, env, act, in, marker, body)
+		commentURL = p.postComment(ctx, marker, body)
 	}
 	regressions := 0
 	for _, c := range rep.Result.Checks {
@@ -337,7 +476,9 @@ func publishVerdict(ctx context.Context, env Env, act *publish.Actions, in Input
 			regressions++
 		}
 	}
-	if err := outputs(act, rep.Verdict, in.Path(in.Results), in.Path(in.Report), regressions, commentURL); err != nil {
+	err := outputs(p.act, map[string]string{"verdict": rep.Verdict, "results": in.Path(in.Results), "report": in.Path(in.Report),
+		"regressions": strconv.Itoa(regressions), "comment-url": commentURL})
+	if err != nil {
 		return err
 	}
 	if rep.Verdict == "fail" {
@@ -347,38 +488,40 @@ func publishVerdict(ctx context.Context, env Env, act *publish.Actions, in Input
 	return nil
 }
 
-func outputs(act *publish.Actions, verdict, results, reportPath string, regressions int, commentURL string) error {
-	err := act.SetOutputs([]string{"verdict", "results", "report", "regressions", "comment-url"}, map[string]string{
-		"verdict": verdict, "results": results, "report": reportPath,
-		"regressions": strconv.Itoa(regressions), "comment-url": commentURL,
-	})
-	return AsCannotRun(err)
+// Outputs are the Action's outputs (action.yml).
+var Outputs = []string{"verdict", "results", "report", "regressions", "comment-url", "baseline-dir"}
+
+func outputs(act *publish.Actions, values map[string]string) error {
+	return AsCannotRun(act.SetOutputs(Outputs, values))
 }
 
 // postComment posts or updates the sticky comment. Problems are warnings:
 // they never change the verdict or the exit code.
-func postComment(ctx context.Context, env Env, act *publish.Actions, in Inputs, marker, body string) string {
+func (p *pipeline) postComment(ctx context.Context, marker, body string) string {
 	warn := func(msg string) {
-		fmt.Fprintln(env.Stderr, "latgate: warning: "+msg)
-		act.Warning(msg)
+		fmt.Fprintln(p.env.Stderr, "latgate: warning: "+msg)
+		p.act.Warning(msg)
 	}
-	if in.GitHubToken == "" {
+	if p.in.GitHubToken == "" {
 		warn("no GitHub token (github-token input or GITHUB_TOKEN): the comment was not posted; the verdict stands")
 		return ""
 	}
-	gh, err := githubClient(env, in)
+	gh, err := p.github()
 	if err != nil {
 		warn("cannot post the comment: " + err.Error())
 		return ""
 	}
 	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
-	pr, err := pullRequest(ctx, env, in, gh)
+	pr, err := gh.ResolvePullRequest(ctx, p.gc, p.in.PR, p.in.HeadSHA)
 	if err != nil {
 		warn(err.Error() + ": no comment posted")
 		return ""
 	}
-	res, err := gh.UpsertComment(ctx, pr, marker, body)
+	if p.in.HeadSHA != "" && pr.HeadSHA != "" && pr.HeadSHA != p.in.HeadSHA {
+		warn(fmt.Sprintf("pull request #%d has moved on to %.12s since the measured commit %.12s", pr.Number, pr.HeadSHA, p.in.HeadSHA))
+	}
+	res, err := gh.UpsertComment(ctx, pr.Number, marker, body)
 	if errors.Is(err, publish.ErrForbidden) {
 		warn("the token may not comment on pull requests (" + err.Error() + "). Pull requests from forks get a read-only token: " +
 			"use the fork-safe split in docs/workflows.md (a pull_request job uploads the results, a workflow_run job publishes them). The verdict stands")
@@ -392,44 +535,8 @@ func postComment(ctx context.Context, env Env, act *publish.Actions, in Inputs, 
 	if res.Created {
 		verb = "posted"
 	}
-	fmt.Fprintf(env.Stderr, "latgate: %s the comment %s\n", verb, res.URL)
+	fmt.Fprintf(p.env.Stderr, "latgate: %s the comment %s\n", verb, res.URL)
 	return res.URL
-}
-
-// pullRequest finds the pull request: the pr input, the event's
-// pull_request, a workflow_run's pull_requests or head commit, or head-sha.
-func pullRequest(ctx context.Context, env Env, in Inputs, gh *publish.GitHub) (int, error) {
-	if in.PR > 0 {
-		return in.PR, nil
-	}
-	sha := in.HeadSHA
-	if p := env.Getenv("GITHUB_EVENT_PATH"); p != "" && sha == "" {
-		var ev struct {
-			PullRequest *struct {
-				Number int `json:"number"`
-			} `json:"pull_request"`
-			WorkflowRun *struct {
-				HeadSHA      string `json:"head_sha"`
-				PullRequests []struct {
-					Number int `json:"number"`
-				} `json:"pull_requests"`
-			} `json:"workflow_run"`
-		}
-		if b, err := os.ReadFile(p); err == nil && json.Unmarshal(b, &ev) == nil {
-			switch {
-			case ev.PullRequest != nil && ev.PullRequest.Number > 0:
-				return ev.PullRequest.Number, nil
-			case ev.WorkflowRun != nil && len(ev.WorkflowRun.PullRequests) > 0:
-				return ev.WorkflowRun.PullRequests[0].Number, nil
-			case ev.WorkflowRun != nil:
-				sha = ev.WorkflowRun.HeadSHA
-			}
-		}
-	}
-	if sha == "" {
-		return 0, errors.New("not a pull request (give pr or head-sha)")
-	}
-	return gh.PullRequestForCommit(ctx, sha)
 }
 
 // annotations point each failing scenario at its line in the config.

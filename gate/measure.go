@@ -48,12 +48,6 @@ func newHTTPClient(cfg *suite.Config) *http.Client {
 	return &http.Client{Transport: tr}
 }
 
-// planned is one (endpoint, scenario) of the suite, in plan order.
-type planned struct {
-	scenario suite.Scenario
-	endpoint suite.Endpoint
-}
-
 // requestBody builds the chat-completions request with go-openai's types;
 // a non-empty prefix goes in front of the first message.
 func requestBody(s suite.Scenario, e suite.Endpoint, prefix string) ([]byte, error) {
@@ -92,60 +86,139 @@ type MeasureOptions struct {
 // (interrupted, capped, stopped on repeated errors): the file is then still
 // returned, marked Incomplete, so that what was measured can be written.
 func Measure(ctx context.Context, cfg *suite.Config, opt MeasureOptions) (*results.File, error) {
+	return measure(ctx, cfg, nil, opt)
+}
+
+// MeasureAB measures the base and the head variant of every scenario
+// interleaved in time (latgate ab): each (endpoint, scenario) that both
+// suites have is one group whose requests are issued in small blocks that
+// hold both variants in a seeded random order, at the head's concurrency
+// or rate, so both variants meet the same provider load at the same
+// moments. A scenario only the head has is measured alone (no baseline);
+// one only the base has is not measured. Errors as Measure.
+func MeasureAB(ctx context.Context, base, head *suite.Config, opt MeasureOptions) (*results.File, error) {
+	return measure(ctx, head, base, opt)
+}
+
+// planned is one (endpoint, scenario) of the suite, in plan order, with
+// its base variant in an A/B run.
+type planned struct {
+	scenario suite.Scenario
+	endpoint suite.Endpoint
+	base     *planned
+}
+
+// groupOf builds the probe's form of one variant.
+func groupOf(s suite.Scenario, ep suite.Endpoint) (probe.Request, func(int) []byte, error) {
+	body, err := requestBody(s, ep, "")
+	if err != nil {
+		return probe.Request{}, nil, err
+	}
+	var bodyFor func(int) []byte
+	if s.Cache == "cold" {
+		nonce := runNonce()
+		bodyFor = func(i int) []byte {
+			b, _ := requestBody(s, ep, fmt.Sprintf("[%s-%d]\n", nonce, i))
+			return b
+		}
+	}
+	return probe.Request{URL: ep.BaseURL + "/chat/completions", Body: body, APIKey: ep.APIKey, Headers: ep.Headers}, bodyFor, nil
+}
+
+func findVariant(cfg *suite.Config, scenario, endpoint string) *planned {
+	for _, s := range cfg.Scenarios {
+		if s.Name != scenario {
+			continue
+		}
+		for _, ep := range cfg.EndpointsFor(s) {
+			if ep.Name == endpoint {
+				return &planned{scenario: s, endpoint: ep}
+			}
+		}
+	}
+	return nil
+}
+
+func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions) (*results.File, error) {
 	var plan []planned
 	var groups []probe.Group
+	total := 0
 	for _, s := range cfg.Scenarios {
 		for _, ep := range cfg.EndpointsFor(s) {
-			body, err := requestBody(s, ep, "")
+			req, bodyFor, err := groupOf(s, ep)
 			if err != nil {
 				return nil, err
 			}
-			var bodyFor func(int) []byte
-			if s.Cache == "cold" {
-				nonce := runNonce()
-				s, ep := s, ep
-				bodyFor = func(i int) []byte {
-					b, _ := requestBody(s, ep, fmt.Sprintf("[%s-%d]\n", nonce, i))
-					return b
+			g := probe.Group{
+				Request: req, BodyFor: bodyFor,
+				Requests: s.Requests, Warmup: s.Warmup,
+				Concurrency: s.Concurrency, Rate: s.Rate, MaxInFlight: s.MaxInFlight,
+			}
+			pl := planned{scenario: s, endpoint: ep}
+			total += s.Requests + s.Warmup
+			if baseCfg != nil {
+				if pl.base = findVariant(baseCfg, s.Name, ep.Name); pl.base != nil {
+					baseReq, baseBody, err := groupOf(pl.base.scenario, pl.base.endpoint)
+					if err != nil {
+						return nil, err
+					}
+					head := g.Request
+					g.Head, g.HeadBodyFor = &head, g.BodyFor
+					g.Request, g.BodyFor = baseReq, baseBody
+					total += s.Requests + s.Warmup
 				}
 			}
-			plan = append(plan, planned{s, ep})
-			groups = append(groups, probe.Group{
-				Request:     probe.Request{URL: ep.BaseURL + "/chat/completions", Body: body, APIKey: ep.APIKey, Headers: ep.Headers},
-				Requests:    s.Requests,
-				Warmup:      s.Warmup,
-				Concurrency: s.Concurrency,
-				Rate:        s.Rate,
-				MaxInFlight: s.MaxInFlight,
-				BodyFor:     bodyFor,
-			})
+			plan = append(plan, pl)
+			groups = append(groups, g)
+		}
+	}
+	if len(plan) == 0 {
+		return nil, BadInputf("nothing to measure: no scenario has an endpoint")
+	}
+	if baseCfg != nil {
+		common := 0
+		for _, pl := range plan {
+			if pl.base != nil {
+				common++
+			}
+		}
+		if common == 0 {
+			return nil, BadInputf("base and head have no (endpoint, scenario) in common: scenarios and endpoints are matched by name")
 		}
 	}
 	client := opt.Client
 	if client == nil {
 		client = newHTTPClient(cfg)
 	}
-	planned := cfg.PlannedRequests()
-	if cfg.Limits.MaxRequests > 0 && planned > cfg.Limits.MaxRequests {
+	if cfg.Limits.MaxRequests > 0 && total > cfg.Limits.MaxRequests {
 		// A capped run is incomplete and can never pass: say so before
 		// sending anything.
-		return nil, BadInputf("the suite plans %d requests (warmup included) but limits.max_requests is %d: raise the cap or lower requests", planned, cfg.Limits.MaxRequests)
+		return nil, BadInputf("the suite plans %d requests (warmup included) but limits.max_requests is %d: raise the cap or lower requests", total, cfg.Limits.MaxRequests)
 	}
-	prog := newProgress(opt.Progress, opt.TTY, planned, plan)
+	secrets := cfg.Secrets()
+	if baseCfg != nil {
+		secrets = append(secrets, baseCfg.Secrets()...)
+	}
+	prog := newProgress(opt.Progress, opt.TTY, total, plan)
 	// Records become their file form as they arrive: a long run holds each
 	// request once (about 1.3 KB at 128 output tokens).
-	requests := make([][]results.Request, len(plan))
+	headReqs := make([][]results.Request, len(plan))
+	baseReqs := make([][]results.Request, len(plan))
 	measured := 0
 	r := &probe.Runner{
 		Sink: func(g int, rec probe.Record) {
-			requests[g] = append(requests[g], requestOf(rec))
+			if rec.Variant == probe.Base {
+				baseReqs[g] = append(baseReqs[g], requestOf(rec))
+			} else {
+				headReqs[g] = append(headReqs[g], requestOf(rec))
+			}
 			if rec.OK {
 				measured++
 			}
 		},
 		Prober: &probe.Prober{
 			Client: client, Timeout: cfg.Limits.Timeout, StallTimeout: cfg.Limits.StallTimeout,
-			ReadingRate: cfg.ReadingRate, Secrets: cfg.Secrets(),
+			ReadingRate: cfg.ReadingRate, Secrets: secrets,
 		},
 		Limits:   probe.Limits{MaxRequests: cfg.Limits.MaxRequests, MaxOutputTokens: cfg.Limits.MaxOutputTokens},
 		Seed:     1,
@@ -164,36 +237,23 @@ func Measure(ctx context.Context, cfg *suite.Config, opt MeasureOptions) (*resul
 	}
 	switch {
 	case res.Interrupted:
-		f.Incomplete = fmt.Sprintf("interrupted by a signal after %d of %d planned requests", res.Sent, planned)
+		f.Incomplete = fmt.Sprintf("interrupted by a signal after %d of %d planned requests", res.Sent, total)
 	case res.Stopped != "":
 		f.Incomplete = res.Stopped
 	}
-	for i, pr := range plan {
-		fp, parts := suite.Fingerprint(pr.scenario, pr.endpoint)
-		label := pr.endpoint.Name
-		if opt.Source.Region != "" {
-			// Matrix legs measure the same endpoint from several regions:
-			// the region keeps their runs apart when merged and compared.
-			label += "@" + opt.Source.Region
+	for i, pl := range plan {
+		variant := ""
+		if baseCfg != nil {
+			variant = results.Head
+			if pl.base != nil {
+				if run := runOf(*pl.base, baseCfg, pl.scenario, baseReqs[i], opt.Source.Region); len(run.Requests) > 0 {
+					run.Variant = results.Base
+					f.Runs = append(f.Runs, run)
+				}
+			}
 		}
-		run := results.Run{
-			Scenario: pr.scenario.Name, Endpoint: label, Model: pr.endpoint.Model, Region: opt.Source.Region,
-			Fingerprint: fp, FingerprintParts: parts, ConfigLine: pr.scenario.Line,
-			Config: results.RunConfig{
-				MaxTokens: pr.scenario.MaxTokens, Requests: pr.scenario.Requests, Warmup: pr.scenario.Warmup,
-				ReadingRate: cfg.ReadingRate, ColdConnections: cfg.Limits.ColdConnections,
-			},
-			Requests: requests[i],
-		}
-		if run.Requests == nil {
-			run.Requests = []results.Request{}
-		}
-		if pr.scenario.Rate > 0 {
-			run.Config.Rate = pr.scenario.Rate
-		} else {
-			run.Config.Concurrency = pr.scenario.Concurrency
-		}
-		if len(run.Requests) > 0 {
+		if run := runOf(pl, cfg, pl.scenario, headReqs[i], opt.Source.Region); len(run.Requests) > 0 {
+			run.Variant = variant
 			f.Runs = append(f.Runs, run)
 		}
 	}
@@ -223,6 +283,36 @@ func Measure(ctx context.Context, cfg *suite.Config, opt MeasureOptions) (*resul
 		return f, AsCannotRun(&IncompleteError{Why: f.Incomplete})
 	}
 	return f, nil
+}
+
+// runOf is the results form of one variant of one (endpoint, scenario);
+// sched is the scenario whose schedule drove it (the head's in an A/B run).
+func runOf(pl planned, cfg *suite.Config, sched suite.Scenario, reqs []results.Request, region string) results.Run {
+	fp, parts := suite.Fingerprint(pl.scenario, pl.endpoint)
+	label := pl.endpoint.Name
+	if region != "" {
+		// Matrix legs measure the same endpoint from several regions:
+		// the region keeps their runs apart when merged and compared.
+		label += "@" + region
+	}
+	run := results.Run{
+		Scenario: pl.scenario.Name, Endpoint: label, Model: pl.endpoint.Model, Region: region,
+		Fingerprint: fp, FingerprintParts: parts, ConfigLine: pl.scenario.Line,
+		Config: results.RunConfig{
+			MaxTokens: pl.scenario.MaxTokens, Requests: sched.Requests, Warmup: sched.Warmup,
+			ReadingRate: cfg.ReadingRate, ColdConnections: cfg.Limits.ColdConnections,
+		},
+		Requests: reqs,
+	}
+	if run.Requests == nil {
+		run.Requests = []results.Request{}
+	}
+	if sched.Rate > 0 {
+		run.Config.Rate = sched.Rate
+	} else {
+		run.Config.Concurrency = sched.Concurrency
+	}
+	return run
 }
 
 // IncompleteError says that a run did not measure all it planned; its
@@ -291,7 +381,12 @@ func requestOf(r probe.Record) results.Request {
 		TTFBMs: optMs(r.TTFB), FirstEventMs: optMs(r.FirstEvent), TTFTMs: optMs(r.TTFT), TTFCMs: optMs(r.TTFC),
 		TotalMs: optMs(r.Total), PerceivedMs: optMs(r.Perceived), TPOTMs: optMs(r.TPOT), MaxStallMs: optMs(r.MaxStall),
 		ITLMs:        make([]float64, len(r.ITL)),
-		OutputTokens: r.OutputTokens, PromptTokens: r.PromptTokens, CachedTokens: r.CachedTokens, TokensSource: r.TokensSource,
+		OutputTokens: r.OutputTokens, PromptTokens: r.PromptTokens, CachedTokens: r.CachedTokens,
+		ReasoningTokens: r.ReasoningTokens, TokensSource: r.TokensSource,
+		SentMs: ms(r.Sent), Block: r.Block,
+	}
+	if r.Intended != probe.Missing {
+		q.LagMs = optMs(max(r.Sent-r.Intended, 0))
 	}
 	for i, g := range r.ITL {
 		q.ITLMs[i] = ms(g)

@@ -81,3 +81,39 @@ func diffParts(a, b map[string]string) []string {
 	}
 	return out
 }
+
+// MatchVariants pairs the base and head runs of an interleaved A/B file by
+// (endpoint, scenario), in the file's order of head runs, then base runs
+// that have no head.
+func MatchVariants(f *File) []Pair {
+	key := func(r *Run) string { return r.Endpoint + "\x00" + r.Scenario }
+	base := map[string]*Run{}
+	for i := range f.Runs {
+		if f.Runs[i].Variant == Base {
+			base[key(&f.Runs[i])] = &f.Runs[i]
+		}
+	}
+	var out []Pair
+	used := map[string]bool{}
+	for i := range f.Runs {
+		h := &f.Runs[i]
+		if h.Variant != Head {
+			continue
+		}
+		p := Pair{Endpoint: h.Endpoint, Scenario: h.Scenario, Current: h}
+		if b, ok := base[key(h)]; ok {
+			p.Base, used[key(h)] = b, true
+			if b.Fingerprint != h.Fingerprint {
+				p.Changed = diffParts(b.FingerprintParts, h.FingerprintParts)
+			}
+		}
+		out = append(out, p)
+	}
+	for i := range f.Runs {
+		b := &f.Runs[i]
+		if b.Variant == Base && !used[key(b)] {
+			out = append(out, Pair{Endpoint: b.Endpoint, Scenario: b.Scenario, Base: b})
+		}
+	}
+	return out
+}

@@ -99,7 +99,16 @@ type Request struct {
 	OutputTokens int       `json:"output_tokens"`
 	PromptTokens int       `json:"prompt_tokens"`
 	CachedTokens int       `json:"cached_tokens"`
-	TokensSource string    `json:"tokens_source"`
+	// ReasoningTokens is the part of output_tokens the server reports as
+	// reasoning (hidden or summarised thinking); 0 when it reports none.
+	ReasoningTokens int    `json:"reasoning_tokens,omitempty"`
+	TokensSource    string `json:"tokens_source"`
+	// SentMs is when the request was handed to the HTTP client, from the
+	// start of its run's measured phase; LagMs is how late that was against
+	// the open-loop schedule (coordinated omission made visible), null in a
+	// closed loop, where there is no schedule to fall behind.
+	SentMs float64  `json:"sent_ms"`
+	LagMs  *float64 `json:"lag_ms"`
 	// Block is the interleaving block of an A/B request (from 1): base and
 	// head requests of one block were sent at the same moments. 0 otherwise.
 	Block int `json:"block,omitempty"`

@@ -23,6 +23,17 @@ func str(dst func(*gate.Inputs) *string) func(*gate.Inputs, string) error {
 	return func(in *gate.Inputs, v string) error { *dst(in) = v; return nil }
 }
 
+func list(dst func(*gate.Inputs) *[]string) func(*gate.Inputs, string) error {
+	return func(in *gate.Inputs, v string) error {
+		for _, f := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == '\n' }) {
+			if f = strings.TrimSpace(f); f != "" {
+				*dst(in) = append(*dst(in), f)
+			}
+		}
+		return nil
+	}
+}
+
 func boolean(name string, dst func(*gate.Inputs) *bool) func(*gate.Inputs, string) error {
 	return func(in *gate.Inputs, v string) error {
 		b, err := strconv.ParseBool(v)
@@ -36,9 +47,13 @@ func boolean(name string, dst func(*gate.Inputs) *bool) func(*gate.Inputs, strin
 
 var actionInputs = []actionInput{
 	{name: "config", def: "latgate.yaml", usage: "suite file", set: str(func(in *gate.Inputs) *string { return &in.Config })},
-	{name: "mode", def: "gate", usage: "gate (run, compare, publish) or record (run and write the baseline)", gateOnly: true, set: str(func(in *gate.Inputs) *string { return &in.Mode })},
-	{name: "baseline", usage: `baseline results file, or "none" to run without one`, set: str(func(in *gate.Inputs) *string { return &in.Baseline })},
-	{name: "baseline-artifact", usage: "name of an artifact on the base branch holding the baseline", set: str(func(in *gate.Inputs) *string { return &in.BaselineArtifact })},
+	{name: "mode", def: "gate", usage: "gate (compare with a stored baseline), record (write the baseline) or ab (base and head interleaved in this job)", gateOnly: true, set: str(func(in *gate.Inputs) *string { return &in.Mode })},
+	{name: "baseline", usage: `baseline results file(s), comma-separated and oldest first for a history, or "none" to run without one`, set: str(func(in *gate.Inputs) *string { return &in.Baseline })},
+	{name: "baseline-artifact", usage: "name of an artifact on the base branch holding the baseline history", set: str(func(in *gate.Inputs) *string { return &in.BaselineArtifact })},
+	{name: "baseline-dir", def: "latgate-baseline", usage: "record: the folder of the baseline history to upload as the artifact", gateOnly: true, set: str(func(in *gate.Inputs) *string { return &in.BaselineDir })},
+	{name: "base-config", usage: "ab: the base suite (default: the config at the pull request's base commit)", gateOnly: true, set: str(func(in *gate.Inputs) *string { return &in.BaseConfig })},
+	{name: "base-url", usage: "ab: ENDPOINT=URL for the base variant (comma- or newline-separated)", gateOnly: true, set: list(func(in *gate.Inputs) *[]string { return &in.BaseURL })},
+	{name: "head-url", usage: "ab: ENDPOINT=URL for the head variant (comma- or newline-separated)", gateOnly: true, set: list(func(in *gate.Inputs) *[]string { return &in.HeadURL })},
 	{name: "base-branch", usage: "branch whose runs hold the baseline artifact (default $GITHUB_BASE_REF, else main)", set: str(func(in *gate.Inputs) *string { return &in.BaseBranch })},
 	{name: "comment", def: "true", boolean: true, usage: "post or update the sticky pull-request comment", set: boolean("comment", func(in *gate.Inputs) *bool { return &in.Comment })},
 	{name: "comment-key", usage: "key of the sticky comment (default: workflow/job/config)", set: str(func(in *gate.Inputs) *string { return &in.CommentKey })},

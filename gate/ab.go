@@ -1,0 +1,187 @@
+package gate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/latgate/latgate/compare"
+	"github.com/latgate/latgate/publish"
+	"github.com/latgate/latgate/report"
+	"github.com/latgate/latgate/results"
+	"github.com/latgate/latgate/suite"
+)
+
+// ABOptions say what an interleaved A/B run compares.
+type ABOptions struct {
+	Config     string // the head suite
+	BaseConfig string // the base suite; "" in a pull request: Config at the base commit
+	// BaseURL and HeadURL override an endpoint's base_url for one variant
+	// ("ENDPOINT=URL"): two deployments of the team's own app.
+	BaseURL, HeadURL []string
+	Region           string
+	Select           Selection
+}
+
+// urlOverride applies "ENDPOINT=URL" overrides to cfg; an endpoint that cfg
+// does not have is bad input.
+func urlOverride(cfg *suite.Config, flag string, list []string) error {
+	for _, o := range list {
+		name, url, ok := strings.Cut(o, "=")
+		if !ok || name == "" || !(strings.HasPrefix(url, "http://") || strings.HasPrefix(url, "https://")) {
+			return BadInputf("%s: want ENDPOINT=URL (an http or https URL), got %q", flag, o)
+		}
+		found := false
+		var names []string
+		for i := range cfg.Endpoints {
+			names = append(names, cfg.Endpoints[i].Name)
+			if cfg.Endpoints[i].Name == name {
+				cfg.Endpoints[i].BaseURL = strings.TrimRight(url, "/")
+				found = true
+			}
+		}
+		if !found {
+			return BadInputf("%s: no endpoint %q in %s (it has: %s)", flag, name, cfg.Path, strings.Join(names, ", "))
+		}
+	}
+	return nil
+}
+
+// LoadAB loads the head and base suites of an A/B run, with their URL
+// overrides and selection applied. Without a base config, the head's
+// config file as it is at the pull request's base commit is read with git
+// (fetched when the checkout is shallow), with every file it names read at
+// that commit too.
+func LoadAB(ctx context.Context, env Env, o ABOptions) (base, head *suite.Config, err error) {
+	if head, err = LoadConfig(o.Config, env.Getenv, false); err != nil {
+		return nil, nil, err
+	}
+	if o.BaseConfig != "" {
+		base, err = LoadConfig(o.BaseConfig, env.Getenv, false)
+	} else {
+		base, err = configAtBase(ctx, env, o.Config)
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := urlOverride(base, "base-url", o.BaseURL); err != nil {
+		return nil, nil, err
+	}
+	if err := urlOverride(head, "head-url", o.HeadURL); err != nil {
+		return nil, nil, err
+	}
+	if err := o.Select.Apply(head); err != nil {
+		return nil, nil, err
+	}
+	// The base follows the head's selection; a scenario the base lacks is
+	// new in the head.
+	baseSel := Selection{Requests: o.Select.Requests}
+	for _, name := range o.Select.Scenarios {
+		if findScenario(base, name) {
+			baseSel.Scenarios = append(baseSel.Scenarios, name)
+		}
+	}
+	if len(o.Select.Scenarios) > 0 && len(baseSel.Scenarios) == 0 {
+		base.Scenarios = nil
+	} else if err := baseSel.Apply(base); err != nil {
+		return nil, nil, err
+	}
+	return base, head, nil
+}
+
+func findScenario(cfg *suite.Config, name string) bool {
+	for _, s := range cfg.Scenarios {
+		if s.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// configAtBase reads the suite at the pull request's base commit.
+func configAtBase(ctx context.Context, env Env, path string) (*suite.Config, error) {
+	gc, err := publish.NewContext(env.Getenv)
+	if err != nil {
+		return nil, BadInputf("reading the GitHub context: %v", err)
+	}
+	if gc.BaseSHA == "" {
+		return nil, BadInputf("no base config: give --base-config FILE (in a pull request it defaults to %s at the base commit)", path)
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, AsBadInput(err)
+	}
+	git := publish.Git{Dir: filepath.Dir(abs)}
+	data, err := git.FileAt(ctx, gc.BaseSHA, abs)
+	switch {
+	case errors.Is(err, publish.ErrFileAbsent):
+		return nil, BadInputf("%s does not exist at the base commit %.12s: the suite is new in this pull request, so there is nothing to compare with yet; use mode gate with baseline: none for its first run", path, gc.BaseSHA)
+	case err != nil:
+		return nil, BadInputf("reading %s at the base commit %.12s: %v", path, gc.BaseSHA, err)
+	}
+	readAtBase := func(p string) ([]byte, error) {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(filepath.Dir(abs), p)
+		}
+		b, err := git.FileAt(ctx, gc.BaseSHA, p)
+		if errors.Is(err, publish.ErrFileAbsent) {
+			return nil, &os.PathError{Op: "open", Path: p, Err: fmt.Errorf("not in the base commit %.12s", gc.BaseSHA)}
+		}
+		return b, err
+	}
+	cfg, err := suite.Parse(path+"@"+shortSHA(gc.BaseSHA), data, suite.Options{ReadFile: readAtBase, Getenv: env.Getenv})
+	if err != nil {
+		return nil, AsBadInput(err)
+	}
+	fmt.Fprintf(env.Stderr, "latgate: base variant: %s at the base commit %s\n", path, shortSHA(gc.BaseSHA))
+	return cfg, nil
+}
+
+func shortSHA(s string) string {
+	if len(s) > 12 {
+		return s[:12]
+	}
+	return s
+}
+
+// CompareAB compares the variants of an interleaved A/B results file with
+// the blocked permutation tests. When both variants ran the same
+// configuration everywhere (an A/A run) it also returns what the run says
+// about the suite's noise and sensitivity.
+func CompareAB(f *results.File, name string, th compare.Config) (*report.Report, []compare.NoiseCheck, error) {
+	if !f.Interleaved() {
+		return nil, nil, BadInputf("%s holds no variants (it was not written by latgate ab): to compare two runs give both, latgate compare BASELINE CURRENT", name)
+	}
+	if f.Incomplete != "" {
+		return nil, nil, BadInputf("%s is incomplete (%s): an incomplete run cannot pass a gate; run it again", name, f.Incomplete)
+	}
+	pairs := results.MatchVariants(f)
+	aa, common := true, 0
+	for _, p := range pairs {
+		if p.Base == nil || p.Current == nil {
+			aa = false
+			continue
+		}
+		common++
+		if p.Base.Fingerprint != p.Current.Fingerprint {
+			aa = false
+		}
+		if p.Base.OKCount() == 0 {
+			return nil, nil, BadInputf("%s: endpoint %q, scenario %q: no base request succeeded, so the head cannot be compared with it", name, p.Endpoint, p.Scenario)
+		}
+	}
+	if common == 0 {
+		return nil, nil, BadInputf("%s: no (endpoint, scenario) has both variants", name)
+	}
+	runs := compare.Runs(pairs)
+	res := compare.Compare(runs, th)
+	rep := report.Build(pairs, res, th)
+	var noise []compare.NoiseCheck
+	if aa {
+		noise = compare.Noise(runs, th)
+	}
+	return rep, noise, nil
+}

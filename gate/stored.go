@@ -1,0 +1,118 @@
+package gate
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/latgate/latgate/compare"
+	"github.com/latgate/latgate/report"
+	"github.com/latgate/latgate/results"
+)
+
+// CompareStored compares the current run with stored baselines: one file
+// is the classic comparison (CompareFiles); two or more are a history of
+// runs of the same suite, oldest first, compared at the run level so that
+// drift of the size the history shows does not fail the gate.
+func CompareStored(hist []*results.File, names []string, cur *results.File, curName string, th compare.Config) (*report.Report, error) {
+	if len(hist) < 2 {
+		var base *results.File
+		name := ""
+		if len(hist) == 1 {
+			base, name = hist[0], names[0]
+		}
+		return CompareFiles(base, cur, name, curName, th)
+	}
+	if cur.Incomplete != "" {
+		return nil, BadInputf("%s is incomplete (%s): an incomplete run cannot pass a gate; run the suite again", curName, cur.Incomplete)
+	}
+	// Every baseline must be a complete run of the same suite.
+	first := map[string]string{} // key → fingerprint
+	from := map[string]string{}  // key → file that set it
+	for i, f := range hist {
+		if f.Incomplete != "" {
+			return nil, BadInputf("%s is incomplete (%s): it cannot serve as a baseline", names[i], f.Incomplete)
+		}
+		if f.Interleaved() {
+			return nil, BadInputf("%s is an A/B file: a baseline history holds results of latgate run or gate", names[i])
+		}
+		for _, r := range f.Runs {
+			k := r.Key()
+			if fp, ok := first[k]; ok && fp != r.Fingerprint {
+				return nil, BadInputf("%s and %s measured endpoint %q, scenario %q with different configurations: a baseline history must come from one suite (re-record it, or compare with the newest file only)", from[k], names[i], r.Endpoint, r.Scenario)
+			}
+			first[k], from[k] = r.Fingerprint, names[i]
+		}
+	}
+	newest := hist[len(hist)-1]
+	pairs := results.Match(newest, cur)
+	var series []compare.Series
+	common := 0
+	for _, p := range pairs {
+		s := compare.Series{Endpoint: p.Endpoint, Scenario: p.Scenario}
+		key := ""
+		if p.Current != nil {
+			s.Current = compare.SampleOf(p.Current)
+			key = p.Current.Key()
+		} else {
+			key = p.Base.Key()
+		}
+		for _, f := range hist {
+			var sample *compare.Sample
+			for i := range f.Runs {
+				if f.Runs[i].Key() == key && f.Runs[i].OKCount() > 0 {
+					sample = compare.SampleOf(&f.Runs[i])
+				}
+			}
+			s.History = append(s.History, sample)
+		}
+		if p.Current != nil && p.Base != nil {
+			common++
+		}
+		series = append(series, s)
+	}
+	if common == 0 {
+		return nil, &Error{Kind: BadInput, Err: fmt.Errorf("%w: %s has %s, %s has %s (runs match by endpoint and scenario)", ErrNoCommonRun, names[len(names)-1], runNames(newest), curName, runNames(cur))}
+	}
+	res, err := compare.CompareHistory(series, th)
+	if errors.Is(err, compare.ErrShortHistory) {
+		return nil, BadInputf("baseline history: %v", err)
+	}
+	if err != nil {
+		return nil, AsBadInput(err)
+	}
+	return report.Build(pairs, res, th), nil
+}
+
+// DefaultMaxBaselineAge is how old a stored baseline may be before the
+// report warns.
+const DefaultMaxBaselineAge = 14 * 24 * time.Hour
+
+// provenanceWarnings say when a stored baseline was recorded elsewhere or
+// long ago: then drift, not the change, may explain a difference.
+func provenanceWarnings(base, cur *results.File, maxAge time.Duration) []string {
+	if base == nil {
+		return nil
+	}
+	var w []string
+	if maxAge <= 0 {
+		maxAge = DefaultMaxBaselineAge
+	}
+	if age := cur.CreatedAt.Sub(base.CreatedAt); age > maxAge {
+		w = append(w, fmt.Sprintf("the baseline is %s old (recorded %s; regression.max_baseline_age is %s): provider drift since then may explain differences — prefer mode ab", roundAge(age), base.CreatedAt.Format("2006-01-02"), roundAge(maxAge)))
+	}
+	if base.Source.Runner != "" && cur.Source.Runner != "" && base.Source.Runner != cur.Source.Runner {
+		w = append(w, fmt.Sprintf("the baseline was recorded on runner %q, this run on %q: runners differ in network and CPU", base.Source.Runner, cur.Source.Runner))
+	}
+	if base.Source.Region != cur.Source.Region {
+		w = append(w, fmt.Sprintf("the baseline was recorded in region %q, this run in %q", base.Source.Region, cur.Source.Region))
+	}
+	return w
+}
+
+func roundAge(d time.Duration) string {
+	if d >= 48*time.Hour {
+		return fmt.Sprintf("%d days", int(d.Hours()/24))
+	}
+	return d.Round(time.Minute).String()
+}
