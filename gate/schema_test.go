@@ -405,3 +405,24 @@ func TestSchemaRejectsVerdictMistakes(t *testing.T) {
 		})
 	}
 }
+
+// TestSchemaDocExamples keeps the examples of docs/formats.md valid: the
+// first JSON block is a results file, the second a verdict.
+func TestSchemaDocExamples(t *testing.T) {
+	doc := string(readFile(t, filepath.Join("..", "docs", "formats.md")))
+	var blocks []string
+	for _, part := range strings.Split(doc, "```json\n")[1:] {
+		end := strings.Index(part, "```")
+		if end < 0 {
+			t.Fatal("docs/formats.md: an unterminated ```json block")
+		}
+		blocks = append(blocks, part[:end])
+	}
+	schemas := []string{"results.schema.json", "verdict.schema.json"}
+	if len(blocks) != len(schemas) {
+		t.Fatalf("docs/formats.md has %d JSON examples, want %d (a results file, then a verdict)", len(blocks), len(schemas))
+	}
+	for i, b := range blocks {
+		mustValidate(t, compileSchema(t, schemas[i]), "docs/formats.md example "+fmt.Sprint(i+1), []byte(b))
+	}
+}
