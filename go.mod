@@ -5,9 +5,13 @@ go 1.26
 require (
 	github.com/google/go-github/v62 v62.0.0
 	github.com/montanaflynn/stats v0.14.0
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2
 	github.com/sashabaranov/go-openai v1.43.0
 	github.com/sethvargo/go-githubactions v1.4.0
 	go.yaml.in/yaml/v3 v3.0.6
 )
 
-require github.com/google/go-querystring v1.1.0 // indirect
+require (
+	github.com/google/go-querystring v1.1.0 // indirect
+	golang.org/x/text v0.23.0 // indirect
+)
