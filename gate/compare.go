@@ -16,6 +16,14 @@ import (
 // every check is no_baseline). Errors are bad input; ErrNoCommonRun (with
 // errors.Is) when the files share no (endpoint, scenario).
 func CompareFiles(base, cur *results.File, baseName, curName string, th compare.Config) (*report.Report, error) {
+	for _, f := range []struct {
+		file *results.File
+		name string
+	}{{base, baseName}, {cur, curName}} {
+		if f.file != nil && f.file.Interleaved() {
+			return nil, BadInputf("%s is an A/B file (latgate ab): it holds its own base and head; compare it alone, latgate compare %s", f.name, f.name)
+		}
+	}
 	if cur.Incomplete != "" {
 		return nil, BadInputf("%s is incomplete (%s): an incomplete run cannot pass a gate; run the suite again", curName, cur.Incomplete)
 	}

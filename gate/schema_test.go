@@ -323,9 +323,9 @@ func TestSchemaRejectsResultsMistakes(t *testing.T) {
 		{"created_at not a time", func(doc any) { doc.(map[string]any)["created_at"] = "yesterday" }, false, "/created_at"},
 		{"empty incomplete", func(doc any) { doc.(map[string]any)["incomplete"] = "" }, false, "/incomplete"},
 		{"unknown variant", func(doc any) { run(doc)["variant"] = "candidate" }, false, "/variant"},
-		{"A/B run without blocks", func(doc any) {
+		{"A/B base run without blocks", func(doc any) {
 			for _, r := range doc.(map[string]any)["runs"].([]any) {
-				r.(map[string]any)["variant"] = "head"
+				r.(map[string]any)["variant"] = "base"
 			}
 		}, false, "missing property 'block'"},
 		{"only some runs with a variant", func(doc any) {

@@ -2,10 +2,11 @@ package main
 
 import (
 	"flag"
+	"fmt"
 
 	"github.com/latgate/latgate/baseline"
 	"github.com/latgate/latgate/gate"
-	"github.com/latgate/latgate/report"
+	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/suite"
 )
 
@@ -19,7 +20,10 @@ func thresholdFlags(fs *flag.FlagSet) *gate.Overrides {
 	return o
 }
 
-const compareUsage = "usage: latgate compare BASELINE.json CURRENT.json [-c latgate.yaml] [--format text|markdown|json]"
+const compareUsage = `usage: latgate compare BASELINE.json CURRENT.json   a baseline and a current run
+       latgate compare B1.json B2.json ... CURRENT.json   a baseline history (oldest first) and a current run
+       latgate compare AB.json                      the variants of an interleaved A/B run (latgate ab)
+       [-c latgate.yaml] [--format text|markdown|json]`
 
 func cmdCompare(e *env, args []string) error {
 	fs := flag.NewFlagSet("latgate compare", flag.ContinueOnError)
@@ -32,7 +36,7 @@ func cmdCompare(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if len(pos) != 2 {
+	if len(pos) == 0 {
 		return gate.BadInputf("%s", compareUsage)
 	}
 	if err := gate.CheckFormat(*format); err != nil {
@@ -48,23 +52,27 @@ func cmdCompare(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	base, err := baseline.Read(pos[0])
-	if err != nil {
-		return gate.AsBadInput(err)
+	var files []*results.File
+	for _, p := range pos {
+		f, err := baseline.Read(p)
+		if err != nil {
+			return gate.AsBadInput(err)
+		}
+		files = append(files, f)
 	}
-	cur, err := baseline.Read(pos[1])
-	if err != nil {
-		return gate.AsBadInput(err)
+	if len(files) == 1 {
+		rep, noise, err := gate.CompareAB(files[0], pos[0], th)
+		if err != nil {
+			return err
+		}
+		return renderVerdict(e, rep, noise, *format)
 	}
-	rep, err := gate.CompareFiles(base, cur, pos[0], pos[1], th)
+	if cfg != nil && cfg.Regression.History < len(files)-1 {
+		fmt.Fprintf(e.stderr, "latgate: note: %d baselines given, more than regression.history (%d) keeps\n", len(files)-1, cfg.Regression.History)
+	}
+	rep, err := gate.CompareStored(files[:len(files)-1], pos[:len(pos)-1], files[len(files)-1], pos[len(pos)-1], th)
 	if err != nil {
 		return err
 	}
-	if err := gate.Render(e.stdout, rep, *format, isTerminal(e.stdout), report.MarkdownOptions{}); err != nil {
-		return err
-	}
-	if rep.Verdict == "fail" {
-		return gate.ErrFailed
-	}
-	return nil
+	return renderVerdict(e, rep, nil, *format)
 }

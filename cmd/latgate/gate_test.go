@@ -1,100 +1,33 @@
 package main
 
 import (
-	"archive/zip"
-	"bytes"
-	"encoding/json"
-	"fmt"
-	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
+
+	"github.com/latgate/latgate/internal/ghfake"
 )
 
 const ghToken = "ghs_FAKE_TOKEN_abcdef123456"
 
-// fakeAPI is a minimal GitHub API: comments on PR 7 and one artifact.
-type fakeAPI struct {
-	mu       sync.Mutex
-	requests []string
-	comments []map[string]any
-	postCode int
-	zip      []byte
-	srv      *httptest.Server
-}
-
-func newFakeAPI(t *testing.T) *fakeAPI {
-	f := &fakeAPI{comments: []map[string]any{{"id": 1, "body": "nice PR", "user": map[string]any{"login": "alice"}}}}
-	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		f.mu.Lock()
-		defer f.mu.Unlock()
-		f.requests = append(f.requests, r.Method+" "+r.URL.Path)
-		w.Header().Set("Content-Type", "application/json")
-		switch {
-		case r.URL.Path == "/user":
-			w.WriteHeader(403)
-			fmt.Fprint(w, `{"message":"Resource not accessible by integration"}`)
-		case r.Method == "GET" && r.URL.Path == "/repos/o/r/issues/7/comments":
-			_ = json.NewEncoder(w).Encode(f.comments)
-		case r.Method == "POST" && r.URL.Path == "/repos/o/r/issues/7/comments":
-			if f.postCode != 0 {
-				w.WriteHeader(f.postCode)
-				fmt.Fprint(w, `{"message":"Resource not accessible by integration"}`)
-				return
-			}
-			var c struct{ Body string }
-			_ = json.NewDecoder(r.Body).Decode(&c)
-			id := 100 + len(f.comments)
-			f.comments = append(f.comments, map[string]any{"id": id, "body": c.Body, "user": map[string]any{"login": "github-actions[bot]"},
-				"html_url": fmt.Sprintf("https://github.test/o/r/pull/7#issuecomment-%d", id)})
-			w.WriteHeader(201)
-			_ = json.NewEncoder(w).Encode(f.comments[len(f.comments)-1])
-		case r.Method == "PATCH" && strings.HasPrefix(r.URL.Path, "/repos/o/r/issues/comments/"):
-			var c struct{ Body string }
-			_ = json.NewDecoder(r.Body).Decode(&c)
-			for _, cm := range f.comments {
-				if "/repos/o/r/issues/comments/"+fmt.Sprint(cm["id"]) == r.URL.Path {
-					cm["body"] = c.Body
-					cm["html_url"] = "https://github.test/edited"
-					_ = json.NewEncoder(w).Encode(cm)
-				}
-			}
-		case r.URL.Path == "/repos/o/r/actions/workflows/latgate.yml/runs":
-			fmt.Fprint(w, `{"workflow_runs":[{"id":9,"html_url":"https://github.test/run/9"}]}`)
-		case r.URL.Path == "/repos/o/r/actions/runs/9/artifacts":
-			fmt.Fprint(w, `{"artifacts":[{"id":5,"name":"latgate-baseline"}]}`)
-		case r.URL.Path == "/repos/o/r/actions/artifacts/5/zip":
-			w.Header().Set("Location", f.srv.URL+"/blob")
-			w.WriteHeader(302)
-		case r.URL.Path == "/blob":
-			_, _ = w.Write(f.zip)
-		default:
-			w.WriteHeader(404)
-			fmt.Fprint(w, `{"message":"Not Found"}`)
-		}
-	}))
-	t.Cleanup(f.srv.Close)
+// newFakeAPI is the shared fake GitHub API with pull request 7 open and
+// one comment by someone else on it.
+func newFakeAPI(t *testing.T) *ghfake.Fake {
+	f := ghfake.New(t, "o/r")
+	f.Token = ghToken
+	f.AddPull(ghfake.Pull{Number: 7, HeadSHA: "c0ffee0000000000000000000000000000000000", BaseSHA: "ba5e000000000000000000000000000000000000"})
+	f.AddComment(7, "alice", "nice PR")
 	return f
 }
 
-func (f *fakeAPI) take() []string {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	r := f.requests
-	f.requests = nil
-	return r
-}
-
 // actionsEnv is what the runner gives a step on a pull_request event.
-func actionsEnv(t *testing.T, dir string, api *fakeAPI) map[string]string {
+func actionsEnv(t *testing.T, dir string, api *ghfake.Fake) map[string]string {
 	event := filepath.Join(dir, "event.json")
 	_ = os.WriteFile(event, []byte(`{"pull_request":{"number":7}}`), 0o644)
 	return map[string]string{
-		"GITHUB_ACTIONS": "true", "GITHUB_REPOSITORY": "o/r", "GITHUB_API_URL": api.srv.URL,
+		"GITHUB_ACTIONS": "true", "GITHUB_REPOSITORY": "o/r", "GITHUB_API_URL": api.APIURL,
 		"GITHUB_EVENT_PATH": event, "GITHUB_TOKEN": ghToken, "GITHUB_WORKSPACE": dir,
 		"GITHUB_OUTPUT": filepath.Join(dir, "output"), "GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary"),
 		"GITHUB_WORKFLOW": "latency", "GITHUB_JOB": "gate", "GITHUB_SERVER_URL": "https://github.test", "GITHUB_RUN_ID": "42",
@@ -130,18 +63,15 @@ func TestGateRecordThenUnchangedThenSlower(t *testing.T) {
 	if !strings.HasPrefix(r.stdout, "::add-mask::"+ghToken+"\n::add-mask::"+testKey+"\n") {
 		t.Errorf("secrets are not masked before anything else is printed:\n%.300s", r.stdout)
 	}
-	if got := api.take(); len(got) != 0 {
-		t.Errorf("record mode called the API: %v", got)
-	}
+	api.Verify() // record mode: no call expected
 
 	// Unchanged: pass, a new sticky comment.
+	api.Expect(ghfake.GetUser, ghfake.ListComments, ghfake.CreateComment)
 	r = runCLI(t, env, "gate", "-c", cfg, "--baseline", bl, "--results", filepath.Join(dir, "r1.json"), "--report", filepath.Join(dir, "r1.md"))
 	if r.code != 0 {
 		t.Fatalf("unchanged gate: exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
-	if got := strings.Join(api.take(), ","); got != "GET /user,GET /repos/o/r/issues/7/comments,POST /repos/o/r/issues/7/comments" {
-		t.Errorf("first gate requests: %s", got)
-	}
+	api.Verify()
 	out, _ := os.ReadFile(env["GITHUB_OUTPUT"])
 	for _, want := range []string{"verdict<<", "pass", "results<<", "r1.json", "report<<", "r1.md", "regressions<<", "comment-url<<", "https://github.test/o/r/pull/7#issuecomment-"} {
 		if !strings.Contains(string(out), want) {
@@ -151,23 +81,23 @@ func TestGateRecordThenUnchangedThenSlower(t *testing.T) {
 
 	// Slower server: fail, the same comment edited, an annotation.
 	s.SetProfile(fastProfile(150 * time.Millisecond))
+	api.Expect(ghfake.GetUser, ghfake.ListComments, ghfake.UpdateComment)
 	r2 := runCLI(t, env, "gate", "-c", cfg, "--baseline", bl, "--results", filepath.Join(dir, "r2.json"))
 	if r2.code != 1 {
 		t.Fatalf("slower gate: exit %d, want 1:\n%s\n%s", r2.code, r2.stdout, r2.stderr)
 	}
-	if got := strings.Join(api.take(), ","); got != "GET /user,GET /repos/o/r/issues/7/comments,PATCH /repos/o/r/issues/comments/101" {
-		t.Errorf("second gate requests: %s", got)
+	api.Verify()
+	comments := api.Comments(7)
+	if n := len(comments); n != 2 {
+		t.Fatalf("%d comments on the PR, want 2 (alice's and one sticky)", n)
 	}
-	if n := len(api.comments); n != 2 {
-		t.Errorf("%d comments on the PR, want 2 (alice's and one sticky)", n)
-	}
-	body := api.comments[1]["body"].(string)
+	body := comments[1].Body
 	for _, want := range []string{`<!-- latgate:comment key="latency/gate/`, "### ❌ latgate: latency fail", "regression", "TTFT"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("comment lacks %q:\n%s", want, body)
 		}
 	}
-	if api.comments[0]["body"] != "nice PR" {
+	if comments[0].Body != "nice PR" {
 		t.Error("someone else's comment changed")
 	}
 	if !strings.Contains(r2.stdout, "::error file=latgate.yaml,line=7,title=latgate%3A chat @ local::ttft p50 regressed") {
@@ -184,7 +114,8 @@ func TestGateRecordThenUnchangedThenSlower(t *testing.T) {
 func TestGateForbiddenCommentKeepsVerdict(t *testing.T) {
 	dir, cfg, _ := simSuite(t, fastProfile(10*time.Millisecond), "")
 	api := newFakeAPI(t)
-	api.postCode = 403
+	api.FailWith(ghfake.CreateComment, 403)
+	api.Expect(ghfake.GetUser, ghfake.ListComments, ghfake.CreateComment)
 	env := actionsEnv(t, dir, api)
 	r := runCLI(t, env, "gate", "-c", cfg, "--baseline", "none", "--results", filepath.Join(dir, "r.json"))
 	if r.code != 0 {
@@ -211,9 +142,7 @@ func TestGateDryRunMakesNoAPICall(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	if got := api.take(); len(got) != 0 {
-		t.Errorf("dry run called the API: %v", got)
-	}
+	api.Verify() // a dry run makes no call
 	if !strings.Contains(r.stdout, "PR comment (dry run, not posted)") || !strings.Contains(r.stdout, "<!-- latgate:comment") {
 		t.Errorf("dry run did not print the comment:\n%s", r.stdout)
 	}
@@ -231,25 +160,27 @@ func TestGateBaselineFromArtifact(t *testing.T) {
 		t.Fatal(r.stderr)
 	}
 	data, _ := os.ReadFile(bl)
-	var zb bytes.Buffer
-	zw := zip.NewWriter(&zb)
-	w, _ := zw.Create("latgate-results.json")
-	_, _ = w.Write(data)
-	_ = zw.Close()
-	api.zip = zb.Bytes()
+	api.AddRun(ghfake.Run{ID: 9, Workflow: "latgate.yml", Branch: "main", Event: "push", Conclusion: "success",
+		Artifacts: []ghfake.Artifact{{ID: 5, Name: "latgate-baseline", Zip: ghfake.Zip(ghfake.File{Name: "latgate-results.json", Body: string(data)})}}})
+	api.Expect(ghfake.ListWorkflowRuns, ghfake.ListArtifacts, ghfake.DownloadArtifact, ghfake.Storage)
 	r := runCLI(t, env, "gate", "-c", cfg, "--baseline-artifact", "latgate-baseline", "--comment=false", "--results", filepath.Join(dir, "r.json"))
 	if r.code != 0 {
 		t.Fatalf("exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
-	if !strings.Contains(r.stderr, `baseline from artifact "latgate-baseline" of https://github.test/run/9`) {
+	if !strings.Contains(r.stderr, `baseline history of 1 run(s) from artifact "latgate-baseline" of `+api.RunURL(9)) {
 		t.Errorf("stderr: %s", r.stderr)
 	}
 	if strings.Contains(r.stdout, "no baseline") {
 		t.Error("the artifact baseline was not used")
 	}
-	want := "GET /repos/o/r/actions/workflows/latgate.yml/runs,GET /repos/o/r/actions/runs/9/artifacts,GET /repos/o/r/actions/artifacts/5/zip,GET /blob"
-	if got := strings.Join(api.take(), ","); got != want {
-		t.Errorf("requests %s\nwant %s", got, want)
+	api.Verify()
+
+	// The artifact's name is not on the base branch: an explicit "no
+	// baseline yet" that passes and says so.
+	api.Expect(ghfake.ListWorkflowRuns, ghfake.ListArtifacts)
+	r = runCLI(t, env, "gate", "-c", cfg, "--baseline-artifact", "other-name", "--comment=false", "--results", filepath.Join(dir, "r.json"))
+	if r.code != 0 || !strings.Contains(r.stderr, "no baseline yet") || !strings.Contains(r.stdout, "no baseline yet") {
+		t.Errorf("first run on a new repository: exit %d, want 0 and \"no baseline yet\" in the log and the report:\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 }
 
@@ -263,14 +194,18 @@ func TestPublishOnly(t *testing.T) {
 	env := actionsEnv(t, dir, api)
 	delete(env, "TEST_API_KEY") // the workflow_run job has no model secrets
 	event := filepath.Join(dir, "wr.json")
-	_ = os.WriteFile(event, []byte(`{"workflow_run":{"head_sha":"abc","pull_requests":[{"number":7}]}}`), 0o644)
+	_ = os.WriteFile(event, []byte(`{"workflow_run":{"head_sha":"c0ffee0000000000000000000000000000000000","pull_requests":[{"number":7,"head":{"sha":"c0ffee0000000000000000000000000000000000"},"base":{"sha":"ba5e000000000000000000000000000000000000","repo":{"full_name":"o/r"}}}]}}`), 0o644)
 	env["GITHUB_EVENT_PATH"] = event
+	env["GITHUB_EVENT_NAME"] = "workflow_run"
+	// The pull request is found by its head commit among the open ones.
+	api.Expect(ghfake.ListPulls, ghfake.GetUser, ghfake.ListComments, ghfake.CreateComment)
 	r := runCLI(t, env, "publish", "--results", res, "--baseline", res, "-c", cfg)
 	if r.code != 0 {
 		t.Fatalf("exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
-	if got := strings.Join(api.take(), ","); !strings.HasSuffix(got, "POST /repos/o/r/issues/7/comments") {
-		t.Errorf("requests: %s", got)
+	api.Verify()
+	if c := api.Comments(7); len(c) != 2 || !strings.Contains(c[1].Body, "latgate") {
+		t.Errorf("comments: %+v, want the sticky comment on #7", c)
 	}
 }
 
@@ -279,11 +214,12 @@ func TestGateWithoutTokenWarns(t *testing.T) {
 	api := newFakeAPI(t)
 	env := actionsEnv(t, dir, api)
 	delete(env, "GITHUB_TOKEN")
+	// no call expected
 	r := runCLI(t, env, "gate", "-c", cfg, "--baseline=none", "--results", filepath.Join(dir, "r.json"))
 	if r.code != 1 {
 		t.Errorf("exit %d, want 1: the budget is blown whether or not a comment can be posted", r.code)
 	}
-	if !strings.Contains(r.stderr, "no GitHub token") || len(api.take()) != 0 {
+	if !strings.Contains(r.stderr, "no GitHub token") {
 		t.Errorf("want a clear warning and no API call; stderr %q", r.stderr)
 	}
 }

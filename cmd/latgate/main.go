@@ -49,8 +49,10 @@ const usageText = `latgate measures LLM streaming latency and gates CI on drift.
 
 Usage:
   latgate run     [-c latgate.yaml] [-o results.json]     run the suite, write results
-  latgate compare BASELINE CURRENT [-c latgate.yaml] [--format text|markdown|json]
-  latgate gate    [-c latgate.yaml] [--baseline FILE] [--mode gate|record] [--dry-run]
+  latgate ab      [-c HEAD.yaml] --base-config BASE.yaml [-o ab.json] [--base-url E=URL] [--head-url E=URL]
+                                                           base and head interleaved in one job (recommended)
+  latgate compare BASELINE CURRENT | B1 B2 ... CURRENT | AB.json [-c latgate.yaml] [--format text|markdown|json]
+  latgate gate    [-c latgate.yaml] [--mode gate|record|ab] [--baseline FILE] [--dry-run]
   latgate publish --results FILE [--baseline FILE] [--pr N | --head-sha SHA]
   latgate merge   A.json B.json ... -o all.json
   latgate demo                                             the whole flow on the built-in simulator
@@ -95,6 +97,8 @@ func dispatch(e *env, args []string) error {
 		return cmdRun(e, rest)
 	case "compare":
 		return cmdCompare(e, rest)
+	case "ab":
+		return cmdAB(e, rest)
 	case "gate":
 		return cmdGate(e, rest)
 	case "publish":

@@ -173,7 +173,16 @@ func TestBadInputs(t *testing.T) {
 		b, _ := json.Marshal(f)
 		return string(b)
 	}
+	abFile := func(scenario string, q results.Request) string {
+		q.Block = 1
+		f := results.File{Schema: results.Schema, MetricsVersion: 1, Runs: []results.Run{
+			{Scenario: scenario, Endpoint: "e", Variant: "base", Requests: []results.Request{q}},
+			{Scenario: scenario, Endpoint: "e", Variant: "head", Requests: []results.Request{q}}}}
+		b, _ := json.Marshal(f)
+		return string(b)
+	}
 	good := write("good.json", file("s", req, req, req))
+	cfgNoKey := write("nokey.yaml", "endpoints:\n  - {name: e, base_url: http://127.0.0.1:9/v1, model: m}\nscenarios:\n  - {name: s, prompt: hi}\n")
 	cfgOK := write("ok.yaml", "endpoints:\n  - {name: e, base_url: http://x/v1, model: m, api_key_env: UNSET_KEY}\nscenarios:\n  - {name: s, prompt: hi}\n")
 	tests := []struct {
 		name string
@@ -188,7 +197,14 @@ func TestBadInputs(t *testing.T) {
 		{"no run in common", []string{"compare", good, write("other.json", file("t", req))}, 2, "no run in common"},
 		{"baseline without success", []string{"compare", write("nosuccess.json", file("s", results.Request{Error: "x", ITLMs: []float64{}})), good}, 2, "has no successful request"},
 		{"missing file", []string{"compare", good, filepath.Join(dir, "nope.json")}, 2, "no such file"},
-		{"one file", []string{"compare", good}, 2, "usage: latgate compare BASELINE.json CURRENT.json"},
+		{"no file", []string{"compare"}, 2, "usage: latgate compare BASELINE.json CURRENT.json"},
+		{"one file without variants", []string{"compare", good}, 2, "holds no variants (it was not written by latgate ab)"},
+		{"A/B file as a baseline", []string{"compare", write("ab.json", abFile("s", req)), good}, 2, "is an A/B file"},
+		{"history from different suites", []string{"compare", good, write("fp2.json", strings.Replace(file("s", req, req, req), `"fingerprint":""`, `"fingerprint":"sha256:other"`, 1)), good}, 2, "different configurations"},
+		{"ab without base", []string{"ab", "-c", cfgNoKey}, 2, "no base config: give --base-config FILE"},
+		{"ab unknown endpoint", []string{"ab", "-c", cfgNoKey, "--base-config", cfgNoKey, "--base-url", "nope=http://x"}, 2, `base-url: no endpoint "nope"`},
+		{"ab nothing in common", []string{"ab", "-c", cfgNoKey, "--base-config", write("other.yaml", "endpoints:\n  - {name: e, base_url: http://x/v1, model: m}\nscenarios:\n  - {name: t, prompt: hi}\n")}, 2, "no (endpoint, scenario) in common"},
+		{"history below 2", []string{"compare", good, good, "-c", write("h.yaml", "endpoints:\n  - {name: e, base_url: http://x/v1, model: m}\nscenarios:\n  - {name: s, prompt: hi}\nregression:\n  history: 1\n")}, 2, "regression.history"},
 		{"bad format", []string{"compare", good, good, "--format", "xml"}, 2, `format: want one of text, markdown, json, got "xml"`},
 		{"bad threshold flag", []string{"compare", good, good, "--alpha", "3"}, 2, "alpha: want a number between 0 and 0.5"},
 		{"config thresholds out of range", []string{"compare", good, good, "-c", write("bad.yaml", "endpoints:\n  - {name: e, base_url: http://x/v1, model: m}\nscenarios:\n  - {name: s, prompt: hi}\nregression:\n  alpha: 0.9\n")}, 2, "bad.yaml:6: regression.alpha"},
