@@ -154,6 +154,7 @@ func Merge(files []*results.File, names []string) (*results.File, error) {
 	out.Notes = nil
 	from := map[string]int{}
 	var raw [][]byte // each kept run as it was in its file
+	var fileOf []string
 	var regions, runners []string
 	for i, f := range files {
 		if f.MetricsVersion != files[0].MetricsVersion {
@@ -172,11 +173,12 @@ func Merge(files []*results.File, names []string) (*results.File, error) {
 			}
 			if j, ok := from[r.Key()]; ok {
 				if !bytes.Equal(raw[j], this) {
-					return nil, fmt.Errorf("endpoint %q, scenario %q is in both %s and another file with different data: give each matrix leg its own endpoint name (for example the region)", r.Endpoint, r.Scenario, names[i])
+					return nil, fmt.Errorf("endpoint %q, scenario %q is in both %s and %s with different data: give each matrix leg its own endpoint name (for example the region)", r.Endpoint, r.Scenario, fileOf[j], names[i])
 				}
 				continue
 			}
 			from[r.Key()] = len(out.Runs)
+			fileOf = append(fileOf, names[i])
 			raw = append(raw, this)
 			out.Runs = append(out.Runs, r)
 		}

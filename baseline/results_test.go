@@ -68,7 +68,7 @@ func TestMerge(t *testing.T) {
 		t.Errorf("merged %d runs, region %q; want the identical duplicate once", len(m.Runs), m.Source.Region)
 	}
 	c := file(run("us", "s", "other", nil))
-	if _, err := Merge([]*results.File{a, c}, []string{"a.json", "c.json"}); err == nil || !strings.Contains(err.Error(), `endpoint "us", scenario "s" is in both c.json`) {
+	if _, err := Merge([]*results.File{a, c}, []string{"a.json", "c.json"}); err == nil || !strings.Contains(err.Error(), `endpoint "us", scenario "s" is in both a.json and c.json`) {
 		t.Errorf("conflict: err = %v", err)
 	}
 }

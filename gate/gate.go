@@ -54,6 +54,10 @@ type Inputs struct {
 	Region           string
 	PR               int
 	HeadSHA          string
+	// AcceptLabel is the pull-request label that accepts a latency
+	// regression on purpose (a larger model, longer answers): the
+	// regression is reported as accepted and does not fail the gate.
+	AcceptLabel string
 	// Select narrows the suite (flags only, for local iteration).
 	Select Selection
 }
@@ -447,6 +451,7 @@ func (p *pipeline) publish(ctx context.Context, cfg *suite.Config, rep *report.R
 	}
 	marker := CommentMarker(key)
 	runURL := p.gc.RunURL()
+	p.accept(rep)
 	extra := report.NoiseMarkdown(noise)
 	full := report.Markdown(rep, report.MarkdownOptions{}) + extra
 	if err := baseline.WriteAtomic(in.Path(in.Report), []byte(full)); err != nil {
@@ -486,6 +491,33 @@ func (p *pipeline) publish(ctx context.Context, cfg *suite.Config, rep *report.R
 		return ErrFailed
 	}
 	return nil
+}
+
+// accept turns a failing verdict into an accepted one when the pull request
+// carries the accept label and every failing check is about latency (an
+// error-rate rise is never accepted this way).
+func (p *pipeline) accept(rep *report.Report) {
+	ok, by := p.gc.Labeled(p.in.AcceptLabel)
+	if !ok || rep.Verdict != "fail" {
+		return
+	}
+	failing := 0
+	for _, c := range rep.Result.Checks {
+		if slices.Contains(rep.Thresholds.FailOn, c.Status) {
+			if c.Metric == "errors" {
+				rep.Warnings = append(rep.Warnings, fmt.Sprintf("the label %q accepts latency changes, not a rise in failed requests: the gate still fails", p.in.AcceptLabel))
+				return
+			}
+			failing++
+		}
+	}
+	who := "the label"
+	if by != "" {
+		who = "@" + by + " with the label"
+	}
+	rep.Verdict = "pass"
+	rep.Headline = fmt.Sprintf("accepted: %s (accepted by %s %q)", rep.Headline, who, p.in.AcceptLabel)
+	rep.Warnings = append(rep.Warnings, fmt.Sprintf("%d failing check(s) accepted on purpose by %s %q: reported, not failed", failing, who, p.in.AcceptLabel))
 }
 
 // Outputs are the Action's outputs (action.yml).

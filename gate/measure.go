@@ -142,7 +142,7 @@ func findVariant(cfg *suite.Config, scenario, endpoint string) *planned {
 func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions) (*results.File, error) {
 	var plan []planned
 	var groups []probe.Group
-	total := 0
+	total, measuredPlanned := 0, 0
 	for _, s := range cfg.Scenarios {
 		for _, ep := range cfg.EndpointsFor(s) {
 			req, bodyFor, err := groupOf(s, ep)
@@ -156,6 +156,7 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 			}
 			pl := planned{scenario: s, endpoint: ep}
 			total += s.Requests + s.Warmup
+			measuredPlanned += s.Requests
 			if baseCfg != nil {
 				if pl.base = findVariant(baseCfg, s.Name, ep.Name); pl.base != nil {
 					baseReq, baseBody, err := groupOf(pl.base.scenario, pl.base.endpoint)
@@ -166,6 +167,7 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 					g.Head, g.HeadBodyFor = &head, g.BodyFor
 					g.Request, g.BodyFor = baseReq, baseBody
 					total += s.Requests + s.Warmup
+					measuredPlanned += s.Requests
 				}
 			}
 			plan = append(plan, pl)
@@ -199,7 +201,7 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 	if baseCfg != nil {
 		secrets = append(secrets, baseCfg.Secrets()...)
 	}
-	prog := newProgress(opt.Progress, opt.TTY, total, plan)
+	prog := newProgress(opt.Progress, opt.TTY, measuredPlanned, plan, opt.Now)
 	// Records become their file form as they arrive: a long run holds each
 	// request once (about 1.3 KB at 128 output tokens).
 	headReqs := make([][]results.Request, len(plan))

@@ -49,6 +49,28 @@ type Context struct {
 	// TriggerRunID is the workflow_run event's triggering run, whose
 	// artifacts hold a pull request's results in the fork-safe split.
 	TriggerRunID int64
+	// Labels are the pull request's labels (pull_request events).
+	Labels []string
+	// Action is the event's activity (e.g. "labeled"); Label the label it
+	// names and Sender who caused it.
+	Action, Label, Sender string
+}
+
+// Labeled reports whether the pull request carries label, and who added it
+// when this very event added it ("" when unknown).
+func (c *Context) Labeled(label string) (bool, string) {
+	if label == "" {
+		return false, ""
+	}
+	for _, l := range c.Labels {
+		if l == label {
+			if c.Action == "labeled" && c.Label == label {
+				return true, c.Sender
+			}
+			return true, ""
+		}
+	}
+	return false, ""
 }
 
 // NewContext reads the context through getenv (os.Getenv in production;
@@ -84,6 +106,10 @@ func NewContext(getenv func(string) string) (*Context, error) {
 		c.PullRequest = p.GetNumber()
 		c.BaseSHA = p.GetBase().GetSHA()
 		c.Head = Head{SHA: p.GetHead().GetSHA(), Repo: p.GetHead().GetRepo().GetFullName(), Branch: p.GetHead().GetRef()}
+		for _, l := range p.Labels {
+			c.Labels = append(c.Labels, l.GetName())
+		}
+		c.Action, c.Label, c.Sender = ev.GetAction(), ev.GetLabel().GetName(), ev.GetSender().GetLogin()
 	case gc.Event["workflow_run"] != nil:
 		var ev github.WorkflowRunEvent
 		if err := json.Unmarshal(raw, &ev); err != nil {

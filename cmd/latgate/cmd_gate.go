@@ -72,6 +72,7 @@ var actionInputs = []actionInput{
 		in.PR = n
 		return nil
 	}},
+	{name: "accept-label", def: "latency-accepted", usage: "a pull-request label that accepts a latency regression on purpose: reported as accepted, not failed (\"\" turns it off)", set: str(func(in *gate.Inputs) *string { return &in.AcceptLabel })},
 	{name: "head-sha", usage: "find the pull request by its head commit (workflow_run jobs)", set: str(func(in *gate.Inputs) *string { return &in.HeadSHA })},
 }
 
@@ -142,11 +143,12 @@ func parseInputs(e *env, cmd string, args []string, act *publish.Actions) (gate.
 			continue
 		}
 		v := *p
+		// A flag given on the command line wins, even empty ("" turns a
+		// default off); else the Action input; else the default.
 		if !set(fs, d.name) && !(d.name == "config" && set(fs, "c")) {
-			v = act.Input(d.name)
-		}
-		if v == "" && !(cmd == "publish" && d.name == "results") {
-			v = d.def
+			if v = act.Input(d.name); v == "" && !(cmd == "publish" && d.name == "results") {
+				v = d.def
+			}
 		}
 		if v == "" {
 			continue

@@ -223,3 +223,32 @@ func TestGateWithoutTokenWarns(t *testing.T) {
 		t.Errorf("want a clear warning and no API call; stderr %q", r.stderr)
 	}
 }
+
+// TestGateAcceptLabel: a pull request labelled latency-accepted reports its
+// regression as accepted, by whom, and passes; without the label it fails.
+func TestGateAcceptLabel(t *testing.T) {
+	dir, cfg, s := simSuite(t, fastProfile(20*time.Millisecond), "")
+	api := newFakeAPI(t)
+	env := actionsEnv(t, dir, api)
+	bl := filepath.Join(dir, "baseline.json")
+	if r := runCLI(t, env, "gate", "--mode", "record", "-c", cfg, "--results", bl); r.code != 0 {
+		t.Fatalf("record: exit %d: %s", r.code, r.stderr)
+	}
+	s.SetProfile(fastProfile(150 * time.Millisecond))
+	event := filepath.Join(dir, "labeled.json")
+	_ = os.WriteFile(event, []byte(`{"action":"labeled","label":{"name":"latency-accepted"},"sender":{"login":"carol"},
+		"pull_request":{"number":7,"labels":[{"name":"latency-accepted"}],"head":{"sha":"c0ffee0000000000000000000000000000000000"},"base":{"sha":"ba5e000000000000000000000000000000000000"}}}`), 0o644)
+	env["GITHUB_EVENT_PATH"] = event
+	env["GITHUB_EVENT_NAME"] = "pull_request"
+	r := runCLI(t, env, "gate", "-c", cfg, "--baseline", bl, "--results", filepath.Join(dir, "r.json"), "--dry-run")
+	if r.code != 0 {
+		t.Errorf("accepted regression: exit %d, want 0:\n%s", r.code, r.stderr)
+	}
+	if !strings.Contains(r.stdout, `accepted by @carol with the label "latency-accepted"`) || !strings.Contains(r.stdout, "regression") {
+		t.Errorf("the comment does not report the regression as accepted and by whom:\n%s", r.stdout)
+	}
+	r = runCLI(t, env, "gate", "-c", cfg, "--baseline", bl, "--results", filepath.Join(dir, "r.json"), "--dry-run", "--accept-label", "")
+	if r.code != 1 {
+		t.Errorf("without an accept label: exit %d, want 1", r.code)
+	}
+}
