@@ -28,7 +28,8 @@ set -e
 fail=0
 grep -q "E2E-OUTPUTS-OK" "$log" || { echo "FAIL: the unchanged gate's outputs were not as expected"; fail=1; }
 grep -q "E2E-GATE-FAILED-OK" "$log" || { echo "FAIL: the slower candidate did not fail the gate"; fail=1; }
+grep -q "E2E-AB-OK" "$log" || { echo "FAIL: mode ab: the A/A run did not pass or the slower head did not fail"; fail=1; }
 if grep -q "NEVER-PRINT-ME" "$log"; then echo "FAIL: the API key appears in the log"; grep -n "NEVER-PRINT-ME" "$log" | head -5; fail=1; fi
 [ $code -eq 0 ] || { echo "FAIL: act exited $code"; fail=1; }
 if [ $fail -ne 0 ]; then tail -80 "$log"; exit 1; fi
-echo "e2e-action: 3 passed, 0 failed"
+echo "e2e-action: 4 passed, 0 failed"
