@@ -28,10 +28,13 @@ import (
 
 // Request is one prepared request.
 type Request struct {
-	URL     string            // full chat-completions URL
-	Body    []byte            // JSON body (stream: true, include_usage: true)
-	APIKey  string            // sent as a Bearer token when non-empty
-	Headers map[string]string // extra headers
+	API     API               // how to authenticate and read the stream ("" is Chat)
+	Method  string            // default POST
+	URL     string            // full URL (see URL)
+	Body    []byte            // JSON body (see Body)
+	APIKey  string            // sent in the API's auth header when non-empty
+	Headers map[string]string // extra headers; they win over the API's
+	Stream  *StreamSpec       // Custom: how to read the stream (required)
 }
 
 // Prober sends requests and times them.
@@ -96,11 +99,11 @@ func (p *Prober) Do(ctx context.Context, req Request) Record {
 		stallTimer = time.AfterFunc(p.StallTimeout, func() { cancel(errStall) })
 		defer stallTimer.Stop()
 	}
-	w := chatWire
+	w := wireOf(req)
 
 	c := &conn{now: now}
 	rec := newRecord()
-	hreq, err := p.newRequest(ctx, req, c)
+	hreq, err := p.newRequest(ctx, req, w, c)
 	if err != nil {
 		rec.Error = p.redact("building request: " + err.Error())
 		return rec
@@ -181,19 +184,23 @@ func (c *conn) trace() *httptrace.ClientTrace {
 }
 
 // newRequest builds the HTTP request, traced into c.
-func (p *Prober) newRequest(ctx context.Context, req Request, c *conn) (*http.Request, error) {
-	hreq, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, c.trace()), http.MethodPost, req.URL, bytes.NewReader(req.Body))
+func (p *Prober) newRequest(ctx context.Context, req Request, w wire, c *conn) (*http.Request, error) {
+	if req.API == Custom && req.Stream == nil {
+		return nil, errors.New("a custom endpoint needs a stream spec")
+	}
+	method := req.Method
+	if method == "" {
+		method = http.MethodPost
+	}
+	var body io.Reader
+	if req.Body != nil {
+		body = bytes.NewReader(req.Body)
+	}
+	hreq, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, c.trace()), method, req.URL, body)
 	if err != nil {
 		return nil, err
 	}
-	hreq.Header.Set("Content-Type", "application/json")
-	hreq.Header.Set("Accept", "text/event-stream")
-	if req.APIKey != "" {
-		hreq.Header.Set("Authorization", "Bearer "+req.APIKey)
-	}
-	for k, v := range req.Headers {
-		hreq.Header.Set(k, v)
-	}
+	setHeaders(hreq.Header, req, w)
 	return hreq, nil
 }
 
@@ -213,9 +220,12 @@ func (p *Prober) send(hreq *http.Request, c *conn) (*http.Response, error) {
 // read cuts the body into frames and decodes each into an event stamped
 // with its arrival, until the end of the stream, a failure or an error
 // event: the request's timeline.
-func (p *Prober) read(ctx context.Context, body io.Reader, w wire, since func() time.Duration) timeline {
-	tl := timeline{end: Missing, ends: w.ends}
+func (p *Prober) read(ctx context.Context, body io.Reader, w wire, since func() time.Duration) (tl timeline) {
+	tl = timeline{end: Missing, ends: w.ends, eofEnds: w.eofEnds}
 	fr, dec := newFramer(w.framing, body), w.newDecoder()
+	if h, ok := dec.(hinter); ok {
+		defer func() { tl.hint = h.hint() }()
+	}
 	outputs := 0
 	for {
 		f, err := fr.Next()

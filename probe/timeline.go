@@ -45,6 +45,10 @@ type timeline struct {
 	// ends says how a proper stream of this API ends, for the message of a
 	// truncated one (e.g. "finish_reason or [DONE]").
 	ends string
+	// eofEnds: EOF is a proper end for this API.
+	eofEnds bool
+	// hint is the decoder's explanation of a stream without output.
+	hint string
 }
 
 // outputs counts the output events so far (for failure messages).
@@ -127,13 +131,19 @@ func derive(tl timeline, readingRate float64) Record {
 	switch {
 	case tl.failure != "":
 		rec.Error = tl.failure
-	case !done && !finished:
+	case !done && !finished && !(tl.eofEnds && tl.end != Missing):
 		rec.Error = fmt.Sprintf("truncated: stream ended without %s after %d output events", tl.ends, len(outs))
+		if len(outs) == 0 && tl.hint != "" {
+			rec.Error += ": " + tl.hint
+		}
 	case len(outs) == 0:
 		if why != "" {
 			why = " (finish_reason " + why + ")"
 		}
 		rec.Error = "no output tokens: the stream finished without any content, reasoning or tool-call delta" + why
+		if tl.hint != "" {
+			rec.Error += ": " + tl.hint
+		}
 	default:
 		rec.OK = true
 	}
