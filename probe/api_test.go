@@ -8,6 +8,9 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/latgate/latgate/sim"
 )
 
 func TestDecoders(t *testing.T) {
@@ -368,5 +371,101 @@ func TestURLAndBody(t *testing.T) {
 		if !strings.Contains(string(got), `"max_tokens":1024`) {
 			t.Errorf("anthropic body without max_tokens: %s", got)
 		}
+	}
+}
+
+// TestEveryAPIAgainstTheSimulator: for every API, TTFT is within a few ms
+// of the injected delay behind the API's preamble events (role chunk,
+// message_start and ping, response.created, a thought-signature-only part,
+// Azure's empty-choices frame), TTFC is TTFT plus the reasoning time, and
+// the token counts come from usage.
+func TestEveryAPIAgainstTheSimulator(t *testing.T) {
+	const reasoning, answer = 4, 6
+	gap := 10 * ms
+	s := sim.New(sim.Profile{TTFT: sim.Fixed(80 * ms), ITL: sim.Fixed(gap), Tokens: answer,
+		Quirks: sim.Quirks{RoleChunk: true, KeepAlives: 2, ReasoningTokens: reasoning, CachedTokens: 3}}, 1)
+	s.APIKey = "sk-sim-key"
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	ollama := &StreamSpec{Format: "ndjson", Text: "/message/content", Reasoning: "/message/thinking", Done: "/done", OutputTokens: "/eval_count", InputTokens: "/prompt_eval_count"}
+	tests := []struct {
+		api    API
+		base   string
+		stream *StreamSpec
+		cached int
+		// reasoning tokens reported in usage (Anthropic and Ollama report none)
+		reasoning int
+	}{
+		{api: Chat, base: srv.URL + "/v1", cached: 3, reasoning: reasoning},
+		{api: Responses, base: srv.URL + "/v1", cached: 3, reasoning: reasoning},
+		{api: Anthropic, base: srv.URL, cached: 3},
+		{api: Gemini, base: srv.URL + "/v1beta", cached: 3, reasoning: reasoning},
+		{api: Azure, base: srv.URL + "/openai/deployments/sim", cached: 3, reasoning: reasoning},
+		{api: Custom, base: srv.URL + "/api/chat", stream: ollama},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.api), func(t *testing.T) {
+			params := BodyParams{Model: "m", MaxTokens: 64, Messages: []Message{{"system", "Be brief."}, {"user", "hello there"}}}
+			if tt.api == Custom {
+				params.Template = map[string]any{"model": "m", "messages": "{{messages}}", "options": map[string]any{"num_predict": "{{max_tokens}}"}}
+			}
+			b, err := Body(tt.api, params)
+			if err != nil {
+				t.Fatal(err)
+			}
+			req := Request{API: tt.api, URL: URL(tt.api, tt.base, "m", "2024-10-21"), Body: b, APIKey: "sk-sim-key", Stream: tt.stream}
+			rec := (&Prober{Client: srv.Client(), Timeout: 10 * time.Second}).Do(context.Background(), req)
+			if !rec.OK {
+				t.Fatalf("request failed: %s", rec.Error)
+			}
+			within(t, "ttft", rec.TTFT, 80*ms)
+			within(t, "ttfc", rec.TTFC, 80*ms+reasoning*gap)
+			if rec.FirstEvent >= rec.TTFT && tt.api != Custom {
+				t.Errorf("first_event %v should be a preamble event before ttft %v", rec.FirstEvent, rec.TTFT)
+			}
+			if rec.OutputTokens != reasoning+answer || rec.TokensSource != "usage" || rec.PromptTokens == 0 || rec.CachedTokens != tt.cached {
+				t.Errorf("tokens %d from %q, prompt %d, cached %d; want %d from usage, prompt > 0, cached %d",
+					rec.OutputTokens, rec.TokensSource, rec.PromptTokens, rec.CachedTokens, reasoning+answer, tt.cached)
+			}
+			if rec.ReasoningTokens != tt.reasoning || rec.PromptTokens != 12 {
+				t.Errorf("reasoning tokens %d, prompt %d; want %d, 12", rec.ReasoningTokens, rec.PromptTokens, tt.reasoning)
+			}
+			if len(rec.ITL) != reasoning+answer-1 {
+				t.Errorf("%d gaps, want %d", len(rec.ITL), reasoning+answer-1)
+			}
+		})
+	}
+}
+
+// TestSimulatorFaultsPerAPI: the simulator's mid-stream errors and HTTP
+// errors reach the probe as each API's provider message.
+func TestSimulatorFaultsPerAPI(t *testing.T) {
+	tests := []struct {
+		api    API
+		base   string
+		faults sim.Faults
+		err    string
+	}{
+		{Anthropic, "", sim.Faults{StreamErrRate: 1}, "error inside the stream: Overloaded [overloaded_error]"},
+		{Responses, "/v1", sim.Faults{StreamErrRate: 1}, "error inside the stream: The model failed to generate a response (simulated). [server_error]"},
+		{Gemini, "/v1beta", sim.Faults{StreamErrRate: 1}, "error inside the stream: An internal error has occurred (simulated). [INTERNAL]"},
+		{Gemini, "/v1beta", sim.Faults{ErrorRate: 1, ErrorStatus: 403}, "HTTP 403 Forbidden: The server is overloaded (simulated 403)."},
+		{Anthropic, "", sim.Faults{ErrorRate: 1, ErrorStatus: 529}, "HTTP 529: The server is overloaded (simulated 529). [server_error]"},
+		{Custom, "/api/chat", sim.Faults{StreamErrRate: 1}, "error inside the stream: model runner has unexpectedly stopped (simulated)"},
+		{Custom, "/api/chat", sim.Faults{TruncateRate: 1}, "truncated: stream ended without stream.done (/done) after 4 output events"},
+		{Azure, "/openai/deployments/d", sim.Faults{TruncateRate: 1}, "truncated: stream ended without finish_reason or [DONE] after 4 output events"},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.api)+" "+tt.err, func(t *testing.T) {
+			srv := httptest.NewServer(sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 8, Faults: tt.faults}, 1))
+			defer srv.Close()
+			b, _ := Body(tt.api, BodyParams{Model: "m", Messages: []Message{{"user", "hi"}}, Template: map[string]any{"messages": "{{messages}}"}})
+			req := Request{API: tt.api, URL: URL(tt.api, srv.URL+tt.base, "m", "v"), Body: b,
+				Stream: &StreamSpec{Format: "ndjson", Text: "/message/content", Done: "/done", Error: "/error"}}
+			rec := (&Prober{Client: srv.Client(), Timeout: 5 * time.Second}).Do(context.Background(), req)
+			if rec.OK || rec.Error != tt.err {
+				t.Errorf("ok %v error %q, want %q", rec.OK, rec.Error, tt.err)
+			}
+		})
 	}
 }

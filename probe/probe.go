@@ -283,7 +283,7 @@ func (p *Prober) causeMessage(ctx context.Context, err error, doing string, outp
 // httpErrorMessage builds "HTTP 429 Too Many Requests: <provider message>
 // (Retry-After: 2)" from an error response.
 func httpErrorMessage(resp *http.Response, body []byte) string {
-	msg := fmt.Sprintf("HTTP %d %s", resp.StatusCode, http.StatusText(resp.StatusCode))
+	msg := strings.TrimSpace(fmt.Sprintf("HTTP %d %s", resp.StatusCode, http.StatusText(resp.StatusCode)))
 	if detail := providerMessage(resp.Header.Get("Content-Type"), body); detail != "" {
 		msg += ": " + detail
 	}

@@ -1,16 +1,28 @@
-// Package sim is an OpenAI-compatible streaming chat-completions simulator.
+// Package sim is a streaming LLM API simulator: it speaks every API latgate
+// measures, all at once, on one listener:
 //
-// It serves POST /v1/chat/completions (streaming and not) and GET /v1/models,
-// with latency drawn from a Profile: time to first token and inter-token gaps
-// from fixed, log-normal and queueing-spike distributions, protocol quirks
-// (role-only first chunks, keep-alive comments, CRLF, multi-line data, gzip,
-// byte-by-byte trickle, reasoning and tool-call deltas) and injected faults
-// (HTTP errors with OpenAI-style or HTML bodies, truncation, stalls, malformed
-// chunks, in-stream errors). A profile's Speed scales every delay: uniformly
-// (Slowdown, for the slower head of an A/B test) or swinging over time
-// (Swing, for A/A drift tests). Every draw comes from a PCG generator seeded by
-// (Seed, request number), so a run is reproducible. When the client goes
-// away the stream stops at the next wait.
+//	POST /v1/chat/completions                       OpenAI chat completions (streaming and not)
+//	POST /v1/responses                              OpenAI Responses API
+//	POST /v1/messages                               Anthropic Messages
+//	POST /v1beta/models/{model}:streamGenerateContent?alt=sse   Gemini
+//	POST /openai/deployments/{deployment}/chat/completions       Azure OpenAI
+//	POST /api/chat                                  Ollama's native NDJSON (for api: custom)
+//	GET  /v1/models
+//
+// Each API streams with its own preamble before the first output (a
+// role-only chunk; message_start and ping; response.created; a part with
+// only a thought signature; Azure's empty-choices content-filter frame),
+// its own end and usage, and its own error shapes. Latency is drawn from a
+// Profile: time to first token and inter-token gaps from fixed, log-normal
+// and queueing-spike distributions, protocol quirks (keep-alive comments,
+// CRLF, multi-line data, gzip, byte-by-byte trickle, reasoning and
+// tool-call deltas) and injected faults (HTTP errors with the API's or HTML
+// bodies, truncation, stalls, malformed events, in-stream errors). A
+// profile's Speed scales every delay: uniformly (Slowdown, for the slower
+// head of an A/B test) or swinging over time (Swing, for A/A drift tests).
+// Every draw comes from a PCG generator seeded by (Seed, request number), so
+// a run is reproducible. When the client goes away the stream stops at the
+// next wait.
 //
 // The simulator is a measuring stick, not a model: it generates filler words.
 // Its TTFT is measured from the moment the handler starts to the write of the
@@ -86,14 +98,16 @@ func (s *Server) profileFor(model string) Profile {
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	switch {
-	case r.URL.Path == "/v1/models" && r.Method == http.MethodGet:
+	if r.URL.Path == "/v1/models" && r.Method == http.MethodGet {
 		s.models(w)
-	case r.URL.Path == "/v1/chat/completions" && r.Method == http.MethodPost:
-		s.chat(w, r)
-	default:
-		writeError(w, http.StatusNotFound, "invalid_request_error", fmt.Sprintf("Unknown request URL: %s %s", r.Method, r.URL.Path), "")
+		return
 	}
+	a, ok := route(r)
+	if !ok {
+		writeError(w, http.StatusNotFound, "invalid_request_error", fmt.Sprintf("Unknown request URL: %s %s", r.Method, r.URL.Path), "")
+		return
+	}
+	s.serve(w, r, a)
 }
 
 func (s *Server) models(w http.ResponseWriter) {
@@ -168,26 +182,25 @@ func (p Profile) draw(r *rand.Rand, maxTokens int, speed float64) plan {
 	return pl
 }
 
-func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
+func (s *Server) serve(w http.ResponseWriter, r *http.Request, a api) {
 	start := time.Now()
 	n := s.requests.Add(1)
 	if s.APIKey != "" {
-		got := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
-		if got != s.APIKey {
+		if got := key(a, r); got != s.APIKey {
 			// Deliberately echo the key, as some gateways do, so tests can
 			// check that the probe never lets it through.
-			writeError(w, http.StatusUnauthorized, "invalid_request_error", "Incorrect API key provided: "+got+".", "")
+			writeAPIError(w, a, http.StatusUnauthorized, "invalid_request_error", "Incorrect API key provided: "+got+".", "")
 			return
 		}
 	}
-	var req openai.ChatCompletionRequest
-	if err := json.NewDecoder(io.LimitReader(r.Body, 8<<20)).Decode(&req); err != nil {
-		writeError(w, http.StatusBadRequest, "invalid_request_error", "We could not parse the JSON body of your request: "+err.Error(), "")
+	q, err := parse(a, r)
+	if err != nil {
+		writeAPIError(w, a, http.StatusBadRequest, "invalid_request_error", "We could not parse the JSON body of your request: "+err.Error(), "")
 		return
 	}
-	p := s.profileFor(req.Model)
+	p := s.profileFor(q.model)
 	rng := rand.New(rand.NewPCG(s.Seed, n))
-	pl := p.draw(rng, maxTokensOf(req), p.Speed.Factor(start.Sub(s.started)))
+	pl := p.draw(rng, q.maxTokens, p.Speed.Factor(start.Sub(s.started)))
 	ctx := r.Context()
 
 	if pl.httpError {
@@ -207,14 +220,17 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 			fmt.Fprintf(w, "<html><head><title>%d %s</title></head><body><h1>%s</h1><hr>nginx</body></html>\n", status, http.StatusText(status), http.StatusText(status))
 			return
 		}
-		writeError(w, status, "server_error", fmt.Sprintf("The server is overloaded (simulated %d).", status), p.Faults.RetryAfter)
+		writeAPIError(w, a, status, "server_error", fmt.Sprintf("The server is overloaded (simulated %d).", status), p.Faults.RetryAfter)
 		return
 	}
-	if !req.Stream {
-		s.complete(ctx, w, start, p, pl, req)
-		return
+	switch {
+	case q.stream:
+		s.stream(ctx, w, start, a, p, pl, q)
+	case a == apiChat || a == apiAzure:
+		s.complete(ctx, w, start, p, pl, q.chat)
+	default:
+		writeAPIError(w, a, http.StatusBadRequest, "invalid_request_error", "the simulator answers this API only with a stream: set stream: true (Gemini: ?alt=sse)", "")
 	}
-	s.stream(ctx, w, start, p, pl, req)
 }
 
 func (s *Server) complete(ctx context.Context, w http.ResponseWriter, start time.Time, p Profile, pl plan, req openai.ChatCompletionRequest) {
@@ -259,7 +275,16 @@ type sseWriter struct {
 	multi   bool
 	trickle bool
 	comment string // written with the next data event, in the same write
+	ndjson  bool   // one line per event, no blank line
 	err     error
+}
+
+// event writes a named SSE event (NDJSON has no names).
+func (s *sseWriter) event(name string, payload []byte) {
+	if !s.ndjson {
+		s.comment += "event: " + name + s.nl
+	}
+	s.data(payload)
 }
 
 func (s *sseWriter) raw(b []byte) {
@@ -292,7 +317,9 @@ func (s *sseWriter) data(payload []byte) {
 	for _, l := range lines {
 		b.WriteString(s.prefix + l + s.nl)
 	}
-	b.WriteString(s.nl)
+	if !s.ndjson {
+		b.WriteString(s.nl)
+	}
 	s.raw(b.Bytes())
 }
 
@@ -304,12 +331,17 @@ func (s *sseWriter) chunk(c openai.ChatCompletionStreamResponse) {
 	s.data(b)
 }
 
-func (s *Server) stream(ctx context.Context, w http.ResponseWriter, start time.Time, p Profile, pl plan, req openai.ChatCompletionRequest) {
+func (s *Server) stream(ctx context.Context, w http.ResponseWriter, start time.Time, a api, p Profile, pl plan, q request) {
 	fl, _ := w.(http.Flusher)
 	flush := func() {}
 	var out io.Writer = w
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
+	ndjson := a == apiOllama
+	if ndjson {
+		w.Header().Set("Content-Type", "application/x-ndjson")
+	} else {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Cache-Control", "no-cache")
+	}
 	var gz *gzip.Writer
 	if p.Quirks.Gzip {
 		w.Header().Set("Content-Encoding", "gzip")
@@ -325,12 +357,15 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, start time.T
 			fl.Flush()
 		}
 	}
-	sw := &sseWriter{w: out, flush: flush, nl: "\n", prefix: "data: ", multi: p.Quirks.MultiLineData, trickle: p.Quirks.Trickle}
+	sw := &sseWriter{w: out, flush: flush, nl: "\n", prefix: "data: ", multi: p.Quirks.MultiLineData, trickle: p.Quirks.Trickle, ndjson: ndjson}
 	if p.Quirks.CRLF {
 		sw.nl = "\r\n"
 	}
 	if p.Quirks.NoSpace {
 		sw.prefix = "data:"
+	}
+	if ndjson {
+		sw.prefix, sw.nl, sw.multi = "", "\n", false
 	}
 	if !wait.Until(ctx, start.Add(pl.header)) {
 		return
@@ -338,26 +373,15 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, start time.T
 	w.WriteHeader(http.StatusOK)
 	flush()
 
-	base := openai.ChatCompletionStreamResponse{ID: "chatcmpl-sim", Object: "chat.completion.chunk", Created: start.Unix(), Model: req.Model}
-	delta := func(d openai.ChatCompletionStreamChoiceDelta, finish openai.FinishReason) openai.ChatCompletionStreamResponse {
-		c := base
-		c.Choices = []openai.ChatCompletionStreamChoice{{Index: 0, Delta: d, FinishReason: finish}}
-		return c
+	enc := encoderFor(a, q, start, p)
+	enc.preamble(sw)
+	if !ndjson {
+		for range p.Quirks.KeepAlives {
+			sw.raw([]byte(": keep-alive" + sw.nl + sw.nl))
+		}
 	}
-	if p.Quirks.AzureFilterChunk {
-		c := base
-		c.Model = ""
-		c.PromptFilterResults = []openai.PromptFilterResult{{Index: 0}}
-		sw.chunk(c)
-	}
-	if p.Quirks.RoleChunk {
-		sw.chunk(delta(openai.ChatCompletionStreamChoiceDelta{Role: "assistant"}, ""))
-	}
-	for range p.Quirks.KeepAlives {
-		sw.raw([]byte(": keep-alive" + sw.nl + sw.nl))
-	}
-	if p.Quirks.EmptyChunk {
-		sw.chunk(delta(openai.ChatCompletionStreamChoiceDelta{Content: ""}, ""))
+	if c, ok := enc.(*chatEnc); ok && p.Quirks.EmptyChunk {
+		sw.chunk(c.delta(openai.ChatCompletionStreamChoiceDelta{Content: ""}, ""))
 	}
 	if sw.err != nil {
 		return
@@ -400,58 +424,45 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, start time.T
 		half := len(evs) / 2
 		switch {
 		case pl.truncate && i == half:
-			return // clean EOF with no finish_reason and no [DONE]
+			return // clean EOF with no end of stream
 		case pl.midLine && i == half:
 			sw.raw([]byte(sw.prefix + `{"id":"chatcmpl-sim","choices":[{"delta":{"content":" tr`))
 			panic(http.ErrAbortHandler) // drop the connection mid-line
 		case pl.streamErr && i == half:
-			sw.data([]byte(`{"error":{"message":"The server had an error while processing your request. Sorry about that!","type":"server_error","code":null}}`))
+			enc.fail(sw)
 			return
 		case pl.malformed && i == half:
 			sw.raw([]byte(sw.prefix + `{"id":"chatcmpl-sim","choices":[{"delta":{"content":` + sw.nl + sw.nl))
 		}
-		var d openai.ChatCompletionStreamChoiceDelta
+		k, text := kindContent, e.text
 		switch {
 		case e.reasoning:
-			d.ReasoningContent = e.text
+			k = kindReasoning
 		case p.Quirks.ToolCall:
-			idx := 0
-			fn := openai.FunctionCall{Arguments: e.text}
-			if i == 0 {
-				fn.Name = "lookup"
-			}
-			d.ToolCalls = []openai.ToolCall{{Index: &idx, ID: "call_sim", Type: openai.ToolTypeFunction, Function: fn}}
-		default:
-			d.Content = e.text
-			if i == 0 && p.Quirks.LongLine > 0 {
-				d.Content += strings.Repeat("x", p.Quirks.LongLine)
-			}
+			k = kindTool
+		case i == 0 && p.Quirks.LongLine > 0:
+			text += strings.Repeat("x", p.Quirks.LongLine)
 		}
-		if i == 0 && p.Quirks.StampFirstOutput {
+		if i == 0 && p.Quirks.StampFirstOutput && !ndjson {
 			sw.comment = fmt.Sprintf(": x-sim-first-output-unix-ns=%d%s", time.Now().UnixNano(), sw.nl)
 		}
-		sw.chunk(delta(d, ""))
+		enc.output(sw, i, text, k)
 		if sw.err != nil {
 			return
 		}
 	}
-	finish := openai.FinishReasonStop
-	if len(evs) > 0 && len(pl.words) == maxTokensOf(req) {
-		finish = openai.FinishReasonLength
+	finish := "stop"
+	if len(evs) > 0 && len(pl.words) == q.maxTokens {
+		finish = "length"
 	}
 	if p.Quirks.ToolCall {
-		finish = openai.FinishReasonToolCalls
+		finish = "tool_calls"
 	}
-	sw.chunk(delta(openai.ChatCompletionStreamChoiceDelta{}, finish))
-	if req.StreamOptions != nil && req.StreamOptions.IncludeUsage && !p.Quirks.NoUsage {
-		c := base
-		u := usage(p, pl, req)
-		c.Usage = &u
-		sw.chunk(c)
+	u := counts{prompt: q.promptTokens, output: len(pl.words) + p.Quirks.ReasoningTokens, reasoning: p.Quirks.ReasoningTokens}
+	if p.Quirks.CachedTokens > 0 {
+		u.cached = min(p.Quirks.CachedTokens, u.prompt)
 	}
-	if !p.Quirks.NoDone {
-		sw.data([]byte("[DONE]"))
-	}
+	enc.end(sw, finish, u, q.includeUsage && !p.Quirks.NoUsage)
 }
 
 // maxTokensOf is the request's token limit: max_completion_tokens, else
