@@ -1,11 +1,18 @@
-// Package probe turns one streaming chat-completion request into one timed
-// Record, and runs many of them (Runner) with a fixed worker pool.
+// Package probe turns one streaming LLM request into one timed Record, and
+// runs many of them (Runner): a pure pacer plans every request (Schedule for
+// open loop, interleave for A/B blocks), a fixed worker pool sends them and
+// one aggregator hands the records to the caller.
 //
-// It reads the SSE stream itself (see docs/metrics.md for why) and decodes
-// chunks with go-openai's types. Per-request failures are data: Do never
-// returns an error, it returns a Record with OK false and a specific Error.
-// Requests are never retried. The probe does not interpret prompts, count
-// tokens with a tokenizer, or compare anything.
+// It speaks OpenAI chat completions, the Responses API, Anthropic Messages,
+// Gemini, Azure OpenAI and custom endpoints (SSE, NDJSON or text, read by
+// JSON pointers). A request is sent (with httptrace times), its stream cut
+// into frames that one decoder per API classifies into events (output of
+// kind content, reasoning or tool; usage; end; provider error), and every
+// metric is derived from that timeline by a pure function (see
+// docs/metrics.md). Per-request failures are data: Do never returns an
+// error, it returns a Record with OK false and a specific Error. Requests
+// are never retried. The probe does not interpret prompts, count tokens
+// with a tokenizer, or compare anything.
 package probe
 
 import (

@@ -51,6 +51,33 @@ type Record struct {
 	// and Block the A/B block the request belongs to (from 1; 0 otherwise).
 	Variant Variant
 	Block   int
+
+	// misread: the stream could not be read as configured (a custom
+	// endpoint's text pointer matched no event). Every further request
+	// would fail the same way, so the Runner stops at the first one.
+	misread bool
+}
+
+// BufferedGap is the largest gap between output events that still counts
+// as arriving together (see Buffered).
+const BufferedGap = time.Millisecond
+
+// Buffered reports whether the request's stream arrived buffered: at least
+// four output events, and 90 % or more of the gaps between them under
+// BufferedGap. A proxy or gateway that holds the response and releases it
+// at once turns streaming into a long TTFT with inter-token gaps near zero;
+// no model streams like that.
+func (r Record) Buffered() bool {
+	if len(r.ITL) < 3 {
+		return false
+	}
+	together := 0
+	for _, g := range r.ITL {
+		if g < BufferedGap {
+			together++
+		}
+	}
+	return together*10 >= len(r.ITL)*9
 }
 
 // ScheduleLag is how late the request was sent against the open-loop

@@ -74,7 +74,8 @@ const (
 	Interrupted StopCause = "interrupted"
 	// Capped: limits.max_requests or limits.max_output_tokens was reached.
 	Capped StopCause = "capped"
-	// FailedFast: repeated authentication or not-found failures.
+	// FailedFast: repeated authentication or not-found failures, or a
+	// stream that cannot be read as configured.
 	FailedFast StopCause = "fail_fast"
 )
 
@@ -271,6 +272,9 @@ func (r *Runner) phase(ctx context.Context, gi int, g Group, slots []slot, warmu
 		}
 		if !warmup && r.Sink != nil {
 			r.Sink(gi, rec)
+		}
+		if rec.misread {
+			b.stop(FailedFast, "stopped early: the stream cannot be read as configured: "+rec.Error)
 		}
 		if ff.see(rec) {
 			b.stop(FailedFast, fmt.Sprintf("stopped early: %d requests in a row failed the same way, so every further one would too: %s", ff.streak, rec.Error))

@@ -70,6 +70,7 @@ func (tl *timeline) outputs() int {
 func derive(tl timeline, readingRate float64) Record {
 	rec := newRecord()
 	rec.Total = tl.end
+	rec.misread = tl.hint != ""
 	var (
 		outs     []outputEvent
 		last     = Missing

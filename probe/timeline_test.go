@@ -145,3 +145,24 @@ func TestChatDecoder(t *testing.T) {
 		})
 	}
 }
+
+func TestBuffered(t *testing.T) {
+	us := time.Microsecond
+	tests := []struct {
+		name string
+		itl  []time.Duration
+		want bool
+	}{
+		{"all together", []time.Duration{5 * us, 3 * us, 8 * us, 2 * us}, true},
+		{"one real gap in ten", []time.Duration{us, us, us, us, us, us, us, us, us, 40 * ms}, true},
+		{"two real gaps in ten", []time.Duration{us, us, us, us, us, us, us, us, 40 * ms, 40 * ms}, false},
+		{"a streaming model", []time.Duration{9 * ms, 11 * ms, 10 * ms, 12 * ms}, false},
+		{"too few events to tell", []time.Duration{us, us}, false},
+		{"none", nil, false},
+	}
+	for _, tt := range tests {
+		if got := (Record{ITL: tt.itl}).Buffered(); got != tt.want {
+			t.Errorf("%s: Buffered() = %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}

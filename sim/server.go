@@ -55,7 +55,6 @@ type Server struct {
 	// APIKey, when set, is required as a Bearer token.
 	APIKey string
 
-	started  time.Time // the time base of Speed.Swing
 	mu       sync.RWMutex
 	profile  Profile
 	byModel  map[string]Profile
@@ -65,7 +64,7 @@ type Server struct {
 // New returns a simulator that answers every request with p (requests for a
 // model mapped with SetModelProfile use that model's profile instead).
 func New(p Profile, seed uint64) *Server {
-	return &Server{Seed: seed, profile: p, started: time.Now()}
+	return &Server{Seed: seed, profile: p}
 }
 
 // SetProfile replaces the default profile (used by demo between runs).
@@ -200,7 +199,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, a api) {
 	}
 	p := s.profileFor(q.model)
 	rng := rand.New(rand.NewPCG(s.Seed, n))
-	pl := p.draw(rng, q.maxTokens, p.Speed.Factor(start.Sub(s.started)))
+	pl := p.draw(rng, q.maxTokens, p.Speed.FactorAt(start))
 	ctx := r.Context()
 
 	if pl.httpError {
@@ -356,6 +355,17 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, start time.T
 			}
 			fl.Flush()
 		}
+	}
+	if p.Quirks.Buffered {
+		// A buffering proxy: the client gets the headers, then nothing
+		// until the whole body is there.
+		var held bytes.Buffer
+		real, realFlush := out, flush
+		out, flush = &held, func() {}
+		defer func() {
+			_, _ = real.Write(held.Bytes())
+			realFlush()
+		}()
 	}
 	sw := &sseWriter{w: out, flush: flush, nl: "\n", prefix: "data: ", multi: p.Quirks.MultiLineData, trickle: p.Quirks.Trickle, ndjson: ndjson}
 	if p.Quirks.CRLF {

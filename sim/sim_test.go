@@ -216,6 +216,13 @@ func TestSpeedFactor(t *testing.T) {
 			}
 		})
 	}
+	sw := Speed{Swing: 0.4, SwingPeriod: 4 * s}
+	if got := sw.FactorAt(time.Unix(1000, 0).Add(s)); math.Abs(got-1.4) > 1e-9 {
+		t.Errorf("FactorAt one second into a 4s period = %v, want 1.4 (phase from the wall clock)", got)
+	}
+	if got := (Speed{Slowdown: 0.3}).FactorAt(time.Now()); got != 1.3 {
+		t.Errorf("FactorAt without swing = %v, want 1.3", got)
+	}
 	for _, bad := range []Speed{{Slowdown: -1}, {Swing: 1, SwingPeriod: s}, {Swing: -0.1, SwingPeriod: s}, {Swing: 0.2}} {
 		if bad.Validate() == nil {
 			t.Errorf("%+v: no error", bad)
