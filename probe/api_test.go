@@ -486,3 +486,22 @@ func TestBufferingProxyIsFlagged(t *testing.T) {
 		}
 	}
 }
+
+// TestKeyNeverInErrorsWhateverTheHeader: a server that echoes the wrong
+// key back gets it replaced by *** for every API's auth header, even when
+// the caller passed no Secrets.
+func TestKeyNeverInErrorsWhateverTheHeader(t *testing.T) {
+	s := sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 1}, 1)
+	s.APIKey = "the-right-key"
+	srv := httptest.NewServer(s)
+	defer srv.Close()
+	bases := map[API]string{Chat: "/v1", Responses: "/v1", Anthropic: "", Gemini: "/v1beta", Azure: "/openai/deployments/d", Custom: "/api/chat"}
+	for _, api := range APIs() {
+		b, _ := Body(api, BodyParams{Model: "m", Messages: []Message{{"user", "hi"}}, Template: map[string]any{}})
+		req := Request{API: api, URL: URL(api, srv.URL+bases[api], "m", "v"), Body: b, APIKey: "sk-wrong-secret", Stream: &StreamSpec{Format: "ndjson", Text: "/t"}}
+		rec := (&Prober{Client: srv.Client()}).Do(context.Background(), req)
+		if rec.Status != 401 || strings.Contains(rec.Error, "sk-wrong-secret") || !strings.Contains(rec.Error, "Incorrect API key provided: ***") {
+			t.Errorf("%s: status %d, error %q", api, rec.Status, rec.Error)
+		}
+	}
+}

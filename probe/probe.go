@@ -55,7 +55,8 @@ type Prober struct {
 	StallTimeout time.Duration
 	// ReadingRate is tokens/s for the reader model (default 10).
 	ReadingRate float64
-	// Secrets are removed from every error message.
+	// Secrets are removed from every error message (each request's own
+	// APIKey always is).
 	Secrets []string
 }
 
@@ -112,7 +113,7 @@ func (p *Prober) Do(ctx context.Context, req Request) Record {
 	rec := newRecord()
 	hreq, err := p.newRequest(ctx, req, w, c)
 	if err != nil {
-		rec.Error = p.redact("building request: " + err.Error())
+		rec.Error = p.redact("building request: "+err.Error(), req)
 		return rec
 	}
 	resp, err := p.send(hreq, c)
@@ -153,7 +154,7 @@ func (p *Prober) Do(ctx context.Context, req Request) Record {
 	if !c.reused {
 		rec.DNS, rec.Connect, rec.TLS = c.dns, c.connect, c.tls
 	}
-	rec.Error = p.redact(rec.Error)
+	rec.Error = p.redact(rec.Error, req)
 	return rec
 }
 
@@ -368,8 +369,9 @@ func clip(s string, n int) string {
 	return s[:n] + "…"
 }
 
-func (p *Prober) redact(s string) string {
-	return Redact(s, p.Secrets)
+// redact removes the Prober's secrets and the request's own API key.
+func (p *Prober) redact(s string, req Request) string {
+	return Redact(Redact(s, p.Secrets), []string{req.APIKey})
 }
 
 // Redact replaces every occurrence of a secret (of 4 or more characters) in s.

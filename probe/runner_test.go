@@ -434,3 +434,35 @@ func TestPointerThatNeverMatchesStopsAtOnce(t *testing.T) {
 		t.Errorf("cause %q, sent %d, stopped %q", res.Cause, res.Sent, res.Stopped)
 	}
 }
+
+// TestInterleavedABOpenLoop: at a rate, the A/B slots follow one schedule;
+// both variants are in every block and every record has its intended time.
+func TestInterleavedABOpenLoop(t *testing.T) {
+	srv := httptest.NewServer(&abServer{sim: sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 1}, 1)})
+	defer srv.Close()
+	g := abGroup(t, srv, 6, 1, 1)
+	g.Rate = 200
+	got, res := collect(context.Background(), &Runner{Prober: &Prober{Client: srv.Client()}, Seed: 2}, []Group{g})
+	if !res.Complete() || len(got[0]) != 12 || res.Sent != 14 {
+		t.Fatalf("complete %v, %d records, sent %d; want 12 measured of 14", res.Complete(), len(got[0]), res.Sent)
+	}
+	sched := map[time.Duration]bool{}
+	for _, d := range Schedule(200, seedsOf(2, 0)[1], 12) {
+		sched[d] = true
+	}
+	blocks := map[int]map[Variant]int{}
+	for _, rec := range got[0] {
+		if !sched[rec.Intended] || rec.ScheduleLag() < 0 {
+			t.Errorf("intended %v (lag %v) is not from the schedule", rec.Intended, rec.ScheduleLag())
+		}
+		if blocks[rec.Block] == nil {
+			blocks[rec.Block] = map[Variant]int{}
+		}
+		blocks[rec.Block][rec.Variant]++
+	}
+	for b := 1; b <= 6; b++ {
+		if blocks[b][Base] != 1 || blocks[b][Head] != 1 {
+			t.Errorf("block %d = %v, want one of each", b, blocks[b])
+		}
+	}
+}
