@@ -73,6 +73,7 @@ func derive(tl timeline, readingRate float64) Record {
 	rec.misread = tl.hint != ""
 	var (
 		outs     []outputEvent
+		visible  []int // characters of each output event a reader sees
 		last     = Missing
 		u        *usage
 		finished bool
@@ -104,6 +105,7 @@ func derive(tl timeline, readingRate float64) Record {
 				rec.TTFC = e.at
 			}
 			outs = append(outs, outputEvent{at: e.at, chars: n})
+			visible = append(visible, e.content+e.tool)
 		}
 	}
 
@@ -122,11 +124,7 @@ func derive(tl timeline, readingRate float64) Record {
 		if rec.OutputTokens >= 2 {
 			rec.TPOT = (outs[len(outs)-1].at - outs[0].at) / time.Duration(rec.OutputTokens-1)
 		}
-		k := spreadTokens(outs, 0)
-		if rec.TokensSource == "usage" {
-			k = spreadTokens(outs, rec.OutputTokens)
-		}
-		rec.Perceived = readerModel(outs, k, readingRate)
+		rec.Perceived = perceived(outs, visible, rec.TokensSource == "usage", rec.OutputTokens, rec.ReasoningTokens, readingRate)
 	}
 
 	switch {
@@ -149,4 +147,35 @@ func derive(tl timeline, readingRate float64) Record {
 		rec.OK = true
 	}
 	return rec
+}
+
+// perceived runs the reader model over what a reader sees: the visible
+// answer and tool-call arguments, never hidden reasoning. The reader starts
+// at the first visible event, so perceived >= ttfc. Visible tokens are the
+// usage count minus the reported reasoning tokens, spread over the visible
+// events by their characters; without a reasoning count, each event's share
+// of the usage count by characters, less its reasoning characters' share;
+// without usage, one token per visible event.
+func perceived(outs []outputEvent, visible []int, fromUsage bool, tokens, reasoning int, rate float64) time.Duration {
+	var vis []outputEvent
+	var share []float64
+	all := spreadTokens(outs, 0)
+	if fromUsage {
+		all = spreadTokens(outs, tokens)
+	}
+	for i, o := range outs {
+		if visible[i] > 0 {
+			vis = append(vis, outputEvent{at: o.at, chars: visible[i]})
+			share = append(share, all[i]*float64(visible[i])/float64(o.chars))
+		}
+	}
+	switch {
+	case len(vis) == 0:
+		return Missing
+	case fromUsage && reasoning > 0 && tokens > reasoning:
+		share = spreadTokens(vis, tokens-reasoning)
+	case !fromUsage:
+		share = spreadTokens(vis, 0)
+	}
+	return readerModel(vis, share, rate)
 }
