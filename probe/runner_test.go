@@ -466,3 +466,13 @@ func TestInterleavedABOpenLoop(t *testing.T) {
 		}
 	}
 }
+
+// TestInterleavedABCaps: the run-wide caps count both variants.
+func TestInterleavedABCaps(t *testing.T) {
+	srv := httptest.NewServer(&abServer{sim: sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 1}, 1)})
+	defer srv.Close()
+	got, res := collect(context.Background(), &Runner{Prober: &Prober{Client: srv.Client()}, Limits: Limits{MaxRequests: 9}}, []Group{abGroup(t, srv, 10, 1, 2)})
+	if res.Cause != Capped || res.Sent != 9 || len(got[0]) != 7 {
+		t.Errorf("cause %q, sent %d, measured %d; want capped after 9 (2 warmup + 7)", res.Cause, res.Sent, len(got[0]))
+	}
+}
