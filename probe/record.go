@@ -39,14 +39,14 @@ type Record struct {
 	// for the results file); never used to compute a latency.
 	Start time.Time
 
-	// Set by the Runner. Intended is when the open-loop schedule meant to
-	// send the request and Sent when it was handed to the HTTP client, both
-	// from the start of the group's phase (warmup or measurement); Sent −
-	// Intended is the schedule lag (coordinated omission), see ScheduleLag.
-	// In closed loop a request is sent as soon as a worker is free: there is
-	// no schedule to fall behind, and Intended is Missing.
-	Intended time.Duration
-	Sent     time.Duration
+	// Set by the Runner. IntendedAt is when the open-loop schedule meant
+	// to send the request and SentAt when it was handed to the HTTP client,
+	// both from the start of the group's phase (warmup or measurement);
+	// SentAt − IntendedAt is the schedule lag (coordinated omission), see
+	// ScheduleLag. In closed loop a request is sent as soon as a worker is
+	// free: there is no schedule to fall behind, and IntendedAt is Missing.
+	IntendedAt time.Duration
+	SentAt     time.Duration
 	// Variant is Base or Head in an interleaved A/B group ("" otherwise),
 	// and Block the A/B block the request belongs to (from 1; 0 otherwise).
 	Variant Variant
@@ -81,19 +81,19 @@ func (r Record) Buffered() bool {
 }
 
 // ScheduleLag is how late the request was sent against the open-loop
-// schedule (Sent − Intended), or Missing in closed loop.
+// schedule (SentAt − IntendedAt), or Missing in closed loop.
 func (r Record) ScheduleLag() time.Duration {
-	if r.Intended == Missing {
+	if r.IntendedAt == Missing {
 		return Missing
 	}
-	return r.Sent - r.Intended
+	return r.SentAt - r.IntendedAt
 }
 
 func newRecord() Record {
 	return Record{
 		TTFB: Missing, FirstEvent: Missing, TTFT: Missing, TTFC: Missing,
 		Total: Missing, Perceived: Missing, TPOT: Missing, MaxStall: Missing,
-		Intended: Missing, Sent: Missing,
+		IntendedAt: Missing, SentAt: Missing,
 	}
 }
 

@@ -254,7 +254,7 @@ func (r *Runner) phase(ctx context.Context, gi int, g Group, slots []slot, warmu
 					req.Body = bodyFor(int(seq[s.variant].Add(1)))
 				}
 				rec := r.Prober.Do(ctx, req)
-				rec.Intended, rec.Sent = s.intended, rec.Start.Sub(start)
+				rec.IntendedAt, rec.SentAt = s.intended, rec.Start.Sub(start)
 				rec.Variant, rec.Block = s.variant, s.block
 				b.tokens.Add(int64(rec.OutputTokens))
 				results <- rec

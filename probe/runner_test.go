@@ -49,8 +49,8 @@ func TestRunnerCountsWarmupAndConcurrency(t *testing.T) {
 		t.Errorf("took %v: more than 5 requests were in flight", el)
 	}
 	for _, rec := range got[0] {
-		if rec.Intended != Missing || rec.ScheduleLag() != Missing || rec.Sent < 0 {
-			t.Fatalf("closed loop: intended %v, lag %v, sent %v; want no schedule and a send time", rec.Intended, rec.ScheduleLag(), rec.Sent)
+		if rec.IntendedAt != Missing || rec.ScheduleLag() != Missing || rec.SentAt < 0 {
+			t.Fatalf("closed loop: intended %v, lag %v, sent %v; want no schedule and a send time", rec.IntendedAt, rec.ScheduleLag(), rec.SentAt)
 		}
 		if rec.Variant != "" || rec.Block != 0 {
 			t.Fatalf("single-variant record has variant %q block %d", rec.Variant, rec.Block)
@@ -120,11 +120,11 @@ func TestOpenLoopRate(t *testing.T) {
 		intended[d] = true
 	}
 	for _, rec := range got[0] {
-		if !intended[rec.Intended] {
-			t.Errorf("intended %v is not in the schedule", rec.Intended)
+		if !intended[rec.IntendedAt] {
+			t.Errorf("intended %v is not in the schedule", rec.IntendedAt)
 		}
 		if rec.ScheduleLag() < 0 {
-			t.Errorf("sent %v before its intended time %v", rec.Sent, rec.Intended)
+			t.Errorf("sent %v before its intended time %v", rec.SentAt, rec.IntendedAt)
 		}
 	}
 }
@@ -148,12 +148,12 @@ func TestScheduleLagShowsASaturatedPool(t *testing.T) {
 	got, _ := collect(context.Background(), &Runner{Prober: &Prober{Client: srv.Client()}}, []Group{g})
 	var last Record
 	for _, rec := range got[0] {
-		if rec.Intended > last.Intended || last.Sent == 0 {
+		if rec.IntendedAt > last.IntendedAt || last.SentAt == 0 {
 			last = rec
 		}
 	}
-	if min := 9*20*time.Millisecond - last.Intended; last.ScheduleLag() < min {
-		t.Errorf("last request: intended %v, sent %v, lag %v; want at least %v", last.Intended, last.Sent, last.ScheduleLag(), min)
+	if min := 9*20*time.Millisecond - last.IntendedAt; last.ScheduleLag() < min {
+		t.Errorf("last request: intended %v, sent %v, lag %v; want at least %v", last.IntendedAt, last.SentAt, last.ScheduleLag(), min)
 	}
 }
 
@@ -452,8 +452,8 @@ func TestInterleavedABOpenLoop(t *testing.T) {
 	}
 	blocks := map[int]map[Variant]int{}
 	for _, rec := range got[0] {
-		if !sched[rec.Intended] || rec.ScheduleLag() < 0 {
-			t.Errorf("intended %v (lag %v) is not from the schedule", rec.Intended, rec.ScheduleLag())
+		if !sched[rec.IntendedAt] || rec.ScheduleLag() < 0 {
+			t.Errorf("intended %v (lag %v) is not from the schedule", rec.IntendedAt, rec.ScheduleLag())
 		}
 		if blocks[rec.Block] == nil {
 			blocks[rec.Block] = map[Variant]int{}
