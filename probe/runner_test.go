@@ -476,3 +476,28 @@ func TestInterleavedABCaps(t *testing.T) {
 		t.Errorf("cause %q, sent %d, measured %d; want capped after 9 (2 warmup + 7)", res.Cause, res.Sent, len(got[0]))
 	}
 }
+
+// TestInterleavedABBodies: each variant numbers its own bodies from 1,
+// warmup included.
+func TestInterleavedABBodies(t *testing.T) {
+	srv := httptest.NewServer(&abServer{sim: sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 1}, 1)})
+	defer srv.Close()
+	var mu sync.Mutex
+	seen := map[string][]int{}
+	number := func(v string) func(int) []byte {
+		return func(i int) []byte {
+			mu.Lock()
+			seen[v] = append(seen[v], i)
+			mu.Unlock()
+			return body(t, 0)
+		}
+	}
+	g := abGroup(t, srv, 3, 1, 1)
+	g.BodyFor, g.HeadBodyFor = number("base"), number("head")
+	collect(context.Background(), &Runner{Prober: &Prober{Client: srv.Client()}}, []Group{g})
+	for _, v := range []string{"base", "head"} {
+		if fmt.Sprint(seen[v]) != "[1 2 3 4]" {
+			t.Errorf("%s bodies %v, want [1 2 3 4]", v, seen[v])
+		}
+	}
+}
