@@ -331,57 +331,14 @@ func (s *sseWriter) chunk(c openai.ChatCompletionStreamResponse) {
 }
 
 func (s *Server) stream(ctx context.Context, w http.ResponseWriter, start time.Time, a api, p Profile, pl plan, q request) {
-	fl, _ := w.(http.Flusher)
-	flush := func() {}
-	var out io.Writer = w
 	ndjson := a == apiOllama
-	if ndjson {
-		w.Header().Set("Content-Type", "application/x-ndjson")
-	} else {
-		w.Header().Set("Content-Type", "text/event-stream")
-		w.Header().Set("Cache-Control", "no-cache")
-	}
-	var gz *gzip.Writer
-	if p.Quirks.Gzip {
-		w.Header().Set("Content-Encoding", "gzip")
-		gz = gzip.NewWriter(w)
-		out = gz
-		defer gz.Close()
-	}
-	if fl != nil {
-		flush = func() {
-			if gz != nil {
-				_ = gz.Flush()
-			}
-			fl.Flush()
-		}
-	}
-	if p.Quirks.Buffered {
-		// A buffering proxy: the client gets the headers, then nothing
-		// until the whole body is there.
-		var held bytes.Buffer
-		real, realFlush := out, flush
-		out, flush = &held, func() {}
-		defer func() {
-			_, _ = real.Write(held.Bytes())
-			realFlush()
-		}()
-	}
-	sw := &sseWriter{w: out, flush: flush, nl: "\n", prefix: "data: ", multi: p.Quirks.MultiLineData, trickle: p.Quirks.Trickle, ndjson: ndjson}
-	if p.Quirks.CRLF {
-		sw.nl = "\r\n"
-	}
-	if p.Quirks.NoSpace {
-		sw.prefix = "data:"
-	}
-	if ndjson {
-		sw.prefix, sw.nl, sw.multi = "", "\n", false
-	}
+	sw, closeBody := newWriter(w, p.Quirks, ndjson)
+	defer closeBody()
 	if !wait.Until(ctx, start.Add(pl.header)) {
 		return
 	}
 	w.WriteHeader(http.StatusOK)
-	flush()
+	sw.flush()
 
 	enc := encoderFor(a, q, start, p)
 	enc.preamble(sw)
@@ -397,29 +354,7 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, start time.T
 		return
 	}
 
-	// Output events: reasoning first, then content (or tool-call arguments).
-	type ev struct {
-		text      string
-		reasoning bool
-	}
-	var evs []ev
-	for range p.Quirks.ReasoningTokens {
-		evs = append(evs, ev{text: " think", reasoning: true})
-	}
-	for _, wd := range pl.words {
-		evs = append(evs, ev{text: wd})
-	}
-	if k := p.Quirks.TokensPerEvent; k > 1 {
-		var grouped []ev
-		for i := 0; i < len(evs); i += k {
-			g := ev{reasoning: evs[i].reasoning}
-			for _, e := range evs[i:min(i+k, len(evs))] {
-				g.text += e.text
-			}
-			grouped = append(grouped, g)
-		}
-		evs = grouped
-	}
+	evs := outputs(p.Quirks, pl.words)
 	at := start.Add(pl.ttft)
 	for i, e := range evs {
 		if i > 0 {
@@ -482,4 +417,91 @@ func maxTokensOf(req openai.ChatCompletionRequest) int {
 		return req.MaxCompletionTokens
 	}
 	return req.MaxTokens
+}
+
+// newWriter sets the stream's headers and returns its writer (with the
+// quirks: gzip, CRLF, no space, multi-line data, trickle, a buffering
+// proxy) and what to call when the body is done.
+func newWriter(w http.ResponseWriter, qk Quirks, ndjson bool) (*sseWriter, func()) {
+	fl, _ := w.(http.Flusher)
+	flush := func() {}
+	var out io.Writer = w
+	var closers []func()
+	if ndjson {
+		w.Header().Set("Content-Type", "application/x-ndjson")
+	} else {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Cache-Control", "no-cache")
+	}
+	var gz *gzip.Writer
+	if qk.Gzip {
+		w.Header().Set("Content-Encoding", "gzip")
+		gz = gzip.NewWriter(w)
+		out = gz
+		closers = append(closers, func() { _ = gz.Close() })
+	}
+	if fl != nil {
+		flush = func() {
+			if gz != nil {
+				_ = gz.Flush()
+			}
+			fl.Flush()
+		}
+	}
+	if qk.Buffered {
+		// A buffering proxy: the client gets the headers, then nothing
+		// until the whole body is there.
+		var held bytes.Buffer
+		real, realFlush := out, flush
+		out, flush = &held, func() {}
+		closers = append(closers, func() {
+			_, _ = real.Write(held.Bytes())
+			realFlush()
+		})
+	}
+	sw := &sseWriter{w: out, flush: flush, nl: "\n", prefix: "data: ", multi: qk.MultiLineData, trickle: qk.Trickle, ndjson: ndjson}
+	if qk.CRLF {
+		sw.nl = "\r\n"
+	}
+	if qk.NoSpace {
+		sw.prefix = "data:"
+	}
+	if ndjson {
+		sw.prefix, sw.nl, sw.multi = "", "\n", false
+	}
+	return sw, func() {
+		for i := len(closers) - 1; i >= 0; i-- {
+			closers[i]()
+		}
+	}
+}
+
+// outputEvent is one output event to stream.
+type outputEvent struct {
+	text      string
+	reasoning bool
+}
+
+// outputs lists the output events: reasoning first, then the answer's
+// words, TokensPerEvent to an event.
+func outputs(qk Quirks, words []string) []outputEvent {
+	var evs []outputEvent
+	for range qk.ReasoningTokens {
+		evs = append(evs, outputEvent{text: " think", reasoning: true})
+	}
+	for _, wd := range words {
+		evs = append(evs, outputEvent{text: wd})
+	}
+	if k := qk.TokensPerEvent; k > 1 {
+		var grouped []outputEvent
+		for i := 0; i < len(evs); i += k {
+			g := outputEvent{reasoning: evs[i].reasoning}
+			for _, e := range evs[i:min(i+k, len(evs))] {
+				g.text += e.text
+			}
+			grouped = append(grouped, g)
+		}
+		evs = grouped
+	}
+	return evs
 }
