@@ -54,7 +54,7 @@ type Runner struct {
 	Limits Limits
 	Seed   uint64 // seeds the open-loop arrivals and the A/B block orders
 	// FailFast is the number of 401/403/404 failures with the same status
-	// in a row (within a group) that stops the run: the configuration is
+	// in a row (within a group and variant) that stops the run: the configuration is
 	// wrong and every further request would fail the same way. 0 means
 	// DefaultFailFast; negative disables it.
 	FailFast int
@@ -153,7 +153,9 @@ func (r *Runner) Run(ctx context.Context, groups []Group) Result {
 		warmSeed, measSeed := seeds.Uint64(), seeds.Uint64()
 		// Requests are numbered per variant across warmup and measurement.
 		seq := map[Variant]*atomic.Int64{"": {}, Base: {}, Head: {}}
-		ff := &failFast{limit: r.FailFast}
+		// Fail-fast streaks are counted per variant: a broken head must
+		// not hide behind a working base in the same blocks.
+		ff := map[Variant]*failFast{"": {limit: r.FailFast}, Base: {limit: r.FailFast}, Head: {limit: r.FailFast}}
 		r.phase(ctx, gi, g, plan(g, g.Warmup, warmSeed), true, b, seq, ff)
 		r.phase(ctx, gi, g, plan(g, g.Requests, measSeed), false, b, seq, ff)
 	}
@@ -199,7 +201,7 @@ func (f *failFast) see(rec Record) bool {
 	return f.streak >= limit
 }
 
-func (r *Runner) phase(ctx context.Context, gi int, g Group, slots []slot, warmup bool, b *budget, seq map[Variant]*atomic.Int64, ff *failFast) {
+func (r *Runner) phase(ctx context.Context, gi int, g Group, slots []slot, warmup bool, b *budget, seq map[Variant]*atomic.Int64, ff map[Variant]*failFast) {
 	n := len(slots)
 	if n == 0 {
 		return
@@ -276,8 +278,12 @@ func (r *Runner) phase(ctx context.Context, gi int, g Group, slots []slot, warmu
 		if rec.misread {
 			b.stop(FailedFast, "stopped early: the stream cannot be read as configured: "+rec.Error)
 		}
-		if ff.see(rec) {
-			b.stop(FailedFast, fmt.Sprintf("stopped early: %d requests in a row failed the same way, so every further one would too: %s", ff.streak, rec.Error))
+		if f := ff[rec.Variant]; f.see(rec) {
+			what := ""
+			if rec.Variant != "" {
+				what = " of the " + string(rec.Variant) + " variant"
+			}
+			b.stop(FailedFast, fmt.Sprintf("stopped early: %d requests%s in a row failed the same way, so every further one would too: %s", f.streak, what, rec.Error))
 		}
 	}
 }

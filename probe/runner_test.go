@@ -501,3 +501,24 @@ func TestInterleavedABBodies(t *testing.T) {
 		}
 	}
 }
+
+// TestFailFastPerVariant: a head that always gets 404 stops the run even
+// though its requests alternate with a working base.
+func TestFailFastPerVariant(t *testing.T) {
+	ok := sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 1}, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/head/") {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(404)
+			fmt.Fprint(w, `{"error":{"message":"The model does not exist"}}`)
+			return
+		}
+		r.URL.Path = "/v1/chat/completions"
+		ok.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	_, res := collect(context.Background(), &Runner{Prober: &Prober{Client: srv.Client()}, Seed: 1}, []Group{abGroup(t, srv, 50, 0, 1)})
+	if res.Cause != FailedFast || res.Sent > 14 || !strings.Contains(res.Stopped, "5 requests of the head variant in a row failed the same way") || !strings.Contains(res.Stopped, "The model does not exist") {
+		t.Errorf("cause %q, sent %d, stopped %q", res.Cause, res.Sent, res.Stopped)
+	}
+}
