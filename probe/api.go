@@ -170,9 +170,10 @@ type BodyParams struct {
 	Messages    []Message
 	MaxTokens   int      // 0: the API's default (Anthropic requires one: 1024)
 	Temperature *float64 // nil: the API's default
-	// Template is a Custom endpoint's body (decoded JSON or YAML): every
-	// string that is exactly "{{prompt}}", "{{messages}}" or
-	// "{{max_tokens}}" is replaced by that value.
+	// Template is a Custom endpoint's body (decoded JSON or YAML; nil for
+	// no body): every string that is exactly "{{prompt}}" (the last
+	// message's content), "{{messages}}" or "{{max_tokens}}" is replaced
+	// by that value.
 	Template any
 }
 
@@ -239,6 +240,9 @@ func Body(api API, p BodyParams) ([]byte, error) {
 		}
 		return json.Marshal(b)
 	case Custom:
+		if p.Template == nil {
+			return nil, nil // no body (e.g. a GET endpoint)
+		}
 		return json.Marshal(fillTemplate(p.Template, p))
 	}
 	// Chat and Azure.

@@ -366,6 +366,9 @@ func TestURLAndBody(t *testing.T) {
 	if err != nil || string(got) != want {
 		t.Errorf("custom body = %s, %v\nwant %s", got, err, want)
 	}
+	if b, err := Body(Custom, BodyParams{}); b != nil || err != nil {
+		t.Errorf("custom body without a template = %q, %v; want none", b, err)
+	}
 	if p.MaxTokens = 0; true {
 		got, _ := Body(Anthropic, p)
 		if !strings.Contains(string(got), `"max_tokens":1024`) {
