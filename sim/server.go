@@ -84,7 +84,7 @@ func (s *Server) SetModelProfile(model string, p Profile) {
 	s.mu.Unlock()
 }
 
-// Requests is the number of chat-completion requests received.
+// Requests is the number of requests received, of every API.
 func (s *Server) Requests() uint64 { return s.requests.Load() }
 
 func (s *Server) profileFor(model string) Profile {
