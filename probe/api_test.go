@@ -87,6 +87,7 @@ func TestAnthropicUsageMerges(t *testing.T) {
 	for _, s := range []string{
 		`{"type":"message_start","message":{"usage":{"input_tokens":5,"cache_read_input_tokens":20,"output_tokens":1}}}`,
 		`{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":15}}`,
+		`{"type":"message_delta","usage":{"input_tokens":5,"output_tokens":15}}`, // newer versions repeat the input
 	} {
 		if _, err := d.decode(frame{Data: []byte(s)}); err != nil {
 			t.Fatal(err)

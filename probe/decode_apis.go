@@ -101,9 +101,11 @@ func (responsesDecoder) decode(f frame) (event, error) {
 var anthropicWire = wire{framing: framingSSE, newDecoder: func() decoder { return &anthropicDecoder{} }, ends: "message_stop"}
 
 // anthropicDecoder merges the usage of message_start (input, cache) with
-// message_delta's (output).
+// message_delta's (output, and in newer versions cumulative input): each
+// count keeps its latest report.
 type anthropicDecoder struct {
-	u usage
+	u                    usage
+	input, read, created int
 }
 
 type anthropicUsage struct {
@@ -180,22 +182,15 @@ func (d *anthropicDecoder) decode(f frame) (event, error) {
 // excludes cached input, so prompt tokens are input + cache read + cache
 // creation, and cached the cache reads.
 func (d *anthropicDecoder) merge(u *anthropicUsage) {
-	if u.OutputTokens != nil {
-		d.u.output = *u.OutputTokens
-	}
-	in, read, created := 0, 0, 0
-	if u.InputTokens == nil && u.CacheReadInputTokens == nil && u.CacheCreationInputTokens == nil {
-		return
-	}
-	for _, p := range []struct {
+	for _, c := range []struct {
 		src *int
 		dst *int
-	}{{u.InputTokens, &in}, {u.CacheReadInputTokens, &read}, {u.CacheCreationInputTokens, &created}} {
-		if p.src != nil {
-			*p.dst = *p.src
+	}{{u.OutputTokens, &d.u.output}, {u.InputTokens, &d.input}, {u.CacheReadInputTokens, &d.read}, {u.CacheCreationInputTokens, &d.created}} {
+		if c.src != nil {
+			*c.dst = *c.src
 		}
 	}
-	d.u.prompt, d.u.cached = in+read+created, read
+	d.u.prompt, d.u.cached = d.input+d.read+d.created, d.read
 }
 
 func (d *anthropicDecoder) snapshot() *usage { u := d.u; return &u }
