@@ -234,6 +234,8 @@ func TestAPIStreams(t *testing.T) {
 		{name: "gemini 403 JSON", req: Request{API: Gemini, APIKey: "AIza-secret"}, status: 403, ctype: "application/json",
 			body: `{"error":{"code":403,"message":"Method doesn't allow unregistered callers.","status":"PERMISSION_DENIED"}}`,
 			err:  "HTTP 403 Forbidden: Method doesn't allow unregistered callers."},
+		{name: "gemini without alt=sse", req: Request{API: Gemini}, ctype: "application/json", body: `[{"candidates":[]}]`,
+			err: `expected an SSE stream (text/event-stream), got Content-Type "application/json": does the URL end in :streamGenerateContent?alt=sse?`},
 		{name: "gemini EOF without finishReason", req: Request{API: Gemini}, body: sse(`{"candidates":[{"content":{"parts":[{"text":"Ye"}]}}]}`),
 			err: "truncated: stream ended without a finishReason after 1 output events"},
 		{name: "azure empty choices and content filter", req: Request{API: Azure}, body: sse(

@@ -132,7 +132,11 @@ func (p *Prober) Do(ctx context.Context, req Request) Record {
 				rec.Error += " (" + p.causeMessage(ctx, rerr, "reading error body", 0) + ")"
 			}
 		case w.framing == framingSSE && strings.Contains(ct, "json") && !strings.Contains(ct, "event-stream"):
-			rec.Error = fmt.Sprintf("expected an SSE stream (text/event-stream), got Content-Type %q: does the endpoint support stream: true?", ct)
+			ask := "does the endpoint support stream: true?"
+			if req.API == Gemini {
+				ask = "does the URL end in :streamGenerateContent?alt=sse?"
+			}
+			rec.Error = fmt.Sprintf("expected an SSE stream (text/event-stream), got Content-Type %q: %s", ct, ask)
 		default:
 			tl := p.read(ctx, body, w, c.since)
 			if tl.end != Missing && tl.failure == "" {
