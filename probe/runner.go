@@ -18,7 +18,9 @@ import (
 // then count per variant, and requests are issued in blocks of BlockSize
 // requests of each variant, in a seeded random order within every block, at
 // the group's concurrency or rate: both variants meet the same load at the
-// same moments. Each record carries its Variant and Block.
+// same moments. Concurrency and Rate are totals over both variants, so a
+// shared provider sees the scenario's load (two separate deployments each
+// see about half of it). Each record carries its Variant and Block.
 type Group struct {
 	Request     Request
 	Requests    int     // measured requests (per variant in an A/B group)
