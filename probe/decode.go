@@ -23,6 +23,13 @@ type wire struct {
 	framing    framing
 	newDecoder func() decoder
 	ends       string
+	eofEnds    bool // EOF is a proper end (the API has no end-of-stream event)
+}
+
+// hinter is a decoder that can say why a stream had no output (e.g. a
+// JSON pointer that matched nothing), or "".
+type hinter interface {
+	hint() string
 }
 
 // chatWire is OpenAI chat completions (and every compatible server).

@@ -77,3 +77,53 @@ func TestSSEDecoder(t *testing.T) {
 		})
 	}
 }
+
+// FuzzDecoders feeds arbitrary frames to every API's decoder: none may
+// panic, and an event never claims more output characters than its input.
+func FuzzDecoders(f *testing.F) {
+	f.Add("", []byte(`{"choices":[{"delta":{"content":"hi"}}]}`))
+	f.Add("content_block_delta", []byte(`{"type":"content_block_delta","delta":{"type":"text_delta","text":"x"}}`))
+	f.Add("message_start", []byte(`{"type":"message_start","message":{"usage":{"input_tokens":5}}}`))
+	f.Add("", []byte(`{"type":"response.completed","response":{"usage":{"output_tokens":3}}}`))
+	f.Add("", []byte(`{"candidates":[{"content":{"parts":[{"text":"a","thought":true}]},"finishReason":"STOP"}]}`))
+	f.Add("", []byte(`{"message":{"content":"a"},"done":true,"eval_count":1}`))
+	f.Add("error", []byte(`{"error":{"message":"x"}}`))
+	spec := StreamSpec{Format: "ndjson", Text: "/message/content", Reasoning: "/r/0", Done: "/done", Error: "/error",
+		OutputTokens: "/eval_count", InputTokens: "/prompt_eval_count", CachedTokens: "/c~1d"}
+	f.Fuzz(func(t *testing.T, name string, data []byte) {
+		decs := []decoder{chatDecoder{}, responsesDecoder{}, &anthropicDecoder{}, geminiDecoder{}, &customDecoder{spec: spec}, &customDecoder{spec: StreamSpec{Format: "text"}}}
+		for _, d := range decs {
+			e, err := d.decode(frame{Name: name, Data: data})
+			if err != nil {
+				continue
+			}
+			if e.content < 0 || e.reasoning < 0 || e.tool < 0 || e.output() > len(data) {
+				t.Fatalf("%T: event %+v from %d bytes", d, e, len(data))
+			}
+		}
+	})
+}
+
+// FuzzFramers cuts arbitrary bytes into NDJSON lines and text chunks: no
+// panic, no endless loop, no frame larger than the input.
+func FuzzFramers(f *testing.F) {
+	f.Add([]byte("{\"a\":1}\n\n{\"b\":2}\r\n"))
+	f.Add([]byte("{\"cut"))
+	f.Fuzz(func(t *testing.T, in []byte) {
+		for _, fm := range []framing{framingNDJSON, framingText} {
+			fr := newFramer(fm, bytes.NewReader(in))
+			for i := 0; ; i++ {
+				fv, err := fr.Next()
+				if err != nil {
+					if err != io.EOF && err != errMidLine {
+						t.Fatalf("%s: unexpected error %v", fm, err)
+					}
+					break
+				}
+				if len(fv.Data) > len(in) || i > len(in) {
+					t.Fatalf("%s: frame of %d bytes (#%d) from %d", fm, len(fv.Data), i, len(in))
+				}
+			}
+		}
+	})
+}

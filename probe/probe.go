@@ -1,11 +1,18 @@
-// Package probe turns one streaming chat-completion request into one timed
-// Record, and runs many of them (Runner) with a fixed worker pool.
+// Package probe turns one streaming LLM request into one timed Record, and
+// runs many of them (Runner): a pure pacer plans every request (Schedule for
+// open loop, interleave for A/B blocks), a fixed worker pool sends them and
+// one aggregator hands the records to the caller.
 //
-// It reads the SSE stream itself (see docs/metrics.md for why) and decodes
-// chunks with go-openai's types. Per-request failures are data: Do never
-// returns an error, it returns a Record with OK false and a specific Error.
-// Requests are never retried. The probe does not interpret prompts, count
-// tokens with a tokenizer, or compare anything.
+// It speaks OpenAI chat completions, the Responses API, Anthropic Messages,
+// Gemini, Azure OpenAI and custom endpoints (SSE, NDJSON or text, read by
+// JSON pointers). A request is sent (with httptrace times), its stream cut
+// into frames that one decoder per API classifies into events (output of
+// kind content, reasoning or tool; usage; end; provider error), and every
+// metric is derived from that timeline by a pure function (see
+// docs/metrics.md). Per-request failures are data: Do never returns an
+// error, it returns a Record with OK false and a specific Error. Requests
+// are never retried. The probe does not interpret prompts, count tokens
+// with a tokenizer, or compare anything.
 package probe
 
 import (
@@ -28,10 +35,13 @@ import (
 
 // Request is one prepared request.
 type Request struct {
-	URL     string            // full chat-completions URL
-	Body    []byte            // JSON body (stream: true, include_usage: true)
-	APIKey  string            // sent as a Bearer token when non-empty
-	Headers map[string]string // extra headers
+	API     API               // how to authenticate and read the stream ("" is Chat)
+	Method  string            // default POST
+	URL     string            // full URL (see URL)
+	Body    []byte            // JSON body (see Body)
+	APIKey  string            // sent in the API's auth header when non-empty
+	Headers map[string]string // extra headers; they win over the API's
+	Stream  *StreamSpec       // Custom: how to read the stream (required)
 }
 
 // Prober sends requests and times them.
@@ -45,7 +55,8 @@ type Prober struct {
 	StallTimeout time.Duration
 	// ReadingRate is tokens/s for the reader model (default 10).
 	ReadingRate float64
-	// Secrets are removed from every error message.
+	// Secrets are removed from every error message (each request's own
+	// APIKey always is).
 	Secrets []string
 }
 
@@ -96,13 +107,13 @@ func (p *Prober) Do(ctx context.Context, req Request) Record {
 		stallTimer = time.AfterFunc(p.StallTimeout, func() { cancel(errStall) })
 		defer stallTimer.Stop()
 	}
-	w := chatWire
+	w := wireOf(req)
 
 	c := &conn{now: now}
 	rec := newRecord()
-	hreq, err := p.newRequest(ctx, req, c)
+	hreq, err := p.newRequest(ctx, req, w, c)
 	if err != nil {
-		rec.Error = p.redact("building request: " + err.Error())
+		rec.Error = p.redact("building request: "+err.Error(), req)
 		return rec
 	}
 	resp, err := p.send(hreq, c)
@@ -121,7 +132,11 @@ func (p *Prober) Do(ctx context.Context, req Request) Record {
 				rec.Error += " (" + p.causeMessage(ctx, rerr, "reading error body", 0) + ")"
 			}
 		case w.framing == framingSSE && strings.Contains(ct, "json") && !strings.Contains(ct, "event-stream"):
-			rec.Error = fmt.Sprintf("expected an SSE stream (text/event-stream), got Content-Type %q: does the endpoint support stream: true?", ct)
+			ask := "does the endpoint support stream: true?"
+			if req.API == Gemini {
+				ask = "does the URL end in :streamGenerateContent?alt=sse?"
+			}
+			rec.Error = fmt.Sprintf("expected an SSE stream (text/event-stream), got Content-Type %q: %s", ct, ask)
 		default:
 			tl := p.read(ctx, body, w, c.since)
 			if tl.end != Missing && tl.failure == "" {
@@ -143,7 +158,7 @@ func (p *Prober) Do(ctx context.Context, req Request) Record {
 	if !c.reused {
 		rec.DNS, rec.Connect, rec.TLS = c.dns, c.connect, c.tls
 	}
-	rec.Error = p.redact(rec.Error)
+	rec.Error = p.redact(rec.Error, req)
 	return rec
 }
 
@@ -181,19 +196,23 @@ func (c *conn) trace() *httptrace.ClientTrace {
 }
 
 // newRequest builds the HTTP request, traced into c.
-func (p *Prober) newRequest(ctx context.Context, req Request, c *conn) (*http.Request, error) {
-	hreq, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, c.trace()), http.MethodPost, req.URL, bytes.NewReader(req.Body))
+func (p *Prober) newRequest(ctx context.Context, req Request, w wire, c *conn) (*http.Request, error) {
+	if req.API == Custom && req.Stream == nil {
+		return nil, errors.New("a custom endpoint needs a stream spec")
+	}
+	method := req.Method
+	if method == "" {
+		method = http.MethodPost
+	}
+	var body io.Reader
+	if req.Body != nil {
+		body = bytes.NewReader(req.Body)
+	}
+	hreq, err := http.NewRequestWithContext(httptrace.WithClientTrace(ctx, c.trace()), method, req.URL, body)
 	if err != nil {
 		return nil, err
 	}
-	hreq.Header.Set("Content-Type", "application/json")
-	hreq.Header.Set("Accept", "text/event-stream")
-	if req.APIKey != "" {
-		hreq.Header.Set("Authorization", "Bearer "+req.APIKey)
-	}
-	for k, v := range req.Headers {
-		hreq.Header.Set(k, v)
-	}
+	setHeaders(hreq.Header, req, w)
 	return hreq, nil
 }
 
@@ -213,9 +232,12 @@ func (p *Prober) send(hreq *http.Request, c *conn) (*http.Response, error) {
 // read cuts the body into frames and decodes each into an event stamped
 // with its arrival, until the end of the stream, a failure or an error
 // event: the request's timeline.
-func (p *Prober) read(ctx context.Context, body io.Reader, w wire, since func() time.Duration) timeline {
-	tl := timeline{end: Missing, ends: w.ends}
+func (p *Prober) read(ctx context.Context, body io.Reader, w wire, since func() time.Duration) (tl timeline) {
+	tl = timeline{end: Missing, ends: w.ends, eofEnds: w.eofEnds}
 	fr, dec := newFramer(w.framing, body), w.newDecoder()
+	if h, ok := dec.(hinter); ok {
+		defer func() { tl.hint = h.hint() }()
+	}
 	outputs := 0
 	for {
 		f, err := fr.Next()
@@ -273,7 +295,7 @@ func (p *Prober) causeMessage(ctx context.Context, err error, doing string, outp
 // httpErrorMessage builds "HTTP 429 Too Many Requests: <provider message>
 // (Retry-After: 2)" from an error response.
 func httpErrorMessage(resp *http.Response, body []byte) string {
-	msg := fmt.Sprintf("HTTP %d %s", resp.StatusCode, http.StatusText(resp.StatusCode))
+	msg := strings.TrimSpace(fmt.Sprintf("HTTP %d %s", resp.StatusCode, http.StatusText(resp.StatusCode)))
 	if detail := providerMessage(resp.Header.Get("Content-Type"), body); detail != "" {
 		msg += ": " + detail
 	}
@@ -351,8 +373,9 @@ func clip(s string, n int) string {
 	return s[:n] + "…"
 }
 
-func (p *Prober) redact(s string) string {
-	return Redact(s, p.Secrets)
+// redact removes the Prober's secrets and the request's own API key.
+func (p *Prober) redact(s string, req Request) string {
+	return Redact(Redact(s, p.Secrets), []string{req.APIKey})
 }
 
 // Redact replaces every occurrence of a secret (of 4 or more characters) in s.

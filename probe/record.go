@@ -39,34 +39,61 @@ type Record struct {
 	// for the results file); never used to compute a latency.
 	Start time.Time
 
-	// Set by the Runner. Intended is when the open-loop schedule meant to
-	// send the request and Sent when it was handed to the HTTP client, both
-	// from the start of the group's phase (warmup or measurement); Sent −
-	// Intended is the schedule lag (coordinated omission), see ScheduleLag.
-	// In closed loop a request is sent as soon as a worker is free: there is
-	// no schedule to fall behind, and Intended is Missing.
-	Intended time.Duration
-	Sent     time.Duration
+	// Set by the Runner. IntendedAt is when the open-loop schedule meant
+	// to send the request and SentAt when it was handed to the HTTP client,
+	// both from the start of the group's phase (warmup or measurement);
+	// SentAt − IntendedAt is the schedule lag (coordinated omission), see
+	// ScheduleLag. In closed loop a request is sent as soon as a worker is
+	// free: there is no schedule to fall behind, and IntendedAt is Missing.
+	IntendedAt time.Duration
+	SentAt     time.Duration
 	// Variant is Base or Head in an interleaved A/B group ("" otherwise),
 	// and Block the A/B block the request belongs to (from 1; 0 otherwise).
 	Variant Variant
 	Block   int
+
+	// misread: the stream could not be read as configured (a custom
+	// endpoint's text pointer matched no event). Every further request
+	// would fail the same way, so the Runner stops at the first one.
+	misread bool
+}
+
+// BufferedGap is the largest gap between output events that still counts
+// as arriving together (see Buffered).
+const BufferedGap = time.Millisecond
+
+// Buffered reports whether the request's stream arrived buffered: at least
+// four output events, and 90 % or more of the gaps between them under
+// BufferedGap. A proxy or gateway that holds the response and releases it
+// at once turns streaming into a long TTFT with inter-token gaps near zero;
+// no model streams like that.
+func (r Record) Buffered() bool {
+	if len(r.ITL) < 3 {
+		return false
+	}
+	together := 0
+	for _, g := range r.ITL {
+		if g < BufferedGap {
+			together++
+		}
+	}
+	return together*10 >= len(r.ITL)*9
 }
 
 // ScheduleLag is how late the request was sent against the open-loop
-// schedule (Sent − Intended), or Missing in closed loop.
+// schedule (SentAt − IntendedAt), or Missing in closed loop.
 func (r Record) ScheduleLag() time.Duration {
-	if r.Intended == Missing {
+	if r.IntendedAt == Missing {
 		return Missing
 	}
-	return r.Sent - r.Intended
+	return r.SentAt - r.IntendedAt
 }
 
 func newRecord() Record {
 	return Record{
 		TTFB: Missing, FirstEvent: Missing, TTFT: Missing, TTFC: Missing,
 		Total: Missing, Perceived: Missing, TPOT: Missing, MaxStall: Missing,
-		Intended: Missing, Sent: Missing,
+		IntendedAt: Missing, SentAt: Missing,
 	}
 }
 

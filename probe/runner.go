@@ -18,7 +18,9 @@ import (
 // then count per variant, and requests are issued in blocks of BlockSize
 // requests of each variant, in a seeded random order within every block, at
 // the group's concurrency or rate: both variants meet the same load at the
-// same moments. Each record carries its Variant and Block.
+// same moments. Concurrency and Rate are totals over both variants, so a
+// shared provider sees the scenario's load (two separate deployments each
+// see about half of it). Each record carries its Variant and Block.
 type Group struct {
 	Request     Request
 	Requests    int     // measured requests (per variant in an A/B group)
@@ -54,7 +56,7 @@ type Runner struct {
 	Limits Limits
 	Seed   uint64 // seeds the open-loop arrivals and the A/B block orders
 	// FailFast is the number of 401/403/404 failures with the same status
-	// in a row (within a group) that stops the run: the configuration is
+	// in a row (within a group and variant) that stops the run: the configuration is
 	// wrong and every further request would fail the same way. 0 means
 	// DefaultFailFast; negative disables it.
 	FailFast int
@@ -74,7 +76,8 @@ const (
 	Interrupted StopCause = "interrupted"
 	// Capped: limits.max_requests or limits.max_output_tokens was reached.
 	Capped StopCause = "capped"
-	// FailedFast: repeated authentication or not-found failures.
+	// FailedFast: repeated authentication or not-found failures, or a
+	// stream that cannot be read as configured.
 	FailedFast StopCause = "fail_fast"
 )
 
@@ -152,7 +155,9 @@ func (r *Runner) Run(ctx context.Context, groups []Group) Result {
 		warmSeed, measSeed := seeds.Uint64(), seeds.Uint64()
 		// Requests are numbered per variant across warmup and measurement.
 		seq := map[Variant]*atomic.Int64{"": {}, Base: {}, Head: {}}
-		ff := &failFast{limit: r.FailFast}
+		// Fail-fast streaks are counted per variant: a broken head must
+		// not hide behind a working base in the same blocks.
+		ff := map[Variant]*failFast{"": {limit: r.FailFast}, Base: {limit: r.FailFast}, Head: {limit: r.FailFast}}
 		r.phase(ctx, gi, g, plan(g, g.Warmup, warmSeed), true, b, seq, ff)
 		r.phase(ctx, gi, g, plan(g, g.Requests, measSeed), false, b, seq, ff)
 	}
@@ -198,7 +203,7 @@ func (f *failFast) see(rec Record) bool {
 	return f.streak >= limit
 }
 
-func (r *Runner) phase(ctx context.Context, gi int, g Group, slots []slot, warmup bool, b *budget, seq map[Variant]*atomic.Int64, ff *failFast) {
+func (r *Runner) phase(ctx context.Context, gi int, g Group, slots []slot, warmup bool, b *budget, seq map[Variant]*atomic.Int64, ff map[Variant]*failFast) {
 	n := len(slots)
 	if n == 0 {
 		return
@@ -253,7 +258,7 @@ func (r *Runner) phase(ctx context.Context, gi int, g Group, slots []slot, warmu
 					req.Body = bodyFor(int(seq[s.variant].Add(1)))
 				}
 				rec := r.Prober.Do(ctx, req)
-				rec.Intended, rec.Sent = s.intended, rec.Start.Sub(start)
+				rec.IntendedAt, rec.SentAt = s.intended, rec.Start.Sub(start)
 				rec.Variant, rec.Block = s.variant, s.block
 				b.tokens.Add(int64(rec.OutputTokens))
 				results <- rec
@@ -272,8 +277,15 @@ func (r *Runner) phase(ctx context.Context, gi int, g Group, slots []slot, warmu
 		if !warmup && r.Sink != nil {
 			r.Sink(gi, rec)
 		}
-		if ff.see(rec) {
-			b.stop(FailedFast, fmt.Sprintf("stopped early: %d requests in a row failed the same way, so every further one would too: %s", ff.streak, rec.Error))
+		if rec.misread {
+			b.stop(FailedFast, "stopped early: the stream cannot be read as configured: "+rec.Error)
+		}
+		if f := ff[rec.Variant]; f.see(rec) {
+			what := ""
+			if rec.Variant != "" {
+				what = " of the " + string(rec.Variant) + " variant"
+			}
+			b.stop(FailedFast, fmt.Sprintf("stopped early: %d requests%s in a row failed the same way, so every further one would too: %s", f.streak, what, rec.Error))
 		}
 	}
 }

@@ -49,8 +49,8 @@ func TestRunnerCountsWarmupAndConcurrency(t *testing.T) {
 		t.Errorf("took %v: more than 5 requests were in flight", el)
 	}
 	for _, rec := range got[0] {
-		if rec.Intended != Missing || rec.ScheduleLag() != Missing || rec.Sent < 0 {
-			t.Fatalf("closed loop: intended %v, lag %v, sent %v; want no schedule and a send time", rec.Intended, rec.ScheduleLag(), rec.Sent)
+		if rec.IntendedAt != Missing || rec.ScheduleLag() != Missing || rec.SentAt < 0 {
+			t.Fatalf("closed loop: intended %v, lag %v, sent %v; want no schedule and a send time", rec.IntendedAt, rec.ScheduleLag(), rec.SentAt)
 		}
 		if rec.Variant != "" || rec.Block != 0 {
 			t.Fatalf("single-variant record has variant %q block %d", rec.Variant, rec.Block)
@@ -120,11 +120,11 @@ func TestOpenLoopRate(t *testing.T) {
 		intended[d] = true
 	}
 	for _, rec := range got[0] {
-		if !intended[rec.Intended] {
-			t.Errorf("intended %v is not in the schedule", rec.Intended)
+		if !intended[rec.IntendedAt] {
+			t.Errorf("intended %v is not in the schedule", rec.IntendedAt)
 		}
 		if rec.ScheduleLag() < 0 {
-			t.Errorf("sent %v before its intended time %v", rec.Sent, rec.Intended)
+			t.Errorf("sent %v before its intended time %v", rec.SentAt, rec.IntendedAt)
 		}
 	}
 }
@@ -148,12 +148,12 @@ func TestScheduleLagShowsASaturatedPool(t *testing.T) {
 	got, _ := collect(context.Background(), &Runner{Prober: &Prober{Client: srv.Client()}}, []Group{g})
 	var last Record
 	for _, rec := range got[0] {
-		if rec.Intended > last.Intended || last.Sent == 0 {
+		if rec.IntendedAt > last.IntendedAt || last.SentAt == 0 {
 			last = rec
 		}
 	}
-	if min := 9*20*time.Millisecond - last.Intended; last.ScheduleLag() < min {
-		t.Errorf("last request: intended %v, sent %v, lag %v; want at least %v", last.Intended, last.Sent, last.ScheduleLag(), min)
+	if min := 9*20*time.Millisecond - last.IntendedAt; last.ScheduleLag() < min {
+		t.Errorf("last request: intended %v, sent %v, lag %v; want at least %v", last.IntendedAt, last.SentAt, last.ScheduleLag(), min)
 	}
 }
 
@@ -420,5 +420,105 @@ func TestFailFast(t *testing.T) {
 				t.Errorf("stopped %q, complete %v; want the provider's message and an incomplete run", res.Stopped, res.Complete())
 			}
 		})
+	}
+}
+
+// TestPointerThatNeverMatchesStopsAtOnce: a custom endpoint whose text
+// pointer matches no event stops the run after the first request, saying
+// what it saw, instead of recording hundreds of zero-token failures.
+func TestPointerThatNeverMatchesStopsAtOnce(t *testing.T) {
+	srv := canned(t, 200, "text/event-stream", sse(`{"delta":"a"}`, `{"delta":"b"}`), nil)
+	g := Group{Request: Request{API: Custom, URL: srv.URL, Stream: &StreamSpec{Format: "sse", Text: "/text"}}, Requests: 50}
+	_, res := collect(context.Background(), &Runner{Prober: &Prober{Client: srv.Client()}}, []Group{g})
+	if res.Cause != FailedFast || res.Sent > 2 || !strings.Contains(res.Stopped, `stream.text /text matched no event; the first event was: {"delta":"a"}`) {
+		t.Errorf("cause %q, sent %d, stopped %q", res.Cause, res.Sent, res.Stopped)
+	}
+}
+
+// TestInterleavedABOpenLoop: at a rate, the A/B slots follow one schedule;
+// both variants are in every block and every record has its intended time.
+func TestInterleavedABOpenLoop(t *testing.T) {
+	srv := httptest.NewServer(&abServer{sim: sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 1}, 1)})
+	defer srv.Close()
+	g := abGroup(t, srv, 6, 1, 1)
+	g.Rate = 200
+	got, res := collect(context.Background(), &Runner{Prober: &Prober{Client: srv.Client()}, Seed: 2}, []Group{g})
+	if !res.Complete() || len(got[0]) != 12 || res.Sent != 14 {
+		t.Fatalf("complete %v, %d records, sent %d; want 12 measured of 14", res.Complete(), len(got[0]), res.Sent)
+	}
+	sched := map[time.Duration]bool{}
+	for _, d := range Schedule(200, seedsOf(2, 0)[1], 12) {
+		sched[d] = true
+	}
+	blocks := map[int]map[Variant]int{}
+	for _, rec := range got[0] {
+		if !sched[rec.IntendedAt] || rec.ScheduleLag() < 0 {
+			t.Errorf("intended %v (lag %v) is not from the schedule", rec.IntendedAt, rec.ScheduleLag())
+		}
+		if blocks[rec.Block] == nil {
+			blocks[rec.Block] = map[Variant]int{}
+		}
+		blocks[rec.Block][rec.Variant]++
+	}
+	for b := 1; b <= 6; b++ {
+		if blocks[b][Base] != 1 || blocks[b][Head] != 1 {
+			t.Errorf("block %d = %v, want one of each", b, blocks[b])
+		}
+	}
+}
+
+// TestInterleavedABCaps: the run-wide caps count both variants.
+func TestInterleavedABCaps(t *testing.T) {
+	srv := httptest.NewServer(&abServer{sim: sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 1}, 1)})
+	defer srv.Close()
+	got, res := collect(context.Background(), &Runner{Prober: &Prober{Client: srv.Client()}, Limits: Limits{MaxRequests: 9}}, []Group{abGroup(t, srv, 10, 1, 2)})
+	if res.Cause != Capped || res.Sent != 9 || len(got[0]) != 7 {
+		t.Errorf("cause %q, sent %d, measured %d; want capped after 9 (2 warmup + 7)", res.Cause, res.Sent, len(got[0]))
+	}
+}
+
+// TestInterleavedABBodies: each variant numbers its own bodies from 1,
+// warmup included.
+func TestInterleavedABBodies(t *testing.T) {
+	srv := httptest.NewServer(&abServer{sim: sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 1}, 1)})
+	defer srv.Close()
+	var mu sync.Mutex
+	seen := map[string][]int{}
+	number := func(v string) func(int) []byte {
+		return func(i int) []byte {
+			mu.Lock()
+			seen[v] = append(seen[v], i)
+			mu.Unlock()
+			return body(t, 0)
+		}
+	}
+	g := abGroup(t, srv, 3, 1, 1)
+	g.BodyFor, g.HeadBodyFor = number("base"), number("head")
+	collect(context.Background(), &Runner{Prober: &Prober{Client: srv.Client()}}, []Group{g})
+	for _, v := range []string{"base", "head"} {
+		if fmt.Sprint(seen[v]) != "[1 2 3 4]" {
+			t.Errorf("%s bodies %v, want [1 2 3 4]", v, seen[v])
+		}
+	}
+}
+
+// TestFailFastPerVariant: a head that always gets 404 stops the run even
+// though its requests alternate with a working base.
+func TestFailFastPerVariant(t *testing.T) {
+	ok := sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 1}, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if strings.HasPrefix(r.URL.Path, "/head/") {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(404)
+			fmt.Fprint(w, `{"error":{"message":"The model does not exist"}}`)
+			return
+		}
+		r.URL.Path = "/v1/chat/completions"
+		ok.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	_, res := collect(context.Background(), &Runner{Prober: &Prober{Client: srv.Client()}, Seed: 1}, []Group{abGroup(t, srv, 50, 0, 1)})
+	if res.Cause != FailedFast || res.Sent > 14 || !strings.Contains(res.Stopped, "5 requests of the head variant in a row failed the same way") || !strings.Contains(res.Stopped, "The model does not exist") {
+		t.Errorf("cause %q, sent %d, stopped %q", res.Cause, res.Sent, res.Stopped)
 	}
 }

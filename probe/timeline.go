@@ -45,6 +45,10 @@ type timeline struct {
 	// ends says how a proper stream of this API ends, for the message of a
 	// truncated one (e.g. "finish_reason or [DONE]").
 	ends string
+	// eofEnds: EOF is a proper end for this API.
+	eofEnds bool
+	// hint is the decoder's explanation of a stream without output.
+	hint string
 }
 
 // outputs counts the output events so far (for failure messages).
@@ -66,8 +70,10 @@ func (tl *timeline) outputs() int {
 func derive(tl timeline, readingRate float64) Record {
 	rec := newRecord()
 	rec.Total = tl.end
+	rec.misread = tl.hint != ""
 	var (
 		outs     []outputEvent
+		visible  []int // characters of each output event a reader sees
 		last     = Missing
 		u        *usage
 		finished bool
@@ -99,6 +105,7 @@ func derive(tl timeline, readingRate float64) Record {
 				rec.TTFC = e.at
 			}
 			outs = append(outs, outputEvent{at: e.at, chars: n})
+			visible = append(visible, e.content+e.tool)
 		}
 	}
 
@@ -117,25 +124,58 @@ func derive(tl timeline, readingRate float64) Record {
 		if rec.OutputTokens >= 2 {
 			rec.TPOT = (outs[len(outs)-1].at - outs[0].at) / time.Duration(rec.OutputTokens-1)
 		}
-		k := spreadTokens(outs, 0)
-		if rec.TokensSource == "usage" {
-			k = spreadTokens(outs, rec.OutputTokens)
-		}
-		rec.Perceived = readerModel(outs, k, readingRate)
+		rec.Perceived = perceived(outs, visible, rec.TokensSource == "usage", rec.OutputTokens, rec.ReasoningTokens, readingRate)
 	}
 
 	switch {
 	case tl.failure != "":
 		rec.Error = tl.failure
-	case !done && !finished:
+	case !done && !finished && !(tl.eofEnds && tl.end != Missing):
 		rec.Error = fmt.Sprintf("truncated: stream ended without %s after %d output events", tl.ends, len(outs))
+		if len(outs) == 0 && tl.hint != "" {
+			rec.Error += ": " + tl.hint
+		}
 	case len(outs) == 0:
 		if why != "" {
 			why = " (finish_reason " + why + ")"
 		}
 		rec.Error = "no output tokens: the stream finished without any content, reasoning or tool-call delta" + why
+		if tl.hint != "" {
+			rec.Error += ": " + tl.hint
+		}
 	default:
 		rec.OK = true
 	}
 	return rec
+}
+
+// perceived runs the reader model over what a reader sees: the visible
+// answer and tool-call arguments, never hidden reasoning. The reader starts
+// at the first visible event, so perceived >= ttfc. Visible tokens are the
+// usage count minus the reported reasoning tokens, spread over the visible
+// events by their characters; without a reasoning count, each event's share
+// of the usage count by characters, less its reasoning characters' share;
+// without usage, one token per visible event.
+func perceived(outs []outputEvent, visible []int, fromUsage bool, tokens, reasoning int, rate float64) time.Duration {
+	var vis []outputEvent
+	var share []float64
+	all := spreadTokens(outs, 0)
+	if fromUsage {
+		all = spreadTokens(outs, tokens)
+	}
+	for i, o := range outs {
+		if visible[i] > 0 {
+			vis = append(vis, outputEvent{at: o.at, chars: visible[i]})
+			share = append(share, all[i]*float64(visible[i])/float64(o.chars))
+		}
+	}
+	switch {
+	case len(vis) == 0:
+		return Missing
+	case fromUsage && reasoning > 0 && tokens > reasoning:
+		share = spreadTokens(vis, tokens-reasoning)
+	case !fromUsage:
+		share = spreadTokens(vis, 0)
+	}
+	return readerModel(vis, share, rate)
 }

@@ -48,9 +48,20 @@ func TestDerive(t *testing.T) {
 		tl   timeline
 		want want
 	}{
+		// Perceived: the reader starts at the first visible token (700) and
+		// reads the 4 visible tokens (6 − 2 reasoning), waiting 500ms for
+		// the one at 1400: 700 + 500.
 		{name: "worked timeline", tl: worked, want: want{ok: true,
-			first: 121 * ms, ttft: 400 * ms, ttfc: 700 * ms, total: 1412 * ms, tpot: 202 * ms, stall: 690 * ms, p: 1000 * ms,
+			first: 121 * ms, ttft: 400 * ms, ttfc: 700 * ms, total: 1412 * ms, tpot: 202 * ms, stall: 690 * ms, p: 1200 * ms,
 			itl: []time.Duration{20 * ms, 280 * ms, 10 * ms, 690 * ms, 10 * ms}, tokens: 6, source: "usage", prompt: 31, cached: 4, reasoning: 2}},
+		{name: "hidden reasoning is not read, even without a reasoning count", tl: timeline{end: 1500 * ms, events: []event{
+			out(100*ms, 0, 6), out(1000*ms, 3, 0), out(1010*ms, 3, 0), {at: 1020 * ms, finish: "stop", usage: &usage{output: 4}}, {at: 1500 * ms, done: true},
+		}}, want: want{ok: true, first: 100 * ms, ttft: 100 * ms, ttfc: 1000 * ms, total: 1500 * ms, tpot: 910 * ms / 3, stall: 900 * ms,
+			p: 1000 * ms, itl: []time.Duration{900 * ms, 10 * ms}, tokens: 4, source: "usage"}},
+		{name: "reasoning only: nothing to read", tl: timeline{end: 300 * ms, events: []event{
+			out(100*ms, 0, 6), out(200*ms, 0, 3), {at: 300 * ms, finish: "length"},
+		}}, want: want{ok: true, first: 100 * ms, ttft: 100 * ms, ttfc: Missing, total: 300 * ms, tpot: 100 * ms, stall: 100 * ms,
+			p: Missing, itl: []time.Duration{100 * ms}, tokens: 2, source: "events"}},
 		{name: "no usage counts output events", tl: timeline{end: 300 * ms, events: []event{
 			out(100*ms, 2, 0), out(150*ms, 2, 0), {at: 200 * ms, finish: "stop"},
 		}}, want: want{ok: true, first: 100 * ms, ttft: 100 * ms, ttfc: 100 * ms, total: 300 * ms, tpot: 50 * ms, stall: 50 * ms,
@@ -143,5 +154,26 @@ func TestChatDecoder(t *testing.T) {
 				t.Errorf("got %+v (usage %+v), want %+v (usage %+v)", got, got.usage, tt.want, tt.want.usage)
 			}
 		})
+	}
+}
+
+func TestBuffered(t *testing.T) {
+	us := time.Microsecond
+	tests := []struct {
+		name string
+		itl  []time.Duration
+		want bool
+	}{
+		{"all together", []time.Duration{5 * us, 3 * us, 8 * us, 2 * us}, true},
+		{"one real gap in ten", []time.Duration{us, us, us, us, us, us, us, us, us, 40 * ms}, true},
+		{"two real gaps in ten", []time.Duration{us, us, us, us, us, us, us, us, 40 * ms, 40 * ms}, false},
+		{"a streaming model", []time.Duration{9 * ms, 11 * ms, 10 * ms, 12 * ms}, false},
+		{"too few events to tell", []time.Duration{us, us}, false},
+		{"none", nil, false},
+	}
+	for _, tt := range tests {
+		if got := (Record{ITL: tt.itl}).Buffered(); got != tt.want {
+			t.Errorf("%s: Buffered() = %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }

@@ -66,6 +66,7 @@ type Quirks struct {
 	Gzip             bool // Content-Encoding: gzip
 	Trickle          bool // write and flush one byte at a time
 	LongLine         int  // pad the first content chunk with this many extra bytes
+	Buffered         bool // hold the whole body and release it at the end, as a buffering proxy does
 	TokensPerEvent   int  // tokens per output event (default 1)
 	CachedTokens     int  // reported as prompt_tokens_details.cached_tokens
 	// StampFirstOutput writes ": x-sim-first-output-unix-ns=N" right before
@@ -117,16 +118,25 @@ type Speed struct {
 	// faster; it must be above -1.
 	Slowdown float64
 	// Swing makes the speed drift like a shared provider's: delays are
-	// multiplied by 1 + Swing·sin(2π·t/SwingPeriod), t the time since the
-	// server started (0.4: ±40 %). Both variants of an A/A test served by
-	// one server see the same swing at the same moment. Swing must be in
-	// [0, 1); it needs a SwingPeriod.
+	// multiplied by 1 + Swing·sin(2π·t/SwingPeriod) (0.4: ±40 %), t the
+	// wall-clock time of the request's arrival, so every simulator on the
+	// machine (the base and head servers of an A/B test, even in separate
+	// processes) swings in phase. Swing must be in [0, 1); it needs a
+	// SwingPeriod.
 	Swing       float64
 	SwingPeriod time.Duration
 }
 
-// Factor is the multiplier of every delay for a request arriving at
-// elapsed since the server started.
+// FactorAt is the multiplier of every delay for a request arriving at t.
+func (s Speed) FactorAt(t time.Time) float64 {
+	if s.SwingPeriod <= 0 {
+		return s.Factor(0)
+	}
+	return s.Factor(time.Duration(t.UnixNano() % int64(s.SwingPeriod)))
+}
+
+// Factor is the multiplier of every delay at phase elapsed of the swing
+// (elapsed from a moment the swing passes 1 going up).
 func (s Speed) Factor(elapsed time.Duration) float64 {
 	f := 1 + s.Slowdown
 	if s.Swing != 0 && s.SwingPeriod > 0 {

@@ -1,16 +1,28 @@
-// Package sim is an OpenAI-compatible streaming chat-completions simulator.
+// Package sim is a streaming LLM API simulator: it speaks every API latgate
+// measures, all at once, on one listener:
 //
-// It serves POST /v1/chat/completions (streaming and not) and GET /v1/models,
-// with latency drawn from a Profile: time to first token and inter-token gaps
-// from fixed, log-normal and queueing-spike distributions, protocol quirks
-// (role-only first chunks, keep-alive comments, CRLF, multi-line data, gzip,
-// byte-by-byte trickle, reasoning and tool-call deltas) and injected faults
-// (HTTP errors with OpenAI-style or HTML bodies, truncation, stalls, malformed
-// chunks, in-stream errors). A profile's Speed scales every delay: uniformly
-// (Slowdown, for the slower head of an A/B test) or swinging over time
-// (Swing, for A/A drift tests). Every draw comes from a PCG generator seeded by
-// (Seed, request number), so a run is reproducible. When the client goes
-// away the stream stops at the next wait.
+//	POST /v1/chat/completions                       OpenAI chat completions (streaming and not)
+//	POST /v1/responses                              OpenAI Responses API
+//	POST /v1/messages                               Anthropic Messages
+//	POST /v1beta/models/{model}:streamGenerateContent?alt=sse   Gemini
+//	POST /openai/deployments/{deployment}/chat/completions       Azure OpenAI
+//	POST /api/chat                                  Ollama's native NDJSON (for api: custom)
+//	GET  /v1/models
+//
+// Each API streams with its own preamble before the first output (a
+// role-only chunk; message_start and ping; response.created; a part with
+// only a thought signature; Azure's empty-choices content-filter frame),
+// its own end and usage, and its own error shapes. Latency is drawn from a
+// Profile: time to first token and inter-token gaps from fixed, log-normal
+// and queueing-spike distributions, protocol quirks (keep-alive comments,
+// CRLF, multi-line data, gzip, byte-by-byte trickle, reasoning and
+// tool-call deltas) and injected faults (HTTP errors with the API's or HTML
+// bodies, truncation, stalls, malformed events, in-stream errors). A
+// profile's Speed scales every delay: uniformly (Slowdown, for the slower
+// head of an A/B test) or swinging over time (Swing, for A/A drift tests).
+// Every draw comes from a PCG generator seeded by (Seed, request number), so
+// a run is reproducible. When the client goes away the stream stops at the
+// next wait.
 //
 // The simulator is a measuring stick, not a model: it generates filler words.
 // Its TTFT is measured from the moment the handler starts to the write of the
@@ -43,7 +55,6 @@ type Server struct {
 	// APIKey, when set, is required as a Bearer token.
 	APIKey string
 
-	started  time.Time // the time base of Speed.Swing
 	mu       sync.RWMutex
 	profile  Profile
 	byModel  map[string]Profile
@@ -53,7 +64,7 @@ type Server struct {
 // New returns a simulator that answers every request with p (requests for a
 // model mapped with SetModelProfile use that model's profile instead).
 func New(p Profile, seed uint64) *Server {
-	return &Server{Seed: seed, profile: p, started: time.Now()}
+	return &Server{Seed: seed, profile: p}
 }
 
 // SetProfile replaces the default profile (used by demo between runs).
@@ -73,7 +84,7 @@ func (s *Server) SetModelProfile(model string, p Profile) {
 	s.mu.Unlock()
 }
 
-// Requests is the number of chat-completion requests received.
+// Requests is the number of requests received, of every API.
 func (s *Server) Requests() uint64 { return s.requests.Load() }
 
 func (s *Server) profileFor(model string) Profile {
@@ -86,14 +97,16 @@ func (s *Server) profileFor(model string) Profile {
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	switch {
-	case r.URL.Path == "/v1/models" && r.Method == http.MethodGet:
+	if r.URL.Path == "/v1/models" && r.Method == http.MethodGet {
 		s.models(w)
-	case r.URL.Path == "/v1/chat/completions" && r.Method == http.MethodPost:
-		s.chat(w, r)
-	default:
-		writeError(w, http.StatusNotFound, "invalid_request_error", fmt.Sprintf("Unknown request URL: %s %s", r.Method, r.URL.Path), "")
+		return
 	}
+	a, ok := route(r)
+	if !ok {
+		writeError(w, http.StatusNotFound, "invalid_request_error", fmt.Sprintf("Unknown request URL: %s %s", r.Method, r.URL.Path), "")
+		return
+	}
+	s.serve(w, r, a)
 }
 
 func (s *Server) models(w http.ResponseWriter) {
@@ -168,26 +181,25 @@ func (p Profile) draw(r *rand.Rand, maxTokens int, speed float64) plan {
 	return pl
 }
 
-func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
+func (s *Server) serve(w http.ResponseWriter, r *http.Request, a api) {
 	start := time.Now()
 	n := s.requests.Add(1)
 	if s.APIKey != "" {
-		got := strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")
-		if got != s.APIKey {
+		if got := key(a, r); got != s.APIKey {
 			// Deliberately echo the key, as some gateways do, so tests can
 			// check that the probe never lets it through.
-			writeError(w, http.StatusUnauthorized, "invalid_request_error", "Incorrect API key provided: "+got+".", "")
+			writeAPIError(w, a, http.StatusUnauthorized, "invalid_request_error", "Incorrect API key provided: "+got+".", "")
 			return
 		}
 	}
-	var req openai.ChatCompletionRequest
-	if err := json.NewDecoder(io.LimitReader(r.Body, 8<<20)).Decode(&req); err != nil {
-		writeError(w, http.StatusBadRequest, "invalid_request_error", "We could not parse the JSON body of your request: "+err.Error(), "")
+	q, err := parse(a, r)
+	if err != nil {
+		writeAPIError(w, a, http.StatusBadRequest, "invalid_request_error", "We could not parse the JSON body of your request: "+err.Error(), "")
 		return
 	}
-	p := s.profileFor(req.Model)
+	p := s.profileFor(q.model)
 	rng := rand.New(rand.NewPCG(s.Seed, n))
-	pl := p.draw(rng, maxTokensOf(req), p.Speed.Factor(start.Sub(s.started)))
+	pl := p.draw(rng, q.maxTokens, p.Speed.FactorAt(start))
 	ctx := r.Context()
 
 	if pl.httpError {
@@ -207,14 +219,17 @@ func (s *Server) chat(w http.ResponseWriter, r *http.Request) {
 			fmt.Fprintf(w, "<html><head><title>%d %s</title></head><body><h1>%s</h1><hr>nginx</body></html>\n", status, http.StatusText(status), http.StatusText(status))
 			return
 		}
-		writeError(w, status, "server_error", fmt.Sprintf("The server is overloaded (simulated %d).", status), p.Faults.RetryAfter)
+		writeAPIError(w, a, status, "server_error", fmt.Sprintf("The server is overloaded (simulated %d).", status), p.Faults.RetryAfter)
 		return
 	}
-	if !req.Stream {
-		s.complete(ctx, w, start, p, pl, req)
-		return
+	switch {
+	case q.stream:
+		s.stream(ctx, w, start, a, p, pl, q)
+	case a == apiChat || a == apiAzure:
+		s.complete(ctx, w, start, p, pl, q.chat)
+	default:
+		writeAPIError(w, a, http.StatusBadRequest, "invalid_request_error", "the simulator answers this API only with a stream: set stream: true (Gemini: ?alt=sse)", "")
 	}
-	s.stream(ctx, w, start, p, pl, req)
 }
 
 func (s *Server) complete(ctx context.Context, w http.ResponseWriter, start time.Time, p Profile, pl plan, req openai.ChatCompletionRequest) {
@@ -259,7 +274,16 @@ type sseWriter struct {
 	multi   bool
 	trickle bool
 	comment string // written with the next data event, in the same write
+	ndjson  bool   // one line per event, no blank line
 	err     error
+}
+
+// event writes a named SSE event (NDJSON has no names).
+func (s *sseWriter) event(name string, payload []byte) {
+	if !s.ndjson {
+		s.comment += "event: " + name + s.nl
+	}
+	s.data(payload)
 }
 
 func (s *sseWriter) raw(b []byte) {
@@ -292,7 +316,9 @@ func (s *sseWriter) data(payload []byte) {
 	for _, l := range lines {
 		b.WriteString(s.prefix + l + s.nl)
 	}
-	b.WriteString(s.nl)
+	if !s.ndjson {
+		b.WriteString(s.nl)
+	}
 	s.raw(b.Bytes())
 }
 
@@ -304,88 +330,31 @@ func (s *sseWriter) chunk(c openai.ChatCompletionStreamResponse) {
 	s.data(b)
 }
 
-func (s *Server) stream(ctx context.Context, w http.ResponseWriter, start time.Time, p Profile, pl plan, req openai.ChatCompletionRequest) {
-	fl, _ := w.(http.Flusher)
-	flush := func() {}
-	var out io.Writer = w
-	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
-	var gz *gzip.Writer
-	if p.Quirks.Gzip {
-		w.Header().Set("Content-Encoding", "gzip")
-		gz = gzip.NewWriter(w)
-		out = gz
-		defer gz.Close()
-	}
-	if fl != nil {
-		flush = func() {
-			if gz != nil {
-				_ = gz.Flush()
-			}
-			fl.Flush()
-		}
-	}
-	sw := &sseWriter{w: out, flush: flush, nl: "\n", prefix: "data: ", multi: p.Quirks.MultiLineData, trickle: p.Quirks.Trickle}
-	if p.Quirks.CRLF {
-		sw.nl = "\r\n"
-	}
-	if p.Quirks.NoSpace {
-		sw.prefix = "data:"
-	}
+func (s *Server) stream(ctx context.Context, w http.ResponseWriter, start time.Time, a api, p Profile, pl plan, q request) {
+	ndjson := a == apiOllama
+	sw, closeBody := newWriter(w, p.Quirks, ndjson)
+	defer closeBody()
 	if !wait.Until(ctx, start.Add(pl.header)) {
 		return
 	}
 	w.WriteHeader(http.StatusOK)
-	flush()
+	sw.flush()
 
-	base := openai.ChatCompletionStreamResponse{ID: "chatcmpl-sim", Object: "chat.completion.chunk", Created: start.Unix(), Model: req.Model}
-	delta := func(d openai.ChatCompletionStreamChoiceDelta, finish openai.FinishReason) openai.ChatCompletionStreamResponse {
-		c := base
-		c.Choices = []openai.ChatCompletionStreamChoice{{Index: 0, Delta: d, FinishReason: finish}}
-		return c
+	enc := encoderFor(a, q, start, p)
+	enc.preamble(sw)
+	if !ndjson {
+		for range p.Quirks.KeepAlives {
+			sw.raw([]byte(": keep-alive" + sw.nl + sw.nl))
+		}
 	}
-	if p.Quirks.AzureFilterChunk {
-		c := base
-		c.Model = ""
-		c.PromptFilterResults = []openai.PromptFilterResult{{Index: 0}}
-		sw.chunk(c)
-	}
-	if p.Quirks.RoleChunk {
-		sw.chunk(delta(openai.ChatCompletionStreamChoiceDelta{Role: "assistant"}, ""))
-	}
-	for range p.Quirks.KeepAlives {
-		sw.raw([]byte(": keep-alive" + sw.nl + sw.nl))
-	}
-	if p.Quirks.EmptyChunk {
-		sw.chunk(delta(openai.ChatCompletionStreamChoiceDelta{Content: ""}, ""))
+	if c, ok := enc.(*chatEnc); ok && p.Quirks.EmptyChunk {
+		sw.chunk(c.delta(openai.ChatCompletionStreamChoiceDelta{Content: ""}, ""))
 	}
 	if sw.err != nil {
 		return
 	}
 
-	// Output events: reasoning first, then content (or tool-call arguments).
-	type ev struct {
-		text      string
-		reasoning bool
-	}
-	var evs []ev
-	for range p.Quirks.ReasoningTokens {
-		evs = append(evs, ev{text: " think", reasoning: true})
-	}
-	for _, wd := range pl.words {
-		evs = append(evs, ev{text: wd})
-	}
-	if k := p.Quirks.TokensPerEvent; k > 1 {
-		var grouped []ev
-		for i := 0; i < len(evs); i += k {
-			g := ev{reasoning: evs[i].reasoning}
-			for _, e := range evs[i:min(i+k, len(evs))] {
-				g.text += e.text
-			}
-			grouped = append(grouped, g)
-		}
-		evs = grouped
-	}
+	evs := outputs(p.Quirks, pl.words)
 	at := start.Add(pl.ttft)
 	for i, e := range evs {
 		if i > 0 {
@@ -400,58 +369,45 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, start time.T
 		half := len(evs) / 2
 		switch {
 		case pl.truncate && i == half:
-			return // clean EOF with no finish_reason and no [DONE]
+			return // clean EOF with no end of stream
 		case pl.midLine && i == half:
 			sw.raw([]byte(sw.prefix + `{"id":"chatcmpl-sim","choices":[{"delta":{"content":" tr`))
 			panic(http.ErrAbortHandler) // drop the connection mid-line
 		case pl.streamErr && i == half:
-			sw.data([]byte(`{"error":{"message":"The server had an error while processing your request. Sorry about that!","type":"server_error","code":null}}`))
+			enc.fail(sw)
 			return
 		case pl.malformed && i == half:
 			sw.raw([]byte(sw.prefix + `{"id":"chatcmpl-sim","choices":[{"delta":{"content":` + sw.nl + sw.nl))
 		}
-		var d openai.ChatCompletionStreamChoiceDelta
+		k, text := kindContent, e.text
 		switch {
 		case e.reasoning:
-			d.ReasoningContent = e.text
+			k = kindReasoning
 		case p.Quirks.ToolCall:
-			idx := 0
-			fn := openai.FunctionCall{Arguments: e.text}
-			if i == 0 {
-				fn.Name = "lookup"
-			}
-			d.ToolCalls = []openai.ToolCall{{Index: &idx, ID: "call_sim", Type: openai.ToolTypeFunction, Function: fn}}
-		default:
-			d.Content = e.text
-			if i == 0 && p.Quirks.LongLine > 0 {
-				d.Content += strings.Repeat("x", p.Quirks.LongLine)
-			}
+			k = kindTool
+		case i == 0 && p.Quirks.LongLine > 0:
+			text += strings.Repeat("x", p.Quirks.LongLine)
 		}
-		if i == 0 && p.Quirks.StampFirstOutput {
+		if i == 0 && p.Quirks.StampFirstOutput && !ndjson {
 			sw.comment = fmt.Sprintf(": x-sim-first-output-unix-ns=%d%s", time.Now().UnixNano(), sw.nl)
 		}
-		sw.chunk(delta(d, ""))
+		enc.output(sw, i, text, k)
 		if sw.err != nil {
 			return
 		}
 	}
-	finish := openai.FinishReasonStop
-	if len(evs) > 0 && len(pl.words) == maxTokensOf(req) {
-		finish = openai.FinishReasonLength
+	finish := "stop"
+	if len(evs) > 0 && len(pl.words) == q.maxTokens {
+		finish = "length"
 	}
 	if p.Quirks.ToolCall {
-		finish = openai.FinishReasonToolCalls
+		finish = "tool_calls"
 	}
-	sw.chunk(delta(openai.ChatCompletionStreamChoiceDelta{}, finish))
-	if req.StreamOptions != nil && req.StreamOptions.IncludeUsage && !p.Quirks.NoUsage {
-		c := base
-		u := usage(p, pl, req)
-		c.Usage = &u
-		sw.chunk(c)
+	u := counts{prompt: q.promptTokens, output: len(pl.words) + p.Quirks.ReasoningTokens, reasoning: p.Quirks.ReasoningTokens}
+	if p.Quirks.CachedTokens > 0 {
+		u.cached = min(p.Quirks.CachedTokens, u.prompt)
 	}
-	if !p.Quirks.NoDone {
-		sw.data([]byte("[DONE]"))
-	}
+	enc.end(sw, finish, u, q.includeUsage && !p.Quirks.NoUsage)
 }
 
 // maxTokensOf is the request's token limit: max_completion_tokens, else
@@ -461,4 +417,91 @@ func maxTokensOf(req openai.ChatCompletionRequest) int {
 		return req.MaxCompletionTokens
 	}
 	return req.MaxTokens
+}
+
+// newWriter sets the stream's headers and returns its writer (with the
+// quirks: gzip, CRLF, no space, multi-line data, trickle, a buffering
+// proxy) and what to call when the body is done.
+func newWriter(w http.ResponseWriter, qk Quirks, ndjson bool) (*sseWriter, func()) {
+	fl, _ := w.(http.Flusher)
+	flush := func() {}
+	var out io.Writer = w
+	var closers []func()
+	if ndjson {
+		w.Header().Set("Content-Type", "application/x-ndjson")
+	} else {
+		w.Header().Set("Content-Type", "text/event-stream")
+		w.Header().Set("Cache-Control", "no-cache")
+	}
+	var gz *gzip.Writer
+	if qk.Gzip {
+		w.Header().Set("Content-Encoding", "gzip")
+		gz = gzip.NewWriter(w)
+		out = gz
+		closers = append(closers, func() { _ = gz.Close() })
+	}
+	if fl != nil {
+		flush = func() {
+			if gz != nil {
+				_ = gz.Flush()
+			}
+			fl.Flush()
+		}
+	}
+	if qk.Buffered {
+		// A buffering proxy: the client gets the headers, then nothing
+		// until the whole body is there.
+		var held bytes.Buffer
+		real, realFlush := out, flush
+		out, flush = &held, func() {}
+		closers = append(closers, func() {
+			_, _ = real.Write(held.Bytes())
+			realFlush()
+		})
+	}
+	sw := &sseWriter{w: out, flush: flush, nl: "\n", prefix: "data: ", multi: qk.MultiLineData, trickle: qk.Trickle, ndjson: ndjson}
+	if qk.CRLF {
+		sw.nl = "\r\n"
+	}
+	if qk.NoSpace {
+		sw.prefix = "data:"
+	}
+	if ndjson {
+		sw.prefix, sw.nl, sw.multi = "", "\n", false
+	}
+	return sw, func() {
+		for i := len(closers) - 1; i >= 0; i-- {
+			closers[i]()
+		}
+	}
+}
+
+// outputEvent is one output event to stream.
+type outputEvent struct {
+	text      string
+	reasoning bool
+}
+
+// outputs lists the output events: reasoning first, then the answer's
+// words, TokensPerEvent to an event.
+func outputs(qk Quirks, words []string) []outputEvent {
+	var evs []outputEvent
+	for range qk.ReasoningTokens {
+		evs = append(evs, outputEvent{text: " think", reasoning: true})
+	}
+	for _, wd := range words {
+		evs = append(evs, outputEvent{text: wd})
+	}
+	if k := qk.TokensPerEvent; k > 1 {
+		var grouped []outputEvent
+		for i := 0; i < len(evs); i += k {
+			g := outputEvent{reasoning: evs[i].reasoning}
+			for _, e := range evs[i:min(i+k, len(evs))] {
+				g.text += e.text
+			}
+			grouped = append(grouped, g)
+		}
+		evs = grouped
+	}
+	return evs
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"io"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -215,6 +216,13 @@ func TestSpeedFactor(t *testing.T) {
 			}
 		})
 	}
+	sw := Speed{Swing: 0.4, SwingPeriod: 4 * s}
+	if got := sw.FactorAt(time.Unix(1000, 0).Add(s)); math.Abs(got-1.4) > 1e-9 {
+		t.Errorf("FactorAt one second into a 4s period = %v, want 1.4 (phase from the wall clock)", got)
+	}
+	if got := (Speed{Slowdown: 0.3}).FactorAt(time.Now()); got != 1.3 {
+		t.Errorf("FactorAt without swing = %v, want 1.3", got)
+	}
 	for _, bad := range []Speed{{Slowdown: -1}, {Swing: 1, SwingPeriod: s}, {Swing: -0.1, SwingPeriod: s}, {Swing: 0.2}} {
 		if bad.Validate() == nil {
 			t.Errorf("%+v: no error", bad)
@@ -241,5 +249,61 @@ func TestSpeedScalesEveryDelay(t *testing.T) {
 	}
 	if strings.Join(a.words, "") != strings.Join(b.words, "") {
 		t.Error("the speed changed the words")
+	}
+}
+
+func TestRoutes(t *testing.T) {
+	tests := []struct {
+		method, path string
+		want         api
+		ok           bool
+	}{
+		{"POST", "/v1/chat/completions", apiChat, true},
+		{"POST", "/v1/responses", apiResponses, true},
+		{"POST", "/v1/messages", apiAnthropic, true},
+		{"POST", "/v1beta/models/gemini-2.5-flash:streamGenerateContent", apiGemini, true},
+		{"POST", "/openai/deployments/gpt4o/chat/completions", apiAzure, true},
+		{"POST", "/api/chat", apiOllama, true},
+		{"GET", "/v1/chat/completions", "", false},
+		{"POST", "/v1/completions", "", false},
+	}
+	for _, tt := range tests {
+		r := httptest.NewRequest(tt.method, tt.path, nil)
+		if got, ok := route(r); got != tt.want || ok != tt.ok {
+			t.Errorf("%s %s = %q, %v; want %q, %v", tt.method, tt.path, got, ok, tt.want, tt.ok)
+		}
+	}
+}
+
+// TestEveryAPIStreams reads the raw stream of every API: each has its
+// preamble before the first output and its own end.
+func TestEveryAPIStreams(t *testing.T) {
+	srv := httptest.NewServer(New(Profile{TTFT: Fixed(0), Tokens: 3, Quirks: Quirks{ReasoningTokens: 1}}, 1))
+	defer srv.Close()
+	tests := []struct {
+		path, body      string
+		preamble, first string // the preamble precedes the first output
+		end             string
+	}{
+		{"/v1/responses", `{"model":"m","input":"hi","stream":true}`, "event: response.created", "response.reasoning_summary_text.delta", `"type":"response.completed"`},
+		{"/v1/messages", `{"model":"m","max_tokens":8,"stream":true,"messages":[{"role":"user","content":"hi"}]}`, "event: ping", "thinking_delta", "event: message_stop"},
+		{"/v1beta/models/m:streamGenerateContent?alt=sse", `{"contents":[{"parts":[{"text":"hi"}]}]}`, `"thoughtSignature"`, `"thought":true`, `"finishReason":"STOP"`},
+		{"/openai/deployments/d/chat/completions", `{"stream":true,"messages":[{"role":"user","content":"hi"}]}`, `"choices":[]`, `"reasoning_content"`, "data: [DONE]"},
+		{"/api/chat", `{"model":"m","messages":[{"role":"user","content":"hi"}]}`, "", `"thinking":" think"`, `"done":true`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			resp, err := http.Post(srv.URL+tt.path, "application/json", strings.NewReader(tt.body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			s := string(b)
+			first := strings.Index(s, tt.first)
+			if resp.StatusCode != 200 || first < 0 || strings.Index(s, tt.preamble) > first || !strings.Contains(s, tt.end) {
+				t.Errorf("status %d; want %q before %q and %q at the end:\n%s", resp.StatusCode, tt.preamble, tt.first, tt.end, s)
+			}
+		})
 	}
 }

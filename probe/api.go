@@ -1,0 +1,301 @@
+package probe
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+)
+
+// API is a wire API the probe speaks: how a request is made and how its
+// stream is read (docs/metrics.md has a table per API of which event sets
+// each metric).
+type API string
+
+// The APIs spoken. The zero value "" means Chat.
+const (
+	Chat      API = "chat"      // OpenAI chat completions and compatible servers
+	Responses API = "responses" // OpenAI Responses API
+	Anthropic API = "anthropic" // Anthropic Messages
+	Gemini    API = "gemini"    // Google Gemini streamGenerateContent (SSE)
+	Azure     API = "azure"     // Azure OpenAI chat completions
+	Custom    API = "custom"    // the team's own endpoint, read by StreamSpec
+)
+
+// APIs lists every API, in the order of the documentation.
+func APIs() []API { return []API{Chat, Responses, Anthropic, Gemini, Azure, Custom} }
+
+// ParseAPI checks an api name ("" is Chat).
+func ParseAPI(s string) (API, error) {
+	if s == "" {
+		return Chat, nil
+	}
+	if slices.Contains(APIs(), API(s)) {
+		return API(s), nil
+	}
+	names := make([]string, 0, 6)
+	for _, a := range APIs() {
+		names = append(names, string(a))
+	}
+	return "", fmt.Errorf("unknown api %q (known: %s)", s, strings.Join(names, ", "))
+}
+
+// AnthropicVersion is sent as anthropic-version unless Headers set one.
+const AnthropicVersion = "2023-06-01"
+
+// StreamSpec says how to read a Custom endpoint's stream: its framing and
+// JSON pointers (RFC 6901) into each event. Text is required; a pointer
+// left empty is not read.
+type StreamSpec struct {
+	Format       string // "sse", "ndjson" or "text" (every chunk of bytes is visible text)
+	Text         string // visible output text
+	Reasoning    string // reasoning text
+	Done         string // true, a non-zero number or a non-empty string ends the stream; without it EOF does
+	Error        string // a non-empty value is the provider's error message
+	OutputTokens string
+	InputTokens  string
+	CachedTokens string
+}
+
+// Validate says what is wrong with a stream spec, naming the key.
+func (s StreamSpec) Validate() error {
+	switch s.Format {
+	case "sse", "ndjson":
+		if s.Text == "" {
+			return fmt.Errorf("stream.text: a JSON pointer to the output text is required (e.g. /message/content)")
+		}
+	case "text":
+		for k, v := range map[string]string{"text": s.Text, "reasoning": s.Reasoning, "done": s.Done, "error": s.Error,
+			"output_tokens": s.OutputTokens, "input_tokens": s.InputTokens, "cached_tokens": s.CachedTokens} {
+			if v != "" {
+				return fmt.Errorf("stream.%s: a plain-text stream has no JSON to point into (use format sse or ndjson)", k)
+			}
+		}
+		return nil
+	case "":
+		return fmt.Errorf("stream.format: required: sse, ndjson or text")
+	default:
+		return fmt.Errorf("stream.format: unknown %q (known: sse, ndjson, text)", s.Format)
+	}
+	for k, v := range map[string]string{"text": s.Text, "reasoning": s.Reasoning, "done": s.Done, "error": s.Error,
+		"output_tokens": s.OutputTokens, "input_tokens": s.InputTokens, "cached_tokens": s.CachedTokens} {
+		if v != "" && !strings.HasPrefix(v, "/") {
+			return fmt.Errorf("stream.%s: %q is not a JSON pointer: it starts with / (e.g. /message/content)", k, v)
+		}
+	}
+	return nil
+}
+
+// wireOf is how req's stream is read.
+func wireOf(req Request) wire {
+	switch req.API {
+	case Responses:
+		return responsesWire
+	case Anthropic:
+		return anthropicWire
+	case Gemini:
+		return geminiWire
+	case Custom:
+		if req.Stream != nil {
+			return customWire(*req.Stream)
+		}
+	}
+	return chatWire // Chat, Azure, and "" (chat)
+}
+
+// setHeaders sets the API's content, accept and auth headers; req.Headers
+// come last and win.
+func setHeaders(h http.Header, req Request, w wire) {
+	h.Set("Content-Type", "application/json")
+	switch w.framing {
+	case framingSSE:
+		h.Set("Accept", "text/event-stream")
+	case framingNDJSON:
+		h.Set("Accept", "application/x-ndjson")
+	}
+	if req.APIKey != "" {
+		switch req.API {
+		case Anthropic:
+			h.Set("x-api-key", req.APIKey)
+		case Gemini:
+			h.Set("x-goog-api-key", req.APIKey)
+		case Azure:
+			h.Set("api-key", req.APIKey)
+		default:
+			h.Set("Authorization", "Bearer "+req.APIKey)
+		}
+	}
+	if req.API == Anthropic {
+		h.Set("anthropic-version", AnthropicVersion)
+	}
+	for k, v := range req.Headers {
+		h.Set(k, v)
+	}
+}
+
+// URL is the streaming URL of api for an endpoint. base is the endpoint's
+// base_url: "…/v1" for Chat and Responses, the host for Anthropic
+// ("https://api.anthropic.com"), "…/v1beta" for Gemini, the deployment URL
+// ("https://R.openai.azure.com/openai/deployments/D") for Azure, and the
+// full URL for Custom. model names the Gemini model; apiVersion is Azure's
+// api-version.
+func URL(api API, base, model, apiVersion string) string {
+	base = strings.TrimSuffix(base, "/")
+	switch api {
+	case Responses:
+		return base + "/responses"
+	case Anthropic:
+		return base + "/v1/messages"
+	case Gemini:
+		return base + "/models/" + url.PathEscape(model) + ":streamGenerateContent?alt=sse"
+	case Azure:
+		return base + "/chat/completions?api-version=" + url.QueryEscape(apiVersion)
+	case Custom:
+		return base
+	}
+	return base + "/chat/completions"
+}
+
+// Message is one prompt message.
+type Message struct {
+	Role    string // system, user or assistant
+	Content string
+}
+
+// BodyParams are the plain values a request body is built from.
+type BodyParams struct {
+	Model       string
+	Messages    []Message
+	MaxTokens   int      // 0: the API's default (Anthropic requires one: 1024)
+	Temperature *float64 // nil: the API's default
+	// Template is a Custom endpoint's body (decoded JSON or YAML; nil for
+	// no body): every string that is exactly "{{prompt}}" (the last
+	// message's content), "{{messages}}" or "{{max_tokens}}" is replaced
+	// by that value.
+	Template any
+}
+
+// Body builds the streaming request body of api.
+func Body(api API, p BodyParams) ([]byte, error) {
+	switch api {
+	case Responses:
+		b := map[string]any{"model": p.Model, "input": p.Messages, "stream": true}
+		if p.MaxTokens > 0 {
+			b["max_output_tokens"] = p.MaxTokens
+		}
+		putTemperature(b, p.Temperature)
+		return json.Marshal(b)
+	case Anthropic:
+		var system []string
+		var msgs []Message
+		for _, m := range p.Messages {
+			if m.Role == "system" {
+				system = append(system, m.Content)
+				continue
+			}
+			msgs = append(msgs, m)
+		}
+		b := map[string]any{"model": p.Model, "messages": msgs, "stream": true, "max_tokens": p.MaxTokens}
+		if p.MaxTokens <= 0 {
+			b["max_tokens"] = 1024
+		}
+		if len(system) > 0 {
+			b["system"] = strings.Join(system, "\n\n")
+		}
+		putTemperature(b, p.Temperature)
+		return json.Marshal(b)
+	case Gemini:
+		type part struct {
+			Text string `json:"text"`
+		}
+		type content struct {
+			Role  string `json:"role,omitempty"`
+			Parts []part `json:"parts"`
+		}
+		var system []part
+		var contents []content
+		for _, m := range p.Messages {
+			switch m.Role {
+			case "system":
+				system = append(system, part{m.Content})
+			case "assistant":
+				contents = append(contents, content{Role: "model", Parts: []part{{m.Content}}})
+			default:
+				contents = append(contents, content{Role: "user", Parts: []part{{m.Content}}})
+			}
+		}
+		b := map[string]any{"contents": contents}
+		if len(system) > 0 {
+			b["systemInstruction"] = content{Parts: system}
+		}
+		gen := map[string]any{}
+		if p.MaxTokens > 0 {
+			gen["maxOutputTokens"] = p.MaxTokens
+		}
+		putTemperature(gen, p.Temperature)
+		if len(gen) > 0 {
+			b["generationConfig"] = gen
+		}
+		return json.Marshal(b)
+	case Custom:
+		if p.Template == nil {
+			return nil, nil // no body (e.g. a GET endpoint)
+		}
+		return json.Marshal(fillTemplate(p.Template, p))
+	}
+	// Chat and Azure.
+	b := map[string]any{"model": p.Model, "messages": p.Messages, "stream": true, "stream_options": map[string]any{"include_usage": true}}
+	if p.MaxTokens > 0 {
+		b["max_tokens"] = p.MaxTokens
+	}
+	putTemperature(b, p.Temperature)
+	return json.Marshal(b)
+}
+
+func putTemperature(b map[string]any, t *float64) {
+	if t != nil {
+		b["temperature"] = *t
+	}
+}
+
+// MarshalJSON writes a message as {"role":…,"content":…}.
+func (m Message) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Role    string `json:"role"`
+		Content string `json:"content"`
+	}{m.Role, m.Content})
+}
+
+// fillTemplate replaces the placeholders of a Custom body template.
+func fillTemplate(v any, p BodyParams) any {
+	switch t := v.(type) {
+	case string:
+		switch t {
+		case "{{prompt}}":
+			if len(p.Messages) > 0 {
+				return p.Messages[len(p.Messages)-1].Content
+			}
+			return ""
+		case "{{messages}}":
+			return p.Messages
+		case "{{max_tokens}}":
+			return p.MaxTokens
+		}
+		return t
+	case map[string]any:
+		out := make(map[string]any, len(t))
+		for k, x := range t {
+			out[k] = fillTemplate(x, p)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, x := range t {
+			out[i] = fillTemplate(x, p)
+		}
+		return out
+	}
+	return v
+}
