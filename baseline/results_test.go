@@ -44,7 +44,7 @@ func TestWriteIsAtomicAndRoundTrips(t *testing.T) {
 		t.Errorf("round trip: ttft %v total %v tpot %v itl %v", *q.TTFTMs, *q.TotalMs, q.TPOTMs, q.ITLMs)
 	}
 	b, _ := os.ReadFile(path)
-	for _, key := range []string{`"tpot_ms":null`, `"ttft_ms":402.5`, `"tokens_source":"events"`, `"itl_ms":[9]`, `"metrics_version":1`} {
+	for _, key := range []string{`"tpot_ms":null`, `"ttft_ms":402.5`, `"tokens_source":"events"`, `"itl_ms":[9]`, `"metrics_version":2`} {
 		if !strings.Contains(string(b), key) {
 			t.Errorf("file lacks %s", key)
 		}

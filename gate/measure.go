@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -14,8 +13,6 @@ import (
 	"os/exec"
 	"strings"
 	"time"
-
-	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/latgate/latgate/probe"
 	"github.com/latgate/latgate/results"
@@ -48,26 +45,25 @@ func newHTTPClient(cfg *suite.Config) *http.Client {
 	return &http.Client{Transport: tr}
 }
 
-// requestBody builds the chat-completions request with go-openai's types;
-// a non-empty prefix goes in front of the first message.
+// requestBody builds the streaming request of the endpoint's API; a
+// non-empty prefix goes in front of the first message.
 func requestBody(s suite.Scenario, e suite.Endpoint, prefix string) ([]byte, error) {
-	req := openai.ChatCompletionRequest{
-		Model:         e.Model,
-		MaxTokens:     s.MaxTokens,
-		Stream:        true,
-		StreamOptions: &openai.StreamOptions{IncludeUsage: true},
-	}
-	if s.Temperature != nil {
-		req.Temperature = float32(*s.Temperature)
-	}
+	p := probe.BodyParams{Model: e.Model, MaxTokens: s.MaxTokens, Temperature: s.Temperature, Template: e.Body}
 	for i, m := range s.Messages {
 		c := m.Content
 		if i == 0 {
 			c = prefix + c
 		}
-		req.Messages = append(req.Messages, openai.ChatCompletionMessage{Role: m.Role, Content: c})
+		p.Messages = append(p.Messages, probe.Message{Role: m.Role, Content: c})
 	}
-	return json.Marshal(req)
+	return probe.Body(apiOf(e), p)
+}
+
+func apiOf(e suite.Endpoint) probe.API {
+	if e.API == "" {
+		return probe.Chat
+	}
+	return probe.API(e.API)
 }
 
 // MeasureOptions are a measurement's injected I/O.
@@ -122,7 +118,18 @@ func groupOf(s suite.Scenario, ep suite.Endpoint) (probe.Request, func(int) []by
 			return b
 		}
 	}
-	return probe.Request{URL: ep.BaseURL + "/chat/completions", Body: body, APIKey: ep.APIKey, Headers: ep.Headers}, bodyFor, nil
+	api := apiOf(ep)
+	req := probe.Request{API: api, Method: ep.Method, Body: body, APIKey: ep.APIKey, Headers: ep.Headers}
+	if api == probe.Custom {
+		req.URL = ep.URL
+		if ep.Stream != nil {
+			req.Stream = &probe.StreamSpec{Format: ep.Stream.Format, Text: ep.Stream.Text, Reasoning: ep.Stream.Reasoning, Done: ep.Stream.Done,
+				Error: ep.Stream.Error, OutputTokens: ep.Stream.OutputTokens, InputTokens: ep.Stream.InputTokens, CachedTokens: ep.Stream.CachedTokens}
+		}
+	} else {
+		req.URL = probe.URL(api, ep.BaseURL, ep.Model, ep.APIVersion)
+	}
+	return req, bodyFor, nil
 }
 
 func findVariant(cfg *suite.Config, scenario, endpoint string) *planned {
@@ -237,10 +244,11 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 		Schema: results.Schema, MetricsVersion: results.MetricsVersion, ToolVersion: opt.ToolVersion,
 		CreatedAt: now().UTC().Truncate(time.Second), Source: opt.Source,
 	}
-	switch {
-	case res.Interrupted:
+	switch res.Cause {
+	case "":
+	case probe.Interrupted:
 		f.Incomplete = fmt.Sprintf("interrupted by a signal after %d of %d planned requests", res.Sent, total)
-	case res.Stopped != "":
+	default:
 		f.Incomplete = res.Stopped
 	}
 	for i, pl := range plan {
@@ -266,7 +274,7 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 		}
 		var why string
 		switch {
-		case res.Interrupted:
+		case res.Cause == probe.Interrupted:
 			why = "interrupted before any request completed"
 		case recorded == 0 && res.Stopped != "":
 			why = res.Stopped + " before any measured request (warmup requests count toward the caps)"
@@ -385,10 +393,10 @@ func requestOf(r probe.Record) results.Request {
 		ITLMs:        make([]float64, len(r.ITL)),
 		OutputTokens: r.OutputTokens, PromptTokens: r.PromptTokens, CachedTokens: r.CachedTokens,
 		ReasoningTokens: r.ReasoningTokens, TokensSource: r.TokensSource,
-		SentMs: ms(r.Sent), Block: r.Block,
+		SentMs: ms(r.SentAt), Block: r.Block,
 	}
-	if r.Intended != probe.Missing {
-		q.LagMs = optMs(max(r.Sent-r.Intended, 0))
+	if r.IntendedAt != probe.Missing {
+		q.LagMs = optMs(r.ScheduleLag())
 	}
 	for i, g := range r.ITL {
 		q.ITLMs[i] = ms(g)

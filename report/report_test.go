@@ -60,14 +60,14 @@ func fixtureRun(rng *rand.Rand, endpoint, scenario string, n int, ttft, itl, fai
 func fixture() (*results.File, *results.File) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	hostile := "chat <b>@team</b> | x"
-	base := &results.File{Schema: results.Schema, MetricsVersion: 1, Runs: []results.Run{
+	base := &results.File{Schema: results.Schema, MetricsVersion: results.MetricsVersion, Runs: []results.Run{
 		fixtureRun(rng, "us-east", "chat-short", 50, 0.40, 0.010, 0.02, true, false),
 		fixtureRun(rng, "us-east", hostile, 50, 0.30, 0.010, 0, false, false),
 		fixtureRun(rng, "eu-west", "chat-short", 50, 0.45, 0.010, 0, false, false),
 		fixtureRun(rng, "us-east", "reasoning", 50, 0.30, 0.008, 0, false, true),
 		fixtureRun(rng, "us-east", "retired", 50, 0.30, 0.008, 0, false, false),
 	}}
-	cur := &results.File{Schema: results.Schema, MetricsVersion: 1, Runs: []results.Run{
+	cur := &results.File{Schema: results.Schema, MetricsVersion: results.MetricsVersion, Runs: []results.Run{
 		fixtureRun(rng, "us-east", "chat-short", 50, 0.60, 0.010, 0.02, true, false), // TTFT regression
 		fixtureRun(rng, "us-east", hostile, 50, 0.30, 0.010, 0, false, false),
 		fixtureRun(rng, "eu-west", "chat-short", 50, 0.45, 0.010, 0.20, false, false), // errors

@@ -17,7 +17,9 @@ import (
 // Schema and MetricsVersion identify the format and the metric definitions.
 const (
 	Schema         = "latgate/results/v1"
-	MetricsVersion = 1
+	// MetricsVersion 2: perceived counts only visible tokens (the reader
+	// starts at the first visible token, never before ttfc).
+	MetricsVersion = 2
 )
 
 // File is a results file.

@@ -32,7 +32,7 @@ func actionsEnv(t *testing.T, dir string, api *ghfake.Fake) map[string]string {
 		"GITHUB_OUTPUT": filepath.Join(dir, "output"), "GITHUB_STEP_SUMMARY": filepath.Join(dir, "summary"),
 		"GITHUB_WORKFLOW": "latency", "GITHUB_JOB": "gate", "GITHUB_SERVER_URL": "https://github.test", "GITHUB_RUN_ID": "42",
 		"GITHUB_WORKFLOW_REF": "o/r/.github/workflows/latgate.yml@refs/pull/7/merge", "GITHUB_BASE_REF": "main",
-		"TEST_API_KEY": testKey, "INPUT_REPORT": filepath.Join(dir, "latgate-report.md"),
+		"TEST_API_KEY": testKey, "INPUT_REPORT": filepath.Join(dir, "latgate-report.md"), "INPUT_BASELINE_DIR": filepath.Join(dir, "latgate-baseline"),
 	}
 }
 

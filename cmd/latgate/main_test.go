@@ -169,13 +169,13 @@ func TestBadInputs(t *testing.T) {
 	ms := func(v float64) *float64 { return &v }
 	req := results.Request{OK: true, Status: 200, TTFTMs: ms(100), TotalMs: ms(200), ITLMs: []float64{}}
 	file := func(scenario string, reqs ...results.Request) string {
-		f := results.File{Schema: results.Schema, MetricsVersion: 1, Runs: []results.Run{{Scenario: scenario, Endpoint: "e", Requests: reqs}}}
+		f := results.File{Schema: results.Schema, MetricsVersion: results.MetricsVersion, Runs: []results.Run{{Scenario: scenario, Endpoint: "e", Requests: reqs}}}
 		b, _ := json.Marshal(f)
 		return string(b)
 	}
 	abFile := func(scenario string, q results.Request) string {
 		q.Block = 1
-		f := results.File{Schema: results.Schema, MetricsVersion: 1, Runs: []results.Run{
+		f := results.File{Schema: results.Schema, MetricsVersion: results.MetricsVersion, Runs: []results.Run{
 			{Scenario: scenario, Endpoint: "e", Variant: "base", Requests: []results.Request{q}},
 			{Scenario: scenario, Endpoint: "e", Variant: "head", Requests: []results.Request{q}}}}
 		b, _ := json.Marshal(f)
@@ -193,7 +193,7 @@ func TestBadInputs(t *testing.T) {
 		{"truncated", []string{"compare", good, write("trunc.json", file("s", req)[:40])}, 2, "not a complete JSON document"},
 		{"invalid json", []string{"compare", good, write("bad.json", "{\"schema\": nope}")}, 2, "bad.json:1:13: invalid JSON"},
 		{"wrong schema", []string{"compare", good, write("schema.json", `{"schema":"other/v1","metrics_version":1,"runs":[]}`)}, 2, `schema is "other/v1", want "latgate/results/v1"`},
-		{"metrics version", []string{"compare", good, write("mv.json", `{"schema":"latgate/results/v1","metrics_version":2,"runs":[]}`)}, 2, "recorded with metrics_version 2"},
+		{"metrics version", []string{"compare", good, write("mv.json", `{"schema":"latgate/results/v1","metrics_version":9,"runs":[]}`)}, 2, "recorded with metrics_version 9"},
 		{"no run in common", []string{"compare", good, write("other.json", file("t", req))}, 2, "no run in common"},
 		{"baseline without success", []string{"compare", write("nosuccess.json", file("s", results.Request{Error: "x", ITLMs: []float64{}})), good}, 2, "has no successful request"},
 		{"missing file", []string{"compare", good, filepath.Join(dir, "nope.json")}, 2, "no such file"},
@@ -236,7 +236,7 @@ func TestMerge(t *testing.T) {
 	ms := func(v float64) *float64 { return &v }
 	req := results.Request{OK: true, TTFTMs: ms(100), TotalMs: ms(200), ITLMs: []float64{}}
 	for _, region := range []string{"us", "eu"} {
-		f := results.File{Schema: results.Schema, MetricsVersion: 1, Source: results.Source{Region: region},
+		f := results.File{Schema: results.Schema, MetricsVersion: results.MetricsVersion, Source: results.Source{Region: region},
 			Runs: []results.Run{{Scenario: "s", Endpoint: "api-" + region, Requests: []results.Request{req}}}}
 		if err := baseline.Write(filepath.Join(dir, region+".json"), &f); err != nil {
 			t.Fatal(err)
