@@ -16,7 +16,7 @@ import (
 
 // Schema and MetricsVersion identify the format and the metric definitions.
 const (
-	Schema         = "latgate/results/v1"
+	Schema = "latgate/results/v1"
 	// MetricsVersion 2: perceived counts only visible tokens (the reader
 	// starts at the first visible token, never before ttfc).
 	MetricsVersion = 2
