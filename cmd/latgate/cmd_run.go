@@ -65,6 +65,11 @@ func cmdSim(e *env, args []string) error {
 	itl := fs.String("itl", "", "override: fixed inter-token `gap`, e.g. 20ms (default: the profile's)")
 	tokens := fs.Int("tokens", 0, "override: output tokens")
 	stamp := fs.Bool("stamp", false, "write each first output's send time as an SSE comment (fidelity benchmarks)")
+	var speed sim.Speed
+	fs.Float64Var(&speed.Slowdown, "slowdown", 0, "make every delay this much slower, e.g. 0.3 (the slower head of an A/B test)")
+	fs.Float64Var(&speed.Swing, "swing", 0, "swing every delay by ± this share over time, e.g. 0.4 (a drifting provider)")
+	fs.DurationVar(&speed.SwingPeriod, "swing-period", 0, "the swing's `period`, e.g. 3s")
+	buffered := fs.Bool("buffered", false, "hold each response and release it at once, as a buffering proxy does")
 	if _, err := parseFlags(fs, args, e.stderr); err != nil {
 		return err
 	}
@@ -86,6 +91,11 @@ func cmdSim(e *env, args []string) error {
 		p.Tokens = *tokens
 	}
 	p.Quirks.StampFirstOutput = *stamp
+	p.Quirks.Buffered = *buffered
+	if err := speed.Validate(); err != nil {
+		return gate.BadInputf("sim: %v", err)
+	}
+	p.Speed = speed
 	s := sim.New(p, *seed)
 	s.APIKey = *key
 	ln, err := net.Listen("tcp", *addr)
@@ -93,7 +103,9 @@ func cmdSim(e *env, args []string) error {
 		return gate.AsCannotRun(fmt.Errorf("sim: %v", err))
 	}
 	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(e.stderr, "latgate sim: serving profile %q on http://%s/v1 (Ctrl-C to stop)\n", p.Name, ln.Addr())
+	fmt.Fprintf(e.stderr, "latgate sim: serving profile %q on http://%s (Ctrl-C to stop). Every api at once:\n"+
+		"  chat, responses: base_url http://%[2]s/v1\n  anthropic: base_url http://%[2]s\n  gemini: base_url http://%[2]s/v1beta\n"+
+		"  azure: base_url http://%[2]s/openai/deployments/NAME\n  custom (Ollama-style NDJSON): url http://%[2]s/api/chat\n", p.Name, ln.Addr())
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

@@ -1,0 +1,77 @@
+package gate
+
+import (
+	"context"
+	"math"
+	"net/http/httptest"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/latgate/latgate/sim"
+	"github.com/latgate/latgate/suite"
+)
+
+// TestEveryAPIThroughThePipeline: a suite with one endpoint per api, each
+// served by the simulator with a fixed TTFT behind the API's preamble
+// events, is measured with every request ok, TTFT near the injected value
+// and token counts from each API's usage.
+func TestEveryAPIThroughThePipeline(t *testing.T) {
+	const ttft = 60 * time.Millisecond
+	s := sim.New(sim.Profile{TTFT: sim.Fixed(ttft), ITL: sim.Fixed(2 * time.Millisecond), Tokens: 12,
+		Quirks: sim.Quirks{RoleChunk: true, KeepAlives: 2}}, 5)
+	s.APIKey = "sk-apis-SECRET-42"
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	u := srv.URL
+	cfgText := `endpoints:
+  - {name: chat, base_url: ` + u + `/v1, model: m, api_key_env: K}
+  - {name: responses, api: responses, base_url: ` + u + `/v1, model: m, api_key_env: K}
+  - {name: anthropic, api: anthropic, base_url: ` + u + `, model: m, api_key_env: K}
+  - {name: gemini, api: gemini, base_url: ` + u + `/v1beta, model: m, api_key_env: K}
+  - {name: azure, api: azure, base_url: ` + u + `, deployment: d, api_version: "2024-10-21", api_key_env: K}
+  - name: custom
+    api: custom
+    url: ` + u + `/api/chat
+    headers: {Authorization: "Bearer ${K}"}
+    body: {model: m, stream: true, messages: "{{messages}}", options: {num_predict: "{{max_tokens}}"}}
+    stream: {format: ndjson, text: /message/content, done: /done, output_tokens: /eval_count, input_tokens: /prompt_eval_count}
+scenarios:
+  - {name: hello, prompt: "Say hello.", max_tokens: 12, requests: 10, warmup: 1, concurrency: 2}
+`
+	getenv := func(k string) string { return map[string]string{"K": "sk-apis-SECRET-42"}[k] }
+	cfg, err := suite.Parse("apis.yaml", []byte(cfgText), suite.Options{Getenv: getenv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Measure(context.Background(), cfg, MeasureOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Runs) != 6 {
+		t.Fatalf("%d runs, want one per api (6)", len(f.Runs))
+	}
+	for _, run := range f.Runs {
+		t.Run(run.Endpoint, func(t *testing.T) {
+			var ttfts []float64
+			for _, q := range run.Requests {
+				if !q.OK {
+					t.Fatalf("request failed: %s", q.Error)
+				}
+				if strings.Contains(q.Error, "SECRET") {
+					t.Errorf("the key leaked into an error")
+				}
+				if q.OutputTokens != 12 || q.TokensSource != "usage" {
+					t.Errorf("output_tokens %d from %q, want 12 from usage", q.OutputTokens, q.TokensSource)
+				}
+				ttfts = append(ttfts, *q.TTFTMs)
+			}
+			sort.Float64s(ttfts)
+			med := ttfts[len(ttfts)/2]
+			if want := float64(ttft.Milliseconds()); med < want || math.Abs(med-want) > 25 {
+				t.Errorf("TTFT median %.1f ms, want %.0f ms (up to +25 ms) behind the preamble events", med, want)
+			}
+		})
+	}
+}
