@@ -179,6 +179,7 @@ func CompareAB(f *results.File, name string, th compare.Config) (*report.Report,
 	runs := compare.Runs(pairs)
 	res := compare.Compare(runs, th)
 	rep := report.Build(pairs, res, th)
+	rep.Warnings = append(rep.Warnings, RunWarnings(f)...)
 	var noise []compare.NoiseCheck
 	if aa {
 		noise = compare.Noise(runs, th)

@@ -44,7 +44,9 @@ func CompareFiles(base, cur *results.File, baseName, curName string, th compare.
 		return nil, &Error{Kind: BadInput, Err: fmt.Errorf("%w: %s has %s, %s has %s (runs match by endpoint and scenario)", ErrNoCommonRun, baseName, runNames(base), curName, runNames(cur))}
 	}
 	res := compare.Compare(compare.Runs(pairs), th)
-	return report.Build(pairs, res, th), nil
+	rep := report.Build(pairs, res, th)
+	rep.Warnings = append(rep.Warnings, RunWarnings(cur)...)
+	return rep, nil
 }
 
 func runNames(f *results.File) string {

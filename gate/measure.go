@@ -393,7 +393,7 @@ func requestOf(r probe.Record) results.Request {
 		ITLMs:        make([]float64, len(r.ITL)),
 		OutputTokens: r.OutputTokens, PromptTokens: r.PromptTokens, CachedTokens: r.CachedTokens,
 		ReasoningTokens: r.ReasoningTokens, TokensSource: r.TokensSource,
-		SentMs: ms(r.SentAt), Block: r.Block,
+		SentMs: ms(r.SentAt), Block: r.Block, Buffered: r.OK && r.Buffered(),
 	}
 	if r.IntendedAt != probe.Missing {
 		q.LagMs = optMs(r.ScheduleLag())

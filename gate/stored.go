@@ -81,7 +81,9 @@ func CompareStored(hist []*results.File, names []string, cur *results.File, curN
 	if err != nil {
 		return nil, AsBadInput(err)
 	}
-	return report.Build(pairs, res, th), nil
+	rep := report.Build(pairs, res, th)
+	rep.Warnings = append(rep.Warnings, RunWarnings(cur)...)
+	return rep, nil
 }
 
 // DefaultMaxBaselineAge is how old a stored baseline may be before the

@@ -111,6 +111,9 @@ type Request struct {
 	// closed loop, where there is no schedule to fall behind.
 	SentMs float64  `json:"sent_ms"`
 	LagMs  *float64 `json:"lag_ms"`
+	// Buffered: the output events arrived together after the wait (90 % of
+	// the gaps under 1 ms), as a buffering proxy or gateway releases them.
+	Buffered bool `json:"buffered,omitempty"`
 	// Block is the interleaving block of an A/B request (from 1): base and
 	// head requests of one block were sent at the same moments. 0 otherwise.
 	Block int `json:"block,omitempty"`

@@ -46,6 +46,9 @@ func cmdRun(e *env, args []string) error {
 			return gate.AsCannotRun(werr)
 		}
 		report.Measurements(e.stdout, f)
+		for _, w := range gate.RunWarnings(f) {
+			fmt.Fprintln(e.stderr, "latgate: warning: "+w)
+		}
 		note := ""
 		if f.Incomplete != "" {
 			note = ", marked incomplete"

@@ -1,0 +1,40 @@
+package gate
+
+import (
+	"fmt"
+
+	"github.com/latgate/latgate/results"
+)
+
+// RunWarnings are what a results file says about how it was measured that
+// a reader must know: streams that arrived buffered, and open-loop
+// schedules the client could not keep (coordinated omission).
+func RunWarnings(f *results.File) []string {
+	var w []string
+	for _, r := range f.Runs {
+		name := r.Scenario + " @ " + r.Endpoint
+		if r.Variant != "" {
+			name += " (" + r.Variant + ")"
+		}
+		ok, buffered, late := 0, 0, 0
+		for _, q := range r.Requests {
+			if !q.OK {
+				continue
+			}
+			ok++
+			if q.Buffered {
+				buffered++
+			}
+			if q.LagMs != nil && *q.LagMs > 100 {
+				late++
+			}
+		}
+		if ok > 0 && buffered*2 >= ok {
+			w = append(w, fmt.Sprintf("%s: %d of %d streams arrived buffered (the output came all at once after the wait): a proxy or gateway is holding the response — nginx proxy_buffering, a CDN or API gateway, compression middleware — so users see no streaming and TTFT equals total time", name, buffered, ok))
+		}
+		if ok > 0 && late*10 >= ok {
+			w = append(w, fmt.Sprintf("%s: %d of %d requests were sent more than 100 ms behind their open-loop schedule: the client could not keep the rate (raise max_in_flight or lower rate); latencies under that load are understated", name, late, ok))
+		}
+	}
+	return w
+}

@@ -1,0 +1,44 @@
+package gate
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/latgate/latgate/results"
+)
+
+func TestRunWarnings(t *testing.T) {
+	lag := func(v float64) *float64 { return &v }
+	run := func(buffered int, lagMs *float64) results.Run {
+		r := results.Run{Scenario: "s", Endpoint: "e"}
+		for i := 0; i < 10; i++ {
+			r.Requests = append(r.Requests, results.Request{OK: true, Buffered: i < buffered, LagMs: lagMs})
+		}
+		return r
+	}
+	tests := []struct {
+		name string
+		run  results.Run
+		want []string
+	}{
+		{"streaming", run(0, nil), nil},
+		{"a few buffered", run(3, nil), nil},
+		{"buffered", run(8, nil), []string{"8 of 10 streams arrived buffered"}},
+		{"closed loop", run(0, nil), nil},
+		{"schedule kept", run(0, lag(5)), nil},
+		{"schedule not kept", run(0, lag(250)), []string{"10 of 10 requests were sent more than 100 ms behind"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := RunWarnings(&results.File{Runs: []results.Run{tt.run}})
+			if len(got) != len(tt.want) {
+				t.Fatalf("got %q, want %d warnings", got, len(tt.want))
+			}
+			for i := range got {
+				if !strings.Contains(got[i], tt.want[i]) {
+					t.Errorf("got %q, want it to contain %q", got[i], tt.want[i])
+				}
+			}
+		})
+	}
+}
