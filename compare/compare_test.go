@@ -35,9 +35,16 @@ func realistic() model {
 	}
 }
 
-func (m model) sample(n int, rng *rand.Rand) *Sample {
+func (m model) sample(n int, rng *rand.Rand) *Sample { return m.sampleWith(n, rng, nil) }
+
+// sampleWith multiplies request i's latencies by f(i) (drift in time).
+func (m model) sampleWith(n int, rng *rand.Rand, f func(int) float64) *Sample {
 	s := &Sample{Values: map[string][]float64{}, Events: float64(m.tokens)}
-	for range n {
+	for i := range n {
+		k := 1.0
+		if f != nil {
+			k = f(i)
+		}
 		ok := rng.Float64() >= m.errRate
 		med := m.ttftMedian
 		if m.hitShare > 0 {
@@ -50,8 +57,8 @@ func (m model) sample(n int, rng *rand.Rand) *Sample {
 		if rng.Float64() < m.spikeP {
 			ttft += m.spikeMin + rng.Float64()*(m.spikeMax-m.spikeMin)
 		}
-		ttft *= m.scale * m.ttftScale
-		itl := m.scale * m.itlMedian * math.Exp(m.itlSigma*rng.NormFloat64())
+		ttft *= k * m.scale * m.ttftScale
+		itl := k * m.scale * m.itlMedian * math.Exp(m.itlSigma*rng.NormFloat64())
 		total := ttft + float64(m.tokens-1)*itl
 		vals := map[string]float64{"ttft": ttft, "ttfc": ttft, "itl": itl, "tpot": itl, "total": total, "perceived": ttft}
 		if !ok {
