@@ -60,11 +60,11 @@ type runData struct {
 
 func newRunTests(r Run, cfg Config, isBlocked bool) *runTests {
 	d := &runTests{
-		worse: newRunData(r.Base, r.Current, 1/(1+cfg.Tolerance)),
+		worse: newRunData(r.Base, r.Current, 1/(1+cfg.Tolerance), isBlocked),
 		seed:  hash(r.Endpoint + "\x00" + r.Scenario),
 	}
 	if cfg.Tolerance < 1 {
-		d.better = newRunData(r.Base, r.Current, 1/(1-cfg.Tolerance))
+		d.better = newRunData(r.Base, r.Current, 1/(1-cfg.Tolerance), isBlocked)
 	}
 	d.alias = make([]int, len(Metrics))
 	for mi := range Metrics {
@@ -106,6 +106,37 @@ func newRunTests(r Run, cfg Config, isBlocked bool) *runTests {
 	return d
 }
 
+// alignBlocks divides every unit's values by the median of its block's
+// values, per metric.
+func alignBlocks(units []unit, block []int) {
+	members := map[int][]int{}
+	for i, b := range block {
+		members[b] = append(members[b], i)
+	}
+	var vs []float64
+	for mi := range Metrics {
+		for _, idx := range members {
+			vs = vs[:0]
+			for _, i := range idx {
+				if v := units[i].v[mi]; !math.IsNaN(v) {
+					vs = append(vs, v)
+				}
+			}
+			if len(vs) == 0 {
+				continue
+			}
+			sort.Float64s(vs)
+			med := Quantile(vs, 0.5)
+			if med <= 0 {
+				continue
+			}
+			for _, i := range idx {
+				units[i].v[mi] /= med
+			}
+		}
+	}
+}
+
 func sameColumn(d *runData, a, b int) bool {
 	for _, u := range d.units {
 		x, y := u.v[a], u.v[b]
@@ -129,7 +160,15 @@ func (rt *runTests) value(t testDef, cur []bool) float64 {
 // newRunData pools base and current requests, the current values
 // multiplied by scale: testing "no difference" on the scaled data tests
 // "a difference of exactly the tolerance" on the real data.
-func newRunData(base, cur *Sample, scale float64) *runData {
+//
+// For an interleaved run (aligned), every value is then divided by the
+// median of its block's values of that metric, both variants together.
+// That median is the same whatever the labels inside the block, so the
+// within-block permutation test stays exact, and drift between blocks
+// (the provider slowing down for a minute, a cold start) no longer widens
+// the null distribution: the tests see each request relative to its
+// neighbours in time.
+func newRunData(base, cur *Sample, scale float64, aligned bool) *runData {
 	d := &runData{nb: base.N()}
 	add := func(s *Sample, scale float64) {
 		for i := range s.OK {
@@ -145,6 +184,9 @@ func newRunData(base, cur *Sample, scale float64) *runData {
 	}
 	add(base, 1)
 	add(cur, scale)
+	if aligned {
+		alignBlocks(d.units, append(append([]int(nil), base.Block...), cur.Block...))
+	}
 	d.order = make([][]int, len(Metrics))
 	d.val = make([][]float64, len(Metrics))
 	d.rank = make([][]float64, len(Metrics))
