@@ -482,3 +482,24 @@ func TestBlockedPermutationSeesThroughDrift(t *testing.T) {
 		t.Errorf("+30%% under block drift: blocked test caught %d of 5, unpaired %d of 5; want ≥ 4 and ≤ 1", detected, unpairedDetected)
 	}
 }
+
+func TestBinomial(t *testing.T) {
+	for _, tt := range []struct {
+		n    int
+		p    float64
+		k    int
+		want float64
+	}{
+		{10, 0.5, 5, 0.623046875},
+		{10, 0.5, 10, 1},
+		{20, 0.95, 17, 0.07548367}, // P(Bin(20, .95) ≤ 17)
+		{3, 0.2, 0, 0.512},
+	} {
+		if got := binomialCDF(tt.n, tt.p)[tt.k]; math.Abs(got-tt.want) > 1e-7 {
+			t.Errorf("P(Bin(%d, %v) ≤ %d) = %v, want %v", tt.n, tt.p, tt.k, got, tt.want)
+		}
+	}
+	if got := binomialUpper(10, 6, 0.5); math.Abs(got-(1-0.623046875)) > 1e-12 {
+		t.Errorf("P(Bin(10, .5) ≥ 6) = %v", got)
+	}
+}

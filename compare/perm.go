@@ -3,9 +3,7 @@ package compare
 import (
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"sort"
-	"sync"
 )
 
 // unit is one request as a whole record, so permutations keep the
@@ -408,23 +406,10 @@ func westfallYoung(res *Result, data []*runTests, cfg Config) {
 		}
 		off += len(d.tests)
 	}
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(data)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for ri := range jobs {
-				f, d := first[ri], data[ri]
-				d.permute(cfg, obs[f:f+len(d.tests)], perm[f:f+len(d.tests)])
-			}
-		}()
-	}
-	for ri := range data {
-		jobs <- ri
-	}
-	close(jobs)
-	wg.Wait()
+	inParallel(len(data), func(ri int) {
+		f, d := first[ri], data[ri]
+		d.permute(cfg, obs[f:f+len(d.tests)], perm[f:f+len(d.tests)])
+	})
 
 	// Raw p-values, and each permutation's largest standardized statistic
 	// across the family (maxT): each test is standardized by the mean and
