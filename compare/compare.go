@@ -74,7 +74,9 @@ package compare
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"sort"
+	"sync"
 
 	"github.com/montanaflynn/stats"
 )
@@ -233,22 +235,58 @@ func Compare(runs []Run, cfg Config) Result {
 	cfg.defaults()
 	var res Result
 	var data []*runTests
+	var boots []bootJob
 	for _, r := range runs {
 		if r.Current == nil {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("%s / %s: in the baseline but not measured now (removed?)", r.Endpoint, r.Scenario))
 			continue
 		}
-		d := addChecks(&res, r, cfg)
+		d := addChecks(&res, r, cfg, &boots)
 		if d != nil && len(d.tests) > 0 {
 			data = append(data, d)
 		}
 	}
+	inParallel(len(boots), func(i int) {
+		j := boots[i]
+		draws := bootstrapDraws(j.run, j.metric, j.st, cfg.Bootstrap, checkSeed(cfg, j.run, j.metric, j.st.name), j.blocked)
+		res.Checks[j.check].CIPct = [2]float64{Quantile(draws, cfg.Alpha/2), Quantile(draws, 1-cfg.Alpha/2)}
+	})
 	westfallYoung(&res, data, cfg)
 	for i := range res.Checks {
 		decide(&res.Checks[i], cfg, res.Tested)
 	}
 	res.Verdict = verdict(res.Checks, cfg)
 	return res
+}
+
+// bootJob is one change interval to compute.
+type bootJob struct {
+	check   int
+	run     Run
+	metric  string
+	st      statDef
+	blocked bool
+}
+
+// inParallel calls f(0..n-1) on a fixed pool of GOMAXPROCS workers; each
+// f writes only its own results.
+func inParallel(n int, f func(i int)) {
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), n) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				f(i)
+			}
+		}()
+	}
+	for i := range n {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
 }
 
 func verdict(checks []Check, cfg Config) string {
@@ -310,7 +348,7 @@ func blocked(r Run) bool {
 }
 
 // addChecks appends the run's checks and returns its permutation data.
-func addChecks(res *Result, r Run, cfg Config) *runTests {
+func addChecks(res *Result, r Run, cfg Config, boots *[]bootJob) *runTests {
 	var d *runTests
 	isBlocked := blocked(r)
 	if r.Base != nil {
@@ -357,8 +395,7 @@ func addChecks(res *Result, r Run, cfg Config) *runTests {
 			default:
 				c.DeltaPct = pct(c.Current, c.Baseline)
 				if cfg.Bootstrap > 0 {
-					draws := bootstrapDraws(r, m, st, cfg.Bootstrap, checkSeed(cfg, r, m, st.name), isBlocked)
-					c.CIPct = [2]float64{Quantile(draws, cfg.Alpha/2), Quantile(draws, 1-cfg.Alpha/2)}
+					*boots = append(*boots, bootJob{check: len(res.Checks), run: r, metric: m, st: st, blocked: isBlocked})
 				}
 				kind := kindTail
 				switch {

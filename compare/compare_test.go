@@ -35,9 +35,16 @@ func realistic() model {
 	}
 }
 
-func (m model) sample(n int, rng *rand.Rand) *Sample {
+func (m model) sample(n int, rng *rand.Rand) *Sample { return m.sampleWith(n, rng, nil) }
+
+// sampleWith multiplies request i's latencies by f(i) (drift in time).
+func (m model) sampleWith(n int, rng *rand.Rand, f func(int) float64) *Sample {
 	s := &Sample{Values: map[string][]float64{}, Events: float64(m.tokens)}
-	for range n {
+	for i := range n {
+		k := 1.0
+		if f != nil {
+			k = f(i)
+		}
 		ok := rng.Float64() >= m.errRate
 		med := m.ttftMedian
 		if m.hitShare > 0 {
@@ -50,8 +57,8 @@ func (m model) sample(n int, rng *rand.Rand) *Sample {
 		if rng.Float64() < m.spikeP {
 			ttft += m.spikeMin + rng.Float64()*(m.spikeMax-m.spikeMin)
 		}
-		ttft *= m.scale * m.ttftScale
-		itl := m.scale * m.itlMedian * math.Exp(m.itlSigma*rng.NormFloat64())
+		ttft *= k * m.scale * m.ttftScale
+		itl := k * m.scale * m.itlMedian * math.Exp(m.itlSigma*rng.NormFloat64())
 		total := ttft + float64(m.tokens-1)*itl
 		vals := map[string]float64{"ttft": ttft, "ttfc": ttft, "itl": itl, "tpot": itl, "total": total, "perceived": ttft}
 		if !ok {
@@ -473,5 +480,26 @@ func TestBlockedPermutationSeesThroughDrift(t *testing.T) {
 	}
 	if detected < 4 || unpairedDetected > 1 {
 		t.Errorf("+30%% under block drift: blocked test caught %d of 5, unpaired %d of 5; want ≥ 4 and ≤ 1", detected, unpairedDetected)
+	}
+}
+
+func TestBinomial(t *testing.T) {
+	for _, tt := range []struct {
+		n    int
+		p    float64
+		k    int
+		want float64
+	}{
+		{10, 0.5, 5, 0.623046875},
+		{10, 0.5, 10, 1},
+		{20, 0.95, 17, 0.07548367}, // P(Bin(20, .95) ≤ 17)
+		{3, 0.2, 0, 0.512},
+	} {
+		if got := binomialCDF(tt.n, tt.p)[tt.k]; math.Abs(got-tt.want) > 1e-7 {
+			t.Errorf("P(Bin(%d, %v) ≤ %d) = %v, want %v", tt.n, tt.p, tt.k, got, tt.want)
+		}
+	}
+	if got := binomialUpper(10, 6, 0.5); math.Abs(got-(1-0.623046875)) > 1e-12 {
+		t.Errorf("P(Bin(10, .5) ≥ 6) = %v", got)
 	}
 }

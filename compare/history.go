@@ -67,10 +67,13 @@ func CompareHistory(series []Series, cfg Config) (Result, error) {
 		}
 		for _, m := range Metrics {
 			cv := okValues(s.Current, m)
+			cRobust := chunkedValues(s.Current, m)
 			hv := make([][]float64, len(hist))
+			hRobust := make([][][]float64, len(hist))
 			seen := len(cv) > 0
 			for i, h := range hist {
 				hv[i] = okValues(h, m)
+				hRobust[i] = chunkedValues(h, m)
 				seen = seen || len(hv[i]) > 0
 			}
 			if !seen {
@@ -94,21 +97,20 @@ func CompareHistory(series []Series, cfg Config) (Result, error) {
 					c.CurrentCI = QuantileCI(cv, st.q, cfg.Alpha)
 				}
 				// One log statistic per baseline run with enough requests.
-				var xs []float64
-				short := 0
-				for _, v := range hv {
+				var xs, whole []float64
+				for i, v := range hv {
 					if len(v) < minN {
-						short++
 						continue
 					}
-					if x := st.of(v); x > 0 {
+					if x, w := robustStat(hRobust[i], st), st.of(v); x > 0 && w > 0 {
 						xs = append(xs, math.Log(x))
+						whole = append(whole, math.Log(w))
 						c.NBase += len(v)
 					}
 				}
-				if len(xs) > 0 {
-					mx, _ := stats.Mean(xs)
-					c.Baseline = math.Exp(mx)
+				if len(whole) > 0 {
+					mw, _ := stats.Mean(whole)
+					c.Baseline = math.Exp(mw)
 				}
 				switch {
 				case len(hist) == 0:
@@ -120,14 +122,15 @@ func CompareHistory(series []Series, cfg Config) (Result, error) {
 				case len(xs) < 2:
 					c.Status = Inconclusive
 					c.Note = fmt.Sprintf("need two baseline runs with %d successful requests to estimate the run-to-run spread of %s (have %d of %d runs)", minN, st.name, len(xs), len(hist))
-				case c.Current <= 0:
+				case c.Current <= 0 || robustStat(cRobust, st) <= 0:
 					c.Status = Inconclusive
 					c.Note = "current value is not positive"
 				default:
-					y := math.Log(c.Current)
+					c.DeltaPct = pct(c.Current, c.Baseline)
+					// The test uses the time-robust run statistic.
+					y := math.Log(robustStat(cRobust, st))
 					mx, _ := stats.Mean(xs)
 					sd, _ := stats.StandardDeviationSample(xs)
-					c.DeltaPct = (math.Exp(y-mx) - 1) * 100
 					h := predictionHalfWidth(xs, y, cfg.Alpha)
 					c.CIPct = [2]float64{(math.Exp(y-mx-h) - 1) * 100, (math.Exp(y-mx+h) - 1) * 100}
 					if sd > math.Log1p(cfg.Tolerance) {
@@ -225,6 +228,48 @@ func CompareHistory(series []Series, cfg Config) (Result, error) {
 	}
 	res.Verdict = verdict(res.Checks, cfg)
 	return res, nil
+}
+
+// historyChunks is the number of consecutive slices of a run whose
+// statistics' median is the run-level statistic of a history comparison.
+const historyChunks = 5
+
+// chunkedValues splits a sample's successful values of a metric, in
+// request order, into historyChunks consecutive slices, each sorted.
+func chunkedValues(s *Sample, metric string) [][]float64 {
+	var vals []float64
+	for i, v := range s.Values[metric] {
+		if i < len(s.OK) && s.OK[i] && !math.IsNaN(v) {
+			vals = append(vals, v)
+		}
+	}
+	out := make([][]float64, 0, historyChunks)
+	for k := range historyChunks {
+		c := append([]float64(nil), vals[k*len(vals)/historyChunks:(k+1)*len(vals)/historyChunks]...)
+		sort.Float64s(c)
+		out = append(out, c)
+	}
+	return out
+}
+
+// robustStat is the run-level statistic of a history comparison: the
+// median over consecutive slices of the run of the slice's statistic. A
+// slow stretch or a stall confined to a fifth of the run moves at most two
+// slices and so barely moves the median; a change that lasts the whole run
+// moves every slice. The same statistic is taken of every baseline run, so
+// its spread is measured, not assumed.
+func robustStat(chunks [][]float64, st statDef) float64 {
+	var xs []float64
+	for _, c := range chunks {
+		if x := st.of(c); !math.IsNaN(x) {
+			xs = append(xs, x)
+		}
+	}
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	sort.Float64s(xs)
+	return Quantile(xs, 0.5)
 }
 
 func nonNil(ss []*Sample) []*Sample {

@@ -3,9 +3,7 @@ package compare
 import (
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"sort"
-	"sync"
 )
 
 // unit is one request as a whole record, so permutations keep the
@@ -43,22 +41,38 @@ type runTests struct {
 	// group of all units, or one per block of an interleaved run.
 	strata [][]int
 	seed   uint64 // from the run's identity
+	// alias[mi] is the first metric whose column is identical to metric
+	// mi's in both scaled copies (ttft, ttfc and perceived often are):
+	// their statistics agree under every permutation, so each is computed
+	// once.
+	alias []int
 }
 
 type runData struct {
 	units []unit
 	nb    int         // units[:nb] are the baseline
 	order [][]int     // per metric: units with a value, sorted by value
-	rank  [][]float64 // per metric: mid-rank of each unit (NaN if missing)
+	val   [][]float64 // per metric: the values in that order
+	rank  [][]float64 // per metric: mid-ranks in that order
 }
 
 func newRunTests(r Run, cfg Config, isBlocked bool) *runTests {
 	d := &runTests{
-		worse: newRunData(r.Base, r.Current, 1/(1+cfg.Tolerance)),
+		worse: newRunData(r.Base, r.Current, 1/(1+cfg.Tolerance), isBlocked),
 		seed:  hash(r.Endpoint + "\x00" + r.Scenario),
 	}
 	if cfg.Tolerance < 1 {
-		d.better = newRunData(r.Base, r.Current, 1/(1-cfg.Tolerance))
+		d.better = newRunData(r.Base, r.Current, 1/(1-cfg.Tolerance), isBlocked)
+	}
+	d.alias = make([]int, len(Metrics))
+	for mi := range Metrics {
+		d.alias[mi] = mi
+		for mj := 0; mj < mi; mj++ {
+			if d.alias[mj] == mj && sameColumn(d.worse, mi, mj) && (d.better == nil || sameColumn(d.better, mi, mj)) {
+				d.alias[mi] = mj
+				break
+			}
+		}
 	}
 	n := r.Base.N() + r.Current.N()
 	if !isBlocked {
@@ -90,6 +104,47 @@ func newRunTests(r Run, cfg Config, isBlocked bool) *runTests {
 	return d
 }
 
+// alignBlocks divides every unit's values by the median of its block's
+// values, per metric.
+func alignBlocks(units []unit, block []int) {
+	members := map[int][]int{}
+	for i, b := range block {
+		members[b] = append(members[b], i)
+	}
+	var vs []float64
+	for mi := range Metrics {
+		for _, idx := range members {
+			vs = vs[:0]
+			for _, i := range idx {
+				if v := units[i].v[mi]; !math.IsNaN(v) {
+					vs = append(vs, v)
+				}
+			}
+			if len(vs) == 0 {
+				continue
+			}
+			sort.Float64s(vs)
+			med := Quantile(vs, 0.5)
+			if med <= 0 {
+				continue
+			}
+			for _, i := range idx {
+				units[i].v[mi] /= med
+			}
+		}
+	}
+}
+
+func sameColumn(d *runData, a, b int) bool {
+	for _, u := range d.units {
+		x, y := u.v[a], u.v[b]
+		if x != y && !(math.IsNaN(x) && math.IsNaN(y)) {
+			return false
+		}
+	}
+	return true
+}
+
 // value is test t's statistic for the labelling cur, oriented so that
 // larger is more extreme in the test's direction.
 func (rt *runTests) value(t testDef, cur []bool) float64 {
@@ -103,7 +158,15 @@ func (rt *runTests) value(t testDef, cur []bool) float64 {
 // newRunData pools base and current requests, the current values
 // multiplied by scale: testing "no difference" on the scaled data tests
 // "a difference of exactly the tolerance" on the real data.
-func newRunData(base, cur *Sample, scale float64) *runData {
+//
+// For an interleaved run (aligned), every value is then divided by the
+// median of its block's values of that metric, both variants together.
+// That median is the same whatever the labels inside the block, so the
+// within-block permutation test stays exact, and drift between blocks
+// (the provider slowing down for a minute, a cold start) no longer widens
+// the null distribution: the tests see each request relative to its
+// neighbours in time.
+func newRunData(base, cur *Sample, scale float64, aligned bool) *runData {
 	d := &runData{nb: base.N()}
 	add := func(s *Sample, scale float64) {
 		for i := range s.OK {
@@ -119,7 +182,11 @@ func newRunData(base, cur *Sample, scale float64) *runData {
 	}
 	add(base, 1)
 	add(cur, scale)
+	if aligned {
+		alignBlocks(d.units, append(append([]int(nil), base.Block...), cur.Block...))
+	}
 	d.order = make([][]int, len(Metrics))
+	d.val = make([][]float64, len(Metrics))
 	d.rank = make([][]float64, len(Metrics))
 	for mi := range Metrics {
 		var idx []int
@@ -130,18 +197,20 @@ func newRunData(base, cur *Sample, scale float64) *runData {
 		}
 		sort.SliceStable(idx, func(a, b int) bool { return d.units[idx[a]].v[mi] < d.units[idx[b]].v[mi] })
 		d.order[mi] = idx
-		rk := make([]float64, len(d.units))
-		for i := range rk {
-			rk[i] = math.NaN()
+		val := make([]float64, len(idx))
+		for k, i := range idx {
+			val[k] = d.units[i].v[mi]
 		}
+		d.val[mi] = val
+		rk := make([]float64, len(idx))
 		for i := 0; i < len(idx); {
 			j := i
-			for j+1 < len(idx) && d.units[idx[j+1]].v[mi] == d.units[idx[i]].v[mi] {
+			for j+1 < len(idx) && val[j+1] == val[i] {
 				j++
 			}
 			mid := float64(i+j)/2 + 1
 			for k := i; k <= j; k++ {
-				rk[idx[k]] = mid
+				rk[k] = mid
 			}
 			i = j + 1
 		}
@@ -172,12 +241,13 @@ func (d *runData) statistic(t testDef, cur []bool) float64 {
 	case kindRank:
 		// Mann-Whitney U as the difference of mean ranks, scaled by N.
 		var sc, sb, nc, nb float64
-		for _, i := range d.order[t.metric] {
+		rank := d.rank[t.metric]
+		for k, i := range d.order[t.metric] {
 			if cur[i] {
-				sc += d.rank[t.metric][i]
+				sc += rank[k]
 				nc++
 			} else {
-				sb += d.rank[t.metric][i]
+				sb += rank[k]
 				nb++
 			}
 		}
@@ -190,14 +260,14 @@ func (d *runData) statistic(t testDef, cur []bool) float64 {
 	// side lies above a threshold from the baseline side (its q-quantile,
 	// or its mean), recomputed for every permutation from that
 	// permutation's baseline group.
-	order := d.order[t.metric]
+	order, val := d.order[t.metric], d.val[t.metric]
 	nc := 0
 	var sumB float64
-	for _, i := range order {
+	for k, i := range order {
 		if cur[i] {
 			nc++
 		} else {
-			sumB += d.units[i].v[t.metric]
+			sumB += val[k]
 		}
 	}
 	nb := len(order) - nc
@@ -208,16 +278,12 @@ func (d *runData) statistic(t testDef, cur []bool) float64 {
 	if t.kind == kindMean {
 		tau = sumB / float64(nb)
 	} else {
-		tau = groupQuantile(d, order, cur, false, nb, t)
+		tau = groupQuantile(order, val, cur, nb, t.q)
 	}
 	var ec, eb float64
-	// order is sorted: everything above tau is a suffix.
-	for k := len(order) - 1; k >= 0; k-- {
-		i := order[k]
-		if d.units[i].v[t.metric] <= tau {
-			break
-		}
-		if cur[i] {
+	// val is sorted: everything above tau is a suffix.
+	for k := len(order) - 1; k >= 0 && val[k] > tau; k-- {
+		if cur[order[k]] {
 			ec++
 		} else {
 			eb++
@@ -226,26 +292,47 @@ func (d *runData) statistic(t testDef, cur []bool) float64 {
 	return ec/float64(nc) - eb/float64(nb)
 }
 
-// groupQuantile is the type-7 q-quantile of one side (cur[i] == side) of
-// the pooled order, found by walking it once.
-func groupQuantile(d *runData, order []int, cur []bool, side bool, n int, t testDef) float64 {
-	h := t.q * float64(n-1)
+// groupQuantile is the type-7 q-quantile of the baseline side (cur[i]
+// false, n units) of the pooled order, found by walking it once.
+func groupQuantile(order []int, val []float64, cur []bool, n int, q float64) float64 {
+	h := q * float64(n-1)
 	lo := int(math.Floor(h))
 	frac := h - float64(lo)
+	if q > 0.5 {
+		// Walk from the top: the upper quantiles are near it.
+		pos := 0
+		var vhi float64
+		for k := len(order) - 1; k >= 0; k-- {
+			if cur[order[k]] {
+				continue
+			}
+			if pos == n-2-lo {
+				vhi = val[k]
+			}
+			if pos == n-1-lo {
+				if frac == 0 || lo == n-1 {
+					return val[k]
+				}
+				return val[k] + frac*(vhi-val[k])
+			}
+			pos++
+		}
+		return math.NaN()
+	}
 	pos := 0
 	var vlo float64
-	for _, i := range order {
-		if cur[i] != side {
+	for k, i := range order {
+		if cur[i] {
 			continue
 		}
 		if pos == lo {
-			vlo = d.units[i].v[t.metric]
+			vlo = val[k]
 			if frac == 0 || lo == n-1 {
 				return vlo
 			}
 		}
 		if pos == lo+1 {
-			return vlo + frac*(d.units[i].v[t.metric]-vlo)
+			return vlo + frac*(val[k]-vlo)
 		}
 		pos++
 	}
@@ -264,6 +351,17 @@ func (rt *runTests) permute(cfg Config, obs []float64, perm [][]float64) {
 	for ti, t := range rt.tests {
 		obs[ti] = rt.value(t, labels)
 	}
+	// same[ti] is an earlier test that always has test ti's value, or -1.
+	same := make([]int, len(rt.tests))
+	for ti, t := range rt.tests {
+		same[ti] = -1
+		for tj, u := range rt.tests[:ti] {
+			if t.metric >= 0 && u.metric >= 0 && t.kind == u.kind && t.q == u.q && t.dir == u.dir && rt.alias[t.metric] == rt.alias[u.metric] {
+				same[ti] = tj
+				break
+			}
+		}
+	}
 	rng := rand.New(rand.NewPCG(cfg.Seed, rt.seed))
 	shuffled := append([]bool(nil), labels...)
 	for b := 0; b < cfg.Permutations; b++ {
@@ -274,7 +372,11 @@ func (rt *runTests) permute(cfg Config, obs []float64, perm [][]float64) {
 			}
 		}
 		for ti, t := range rt.tests {
-			perm[ti][b] = rt.value(t, shuffled)
+			if j := same[ti]; j >= 0 {
+				perm[ti][b] = perm[j][b]
+			} else {
+				perm[ti][b] = rt.value(t, shuffled)
+			}
 		}
 	}
 }
@@ -304,23 +406,10 @@ func westfallYoung(res *Result, data []*runTests, cfg Config) {
 		}
 		off += len(d.tests)
 	}
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(data)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for ri := range jobs {
-				f, d := first[ri], data[ri]
-				d.permute(cfg, obs[f:f+len(d.tests)], perm[f:f+len(d.tests)])
-			}
-		}()
-	}
-	for ri := range data {
-		jobs <- ri
-	}
-	close(jobs)
-	wg.Wait()
+	inParallel(len(data), func(ri int) {
+		f, d := first[ri], data[ri]
+		d.permute(cfg, obs[f:f+len(d.tests)], perm[f:f+len(d.tests)])
+	})
 
 	// Raw p-values, and each permutation's largest standardized statistic
 	// across the family (maxT): each test is standardized by the mean and
