@@ -371,3 +371,31 @@ func TestInitAndCompletion(t *testing.T) {
 		}
 	}
 }
+
+// TestInterruptedGateNeverRecordsOrPasses: SIGTERM during gate --mode
+// record records no baseline; during a gate it never prints PASS.
+func TestInterruptedGateNeverRecordsOrPasses(t *testing.T) {
+	dir, cfg, _ := simSuite(t, sim.Profile{TTFT: sim.Fixed(100 * time.Millisecond), ITL: sim.Fixed(10 * time.Millisecond), Tokens: 10}, "")
+	getenv := func(k string) string { return map[string]string{"TEST_API_KEY": testKey}[k] }
+	for _, mode := range []string{"record", "gate"} {
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(700*time.Millisecond, cancel)
+		var so, se bytes.Buffer
+		hist := filepath.Join(dir, "history-"+mode)
+		code := runContext(ctx, []string{"gate", "--mode", mode, "-c", cfg, "--baseline", "none", "--dry-run",
+			"--results", filepath.Join(dir, mode+".json"), "--report", filepath.Join(dir, mode+".md"), "--baseline-dir", hist}, &so, &se, getenv)
+		cancel()
+		if code != 3 {
+			t.Errorf("%s interrupted: exit %d, want 3\n%s", mode, code, se.String())
+		}
+		if strings.Contains(se.String(), "baseline recorded") || strings.Contains(se.String(), "baseline history") {
+			t.Errorf("%s interrupted: a baseline was recorded:\n%s", mode, se.String())
+		}
+		if _, err := os.Stat(hist); err == nil {
+			t.Errorf("%s interrupted: the baseline folder %s was written", mode, hist)
+		}
+		if strings.Contains(so.String(), "PASS") {
+			t.Errorf("%s interrupted: the output says PASS:\n%s", mode, so.String())
+		}
+	}
+}
