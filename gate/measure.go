@@ -213,13 +213,31 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 	// request once (about 1.3 KB at 128 output tokens).
 	headReqs := make([][]results.Request, len(plan))
 	baseReqs := make([][]results.Request, len(plan))
+	headPrice := make([]func(probe.Record) (float64, bool), len(plan))
+	basePrice := make([]func(probe.Record) (float64, bool), len(plan))
+	for i, pl := range plan {
+		headPrice[i] = priceOf(cfg, pl.endpoint.Model)
+		if pl.base != nil {
+			basePrice[i] = priceOf(baseCfg, pl.base.endpoint.Model)
+		}
+	}
+	costOf := func(g int, rec probe.Record) (float64, bool) {
+		if rec.Variant == probe.Base {
+			return basePrice[g](rec)
+		}
+		return headPrice[g](rec)
+	}
 	measured := 0
 	r := &probe.Runner{
 		Sink: func(g int, rec probe.Record) {
+			q := requestOf(rec)
+			if usd, ok := costOf(g, rec); ok {
+				q.CostUSD = roundUSD(usd)
+			}
 			if rec.Variant == probe.Base {
-				baseReqs[g] = append(baseReqs[g], requestOf(rec))
+				baseReqs[g] = append(baseReqs[g], q)
 			} else {
-				headReqs[g] = append(headReqs[g], requestOf(rec))
+				headReqs[g] = append(headReqs[g], q)
 			}
 			if rec.OK {
 				measured++
@@ -229,7 +247,8 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 			Client: client, Timeout: cfg.Limits.Timeout, StallTimeout: cfg.Limits.StallTimeout,
 			ReadingRate: cfg.ReadingRate, Secrets: secrets,
 		},
-		Limits:   probe.Limits{MaxRequests: cfg.Limits.MaxRequests, MaxOutputTokens: cfg.Limits.MaxOutputTokens},
+		Limits: probe.Limits{MaxRequests: cfg.Limits.MaxRequests, MaxOutputTokens: cfg.Limits.MaxOutputTokens,
+			MaxCost: cfg.Limits.MaxCost, Cost: func(g int, rec probe.Record) float64 { usd, _ := costOf(g, rec); return usd }},
 		Seed:     1,
 		OnRecord: prog.record,
 	}
@@ -267,6 +286,7 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 			f.Runs = append(f.Runs, run)
 		}
 	}
+	sumCosts(f)
 	if measured == 0 {
 		recorded := 0
 		for _, run := range f.Runs {

@@ -41,6 +41,10 @@ type Group struct {
 type Limits struct {
 	MaxRequests     int // requests sent, warmup included
 	MaxOutputTokens int // output tokens received, warmup included
+	// MaxCost stops the run once the requests received so far cost this
+	// much (USD, warmup included), as priced by Cost (group, record).
+	MaxCost float64
+	Cost    func(group int, rec Record) float64
 }
 
 // DefaultFailFast is how many authentication (401, 403) or not-found (404)
@@ -107,6 +111,7 @@ type budget struct {
 	sent    atomic.Int64
 	tokens  atomic.Int64
 	mu      sync.Mutex
+	cost    float64 // under mu
 	cause   StopCause
 	stopped string
 }
@@ -126,8 +131,19 @@ func (b *budget) take() bool {
 		b.cause, b.stopped = Capped, fmt.Sprintf("stopped early: limits.max_output_tokens (%d) reached", b.limits.MaxOutputTokens)
 		return false
 	}
+	if b.limits.MaxCost > 0 && b.cost >= b.limits.MaxCost {
+		b.cause, b.stopped = Capped, fmt.Sprintf("stopped early: limits.max_cost ($%.2f) reached ($%.4f spent)", b.limits.MaxCost, b.cost)
+		return false
+	}
 	b.sent.Add(1)
 	return true
+}
+
+// spend adds a received request's cost.
+func (b *budget) spend(usd float64) {
+	b.mu.Lock()
+	b.cost += usd
+	b.mu.Unlock()
 }
 
 func (b *budget) stop(cause StopCause, why string) {
@@ -261,6 +277,9 @@ func (r *Runner) phase(ctx context.Context, gi int, g Group, slots []slot, warmu
 				rec.IntendedAt, rec.SentAt = s.intended, rec.Start.Sub(start)
 				rec.Variant, rec.Block = s.variant, s.block
 				b.tokens.Add(int64(rec.OutputTokens))
+				if b.limits.Cost != nil {
+					b.spend(b.limits.Cost(gi, rec))
+				}
 				results <- rec
 			}
 		}()

@@ -34,6 +34,9 @@ type File struct {
 	// planned (interrupted, a cap reached, stopped on repeated errors). An
 	// incomplete file is never recorded as a baseline and never passes a gate.
 	Incomplete string `json:"incomplete,omitempty"`
+	// CostUSD adds up the runs' costs (warmup excluded; absent when no
+	// model has a price).
+	CostUSD *float64 `json:"cost_usd,omitempty"`
 	// Notes say when a run stopped early or was interrupted.
 	Notes []string `json:"notes,omitempty"`
 }
@@ -58,7 +61,10 @@ type Run struct {
 	Region           string            `json:"region,omitempty"`
 	// Variant is "base" or "head" in an interleaved A/B file (latgate ab),
 	// empty otherwise.
-	Variant  string    `json:"variant,omitempty"`
+	Variant string `json:"variant,omitempty"`
+	// CostUSD adds up the priced requests of the run (warmup excluded);
+	// absent when its model has no price.
+	CostUSD  *float64  `json:"cost_usd,omitempty"`
 	Requests []Request `json:"requests"`
 }
 
@@ -111,6 +117,10 @@ type Request struct {
 	// closed loop, where there is no schedule to fall behind.
 	SentMs float64  `json:"sent_ms"`
 	LagMs  *float64 `json:"lag_ms"`
+	// CostUSD is what the request cost at the suite's pricing for its
+	// model (reasoning tokens are billed as output); absent when the model
+	// has no price.
+	CostUSD *float64 `json:"cost_usd,omitempty"`
 	// Buffered: the output events arrived together after the wait (90 % of
 	// the gaps under 1 ms), as a buffering proxy or gateway releases them.
 	Buffered bool `json:"buffered,omitempty"`

@@ -1,13 +1,17 @@
 package main
 
 import (
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/latgate/latgate/internal/ghfake"
+	"github.com/latgate/latgate/sim"
 )
 
 const ghToken = "ghs_FAKE_TOKEN_abcdef123456"
@@ -250,5 +254,45 @@ func TestGateAcceptLabel(t *testing.T) {
 	r = runCLI(t, env, "gate", "-c", cfg, "--baseline", bl, "--results", filepath.Join(dir, "r.json"), "--dry-run", "--accept-label", "")
 	if r.code != 1 {
 		t.Errorf("without an accept label: exit %d, want 1", r.code)
+	}
+}
+
+// TestErrorsBeforeTheRun: bad flags, paths and baselines are reported
+// (exit 2) before a single request is sent.
+func TestErrorsBeforeTheRun(t *testing.T) {
+	var hits atomic.Int64
+	s := sim.New(fastProfile(time.Millisecond), 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1); s.ServeHTTP(w, r) }))
+	t.Cleanup(srv.Close)
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "latgate.yaml")
+	_ = os.WriteFile(cfg, []byte("endpoints:\n  - {name: e, base_url: "+srv.URL+"/v1, model: m}\nscenarios:\n  - {name: s, prompt: hi, requests: 3}\n"), 0o644)
+	trunc := filepath.Join(dir, "trunc.json")
+	_ = os.WriteFile(trunc, []byte(`{"schema":"latgate/results/v1","metrics_version":2,"runs":[{"scen`), 0o644)
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"dry-run not a boolean", []string{"gate", "-c", cfg, "--dry-run=maybe"}, "want true or false"},
+		{"comment not a boolean", []string{"gate", "-c", cfg, "--comment=nah"}, "want true or false"},
+		{"truncated baseline", []string{"gate", "-c", cfg, "--baseline", trunc, "--dry-run"}, "not a complete JSON document"},
+		{"mistyped baseline", []string{"gate", "-c", cfg, "--baseline", filepath.Join(dir, "missing.json"), "--dry-run"}, "no such file"},
+		{"results folder missing", []string{"run", "-c", cfg, "-o", filepath.Join(dir, "no", "r.json")}, "cannot write"},
+		{"report folder missing", []string{"gate", "-c", cfg, "--baseline", "none", "--report", filepath.Join(dir, "no", "r.md")}, "cannot write"},
+		{"unknown scenario", []string{"run", "-c", cfg, "--scenario", "nope", "-o", filepath.Join(dir, "r.json")}, `scenario "nope" is not in`},
+		{"unknown mode", []string{"gate", "-c", cfg, "--mode", "fast"}, "mode: want gate, record or ab"},
+		{"publish without results", []string{"publish", "-c", cfg, "--baseline", "none"}, "results: give the results file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := runCLI(t, map[string]string{}, tt.args...)
+			if r.code != 2 || !strings.Contains(r.stderr, tt.want) {
+				t.Errorf("exit %d, stderr %q; want 2 and %q", r.code, r.stderr, tt.want)
+			}
+			if n := hits.Swap(0); n != 0 {
+				t.Errorf("%d requests were sent before the error", n)
+			}
+		})
 	}
 }

@@ -49,7 +49,7 @@ limits:
 		t.Fatal(err)
 	}
 	base := filepath.Join(dir, "baseline.json")
-	if r := runCLI(t, nil, "gate", "--mode", "record", "-c", cfg, "--results", base); r.code != 0 {
+	if r := runCLI(t, nil, "gate", "--mode", "record", "-c", cfg, "--results", base, "--baseline-dir", filepath.Join(dir, "history")); r.code != 0 {
 		t.Fatalf("record: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 	f, err := baseline.Read(base)
@@ -95,15 +95,113 @@ limits:
 		t.Errorf("unchanged engine: exit %d, want 0\n%s", r.code, r.stderr)
 	}
 
+	realEngineAPIs(t, url, dir)
+	realEngineAB(t, url, dir)
+
 	// A slower engine configuration (a larger model under the same name).
-	create := exec.Command(os.Getenv("LATGATE_OLLAMA_BIN"), "create", "tiny", "-f", os.Getenv("LATGATE_OLLAMA_SLOW_MODELFILE"))
-	create.Env = append(os.Environ(), "HOME="+os.Getenv("LATGATE_OLLAMA_HOME"), "OLLAMA_MODELS="+os.Getenv("LATGATE_OLLAMA_MODELS"))
-	if b, err := create.CombinedOutput(); err != nil {
-		t.Fatalf("ollama create: %v\n%s", err, b)
-	}
+	ollamaCreate(t, "tiny")
 	r = runCLI(t, nil, "gate", "-c", cfg, "--baseline", base, "--results", filepath.Join(dir, "slow.json"), "--dry-run")
 	t.Logf("slower engine:\n%s", r.stdout)
 	if r.code != 1 || !strings.Contains(r.stdout, "regression") {
 		t.Errorf("slower engine: exit %d, want 1 with a regression\n%s", r.code, r.stderr)
+	}
+}
+
+// ollamaCreate creates (or replaces) a model from the slow Modelfile: a
+// model about 4× larger than tiny.
+func ollamaCreate(t *testing.T, name string) {
+	t.Helper()
+	create := exec.Command(os.Getenv("LATGATE_OLLAMA_BIN"), "create", name, "-f", os.Getenv("LATGATE_OLLAMA_SLOW_MODELFILE"))
+	create.Env = append(os.Environ(), "HOME="+os.Getenv("LATGATE_OLLAMA_HOME"), "OLLAMA_MODELS="+os.Getenv("LATGATE_OLLAMA_MODELS"))
+	if b, err := create.CombinedOutput(); err != nil {
+		t.Fatalf("ollama create: %v\n%s", err, b)
+	}
+}
+
+// realEngineAPIs measures one scenario through four wire formats Ollama
+// serves — chat completions, the Responses API, Anthropic Messages and its
+// native NDJSON /api/chat as a custom endpoint — and checks that they agree.
+func realEngineAPIs(t *testing.T, url, dir string) {
+	host := strings.TrimSuffix(url, "/v1")
+	cfg := filepath.Join(dir, "apis.yaml")
+	yaml := `endpoints:
+  - {name: chat, base_url: ` + url + `, model: tiny}
+  - {name: responses, api: responses, base_url: ` + url + `, model: tiny}
+  - {name: anthropic, api: anthropic, base_url: ` + host + `, model: tiny}
+  - name: native
+    api: custom
+    url: ` + host + `/api/chat
+    body: {model: tiny, stream: true, messages: "{{messages}}", options: {num_predict: "{{max_tokens}}"}}
+    stream: {format: ndjson, text: /message/content, done: /done, output_tokens: /eval_count, input_tokens: /prompt_eval_count}
+scenarios:
+  - {name: short, prompt: "Tell me a story about a fox.", max_tokens: 24, requests: 30, warmup: 2}
+limits:
+  timeout: 60s
+  stall_timeout: 30s
+`
+	if err := os.WriteFile(cfg, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "apis.json")
+	if r := runCLI(t, nil, "run", "-c", cfg, "-o", out); r.code != 0 {
+		t.Fatalf("four APIs: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	f, err := baseline.Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	medians := map[string]float64{}
+	for _, run := range f.Runs {
+		var ttft []float64
+		for i, q := range run.Requests {
+			if !q.OK {
+				t.Errorf("%s request %d failed: %s", run.Endpoint, i, q.Error)
+				continue
+			}
+			if q.OutputTokens != 24 || q.TokensSource != "usage" {
+				t.Errorf("%s request %d: %d tokens from %q, want 24 from usage", run.Endpoint, i, q.OutputTokens, q.TokensSource)
+			}
+			ttft = append(ttft, *q.TTFTMs)
+		}
+		if len(ttft) > 0 {
+			sort.Float64s(ttft)
+			medians[run.Endpoint] = ttft[len(ttft)/2]
+		}
+	}
+	t.Logf("TTFT p50 by API: %v", medians)
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, m := range medians {
+		lo, hi = math.Min(lo, m), math.Max(hi, m)
+	}
+	if len(medians) != 4 || hi-lo > 15 {
+		t.Errorf("TTFT medians %v: want four that agree within 15 ms", medians)
+	}
+}
+
+// realEngineAB: an A/A run against the real engine passes; a head on a 4×
+// larger model fails.
+func realEngineAB(t *testing.T, url, dir string) {
+	write := func(name, model string) string {
+		p := filepath.Join(dir, name)
+		yaml := "endpoints:\n  - {name: ollama, base_url: " + url + ", model: " + model + "}\n" +
+			"scenarios:\n  - {name: short, prompt: \"Tell me a story about a fox.\", max_tokens: 24, requests: 40, warmup: 2}\n" +
+			"limits:\n  timeout: 60s\n  stall_timeout: 30s\n"
+		if err := os.WriteFile(p, []byte(yaml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	base := write("ab-base.yaml", "tiny")
+	r := runCLI(t, nil, "ab", "-c", base, "--base-config", base, "-o", filepath.Join(dir, "aa.json"))
+	t.Logf("A/A on the real engine:\n%s", r.stdout)
+	if r.code != 0 {
+		t.Errorf("A/A: exit %d, want 0\n%s", r.code, r.stderr)
+	}
+	ollamaCreate(t, "tiny-large")
+	head := write("ab-head.yaml", "tiny-large")
+	r = runCLI(t, nil, "ab", "-c", head, "--base-config", base, "-o", filepath.Join(dir, "ab.json"))
+	t.Logf("A/B with a 4x larger head model:\n%s", r.stdout)
+	if r.code != 1 || !strings.Contains(r.stdout, "regression") {
+		t.Errorf("larger head model: exit %d, want 1 with a regression\n%s", r.code, r.stderr)
 	}
 }

@@ -1,0 +1,70 @@
+package gate
+
+import (
+	"context"
+	"errors"
+	"math"
+	"net/http/httptest"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/latgate/latgate/sim"
+	"github.com/latgate/latgate/suite"
+)
+
+func TestCostAndMaxCost(t *testing.T) {
+	s := sim.New(sim.Profile{TTFT: sim.Fixed(5 * time.Millisecond), ITL: sim.Fixed(time.Millisecond), Tokens: 10}, 1)
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	suiteText := func(limits string) string {
+		return "endpoints:\n  - {name: e, base_url: " + srv.URL + "/v1, model: m}\n" +
+			"scenarios:\n  - {name: s, prompt: hi, max_tokens: 10, requests: 20, warmup: 0, concurrency: 1}\n" +
+			"pricing:\n  m: {input: 1000, output: 2000, cached_input: 500}\n" + limits
+	}
+	cfg, err := suite.Parse("c.yaml", []byte(suiteText("")), suite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Measure(context.Background(), cfg, MeasureOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := f.Runs[0]
+	q := run.Requests[0]
+	want := (float64(q.PromptTokens)*1000 + float64(q.OutputTokens)*2000) / 1e6
+	if q.CostUSD == nil || math.Abs(*q.CostUSD-want) > 1e-6 {
+		t.Fatalf("cost_usd = %v, want %v (%d prompt, %d output tokens)", q.CostUSD, want, q.PromptTokens, q.OutputTokens)
+	}
+	if run.CostUSD == nil || f.CostUSD == nil || math.Abs(*run.CostUSD-20*want) > 1e-5 || *f.CostUSD != *run.CostUSD {
+		t.Errorf("run cost %v, file cost %v, want %v each", run.CostUSD, f.CostUSD, 20*want)
+	}
+
+	// A cost cap stops the run: what was measured is returned, marked
+	// incomplete, and the error says which cap.
+	capped, err := suite.Parse("c.yaml", []byte(suiteText("limits:\n  max_cost: "+trimUSD(5*want)+"\n")), suite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err = Measure(context.Background(), capped, MeasureOptions{})
+	var inc *IncompleteError
+	if !errors.As(err, &inc) || KindOf(err) != CannotRun || !strings.Contains(f.Incomplete, "limits.max_cost") {
+		t.Fatalf("err = %v, incomplete %q; want an incomplete run stopped by limits.max_cost", err, f.Incomplete)
+	}
+	if n := len(f.Runs[0].Requests); n < 5 || n > 6 {
+		t.Errorf("%d requests before the cap, want 5 (one may be in flight)", n)
+	}
+
+	// A cap below one request's cost: no results, no file to write.
+	tiny, err := suite.Parse("c.yaml", []byte(suiteText("limits:\n  max_cost: 0.000001\n")), suite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err = Measure(context.Background(), tiny, MeasureOptions{})
+	if KindOf(err) != CannotRun || len(f.Runs) > 1 {
+		t.Errorf("err = %v with %d runs; want could-not-run", err, len(f.Runs))
+	}
+}
+
+func trimUSD(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
