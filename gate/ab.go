@@ -39,7 +39,13 @@ func urlOverride(cfg *suite.Config, flag string, list []string) error {
 		for i := range cfg.Endpoints {
 			names = append(names, cfg.Endpoints[i].Name)
 			if cfg.Endpoints[i].Name == name {
-				cfg.Endpoints[i].BaseURL = strings.TrimRight(url, "/")
+				// custom endpoints are called at their url; every other
+				// api appends its path to base_url.
+				if cfg.Endpoints[i].API == "custom" {
+					cfg.Endpoints[i].URL = url
+				} else {
+					cfg.Endpoints[i].BaseURL = strings.TrimRight(url, "/")
+				}
 				found = true
 			}
 		}

@@ -249,6 +249,7 @@ func (p *pipeline) record(ctx context.Context, cfg *suite.Config, cur *results.F
 		if err != nil {
 			return AsCannotRun(err)
 		}
+		prev = sameSuite(prev, cur, p.env.Stderr)
 		keep := publish.NextHistory(prev, hf, cfg.Regression.History)
 		if err := publish.WriteHistory(dir, keep); err != nil {
 			return AsCannotRun(err)
@@ -262,6 +263,37 @@ func (p *pipeline) record(ctx context.Context, cfg *suite.Config, cur *results.F
 		p.act.Warning(err.Error())
 	}
 	return outputs(p.act, map[string]string{"verdict": "pass", "results": p.in.Path(p.in.Results), "baseline-dir": dir})
+}
+
+// sameSuite keeps the history files that measured every (endpoint,
+// scenario) they share with cur under the same configuration: a change to
+// the suite on the base branch starts a new history instead of mixing runs
+// of two configurations.
+func sameSuite(prev []publish.HistoryFile, cur *results.File, log io.Writer) []publish.HistoryFile {
+	fp := map[string]string{}
+	for _, r := range cur.Runs {
+		fp[r.Key()] = r.Fingerprint
+	}
+	var keep []publish.HistoryFile
+	for _, hf := range prev {
+		f, err := baseline.Decode(hf.Name, hf.Data)
+		if err != nil {
+			fmt.Fprintf(log, "latgate: dropping %s from the baseline history: %v\n", hf.Name, err)
+			continue
+		}
+		same := true
+		for _, r := range f.Runs {
+			if want, ok := fp[r.Key()]; ok && want != r.Fingerprint {
+				same = false
+			}
+		}
+		if !same {
+			fmt.Fprintf(log, "latgate: dropping %s from the baseline history: the suite's configuration changed since\n", hf.Name)
+			continue
+		}
+		keep = append(keep, hf)
+	}
+	return keep
 }
 
 // ab measures the base and head variants interleaved and compares them.

@@ -296,8 +296,10 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 		switch {
 		case res.Cause == probe.Interrupted:
 			why = "interrupted before any request completed"
-		case recorded == 0 && res.Stopped != "":
+		case recorded == 0 && res.Cause == probe.Capped:
 			why = res.Stopped + " before any measured request (warmup requests count toward the caps)"
+		case recorded == 0 && res.Stopped != "":
+			why = res.Stopped
 		default:
 			why = "every request failed"
 			for _, run := range f.Runs {

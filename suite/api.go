@@ -136,6 +136,19 @@ func checkURL(v string) bool {
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
 }
 
+// urlOK checks a URL as written, or — when it takes its scheme and host
+// from the environment (${APP_URL}/api) — as expanded; without the
+// environment (SkipKeys) such a URL cannot be checked and passes.
+func urlOK(raw, expanded string, skip bool) bool {
+	if checkURL(raw) {
+		return true
+	}
+	if !envRE.MatchString(raw) {
+		return false
+	}
+	return skip || checkURL(expanded)
+}
+
 func (p *parser) baseURL(ip string, e *Endpoint, raw string) {
 	kl := p.line(ip + ".base_url")
 	if raw == "" {
@@ -155,7 +168,7 @@ func (p *parser) baseURL(ip string, e *Endpoint, raw string) {
 	// Checks and hints use the value as written, never a value from the
 	// environment.
 	shown := strings.TrimRight(raw, "/")
-	if !checkURL(shown) {
+	if !urlOK(shown, e.BaseURL, p.opt.SkipKeys) {
 		p.errf(kl, "endpoint %q: base_url %q is not an http(s) URL", e.Name, raw)
 		return
 	}
@@ -213,7 +226,7 @@ func (p *parser) custom(ip string, e *Endpoint, re rawEndpoint) {
 	} else {
 		v, _ := p.expand(ip+".url", e.Name, "url", re.URL)
 		e.URL = v
-		if !checkURL(v) {
+		if !urlOK(re.URL, v, p.opt.SkipKeys) {
 			p.errf(p.line(ip+".url"), "endpoint %q: url %q is not an http(s) URL", e.Name, re.URL)
 		}
 	}

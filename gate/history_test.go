@@ -1,0 +1,37 @@
+package gate
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/latgate/latgate/publish"
+	"github.com/latgate/latgate/results"
+)
+
+func TestSameSuiteStartsANewHistoryOnAConfigChange(t *testing.T) {
+	file := func(fp string, at time.Time) *results.File {
+		return &results.File{Schema: results.Schema, MetricsVersion: results.MetricsVersion, CreatedAt: at,
+			Runs: []results.Run{{Endpoint: "e", Scenario: "s", Fingerprint: fp, Requests: []results.Request{}}}}
+	}
+	hist := func(f *results.File) publish.HistoryFile {
+		b, _ := json.Marshal(f)
+		hf, err := publish.NewHistoryFile(publish.HistoryName(f.CreatedAt), b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return hf
+	}
+	t0 := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	prev := []publish.HistoryFile{hist(file("old", t0)), hist(file("new", t0.Add(time.Hour)))}
+	var log bytes.Buffer
+	got := sameSuite(prev, file("new", t0.Add(2*time.Hour)), &log)
+	if len(got) != 1 || got[0].Name != prev[1].Name {
+		t.Errorf("kept %d files, want only the one with the same configuration", len(got))
+	}
+	if !strings.Contains(log.String(), "configuration changed") {
+		t.Errorf("log %q: want the dropped file explained", log.String())
+	}
+}
