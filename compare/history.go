@@ -131,8 +131,11 @@ func CompareHistory(series []Series, cfg Config) (Result, error) {
 					y := math.Log(robustStat(cRobust, st))
 					mx, _ := stats.Mean(xs)
 					sd, _ := stats.StandardDeviationSample(xs)
+					// The interval's width comes from the spread of the
+					// test's statistic, centred on the whole run's change.
 					h := predictionHalfWidth(xs, y, cfg.Alpha)
-					c.CIPct = [2]float64{(math.Exp(y-mx-h) - 1) * 100, (math.Exp(y-mx+h) - 1) * 100}
+					d := math.Log1p(c.DeltaPct / 100)
+					c.CIPct = [2]float64{(math.Exp(d-h) - 1) * 100, (math.Exp(d+h) - 1) * 100}
 					if sd > math.Log1p(cfg.Tolerance) {
 						c.Status = Inconclusive
 						c.Note = fmt.Sprintf("run-to-run spread of %s in the baseline history (±%.0f%%) exceeds the tolerance (%.0f%%): stored baselines cannot tell a change of this size from drift; compare both variants interleaved with `latgate ab`",
