@@ -262,12 +262,37 @@ func Compare(runs []Run, cfg Config) Result {
 		draws := bootstrapDraws(j.run, j.metric, j.st, cfg.Bootstrap, checkSeed(cfg, j.run, j.metric, j.st.name), j.blocked)
 		res.Checks[j.check].CIPct = [2]float64{Quantile(draws, cfg.Alpha/2), Quantile(draws, 1-cfg.Alpha/2)}
 	})
+	if quickPermutations > 0 && !anyBeyond(res.Checks, cfg) {
+		// No check is beyond its thresholds, so no status depends on a
+		// p-value: a coarser permutation grid gives the same verdict.
+		cfg.Permutations = min(cfg.Permutations, quickPermutations)
+	}
 	westfallYoung(&res, data, cfg)
 	for i := range res.Checks {
 		decide(&res.Checks[i], cfg, res.Tested)
 	}
 	res.Verdict = verdict(res.Checks, cfg)
 	return res
+}
+
+// quickPermutations is the permutation count used when no check of the
+// suite is beyond its thresholds (most pull requests change nothing);
+// 0 disables the shortcut.
+var quickPermutations = 200
+
+// anyBeyond reports whether a tested check's point estimate is beyond its
+// thresholds, the only case in which its p-value decides its status.
+func anyBeyond(checks []Check, cfg Config) bool {
+	for i := range checks {
+		c := &checks[i]
+		if c.Status != "" {
+			continue // not tested
+		}
+		if beyond, _ := practical(c, cfg); beyond {
+			return true
+		}
+	}
+	return false
 }
 
 // bootJob is one change interval to compute.
