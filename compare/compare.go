@@ -74,7 +74,7 @@
 // test): 0% false alarms in every cell up to σ = 0.20 per block, with a
 // slow stretch or a cold start, and +30% caught 99–100% at n = 50. A
 // history of 10 runs: at most 0.7% false alarms under drift (large drift
-// makes checks inconclusive, never regressions), 1.3–1.7% with a slow
+// makes checks inconclusive, never regressions), 1.1–1.5% with a slow
 // stretch confined to the current run. Exact figures and the limits are
 // in docs/statistics.md.
 //

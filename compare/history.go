@@ -259,7 +259,7 @@ func chunkedValues(s *Sample, metric string) [][]float64 {
 // second smallest, over five consecutive slices of the run, of the slice's
 // statistic. A slow stretch or a stall confined to a fifth of the run
 // inflates at most two slices and so leaves it nearly unmoved (measured:
-// false alarms with such a stretch 0.5–1.3% instead of 3–15.5% for the
+// false alarms with such a stretch 1.1–1.5% instead of 3–15.5% for the
 // whole-run statistic and 1.3–1.7% for the median of the slices); a change
 // that lasts the whole run moves every slice. The same statistic is taken
 // of every baseline run, so its spread is measured, not assumed.
