@@ -503,3 +503,65 @@ func TestBinomial(t *testing.T) {
 		t.Errorf("P(Bin(10, .5) ≥ 6) = %v", got)
 	}
 }
+
+// testedBeyond reports whether a tested check ended beyond its thresholds.
+func testedBeyond(r Result) bool {
+	for _, c := range r.Checks {
+		if !math.IsNaN(c.PValue) && (c.Status == Regression || c.Status == Improvement || c.Status == Inconclusive) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestQuickPermutationsKeepStatuses(t *testing.T) {
+	statuses := func(r Result) []string {
+		var out []string
+		for _, c := range r.Checks {
+			out = append(out, c.Scenario+" "+c.Metric+" "+c.Stat+" "+string(c.Status))
+		}
+		return out
+	}
+	defer func(q int) { quickPermutations = q }(quickPermutations)
+	for seed := range uint64(6) {
+		runs := pair(realistic(), realistic(), 60, seed)
+		quickPermutations = 200
+		quick := Compare(runs, cfg())
+		quickPermutations = 0
+		full := Compare(runs, cfg())
+		if !reflect.DeepEqual(statuses(quick), statuses(full)) || quick.Verdict != full.Verdict {
+			t.Errorf("seed %d: statuses differ with the quick grid", seed)
+		}
+		if !testedBeyond(full) {
+			for _, c := range quick.Checks {
+				if !math.IsNaN(c.PValue) && c.PValue < 1.0/201-1e-12 {
+					t.Errorf("seed %d: p-value %v finer than a 200-permutation grid", seed, c.PValue)
+				}
+			}
+		}
+	}
+	// At a large n, without queueing spikes, nothing moves beyond the
+	// tolerance by chance: the shortcut applies.
+	calm := realistic()
+	calm.spikeP = 0
+	rng := rand.New(rand.NewPCG(3, 3))
+	big := []Run{{Endpoint: "e", Scenario: "calm", Base: calm.sample(1500, rng), Current: calm.sample(1500, rng)}}
+	quickPermutations = 200
+	if r := Compare(big, cfg()); testedBeyond(r) || r.Verdict != "pass" {
+		t.Errorf("unchanged suite at n=1500: a check beyond the thresholds, or verdict %s", r.Verdict)
+	} else {
+		for _, c := range r.Checks {
+			if k := c.RawP * 201; !math.IsNaN(c.RawP) && math.Abs(k-math.Round(k)) > 1e-9 {
+				t.Errorf("%s %s: raw p %v is not on the 200-permutation grid", c.Metric, c.Stat, c.RawP)
+			}
+		}
+	}
+	// A suite with a real change keeps the full grid.
+	slow := realistic()
+	slow.scale = 1.5
+	quickPermutations = 200
+	r := Compare(pair(realistic(), slow, 60, 1), cfg())
+	if c := find(t, r, "short", "total", "p50"); c.PValue >= 1.0/201 {
+		t.Errorf("+50%%: total p50 adjusted p %v, want the full grid's resolution (< 1/201)", c.PValue)
+	}
+}

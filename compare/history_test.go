@@ -113,3 +113,21 @@ func TestHistoryBadInputAndNoBaseline(t *testing.T) {
 		t.Errorf("verdict %s with budget breaches, want fail", r.Verdict)
 	}
 }
+
+func TestHistoryIntervalHoldsTheChange(t *testing.T) {
+	r, err := CompareHistory(history(10, 200, 0.02, 1.5, 4), cfg())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range r.Checks {
+		if c.Metric == "errors" || math.IsNaN(c.CIPct[0]) {
+			continue
+		}
+		if !(c.CIPct[0] <= c.DeltaPct && c.DeltaPct <= c.CIPct[1]) {
+			t.Errorf("%s %s: change %.1f%% outside its interval %v", c.Metric, c.Stat, c.DeltaPct, c.CIPct)
+		}
+	}
+	if c := findIn(t, r, "total", "p50"); c.CIPct[0] < 30 || c.CIPct[1] > 70 {
+		t.Errorf("total p50 +50%%: interval %v", c.CIPct)
+	}
+}
