@@ -54,6 +54,9 @@ func Text(w io.Writer, r *Report, color bool) {
 		t.alignLeft = map[int]bool{0: true, 1: true, 6: true, 7: true}
 		var notes []string
 		for _, row := range s.Rows {
+			if row.SameAs != "" || row.Zero() {
+				continue
+			}
 			stage := "  " + row.Stage
 			if row.Unit != "ms" && row.Unit != "%" {
 				stage += " (" + row.Unit + ")"
