@@ -33,9 +33,9 @@ type Breakdown struct {
 	TopError    string
 	TopErrorN   int
 	ErrorKinds  []KindCount // failures by kind, most frequent first
-	CacheShare  float64 // cached / prompt tokens; NaN when not reported
-	ColdConns   int     // requests on a new connection
-	TokensUsage bool    // output tokens came from usage
+	CacheShare  float64     // cached / prompt tokens; NaN when not reported
+	ColdConns   int         // requests on a new connection
+	TokensUsage bool        // output tokens came from usage
 }
 
 // Describe computes the breakdown of a run.
