@@ -64,7 +64,7 @@ func cell(v float64, unit string) string {
 		return "–"
 	}
 	if unit == "%" {
-		return trimFloat(100*v) + "%"
+		return strings.TrimSuffix(fmt.Sprintf("%.1f", 100*v), ".0") + "%"
 	}
 	return Millis(v)
 }
@@ -129,34 +129,36 @@ func flagsOf(checks []compare.Check, skip map[string]bool) []Flag {
 	var out []Flag
 	regressed := map[string]bool{}
 	for _, st := range order {
-		f := Flag{Status: st}
-		seen := map[string]bool{}
-		any := false
-		for _, c := range checks {
-			if c.Status != st || skip[c.Metric] || (st == compare.Inconclusive && (!doubtful(c) || regressed[c.Metric])) {
-				continue
+		// Latency metrics share a flag; the error rate has its own, so a
+		// rise in failures never hides behind a latency regression.
+		for _, errs := range []bool{false, true} {
+			f := Flag{Status: st}
+			seen := map[string]bool{}
+			any := false
+			for _, c := range checks {
+				if c.Status != st || (c.Metric == "errors") != errs || skip[c.Metric] ||
+					(st == compare.Inconclusive && (!doubtful(c) || regressed[c.Metric])) {
+					continue
+				}
+				if st == compare.Regression {
+					regressed[c.Metric] = true
+				}
+				any = true
+				name := metricLabel[c.Metric]
+				if name == "" {
+					name = c.Metric
+				}
+				if st == compare.OverBudget && !errs {
+					name += " " + c.Stat
+				}
+				if st != compare.NoBaseline && !seen[name] {
+					seen[name] = true
+					f.Metrics = append(f.Metrics, name)
+				}
 			}
-			if st == compare.Regression {
-				regressed[c.Metric] = true
+			if any && (st != compare.NoBaseline || !errs) {
+				out = append(out, f)
 			}
-			any = true
-			name := metricLabel[c.Metric]
-			if name == "" {
-				name = c.Metric
-			}
-			if st == compare.OverBudget && c.Metric != "errors" {
-				name += " " + c.Stat
-			}
-			if st == compare.NoBaseline {
-				continue
-			}
-			if !seen[name] {
-				seen[name] = true
-				f.Metrics = append(f.Metrics, name)
-			}
-		}
-		if any {
-			out = append(out, f)
 		}
 	}
 	if len(out) == 0 {

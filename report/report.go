@@ -298,11 +298,11 @@ func markSame(rows []Row, a, b string) {
 	ra.SameAs = b
 }
 
-// Zero reports whether a descriptive row is 0 (or missing) on both sides,
+// Zero reports whether a descriptive row shows 0.0 (or missing) on both sides,
 // like Network on warm connections.
 func (row Row) Zero() bool {
 	for _, v := range []float64{row.BaseP50, row.BaseP95, row.CurP50, row.CurP95} {
-		if !math.IsNaN(v) && v != 0 {
+		if !math.IsNaN(v) && Millis(v) != "0.0" {
 			return false
 		}
 	}
