@@ -71,7 +71,7 @@ func TestComments(t *testing.T) {
 					t.Errorf("improvement not shown as one:\n%s", summary)
 				}
 			case "few-requests":
-				if !strings.Contains(summary, "| — |") || !strings.Contains(got, "— = not tested: p95 needs 40 successful requests per side (1 pair has 20)") {
+				if !strings.Contains(summary, "| — |") || !strings.Contains(got, "— = not tested: p95 needs 40 successful requests per side; 1 pair has 20.") {
 					t.Errorf("untested p95 not shown as — with its note:\n%s", got)
 				}
 				if strings.Contains(summary, "p95 inconclusive") || strings.Contains(got, "need 40 successful requests per side to test") {

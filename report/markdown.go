@@ -567,22 +567,39 @@ func suiteNotes(r *Report) string {
 			g.history = g.history || strings.Contains(c.Note, "baseline runs")
 		}
 	}
-	sort.Strings(stats)
-	for _, st := range stats {
-		g := gaps[st]
-		have := fmt.Sprint(g.lo)
-		if g.hi != g.lo {
-			have = fmt.Sprintf("%d–%d", g.lo, g.hi)
+	sort.Slice(stats, func(i, j int) bool { return statRank[stats[i]] < statRank[stats[j]] })
+	if len(stats) > 0 {
+		// One note for every untested statistic: "p50, mean need 10; p95
+		// needs 40 successful requests per side".
+		var needs []string
+		byNeed := map[int][]string{}
+		var order []int
+		lo, hi, pairs, history := math.MaxInt, 0, 0, false
+		for _, st := range stats {
+			g := gaps[st]
+			if byNeed[g.need] == nil {
+				order = append(order, g.need)
+			}
+			byNeed[g.need] = append(byNeed[g.need], st)
+			lo, hi, pairs = min(lo, g.lo), max(hi, g.hi), max(pairs, g.pairs)
+			history = history || g.history
 		}
-		need := fmt.Sprintf("%d successful requests per side", g.need)
-		if g.need == 0 {
-			need = "more successful requests"
+		for _, n := range order {
+			verb := "needs"
+			if len(byNeed[n]) > 1 {
+				verb = "need"
+			}
+			needs = append(needs, fmt.Sprintf("%s %s %d", strings.Join(byNeed[n], ", "), verb, n))
 		}
-		if g.history {
-			need = "two stored baseline runs with " + need
+		have := fmt.Sprint(lo)
+		if hi != lo {
+			have = fmt.Sprintf("%d–%d", lo, hi)
 		}
-		notes = append(notes, fmt.Sprintf("— = not tested: %s needs %s (%s %s); add requests to test it.",
-			st, need, plural(g.pairs, "pair has", "pairs have"), have))
+		what := "successful requests per side"
+		if history {
+			what = "successful requests per side (and two stored baseline runs)"
+		}
+		notes = append(notes, fmt.Sprintf("— = not tested: %s %s; %s %s.", strings.Join(needs, "; "), what, plural(pairs, "pair has", "pairs have"), have))
 	}
 	// Inconclusive: one estimate of the requests that might decide them.
 	lo, hi, n := math.MaxInt, 0, 0
@@ -703,6 +720,8 @@ func ranking(r *Report) string {
 	b.WriteString("\n</details>\n\n")
 	return b.String()
 }
+
+var statRank = map[string]int{"p50": 0, "p95": 1, "p99": 2, "mean": 3}
 
 // detailStats are the statistics a scenario's checks have, in order.
 func detailStats(s Scenario) []string {
