@@ -99,3 +99,33 @@ func TestComments(t *testing.T) {
 		})
 	}
 }
+
+func TestHTML(t *testing.T) {
+	for _, sc := range suiteCases {
+		t.Run(sc.name, func(t *testing.T) {
+			rep := buildCase(t, sc)
+			var b strings.Builder
+			if err := HTML(&b, rep); err != nil {
+				t.Fatal(err)
+			}
+			got := b.String()
+			if sc.name == "fail" {
+				golden(t, "report-fail.html", []byte(got))
+			}
+			for _, bad := range []string{"<script", "<img", "<b>boom", "@import", "url(", "<link", "href=\"https://evil"} {
+				if strings.Contains(got, bad) {
+					t.Errorf("HTML contains %q", bad)
+				}
+			}
+			// The only link is the workflow run.
+			if n := strings.Count(got, "href=\"http"); n != 1 {
+				t.Errorf("%d links to the web, want 1 (the workflow run)", n)
+			}
+			for _, want := range []string{"Content-Security-Policy", "prefers-color-scheme:dark", "share of requests", "Each request in order"} {
+				if !strings.Contains(got, want) {
+					t.Errorf("HTML lacks %q", want)
+				}
+			}
+		})
+	}
+}

@@ -378,7 +378,7 @@ func provenance(r *Report) string {
 	if p.Mode != "" {
 		parts = append(parts, "mode **"+md(p.Mode)+"**")
 	}
-	sha := func(s string) string { return "`" + strings.ReplaceAll(short(s, 12), "`", "'")[:min(len(s), 7)] + "`" }
+	sha := func(s string) string { return "`" + shortSHA(s) + "`" }
 	side := func(label, s, ref string, t time.Time) string {
 		out := label
 		switch {
@@ -423,6 +423,17 @@ func provenance(r *Report) string {
 		return ""
 	}
 	return "<sub>" + strings.Join(parts, " · ") + "</sub>\n\n"
+}
+
+// shortSHA is the first 7 characters of a commit, only [0-9A-Za-z] kept.
+func shortSHA(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r < 128 && (r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return r
+		}
+		return -1
+	}, s)
+	return s[:min(7, len(s))]
 }
 
 func nonEmpty(xs ...string) []string {
