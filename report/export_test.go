@@ -1,0 +1,106 @@
+package report
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func TestBenchstat(t *testing.T) {
+	for _, sc := range suiteCases {
+		t.Run(sc.name, func(t *testing.T) {
+			rep := buildCase(t, sc)
+			var b bytes.Buffer
+			if err := Benchstat(&b, rep); err != nil {
+				t.Fatal(err)
+			}
+			// The Go benchmark format: configuration lines "key: value",
+			// result lines "BenchmarkName N value unit ...", comments.
+			result := regexp.MustCompile(`^BenchmarkLatency/endpoint=\S+/scenario=\S+ 1( [0-9.]+ [a-z]+-ms)+$`)
+			config := regexp.MustCompile(`^variant: (base|head)$`)
+			ok, variants := 0, map[string]bool{}
+			for _, line := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
+				switch {
+				case strings.HasPrefix(line, "#"):
+				case config.MatchString(line):
+					variants[line] = true
+				case result.MatchString(line):
+					ok++
+				default:
+					t.Errorf("line is neither a result nor a configuration: %q", line)
+				}
+			}
+			want := 0
+			for _, s := range rep.Scenarios {
+				for _, b := range []*Breakdown{s.Base, s.Current} {
+					if b != nil {
+						want += b.OK
+					}
+				}
+			}
+			if ok != want || len(variants) != 2 {
+				t.Errorf("%d result lines, want %d (one per successful request); variants %v", ok, want, variants)
+			}
+		})
+	}
+}
+
+func TestBMF(t *testing.T) {
+	rep := buildCase(t, suiteCases[1])
+	var b bytes.Buffer
+	if err := BMF(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]map[string]map[string]float64
+	if err := json.Unmarshal(b.Bytes(), &got); err != nil {
+		t.Fatalf("not BMF's shape: %v", err)
+	}
+	m := got["us-east/chat-short"]["ttft-p95"]
+	if m["value"] <= 0 || m["lower_value"] > m["value"] || m["upper_value"] < m["value"] {
+		t.Errorf("ttft-p95 = %v", m)
+	}
+	if e := got["us-east/chat-short"]["error-rate"]["value"]; e <= 0 || e > 100 {
+		t.Errorf("error-rate %v, want a percentage", e)
+	}
+	if len(got) != len(rep.Scenarios) {
+		t.Errorf("%d benchmarks, want %d", len(got), len(rep.Scenarios))
+	}
+}
+
+func TestCSV(t *testing.T) {
+	rep := buildCase(t, suiteCases[4]) // hostile names
+	var b bytes.Buffer
+	if err := CSV(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&b).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := 1
+	for _, s := range rep.Scenarios {
+		want += len(s.CurrentRun.Requests)
+		if s.BaseRun != nil {
+			want += len(s.BaseRun.Requests)
+		}
+	}
+	if len(rows) != want {
+		t.Errorf("%d rows, want %d (a header and one per request)", len(rows), want)
+	}
+	for _, r := range rows {
+		if len(r) != len(CSVHeader) {
+			t.Fatalf("row of %d cells: %v", len(r), r)
+		}
+		for _, c := range r {
+			if c != "" && strings.ContainsRune("=+@", rune(c[0])) {
+				t.Errorf("cell %q could run as a spreadsheet formula", c)
+			}
+		}
+	}
+	if rows[1][0] != "base" || rows[1][3] != "1" || rows[1][1] != hostileName {
+		t.Errorf("first row %v", rows[1][:4])
+	}
+}
