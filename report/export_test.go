@@ -58,9 +58,9 @@ func TestBMF(t *testing.T) {
 	if err := json.Unmarshal(b.Bytes(), &got); err != nil {
 		t.Fatalf("not BMF's shape: %v", err)
 	}
-	m := got["us-east/chat-short"]["ttft-p95"]
+	m := got["us-east/chat-short"]["ttft-p50"]
 	if m["value"] <= 0 || m["lower_value"] > m["value"] || m["upper_value"] < m["value"] {
-		t.Errorf("ttft-p95 = %v", m)
+		t.Errorf("ttft-p50 = %v", m)
 	}
 	if e := got["us-east/chat-short"]["error-rate"]["value"]; e <= 0 || e > 100 {
 		t.Errorf("error-rate %v, want a percentage", e)
