@@ -255,7 +255,7 @@ func changeCell(row *Row, stat string) string {
 	if row.Unit == "%" {
 		s = cell(c.Current, "%")
 		if !math.IsNaN(c.Baseline) {
-			s = cell(c.Baseline, "%") + " → " + s
+			s = cell(c.Baseline, "%") + "\u00a0→\u00a0" + s
 			if d := 100 * (c.Current - c.Baseline); d != 0 {
 				s += " (" + strongIf(fmt.Sprintf("%+.1f pts", d), c.Status == compare.Regression) + ")"
 			}
@@ -263,7 +263,7 @@ func changeCell(row *Row, stat string) string {
 	} else {
 		s = Millis(c.Current)
 		if !math.IsNaN(c.Baseline) {
-			s = Millis(c.Baseline) + " → " + s
+			s = Millis(c.Baseline) + "\u00a0→\u00a0" + s
 			if !math.IsNaN(c.DeltaPct) {
 				s += " (" + strongIf(signedPct(c.DeltaPct), c.Status == compare.Regression) + ")"
 			}
@@ -497,45 +497,59 @@ func summary(r *Report, order []int, maxRows int) string {
 			perceived = true
 		}
 	}
-	var b strings.Builder
-	b.WriteString("| scenario @ endpoint | TTFT p95 |")
+	header := "| scenario @ endpoint | TTFT p95 |"
 	sep := "|---|---:|"
 	if perceived {
-		b.WriteString(" Perceived p95 |")
+		header += " Perceived p95 |"
 		sep += "---:|"
 	}
-	b.WriteString(" Total p50 | Errors | status |\n" + sep + "---:|---:|---|\n")
-	// Every row when the suite is small; otherwise the rows that say
-	// something, and a count of the rest.
-	shown, unchanged := 0, 0
+	header += " Total p50 | Errors | status |\n" + sep + "---:|---:|---|\n"
+	// Every row when the suite is small. In a large suite, the rows that
+	// fail or changed first; inconclusive ones in a collapsed table; a count
+	// of the unchanged.
+	large := len(r.Scenarios) > 20
+	var main, doubt []string
+	unchanged, cut := 0, 0
 	for _, i := range order {
 		s := r.Scenarios[i]
 		fs := s.Flags()
-		if len(r.Scenarios) > 20 && fs[0].Status == compare.OK {
+		if large && fs[0].Status == compare.OK {
 			unchanged++
 			continue
 		}
-		if shown >= maxRows {
+		if len(main)+len(doubt) >= maxRows {
+			cut++
 			continue
 		}
-		shown++
 		name := mdName(s.Scenario) + " @ " + mdName(s.Endpoint)
 		if len(s.Changed) > 0 {
 			name += " ⚙️"
 		}
-		fmt.Fprintf(&b, "| %s | %s |", name, changeCell(s.row("TTFT"), "p95"))
+		line := fmt.Sprintf("| %s | %s |", name, changeCell(s.row("TTFT"), "p95"))
 		if perceived {
-			fmt.Fprintf(&b, " %s |", changeCell(s.row("Perceived"), "p95"))
+			line += fmt.Sprintf(" %s |", changeCell(s.row("Perceived"), "p95"))
 		}
-		fmt.Fprintf(&b, " %s | %s | %s |\n", changeCell(s.row("Total"), "p50"), changeCell(s.row("Errors"), "rate"), flagText(fs))
+		line += fmt.Sprintf(" %s | %s | %s |\n", changeCell(s.row("Total"), "p50"), changeCell(s.row("Errors"), "rate"), flagText(fs))
+		if large && fs[0].Status == compare.Inconclusive {
+			doubt = append(doubt, line)
+		} else {
+			main = append(main, line)
+		}
 	}
-	b.WriteString("\n")
+	var b strings.Builder
+	if len(main) > 0 {
+		b.WriteString(header + strings.Join(main, "") + "\n")
+	}
+	if len(doubt) > 0 {
+		fmt.Fprintf(&b, "<details><summary>⚠️ %s inconclusive, nothing failing</summary>\n\n%s%s\n</details>\n\n",
+			plural(len(doubt), "pair", "pairs"), header, strings.Join(doubt, ""))
+	}
 	var more []string
 	if unchanged > 0 {
 		more = append(more, fmt.Sprintf("%s with no change beyond the tolerance (✅) not listed", plural(unchanged, "pair", "pairs")))
 	}
-	if rest := len(r.Scenarios) - unchanged - shown; rest > 0 {
-		more = append(more, fmt.Sprintf("%d more %s listed in the details or the job summary", rest, map[bool]string{true: "pair", false: "pairs"}[rest == 1]))
+	if cut > 0 {
+		more = append(more, fmt.Sprintf("%d more %s in the details or the job summary", cut, map[bool]string{true: "pair", false: "pairs"}[cut == 1]))
 	}
 	if len(more) > 0 {
 		b.WriteString("<sub>" + strings.Join(more, "; ") + ".</sub>\n\n")
