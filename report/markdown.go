@@ -121,6 +121,12 @@ func (f Flag) String() string {
 	return "✅ ok"
 }
 
+// Plain is the flag without its icon: "TTFT regression".
+func (f Flag) Plain() string {
+	_, rest, _ := strings.Cut(f.String(), " ")
+	return rest
+}
+
 // flagsOf lists every status that applies to checks, worst first: a row can
 // be a regression, over budget and have an error-rate rise at once.
 // Untested checks and inconclusive changes for the better add none.
@@ -642,6 +648,8 @@ func suiteNotes(r *Report) string {
 		case hi == 0:
 		case lo == hi:
 			s += fmt.Sprintf("; about %d requests per side might decide it", hi)
+		case hi >= 100000:
+			s += fmt.Sprintf("; %d requests per side might decide the closest, over 100,000 the farthest", lo)
 		default:
 			s += fmt.Sprintf("; %d to %d requests per side might decide them", lo, hi)
 		}

@@ -46,7 +46,15 @@ func Text(w io.Writer, r *Report, color bool) {
 	}
 	fmt.Fprintf(w, "latgate %s: %s\n\n", verdict, clean(strings.TrimPrefix(r.Headline, r.Verdict+": ")))
 	for _, s := range r.Scenarios {
-		fmt.Fprintf(w, "%s @ %s (%s): %s\n", clean(s.Scenario), clean(s.Endpoint), clean(s.Model), status(s.Status))
+		var fl []string
+		for _, f := range s.Flags() {
+			p := clean(f.Plain())
+			if color {
+				p = ansi[f.Status] + p + "\x1b[0m"
+			}
+			fl = append(fl, p)
+		}
+		fmt.Fprintf(w, "%s @ %s (%s): %s\n", clean(s.Scenario), clean(s.Endpoint), clean(s.Model), strings.Join(fl, "; "))
 		if len(s.Changed) > 0 {
 			fmt.Fprintf(w, "  configuration changed since the baseline: %s\n", clean(strings.Join(s.Changed, ", ")))
 		}
