@@ -104,3 +104,19 @@ func TestCSV(t *testing.T) {
 		t.Errorf("first row %v", rows[1][:4])
 	}
 }
+
+func TestJSONProvenance(t *testing.T) {
+	var b bytes.Buffer
+	if err := JSON(&b, buildCase(t, suiteCases[0])); err != nil {
+		t.Fatal(err)
+	}
+	var v struct {
+		Provenance map[string]any
+	}
+	if err := json.Unmarshal(b.Bytes(), &v); err != nil {
+		t.Fatal(err)
+	}
+	if v.Provenance["mode"] != "gate" || v.Provenance["base_sha"] != "0a1b2c3d4e5f60718293a4b5c6d7e8f901234567" || v.Provenance["baseline_created"] != "2026-11-27T09:00:00Z" {
+		t.Errorf("provenance %v", v.Provenance)
+	}
+}

@@ -423,10 +423,10 @@ func legend(base bool) string {
 }
 
 // frame draws axes and grid and returns the scales.
-func (p *page) frame(title string, xlo, xhi, ylo, yhi float64, xPct, yPct bool, xName, yName string) (axis, axis) {
-	x := axis{xlo, xhi, 48, chartW - 8}
+func (p *page) frame(title string, width, xlo, xhi, ylo, yhi float64, xPct, yPct bool, xName string) (axis, axis) {
+	x := axis{xlo, xhi, 48, width - 8}
 	y := axis{ylo, yhi, chartH - 28, 8}
-	p.f("<div class=\"chart\"><h3>%s</h3><svg width=\"%.0f\" height=\"%.0f\" role=\"img\" aria-label=\"%s\">\n", esc(title), chartW, chartH, esc(title))
+	p.f("<div class=\"chart\"><h3>%s</h3><svg width=\"%.0f\" height=\"%.0f\" role=\"img\" aria-label=\"%s\">\n", esc(title), width, chartH, esc(title))
 	for _, t := range ticks(ylo, yhi, 4) {
 		lbl := tickLabel(t, false)
 		if yPct {
@@ -439,7 +439,6 @@ func (p *page) frame(title string, xlo, xhi, ylo, yhi float64, xPct, yPct bool, 
 	}
 	p.f("<path class=\"axis\" d=\"M%.1f %.1fV%.1fH%.1f\"/>", x.p0, y.p1, y.p0, x.p1)
 	p.f("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", x.p1, y.p0+26, esc(xName))
-	_ = yName
 	return x, y
 }
 
@@ -461,7 +460,7 @@ func (p *page) ecdf(name string, base, cur []float64) {
 	if hi == lo {
 		lo, hi = lo-1, hi+1
 	}
-	x, y := p.frame(name+": share of requests ≤ x ms"+note, lo, hi, 0, 1, false, true, "ms", "")
+	x, y := p.frame(name+": share of requests ≤ x ms"+note, chartW, lo, hi, 0, 1, false, true, "ms")
 	for _, side := range []struct {
 		xs  []float64
 		cls string
@@ -495,7 +494,7 @@ func (p *page) timeline(s Scenario) {
 	if len(all) > 0 {
 		hi = all[len(all)-1]
 	}
-	x, y := p.frame("Each request in order: total (dots) and TTFT (small)", 1, math.Max(float64(n), 2), 0, hi*1.05, false, false, "request #", "ms")
+	x, y := p.frame("Each request in order: total (dots) and TTFT (small dots), ms", 2*chartW+16, 1, math.Max(float64(n), 2), 0, hi*1.05, false, false, "request #")
 	for _, side := range []struct {
 		tot, ttft []float64
 		cls       string
@@ -516,5 +515,5 @@ func (p *page) timeline(s Scenario) {
 		}
 		p.s(b.String() + "\n")
 	}
-	p.f("</svg>%s</div>\n", legend(len(tb) > 0))
+	p.f("</svg>%s</div>\n", strings.Replace(legend(len(tb) > 0), "</div>", "<span class=\"bad\">× failed</span></div>", 1))
 }
