@@ -120,3 +120,23 @@ func TestJSONProvenance(t *testing.T) {
 		t.Errorf("provenance %v", v.Provenance)
 	}
 }
+
+// TestEmptyReport: no scenario at all renders in every format without a
+// panic and says so where people read it.
+func TestEmptyReport(t *testing.T) {
+	r := Build(nil, compareEmpty(), thresholds())
+	if md := Markdown(r, MarkdownOptions{MaxLen: 65536}); !strings.Contains(md, "No scenario was measured") {
+		t.Errorf("markdown:\n%s", md)
+	}
+	var b bytes.Buffer
+	for name, f := range map[string]func() error{
+		"html": func() error { return HTML(&b, r) }, "json": func() error { return JSON(&b, r) },
+		"benchstat": func() error { return Benchstat(&b, r) }, "bmf": func() error { return BMF(&b, r) }, "csv": func() error { return CSV(&b, r) },
+	} {
+		b.Reset()
+		if err := f(); err != nil || b.Len() == 0 {
+			t.Errorf("%s: err %v, %d bytes", name, err, b.Len())
+		}
+	}
+	Text(&b, r, true)
+}

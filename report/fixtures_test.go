@@ -112,3 +112,5 @@ func buildCase(t testing.TB, sc suiteCase) *Report {
 	rep.Provenance.ReportURL = "https://github.com/o/r/actions/runs/1/artifacts/2"
 	return rep
 }
+
+func compareEmpty() compare.Result { return compare.Compare(nil, thresholds()) }

@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -117,6 +118,8 @@ func (f Flag) String() string {
 		return "🟢 " + what + "faster"
 	case compare.NoBaseline:
 		return "🆕 no baseline"
+	case notTested:
+		return "— not tested"
 	}
 	return "✅ ok"
 }
@@ -168,10 +171,18 @@ func flagsOf(checks []compare.Check, skip map[string]bool) []Flag {
 		}
 	}
 	if len(out) == 0 {
-		out = append(out, Flag{Status: compare.OK})
+		st := compare.OK
+		if len(checks) > 0 && !slices.ContainsFunc(checks, func(c compare.Check) bool { return !untested(c) && !skip[c.Metric] }) {
+			st = notTested
+		}
+		out = append(out, Flag{Status: st})
 	}
 	return out
 }
+
+// notTested is the flag of a row or scenario none of whose checks could be
+// tested (too few successful requests); it is no status of package compare.
+const notTested compare.Status = "not_tested"
 
 // Flags lists every status that applies to a scenario, worst first.
 func (s Scenario) Flags() []Flag { return flagsOf(s.Checks, s.sameMetrics()) }

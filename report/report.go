@@ -227,7 +227,7 @@ func rows(s Scenario) []Row {
 		if !seen {
 			continue
 		}
-		if m.metric == "ttfc" && s.Current != nil && s.Current.TTFC.P50 == s.Current.TTFT.P50 && s.Current.TTFC.P95 == s.Current.TTFT.P95 {
+		if m.metric == "ttfc" && s.Current != nil && sameValue(s.Current.TTFC.P50, s.Current.TTFT.P50) && sameValue(s.Current.TTFC.P95, s.Current.TTFT.P95) {
 			continue // same as TTFT: not a reasoning model
 		}
 		row.Budget = strings.Join(budgets, ", ")
@@ -273,6 +273,9 @@ func rows(s Scenario) []Row {
 	return out
 }
 
+// sameValue is equality with NaN equal to NaN (both missing).
+func sameValue(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
+
 // markSame sets SameAs on row a when its checks equal row b's.
 func markSame(rows []Row, a, b string) {
 	var ra *Row
@@ -288,7 +291,7 @@ func markSame(rows []Row, a, b string) {
 	if ra == nil || rb == nil || len(ra.Checks) != len(rb.Checks) || len(ra.Checks) == 0 {
 		return
 	}
-	eq := func(x, y float64) bool { return x == y || math.IsNaN(x) && math.IsNaN(y) }
+	eq := sameValue
 	for i := range ra.Checks {
 		x, y := ra.Checks[i], rb.Checks[i]
 		if x.Stat != y.Stat || !eq(x.Baseline, y.Baseline) || !eq(x.Current, y.Current) {
