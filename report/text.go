@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"html"
 	"io"
 	"strings"
 
@@ -75,6 +76,9 @@ func Text(w io.Writer, r *Report, color bool) {
 			}
 			t.row(stage, row.Budget, cell(row.BaseP50, row.Unit), p95b, cell(row.CurP50, row.Unit), p95c, row.Change, status(row.Status))
 			for _, n := range row.Notes {
+				if strings.Contains(n, "not significant") || strings.Contains(n, " successful requests") {
+					continue // said once for the suite, below
+				}
 				notes = append(notes, row.Stage+": "+n)
 			}
 		}
@@ -95,7 +99,18 @@ func Text(w io.Writer, r *Report, color bool) {
 		fmt.Fprintf(w, "removed since the baseline: %s\n", clean(x))
 	}
 	for _, x := range r.Warnings {
-		fmt.Fprintf(w, "warning: %s\n", clean(x))
+		if !strings.Contains(x, "in the baseline but not measured now") {
+			fmt.Fprintf(w, "warning: %s\n", clean(x))
+		}
+	}
+	// The suite's notes (untested statistics, inconclusive checks, failures
+	// by kind), as in the comment.
+	for _, line := range strings.Split(strings.TrimSpace(suiteNotes(r)), "\n")[1:] {
+		line = strings.TrimPrefix(line, "- ")
+		if strings.HasPrefix(line, "⚠️ ") && !strings.HasPrefix(line, "⚠️ inconclusive") || strings.HasPrefix(line, "Removed since") || strings.HasPrefix(line, "⚙️") {
+			continue // warnings and removals are printed above
+		}
+		fmt.Fprintln(w, clean(html.UnescapeString(line)))
 	}
 	o := r.Thresholds
 	fmt.Fprintf(w, "%d checks, family-wise alpha %s; regression = confidently beyond %s%% and %s ms; fails on %s.\n",
