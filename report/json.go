@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// VerdictSchema names the JSON verdict format (SPEC §6).
+// VerdictSchema names the JSON verdict format.
 const VerdictSchema = "latgate/verdict/v1"
 
 // jsonCheck is one check in latgate/verdict/v1. Latencies are milliseconds;

@@ -11,7 +11,7 @@ import (
 	"github.com/latgate/latgate/results"
 )
 
-// Stage is one row of the budget table's decomposition (SPEC §4).
+// Stage is one row of the budget table's decomposition (docs/metrics.md).
 type Stage struct {
 	Name     string
 	P50, P95 float64 // milliseconds; NaN when not available

@@ -1,9 +1,13 @@
 // Package report renders measurements and verdicts: the latency budget
-// table (SPEC §4) per (endpoint, scenario), a one-line verdict, an endpoint
-// ranking, a chart, as terminal text, Markdown (PR comment and job summary)
-// and JSON (latgate/verdict/v1). Everything that comes from a config or a
-// server is escaped. It does no network I/O and makes no decisions: the
-// statuses come from package compare.
+// table (docs/metrics.md) per (endpoint, scenario), a one-line verdict, the
+// provenance of what was compared, an endpoint ranking, as terminal text,
+// Markdown (the PR comment and the job summary, bounded to GitHub's
+// 65,536 characters), JSON (latgate/verdict/v1), a self-contained HTML page
+// with charts drawn as inline SVG, and exports (benchstat's text format,
+// Bencher Metric Format JSON, CSV with one row per request); docs/report.md
+// shows each. Everything that comes from a config or a server is escaped for
+// its format. It does no network I/O and makes no decisions: the statuses
+// come from package compare.
 package report
 
 import (

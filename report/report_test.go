@@ -138,7 +138,7 @@ func TestGoldenJSON(t *testing.T) {
 	}
 	for _, key := range []string{"endpoint", "scenario", "metric", "stat", "baseline", "current", "delta_pct", "ci_pct", "p_value", "budget", "n_baseline", "n_current", "status"} {
 		if _, ok := v.Checks[0][key]; !ok {
-			t.Errorf("check lacks SPEC key %q", key)
+			t.Errorf("check lacks documented key %q", key)
 		}
 	}
 }
