@@ -579,6 +579,10 @@ func summary(r *Report, order []int, maxRows int) string {
 func suiteNotes(r *Report) string {
 	var notes []string
 	notes = append(notes, "Latencies in ms, baseline → current (change). Status: every one that applies.")
+	if r.Tested > 1 {
+		notes = append(notes, fmt.Sprintf("Intervals [in brackets, in the details] are each check's own 95%% interval; "+
+			"statuses are decided on p-values adjusted over the suite's %d checks, so an interval beyond the tolerance can still be inconclusive.", r.Tested))
+	}
 	// Untested statistics, by statistic.
 	type gap struct {
 		need, pairs, lo, hi int
@@ -654,7 +658,7 @@ func suiteNotes(r *Report) string {
 		}
 	}
 	if n > 0 {
-		s := fmt.Sprintf("⚠️ inconclusive = a change for the worse beyond the tolerance, not significant once corrected for the suite's %d checks (%s)", r.Tested, plural(n, "check", "checks"))
+		s := fmt.Sprintf("⚠️ inconclusive (%s) = a change for the worse beyond the tolerance, not significant once corrected for the suite's %d checks", plural(n, "check", "checks"), r.Tested)
 		switch {
 		case hi == 0:
 		case lo == hi:
@@ -896,10 +900,10 @@ func arrow(base, cur float64, unit string) string {
 
 func footer(r *Report) string {
 	o := r.Thresholds
-	return fmt.Sprintf("<sub>Change: point estimate, with its per-check 95%% bootstrap interval in the details (not adjusted for the suite). "+
-		"The status is decided on p-values adjusted over all %d checks (Westfall–Young maxT, family-wise α = %s): "+
-		"p50 by Mann-Whitney U, p95/p99 by tail exceedance of the baseline's quantile, errors by an exact permutation test, "+
-		"so an interval beyond the tolerance can still be inconclusive. A regression must be confidently beyond %s%% and %s ms. "+
+	return fmt.Sprintf("<sub>Change: point estimate; interval: per-check 95%% bootstrap, not adjusted for the suite. "+
+		"Statuses: p-values adjusted over all %d checks (Westfall–Young maxT, family-wise α = %s); "+
+		"p50 by Mann-Whitney U, p95/p99 by tail exceedance of the baseline's quantile, errors by an exact permutation test. "+
+		"A regression must be confidently beyond %s%% and %s ms. "+
 		"Fails on: %s. Measured by latgate.</sub>\n",
 		r.Tested, trimFloat(o.Alpha), trimFloat(100*o.Tolerance), trimFloat(r.minDeltaMs()), md(strings.Join(r.failOn(), ", ")))
 }
