@@ -287,6 +287,7 @@ func TestScreenshots(t *testing.T) {
 		// no section this time, and measures the height again.
 		os.WriteFile(page, []byte(strings.Replace(commentPage(t, md, false), probe, strings.Replace(probe, `d.open=true`, ``, 1), 1)), 0o644)
 		h = load(t, bin, page).Height
+		os.WriteFile(page, []byte(strings.Replace(commentPage(t, md, false), probe, "", 1)), 0o644)
 		shot(t, bin, page, filepath.Join(*screenshots, "comment-"+sc.name+".png"), 860, min(h, 2400), false)
 		if sc.name == "fail" {
 			shot(t, bin, page, filepath.Join(*screenshots, "comment-"+sc.name+"-dark.png"), 860, min(h, 2400), true)
