@@ -1,9 +1,13 @@
 package report
 
 import (
+	"math/rand/v2"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/latgate/latgate/compare"
+	"github.com/latgate/latgate/results"
 )
 
 // tableShape checks that every row of every Markdown table has as many
@@ -127,5 +131,25 @@ func TestHTML(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestHiddenRowNeverHidesAFailure: a budget on perceived latency alone,
+// with perceived equal to TTFT, still shows as over budget.
+func TestHiddenRowNeverHidesAFailure(t *testing.T) {
+	th := thresholds()
+	th.Budgets = []compare.Budget{{Metric: "perceived", Stat: "p95", Value: 100}}
+	rng := rand.New(rand.NewPCG(1, 2))
+	base := &results.File{Runs: []results.Run{fixtureRun(rng, "e", "s", 50, 0.3, 0.01, 0, false, false)}}
+	cur := &results.File{Runs: []results.Run{fixtureRun(rng, "e", "s", 50, 0.3, 0.01, 0, false, false)}}
+	pairs := results.Match(base, cur)
+	res := compare.Compare(compare.Runs(pairs), th)
+	if res.Verdict != "fail" {
+		t.Fatalf("verdict %s, want fail (perceived p95 over a 100 ms budget)", res.Verdict)
+	}
+	rep := Build(pairs, res, th)
+	got := Markdown(rep, MarkdownOptions{})
+	if !strings.Contains(got, "⛔ perceived p95 over budget") || !strings.Contains(got, "| Perceived |") {
+		t.Errorf("the failing perceived check is hidden:\n%s", got)
 	}
 }

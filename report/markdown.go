@@ -184,8 +184,46 @@ func flagsOf(checks []compare.Check, skip map[string]bool) []Flag {
 // tested (too few successful requests); it is no status of package compare.
 const notTested compare.Status = "not_tested"
 
-// Flags lists every status that applies to a scenario, worst first.
-func (s Scenario) Flags() []Flag { return flagsOf(s.Checks, s.sameMetrics()) }
+// Flags lists every status that applies to a scenario, worst first. A
+// metric whose row repeats another (Perceived = TTFT) adds no flag of its
+// own, unless one of its checks is worse than its twin's (a budget on the
+// hidden metric only): a failing check is never hidden.
+func (s Scenario) Flags() []Flag {
+	hidden := s.sameMetrics()
+	for _, c := range s.Checks {
+		if !hidden[c.Metric] {
+			continue
+		}
+		twin, ok := findCheck(checksOf(s.Checks, twinMetric[c.Metric]), c.Stat)
+		if !ok || hideRank(c.Status) > hideRank(twin.Status) {
+			delete(hidden, c.Metric)
+		}
+	}
+	return flagsOf(s.Checks, hidden)
+}
+
+// hideRank orders statuses for hiding a repeated row: failing statuses
+// (regression, over budget) rank alike, since a budget breach takes the
+// place of a regression on the checked statistic.
+func hideRank(st compare.Status) int {
+	if st == compare.OverBudget {
+		return severity[compare.Regression]
+	}
+	return severity[st]
+}
+
+// twinMetric is the metric a hidden row repeats.
+var twinMetric = map[string]string{"perceived": "ttft", "ttfc": "ttft", "tpot": "itl"}
+
+func checksOf(checks []compare.Check, metric string) []compare.Check {
+	var out []compare.Check
+	for _, c := range checks {
+		if c.Metric == metric {
+			out = append(out, c)
+		}
+	}
+	return out
+}
 
 // sameMetrics are metrics whose rows repeat another row or are not shown
 // (TTFC equal to TTFT).

@@ -298,7 +298,8 @@ func markSame(rows []Row, a, b string) {
 	eq := sameValue
 	for i := range ra.Checks {
 		x, y := ra.Checks[i], rb.Checks[i]
-		if x.Stat != y.Stat || !eq(x.Baseline, y.Baseline) || !eq(x.Current, y.Current) {
+		// Hidden only when no worse than the row it repeats.
+		if x.Stat != y.Stat || !eq(x.Baseline, y.Baseline) || !eq(x.Current, y.Current) || hideRank(x.Status) > hideRank(y.Status) {
 			return
 		}
 	}
