@@ -260,7 +260,7 @@ func (p *page) changeChart(order []int) {
 				if c.Status == compare.OK && !beyond {
 					continue // only what changed
 				}
-				items = append(items, item{short(s.Scenario, 40) + " @ " + short(s.Endpoint, 30) + " · " + metricLabel[m] + " p50", c})
+				items = append(items, item{s.Scenario + " @ " + s.Endpoint + " · " + metricLabel[m] + " p50", c})
 			}
 		}
 	}
@@ -301,7 +301,9 @@ func (p *page) changeChart(order []int) {
 		if cls == "" {
 			cls = "sok"
 		}
-		p.f("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>", labelW-8, y+4, esc(it.label))
+		// One label per row, cut to fit left of the plot; the full name
+		// is the tooltip.
+		p.f("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\"><title>%s</title>%s</text>", labelW-8, y+4, esc(it.label), esc(short(it.label, 52)))
 		if !math.IsNaN(it.c.CIPct[0]) {
 			a, b := math.Max(it.c.CIPct[0], lo), math.Min(it.c.CIPct[1], hi)
 			p.f("<line class=\"%s\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke-width=\"2\"/>", cls, x.at(a), x.at(b), y, y)
