@@ -403,7 +403,7 @@ func headline(r *Report, esc func(string) string) string {
 	}
 	h := r.Verdict + ": "
 	if len(parts) == 0 {
-		h += "no latency change in " + scen
+		h += "no significant latency change in " + scen
 	} else {
 		h += strings.Join(parts, ", ") + " in " + scen
 	}
