@@ -59,9 +59,9 @@ func (p *page) doc() {
 	p.s(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">` + "\n")
 	p.s(`<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark">` + "\n")
 	p.f("<title>%s</title>\n<style>%s</style></head>\n<body><main>\n", esc(title), htmlCSS)
-	icon, verdict := "✅", "latency within tolerance and budget"
+	icon, verdict := "✅", "latency pass"
 	if r.Verdict == "fail" {
-		icon, verdict = "❌", "latency check failed"
+		icon, verdict = "❌", "latency fail"
 	}
 	p.f("<h1>%s latgate: %s</h1>\n<p class=\"headline\">%s</p>\n", icon, verdict, esc(r.Headline))
 	if pv := provenance(r); pv != "" {

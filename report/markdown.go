@@ -411,9 +411,9 @@ func head(r *Report, opt MarkdownOptions, title string, order []int, maxRows int
 	if opt.Marker != "" {
 		b.WriteString(opt.Marker + "\n")
 	}
-	heading := "✅ " + md(title) + ": latency within tolerance and budget"
+	heading := "✅ " + md(title) + ": latency pass"
 	if r.Verdict == "fail" {
-		heading = "❌ " + md(title) + ": latency check failed"
+		heading = "❌ " + md(title) + ": latency fail"
 	}
 	fmt.Fprintf(&b, "### %s\n\n", heading)
 	fmt.Fprintf(&b, "**%s**\n\n", headline(r, md))
