@@ -850,13 +850,19 @@ func scenarioDetails(s Scenario, open bool) string {
 	}
 	b.WriteString(" budget | status |\n" + sep + "---|---|\n")
 	var notes, same []string
+	netHidden := false
 	for _, row := range s.Rows {
 		if row.SameAs != "" {
 			same = append(same, row.Stage+" = "+row.SameAs)
 			continue
 		}
 		if row.Zero() {
-			same = append(same, row.Stage+" is 0 on both sides")
+			z := row.Stage + " is 0 on both sides"
+			if row.Stage == "Network" && s.Current != nil {
+				z += fmt.Sprintf(" (%d of %d requests opened a new connection)", s.Current.ColdConns, s.Current.N)
+				netHidden = true
+			}
+			same = append(same, z)
 			continue
 		}
 		stage := row.Stage
@@ -916,7 +922,7 @@ func scenarioDetails(s Scenario, open bool) string {
 		}
 	}
 	b.WriteString("\n")
-	if s.Current != nil && s.Current.ColdConns > 1 {
+	if s.Current != nil && s.Current.ColdConns > 1 && !netHidden {
 		notes = append(notes, fmt.Sprintf("%d of %d requests opened a new connection.", s.Current.ColdConns, s.Current.N))
 	}
 	if len(same) > 0 {

@@ -63,7 +63,14 @@ func Text(w io.Writer, r *Report, color bool) {
 		t.alignLeft = map[int]bool{0: true, 1: true, 6: true, 7: true}
 		var notes []string
 		for _, row := range s.Rows {
-			if row.SameAs != "" || row.Zero() {
+			if row.SameAs != "" {
+				continue
+			}
+			if row.Zero() {
+				// Network on warm connections: no row, but say why.
+				for _, n := range row.Notes {
+					notes = append(notes, row.Stage+" 0.0 ms: "+n)
+				}
 				continue
 			}
 			stage := "  " + row.Stage
