@@ -5,7 +5,7 @@ COMMIT   ?= $(shell git rev-parse HEAD 2>/dev/null)
 LDFLAGS  := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 FUZZTIME ?= 10s
 
-.PHONY: all build test unit fuzz demo bench calibrate release clean fmt e2e-action e2e-real
+.PHONY: all build test unit fuzz demo bench calibrate release clean fmt e2e-action e2e-real browser-test screenshots
 
 all: build test
 
@@ -40,6 +40,18 @@ bench:
 # A real inference engine (Ollama built from the Go module proxy); minutes.
 e2e-real:
 	bash scripts/e2e-real.sh
+
+# The report rendered in headless Chromium (Debian's chromium, installed by
+# the script): comments as GitHub renders them and the HTML report; about
+# 2 minutes on 2 cores.
+browser-test:
+	sh scripts/install-chromium.sh
+	$(GO) test -tags browser -count=1 -run '^TestBrowser' -timeout 10m ./report
+
+# The PNGs of docs/report.md, from the same pages.
+screenshots:
+	sh scripts/install-chromium.sh
+	$(GO) test -tags browser -count=1 -run '^TestScreenshots$$' -timeout 10m ./report -screenshots $(CURDIR)/docs/img
 
 # The calibration study of docs/statistics.md (about 30 minutes on 2 cores).
 # The statistics calibration study (docs/statistics.md). Parts: classic, drift,

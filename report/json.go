@@ -4,9 +4,10 @@ import (
 	"encoding/json"
 	"io"
 	"math"
+	"time"
 )
 
-// VerdictSchema names the JSON verdict format (SPEC §6).
+// VerdictSchema names the JSON verdict format.
 const VerdictSchema = "latgate/verdict/v1"
 
 // jsonCheck is one check in latgate/verdict/v1. Latencies are milliseconds;
@@ -42,6 +43,39 @@ type jsonVerdict struct {
 	FailOn    []string    `json:"fail_on"`
 	Checks    []jsonCheck `json:"checks"`
 	Warnings  []string    `json:"warnings"`
+	// Provenance is an addition to v1: absent when nothing is known.
+	Provenance *jsonProvenance `json:"provenance,omitempty"`
+}
+
+type jsonProvenance struct {
+	Mode            string `json:"mode,omitempty"`
+	BaseSHA         string `json:"base_sha,omitempty"`
+	HeadSHA         string `json:"head_sha,omitempty"`
+	BaseRef         string `json:"base_ref,omitempty"`
+	HeadRef         string `json:"head_ref,omitempty"`
+	BaselineCreated string `json:"baseline_created,omitempty"` // RFC 3339
+	HeadCreated     string `json:"head_created,omitempty"`
+	HistoryRuns     int    `json:"history_runs,omitempty"`
+	Runner          string `json:"runner,omitempty"`
+	Region          string `json:"region,omitempty"`
+	RunURL          string `json:"run_url,omitempty"`
+	ReportURL       string `json:"report_url,omitempty"`
+}
+
+func provenanceJSON(p Provenance) *jsonProvenance {
+	ts := func(t time.Time) string {
+		if t.IsZero() {
+			return ""
+		}
+		return t.UTC().Format(time.RFC3339)
+	}
+	j := jsonProvenance{Mode: p.Mode, BaseSHA: p.BaseSHA, HeadSHA: p.HeadSHA, BaseRef: p.BaseRef, HeadRef: p.HeadRef,
+		BaselineCreated: ts(p.BaselineCreated), HeadCreated: ts(p.HeadCreated), HistoryRuns: p.HistoryRuns,
+		Runner: p.Runner, Region: p.Region, RunURL: p.RunURL, ReportURL: p.ReportURL}
+	if j == (jsonProvenance{}) {
+		return nil
+	}
+	return &j
 }
 
 func num(v, scale float64) *float64 {
@@ -64,7 +98,8 @@ func pair(v [2]float64, scale float64) *[2]float64 {
 func JSON(w io.Writer, r *Report) error {
 	v := jsonVerdict{Schema: VerdictSchema, Verdict: r.Verdict, Headline: r.Headline, Tested: r.Tested,
 		Alpha: r.Thresholds.Alpha, Tolerance: 100 * r.Thresholds.Tolerance, MinDelta: r.minDeltaMs(),
-		FailOn: r.failOn(), Checks: []jsonCheck{}, Warnings: append([]string{}, r.Warnings...)}
+		FailOn: r.failOn(), Checks: []jsonCheck{}, Warnings: append([]string{}, r.Warnings...),
+		Provenance: provenanceJSON(r.Provenance)}
 	for _, x := range r.Removed {
 		v.Warnings = append(v.Warnings, "removed since the baseline: "+x)
 	}

@@ -3,8 +3,10 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/latgate/latgate/compare"
 )
@@ -15,7 +17,8 @@ type MarkdownOptions struct {
 	// comment; it is written first.
 	Marker string
 	// MaxLen bounds the body (GitHub's comment limit is 65,536 characters);
-	// details are dropped, least important first, to fit. 0 = no limit.
+	// details are dropped, least important first, to fit, and the comment
+	// says what was dropped. 0 = no limit.
 	MaxLen int
 	// SummaryURL is where the full report lives when details are trimmed.
 	SummaryURL string
@@ -24,30 +27,29 @@ type MarkdownOptions struct {
 }
 
 // md escapes text from configs and servers for a Markdown table cell: no
-// table break, no HTML, no @mention, no newline.
-func md(s string) string {
-	r := strings.NewReplacer(
-		"&", "&amp;", "<", "&lt;", ">", "&gt;", "|", "&#124;", "`", "&#96;",
-		"@", "&#64;", "*", "\\*", "_", "\\_", "[", "\\[", "]", "\\]", "#", "&#35;",
-		"\r", " ", "\n", " ",
-	)
-	return r.Replace(s)
+// table break, no HTML, no @mention, no link, no emphasis, no newline.
+var mdReplacer = strings.NewReplacer(
+	"&", "&amp;", "<", "&lt;", ">", "&gt;", "|", "&#124;", "`", "&#96;",
+	"@", "&#64;", "*", "&#42;", "_", "&#95;", "[", "&#91;", "]", "&#93;", "#", "&#35;",
+	"~", "&#126;", "\\", "&#92;", ":", "&#58;", "!", "&#33;", "$", "&#36;",
+	"www.", "www&#46;", "WWW.", "WWW&#46;",
+	"\r", " ", "\n", " ", "\t", " ",
+)
+
+func md(s string) string { return mdReplacer.Replace(s) }
+
+// short cuts a name to n characters (an ellipsis marks the cut).
+func short(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
 }
 
-// mermaidLabel keeps a chart label safe inside double quotes.
-func mermaidLabel(s string) string {
-	s = strings.Map(func(r rune) rune {
-		switch r {
-		case '"', '\\', '\n', '\r', '`', '<', '>', '[', ']', ';', '@', '|', '#':
-			return ' '
-		}
-		return r
-	}, s)
-	if len([]rune(s)) > 24 {
-		s = string([]rune(s)[:23]) + "…"
-	}
-	return s
-}
+// mdName is a config or server name for a table: escaped and at most 48
+// characters (the details heading repeats it in full).
+func mdName(s string) string { return md(short(s, 48)) }
 
 var statusIcon = map[compare.Status]string{
 	compare.Regression:   "❌ regression",
@@ -63,9 +65,279 @@ func cell(v float64, unit string) string {
 		return "–"
 	}
 	if unit == "%" {
-		return trimFloat(100*v) + "%"
+		return strings.TrimSuffix(fmt.Sprintf("%.1f", 100*v), ".0") + "%"
 	}
 	return Millis(v)
+}
+
+// untested reports a check that could not be tested (too few requests or
+// baseline runs): its change is shown as "—" with one suite-level note.
+func untested(c compare.Check) bool {
+	return c.Status == compare.Inconclusive && math.IsNaN(c.PValue)
+}
+
+// doubtful reports an inconclusive check worth a reviewer's attention: a
+// tested change in the worse direction.
+func doubtful(c compare.Check) bool {
+	return c.Status == compare.Inconclusive && !untested(c) && c.Current > c.Baseline
+}
+
+var metricLabel = map[string]string{
+	"ttft": "TTFT", "ttfc": "TTFC", "itl": "inter-token", "tpot": "per token",
+	"total": "total", "perceived": "perceived", "errors": "error rate",
+}
+
+// Flag is one status that applies to a scenario or row, with the metrics
+// it concerns.
+type Flag struct {
+	Status  compare.Status
+	Metrics []string // "TTFT", "TTFT p95", "error rate"
+}
+
+// String is the flag for people: "❌ TTFT regression".
+func (f Flag) String() string {
+	what := ""
+	if len(f.Metrics) > 0 {
+		m := f.Metrics
+		if len(m) > 2 {
+			m = append(append([]string{}, m[:2]...), fmt.Sprintf("+%d", len(f.Metrics)-2))
+		}
+		what = strings.Join(m, ", ") + " "
+	}
+	switch f.Status {
+	case compare.Regression:
+		if len(f.Metrics) == 1 && f.Metrics[0] == "error rate" {
+			return "❌ error rate up"
+		}
+		return "❌ " + what + "regression"
+	case compare.OverBudget:
+		return "⛔ " + what + "over budget"
+	case compare.Inconclusive:
+		return "⚠️ " + what + "inconclusive"
+	case compare.Improvement:
+		return "🟢 " + what + "faster"
+	case compare.NoBaseline:
+		return "🆕 no baseline"
+	case notTested:
+		return "— not tested"
+	}
+	return "✅ ok"
+}
+
+// Plain is the flag without its icon: "TTFT regression".
+func (f Flag) Plain() string {
+	_, rest, _ := strings.Cut(f.String(), " ")
+	return rest
+}
+
+// flagsOf lists every status that applies to checks, worst first: a row can
+// be a regression, over budget and have an error-rate rise at once.
+// Untested checks and inconclusive changes for the better add none.
+func flagsOf(checks []compare.Check, skip map[string]bool) []Flag {
+	order := []compare.Status{compare.Regression, compare.OverBudget, compare.Inconclusive, compare.Improvement, compare.NoBaseline}
+	var out []Flag
+	regressed := map[string]bool{}
+	for _, st := range order {
+		// Latency metrics share a flag; the error rate has its own, so a
+		// rise in failures never hides behind a latency regression.
+		for _, errs := range []bool{false, true} {
+			f := Flag{Status: st}
+			seen := map[string]bool{}
+			any := false
+			for _, c := range checks {
+				if c.Status != st || (c.Metric == "errors") != errs || skip[c.Metric] ||
+					(st == compare.Inconclusive && (!doubtful(c) || regressed[c.Metric])) {
+					continue
+				}
+				if st == compare.Regression {
+					regressed[c.Metric] = true
+				}
+				any = true
+				name := metricLabel[c.Metric]
+				if name == "" {
+					name = c.Metric
+				}
+				if st == compare.OverBudget && !errs {
+					name += " " + c.Stat
+				}
+				if st != compare.NoBaseline && !seen[name] {
+					seen[name] = true
+					f.Metrics = append(f.Metrics, name)
+				}
+			}
+			if any && (st != compare.NoBaseline || !errs) {
+				out = append(out, f)
+			}
+		}
+	}
+	if len(out) == 0 {
+		st := compare.OK
+		if len(checks) > 0 && !slices.ContainsFunc(checks, func(c compare.Check) bool { return !untested(c) && !skip[c.Metric] }) {
+			st = notTested
+		}
+		out = append(out, Flag{Status: st})
+	}
+	return out
+}
+
+// notTested is the flag of a row or scenario none of whose checks could be
+// tested (too few successful requests); it is no status of package compare.
+const notTested compare.Status = "not_tested"
+
+// Flags lists every status that applies to a scenario, worst first. A
+// metric whose row repeats another (Perceived = TTFT) adds no flag of its
+// own, unless one of its checks is worse than its twin's (a budget on the
+// hidden metric only): a failing check is never hidden.
+func (s Scenario) Flags() []Flag {
+	hidden := s.sameMetrics()
+	for _, c := range s.Checks {
+		if !hidden[c.Metric] {
+			continue
+		}
+		twin, ok := findCheck(checksOf(s.Checks, twinMetric[c.Metric]), c.Stat)
+		if !ok || hideRank(c.Status) > hideRank(twin.Status) {
+			delete(hidden, c.Metric)
+		}
+	}
+	return flagsOf(s.Checks, hidden)
+}
+
+// hideRank orders statuses for hiding a repeated row: failing statuses
+// (regression, over budget) rank alike, since a budget breach takes the
+// place of a regression on the checked statistic.
+func hideRank(st compare.Status) int {
+	if st == compare.OverBudget {
+		return severity[compare.Regression]
+	}
+	return severity[st]
+}
+
+// twinMetric is the metric a hidden row repeats.
+var twinMetric = map[string]string{"perceived": "ttft", "ttfc": "ttft", "tpot": "itl"}
+
+func checksOf(checks []compare.Check, metric string) []compare.Check {
+	var out []compare.Check
+	for _, c := range checks {
+		if c.Metric == metric {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// sameMetrics are metrics whose rows repeat another row or are not shown
+// (TTFC equal to TTFT).
+func (s Scenario) sameMetrics() map[string]bool {
+	m := map[string]bool{}
+	for _, c := range s.Checks {
+		m[c.Metric] = true
+	}
+	for _, r := range s.Rows {
+		if r.SameAs == "" {
+			delete(m, r.Metric)
+		}
+	}
+	return m
+}
+
+func flagText(fs []Flag) string {
+	parts := make([]string, len(fs))
+	for i, f := range fs {
+		parts[i] = f.String()
+	}
+	return strings.Join(parts, "<br>")
+}
+
+// rank orders scenarios for the comment: worst status first, then by the
+// size of the worst change.
+func rank(r *Report) []int {
+	order := make([]int, len(r.Scenarios))
+	sev := make([]int, len(r.Scenarios))
+	mag := make([]float64, len(r.Scenarios))
+	for i, s := range r.Scenarios {
+		order[i] = i
+		fs := s.Flags()
+		sev[i] = severity[fs[0].Status]
+		for _, c := range s.Checks {
+			if !math.IsNaN(c.DeltaPct) && c.Status == fs[0].Status {
+				mag[i] = math.Max(mag[i], math.Abs(c.DeltaPct))
+			}
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		i, j := order[a], order[b]
+		if sev[i] != sev[j] {
+			return sev[i] > sev[j]
+		}
+		return mag[i] > mag[j]
+	})
+	return order
+}
+
+func findCheck(checks []compare.Check, stat string) (compare.Check, bool) {
+	for _, c := range checks {
+		if c.Stat == stat {
+			return c, true
+		}
+	}
+	return compare.Check{}, false
+}
+
+func (s Scenario) row(stage string) *Row {
+	for i := range s.Rows {
+		if s.Rows[i].Stage == stage {
+			return &s.Rows[i]
+		}
+	}
+	return nil
+}
+
+// changeCell shows one statistic: "651 → 1110 (**+71%**)", "—" when it
+// could not be tested, the current value alone without a baseline; ⛔ marks
+// a value over its budget.
+func changeCell(row *Row, stat string) string {
+	if row == nil {
+		return "–"
+	}
+	c, ok := findCheck(row.Checks, stat)
+	if !ok {
+		return "–"
+	}
+	if untested(c) {
+		return "—"
+	}
+	var s string
+	if row.Unit == "%" {
+		s = cell(c.Current, "%")
+		if !math.IsNaN(c.Baseline) {
+			s = cell(c.Baseline, "%") + "\u00a0→\u00a0" + s
+			if d := 100 * (c.Current - c.Baseline); d != 0 {
+				s += " (" + strongIf(fmt.Sprintf("%+.1f pts", d), c.Status == compare.Regression) + ")"
+			}
+		}
+	} else {
+		s = Millis(c.Current)
+		if !math.IsNaN(c.Baseline) {
+			s = Millis(c.Baseline) + "\u00a0→\u00a0" + s
+			if !math.IsNaN(c.DeltaPct) {
+				s += " (" + strongIf(signedPct(c.DeltaPct), c.Status == compare.Regression) + ")"
+			}
+		}
+	}
+	if c.Status == compare.OverBudget {
+		s += " ⛔"
+	}
+	if c.Status == compare.Improvement {
+		s += " 🟢"
+	}
+	return s
+}
+
+func strongIf(s string, b bool) string {
+	if b {
+		return "**" + s + "**"
+	}
+	return s
 }
 
 // Markdown renders the report for a PR comment or the job summary.
@@ -74,92 +346,592 @@ func Markdown(r *Report, opt MarkdownOptions) string {
 	if title == "" {
 		title = "latgate"
 	}
-	var head strings.Builder
-	if opt.Marker != "" {
-		head.WriteString(opt.Marker + "\n")
-	}
-	icon := "✅"
-	if r.Verdict == "fail" {
-		icon = "❌"
-	}
-	fmt.Fprintf(&head, "### %s %s: latency %s\n\n", icon, md(title), r.Verdict)
-	fmt.Fprintf(&head, "**%s**\n\n", headline(r, md))
-	head.WriteString(overview(r))
-	head.WriteString(chart(r))
-	head.WriteString(ranking(r))
-	for _, w := range r.Warnings {
-		fmt.Fprintf(&head, "> ⚠️ %s\n", md(w))
-	}
-	if len(r.Warnings) > 0 {
-		head.WriteString("\n")
+	order := rank(r)
+	foot := footer(r)
+	var body string
+	// The summary shrinks (fewer rows) until it leaves room for the footer.
+	for rows := 60; ; rows /= 2 {
+		body = head(r, opt, title, order, rows)
+		if opt.MaxLen == 0 || len(body)+len(foot)+600 <= opt.MaxLen || rows < 4 {
+			break
+		}
 	}
 
-	// Details: the failing and changed scenarios first.
-	order := make([]int, len(r.Scenarios))
-	for i := range order {
-		order[i] = i
-	}
-	sort.SliceStable(order, func(a, b int) bool {
-		return severity[r.Scenarios[order[a]].Status] > severity[r.Scenarios[order[b]].Status]
-	})
-	details := make([]string, len(r.Scenarios))
+	// Details: at most two failing sections open.
+	var details []string
+	opened := 0
 	for _, i := range order {
-		details[i] = scenarioDetails(r.Scenarios[i])
+		s := r.Scenarios[i]
+		open := false
+		if fs := s.Flags(); (fs[0].Status == compare.Regression || fs[0].Status == compare.OverBudget) && opened < 2 {
+			open = true
+			opened++
+		}
+		details = append(details, scenarioDetails(s, open))
 	}
-	foot := footer(r)
-	body := head.String()
-	budget := opt.MaxLen - len(body) - len(foot) - 400 // room for the trim note
-	trimmed := 0
+	budget := opt.MaxLen - len(body) - len(foot) - 600 // room for the trim note
 	var kept []string
-	for _, i := range order {
-		d := details[i]
+	var dropped []string
+	for k, d := range details {
 		if opt.MaxLen > 0 && len(d) > budget {
-			trimmed++
+			s := r.Scenarios[order[k]]
+			dropped = append(dropped, s.Scenario+" @ "+s.Endpoint)
 			continue
 		}
 		budget -= len(d)
 		kept = append(kept, d)
 	}
 	body += strings.Join(kept, "")
-	if trimmed > 0 {
+	if len(dropped) > 0 {
 		where := "the job summary"
 		if opt.SummaryURL != "" {
 			where = fmt.Sprintf("[the job summary](%s)", opt.SummaryURL)
 		}
-		body += fmt.Sprintf("\n> Details of %s left out to fit GitHub's comment size limit: see %s.\n\n", plural(trimmed, "scenario", "scenarios"), where)
+		names := dropped
+		if len(names) > 3 {
+			names = append(append([]string{}, names[:3]...), fmt.Sprintf("%d more", len(dropped)-3))
+		}
+		for i := range names {
+			names[i] = md(short(names[i], 48))
+		}
+		body += fmt.Sprintf("\n> Details of %s (%s) left out to fit GitHub's comment size limit of 65,536 characters: see %s.\n\n",
+			plural(len(dropped), "scenario", "scenarios"), strings.Join(names, ", "), where)
 	}
 	body += foot
 	if opt.MaxLen > 0 && len(body) > opt.MaxLen {
-		// Still too long (a huge suite): cut at a line boundary.
-		cut := strings.LastIndex(body[:opt.MaxLen-200], "\n")
+		// Still too long: cut at a line boundary and say so.
+		cut := strings.LastIndex(body[:max(opt.MaxLen-200, 0)], "\n")
 		body = body[:max(cut, 0)] + "\n\n> Report cut to fit GitHub's comment size limit; see the job summary.\n"
 	}
 	return body
 }
 
-func overview(r *Report) string {
+func head(r *Report, opt MarkdownOptions, title string, order []int, maxRows int) string {
 	var b strings.Builder
-	b.WriteString("| scenario | endpoint | TTFT p95 | Perceived p95 | Total p50 | Errors | status |\n")
-	b.WriteString("|---|---|---:|---:|---:|---:|---|\n")
-	for _, s := range r.Scenarios {
-		get := func(stage string) Row {
-			for _, row := range s.Rows {
-				if row.Stage == stage {
-					return row
-				}
-			}
-			return Row{BaseP50: math.NaN(), BaseP95: math.NaN(), CurP50: math.NaN(), CurP95: math.NaN()}
+	if opt.Marker != "" {
+		b.WriteString(opt.Marker + "\n")
+	}
+	heading := "✅ " + md(title) + ": latency pass"
+	if r.Verdict == "fail" {
+		heading = "❌ " + md(title) + ": latency fail"
+	}
+	fmt.Fprintf(&b, "### %s\n\n", heading)
+	fmt.Fprintf(&b, "**%s**\n\n", headline(r, md))
+	if p := provenance(r); p != "" {
+		b.WriteString(p)
+	}
+	b.WriteString(summary(r, order, maxRows))
+	b.WriteString(suiteNotes(r))
+	b.WriteString(ranking(r))
+	return b.String()
+}
+
+// provenance is the line that says what was compared.
+func provenance(r *Report) string {
+	p := r.Provenance
+	var parts []string
+	if p.Mode != "" {
+		parts = append(parts, "mode **"+md(p.Mode)+"**")
+	}
+	sha := func(s string) string { return "`" + shortSHA(s) + "`" }
+	side := func(label, s, ref string, t time.Time) string {
+		out := label
+		switch {
+		case s != "":
+			out += " " + sha(s)
+		case ref != "":
+			out += " " + md(short(ref, 40))
+		default:
+			out += " ?"
 		}
-		ttft, perc, total, errs := get("TTFT"), get("Perceived"), get("Total"), get("Errors")
-		name := md(s.Scenario)
+		if !t.IsZero() {
+			out += " (" + t.UTC().Format("2006-01-02 15:04") + " UTC)"
+		}
+		return out
+	}
+	hasBase := p.BaseSHA != "" || p.BaseRef != "" || !p.BaselineCreated.IsZero()
+	hasHead := p.HeadSHA != "" || p.HeadRef != "" || !p.HeadCreated.IsZero()
+	if hasBase || hasHead {
+		s := side("base", p.BaseSHA, p.BaseRef, p.BaselineCreated) + " → " + side("head", p.HeadSHA, p.HeadRef, p.HeadCreated)
+		if !p.BaselineCreated.IsZero() && !p.HeadCreated.IsZero() {
+			s += ", baseline " + age(p.HeadCreated.Sub(p.BaselineCreated)) + " old"
+		}
+		parts = append(parts, s)
+	}
+	if p.HistoryRuns > 0 {
+		parts = append(parts, fmt.Sprintf("against %d stored runs", p.HistoryRuns))
+	}
+	if n := perSide(r); n != "" {
+		parts = append(parts, n)
+	}
+	where := strings.TrimSpace(strings.Join(nonEmpty(md(short(p.Runner, 40)), md(short(p.Region, 40))), ", "))
+	if where != "" {
+		parts = append(parts, "on "+where)
+	}
+	if u := safeURL(p.RunURL); u != "" {
+		parts = append(parts, "[workflow run]("+u+")")
+	}
+	if u := safeURL(p.ReportURL); u != "" {
+		parts = append(parts, "[HTML report]("+u+")")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "<sub>" + strings.Join(parts, " · ") + "</sub>\n\n"
+}
+
+// shortSHA is the first 7 characters of a commit, only [0-9A-Za-z] kept.
+func shortSHA(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if r < 128 && (r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return r
+		}
+		return -1
+	}, s)
+	return s[:min(7, len(s))]
+}
+
+func nonEmpty(xs ...string) []string {
+	var out []string
+	for _, x := range xs {
+		if x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// safeURL keeps http(s) URLs only, with characters that would end a
+// Markdown link escaped.
+func safeURL(u string) string {
+	if !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://") {
+		return ""
+	}
+	return strings.NewReplacer("(", "%28", ")", "%29", " ", "%20", "<", "%3C", ">", "%3E", "\n", "", "\r", "", "\"", "%22", "`", "%60").Replace(u)
+}
+
+func age(d time.Duration) string {
+	switch {
+	case d < 0:
+		return "0 min"
+	case d < time.Hour:
+		return fmt.Sprintf("%d min", int(d.Minutes()))
+	case d < 48*time.Hour:
+		return plural(int(d.Hours()), "hour", "hours")
+	}
+	return plural(int(d.Hours()/24), "day", "days")
+}
+
+// perSide says how many requests each side had: "50 requests per side" or
+// "20–50 requests per side".
+func perSide(r *Report) string {
+	lo, hi := math.MaxInt, 0
+	for _, s := range r.Scenarios {
+		for _, b := range []*Breakdown{s.Base, s.Current} {
+			if b != nil {
+				lo, hi = min(lo, b.N), max(hi, b.N)
+			}
+		}
+	}
+	switch {
+	case hi == 0:
+		return ""
+	case lo == hi:
+		return plural(hi, "request", "requests") + " per side"
+	}
+	return fmt.Sprintf("%d–%d requests per side", lo, hi)
+}
+
+func summary(r *Report, order []int, maxRows int) string {
+	if len(r.Scenarios) == 0 {
+		return "No scenario was measured.\n\n"
+	}
+	perceived := false // a Perceived column only when it differs from TTFT
+	for _, s := range r.Scenarios {
+		if row := s.row("Perceived"); row != nil && row.SameAs == "" {
+			perceived = true
+		}
+	}
+	header := "| scenario @ endpoint | TTFT p95 |"
+	sep := "|---|---:|"
+	if perceived {
+		header += " Perceived p95 |"
+		sep += "---:|"
+	}
+	header += " Total p50 | Errors | status |\n" + sep + "---:|---:|---|\n"
+	// Every row when the suite is small. In a large suite, the rows that
+	// fail or changed first; inconclusive ones in a collapsed table; a count
+	// of the unchanged.
+	large := len(r.Scenarios) > 20
+	var main, doubt []string
+	unchanged, cut := 0, 0
+	for _, i := range order {
+		s := r.Scenarios[i]
+		fs := s.Flags()
+		if large && fs[0].Status == compare.OK {
+			unchanged++
+			continue
+		}
+		if len(main)+len(doubt) >= maxRows {
+			cut++
+			continue
+		}
+		name := mdName(s.Scenario) + " @ " + mdName(s.Endpoint)
 		if len(s.Changed) > 0 {
 			name += " ⚙️"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", name, md(s.Endpoint),
-			arrow(ttft.BaseP95, ttft.CurP95, "ms"), arrow(perc.BaseP95, perc.CurP95, "ms"),
-			arrow(total.BaseP50, total.CurP50, "ms"), arrow(errs.BaseP50, errs.CurP50, "%"), statusIcon[s.Status])
+		line := fmt.Sprintf("| %s | %s |", name, changeCell(s.row("TTFT"), "p95"))
+		if perceived {
+			line += fmt.Sprintf(" %s |", changeCell(s.row("Perceived"), "p95"))
+		}
+		line += fmt.Sprintf(" %s | %s | %s |\n", changeCell(s.row("Total"), "p50"), changeCell(s.row("Errors"), "rate"), flagText(fs))
+		if large && fs[0].Status == compare.Inconclusive {
+			doubt = append(doubt, line)
+		} else {
+			main = append(main, line)
+		}
 	}
-	b.WriteString("\n<sub>Latencies in ms, baseline → current. ⚙️ = the scenario's configuration changed since the baseline.</sub>\n\n")
+	var b strings.Builder
+	if len(main) > 0 {
+		b.WriteString(header + strings.Join(main, "") + "\n")
+	}
+	if len(doubt) > 0 {
+		fmt.Fprintf(&b, "<details><summary>⚠️ %s inconclusive, nothing failing</summary>\n\n%s%s\n</details>\n\n",
+			plural(len(doubt), "pair", "pairs"), header, strings.Join(doubt, ""))
+	}
+	var more []string
+	if unchanged > 0 {
+		more = append(more, fmt.Sprintf("%s with no change beyond the tolerance (✅) not listed", plural(unchanged, "pair", "pairs")))
+	}
+	if cut > 0 {
+		more = append(more, fmt.Sprintf("%d more %s in the details or the job summary", cut, map[bool]string{true: "pair", false: "pairs"}[cut == 1]))
+	}
+	if len(more) > 0 {
+		b.WriteString("<sub>" + strings.Join(more, "; ") + ".</sub>\n\n")
+	}
+	return b.String()
+}
+
+// suiteNotes says once per suite what applies to many rows: units, what
+// "—" means, what would decide inconclusive checks, failures by kind.
+func suiteNotes(r *Report) string {
+	var notes []string
+	notes = append(notes, "Latencies in ms, baseline → current (change). Status: every one that applies.")
+	if r.Tested > 1 {
+		notes = append(notes, fmt.Sprintf("Intervals [in brackets, in the details] are each check's own 95%% interval; "+
+			"statuses are decided on p-values adjusted over the suite's %d checks, so an interval beyond the tolerance can still be inconclusive.", r.Tested))
+	}
+	// Untested statistics, by statistic.
+	type gap struct {
+		need, pairs, lo, hi int
+		history             bool
+	}
+	gaps := map[string]*gap{}
+	var stats []string
+	for _, s := range r.Scenarios {
+		seen := map[string]bool{}
+		for _, c := range s.Checks {
+			if !untested(c) || seen[c.Stat] {
+				continue
+			}
+			seen[c.Stat] = true
+			g := gaps[c.Stat]
+			if g == nil {
+				g = &gap{lo: math.MaxInt}
+				gaps[c.Stat] = g
+				stats = append(stats, c.Stat)
+			}
+			g.need = max(g.need, c.NeedN)
+			g.pairs++
+			have := min(c.NBase, c.NCurrent)
+			if c.NBase == 0 {
+				have = c.NCurrent
+			}
+			g.lo, g.hi = min(g.lo, have), max(g.hi, have)
+			g.history = g.history || strings.Contains(c.Note, "baseline runs")
+		}
+	}
+	sort.Slice(stats, func(i, j int) bool { return statRank[stats[i]] < statRank[stats[j]] })
+	if len(stats) > 0 {
+		// One note for every untested statistic: "p50, mean need 10; p95
+		// needs 40 successful requests per side".
+		var needs []string
+		byNeed := map[int][]string{}
+		var order []int
+		lo, hi, pairs, history := math.MaxInt, 0, 0, false
+		for _, st := range stats {
+			g := gaps[st]
+			if byNeed[g.need] == nil {
+				order = append(order, g.need)
+			}
+			byNeed[g.need] = append(byNeed[g.need], st)
+			lo, hi, pairs = min(lo, g.lo), max(hi, g.hi), max(pairs, g.pairs)
+			history = history || g.history
+		}
+		for _, n := range order {
+			verb := "needs"
+			if len(byNeed[n]) > 1 {
+				verb = "need"
+			}
+			needs = append(needs, fmt.Sprintf("%s %s %d", strings.Join(byNeed[n], ", "), verb, n))
+		}
+		have := fmt.Sprint(lo)
+		if hi != lo {
+			have = fmt.Sprintf("%d–%d", lo, hi)
+		}
+		what := "successful requests per side"
+		if history {
+			what = "successful requests per side (and two stored baseline runs)"
+		}
+		notes = append(notes, fmt.Sprintf("— = not tested: %s %s; %s %s.", strings.Join(needs, "; "), what, plural(pairs, "pair has", "pairs have"), have))
+	}
+	// Inconclusive: one estimate of the requests that might decide them.
+	lo, hi, n := math.MaxInt, 0, 0
+	for _, c := range r.Result.Checks {
+		if doubtful(c) {
+			n++
+			if c.NeedN > 0 {
+				lo, hi = min(lo, c.NeedN), max(hi, c.NeedN)
+			}
+		}
+	}
+	if n > 0 {
+		s := fmt.Sprintf("⚠️ inconclusive (%s) = a change for the worse beyond the tolerance, not significant once corrected for the suite's %d checks", plural(n, "check", "checks"), r.Tested)
+		switch {
+		case hi == 0:
+		case lo == hi:
+			s += fmt.Sprintf("; about %d requests per side might decide it", hi)
+		case hi >= 100000:
+			s += fmt.Sprintf("; %d requests per side might decide the closest, over 100,000 the farthest", lo)
+		default:
+			s += fmt.Sprintf("; %d to %d requests per side might decide them", lo, hi)
+		}
+		notes = append(notes, s+".")
+	}
+	// Failures by kind, over the suite.
+	kinds := map[string]int{}
+	failed, total := 0, 0
+	for _, s := range r.Scenarios {
+		if s.Current == nil {
+			continue
+		}
+		total += s.Current.N
+		for _, k := range s.Current.ErrorKinds {
+			kinds[k.Kind] += k.N
+			failed += k.N
+		}
+	}
+	if failed > 0 {
+		var kc []KindCount
+		for k, v := range kinds {
+			kc = append(kc, KindCount{k, v})
+		}
+		sortKinds(kc)
+		if len(kc) > 5 {
+			rest := 0
+			for _, k := range kc[5:] {
+				rest += k.N
+			}
+			kc = append(kc[:5], KindCount{"other", rest})
+		}
+		notes = append(notes, fmt.Sprintf("Failed requests now: %d of %d (%s).", failed, total, md(short(KindList(kc), 300))))
+	}
+	for _, s := range r.Scenarios {
+		if len(s.Changed) > 0 {
+			notes = append(notes, "⚙️ = the scenario's configuration changed since the baseline.")
+			break
+		}
+	}
+	if len(r.Removed) > 0 {
+		names := make([]string, 0, 3)
+		for _, x := range r.Removed[:min(3, len(r.Removed))] {
+			names = append(names, mdName(x))
+		}
+		if len(r.Removed) > 3 {
+			names = append(names, fmt.Sprintf("%d more", len(r.Removed)-3))
+		}
+		notes = append(notes, "Removed since the baseline: "+strings.Join(names, ", ")+".")
+	}
+	for _, w := range r.Warnings {
+		if strings.Contains(w, "in the baseline but not measured now") {
+			continue // said above
+		}
+		notes = append(notes, "⚠️ "+md(short(w, 300)))
+	}
+	var b strings.Builder
+	for _, n := range notes {
+		b.WriteString("- " + n + "\n")
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// ranking compares endpoints in a table of bounded width: one row per
+// endpoint (at most 10), whatever the number of scenarios.
+func ranking(r *Report) string {
+	rk := r.Rank()
+	if rk == nil {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("<details><summary>Endpoints ranked by current TTFT p95 (median over scenarios)</summary>\n\n")
+	b.WriteString("| rank | endpoint | median TTFT p95 | fastest scenario | slowest scenario |\n|---:|---|---:|---|---|\n")
+	for i, e := range rk {
+		if i == 10 {
+			fmt.Fprintf(&b, "\n<sub>%d more endpoints not listed.</sub>\n", len(rk)-10)
+			break
+		}
+		lo, hi := "", ""
+		loV, hiV := math.Inf(1), math.Inf(-1)
+		for _, n := range r.ScenarioNames() {
+			v, ok := e.TTFTP95[n]
+			if !ok || math.IsNaN(v) {
+				continue
+			}
+			if v < loV {
+				loV, lo = v, n
+			}
+			if v > hiV {
+				hiV, hi = v, n
+			}
+		}
+		cellOf := func(name string, v float64) string {
+			if name == "" {
+				return "–"
+			}
+			return mdName(name) + " " + Millis(v)
+		}
+		fmt.Fprintf(&b, "| %d | %s | %s | %s | %s |\n", i+1, mdName(e.Endpoint), Millis(e.Median), cellOf(lo, loV), cellOf(hi, hiV))
+	}
+	b.WriteString("\n</details>\n\n")
+	return b.String()
+}
+
+var statRank = map[string]int{"p50": 0, "p95": 1, "p99": 2, "mean": 3}
+
+// detailStats are the statistics a scenario's checks have, in order.
+func detailStats(s Scenario) []string {
+	var out []string
+	for _, st := range []string{"p50", "p95", "p99", "mean"} {
+		for _, c := range s.Checks {
+			if c.Stat == st {
+				out = append(out, st)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func ciText(c compare.Check) string {
+	if math.IsNaN(c.CIPct[0]) || math.IsNaN(c.CIPct[1]) || untested(c) {
+		return ""
+	}
+	return fmt.Sprintf("<br><sub>[%s, %s]</sub>", signedPct(c.CIPct[0]), signedPct(c.CIPct[1]))
+}
+
+func scenarioDetails(s Scenario, open bool) string {
+	var b strings.Builder
+	attr := ""
+	if open {
+		attr = " open"
+	}
+	fmt.Fprintf(&b, "<details%s><summary><b>%s</b> @ %s (%s): %s</summary>\n\n", attr, md(s.Scenario), md(s.Endpoint), md(short(s.Model, 80)),
+		strings.ReplaceAll(flagText(s.Flags()), "<br>", " · "))
+	if len(s.Changed) > 0 {
+		fmt.Fprintf(&b, "⚙️ Configuration changed since the baseline: %s. The comparison may reflect that change.\n\n", md(short(strings.Join(s.Changed, ", "), 300)))
+	}
+	stats := detailStats(s)
+	b.WriteString("| stage |")
+	sep := "|---|"
+	for _, st := range stats {
+		fmt.Fprintf(&b, " %s |", st)
+		sep += "---:|"
+	}
+	b.WriteString(" budget | status |\n" + sep + "---|---|\n")
+	var notes, same []string
+	netHidden := false
+	for _, row := range s.Rows {
+		if row.SameAs != "" {
+			same = append(same, row.Stage+" = "+row.SameAs)
+			continue
+		}
+		if row.Zero() {
+			z := row.Stage + " is 0 on both sides"
+			if row.Stage == "Network" && s.Current != nil {
+				z += fmt.Sprintf(" (%d of %d requests opened a new connection)", s.Current.ColdConns, s.Current.N)
+				netHidden = true
+			}
+			same = append(same, z)
+			continue
+		}
+		stage := row.Stage
+		if row.Unit != "ms" && row.Unit != "%" {
+			stage += " (" + row.Unit + ")"
+		}
+		fmt.Fprintf(&b, "| %s |", stage)
+		for _, st := range stats {
+			switch {
+			case row.Metric == "errors":
+				if st == "p50" {
+					fmt.Fprintf(&b, " %s |", changeCell(&row, "rate"))
+				} else {
+					b.WriteString(" |")
+				}
+			case row.Metric == "":
+				var base, cur float64
+				switch st {
+				case "p50":
+					base, cur = row.BaseP50, row.CurP50
+				case "p95":
+					base, cur = row.BaseP95, row.CurP95
+				default:
+					b.WriteString(" |")
+					continue
+				}
+				if row.Unit == "%" && st != "p50" {
+					b.WriteString(" |")
+					continue
+				}
+				fmt.Fprintf(&b, " %s |", arrow(base, cur, row.Unit))
+			default:
+				c, ok := findCheck(row.Checks, st)
+				if !ok {
+					b.WriteString(" – |")
+					continue
+				}
+				fmt.Fprintf(&b, " %s%s |", changeCell(&row, st), ciText(c))
+			}
+		}
+		fs := ""
+		if row.Metric != "" {
+			fs = flagText(flagsOf(row.Checks, nil))
+			fs = strings.NewReplacer("TTFT ", "", "TTFC ", "", "inter-token ", "", "per token ", "", "total ", "", "perceived ", "", "error rate over", "over").Replace(fs)
+		}
+		fmt.Fprintf(&b, " %s | %s |\n", md(row.Budget), fs)
+		for _, c := range row.Checks {
+			if c.Status == compare.OverBudget {
+				notes = append(notes, fmt.Sprintf("%s %s: %s is over its budget of %s.", row.Stage, c.Stat, cell(c.Current, row.Unit), cell(c.Budget, row.Unit)))
+			}
+		}
+		if row.Metric == "errors" && s.Current != nil && len(s.Current.ErrorKinds) > 0 {
+			notes = append(notes, fmt.Sprintf("Failed now: %d of %d (%s).", s.Current.N-s.Current.OK, s.Current.N, md(short(KindList(s.Current.ErrorKinds), 300))))
+		}
+		if row.Metric == "errors" && s.Base != nil && len(s.Base.ErrorKinds) > 0 {
+			notes = append(notes, fmt.Sprintf("Failed in the baseline: %d of %d (%s).", s.Base.N-s.Base.OK, s.Base.N, md(short(KindList(s.Base.ErrorKinds), 300))))
+		}
+	}
+	b.WriteString("\n")
+	if s.Current != nil && s.Current.ColdConns > 1 && !netHidden {
+		notes = append(notes, fmt.Sprintf("%d of %d requests opened a new connection.", s.Current.ColdConns, s.Current.N))
+	}
+	if len(same) > 0 {
+		notes = append(notes, "Not repeated: "+strings.Join(same, "; ")+".")
+	}
+	for _, n := range notes {
+		fmt.Fprintf(&b, "- %s\n", n)
+	}
+	b.WriteString("\n</details>\n\n")
 	return b.String()
 }
 
@@ -170,132 +942,12 @@ func arrow(base, cur float64, unit string) string {
 	return cell(base, unit) + " → " + cell(cur, unit)
 }
 
-// chart draws TTFT p95 per scenario as a Mermaid xychart (bars: baseline,
-// line: current), limited to the 12 largest changes to stay readable.
-func chart(r *Report) string {
-	type pt struct {
-		label      string
-		base, cur  float64
-		importance float64
-	}
-	var pts []pt
-	multi := len(r.Endpoints) > 1
-	for _, s := range r.Scenarios {
-		if s.Current == nil || math.IsNaN(s.Current.TTFT.P95) {
-			continue
-		}
-		p := pt{label: s.Scenario, cur: s.Current.TTFT.P95, base: math.NaN()}
-		if multi {
-			p.label += "/" + s.Endpoint
-		}
-		if s.Base != nil {
-			p.base = s.Base.TTFT.P95
-			p.importance = math.Abs(p.cur/p.base - 1)
-		}
-		pts = append(pts, p)
-	}
-	if len(pts) == 0 {
-		return ""
-	}
-	shown := pts
-	note := ""
-	if len(pts) > 12 {
-		sorted := append([]pt(nil), pts...)
-		sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].importance > sorted[j].importance })
-		shown = sorted[:12]
-		note = fmt.Sprintf(" (the 12 largest changes of %d)", len(pts))
-	}
-	var labels, bases, curs []string
-	top := 0.0
-	for _, p := range shown {
-		labels = append(labels, `"`+mermaidLabel(p.label)+`"`)
-		b := p.base
-		if math.IsNaN(b) {
-			b = 0
-		}
-		bases = append(bases, fmt.Sprintf("%.0f", b))
-		curs = append(curs, fmt.Sprintf("%.0f", p.cur))
-		top = math.Max(top, math.Max(b, p.cur))
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "<details><summary>Chart: TTFT p95 per scenario%s</summary>\n\n", note)
-	b.WriteString("```mermaid\nxychart-beta\n")
-	b.WriteString("  title \"TTFT p95 (ms): bars = baseline, line = current\"\n")
-	fmt.Fprintf(&b, "  x-axis [%s]\n", strings.Join(labels, ", "))
-	fmt.Fprintf(&b, "  y-axis \"ms\" 0 --> %.0f\n", math.Ceil(top*1.1))
-	fmt.Fprintf(&b, "  bar [%s]\n", strings.Join(bases, ", "))
-	fmt.Fprintf(&b, "  line [%s]\n", strings.Join(curs, ", "))
-	b.WriteString("```\n\n</details>\n\n")
-	return b.String()
-}
-
-func ranking(r *Report) string {
-	rk := r.Rank()
-	if rk == nil {
-		return ""
-	}
-	names := r.ScenarioNames()
-	var b strings.Builder
-	b.WriteString("#### Endpoints ranked by TTFT p95 (current, ms)\n\n| rank | endpoint | median |")
-	for _, n := range names {
-		fmt.Fprintf(&b, " %s |", md(n))
-	}
-	b.WriteString("\n|---:|---|---:|" + strings.Repeat("---:|", len(names)) + "\n")
-	for i, e := range rk {
-		fmt.Fprintf(&b, "| %d | %s | %s |", i+1, md(e.Endpoint), Millis(e.Median))
-		for _, n := range names {
-			v, ok := e.TTFTP95[n]
-			if !ok {
-				v = math.NaN()
-			}
-			fmt.Fprintf(&b, " %s |", Millis(v))
-		}
-		b.WriteString("\n")
-	}
-	b.WriteString("\n")
-	return b.String()
-}
-
-func scenarioDetails(s Scenario) string {
-	var b strings.Builder
-	open := ""
-	if s.Status == compare.Regression || s.Status == compare.OverBudget {
-		open = " open"
-	}
-	fmt.Fprintf(&b, "<details%s><summary><b>%s</b> @ %s (%s): %s</summary>\n\n", open, md(s.Scenario), md(s.Endpoint), md(s.Model), statusIcon[s.Status])
-	if len(s.Changed) > 0 {
-		fmt.Fprintf(&b, "⚙️ Configuration changed since the baseline: %s. The comparison may reflect that change.\n\n", md(strings.Join(s.Changed, ", ")))
-	}
-	b.WriteString("| stage | budget | baseline p50 | baseline p95 | current p50 | current p95 | change [95% CI] | status |\n")
-	b.WriteString("|---|---|---:|---:|---:|---:|---|---|\n")
-	var notes []string
-	for _, row := range s.Rows {
-		stage := row.Stage
-		if row.Unit != "ms" && row.Unit != "%" {
-			stage += " (" + row.Unit + ")"
-		}
-		p95b, p95c := cell(row.BaseP95, row.Unit), cell(row.CurP95, row.Unit)
-		if row.Unit == "%" {
-			p95b, p95c = "", ""
-		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s |\n", stage, md(row.Budget),
-			cell(row.BaseP50, row.Unit), p95b, cell(row.CurP50, row.Unit), p95c, md(row.Change), statusIcon[row.Status])
-		for _, n := range row.Notes {
-			notes = append(notes, row.Stage+": "+n)
-		}
-	}
-	b.WriteString("\n")
-	for _, n := range notes {
-		fmt.Fprintf(&b, "- %s\n", md(n))
-	}
-	b.WriteString("\n</details>\n\n")
-	return b.String()
-}
-
 func footer(r *Report) string {
 	o := r.Thresholds
-	return fmt.Sprintf("<sub>p50: Mann-Whitney U; p95/p99: tail exceedance of the baseline's quantile; errors: exact permutation test. "+
-		"Family-wise α = %s over %d checks (Westfall–Young maxT). A regression must be confidently beyond %s%% and exceed %s ms. "+
+	return fmt.Sprintf("<sub>Change: point estimate; interval: per-check 95%% bootstrap, not adjusted for the suite. "+
+		"Statuses: p-values adjusted over all %d checks (Westfall–Young maxT, family-wise α = %s); "+
+		"p50 by Mann-Whitney U, p95/p99 by tail exceedance of the baseline's quantile, errors by an exact permutation test. "+
+		"A regression must be confidently beyond %s%% and %s ms. "+
 		"Fails on: %s. Measured by latgate.</sub>\n",
-		trimFloat(o.Alpha), r.Tested, trimFloat(100*o.Tolerance), trimFloat(r.minDeltaMs()), md(strings.Join(r.failOn(), ", ")))
+		r.Tested, trimFloat(o.Alpha), trimFloat(100*o.Tolerance), trimFloat(r.minDeltaMs()), md(strings.Join(r.failOn(), ", ")))
 }

@@ -11,7 +11,7 @@ import (
 	"github.com/latgate/latgate/results"
 )
 
-// Stage is one row of the budget table's decomposition (SPEC §4).
+// Stage is one row of the budget table's decomposition (docs/metrics.md).
 type Stage struct {
 	Name     string
 	P50, P95 float64 // milliseconds; NaN when not available
@@ -32,9 +32,10 @@ type Breakdown struct {
 	ErrorRate   float64
 	TopError    string
 	TopErrorN   int
-	CacheShare  float64 // cached / prompt tokens; NaN when not reported
-	ColdConns   int     // requests on a new connection
-	TokensUsage bool    // output tokens came from usage
+	ErrorKinds  []KindCount // failures by kind, most frequent first
+	CacheShare  float64     // cached / prompt tokens; NaN when not reported
+	ColdConns   int         // requests on a new connection
+	TokensUsage bool        // output tokens came from usage
 }
 
 // Describe computes the breakdown of a run.
@@ -81,15 +82,41 @@ func Describe(r *results.Run) Breakdown {
 		b.ErrorRate = float64(b.N-b.OK) / float64(b.N)
 	}
 	for e, n := range errs {
-		if n > b.TopErrorN || (n == b.TopErrorN && e < b.TopError) {
-			b.TopError, b.TopErrorN = e, n
-		}
+		b.ErrorKinds = append(b.ErrorKinds, KindCount{Kind: e, N: n})
+	}
+	sortKinds(b.ErrorKinds)
+	if len(b.ErrorKinds) > 0 {
+		b.TopError, b.TopErrorN = b.ErrorKinds[0].Kind, b.ErrorKinds[0].N
 	}
 	if cached > 0 && prompt > 0 {
 		b.CacheShare = float64(cached) / float64(prompt)
 	}
 	b.TokensUsage = usage == b.OK && b.OK > 0
 	return b
+}
+
+// KindCount is how many requests failed with one kind of error.
+type KindCount struct {
+	Kind string
+	N    int
+}
+
+func sortKinds(k []KindCount) {
+	sort.Slice(k, func(i, j int) bool {
+		if k[i].N != k[j].N {
+			return k[i].N > k[j].N
+		}
+		return k[i].Kind < k[j].Kind
+	})
+}
+
+// KindList says "4 HTTP 429 Too Many Requests, 3 stalled".
+func KindList(k []KindCount) string {
+	parts := make([]string, len(k))
+	for i, c := range k {
+		parts[i] = fmt.Sprintf("%d %s", c.N, c.Kind)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // ErrorKind shortens an error message to its kind for grouping

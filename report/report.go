@@ -1,9 +1,13 @@
 // Package report renders measurements and verdicts: the latency budget
-// table (SPEC §4) per (endpoint, scenario), a one-line verdict, an endpoint
-// ranking, a chart, as terminal text, Markdown (PR comment and job summary)
-// and JSON (latgate/verdict/v1). Everything that comes from a config or a
-// server is escaped. It does no network I/O and makes no decisions: the
-// statuses come from package compare.
+// table (docs/metrics.md) per (endpoint, scenario), a one-line verdict, the
+// provenance of what was compared, an endpoint ranking, as terminal text,
+// Markdown (the PR comment and the job summary, bounded to GitHub's
+// 65,536 characters), JSON (latgate/verdict/v1), a self-contained HTML page
+// with charts drawn as inline SVG, and exports (benchstat's text format,
+// Bencher Metric Format JSON, CSV with one row per request); docs/report.md
+// shows each. Everything that comes from a config or a server is escaped for
+// its format. It does no network I/O and makes no decisions: the statuses
+// come from package compare.
 package report
 
 import (
@@ -11,6 +15,7 @@ import (
 	"math"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/latgate/latgate/compare"
 	"github.com/latgate/latgate/results"
@@ -28,6 +33,38 @@ type Report struct {
 	// Thresholds are the comparison settings in force (for the footer).
 	Thresholds compare.Config
 	Result     compare.Result
+	// Provenance says what was compared; the caller fills it (Build
+	// leaves it empty; ProvenanceOf reads it from two results files).
+	Provenance Provenance
+}
+
+// Provenance is the comment's "what was compared" line.
+type Provenance struct {
+	Mode             string // "gate", "ab", "history" or "compare"; "" = not said
+	BaseSHA, HeadSHA string // commits; shown shortened
+	BaseRef, HeadRef string
+	// BaselineCreated and HeadCreated are when each side was measured; the
+	// baseline's age is their difference (zero = unknown).
+	BaselineCreated, HeadCreated time.Time
+	// HistoryRuns is how many stored runs a history comparison used.
+	HistoryRuns    int
+	Runner, Region string
+	RunURL         string // the CI run that measured the head
+	ReportURL      string // the HTML report (an artifact)
+}
+
+// ProvenanceOf reads the commits, times, runner and region of two results
+// files (base may be nil); the caller adds Mode and the URLs.
+func ProvenanceOf(base, cur *results.File) Provenance {
+	var p Provenance
+	if base != nil {
+		p.BaseSHA, p.BaseRef, p.BaselineCreated = base.Source.GitSHA, base.Source.GitRef, base.CreatedAt
+	}
+	if cur != nil {
+		p.HeadSHA, p.HeadRef, p.HeadCreated = cur.Source.GitSHA, cur.Source.GitRef, cur.CreatedAt
+		p.Runner, p.Region = cur.Source.Runner, cur.Source.Region
+	}
+	return p
 }
 
 // minDeltaMs is the absolute threshold in milliseconds.
@@ -51,6 +88,10 @@ type Scenario struct {
 	Rows                      []Row
 	Checks                    []compare.Check
 	ConfigLine                int
+	// BaseRun and CurrentRun are the measured runs (BaseRun nil without a
+	// baseline): the per-request values the HTML report and the CSV export
+	// draw.
+	BaseRun, CurrentRun *results.Run
 }
 
 // Row is one line of the budget table.
@@ -63,6 +104,14 @@ type Row struct {
 	Change           string
 	Status           compare.Status // "" for descriptive rows
 	Notes            []string
+	// Metric is the compare metric of the row ("" for descriptive rows);
+	// Checks are its checks (p50, p95, p99, mean, or errors/rate).
+	Metric string
+	Checks []compare.Check
+	// SameAs names an earlier row with identical values (Perceived = TTFT
+	// without a reading-rate lag, Per token = Inter-token with one token
+	// per event); renderers may leave such a row out.
+	SameAs string
 }
 
 // severity orders statuses from worst to best.
@@ -106,7 +155,8 @@ func Build(pairs []results.Pair, res compare.Result, th compare.Config) *Report 
 			r.Endpoints = append(r.Endpoints, p.Endpoint)
 		}
 		s := Scenario{Endpoint: p.Endpoint, Scenario: p.Scenario, Model: p.Current.Model, Changed: p.Changed,
-			Checks: byKey[p.Endpoint+"\x00"+p.Scenario], ConfigLine: p.Current.ConfigLine, Status: compare.OK}
+			Checks: byKey[p.Endpoint+"\x00"+p.Scenario], ConfigLine: p.Current.ConfigLine, Status: compare.OK,
+			BaseRun: p.Base, CurrentRun: p.Current}
 		cur := Describe(p.Current)
 		s.Current = &cur
 		if p.Base != nil {
@@ -145,7 +195,7 @@ func rows(s Scenario) []Row {
 	}
 	out = append(out, net, desc("Server wait", func(b *Breakdown) Stage { return b.ServerWait }))
 	for _, m := range rowMetrics {
-		row := Row{Stage: m.stage, Unit: m.unit, BaseP50: math.NaN(), BaseP95: math.NaN(), CurP50: math.NaN(), CurP95: math.NaN()}
+		row := Row{Stage: m.stage, Unit: m.unit, Metric: m.metric, BaseP50: math.NaN(), BaseP95: math.NaN(), CurP50: math.NaN(), CurP95: math.NaN()}
 		var parts, budgets []string
 		seen := false
 		for _, c := range s.Checks {
@@ -153,6 +203,7 @@ func rows(s Scenario) []Row {
 				continue
 			}
 			seen = true
+			row.Checks = append(row.Checks, c)
 			switch c.Stat {
 			case "p50":
 				row.BaseP50, row.CurP50 = c.Baseline, c.Current
@@ -180,7 +231,7 @@ func rows(s Scenario) []Row {
 		if !seen {
 			continue
 		}
-		if m.metric == "ttfc" && s.Current != nil && s.Current.TTFC.P50 == s.Current.TTFT.P50 && s.Current.TTFC.P95 == s.Current.TTFT.P95 {
+		if m.metric == "ttfc" && s.Current != nil && sameValue(s.Current.TTFC.P50, s.Current.TTFT.P50) && sameValue(s.Current.TTFC.P95, s.Current.TTFT.P95) {
 			continue // same as TTFT: not a reasoning model
 		}
 		row.Budget = strings.Join(budgets, ", ")
@@ -188,11 +239,12 @@ func rows(s Scenario) []Row {
 		out = append(out, row)
 	}
 	// Errors.
-	er := Row{Stage: "Errors", Unit: "%", BaseP50: math.NaN(), BaseP95: math.NaN(), CurP50: math.NaN(), CurP95: math.NaN()}
+	er := Row{Stage: "Errors", Unit: "%", Metric: "errors", BaseP50: math.NaN(), BaseP95: math.NaN(), CurP50: math.NaN(), CurP95: math.NaN()}
 	for _, c := range s.Checks {
 		if c.Metric != "errors" {
 			continue
 		}
+		er.Checks = append(er.Checks, c)
 		er.BaseP50, er.CurP50 = c.Baseline, c.Current
 		er.Status = c.Status
 		if !math.IsNaN(c.Budget) {
@@ -206,9 +258,11 @@ func rows(s Scenario) []Row {
 		}
 	}
 	if s.Current != nil && s.Current.TopErrorN > 0 {
-		er.Notes = append(er.Notes, fmt.Sprintf("%d of %d failed, most often: %s", s.Current.N-s.Current.OK, s.Current.N, s.Current.TopError))
+		er.Notes = append(er.Notes, fmt.Sprintf("%d of %d failed: %s", s.Current.N-s.Current.OK, s.Current.N, KindList(s.Current.ErrorKinds)))
 	}
 	out = append(out, er)
+	markSame(out, "Perceived", "TTFT")
+	markSame(out, "Per token", "Inter-token")
 	if s.Current != nil && !math.IsNaN(s.Current.CacheShare) || s.Base != nil && !math.IsNaN(s.Base.CacheShare) {
 		cr := Row{Stage: "Cache", Unit: "%", BaseP50: math.NaN(), BaseP95: math.NaN(), CurP50: math.NaN(), CurP95: math.NaN()}
 		if s.Base != nil {
@@ -221,6 +275,46 @@ func rows(s Scenario) []Row {
 		out = append(out, cr)
 	}
 	return out
+}
+
+// sameValue is equality with NaN equal to NaN (both missing).
+func sameValue(a, b float64) bool { return a == b || math.IsNaN(a) && math.IsNaN(b) }
+
+// markSame sets SameAs on row a when its checks equal row b's.
+func markSame(rows []Row, a, b string) {
+	var ra *Row
+	var rb *Row
+	for i := range rows {
+		switch rows[i].Stage {
+		case a:
+			ra = &rows[i]
+		case b:
+			rb = &rows[i]
+		}
+	}
+	if ra == nil || rb == nil || len(ra.Checks) != len(rb.Checks) || len(ra.Checks) == 0 {
+		return
+	}
+	eq := sameValue
+	for i := range ra.Checks {
+		x, y := ra.Checks[i], rb.Checks[i]
+		// Hidden only when no worse than the row it repeats.
+		if x.Stat != y.Stat || !eq(x.Baseline, y.Baseline) || !eq(x.Current, y.Current) || hideRank(x.Status) > hideRank(y.Status) {
+			return
+		}
+	}
+	ra.SameAs = b
+}
+
+// Zero reports whether a descriptive row shows 0.0 (or missing) on both sides,
+// like Network on warm connections.
+func (row Row) Zero() bool {
+	for _, v := range []float64{row.BaseP50, row.BaseP95, row.CurP50, row.CurP95} {
+		if !math.IsNaN(v) && Millis(v) != "0.0" {
+			return false
+		}
+	}
+	return row.Metric == ""
 }
 
 func signedPct(p float64) string {
@@ -248,6 +342,9 @@ func (r *Report) Worst() (compare.Check, bool) {
 		if c.Metric == "ttfc" {
 			s -= 1e-3 // name TTFT when TTFC is the same change
 		}
+		if c.Stat == "mean" {
+			s -= 1e6 // people read quantiles: name one when one failed
+		}
 		return s
 	}
 	for _, c := range r.Result.Checks {
@@ -261,12 +358,14 @@ func (r *Report) Worst() (compare.Check, bool) {
 	return best, found
 }
 
-// Count returns how many scenarios have at least one check with status st.
+// Count returns how many scenarios have at least one check with status st
+// (for Inconclusive: a tested change for the worse; untested statistics
+// do not count).
 func (r *Report) Count(st compare.Status) int {
 	n := 0
 	for _, s := range r.Scenarios {
 		for _, c := range s.Checks {
-			if c.Status == st {
+			if c.Status == st && (st != compare.Inconclusive || doubtful(c)) {
 				n++
 				break
 			}
@@ -304,7 +403,7 @@ func headline(r *Report, esc func(string) string) string {
 	}
 	h := r.Verdict + ": "
 	if len(parts) == 0 {
-		h += "no latency change in " + scen
+		h += "no significant latency change in " + scen
 	} else {
 		h += strings.Join(parts, ", ") + " in " + scen
 	}

@@ -138,7 +138,7 @@ func TestGoldenJSON(t *testing.T) {
 	}
 	for _, key := range []string{"endpoint", "scenario", "metric", "stat", "baseline", "current", "delta_pct", "ci_pct", "p_value", "budget", "n_baseline", "n_current", "status"} {
 		if _, ok := v.Checks[0][key]; !ok {
-			t.Errorf("check lacks SPEC key %q", key)
+			t.Errorf("check lacks documented key %q", key)
 		}
 	}
 }
@@ -157,7 +157,7 @@ func TestReportContent(t *testing.T) {
 			t.Errorf("markdown contains unescaped %q", bad)
 		}
 	}
-	for _, want := range []string{"chat &lt;b&gt;&#64;team&lt;/b&gt; &#124; x", "Endpoints ranked by TTFT p95", "```mermaid", "max\\_tokens 64 → 128", "<details open>", "Cache", "TTFC (visible)", "removed since the baseline"} {
+	for _, want := range []string{"chat &lt;b&gt;&#64;team&lt;/b&gt; &#124; x", "Endpoints ranked by TTFT p95", "max&#95;tokens 64 → 128", "<details open>", "Cache", "TTFC (visible)", "removed since the baseline", "Removed since the baseline: retired &#64; us-east"} {
 		if !strings.Contains(md+textOf(r), want) {
 			t.Errorf("report lacks %q", want)
 		}
@@ -178,7 +178,7 @@ func TestMarkdownTrimmedToLimit(t *testing.T) {
 	if len(got) > limit {
 		t.Fatalf("len %d > limit %d", len(got), limit)
 	}
-	if !strings.Contains(got, "left out to fit GitHub's comment size limit: see [the job summary](https://example.test/summary)") {
+	if !strings.Contains(got, "left out to fit GitHub's comment size limit of 65,536 characters: see [the job summary](https://example.test/summary)") {
 		t.Errorf("trimmed report does not point to the job summary:\n%s", got)
 	}
 	// The failing scenario's details survive trimming.

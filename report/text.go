@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"html"
 	"io"
 	"strings"
 
@@ -46,7 +47,15 @@ func Text(w io.Writer, r *Report, color bool) {
 	}
 	fmt.Fprintf(w, "latgate %s: %s\n\n", verdict, clean(strings.TrimPrefix(r.Headline, r.Verdict+": ")))
 	for _, s := range r.Scenarios {
-		fmt.Fprintf(w, "%s @ %s (%s): %s\n", clean(s.Scenario), clean(s.Endpoint), clean(s.Model), status(s.Status))
+		var fl []string
+		for _, f := range s.Flags() {
+			p := clean(f.Plain())
+			if color {
+				p = ansi[f.Status] + p + "\x1b[0m"
+			}
+			fl = append(fl, p)
+		}
+		fmt.Fprintf(w, "%s @ %s (%s): %s\n", clean(s.Scenario), clean(s.Endpoint), clean(s.Model), strings.Join(fl, "; "))
 		if len(s.Changed) > 0 {
 			fmt.Fprintf(w, "  configuration changed since the baseline: %s\n", clean(strings.Join(s.Changed, ", ")))
 		}
@@ -54,6 +63,16 @@ func Text(w io.Writer, r *Report, color bool) {
 		t.alignLeft = map[int]bool{0: true, 1: true, 6: true, 7: true}
 		var notes []string
 		for _, row := range s.Rows {
+			if row.SameAs != "" {
+				continue
+			}
+			if row.Zero() {
+				// Network on warm connections: no row, but say why.
+				for _, n := range row.Notes {
+					notes = append(notes, row.Stage+" 0.0 ms: "+n)
+				}
+				continue
+			}
 			stage := "  " + row.Stage
 			if row.Unit != "ms" && row.Unit != "%" {
 				stage += " (" + row.Unit + ")"
@@ -64,6 +83,9 @@ func Text(w io.Writer, r *Report, color bool) {
 			}
 			t.row(stage, row.Budget, cell(row.BaseP50, row.Unit), p95b, cell(row.CurP50, row.Unit), p95c, row.Change, status(row.Status))
 			for _, n := range row.Notes {
+				if strings.Contains(n, "not significant") || strings.Contains(n, " successful requests") {
+					continue // said once for the suite, below
+				}
 				notes = append(notes, row.Stage+": "+n)
 			}
 		}
@@ -84,7 +106,18 @@ func Text(w io.Writer, r *Report, color bool) {
 		fmt.Fprintf(w, "removed since the baseline: %s\n", clean(x))
 	}
 	for _, x := range r.Warnings {
-		fmt.Fprintf(w, "warning: %s\n", clean(x))
+		if !strings.Contains(x, "in the baseline but not measured now") {
+			fmt.Fprintf(w, "warning: %s\n", clean(x))
+		}
+	}
+	// The suite's notes (untested statistics, inconclusive checks, failures
+	// by kind), as in the comment.
+	for _, line := range strings.Split(strings.TrimSpace(suiteNotes(r)), "\n")[1:] {
+		line = strings.TrimPrefix(line, "- ")
+		if strings.HasPrefix(line, "⚠️ ") && !strings.HasPrefix(line, "⚠️ inconclusive") || strings.HasPrefix(line, "Removed since") || strings.HasPrefix(line, "⚙️") {
+			continue // warnings and removals are printed above
+		}
+		fmt.Fprintln(w, clean(html.UnescapeString(line)))
 	}
 	o := r.Thresholds
 	fmt.Fprintf(w, "%d checks, family-wise alpha %s; regression = confidently beyond %s%% and %s ms; fails on %s.\n",

@@ -1,0 +1,155 @@
+package report
+
+import (
+	"math/rand/v2"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/latgate/latgate/compare"
+	"github.com/latgate/latgate/results"
+)
+
+// tableShape checks that every row of every Markdown table has as many
+// cells as its header: no name breaks a table.
+func tableShape(t *testing.T, name, md string) {
+	t.Helper()
+	header := -1
+	for i, line := range strings.Split(md, "\n") {
+		if !strings.HasPrefix(line, "|") {
+			header = -1
+			continue
+		}
+		n := strings.Count(line, "|")
+		if header < 0 {
+			header = n
+			continue
+		}
+		if n != header {
+			t.Errorf("%s line %d has %d pipes, its table's header %d: %s", name, i+1, n, header, line)
+		}
+	}
+}
+
+func TestComments(t *testing.T) {
+	for _, sc := range suiteCases {
+		t.Run(sc.name, func(t *testing.T) {
+			rep := buildCase(t, sc)
+			got := Markdown(rep, MarkdownOptions{Marker: "<!-- latgate:comment key=\"k\" -->", MaxLen: 65536, SummaryURL: "https://example.test/summary"})
+			if sc.name != "large" { // large is checked by its invariants only
+				golden(t, "comment-"+sc.name+".md", []byte(got))
+			}
+			if len(got) > 65536 {
+				t.Errorf("comment is %d characters, over GitHub's 65,536", len(got))
+			}
+			tableShape(t, sc.name, got)
+			if n := strings.Count(got, "<details open>"); n > 2 {
+				t.Errorf("%d sections open, want at most 2", n)
+			}
+			if strings.Count(got, "requests per side might decide") > 1 {
+				t.Error("more than one 'requests needed' note")
+			}
+			if !strings.Contains(got, "base `0a1b2c3` (2026-11-27 09:00 UTC) → head `fedcba9` (2026-11-30 10:30 UTC), baseline 3 days old") ||
+				!strings.Contains(got, "[workflow run](https://github.com/o/r/actions/runs/1)") {
+				t.Errorf("no provenance line:\n%s", got[:min(len(got), 800)])
+			}
+			summary := got[:strings.Index(got, "\n- Latencies")]
+			switch sc.name {
+			case "pass":
+				if !strings.Contains(got, "### ✅") || strings.Contains(summary, "⚠️") || strings.Contains(summary, "❌") {
+					t.Errorf("pass comment:\n%s", summary)
+				}
+			case "fail":
+				for _, want := range []string{"### ❌", "❌ TTFT", "⛔ TTFT p95 over budget", "❌ error rate up", "(**+"} {
+					if !strings.Contains(summary, want) {
+						t.Errorf("fail summary lacks %q:\n%s", want, summary)
+					}
+				}
+				// The row with a regression, a budget breach and an error
+				// rise shows all three.
+				if !regexp.MustCompile(`chat-short @ us-east .*❌ TTFT.*regression<br>❌ error rate up<br>⛔ TTFT p95 over budget`).MatchString(summary) {
+					t.Errorf("us-east row does not show every status:\n%s", summary)
+				}
+			case "improvement":
+				if !strings.Contains(summary, "🟢 TTFT") || strings.Contains(summary, "inconclusive") {
+					t.Errorf("improvement not shown as one:\n%s", summary)
+				}
+			case "few-requests":
+				if !strings.Contains(summary, "| — |") || !strings.Contains(got, "— = not tested: p95 needs 40 successful requests per side; 1 pair has 20.") {
+					t.Errorf("untested p95 not shown as — with its note:\n%s", got)
+				}
+				if strings.Contains(summary, "p95 inconclusive") || strings.Contains(got, "need 40 successful requests per side to test") {
+					t.Errorf("an untested statistic shows as a warning:\n%s", got)
+				}
+			case "hostile":
+				rest := strings.Replace(got, "<!-- latgate:comment key=\"k\" -->", "", 1)
+				for _, bad := range []string{"<img", "<script", "<b>boom", "](https://evil", "@org", ":tada:", "<!--", "~~", "$$", "www.evil", "`code`", "**bold**"} {
+					if strings.Contains(rest, bad) {
+						t.Errorf("comment contains unescaped %q", bad)
+					}
+				}
+			case "large":
+				if len(rep.Result.Checks) < 900 {
+					t.Errorf("large case has %d checks, want about 1000", len(rep.Result.Checks))
+				}
+				if !strings.Contains(got, "not listed") {
+					t.Error("large summary does not say which rows it leaves out")
+				}
+				short := Markdown(rep, MarkdownOptions{MaxLen: 20000})
+				if len(short) > 20000 || !strings.Contains(short, "left out to fit") {
+					t.Errorf("a 20,000-character limit: len %d, says what is dropped: %v", len(short), strings.Contains(short, "left out to fit"))
+				}
+			}
+		})
+	}
+}
+
+func TestHTML(t *testing.T) {
+	for _, sc := range suiteCases {
+		t.Run(sc.name, func(t *testing.T) {
+			rep := buildCase(t, sc)
+			var b strings.Builder
+			if err := HTML(&b, rep); err != nil {
+				t.Fatal(err)
+			}
+			got := b.String()
+			if sc.name == "fail" {
+				golden(t, "report-fail.html", []byte(got))
+			}
+			for _, bad := range []string{"<script", "<img", "<b>boom", "@import", "url(", "<link", "href=\"https://evil"} {
+				if strings.Contains(got, bad) {
+					t.Errorf("HTML contains %q", bad)
+				}
+			}
+			// The only link is the workflow run.
+			if n := strings.Count(got, "href=\"http"); n != 1 {
+				t.Errorf("%d links to the web, want 1 (the workflow run)", n)
+			}
+			for _, want := range []string{"Content-Security-Policy", "prefers-color-scheme:dark", "share of requests", "Each request in order"} {
+				if !strings.Contains(got, want) {
+					t.Errorf("HTML lacks %q", want)
+				}
+			}
+		})
+	}
+}
+
+// TestHiddenRowNeverHidesAFailure: a budget on perceived latency alone,
+// with perceived equal to TTFT, still shows as over budget.
+func TestHiddenRowNeverHidesAFailure(t *testing.T) {
+	th := thresholds()
+	th.Budgets = []compare.Budget{{Metric: "perceived", Stat: "p95", Value: 100}}
+	rng := rand.New(rand.NewPCG(1, 2))
+	base := &results.File{Runs: []results.Run{fixtureRun(rng, "e", "s", 50, 0.3, 0.01, 0, false, false)}}
+	cur := &results.File{Runs: []results.Run{fixtureRun(rng, "e", "s", 50, 0.3, 0.01, 0, false, false)}}
+	pairs := results.Match(base, cur)
+	res := compare.Compare(compare.Runs(pairs), th)
+	if res.Verdict != "fail" {
+		t.Fatalf("verdict %s, want fail (perceived p95 over a 100 ms budget)", res.Verdict)
+	}
+	rep := Build(pairs, res, th)
+	got := Markdown(rep, MarkdownOptions{})
+	if !strings.Contains(got, "⛔ perceived p95 over budget") || !strings.Contains(got, "| Perceived |") {
+		t.Errorf("the failing perceived check is hidden:\n%s", got)
+	}
+}

@@ -1,0 +1,116 @@
+package report
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/latgate/latgate/compare"
+	"github.com/latgate/latgate/results"
+)
+
+// hostileName has Markdown, HTML, pipes, backticks, a link, a mention, an
+// emoji shortcode and emoji, and is 200 characters long.
+var hostileName = func() string {
+	s := "**bold** <img src=x onerror=alert(1)> | `code` [link](https://evil.test) @org/team :tada: 🚀 <!-- ~~x~~ www.evil.test $$x$$ "
+	for len([]rune(s)) < 200 {
+		s += "x"
+	}
+	return string([]rune(s)[:200])
+}()
+
+// suiteCase is one comment the tests and the screenshots render.
+type suiteCase struct {
+	name string
+	runs func(rng *rand.Rand) (base, cur []results.Run)
+}
+
+func thresholds() compare.Config {
+	return compare.Config{
+		Tolerance: 0.10, MinDelta: 25, Alpha: 0.05, Permutations: 300, Bootstrap: 100,
+		FailOn:  []compare.Status{compare.Regression, compare.OverBudget},
+		Budgets: []compare.Budget{{Metric: "ttft", Stat: "p95", Value: 900}},
+	}
+}
+
+var suiteCases = []suiteCase{
+	{"pass", func(rng *rand.Rand) (b, c []results.Run) {
+		for _, sc := range []string{"chat-short", "chat-long"} {
+			b = append(b, fixtureRun(rng, "us-east", sc, 60, 0.30, 0.010, 0, false, false))
+			c = append(c, fixtureRun(rng, "us-east", sc, 60, 0.30, 0.010, 0, false, false))
+		}
+		return
+	}},
+	{"fail", func(rng *rand.Rand) (b, c []results.Run) {
+		b = append(b, fixtureRun(rng, "us-east", "chat-short", 60, 0.30, 0.010, 0, false, false),
+			fixtureRun(rng, "us-east", "chat-long", 60, 0.50, 0.010, 0, false, false),
+			fixtureRun(rng, "eu-west", "chat-short", 60, 0.30, 0.010, 0, false, false))
+		c = append(c, fixtureRun(rng, "us-east", "chat-short", 60, 0.75, 0.010, 0.35, false, false),
+			fixtureRun(rng, "us-east", "chat-long", 60, 0.52, 0.010, 0, false, false),
+			fixtureRun(rng, "eu-west", "chat-short", 60, 0.30, 0.016, 0, false, false))
+		return
+	}},
+	{"improvement", func(rng *rand.Rand) (b, c []results.Run) {
+		for _, sc := range []string{"chat-short", "chat-long"} {
+			b = append(b, fixtureRun(rng, "us-east", sc, 60, 0.60, 0.010, 0, false, false))
+			c = append(c, fixtureRun(rng, "us-east", sc, 60, 0.24, 0.010, 0, false, false))
+		}
+		return
+	}},
+	{"few-requests", func(rng *rand.Rand) (b, c []results.Run) {
+		b = append(b, fixtureRun(rng, "us-east", "chat", 20, 0.30, 0.010, 0, false, false))
+		c = append(c, fixtureRun(rng, "us-east", "chat", 20, 0.45, 0.010, 0, false, false))
+		return
+	}},
+	{"hostile", func(rng *rand.Rand) (b, c []results.Run) {
+		b = append(b, fixtureRun(rng, hostileName, hostileName, 1, 0.30, 0.010, 0, false, false),
+			fixtureRun(rng, "| a | b |", "<script>alert(1)</script>", 30, 0.30, 0.010, 0, false, false))
+		c = append(c, fixtureRun(rng, hostileName, hostileName, 1, 0.90, 0.010, 0, false, false),
+			fixtureRun(rng, "| a | b |", "<script>alert(1)</script>", 30, 0.30, 0.010, 1, false, false))
+		c[1].Requests[0].Error = "HTTP 500 <b>boom</b> | `x`: " + hostileName
+		return
+	}},
+	{"large", func(rng *rand.Rand) (b, c []results.Run) {
+		// 4 endpoints × 15 scenarios: about 1,000 checks.
+		for e := range 4 {
+			ep := fmt.Sprintf("region-%d-%s", e, strings.Repeat("long", e))
+			for s := range 15 {
+				sc := fmt.Sprintf("scenario-%02d-with-a-longish-name", s)
+				ttft := 0.2 + 0.05*float64(s%5)
+				b = append(b, fixtureRun(rng, ep, sc, 50, ttft, 0.010, 0, false, false))
+				f := 1.0
+				switch {
+				case s%7 == 0 && e%2 == 0:
+					f = 1.6
+				case s%5 == 0:
+					f = 0.6
+				}
+				c = append(c, fixtureRun(rng, ep, sc, 50, ttft*f, 0.010, 0.02*float64(e), false, false))
+			}
+		}
+		return
+	}},
+}
+
+// buildCase compares a case's runs and fills a fixed provenance.
+func buildCase(t testing.TB, sc suiteCase) *Report {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(5, uint64(len(sc.name))))
+	br, cr := sc.runs(rng)
+	base := &results.File{Schema: results.Schema, MetricsVersion: 1, Runs: br,
+		CreatedAt: time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC), Source: results.Source{GitSHA: "0a1b2c3d4e5f60718293a4b5c6d7e8f901234567", Runner: "ubuntu-24.04"}}
+	cur := &results.File{Schema: results.Schema, MetricsVersion: 1, Runs: cr,
+		CreatedAt: time.Date(2026, 11, 30, 10, 30, 0, 0, time.UTC), Source: results.Source{GitSHA: "fedcba9876543210fedcba9876543210fedcba98", Runner: "ubuntu-24.04", Region: "eu"}}
+	pairs := results.Match(base, cur)
+	th := thresholds()
+	rep := Build(pairs, compare.Compare(compare.Runs(pairs), th), th)
+	rep.Provenance = ProvenanceOf(base, cur)
+	rep.Provenance.Mode = "gate"
+	rep.Provenance.RunURL = "https://github.com/o/r/actions/runs/1"
+	rep.Provenance.ReportURL = "https://github.com/o/r/actions/runs/1/artifacts/2"
+	return rep
+}
+
+func compareEmpty() compare.Result { return compare.Compare(nil, thresholds()) }

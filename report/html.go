@@ -1,0 +1,521 @@
+package report
+
+import (
+	"bufio"
+	"fmt"
+	"html"
+	"io"
+	"math"
+	"sort"
+	"strings"
+
+	"github.com/latgate/latgate/compare"
+	"github.com/latgate/latgate/results"
+)
+
+// HTML writes the report as one self-contained page (latgate-report.html):
+// the summary with every status, a chart of the changes with the
+// tolerance band, and per (endpoint, scenario) the budget table, the
+// distributions (ECDF) of TTFT and total latency for baseline and current,
+// and a timeline of every request in the order it was sent, so drift,
+// stalls and warm-up show. Inline CSS and SVG only: no script, no font, no
+// request, and a Content-Security-Policy that forbids any. Readable in light
+// and dark (prefers-color-scheme).
+func HTML(w io.Writer, r *Report) error {
+	bw := bufio.NewWriter(w)
+	p := &page{w: bw, r: r}
+	p.doc()
+	return bw.Flush()
+}
+
+type page struct {
+	w *bufio.Writer
+	r *Report
+}
+
+func (p *page) f(format string, a ...any) { fmt.Fprintf(p.w, format, a...) }
+func (p *page) s(s string)                { p.w.WriteString(s) }
+
+func esc(s string) string { return html.EscapeString(s) }
+
+const htmlCSS = `:root{--fg:#1f2328;--muted:#59636e;--bg:#fff;--panel:#f6f8fa;--line:#d1d9e0;--base:#6e7781;--cur:#0969da;--bad:#cf222e;--warn:#9a6700;--good:#1a7f37;--band:rgba(9,105,218,.10)}
+@media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#9198a1;--bg:#0d1117;--panel:#151b23;--line:#3d444d;--base:#9198a1;--cur:#4493f8;--bad:#f85149;--warn:#d29922;--good:#3fb950;--band:rgba(68,147,248,.16)}}
+*{box-sizing:border-box}body{margin:0;padding:24px;font:14px/1.5 -apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,Arial,sans-serif;color:var(--fg);background:var(--bg)}
+main{max-width:1100px;margin:0 auto}h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:32px 0 8px;padding-top:12px;border-top:1px solid var(--line);overflow-wrap:anywhere}h3{font-size:14px;margin:16px 0 4px;color:var(--muted)}
+.sub{color:var(--muted);font-size:12px}.headline{font-weight:600;margin:8px 0}
+table{border-collapse:collapse;margin:8px 0;max-width:100%;display:block;overflow-x:auto}th,td{border:1px solid var(--line);padding:4px 8px;vertical-align:top}th{background:var(--panel);text-align:left}td.n{text-align:right;white-space:nowrap}
+td.name{max-width:320px;overflow-wrap:anywhere}.bad{color:var(--bad)}.warn{color:var(--warn)}.good{color:var(--good)}.ci{color:var(--muted);font-size:11px;display:block}
+.charts{display:flex;flex-wrap:wrap;gap:16px}.chart{background:var(--panel);border:1px solid var(--line);border-radius:6px;padding:8px}
+svg{display:block;overflow:visible}svg text{fill:var(--muted);font-size:11px;font-family:inherit}svg .axis{stroke:var(--line);fill:none}svg .grid{stroke:var(--line);stroke-dasharray:2 3;fill:none}
+svg .base{stroke:var(--base);fill:none;stroke-width:1.5}svg .cur{stroke:var(--cur);fill:none;stroke-width:1.8}svg .dbase{fill:var(--base)}svg .dcur{fill:var(--cur)}svg .fail{stroke:var(--bad);stroke-width:1.5}
+svg .band{fill:var(--band)}svg .tol{stroke:var(--cur);stroke-dasharray:4 3}svg .zero{stroke:var(--fg);stroke-opacity:.5}svg .sbad{fill:var(--bad);stroke:var(--bad)}svg .swarn{fill:var(--warn);stroke:var(--warn)}svg .sgood{fill:var(--good);stroke:var(--good)}svg .sok{fill:var(--base);stroke:var(--base)}
+.legend span{margin-right:14px;white-space:nowrap}.sw{display:inline-block;width:18px;height:3px;vertical-align:middle;margin-right:4px}
+ul{margin:4px 0;padding-left:20px}`
+
+func (p *page) doc() {
+	r := p.r
+	title := "latgate report"
+	p.s("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
+	p.s(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">` + "\n")
+	p.s(`<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark">` + "\n")
+	p.f("<title>%s</title>\n<style>%s</style></head>\n<body><main>\n", esc(title), htmlCSS)
+	icon, verdict := "✅", "latency pass"
+	if r.Verdict == "fail" {
+		icon, verdict = "❌", "latency fail"
+	}
+	p.f("<h1>%s latgate: %s</h1>\n<p class=\"headline\">%s</p>\n", icon, verdict, esc(r.Headline))
+	if pv := provenance(r); pv != "" {
+		p.f("<p class=\"sub\">%s</p>\n", p.provenance())
+	}
+	order := rank(r)
+	p.summary(order)
+	p.changeChart(order)
+	p.s("<ul class=\"sub\">")
+	for _, w := range r.Warnings {
+		p.f("<li>%s</li>", esc(w))
+	}
+	p.f("<li>%s</li></ul>\n", esc(strings.TrimSuffix(strings.TrimPrefix(footerText(r), ""), "\n")))
+	for _, i := range order {
+		p.scenario(i, r.Scenarios[i])
+	}
+	p.s("</main></body></html>\n")
+}
+
+// provenance is the Markdown provenance line without Markdown.
+func (p *page) provenance() string {
+	pv := p.r.Provenance
+	var parts []string
+	if pv.Mode != "" {
+		parts = append(parts, "mode "+esc(pv.Mode))
+	}
+	side := func(label, sha, ref string, created string) string {
+		s := label
+		if sha != "" {
+			s += " <code>" + esc(shortSHA(sha)) + "</code>"
+		} else if ref != "" {
+			s += " " + esc(ref)
+		}
+		return s + created
+	}
+	when := func(t interface{ IsZero() bool }, s string) string {
+		if t.IsZero() {
+			return ""
+		}
+		return " (" + s + ")"
+	}
+	if pv.BaseSHA != "" || pv.HeadSHA != "" || !pv.BaselineCreated.IsZero() {
+		s := side("base", pv.BaseSHA, pv.BaseRef, when(pv.BaselineCreated, pv.BaselineCreated.UTC().Format("2006-01-02 15:04 UTC"))) + " → " +
+			side("head", pv.HeadSHA, pv.HeadRef, when(pv.HeadCreated, pv.HeadCreated.UTC().Format("2006-01-02 15:04 UTC")))
+		if !pv.BaselineCreated.IsZero() && !pv.HeadCreated.IsZero() {
+			s += ", baseline " + age(pv.HeadCreated.Sub(pv.BaselineCreated)) + " old"
+		}
+		parts = append(parts, s)
+	}
+	if n := perSide(p.r); n != "" {
+		parts = append(parts, n)
+	}
+	if w := strings.Join(nonEmpty(pv.Runner, pv.Region), ", "); w != "" {
+		parts = append(parts, "on "+esc(w))
+	}
+	if u := safeURL(pv.RunURL); u != "" {
+		parts = append(parts, "<a href=\""+esc(u)+"\">workflow run</a>")
+	}
+	return strings.Join(parts, " · ")
+}
+
+func flagClass(st compare.Status) string {
+	switch st {
+	case compare.Regression, compare.OverBudget:
+		return "bad"
+	case compare.Inconclusive:
+		return "warn"
+	case compare.Improvement, compare.OK:
+		return "good"
+	}
+	return ""
+}
+
+func flagsHTML(fs []Flag) string {
+	parts := make([]string, len(fs))
+	for i, f := range fs {
+		parts[i] = fmt.Sprintf("<span class=\"%s\">%s</span>", flagClass(f.Status), esc(f.String()))
+	}
+	return strings.Join(parts, "<br>")
+}
+
+// cellHTML is changeCell without Markdown.
+func cellHTML(row *Row, stat string, withCI bool) string {
+	s := changeCell(row, stat)
+	s = strings.ReplaceAll(s, "**", "")
+	out := esc(s)
+	if row != nil {
+		if c, ok := findCheck(row.Checks, stat); ok {
+			if c.Status == compare.Regression {
+				out = "<b class=\"bad\">" + out + "</b>"
+			}
+			if withCI && !math.IsNaN(c.CIPct[0]) && !untested(c) {
+				out += fmt.Sprintf("<span class=\"ci\">95%% CI [%s, %s]</span>", signedPct(c.CIPct[0]), signedPct(c.CIPct[1]))
+			}
+		}
+	}
+	return out
+}
+
+func (p *page) summary(order []int) {
+	r := p.r
+	p.s("<h3>Summary (latencies in ms, baseline → current)</h3>\n<table><tr><th>scenario</th><th>endpoint</th><th>TTFT p95</th><th>Total p50</th><th>Errors</th><th>status</th></tr>\n")
+	for _, i := range order {
+		s := r.Scenarios[i]
+		p.f("<tr><td class=\"name\"><a href=\"#s%d\">%s</a></td><td class=\"name\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td>%s</td></tr>\n",
+			i, esc(s.Scenario), esc(s.Endpoint), cellHTML(s.row("TTFT"), "p95", false), cellHTML(s.row("Total"), "p50", false),
+			cellHTML(s.row("Errors"), "rate", false), flagsHTML(s.Flags()))
+	}
+	p.s("</table>\n")
+	notes := suiteNotes(r)
+	p.s("<ul class=\"sub\">")
+	for _, line := range strings.Split(strings.TrimSpace(notes), "\n") {
+		line = strings.TrimPrefix(line, "- ")
+		p.f("<li>%s</li>", unMarkdown(line))
+	}
+	p.s("</ul>\n")
+}
+
+// unMarkdown turns the escaped Markdown of a note back into escaped HTML.
+func unMarkdown(s string) string {
+	s = html.UnescapeString(s)
+	return esc(s)
+}
+
+func footerText(r *Report) string {
+	s := footer(r)
+	s = strings.TrimPrefix(strings.TrimSpace(s), "<sub>")
+	s = strings.TrimSuffix(s, "</sub>")
+	return html.UnescapeString(s)
+}
+
+// axis is a linear scale from a data range to pixels.
+type axis struct{ lo, hi, p0, p1 float64 }
+
+func (a axis) at(v float64) float64 {
+	if a.hi == a.lo {
+		return (a.p0 + a.p1) / 2
+	}
+	return a.p0 + (v-a.lo)/(a.hi-a.lo)*(a.p1-a.p0)
+}
+
+// ticks are about n round values covering [lo, hi].
+func ticks(lo, hi float64, n int) []float64 {
+	if !(hi > lo) {
+		return []float64{lo}
+	}
+	raw := (hi - lo) / float64(n)
+	mag := math.Pow(10, math.Floor(math.Log10(raw)))
+	step := mag
+	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+		if m*mag >= raw {
+			step = m * mag
+			break
+		}
+	}
+	var out []float64
+	for v := math.Ceil(lo/step) * step; v <= hi+step*1e-9; v += step {
+		out = append(out, math.Round(v/step)*step)
+	}
+	return out
+}
+
+func tickLabel(v float64, pct bool) string {
+	if pct {
+		if v == 0 {
+			return "0%"
+		}
+		return fmt.Sprintf("%+.0f%%", v)
+	}
+	if v >= 10000 {
+		return fmt.Sprintf("%gs", v/1000)
+	}
+	return fmt.Sprintf("%g", v)
+}
+
+// changeChart draws, per (endpoint, scenario) that changed, the change of
+// TTFT p50 and Total p50 with its interval against the tolerance band.
+func (p *page) changeChart(order []int) {
+	r := p.r
+	type item struct {
+		label string
+		c     compare.Check
+	}
+	var items []item
+	for _, i := range order {
+		s := r.Scenarios[i]
+		if s.Base == nil {
+			continue // nothing to compare with
+		}
+		for _, m := range []string{"ttft", "total"} {
+			for _, c := range s.Checks {
+				if c.Metric != m || c.Stat != "p50" || math.IsNaN(c.DeltaPct) {
+					continue
+				}
+				beyond := math.Abs(c.DeltaPct) > 100*r.Thresholds.Tolerance
+				if c.Status == compare.OK && !beyond {
+					continue // only what changed
+				}
+				items = append(items, item{s.Scenario + " @ " + s.Endpoint + " · " + metricLabel[m] + " p50", c})
+			}
+		}
+	}
+	p.s("<h3>Changes beyond the tolerance (p50, with per-check 95% interval)</h3>\n")
+	if len(items) == 0 {
+		p.s("<p class=\"sub\">No TTFT or total p50 changed beyond the tolerance.</p>\n")
+		return
+	}
+	if len(items) > 40 {
+		p.f("<p class=\"sub\">The 40 most severe of %d changes.</p>\n", len(items))
+		items = items[:40]
+	}
+	tol := 100 * r.Thresholds.Tolerance
+	lo, hi := -tol*2, tol*2
+	for _, it := range items {
+		for _, v := range []float64{it.c.DeltaPct, it.c.CIPct[0], it.c.CIPct[1]} {
+			if !math.IsNaN(v) {
+				lo, hi = math.Min(lo, v), math.Max(hi, v)
+			}
+		}
+	}
+	lo, hi = math.Max(lo, -100), math.Min(hi, 400)
+	const labelW, plotW, rowH = 330.0, 460.0, 22.0
+	height := rowH*float64(len(items)) + 40
+	x := axis{lo, hi, labelW, labelW + plotW}
+	p.f("<div class=\"chart\"><svg width=\"%.0f\" height=\"%.0f\" role=\"img\" aria-label=\"change in percent per scenario\">\n", labelW+plotW+20, height)
+	if tol > 0 {
+		p.f("<rect class=\"band\" x=\"%.1f\" y=\"4\" width=\"%.1f\" height=\"%.1f\"/>", x.at(-tol), x.at(tol)-x.at(-tol), height-28)
+	}
+	for _, t := range ticks(lo, hi, 6) {
+		p.f("<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"4\" y2=\"%.1f\"/><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
+			x.at(t), x.at(t), height-24, x.at(t), height-10, tickLabel(t, true))
+	}
+	p.f("<line class=\"zero\" x1=\"%.1f\" x2=\"%.1f\" y1=\"4\" y2=\"%.1f\"/>", x.at(0), x.at(0), height-24)
+	for k, it := range items {
+		y := 4 + rowH*float64(k) + rowH/2
+		cls := map[compare.Status]string{compare.Regression: "sbad", compare.OverBudget: "sbad", compare.Inconclusive: "swarn", compare.Improvement: "sgood"}[it.c.Status]
+		if cls == "" {
+			cls = "sok"
+		}
+		// One label per row, cut to fit left of the plot; the full name
+		// is the tooltip.
+		p.f("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\"><title>%s</title>%s</text>", labelW-8, y+4, esc(it.label), esc(short(it.label, 52)))
+		if !math.IsNaN(it.c.CIPct[0]) {
+			a, b := math.Max(it.c.CIPct[0], lo), math.Min(it.c.CIPct[1], hi)
+			p.f("<line class=\"%s\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke-width=\"2\"/>", cls, x.at(a), x.at(b), y, y)
+		}
+		d := math.Max(math.Min(it.c.DeltaPct, hi), lo)
+		shape := fmt.Sprintf("<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\"/>", cls, x.at(d), y)
+		if it.c.Status == compare.Regression || it.c.Status == compare.OverBudget {
+			shape = fmt.Sprintf("<rect class=\"%s\" x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\"/>", cls, x.at(d)-5, y-5)
+		}
+		p.f("%s<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", shape, labelW+plotW+6, y+4, esc(signedPct(it.c.DeltaPct)))
+	}
+	p.s("</svg>\n<div class=\"legend sub\"><span>■ regression</span><span>● other change</span><span><span class=\"sw\" style=\"background:var(--band);height:10px\"></span>± tolerance</span><span>bars: per-check 95% interval</span></div></div>\n")
+}
+
+// values are one metric's per-request values of a run, in request order
+// (NaN for failed requests).
+func values(run *results.Run, metric string) []float64 {
+	if run == nil {
+		return nil
+	}
+	out := make([]float64, len(run.Requests))
+	for i, q := range run.Requests {
+		out[i] = math.NaN()
+		var v *float64
+		switch metric {
+		case "ttft":
+			v = q.TTFTMs
+		case "total":
+			v = q.TotalMs
+		}
+		if q.OK && v != nil {
+			out[i] = *v
+		}
+	}
+	return out
+}
+
+func okSorted(xs []float64) []float64 {
+	var out []float64
+	for _, x := range xs {
+		if !math.IsNaN(x) {
+			out = append(out, x)
+		}
+	}
+	sort.Float64s(out)
+	return out
+}
+
+func (p *page) scenario(i int, s Scenario) {
+	p.f("<h2 id=\"s%d\">%s @ %s <span class=\"sub\">(%s)</span></h2>\n<p>%s</p>\n", i, esc(s.Scenario), esc(s.Endpoint), esc(s.Model), flagsHTML(s.Flags()))
+	if len(s.Changed) > 0 {
+		p.f("<p class=\"warn\">⚙️ Configuration changed since the baseline: %s.</p>\n", esc(strings.Join(s.Changed, ", ")))
+	}
+	stats := detailStats(s)
+	p.s("<table><tr><th>stage</th>")
+	for _, st := range stats {
+		p.f("<th>%s</th>", st)
+	}
+	p.s("<th>budget</th><th>status</th></tr>\n")
+	for _, row := range s.Rows {
+		if row.SameAs != "" || row.Zero() {
+			continue
+		}
+		stage := row.Stage
+		if row.Unit != "ms" && row.Unit != "%" {
+			stage += " (" + row.Unit + ")"
+		}
+		p.f("<tr><td>%s</td>", esc(stage))
+		for _, st := range stats {
+			switch {
+			case row.Metric == "errors":
+				if st == "p50" {
+					p.f("<td class=\"n\">%s</td>", cellHTML(&row, "rate", false))
+				} else {
+					p.s("<td></td>")
+				}
+			case row.Metric == "":
+				v := ""
+				if st == "p50" {
+					v = arrow(row.BaseP50, row.CurP50, row.Unit)
+				} else if st == "p95" && row.Unit != "%" {
+					v = arrow(row.BaseP95, row.CurP95, row.Unit)
+				}
+				p.f("<td class=\"n\">%s</td>", esc(v))
+			default:
+				if _, ok := findCheck(row.Checks, st); !ok {
+					p.s("<td class=\"n\">–</td>")
+					continue
+				}
+				p.f("<td class=\"n\">%s</td>", cellHTML(&row, st, true))
+			}
+		}
+		fs := ""
+		if row.Metric != "" {
+			fs = flagsHTML(flagsOf(row.Checks, nil))
+		}
+		p.f("<td>%s</td><td>%s</td></tr>\n", esc(row.Budget), fs)
+	}
+	p.s("</table>\n")
+	if s.Current != nil && len(s.Current.ErrorKinds) > 0 {
+		p.f("<p class=\"sub\">Failed now: %d of %d (%s).</p>\n", s.Current.N-s.Current.OK, s.Current.N, esc(KindList(s.Current.ErrorKinds)))
+	}
+	p.s("<div class=\"charts\">\n")
+	for _, m := range []struct{ metric, name string }{{"ttft", "TTFT"}, {"total", "Total"}} {
+		p.ecdf(m.name, okSorted(values(s.BaseRun, m.metric)), okSorted(values(s.CurrentRun, m.metric)))
+	}
+	p.timeline(s)
+	p.s("</div>\n")
+}
+
+const chartW, chartH = 340.0, 200.0
+
+func legend(base bool) string {
+	l := "<div class=\"legend sub\">"
+	if base {
+		l += "<span><span class=\"sw\" style=\"background:var(--base)\"></span>baseline</span>"
+	}
+	return l + "<span><span class=\"sw\" style=\"background:var(--cur)\"></span>current</span></div>"
+}
+
+// frame draws axes and grid and returns the scales.
+func (p *page) frame(title string, width, xlo, xhi, ylo, yhi float64, xPct, yPct bool, xName string) (axis, axis) {
+	x := axis{xlo, xhi, 48, width - 8}
+	y := axis{ylo, yhi, chartH - 28, 8}
+	p.f("<div class=\"chart\"><h3>%s</h3><svg width=\"%.0f\" height=\"%.0f\" role=\"img\" aria-label=\"%s\">\n", esc(title), width, chartH, esc(title))
+	for _, t := range ticks(ylo, yhi, 4) {
+		lbl := tickLabel(t, false)
+		if yPct {
+			lbl = fmt.Sprintf("%.0f%%", 100*t)
+		}
+		p.f("<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", x.p0, x.p1, y.at(t), y.at(t), x.p0-4, y.at(t)+4, lbl)
+	}
+	for _, t := range ticks(xlo, xhi, 5) {
+		p.f("<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n", x.at(t), x.at(t), y.p0, y.p1, x.at(t), y.p0+14, tickLabel(t, xPct))
+	}
+	p.f("<path class=\"axis\" d=\"M%.1f %.1fV%.1fH%.1f\"/>", x.p0, y.p1, y.p0, x.p1)
+	p.f("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", x.p1, y.p0+26, esc(xName))
+	return x, y
+}
+
+// ecdf draws the empirical distribution functions of base and current.
+func (p *page) ecdf(name string, base, cur []float64) {
+	if len(cur) == 0 && len(base) == 0 {
+		return
+	}
+	all := append(append([]float64{}, base...), cur...)
+	sort.Float64s(all)
+	lo, hi := all[0], all[len(all)-1]
+	// A far outlier would squeeze the rest: cut the axis at the 99th
+	// percentile and say so.
+	note := ""
+	if p99 := compare.Quantile(all, 0.99); len(all) >= 100 && hi > 2*p99 {
+		hi = p99
+		note = " (axis cut at the 99th percentile)"
+	}
+	if hi == lo {
+		lo, hi = lo-1, hi+1
+	}
+	x, y := p.frame(name+": share of requests ≤ x ms"+note, chartW, lo, hi, 0, 1, false, true, "ms")
+	for _, side := range []struct {
+		xs  []float64
+		cls string
+	}{{base, "base"}, {cur, "cur"}} {
+		if len(side.xs) == 0 {
+			continue
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "M%.1f %.1f", x.at(lo), y.at(0))
+		for i, v := range side.xs {
+			v = math.Min(v, hi)
+			fmt.Fprintf(&b, "H%.1fV%.1f", x.at(v), y.at(float64(i+1)/float64(len(side.xs))))
+		}
+		fmt.Fprintf(&b, "H%.1f", x.at(hi))
+		p.f("<path class=\"%s\" d=\"%s\"/>\n", side.cls, b.String())
+	}
+	p.f("</svg>%s</div>\n", legend(len(base) > 0))
+}
+
+// timeline draws each request's TTFT and total latency in the order the
+// requests were sent; failed requests are red marks at the top.
+func (p *page) timeline(s Scenario) {
+	tb, tc := values(s.BaseRun, "total"), values(s.CurrentRun, "total")
+	fb, fc := values(s.BaseRun, "ttft"), values(s.CurrentRun, "ttft")
+	n := max(len(tb), len(tc))
+	if n == 0 {
+		return
+	}
+	all := okSorted(append(append(append(append([]float64{}, tb...), tc...), fb...), fc...))
+	hi := 1.0
+	if len(all) > 0 {
+		hi = all[len(all)-1]
+	}
+	x, y := p.frame("Each request in order: total (dots) and TTFT (small dots), ms", 2*chartW+16, 1, math.Max(float64(n), 2), 0, hi*1.05, false, false, "request #")
+	for _, side := range []struct {
+		tot, ttft []float64
+		cls       string
+	}{{tb, fb, "dbase"}, {tc, fc, "dcur"}} {
+		var b strings.Builder
+		for i := range side.tot {
+			xi := x.at(float64(i + 1))
+			if math.IsNaN(side.tot[i]) && math.IsNaN(side.ttft[i]) {
+				fmt.Fprintf(&b, "<path class=\"fail\" d=\"M%.1f %.1fl4 4m0 -4l-4 4\"/>", xi-2, y.p1-2)
+				continue
+			}
+			if !math.IsNaN(side.tot[i]) {
+				fmt.Fprintf(&b, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.2\"/>", side.cls, xi, y.at(side.tot[i]))
+			}
+			if !math.IsNaN(side.ttft[i]) {
+				fmt.Fprintf(&b, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"1.2\" opacity=\".7\"/>", side.cls, xi, y.at(side.ttft[i]))
+			}
+		}
+		p.s(b.String() + "\n")
+	}
+	p.f("</svg>%s</div>\n", strings.Replace(legend(len(tb) > 0), "</div>", "<span class=\"bad\">× failed</span></div>", 1))
+}
