@@ -2,7 +2,7 @@
 GO       ?= go
 VERSION  ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 COMMIT   ?= $(shell git rev-parse HEAD 2>/dev/null)
-LDFLAGS  := -s -w -X main.version=$(VERSION) -X main.commit=$(COMMIT)
+LDFLAGS  := -s -w -X github.com/latgate/latgate/internal/version.version=$(VERSION) -X github.com/latgate/latgate/internal/version.commit=$(COMMIT)
 FUZZTIME ?= 10s
 
 .PHONY: all build test unit fuzz demo bench calibrate release clean fmt e2e-action e2e-real browser-test screenshots
@@ -74,6 +74,9 @@ release:
 		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o dist/latgate_$${os}_$${arch}$$ext ./cmd/latgate || exit 1; \
 	done; done
 	@cd dist && sha256sum latgate_* > SHA256SUMS && cat SHA256SUMS
+	@# A release commit records its version, so an Action pinned to the
+	@# commit's full SHA downloads this release instead of building.
+	@case "$(VERSION)" in v[0-9]*.[0-9]*.[0-9]*) echo "$(VERSION)" > RELEASE; echo "wrote RELEASE ($(VERSION)): commit it in the release commit";; esac
 
 clean:
 	rm -rf bin dist

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/latgate/latgate/baseline"
 	"github.com/latgate/latgate/compare"
 	"github.com/latgate/latgate/publish"
 	"github.com/latgate/latgate/report"
@@ -186,9 +187,39 @@ func CompareAB(f *results.File, name string, th compare.Config) (*report.Report,
 	res := compare.Compare(runs, th)
 	rep := report.Build(pairs, res, th)
 	rep.Warnings = append(rep.Warnings, RunWarnings(f)...)
+	rep.Provenance = report.ProvenanceOf(nil, f)
+	rep.Provenance.Mode = "ab"
 	var noise []compare.NoiseCheck
 	if aa {
 		noise = compare.Noise(runs, th)
 	}
 	return rep, noise, nil
+}
+
+// AB is `latgate ab`: it loads both suites, measures them interleaved,
+// writes the results to out (an incomplete run too, marked so) and compares
+// the variants.
+func AB(ctx context.Context, env Env, o ABOptions, over Overrides, out string) (*report.Report, []compare.NoiseCheck, error) {
+	if err := WritableDir(out); err != nil {
+		return nil, nil, BadInputf("-o: %v", err)
+	}
+	base, head, err := LoadAB(ctx, env, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	th, err := Thresholds(head, over)
+	if err != nil {
+		return nil, nil, err
+	}
+	f, merr := MeasureAB(ctx, base, head, MeasureOptions{Source: GitSource(env.Getenv, o.Region), Progress: env.Stderr, TTY: env.TTY, ToolVersion: env.ToolVersion})
+	if f != nil && len(f.Runs) > 0 {
+		if err := baseline.Write(out, f); err != nil {
+			return nil, nil, AsCannotRun(err)
+		}
+		fmt.Fprintf(env.Stderr, "latgate: wrote %s\n", out)
+	}
+	if merr != nil {
+		return nil, nil, merr
+	}
+	return CompareAB(f, out, th)
 }

@@ -46,6 +46,8 @@ func CompareFiles(base, cur *results.File, baseName, curName string, th compare.
 	res := compare.Compare(compare.Runs(pairs), th)
 	rep := report.Build(pairs, res, th)
 	rep.Warnings = append(rep.Warnings, RunWarnings(cur)...)
+	rep.Provenance = report.ProvenanceOf(base, cur)
+	rep.Provenance.Mode = "gate"
 	return rep, nil
 }
 
@@ -61,7 +63,7 @@ func runNames(f *results.File) string {
 }
 
 // Formats are the report formats Render writes.
-var Formats = []string{"text", "markdown", "json"}
+var Formats = []string{"text", "markdown", "json", "html", "benchstat", "bmf", "csv"}
 
 // CheckFormat says whether format is one of Formats.
 func CheckFormat(format string) error {
@@ -82,6 +84,14 @@ func Render(w io.Writer, rep *report.Report, format string, color bool, mo repor
 	case "markdown":
 		_, err := io.WriteString(w, report.Markdown(rep, mo))
 		return err
+	case "html":
+		return report.HTML(w, rep)
+	case "benchstat":
+		return report.Benchstat(w, rep)
+	case "bmf":
+		return report.BMF(w, rep)
+	case "csv":
+		return report.CSV(w, rep)
 	}
 	report.Text(w, rep, color)
 	return nil

@@ -483,10 +483,25 @@ func (p *pipeline) publish(ctx context.Context, cfg *suite.Config, rep *report.R
 	}
 	marker := CommentMarker(key)
 	runURL := p.gc.RunURL()
+	rep.Provenance.RunURL = runURL
+	if runURL != "" {
+		rep.Provenance.ReportURL = runURL + "#artifacts"
+	}
+	if rep.Provenance.Mode == "ab" && p.gc.BaseSHA != "" {
+		rep.Provenance.BaseSHA = p.gc.BaseSHA
+	}
 	p.accept(rep)
 	extra := report.NoiseMarkdown(noise)
 	full := report.Markdown(rep, report.MarkdownOptions{}) + extra
 	if err := baseline.WriteAtomic(in.Path(in.Report), []byte(full)); err != nil {
+		return AsCannotRun(err)
+	}
+	htmlPath := HTMLPath(in.Path(in.Report))
+	var page strings.Builder
+	if err := report.HTML(&page, rep); err != nil {
+		return AsCannotRun(err)
+	}
+	if err := baseline.WriteAtomic(htmlPath, []byte(page.String())); err != nil {
 		return AsCannotRun(err)
 	}
 	report.Text(env.Stdout, rep, env.Color)
@@ -513,7 +528,7 @@ func (p *pipeline) publish(ctx context.Context, cfg *suite.Config, rep *report.R
 			regressions++
 		}
 	}
-	err := outputs(p.act, map[string]string{"verdict": rep.Verdict, "results": in.Path(in.Results), "report": in.Path(in.Report),
+	err := outputs(p.act, map[string]string{"verdict": rep.Verdict, "results": in.Path(in.Results), "report": in.Path(in.Report), "report-html": htmlPath,
 		"regressions": strconv.Itoa(regressions), "comment-url": commentURL})
 	if err != nil {
 		return err
@@ -553,7 +568,12 @@ func (p *pipeline) accept(rep *report.Report) {
 }
 
 // Outputs are the Action's outputs (action.yml).
-var Outputs = []string{"verdict", "results", "report", "regressions", "comment-url", "baseline-dir"}
+var Outputs = []string{"verdict", "results", "report", "report-html", "regressions", "comment-url", "baseline-dir"}
+
+// HTMLPath is where the HTML report goes: beside the Markdown report.
+func HTMLPath(markdown string) string {
+	return strings.TrimSuffix(markdown, filepath.Ext(markdown)) + ".html"
+}
 
 func outputs(act *publish.Actions, values map[string]string) error {
 	return AsCannotRun(act.SetOutputs(Outputs, values))

@@ -83,6 +83,8 @@ func CompareStored(hist []*results.File, names []string, cur *results.File, curN
 	}
 	rep := report.Build(pairs, res, th)
 	rep.Warnings = append(rep.Warnings, RunWarnings(cur)...)
+	rep.Provenance = report.ProvenanceOf(newest, cur)
+	rep.Provenance.Mode, rep.Provenance.HistoryRuns = "history", len(hist)
 	return rep, nil
 }
 

@@ -154,13 +154,23 @@ func Measurements(w io.Writer, f *results.File) {
 		if b.N > b.OK {
 			errs = fmt.Sprintf("%d (%s)", b.N-b.OK, b.TopError)
 		}
-		tw.row(runs[i].Endpoint, runs[i].Scenario, fmt.Sprintf("%d/%d", b.OK, b.N),
+		scenario := runs[i].Scenario
+		if runs[i].Variant != "" {
+			scenario += " (" + runs[i].Variant + ")"
+		}
+		tw.row(runs[i].Endpoint, scenario, fmt.Sprintf("%d/%d", b.OK, b.N),
 			Millis(b.TTFT.P50), Millis(b.TTFT.P95), Millis(b.ITL.P50), Millis(b.Total.P50), Millis(b.Total.P95), Millis(b.Perceived.P95), errs)
 	}
 	fmt.Fprintln(w, "latencies in ms")
 	tw.write(w)
 	for _, n := range f.Notes {
 		fmt.Fprintln(w, "note:", n)
+	}
+	if f.CostUSD != nil {
+		fmt.Fprintf(w, "cost: $%.4f at the suite's pricing\n", *f.CostUSD)
+	}
+	if f.Incomplete != "" {
+		fmt.Fprintln(w, "INCOMPLETE:", f.Incomplete)
 	}
 }
 

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Puts a latgate binary on the runner and sets the step output "bin".
 #
-# 1. A release (the action's ref when it looks like vX.Y.Z, or the version
-#    input): download the binary for this OS/arch and SHA256SUMS from the
-#    action's GitHub release, verify the checksum, cache it in the tool cache.
+# 1. A release (the action's ref when it looks like vX.Y.Z; a full commit SHA
+#    whose checkout holds the RELEASE file that make release writes into the
+#    release commit — pinning to a SHA is GitHub's hardening advice; or the
+#    version input): download the binary for this OS/arch and SHA256SUMS from
+#    the action's GitHub release, verify the checksum, cache it in the tool
+#    cache.
 # 2. Otherwise (uses: ./, a branch or a commit, or version: source): build
 #    from the action's own checkout with the runner's Go. Dependencies are
 #    vendored, so this works offline.
@@ -26,7 +29,14 @@ action_path="${LATGATE_ACTION_PATH:-$(cd "$(dirname "$0")/.." && pwd)}"
 version="${LATGATE_VERSION:-}"
 if [ -z "$version" ]; then
   ref="${LATGATE_ACTION_REF:-}"
-  if [[ "$ref" =~ ^v[0-9]+(\.[0-9]+){0,2}$ ]]; then version="$ref"; else version=source; fi
+  if [[ "$ref" =~ ^v[0-9]+(\.[0-9]+){0,2}$ ]]; then
+    version="$ref"
+  elif [[ "$ref" =~ ^[0-9a-f]{40}$ ]] && [ -f "$action_path/RELEASE" ] &&
+       [[ "$(cat "$action_path/RELEASE")" =~ ^v[0-9]+\.[0-9]+\.[0-9]+$ ]]; then
+    version=$(cat "$action_path/RELEASE") # a release commit pinned by its SHA
+  else
+    version=source
+  fi
 fi
 
 # Sets the step output and puts latgate on PATH for later steps (latgate merge).

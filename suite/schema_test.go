@@ -372,7 +372,7 @@ func TestSchemaAgreesWithParser(t *testing.T) {
 	readmeYAML := readme[i+8 : i+8+strings.Index(readme[i+8:], "```")]
 	accepted := map[string]string{
 		"examples/latgate.yaml":   readRepo(t, "examples/latgate.yaml"),
-		"cmd/latgate/demo.yaml":   strings.ReplaceAll(readRepo(t, "cmd/latgate/demo.yaml"), "{{SIM}}", "http://127.0.0.1:1/v1"),
+		"gate/demo.yaml":          strings.ReplaceAll(readRepo(t, "gate/demo.yaml"), "{{SIM}}", "http://127.0.0.1:1/v1"),
 		"README.md":               readmeYAML,
 		"good":                    good,
 		"every api":               everyAPI,

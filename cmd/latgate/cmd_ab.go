@@ -4,13 +4,12 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/latgate/latgate/baseline"
 	"github.com/latgate/latgate/compare"
 	"github.com/latgate/latgate/gate"
 	"github.com/latgate/latgate/report"
 )
 
-const abUsage = "usage: latgate ab [-c HEAD.yaml] --base-config BASE.yaml [-o ab.json] [--format text|markdown|json] [--base-url ENDPOINT=URL ...] [--head-url ENDPOINT=URL ...]"
+const abUsage = "usage: latgate ab [-c HEAD.yaml] --base-config BASE.yaml [-o ab.json] [--format text|markdown|json|html|benchstat|bmf|csv] [--base-url ENDPOINT=URL ...] [--head-url ENDPOINT=URL ...]"
 
 // cmdAB measures base and head interleaved in one job and compares them.
 func cmdAB(e *env, args []string) error {
@@ -23,7 +22,7 @@ func cmdAB(e *env, args []string) error {
 	fs.Var(listFlag{&o.BaseURL}, "base-url", "`ENDPOINT=URL` for the base variant (repeatable)")
 	fs.Var(listFlag{&o.HeadURL}, "head-url", "`ENDPOINT=URL` for the head variant (repeatable)")
 	out := fs.String("o", "ab.json", "results `file` to write (both variants)")
-	format := fs.String("format", "text", "output `format`: text, markdown or json")
+	format := fs.String("format", "text", "output `format`: text, markdown, json, html, benchstat, bmf or csv")
 	fs.StringVar(&o.Region, "region", "", "region label recorded in the results")
 	sel := selectionFlags(fs)
 	over := thresholdFlags(fs)
@@ -37,30 +36,8 @@ func cmdAB(e *env, args []string) error {
 	if err := gate.CheckFormat(*format); err != nil {
 		return err
 	}
-	if err := gate.WritableDir(*out); err != nil {
-		return gate.BadInputf("-o: %v", err)
-	}
 	o.Select = *sel
-	ge := e.gateEnv()
-	base, head, err := gate.LoadAB(e.ctx, ge, o)
-	if err != nil {
-		return err
-	}
-	th, err := gate.Thresholds(head, *over)
-	if err != nil {
-		return err
-	}
-	f, merr := gate.MeasureAB(e.ctx, base, head, gate.MeasureOptions{Source: gate.GitSource(e.getenv, o.Region), Progress: e.stderr, TTY: progressBar(e), ToolVersion: toolVersion()})
-	if f != nil && len(f.Runs) > 0 {
-		if err := baseline.Write(*out, f); err != nil {
-			return gate.AsCannotRun(err)
-		}
-		fmt.Fprintf(e.stderr, "latgate: wrote %s\n", *out)
-	}
-	if merr != nil {
-		return merr
-	}
-	rep, noise, err := gate.CompareAB(f, *out, th)
+	rep, noise, err := gate.AB(e.ctx, e.gateEnv(), o, *over, *out)
 	if err != nil {
 		return err
 	}

@@ -23,14 +23,14 @@ func thresholdFlags(fs *flag.FlagSet) *gate.Overrides {
 const compareUsage = `usage: latgate compare BASELINE.json CURRENT.json   a baseline and a current run
        latgate compare B1.json B2.json ... CURRENT.json   a baseline history (oldest first) and a current run
        latgate compare AB.json                      the variants of an interleaved A/B run (latgate ab)
-       [-c latgate.yaml] [--format text|markdown|json]`
+       [-c latgate.yaml] [--format text|markdown|json|html|benchstat|bmf|csv]`
 
 func cmdCompare(e *env, args []string) error {
 	fs := flag.NewFlagSet("latgate compare", flag.ContinueOnError)
 	fs.Usage = func() { fs.Output().Write([]byte(compareUsage + "\n\nFlags:\n")); fs.PrintDefaults() }
 	cfgPath := fs.String("c", "", "suite `file` for budgets and thresholds (optional)")
 	fs.StringVar(cfgPath, "config", "", "suite `file` (same as -c)")
-	format := fs.String("format", "text", "output `format`: text, markdown or json")
+	format := fs.String("format", "text", "output `format`: text, markdown, json, html, benchstat, bmf or csv")
 	over := thresholdFlags(fs)
 	pos, err := parseFlags(fs, args, e.stderr)
 	if err != nil {

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"slices"
 
@@ -29,21 +27,15 @@ func cmdInit(e *env, args []string) error {
 		return err
 	}
 	files, how := scaffold.Init(o)
-	paths := []string{"latgate.yaml", ".github/workflows/latgate.yml"}
-	for _, p := range paths {
-		if _, err := os.Stat(filepath.Join(*dir, p)); err == nil && !*force {
-			return gate.BadInputf("%s exists: not overwritten (use --force)", filepath.Join(*dir, p))
-		}
+	written, err := scaffold.Write(*dir, files, *force, baseline.WriteAtomic)
+	for _, p := range written {
+		fmt.Fprintf(e.stderr, "latgate: wrote %s\n", p)
 	}
-	for _, p := range paths {
-		full := filepath.Join(*dir, p)
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			return gate.AsCannotRun(err)
+	if err != nil {
+		if len(written) == 0 {
+			return gate.AsBadInput(err)
 		}
-		if err := baseline.WriteAtomic(full, []byte(files[p])); err != nil {
-			return gate.AsCannotRun(err)
-		}
-		fmt.Fprintf(e.stderr, "latgate: wrote %s\n", full)
+		return gate.AsCannotRun(err)
 	}
 	fmt.Fprintf(e.stderr, "latgate: %s\nNext: edit the scenarios, try it with `latgate run`, then commit both files.\n", how)
 	return nil

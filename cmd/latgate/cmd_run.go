@@ -1,15 +1,13 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
-	"net"
-	"net/http"
 	"time"
 
 	"github.com/latgate/latgate/baseline"
 	"github.com/latgate/latgate/gate"
+	"github.com/latgate/latgate/internal/version"
 	"github.com/latgate/latgate/report"
 	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/sim"
@@ -40,7 +38,7 @@ func cmdRun(e *env, args []string) error {
 	if err := sel.Apply(cfg); err != nil {
 		return err
 	}
-	f, err := gate.Measure(e.ctx, cfg, gate.MeasureOptions{Source: gate.GitSource(e.getenv, *region), Progress: e.stderr, TTY: progressBar(e), ToolVersion: toolVersion()})
+	f, err := gate.Measure(e.ctx, cfg, gate.MeasureOptions{Source: gate.GitSource(e.getenv, *region), Progress: e.stderr, TTY: progressBar(e), ToolVersion: version.Tool()})
 	if f != nil && len(f.Runs) > 0 {
 		if werr := baseline.Write(*out, f); werr != nil {
 			return gate.AsCannotRun(werr)
@@ -61,65 +59,38 @@ func cmdRun(e *env, args []string) error {
 func cmdSim(e *env, args []string) error {
 	fs := flag.NewFlagSet("latgate sim", flag.ContinueOnError)
 	addr := fs.String("addr", "127.0.0.1:8080", "listen `address`")
-	name := fs.String("profile", "realistic", "latency `profile`: "+fmt.Sprint(sim.ProfileNames()))
+	o := sim.Options{}
+	fs.StringVar(&o.Profile, "profile", "realistic", "latency `profile`: "+fmt.Sprint(sim.ProfileNames()))
 	seed := fs.Uint64("seed", 1, "random seed")
-	key := fs.String("require-key", "", "require this Bearer token (tests 401 handling)")
-	ttft := fs.Duration("ttft", 0, "override: fixed time to first token")
+	key := fs.String("require-key", "", "require this API key (tests 401 handling)")
+	fs.DurationVar(&o.TTFT, "ttft", 0, "override: fixed time to first token")
 	itl := fs.String("itl", "", "override: fixed inter-token `gap`, e.g. 20ms (default: the profile's)")
-	tokens := fs.Int("tokens", 0, "override: output tokens")
-	stamp := fs.Bool("stamp", false, "write each first output's send time as an SSE comment (fidelity benchmarks)")
-	var speed sim.Speed
-	fs.Float64Var(&speed.Slowdown, "slowdown", 0, "make every delay this much slower, e.g. 0.3 (the slower head of an A/B test)")
-	fs.Float64Var(&speed.Swing, "swing", 0, "swing every delay by ± this share over time, e.g. 0.4 (a drifting provider)")
-	fs.DurationVar(&speed.SwingPeriod, "swing-period", 0, "the swing's `period`, e.g. 3s")
-	buffered := fs.Bool("buffered", false, "hold each response and release it at once, as a buffering proxy does")
+	fs.IntVar(&o.Tokens, "tokens", 0, "override: output tokens")
+	fs.BoolVar(&o.Stamp, "stamp", false, "write each first output's send time as an SSE comment (fidelity benchmarks)")
+	fs.Float64Var(&o.Speed.Slowdown, "slowdown", 0, "make every delay this much slower, e.g. 0.3 (the slower head of an A/B test)")
+	fs.Float64Var(&o.Speed.Swing, "swing", 0, "swing every delay by ± this share over time, e.g. 0.4 (a drifting provider)")
+	fs.DurationVar(&o.Speed.SwingPeriod, "swing-period", 0, "the swing's `period`, e.g. 3s")
+	fs.BoolVar(&o.Buffered, "buffered", false, "hold each response and release it at once, as a buffering proxy does")
 	if _, err := parseFlags(fs, args, e.stderr); err != nil {
 		return err
 	}
-	p, err := sim.Named(*name)
-	if err != nil {
-		return gate.AsBadInput(err)
-	}
-	if *ttft > 0 {
-		p.TTFT = sim.Fixed(*ttft)
-	}
 	if *itl != "" {
 		d, err := time.ParseDuration(*itl)
-		if err != nil || d < 0 {
+		if err != nil {
 			return gate.BadInputf("-itl: want a duration such as 20ms, got %q", *itl)
 		}
-		p.ITL = sim.Fixed(d)
+		o.ITL, o.SetITL = d, true
 	}
-	if *tokens > 0 {
-		p.Tokens = *tokens
-	}
-	p.Quirks.StampFirstOutput = *stamp
-	p.Quirks.Buffered = *buffered
-	if err := speed.Validate(); err != nil {
+	p, err := o.Build()
+	if err != nil {
 		return gate.BadInputf("sim: %v", err)
 	}
-	p.Speed = speed
 	s := sim.New(p, *seed)
 	s.APIKey = *key
-	ln, err := net.Listen("tcp", *addr)
-	if err != nil {
-		return gate.AsCannotRun(fmt.Errorf("sim: %v", err))
-	}
-	srv := &http.Server{Handler: s, ReadHeaderTimeout: 10 * time.Second}
-	fmt.Fprintf(e.stderr, "latgate sim: serving profile %q on http://%s (Ctrl-C to stop). Every api at once:\n"+
-		"  chat, responses: base_url http://%[2]s/v1\n  anthropic: base_url http://%[2]s\n  gemini: base_url http://%[2]s/v1beta\n"+
-		"  azure: base_url http://%[2]s/openai/deployments/NAME\n  custom (Ollama-style NDJSON): url http://%[2]s/api/chat\n", p.Name, ln.Addr())
-	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
-	select {
-	case err := <-errc:
-		if !errors.Is(err, http.ErrServerClosed) {
-			return gate.AsCannotRun(err)
-		}
-	case <-e.ctx.Done():
-		_ = srv.Close()
-	}
-	return nil
+	err = sim.ListenAndServe(e.ctx, *addr, s, func(a string) {
+		fmt.Fprintf(e.stderr, "latgate sim: serving profile %q on http://%s (Ctrl-C to stop). Every api at once:\n%s", p.Name, a, sim.Routes(a))
+	})
+	return gate.AsCannotRun(err)
 }
 
 func cmdMerge(e *env, args []string) error {

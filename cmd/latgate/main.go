@@ -13,6 +13,7 @@ import (
 	"syscall"
 
 	"github.com/latgate/latgate/gate"
+	"github.com/latgate/latgate/internal/version"
 )
 
 // Exit codes, mapped in one place from the pipeline's error kinds.
@@ -51,7 +52,7 @@ Usage:
   latgate run     [-c latgate.yaml] [-o results.json]     run the suite, write results
   latgate ab      [-c HEAD.yaml] --base-config BASE.yaml [-o ab.json] [--base-url E=URL] [--head-url E=URL]
                                                            base and head interleaved in one job (recommended)
-  latgate compare BASELINE CURRENT | B1 B2 ... CURRENT | AB.json [-c latgate.yaml] [--format text|markdown|json]
+  latgate compare BASELINE CURRENT | B1 B2 ... CURRENT | AB.json [-c latgate.yaml] [--format text|markdown|json|html|benchstat|bmf|csv]
   latgate gate    [-c latgate.yaml] [--mode gate|record|ab] [--baseline FILE] [--dry-run]
   latgate publish --results FILE [--baseline FILE] [--pr N | --head-sha SHA]
   latgate merge   A.json B.json ... -o all.json
@@ -114,7 +115,7 @@ func dispatch(e *env, args []string) error {
 	case "completion":
 		return cmdCompletion(e, rest)
 	case "version", "--version", "-version":
-		fmt.Fprintln(e.stdout, versionString())
+		fmt.Fprintln(e.stdout, version.String())
 		return nil
 	case "help", "-h", "--help":
 		fmt.Fprint(e.stdout, usageText)

@@ -205,7 +205,7 @@ func TestBadInputs(t *testing.T) {
 		{"ab unknown endpoint", []string{"ab", "-c", cfgNoKey, "--base-config", cfgNoKey, "--base-url", "nope=http://x"}, 2, `base-url: no endpoint "nope"`},
 		{"ab nothing in common", []string{"ab", "-c", cfgNoKey, "--base-config", write("other.yaml", "endpoints:\n  - {name: e, base_url: http://x/v1, model: m}\nscenarios:\n  - {name: t, prompt: hi}\n")}, 2, "no (endpoint, scenario) in common"},
 		{"history below 2", []string{"compare", good, good, "-c", write("h.yaml", "endpoints:\n  - {name: e, base_url: http://x/v1, model: m}\nscenarios:\n  - {name: s, prompt: hi}\nregression:\n  history: 1\n")}, 2, "regression.history"},
-		{"bad format", []string{"compare", good, good, "--format", "xml"}, 2, `format: want one of text, markdown, json, got "xml"`},
+		{"bad format", []string{"compare", good, good, "--format", "xml"}, 2, `format: want one of text, markdown, json, html, benchstat, bmf, csv, got "xml"`},
 		{"bad threshold flag", []string{"compare", good, good, "--alpha", "3"}, 2, "alpha: want a number between 0 and 0.5"},
 		{"config thresholds out of range", []string{"compare", good, good, "-c", write("bad.yaml", "endpoints:\n  - {name: e, base_url: http://x/v1, model: m}\nscenarios:\n  - {name: s, prompt: hi}\nregression:\n  alpha: 0.9\n")}, 2, "bad.yaml:6: regression.alpha"},
 		{"compare needs no key", []string{"compare", good, good, "-c", cfgOK}, 0, ""},

@@ -6,6 +6,8 @@ package scaffold
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 )
@@ -206,4 +208,29 @@ func dashed(flags []string, dash string) string {
 		}
 	}
 	return strings.Join(f, " ")
+}
+
+// Paths are the files Init writes, in order.
+var Paths = []string{"latgate.yaml", ".github/workflows/latgate.yml"}
+
+// Write writes files into dir with write (an atomic writer), refusing to
+// overwrite an existing file unless force; it returns the paths written.
+func Write(dir string, files map[string]string, force bool, write func(path string, data []byte) error) ([]string, error) {
+	for _, p := range Paths {
+		if _, err := os.Stat(filepath.Join(dir, p)); err == nil && !force {
+			return nil, fmt.Errorf("%s exists: not overwritten (use --force)", filepath.Join(dir, p))
+		}
+	}
+	var done []string
+	for _, p := range Paths {
+		full := filepath.Join(dir, p)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			return done, err
+		}
+		if err := write(full, []byte(files[p])); err != nil {
+			return done, err
+		}
+		done = append(done, full)
+	}
+	return done, nil
 }

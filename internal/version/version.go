@@ -1,4 +1,7 @@
-package main
+// Package version says which latgate this is: the release stamped by the
+// linker (make release), else the module version or VCS information Go
+// embeds.
+package version
 
 import (
 	"fmt"
@@ -6,15 +9,14 @@ import (
 	"runtime/debug"
 )
 
-// Set by -ldflags "-X main.version=... -X main.commit=..." (make release).
+// Set by -ldflags "-X github.com/latgate/latgate/internal/version.version=..." (make release).
 var (
 	version = "dev"
 	commit  = ""
 )
 
-// toolVersion is the release (make release), else the module version that
-// `go install …@vX` records, else "dev".
-func toolVersion() string {
+// Tool is the release, else the module version, else "dev".
+func Tool() string {
 	if version != "dev" {
 		return version
 	}
@@ -24,7 +26,8 @@ func toolVersion() string {
 	return version
 }
 
-func versionString() string {
+// String is the line `latgate version` prints.
+func String() string {
 	c := commit
 	if bi, ok := debug.ReadBuildInfo(); ok && c == "" {
 		dirty := false
@@ -44,5 +47,5 @@ func versionString() string {
 		// go run (or -buildvcs=false) builds without VCS stamping.
 		c = "not stamped: built without VCS information, as go run or -buildvcs=false do; make build stamps it"
 	}
-	return fmt.Sprintf("latgate %s (commit %s, %s, %s/%s)", toolVersion(), c, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	return fmt.Sprintf("latgate %s (commit %s, %s, %s/%s)", Tool(), c, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 }

@@ -1,0 +1,111 @@
+package gate
+
+import (
+	"context"
+	_ "embed"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/latgate/latgate/baseline"
+	"github.com/latgate/latgate/report"
+	"github.com/latgate/latgate/results"
+	"github.com/latgate/latgate/sim"
+	"github.com/latgate/latgate/suite"
+)
+
+//go:embed demo.yaml
+var demoSuite string
+
+// DemoOptions choose the simulator profiles of the demo's two builds.
+type DemoOptions struct {
+	BaseProfile, HeadProfile string
+	Dir                      string // keep the results here ("" = a temporary folder)
+}
+
+// Demo runs the whole flow with no API key: two simulators on loopback
+// stand for the base branch's build and a slower pull request's build; the
+// demo suite measures both interleaved in one job (latgate ab), compares
+// them and prints the budget table and the PR comment a dry run would
+// post. Its verdict is shown, not returned: the demo succeeds when it ran.
+func Demo(ctx context.Context, env Env, o DemoOptions) error {
+	baseP, err := sim.Named(o.BaseProfile)
+	if err != nil {
+		return AsBadInput(err)
+	}
+	headP, err := sim.Named(o.HeadProfile)
+	if err != nil {
+		return AsBadInput(err)
+	}
+	serve := func(p sim.Profile, seed uint64) (string, func(), error) {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return "", nil, AsCannotRun(err)
+		}
+		srv := &http.Server{Handler: sim.New(p, seed), ReadHeaderTimeout: 5 * time.Second}
+		go func() { _ = srv.Serve(ln) }()
+		return "http://" + ln.Addr().String() + "/v1", func() { _ = srv.Close() }, nil
+	}
+	baseURL, stopBase, err := serve(baseP, 42)
+	if err != nil {
+		return err
+	}
+	defer stopBase()
+	headURL, stopHead, err := serve(headP, 43)
+	if err != nil {
+		return err
+	}
+	defer stopHead()
+	parse := func(url string) (*suite.Config, error) {
+		cfg, err := suite.Parse("demo.yaml", []byte(strings.ReplaceAll(demoSuite, "{{SIM}}", url)), suite.Options{Getenv: env.Getenv})
+		return cfg, AsBadInput(err)
+	}
+	base, err := parse(baseURL)
+	if err != nil {
+		return err
+	}
+	head, err := parse(headURL)
+	if err != nil {
+		return err
+	}
+	dir := o.Dir
+	if dir == "" {
+		if dir, err = os.MkdirTemp("", "latgate-demo-"); err != nil {
+			return AsCannotRun(err)
+		}
+		defer os.RemoveAll(dir)
+	}
+	w := env.Stdout
+	fmt.Fprintf(w, "latgate demo: the base branch's build is simulator profile %q (%s), the pull request's build is %q (%s)\n\n", baseP.Name, baseURL, headP.Name, headURL)
+	fmt.Fprintln(w, "1. Measuring both builds interleaved in one job (latgate ab): each block of requests holds both, in random order, so provider drift hits both alike…")
+	f, err := MeasureAB(ctx, base, head, MeasureOptions{Source: results.Source{GitRef: "demo", Runner: "local"}, Progress: env.Stderr, TTY: env.TTY, ToolVersion: env.ToolVersion})
+	if err != nil {
+		return err
+	}
+	report.Measurements(w, f)
+	path := filepath.Join(dir, "ab.json")
+	if err := baseline.Write(path, f); err != nil {
+		return AsCannotRun(err)
+	}
+	th, err := Thresholds(head, Overrides{})
+	if err != nil {
+		return err
+	}
+	rep, noise, err := CompareAB(f, path, th)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\n2. Comparing head with base (latgate compare %s)…\n\n", path)
+	report.Text(w, rep, env.Color)
+	report.NoiseText(w, noise)
+	fmt.Fprintln(w, "\n3. The pull-request comment a gate run would post (dry run):")
+	fmt.Fprintln(w, "-----8<-----")
+	fmt.Fprint(w, report.Markdown(rep, report.MarkdownOptions{Marker: CommentMarker("demo")}))
+	fmt.Fprintln(w, "-----8<-----")
+	fmt.Fprintf(w, "\nIn CI this verdict (%s) would exit %d. Try it on your own endpoint: latgate init, then latgate run.\n", rep.Verdict, map[string]int{"pass": 0, "fail": 1}[rep.Verdict])
+	return nil
+}

@@ -1,0 +1,124 @@
+package gate
+
+import (
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/latgate/latgate/publish"
+)
+
+// InputSpec describes one Action input (action.yml): each is also a flag
+// of gate and publish, read from INPUT_<NAME> when the flag is absent.
+type InputSpec struct {
+	Name, Default, Usage string
+	Bool                 bool
+	GateOnly             bool // not a flag of publish
+	Set                  func(in *Inputs, v string) error
+}
+
+func str(dst func(*Inputs) *string) func(*Inputs, string) error {
+	return func(in *Inputs, v string) error { *dst(in) = v; return nil }
+}
+
+func list(dst func(*Inputs) *[]string) func(*Inputs, string) error {
+	return func(in *Inputs, v string) error {
+		for _, f := range strings.FieldsFunc(v, func(r rune) bool { return r == ',' || r == '\n' }) {
+			if f = strings.TrimSpace(f); f != "" {
+				*dst(in) = append(*dst(in), f)
+			}
+		}
+		return nil
+	}
+}
+
+func boolean(name string, dst func(*Inputs) *bool) func(*Inputs, string) error {
+	return func(in *Inputs, v string) error {
+		b, err := strconv.ParseBool(v)
+		if err != nil {
+			return BadInputf("%s: want true or false, got %q", name, v)
+		}
+		*dst(in) = b
+		return nil
+	}
+}
+
+// Inputs lists every Action input (action.yml).
+var InputSpecs = []InputSpec{
+	{Name: "config", Default: "latyaml", Usage: "suite file", Set: str(func(in *Inputs) *string { return &in.Config })},
+	{Name: "mode", Default: "gate", Usage: "gate (compare with a stored baseline), record (write the baseline) or ab (base and head interleaved in this job)", GateOnly: true, Set: str(func(in *Inputs) *string { return &in.Mode })},
+	{Name: "baseline", Usage: `baseline results file(s), comma-separated and oldest first for a history, or "none" to run without one`, Set: str(func(in *Inputs) *string { return &in.Baseline })},
+	{Name: "baseline-artifact", Usage: "name of an artifact on the base branch holding the baseline history", Set: str(func(in *Inputs) *string { return &in.BaselineArtifact })},
+	{Name: "baseline-dir", Default: "latgate-baseline", Usage: "record: the folder of the baseline history to upload as the artifact", GateOnly: true, Set: str(func(in *Inputs) *string { return &in.BaselineDir })},
+	{Name: "base-config", Usage: "ab: the base suite (default: the config at the pull request's base commit)", GateOnly: true, Set: str(func(in *Inputs) *string { return &in.BaseConfig })},
+	{Name: "base-url", Usage: "ab: ENDPOINT=URL for the base variant (comma- or newline-separated)", GateOnly: true, Set: list(func(in *Inputs) *[]string { return &in.BaseURL })},
+	{Name: "head-url", Usage: "ab: ENDPOINT=URL for the head variant (comma- or newline-separated)", GateOnly: true, Set: list(func(in *Inputs) *[]string { return &in.HeadURL })},
+	{Name: "base-branch", Usage: "branch whose runs hold the baseline artifact (default $GITHUB_BASE_REF, else main)", Set: str(func(in *Inputs) *string { return &in.BaseBranch })},
+	{Name: "comment", Default: "true", Bool: true, Usage: "post or update the sticky pull-request comment", Set: boolean("comment", func(in *Inputs) *bool { return &in.Comment })},
+	{Name: "comment-key", Usage: "key of the sticky comment (default: workflow/job/config)", Set: str(func(in *Inputs) *string { return &in.CommentKey })},
+	{Name: "github-token", Usage: "token for the GitHub API (default $GITHUB_TOKEN)", Set: str(func(in *Inputs) *string { return &in.GitHubToken })},
+	{Name: "fail-on", Usage: "statuses that fail the gate, comma-separated (default from the config)", Set: str(func(in *Inputs) *string { return &in.FailOn })},
+	{Name: "working-directory", Usage: "folder that relative paths are resolved against", Set: str(func(in *Inputs) *string { return &in.WorkingDirectory })},
+	{Name: "dry-run", Bool: true, Usage: "print the comment instead of posting it (default: true outside GitHub Actions)", Set: boolean("dry-run", func(in *Inputs) *bool { return &in.DryRun })},
+	{Name: "results", Default: "latgate-results.json", Usage: "where to write (gate) or read (publish, required) the results file", Set: str(func(in *Inputs) *string { return &in.Results })},
+	{Name: "report", Default: "latgate-report.md", Usage: "where to write the Markdown report", Set: str(func(in *Inputs) *string { return &in.Report })},
+	{Name: "region", Usage: "region label recorded in the results", GateOnly: true, Set: str(func(in *Inputs) *string { return &in.Region })},
+	{Name: "pr", Usage: "pull request number to comment on (default: from the event)", Set: func(in *Inputs, v string) error {
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			return BadInputf("pr: want a pull request number, got %q", v)
+		}
+		in.PR = n
+		return nil
+	}},
+	{Name: "accept-label", Default: "latency-accepted", Usage: "a pull-request label that accepts a latency regression on purpose: reported as accepted, not failed (\"\" turns it off)", Set: str(func(in *Inputs) *string { return &in.AcceptLabel })},
+	{Name: "head-sha", Usage: "find the pull request by its head commit (workflow_run jobs)", Set: str(func(in *Inputs) *string { return &in.HeadSHA })},
+}
+
+// DefaultFor is the input's default for a command (publish reads results
+// it is given, so it has no default there).
+func (s InputSpec) DefaultFor(command string) string {
+	if command == "publish" && s.Name == "results" {
+		return ""
+	}
+	return s.Default
+}
+
+// SpecsFor lists the inputs of a command (gate or publish).
+func SpecsFor(command string) []InputSpec {
+	var out []InputSpec
+	for _, s := range InputSpecs {
+		if command == "publish" && s.GateOnly {
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// ResolveInputs builds a command's inputs: a flag given on the command line
+// wins, even empty ("" turns a default off); else the Action input
+// (INPUT_<NAME>); else the default. dry-run defaults to true outside GitHub
+// Actions, github-token to $GITHUB_TOKEN.
+func ResolveInputs(command string, given map[string]string, getenv func(string) string) (Inputs, error) {
+	act := publish.NewActions(io.Discard, getenv)
+	in := Inputs{DryRun: !act.InActions()}
+	for _, s := range SpecsFor(command) {
+		v, ok := given[s.Name]
+		if !ok {
+			if v = act.Input(s.Name); v == "" {
+				v = s.DefaultFor(command)
+			}
+		}
+		if v = strings.TrimSpace(v); v == "" {
+			continue
+		}
+		if err := s.Set(&in, v); err != nil {
+			return Inputs{}, err
+		}
+	}
+	if in.GitHubToken == "" {
+		in.GitHubToken = getenv("GITHUB_TOKEN")
+	}
+	return in, nil
+}

@@ -1,0 +1,79 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"time"
+)
+
+// Options are `latgate sim`'s settings: a named profile and overrides.
+type Options struct {
+	Profile  string
+	TTFT     time.Duration // > 0: a fixed time to first token
+	ITL      time.Duration // >= 0 with SetITL: a fixed inter-token gap
+	SetITL   bool
+	Tokens   int // > 0: output tokens
+	Stamp    bool
+	Buffered bool
+	Speed    Speed
+}
+
+// Build returns the profile the options describe.
+func (o Options) Build() (Profile, error) {
+	p, err := Named(o.Profile)
+	if err != nil {
+		return p, err
+	}
+	if o.TTFT > 0 {
+		p.TTFT = Fixed(o.TTFT)
+	}
+	if o.SetITL {
+		if o.ITL < 0 {
+			return p, fmt.Errorf("itl %v: must not be negative", o.ITL)
+		}
+		p.ITL = Fixed(o.ITL)
+	}
+	if o.Tokens > 0 {
+		p.Tokens = o.Tokens
+	}
+	p.Quirks.StampFirstOutput, p.Quirks.Buffered = o.Stamp, o.Buffered
+	if err := o.Speed.Validate(); err != nil {
+		return p, err
+	}
+	p.Speed = o.Speed
+	return p, nil
+}
+
+// Routes says where each API is served on addr.
+func Routes(addr string) string {
+	return fmt.Sprintf("  chat, responses: base_url http://%[1]s/v1\n  anthropic: base_url http://%[1]s\n  gemini: base_url http://%[1]s/v1beta\n"+
+		"  azure: base_url http://%[1]s/openai/deployments/NAME\n  custom (Ollama-style NDJSON): url http://%[1]s/api/chat\n", addr)
+}
+
+// ErrListen wraps a failure to listen on the address.
+var ErrListen = errors.New("cannot listen")
+
+// ListenAndServe serves h on addr until ctx is done; ready is called with
+// the address once it listens.
+func ListenAndServe(ctx context.Context, addr string, h http.Handler, ready func(addr string)) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrListen, err)
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	ready(ln.Addr().String())
+	errc := make(chan error, 1)
+	go func() { errc <- srv.Serve(ln) }()
+	select {
+	case err := <-errc:
+		if !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+	case <-ctx.Done():
+		_ = srv.Close()
+	}
+	return nil
+}
