@@ -86,6 +86,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sort"
 	"sync"
 
@@ -325,12 +326,16 @@ func inParallel(n int, f func(i int)) {
 	wg.Wait()
 }
 
+// verdict is fail when a check's status is in FailOn. An inconclusive
+// check counts only when its change is for the worse (or untested): a
+// latency improvement that is not yet significant never fails a strict gate.
 func verdict(checks []Check, cfg Config) string {
 	for _, c := range checks {
-		for _, f := range cfg.FailOn {
-			if c.Status == f {
-				return "fail"
-			}
+		if c.Status == Inconclusive && c.Current < c.Baseline {
+			continue
+		}
+		if slices.Contains(cfg.FailOn, c.Status) {
+			return "fail"
 		}
 	}
 	return "pass"
@@ -428,6 +433,10 @@ func addChecks(res *Result, r Run, cfg Config, boots *[]bootJob) *runTests {
 				c.Status = Inconclusive
 				c.NeedN = minN
 				c.Note = fmt.Sprintf("need %d successful requests per side to test %s (have %d and %d)", minN, st.name, len(bv), len(cv))
+				if reqs := requestsFor(minN, r.Base, r.Current); reqs > 0 {
+					c.NeedN = reqs
+					c.Note += fmt.Sprintf("; with the failures seen, set requests to at least %d", reqs)
+				}
 			default:
 				c.DeltaPct = pct(c.Current, c.Baseline)
 				if cfg.Bootstrap > 0 {
@@ -465,6 +474,24 @@ func addChecks(res *Result, r Run, cfg Config, boots *[]bootJob) *runTests {
 	}
 	res.Checks = append(res.Checks, c)
 	return d
+}
+
+// requestsFor is how many requests per side give minN successful ones at
+// the worse side's failure rate (with a margin of two), or 0 when no
+// request failed.
+func requestsFor(minN int, base, cur *Sample) int {
+	worst := 0.0
+	for _, s := range []*Sample{base, cur} {
+		if s == nil || s.N() == 0 {
+			continue
+		}
+		rate, _ := failRate(s)
+		worst = math.Max(worst, rate)
+	}
+	if worst == 0 || worst >= 0.9 {
+		return 0
+	}
+	return int(math.Ceil(float64(minN)/(1-worst))) + 2
 }
 
 // checkSeed derives a check's random stream from the seed and the check's

@@ -565,3 +565,88 @@ func TestQuickPermutationsKeepStatuses(t *testing.T) {
 		t.Errorf("+50%%: total p50 adjusted p %v, want the full grid's resolution (< 1/201)", c.PValue)
 	}
 }
+
+// TestImprovementNeverFailsAStrictGate: with fail_on [regression,
+// over_budget, inconclusive], an improvement not yet significant passes,
+// while a worsening one that is not significant fails.
+func TestImprovementNeverFailsAStrictGate(t *testing.T) {
+	strict := []Status{Regression, OverBudget, Inconclusive}
+	tests := []struct {
+		name string
+		c    Check
+		want string
+	}{
+		{"faster, inconclusive", Check{Status: Inconclusive, Baseline: 600, Current: 300}, "pass"},
+		{"slower, inconclusive", Check{Status: Inconclusive, Baseline: 300, Current: 600}, "fail"},
+		{"untested", Check{Status: Inconclusive, Baseline: math.NaN(), Current: 300}, "fail"},
+		{"regression", Check{Status: Regression, Baseline: 300, Current: 600}, "fail"},
+		{"improvement", Check{Status: Improvement, Baseline: 600, Current: 300}, "pass"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := verdict([]Check{tt.c}, Config{FailOn: strict}); got != tt.want {
+				t.Errorf("got %s, want %s", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestErrorRiseFailsByDefault: 0 of 40 failed in the baseline, 5 of 40 now
+// (12.5 %), in a suite whose latency is unchanged: a regression without any
+// errors budget.
+func TestErrorRiseFailsByDefault(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	sample := func(failed int) *Sample {
+		s := &Sample{Values: map[string][]float64{}}
+		for i := 0; i < 40; i++ {
+			ok := i >= failed
+			s.OK = append(s.OK, ok)
+			for _, m := range Metrics {
+				v := 300 * math.Exp(0.3*rng.NormFloat64())
+				if !ok {
+					v = math.NaN()
+				}
+				s.Values[m] = append(s.Values[m], v)
+			}
+		}
+		return s
+	}
+	var runs []Run
+	for _, name := range []string{"a", "b", "c"} {
+		runs = append(runs, Run{Endpoint: "e", Scenario: name, Base: sample(0), Current: sample(0)})
+	}
+	runs[1].Current = sample(5)
+	res := Compare(runs, Config{Tolerance: 0.1, MinDelta: 25, Alpha: 0.05, FailOn: []Status{Regression, OverBudget}, Permutations: 2000, Bootstrap: -1})
+	for _, c := range res.Checks {
+		if c.Metric == "errors" && c.Scenario == "b" && c.Status != Regression {
+			t.Errorf("errors 0%% → 12.5%%: status %s (p %.3f), want regression", c.Status, c.PValue)
+		}
+	}
+	if res.Verdict != "fail" {
+		t.Errorf("verdict %s, want fail", res.Verdict)
+	}
+}
+
+func TestRequestsForCountsFailures(t *testing.T) {
+	s := func(n, failed int) *Sample {
+		x := &Sample{}
+		for i := 0; i < n; i++ {
+			x.OK = append(x.OK, i >= failed)
+		}
+		return x
+	}
+	tests := []struct {
+		base, cur *Sample
+		want      int
+	}{
+		{s(40, 0), s(40, 0), 0},
+		{s(40, 0), s(40, 1), 44}, // 40 / (39/40) = 41.03 → 42, + 2
+		{s(40, 4), s(40, 0), 47}, // 40 / 0.9 = 44.4 → 45, + 2
+		{nil, s(40, 1), 44},
+	}
+	for _, tt := range tests {
+		if got := requestsFor(40, tt.base, tt.cur); got != tt.want {
+			t.Errorf("requestsFor = %d, want %d", got, tt.want)
+		}
+	}
+}

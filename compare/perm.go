@@ -419,16 +419,29 @@ func westfallYoung(res *Result, data []*runTests, cfg Config) {
 	// One family per direction: the gate fails on regressions only, so
 	// false regression claims are held to alpha among the regression
 	// tests, and false improvement claims among the improvement tests.
-	maxZ := map[int][]float64{1: make([]float64, B), -1: make([]float64, B)}
-	for _, m := range maxZ {
-		for b := range m {
-			m[b] = math.Inf(-1)
+	//
+	// Error rates form families of their own: a rise in failed requests is
+	// held to alpha among the suite's error-rate checks, never diluted by
+	// its many latency checks (0 % → 12.5 % failed at 40 requests would
+	// otherwise pass a suite of a few scenarios).
+	family := func(t testDef) int {
+		if t.kind == kindErrors {
+			return 2 * t.dir
 		}
+		return t.dir
 	}
+	maxZ := map[int][]float64{}
 	dirs := make([]int, 0, k)
 	for _, d := range data {
 		for _, t := range d.tests {
-			dirs = append(dirs, t.dir)
+			f := family(t)
+			dirs = append(dirs, f)
+			if maxZ[f] == nil {
+				maxZ[f] = make([]float64, B)
+				for b := range maxZ[f] {
+					maxZ[f][b] = math.Inf(-1)
+				}
+			}
 		}
 	}
 	raw := make([]float64, k)
@@ -473,7 +486,7 @@ func westfallYoung(res *Result, data []*runTests, cfg Config) {
 		for _, t := range d.tests {
 			c := &res.Checks[t.check]
 			tested[t.check] = true
-			atLeast := B - sort.SearchFloat64s(maxZ[t.dir], zObs[ti]-1e-12)
+			atLeast := B - sort.SearchFloat64s(maxZ[family(t)], zObs[ti]-1e-12)
 			adj := math.Min(1, float64(1+atLeast)/float64(B+1))
 			// Keep the direction the point estimate points to.
 			if wantWorse := c.Current >= c.Baseline; (t.dir > 0) == wantWorse {
