@@ -126,6 +126,9 @@ type Sample struct {
 	// Events is the typical (median) number of output events per request;
 	// per-token metrics (itl, tpot) scale MinDelta by it. 0 means 1.
 	Events float64
+	// PromptTokens and CachedTokens add up the successful requests' usage
+	// (the prompt-cache hit rate is their ratio).
+	PromptTokens, CachedTokens int
 }
 
 // N is the number of requests, failures included.
@@ -145,13 +148,24 @@ type Budget struct {
 	Value        float64
 }
 
+// SLO is one per-request objective of goodput: a request is good when it
+// succeeded and each SLO metric it observed is at most Max (ms).
+type SLO struct {
+	Metric string
+	Max    float64
+}
+
 // Config holds the thresholds.
 type Config struct {
-	Tolerance    float64 // relative, e.g. 0.10
-	MinDelta     float64 // milliseconds
-	Alpha        float64 // family-wise
-	FailOn       []Status
-	Budgets      []Budget
+	Tolerance float64 // relative, e.g. 0.10
+	MinDelta  float64 // milliseconds
+	Alpha     float64 // family-wise
+	FailOn    []Status
+	Budgets   []Budget
+	// Floors are lower limits (goodput/rate, cache_hit_rate/min), fractions.
+	Floors []Budget
+	// Goodput is the per-request SLO; empty = no goodput check.
+	Goodput      []SLO
 	Permutations int    // default 2000
 	Bootstrap    int    // resamples for change CIs; default 1000, <0 disables
 	Seed         uint64 // default 1
@@ -331,7 +345,7 @@ func inParallel(n int, f func(i int)) {
 // latency improvement that is not yet significant never fails a strict gate.
 func verdict(checks []Check, cfg Config) string {
 	for _, c := range checks {
-		if c.Status == Inconclusive && c.Current < c.Baseline {
+		if c.Status == Inconclusive && !math.IsNaN(c.Baseline) && !c.worse() {
 			continue
 		}
 		if slices.Contains(cfg.FailOn, c.Status) {
@@ -339,6 +353,15 @@ func verdict(checks []Check, cfg Config) string {
 		}
 	}
 	return "pass"
+}
+
+func floorFor(cfg Config, metric, stat string) float64 {
+	for _, b := range cfg.Floors {
+		if b.Metric == metric && b.Stat == stat {
+			return b.Value
+		}
+	}
+	return math.NaN()
 }
 
 func budgetFor(cfg Config, metric, stat string) float64 {
@@ -473,7 +496,70 @@ func addChecks(res *Result, r Run, cfg Config, boots *[]bootJob) *runTests {
 		addTests(len(res.Checks), kindErrors, -1, 0)
 	}
 	res.Checks = append(res.Checks, c)
+	if len(cfg.Goodput) > 0 {
+		g := Check{
+			Endpoint: r.Endpoint, Scenario: r.Scenario, Metric: "goodput", Stat: "rate",
+			Baseline: goodShare(r.Base, cfg.Goodput), Current: goodShare(r.Current, cfg.Goodput),
+			CurrentCI: [2]float64{math.NaN(), math.NaN()}, DeltaPct: math.NaN(), CIPct: [2]float64{math.NaN(), math.NaN()},
+			PValue: math.NaN(), RawP: math.NaN(), Budget: floorFor(cfg, "goodput", "rate"), NBase: bn, NCurrent: cn,
+		}
+		if r.Base == nil {
+			g.Status = NoBaseline
+		} else {
+			addTests(len(res.Checks), kindGoodput, -1, 0)
+		}
+		res.Checks = append(res.Checks, g)
+	}
+	if floor := floorFor(cfg, "cache_hit_rate", "min"); !math.IsNaN(floor) {
+		h := Check{
+			Endpoint: r.Endpoint, Scenario: r.Scenario, Metric: "cache_hit_rate", Stat: "min",
+			Baseline: cacheShare(r.Base), Current: cacheShare(r.Current),
+			CurrentCI: [2]float64{math.NaN(), math.NaN()}, DeltaPct: math.NaN(), CIPct: [2]float64{math.NaN(), math.NaN()},
+			PValue: math.NaN(), RawP: math.NaN(), Budget: floor, NBase: bn, NCurrent: cn, Status: OK,
+		}
+		if math.IsNaN(h.Current) {
+			h.Status = Inconclusive
+			h.Note = "the server reported no prompt tokens, so the cache hit rate cannot be checked against its floor"
+		}
+		res.Checks = append(res.Checks, h)
+	}
 	return d
+}
+
+// goodShare is the share of requests that succeeded and met every SLO
+// objective they observed; NaN without a sample.
+func goodShare(s *Sample, slos []SLO) float64 {
+	if s == nil || s.N() == 0 {
+		return math.NaN()
+	}
+	good := 0
+	for i := range s.OK {
+		if meets(s, i, slos) {
+			good++
+		}
+	}
+	return float64(good) / float64(s.N())
+}
+
+func meets(s *Sample, i int, slos []SLO) bool {
+	if !s.OK[i] {
+		return false
+	}
+	for _, o := range slos {
+		if v := s.Values[o.Metric]; i < len(v) && !math.IsNaN(v[i]) && v[i] > o.Max {
+			return false
+		}
+	}
+	return true
+}
+
+// cacheShare is the prompt-cache hit rate: cached ÷ prompt tokens; NaN
+// when the server reported no prompt tokens.
+func cacheShare(s *Sample) float64 {
+	if s == nil || s.PromptTokens == 0 {
+		return math.NaN()
+	}
+	return float64(s.CachedTokens) / float64(s.PromptTokens)
 }
 
 // requestsFor is how many requests per side give minN successful ones at
@@ -526,6 +612,10 @@ func pct(cur, base float64) float64 {
 func practical(c *Check, cfg Config) (beyond, worse bool) {
 	diff := c.Current - c.Baseline
 	worse = diff > 0
+	if higherIsBetter(c.Metric) {
+		// A drop in the good share, read as a rise in the miss rate.
+		return math.Abs(diff) >= math.Max(0.01, cfg.Tolerance*(1-c.Baseline)), diff < 0
+	}
 	if c.Metric == "errors" {
 		// A rise must be at least one percentage point and Tolerance of
 		// the baseline rate.
@@ -564,7 +654,26 @@ func decide(c *Check, cfg Config, tested int) {
 	}
 }
 
+// higherIsBetter: the rates whose drop is the regression.
+func higherIsBetter(metric string) bool { return metric == "goodput" || metric == "cache_hit_rate" }
+
+// worse reports whether a check's estimate points to worse latency, more
+// failures or fewer good requests.
+func (c *Check) worse() bool {
+	if higherIsBetter(c.Metric) {
+		return c.Current < c.Baseline
+	}
+	return c.Current > c.Baseline
+}
+
 func overBudget(c *Check) bool {
+	if higherIsBetter(c.Metric) {
+		if !math.IsNaN(c.Budget) && !math.IsNaN(c.Current) && c.Current < c.Budget {
+			c.Status = OverBudget
+			return true
+		}
+		return false
+	}
 	if !math.IsNaN(c.Budget) && !math.IsNaN(c.Current) && c.Current > c.Budget {
 		c.Status = OverBudget
 		return true

@@ -650,3 +650,49 @@ func TestRequestsForCountsFailures(t *testing.T) {
 		}
 	}
 }
+
+// TestGoodputAndFloors: the share of requests meeting the SLO is a check
+// that regresses when it drops, fails below its floor, and a cache hit
+// rate below its floor is over budget.
+func TestGoodputAndFloors(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	sample := func(median float64, prompt, cached int) *Sample {
+		s := &Sample{Values: map[string][]float64{}, PromptTokens: prompt, CachedTokens: cached}
+		for i := 0; i < 100; i++ {
+			s.OK = append(s.OK, true)
+			for _, m := range Metrics {
+				s.Values[m] = append(s.Values[m], median*math.Exp(0.3*rng.NormFloat64()))
+			}
+		}
+		return s
+	}
+	cfg := Config{Tolerance: 0.1, MinDelta: 25, Alpha: 0.05, FailOn: []Status{Regression, OverBudget}, Bootstrap: -1,
+		Goodput: []SLO{{Metric: "ttft", Max: 800}},
+		Floors:  []Budget{{Metric: "goodput", Stat: "rate", Value: 0.9}, {Metric: "cache_hit_rate", Stat: "min", Value: 0.8}}}
+	get := func(res Result, metric string) Check {
+		for _, c := range res.Checks {
+			if c.Metric == metric {
+				return c
+			}
+		}
+		t.Fatalf("no %s check", metric)
+		return Check{}
+	}
+	same := Compare([]Run{{Endpoint: "e", Scenario: "s", Base: sample(400, 1000, 900), Current: sample(400, 1000, 900)}}, cfg)
+	if g := get(same, "goodput"); g.Status != OK || g.Current < 0.9 {
+		t.Errorf("unchanged goodput: %s at %.2f, want ok above 0.9", g.Status, g.Current)
+	}
+	if h := get(same, "cache_hit_rate"); h.Status != OK || h.Current != 0.9 {
+		t.Errorf("cache hit rate 90%%: %s at %.2f, want ok", h.Status, h.Current)
+	}
+	slow := Compare([]Run{{Endpoint: "e", Scenario: "s", Base: sample(400, 1000, 900), Current: sample(700, 1000, 300)}}, cfg)
+	if g := get(slow, "goodput"); g.Status != OverBudget && g.Status != Regression {
+		t.Errorf("goodput %.2f → %.2f: %s, want a regression or below its floor", g.Baseline, g.Current, g.Status)
+	}
+	if h := get(slow, "cache_hit_rate"); h.Status != OverBudget {
+		t.Errorf("cache hit rate 30%% under a floor of 80%%: %s, want over_budget", h.Status)
+	}
+	if slow.Verdict != "fail" {
+		t.Errorf("verdict %s, want fail", slow.Verdict)
+	}
+}

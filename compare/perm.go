@@ -9,17 +9,19 @@ import (
 // unit is one request as a whole record, so permutations keep the
 // correlation between a request's metrics.
 type unit struct {
-	ok bool
-	v  []float64 // per metric index, NaN if missing
+	ok   bool
+	good bool      // succeeded and met the goodput SLO
+	v    []float64 // per metric index, NaN if missing
 }
 
 type testKind int
 
 const (
-	kindRank   testKind = iota // p50: difference of mean ranks
-	kindTail                   // p95, p99: exceedance of the baseline's quantile
-	kindMean                   // mean: exceedance of the baseline's mean
-	kindErrors                 // errors: difference of failure rates
+	kindRank    testKind = iota // p50: difference of mean ranks
+	kindTail                    // p95, p99: exceedance of the baseline's quantile
+	kindMean                    // mean: exceedance of the baseline's mean
+	kindErrors                  // errors: difference of failure rates
+	kindGoodput                 // goodput: difference of the shares missing the SLO
 )
 
 // testDef is one one-sided test of a check: dir +1 tests "worse by more
@@ -58,11 +60,11 @@ type runData struct {
 
 func newRunTests(r Run, cfg Config, isBlocked bool) *runTests {
 	d := &runTests{
-		worse: newRunData(r.Base, r.Current, 1/(1+cfg.Tolerance), isBlocked),
+		worse: newRunData(r.Base, r.Current, 1/(1+cfg.Tolerance), isBlocked, cfg.Goodput),
 		seed:  hash(r.Endpoint + "\x00" + r.Scenario),
 	}
 	if cfg.Tolerance < 1 {
-		d.better = newRunData(r.Base, r.Current, 1/(1-cfg.Tolerance), isBlocked)
+		d.better = newRunData(r.Base, r.Current, 1/(1-cfg.Tolerance), isBlocked, cfg.Goodput)
 	}
 	d.alias = make([]int, len(Metrics))
 	for mi := range Metrics {
@@ -166,11 +168,11 @@ func (rt *runTests) value(t testDef, cur []bool) float64 {
 // (the provider slowing down for a minute, a cold start) no longer widens
 // the null distribution: the tests see each request relative to its
 // neighbours in time.
-func newRunData(base, cur *Sample, scale float64, aligned bool) *runData {
+func newRunData(base, cur *Sample, scale float64, aligned bool, slos []SLO) *runData {
 	d := &runData{nb: base.N()}
 	add := func(s *Sample, scale float64) {
 		for i := range s.OK {
-			u := unit{ok: s.OK[i], v: make([]float64, len(Metrics))}
+			u := unit{ok: s.OK[i], good: meets(s, i, slos), v: make([]float64, len(Metrics))}
 			for mi, m := range Metrics {
 				u.v[mi] = math.NaN()
 				if vals := s.Values[m]; i < len(vals) && s.OK[i] {
@@ -222,17 +224,21 @@ func newRunData(base, cur *Sample, scale float64, aligned bool) *runData {
 // statistic computes test t for the labelling cur (true = current).
 func (d *runData) statistic(t testDef, cur []bool) float64 {
 	switch t.kind {
-	case kindErrors:
+	case kindErrors, kindGoodput:
 		var fb, nb, fc, nc float64
 		for i, u := range d.units {
+			miss := !u.ok
+			if t.kind == kindGoodput {
+				miss = !u.good
+			}
 			if cur[i] {
 				nc++
-				if !u.ok {
+				if miss {
 					fc++
 				}
 			} else {
 				nb++
-				if !u.ok {
+				if miss {
 					fb++
 				}
 			}
@@ -425,7 +431,7 @@ func westfallYoung(res *Result, data []*runTests, cfg Config) {
 	// its many latency checks (0 % → 12.5 % failed at 40 requests would
 	// otherwise pass a suite of a few scenarios).
 	family := func(t testDef) int {
-		if t.kind == kindErrors {
+		if t.kind == kindErrors || t.kind == kindGoodput {
 			return 2 * t.dir
 		}
 		return t.dir
@@ -489,7 +495,7 @@ func westfallYoung(res *Result, data []*runTests, cfg Config) {
 			atLeast := B - sort.SearchFloat64s(maxZ[family(t)], zObs[ti]-1e-12)
 			adj := math.Min(1, float64(1+atLeast)/float64(B+1))
 			// Keep the direction the point estimate points to.
-			if wantWorse := c.Current >= c.Baseline; (t.dir > 0) == wantWorse {
+			if wantWorse := c.worse() || c.Current == c.Baseline; (t.dir > 0) == wantWorse {
 				c.RawP, c.PValue = raw[ti], adj
 			}
 			ti++

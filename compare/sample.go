@@ -42,6 +42,8 @@ func SampleOf(r *results.Run) *Sample {
 		add("perceived", msOrNaN(q.PerceivedMs))
 		if q.OK {
 			events = append(events, float64(len(q.ITLMs)+1))
+			s.PromptTokens += q.PromptTokens
+			s.CachedTokens += q.CachedTokens
 		}
 	}
 	if len(events) > 0 {

@@ -79,6 +79,14 @@ func Thresholds(cfg *suite.Config, o Overrides) (compare.Config, error) {
 	for _, f := range reg.FailOn {
 		c.FailOn = append(c.FailOn, compare.Status(f))
 	}
+	if cfg != nil {
+		for _, f := range cfg.Floors {
+			c.Floors = append(c.Floors, compare.Budget{Metric: f.Metric, Stat: f.Stat, Value: f.Value})
+		}
+		for _, o := range cfg.Goodput {
+			c.Goodput = append(c.Goodput, compare.SLO{Metric: o.Metric, Max: float64(o.Max.Microseconds()) / 1000})
+		}
+	}
 	for _, b := range budgets {
 		v := b.Value
 		if slices.Contains(compare.Metrics, b.Metric) {

@@ -127,6 +127,10 @@ func BMF(w io.Writer, r *Report) error {
 				ms["error-rate"] = bmfMetric{Value: round3(100 * c.Current)}
 				continue
 			}
+			if isRate(c.Metric) {
+				ms[strings.ReplaceAll(c.Metric, "_", "-")] = bmfMetric{Value: round3(100 * c.Current)}
+				continue
+			}
 			m := bmfMetric{Value: round3(c.Current)}
 			if lo, hi := c.CurrentCI[0], c.CurrentCI[1]; !math.IsNaN(lo) && !math.IsNaN(hi) {
 				lo, hi = round3(lo), round3(hi)

@@ -374,9 +374,9 @@ func (p *page) scenario(i int, s Scenario) {
 		p.f("<tr><td>%s</td>", esc(stage))
 		for _, st := range stats {
 			switch {
-			case row.Metric == "errors":
+			case isRate(row.Metric):
 				if st == "p50" {
-					p.f("<td class=\"n\">%s</td>", cellHTML(&row, "rate", false))
+					p.f("<td class=\"n\">%s</td>", cellHTML(&row, row.Checks[0].Stat, false))
 				} else {
 					p.s("<td></td>")
 				}

@@ -112,7 +112,7 @@ func JSON(w io.Writer, r *Report) error {
 			Budget: num(c.Budget, scale), NBaseline: c.NBase, NCurrent: c.NCurrent, Status: string(c.Status),
 			CurrentCI: pair(c.CurrentCI, scale), NeedN: c.NeedN, Note: c.Note,
 		}
-		if c.Metric != "errors" {
+		if c.Metric != "errors" && c.Metric != "goodput" && c.Metric != "cache_hit_rate" {
 			jc.MinDeltaMs = num(c.MinDelta, 1)
 		}
 		if c.PValue > 0 && c.PValue < 0.001 {

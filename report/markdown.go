@@ -872,9 +872,9 @@ func scenarioDetails(s Scenario, open bool) string {
 		fmt.Fprintf(&b, "| %s |", stage)
 		for _, st := range stats {
 			switch {
-			case row.Metric == "errors":
+			case isRate(row.Metric):
 				if st == "p50" {
-					fmt.Fprintf(&b, " %s |", changeCell(&row, "rate"))
+					fmt.Fprintf(&b, " %s |", changeCell(&row, row.Checks[0].Stat))
 				} else {
 					b.WriteString(" |")
 				}
@@ -910,7 +910,9 @@ func scenarioDetails(s Scenario, open bool) string {
 		}
 		fmt.Fprintf(&b, " %s | %s |\n", md(row.Budget), fs)
 		for _, c := range row.Checks {
-			if c.Status == compare.OverBudget {
+			if c.Status == compare.OverBudget && isFloor(c.Metric) {
+				notes = append(notes, fmt.Sprintf("%s: %s is below its floor of %s.", row.Stage, cell(c.Current, row.Unit), cell(c.Budget, row.Unit)))
+			} else if c.Status == compare.OverBudget {
 				notes = append(notes, fmt.Sprintf("%s %s: %s is over its budget of %s.", row.Stage, c.Stat, cell(c.Current, row.Unit), cell(c.Budget, row.Unit)))
 			}
 		}

@@ -261,6 +261,24 @@ func rows(s Scenario) []Row {
 		er.Notes = append(er.Notes, fmt.Sprintf("%d of %d failed: %s", s.Current.N-s.Current.OK, s.Current.N, KindList(s.Current.ErrorKinds)))
 	}
 	out = append(out, er)
+	// Goodput: the share of requests meeting the SLO (a floor as budget).
+	for _, c := range s.Checks {
+		if c.Metric != "goodput" {
+			continue
+		}
+		gr := Row{Stage: "Goodput", Unit: "%", Metric: "goodput", BaseP50: c.Baseline, CurP50: c.Current, BaseP95: math.NaN(), CurP95: math.NaN(), Status: c.Status, Checks: []compare.Check{c}}
+		if !math.IsNaN(c.Budget) {
+			gr.Budget = fmt.Sprintf("≥ %s%%", trimFloat(100*c.Budget))
+		}
+		if !math.IsNaN(c.Baseline) && c.Current != c.Baseline {
+			gr.Change = fmt.Sprintf("%+.1f pts", 100*(c.Current-c.Baseline))
+		}
+		gr.Notes = append(gr.Notes, "share of requests that succeeded and met every goodput objective")
+		if c.Note != "" {
+			gr.Notes = append(gr.Notes, c.Note)
+		}
+		out = append(out, gr)
+	}
 	markSame(out, "Perceived", "TTFT")
 	markSame(out, "Per token", "Inter-token")
 	if s.Current != nil && !math.IsNaN(s.Current.CacheShare) || s.Base != nil && !math.IsNaN(s.Base.CacheShare) {
@@ -272,6 +290,15 @@ func rows(s Scenario) []Row {
 			cr.CurP50 = s.Current.CacheShare
 		}
 		cr.Notes = append(cr.Notes, "share of prompt tokens served from the server's cache")
+		for _, c := range s.Checks {
+			if c.Metric == "cache_hit_rate" {
+				cr.Metric, cr.Status, cr.Checks = c.Metric, c.Status, []compare.Check{c}
+				cr.Budget = fmt.Sprintf("≥ %s%%", trimFloat(100*c.Budget))
+				if c.Note != "" {
+					cr.Notes = append(cr.Notes, c.Note)
+				}
+			}
+		}
 		out = append(out, cr)
 	}
 	return out
@@ -419,13 +446,26 @@ func metricName(m string) string {
 		return strings.ToUpper(m)
 	case "errors":
 		return "error rate"
+	case "cache_hit_rate":
+		return "cache hit rate"
 	}
 	return m
 }
 
+// isRate: checks whose values are fractions (shown in %).
+func isRate(metric string) bool {
+	return metric == "errors" || metric == "goodput" || metric == "cache_hit_rate"
+}
+
+// isFloor: rates whose budget is a lower limit.
+func isFloor(metric string) bool { return metric == "goodput" || metric == "cache_hit_rate" }
+
 func describeCheck(c compare.Check, esc func(string) string) string {
-	if c.Metric == "errors" {
-		return fmt.Sprintf("%s @ %s error rate %s%% → %s%%", esc(c.Scenario), esc(c.Endpoint), trimFloat(100*c.Baseline), trimFloat(100*c.Current))
+	if isFloor(c.Metric) && c.Status == compare.OverBudget {
+		return fmt.Sprintf("%s @ %s %s %s%% below its floor of %s%%", esc(c.Scenario), esc(c.Endpoint), metricName(c.Metric), trimFloat(100*c.Current), trimFloat(100*c.Budget))
+	}
+	if isRate(c.Metric) {
+		return fmt.Sprintf("%s @ %s %s %s%% → %s%%", esc(c.Scenario), esc(c.Endpoint), metricName(c.Metric), trimFloat(100*c.Baseline), trimFloat(100*c.Current))
 	}
 	s := fmt.Sprintf("%s @ %s %s %s", esc(c.Scenario), esc(c.Endpoint), metricName(c.Metric), c.Stat)
 	if c.Status == compare.OverBudget {
