@@ -25,6 +25,8 @@ unit:
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzSSE$$' -fuzztime $(FUZZTIME) ./probe
+	$(GO) test -run '^$$' -fuzz '^FuzzDecoders$$' -fuzztime $(FUZZTIME) ./probe
+	$(GO) test -run '^$$' -fuzz '^FuzzFramers$$' -fuzztime $(FUZZTIME) ./probe
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./suite
 
 demo:
