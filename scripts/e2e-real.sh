@@ -34,7 +34,7 @@ done
 # (and so its build cache).
 export OLLAMA_HOST="127.0.0.1:$port"
 mkdir -p "$work/home"
-ollama_env() { env HOME="$work/home" OLLAMA_MODELS="$work/models" OLLAMA_NOPRUNE=1 "$@"; }
+ollama_env() { env HOME="$work/home" OLLAMA_MODELS="$work/models" OLLAMA_NOPRUNE=1 OLLAMA_MAX_LOADED_MODELS=2 "$@"; }
 ollama_env "$ollama" serve > "$work/serve.log" 2>&1 &
 server=$!
 for i in $(seq 100); do
@@ -48,7 +48,7 @@ export LATGATE_OLLAMA_URL="http://$OLLAMA_HOST/v1"
 export LATGATE_OLLAMA_BIN="$ollama" LATGATE_OLLAMA_HOME="$work/home" LATGATE_OLLAMA_MODELS="$work/models"
 export LATGATE_OLLAMA_SLOW_MODELFILE="$work/tiny-slow.Modelfile"
 set +e
-(cd "$root" && GOFLAGS=-mod=vendor go test -count=1 -run '^TestRealEngine$' -v -timeout 20m ./cmd/latgate)
+(cd "$root" && GOFLAGS=-mod=vendor go test -count=1 -run '^TestRealEngine$' -v -timeout 30m ./cmd/latgate)
 code=$?
 set -e
 [ $code -eq 0 ] || tail -40 "$work/serve.log"

@@ -134,7 +134,7 @@ func realEngineAPIs(t *testing.T, url, dir string) {
     body: {model: tiny, stream: true, messages: "{{messages}}", options: {num_predict: "{{max_tokens}}"}}
     stream: {format: ndjson, text: /message/content, done: /done, output_tokens: /eval_count, input_tokens: /prompt_eval_count}
 scenarios:
-  - {name: short, prompt: "Tell me a story about a fox.", max_tokens: 24, requests: 30, warmup: 2}
+  - {name: short, prompt: "Tell me a story about a fox.", max_tokens: 24, requests: 20, warmup: 2}
 limits:
   timeout: 60s
   stall_timeout: 30s
@@ -184,7 +184,7 @@ func realEngineAB(t *testing.T, url, dir string) {
 	write := func(name, model string) string {
 		p := filepath.Join(dir, name)
 		yaml := "endpoints:\n  - {name: ollama, base_url: " + url + ", model: " + model + "}\n" +
-			"scenarios:\n  - {name: short, prompt: \"Tell me a story about a fox.\", max_tokens: 24, requests: 40, warmup: 2}\n" +
+			"scenarios:\n  - {name: short, prompt: \"Tell me a story about a fox.\", max_tokens: 16, requests: 30, warmup: 2}\n" +
 			"limits:\n  timeout: 60s\n  stall_timeout: 30s\n"
 		if err := os.WriteFile(p, []byte(yaml), 0o644); err != nil {
 			t.Fatal(err)
