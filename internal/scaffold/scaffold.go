@@ -18,14 +18,16 @@ const SchemaURL = "https://raw.githubusercontent.com/latgate/latgate/main/docs/s
 // Provider is an API whose key init can detect in the environment.
 type Provider struct {
 	KeyEnv  string // the variable holding the key
-	BaseURL string
+	API     string // "" for chat completions
+	BaseURL string // "" for the API's default
 	Model   string
 }
 
-// Providers known to init, in the order their keys are looked for. Only
-// OpenAI-compatible chat completions are spoken today.
+// Providers known to init, in the order their keys are looked for.
 var Providers = []Provider{
 	{KeyEnv: "OPENAI_API_KEY", BaseURL: "https://api.openai.com/v1", Model: "gpt-4o-mini"},
+	{KeyEnv: "ANTHROPIC_API_KEY", API: "anthropic", Model: "claude-3-5-haiku-latest"},
+	{KeyEnv: "GEMINI_API_KEY", API: "gemini", Model: "gemini-2.0-flash"},
 	{KeyEnv: "OPENROUTER_API_KEY", BaseURL: "https://openrouter.ai/api/v1", Model: "openai/gpt-4o-mini"},
 	{KeyEnv: "GROQ_API_KEY", BaseURL: "https://api.groq.com/openai/v1", Model: "llama-3.1-8b-instant"},
 	{KeyEnv: "TOGETHER_API_KEY", BaseURL: "https://api.together.xyz/v1", Model: "meta-llama/Llama-3.3-70B-Instruct-Turbo"},
@@ -46,13 +48,13 @@ func Init(o InitOptions) (map[string]string, string) {
 	if o.BaseURL == "" && o.KeyEnv == "" && o.Getenv != nil {
 		for _, c := range Providers {
 			if o.Getenv(c.KeyEnv) != "" {
-				p, how = c, fmt.Sprintf("found %s: the suite measures %s", c.KeyEnv, c.BaseURL)
+				p, how = c, fmt.Sprintf("found %s: the suite measures %s (api %s)", c.KeyEnv, c.Model, apiName(c.API))
 				break
 			}
 		}
 	}
 	if o.BaseURL != "" {
-		p.BaseURL, p.KeyEnv, how = o.BaseURL, "", "endpoint "+o.BaseURL
+		p.BaseURL, p.KeyEnv, p.API, how = o.BaseURL, "", "", "endpoint "+o.BaseURL
 	}
 	if o.KeyEnv != "" {
 		p.KeyEnv = o.KeyEnv
@@ -66,7 +68,14 @@ func Init(o InitOptions) (map[string]string, string) {
 		key = fmt.Sprintf("    api_key_env: %s          # the key is read from this variable, never from the file\n", p.KeyEnv)
 		secret = fmt.Sprintf("          %s: ${{ secrets.%s }}\n", p.KeyEnv, p.KeyEnv)
 	}
-	cfg := strings.NewReplacer("{{schema}}", SchemaURL, "{{base_url}}", p.BaseURL, "{{model}}", p.Model, "{{key}}", key).Replace(configTemplate)
+	where := ""
+	if p.API != "" {
+		where += "    api: " + p.API + "\n"
+	}
+	if p.BaseURL != "" {
+		where += "    base_url: " + p.BaseURL + "\n"
+	}
+	cfg := strings.NewReplacer("{{schema}}", SchemaURL, "{{where}}", where, "{{model}}", p.Model, "{{key}}", key).Replace(configTemplate)
 	wf := strings.Replace(workflowTemplate, "{{secret}}", secret, 1)
 	if secret == "" {
 		wf = strings.Replace(wf, "        env:\n", "", 1)
@@ -78,8 +87,7 @@ const configTemplate = `# yaml-language-server: $schema={{schema}}
 # latgate suite: what to measure and when to fail. Every key: docs/config.md.
 endpoints:
   - name: main
-    base_url: {{base_url}}
-    model: {{model}}
+{{where}}    model: {{model}}
 {{key}}scenarios:
   # One entry per kind of request your users send. Keep prompts representative:
   # the length of the prompt and of the answer drive TTFT and total time.
@@ -129,6 +137,13 @@ jobs:
           mode: ab             # base-config defaults to latgate.yaml at the base commit
         env:
 {{secret}}`
+
+func apiName(api string) string {
+	if api == "" {
+		return "chat"
+	}
+	return api
+}
 
 // Command is one latgate command and its flags, for completion.
 type Command struct {

@@ -19,6 +19,7 @@ func TestInitWritesASuiteThatParses(t *testing.T) {
 	}{
 		{"no key: the simulator", InitOptions{}, nil, "http://127.0.0.1:8080/v1", ""},
 		{"detected key", InitOptions{}, map[string]string{"GROQ_API_KEY": "x"}, "https://api.groq.com/openai/v1", "GROQ_API_KEY"},
+		{"anthropic", InitOptions{}, map[string]string{"ANTHROPIC_API_KEY": "x"}, "https://api.anthropic.com", "ANTHROPIC_API_KEY"},
 		{"flags win", InitOptions{BaseURL: "http://vllm:8000/v1", Model: "m", KeyEnv: "MY_KEY"}, map[string]string{"OPENAI_API_KEY": "x"}, "http://vllm:8000/v1", "MY_KEY"},
 	}
 	for _, tt := range tests {
