@@ -139,7 +139,7 @@ func (a *adaptiveRun) group(gi int, g *probe.Group, head, base *[]results.Reques
 	case a.ab:
 		a.stops[gi].reason = "max reached: no base variant to compare with"
 	case a.baseline == nil:
-		a.stops[gi].reason = "max reached: nothing to compare with (no baseline), so adaptive scenarios run to max"
+		a.stops[gi].reason = "max reached: nothing to compare with while measuring (no baseline given), so adaptive scenarios run to max"
 	default:
 		br := a.baseRun(pl)
 		if br == nil {

@@ -276,15 +276,15 @@ func (r *Runner) phase(ctx context.Context, gi int, g Group, slots []slot, warmu
 	go func() {
 		defer close(jobs)
 		for _, s := range slots {
+			// After an adaptive stop only the rest of a started A/B block
+			// is sent (checked again after waiting for an open-loop slot).
+			if skip(s) {
+				return
+			}
 			if s.intended != Missing && !wait.Until(ctx, start.Add(s.intended)) {
 				return
 			}
-			if ctx.Err() != nil || b.isStopped() {
-				return
-			}
-			// After an adaptive stop only the rest of a started A/B block
-			// is sent.
-			if skip(s) {
+			if ctx.Err() != nil || b.isStopped() || skip(s) {
 				return
 			}
 			select {

@@ -533,7 +533,8 @@ func TestAdaptiveStop(t *testing.T) {
 		ab          bool
 		n, min, bat int
 		conc, block int
-		stopAt      int   // the look at which the decider stops; 0 never
+		rate        float64 // open loop, at most conc in flight
+		stopAt      int     // the look at which the decider stops; 0 never
 		looks       []int // the looks the decider sees
 	}{
 		{name: "stops at the first look", n: 50, min: 10, bat: 10, conc: 1, stopAt: 10, looks: []int{10}},
@@ -542,6 +543,8 @@ func TestAdaptiveStop(t *testing.T) {
 		{name: "batch 0 means min", n: 30, min: 12, conc: 1, looks: []int{12, 24}},
 		{name: "A/B stops with whole blocks", ab: true, n: 40, min: 8, bat: 8, conc: 3, block: 4, stopAt: 16, looks: []int{8, 16}},
 		{name: "A/B runs to max", ab: true, n: 20, min: 8, bat: 4, conc: 2, block: 2, looks: []int{8, 12, 16}},
+		{name: "open loop stops", n: 60, min: 10, bat: 10, conc: 2, rate: 400, stopAt: 20, looks: []int{10, 20}},
+		{name: "A/B open loop stops", ab: true, n: 40, min: 10, bat: 10, conc: 2, block: 2, rate: 400, stopAt: 10, looks: []int{10}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -554,6 +557,9 @@ func TestAdaptiveStop(t *testing.T) {
 				g = Group{Request: Request{URL: srv.URL + "/base/v1/chat/completions", Body: body(t, 0)}, Requests: tt.n, Warmup: 1}
 			}
 			g.Concurrency = tt.conc
+			if tt.rate > 0 {
+				g.Rate, g.MaxInFlight = tt.rate, tt.conc
+			}
 			var seen []int
 			var got [][]Record
 			counts := map[Variant]int{}
