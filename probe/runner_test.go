@@ -535,7 +535,7 @@ func TestAdaptiveStop(t *testing.T) {
 		conc, block int
 		rate        float64 // open loop, at most conc in flight
 		stopAt      int     // the look at which the decider stops; 0 never
-		looks       []int // the looks the decider sees
+		looks       []int   // the looks the decider sees
 	}{
 		{name: "stops at the first look", n: 50, min: 10, bat: 10, conc: 1, stopAt: 10, looks: []int{10}},
 		{name: "stops at a later look", n: 50, min: 10, bat: 15, conc: 2, stopAt: 25, looks: []int{10, 25}},
