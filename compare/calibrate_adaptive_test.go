@@ -20,6 +20,7 @@ var (
 	calAdaptSigma = flag.Float64("adaptive-sigma", 0.10, "calibration (adaptive, ab): per-block drift σ")
 	calAdaptFut   = flag.Float64("adaptive-futility", DefaultFutility, "calibration (adaptive): Design.Futility")
 	calAdaptInt   = flag.Float64("adaptive-interim", DefaultInterim, "calibration (adaptive): Design.Interim")
+	calAdaptOnly  = flag.String("adaptive-only", "", "calibration (adaptive): only rows containing this text (e.g. 'ab | TTFT')")
 )
 
 // prefix is the first n requests of a sample (what a look sees).
@@ -40,6 +41,7 @@ type adaptiveOutcome struct {
 	adaptiveFail, fixedFail bool
 	requests                int // current-side requests measured, all scenarios
 	stops                   map[string]int
+	failing                 []string // the adaptive design's failing checks
 }
 
 // adaptiveSuite simulates one suite of *calScen scenarios, the change in
@@ -121,7 +123,13 @@ func adaptiveSuite(design string, change func(*model), seed uint64, c Config) ad
 		}
 		final = append(final, fr)
 	}
-	out.adaptiveFail = CompareSequential(final, c, d).Verdict == "fail"
+	res := CompareSequential(final, c, d)
+	out.adaptiveFail = res.Verdict == "fail"
+	for _, ch := range res.Checks {
+		if ch.Status == Regression || ch.Status == OverBudget {
+			out.failing = append(out.failing, fmt.Sprintf("%s %s %s %+.1f%% p %.4f n %d/%d", ch.Scenario, ch.Metric, ch.Stat, ch.DeltaPct, ch.PValue, ch.NBase, ch.NCurrent))
+		}
+	}
 	return out
 }
 
@@ -141,6 +149,9 @@ func adaptiveStudy(t *testing.T, b *strings.Builder) {
 	fmt.Fprintf(b, "| design | condition | adaptive fails | requests used (of max) | stopped: pass / regression / max | fixed (max) fails |\n|---|---|---:|---:|---|---:|\n")
 	for _, design := range []string{"gate", "ab"} {
 		for _, cond := range conds {
+			if !strings.Contains(design+" | "+cond.name, *calAdaptOnly) {
+				continue
+			}
 			var mu sync.Mutex
 			af, ff, req := 0, 0, 0
 			stops := map[string]int{}

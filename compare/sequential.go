@@ -83,7 +83,7 @@ const DefaultPermutations = 2000
 
 // DefaultFutility is the minimum-effect p-value from which an open
 // regression is deemed futile at an interim look.
-const DefaultFutility = 0.2
+const DefaultFutility = 0.3
 
 // NewDesign is the design of a suite of runs whose adaptive scenarios take
 // at most looks looks, with the default spending and futility.

@@ -79,6 +79,7 @@ type stopState struct {
 	looked bool // a decider was set: the design's looks were taken
 	at     int
 	reason string
+	open   string // what the last look left open
 }
 
 // adaptiveRun sets up the deciders of a measurement's adaptive groups,
@@ -165,6 +166,7 @@ func (a *adaptiveRun) group(gi int, g *probe.Group, head, base *[]results.Reques
 		}
 		r.Current = compare.SampleOf(cur)
 		dec := a.design.Look(r, a.th)
+		a.stops[gi].open = dec.Reason
 		if dec.Stop {
 			a.stops[gi].at, a.stops[gi].reason = n, dec.Reason
 			fmt.Fprintf(a.log, "latgate: %s: stopped at %d of %d: %s\n", name, n, pl.scenario.Requests, dec.Reason)
@@ -191,6 +193,8 @@ func (a *adaptiveRun) record(gi int, run *results.Run) {
 		run.StoppedAt, run.StopReason = st.at, st.reason
 	case st.reason != "":
 		run.StoppedAt, run.StopReason = len(run.Requests), st.reason
+	case st.open != "":
+		run.StoppedAt, run.StopReason = len(run.Requests), "max reached ("+st.open+" at the last look)"
 	default:
 		run.StoppedAt, run.StopReason = len(run.Requests), "max reached"
 	}

@@ -3,6 +3,7 @@ package gate
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -19,13 +20,13 @@ import (
 func adaptiveSuite(t *testing.T, slowdown float64, seed uint64) *suite.Config {
 	t.Helper()
 	srv := httptest.NewServer(sim.New(sim.Profile{
-		TTFT: sim.LogNormal(20*time.Millisecond, 0.2), ITL: sim.LogNormal(time.Millisecond, 0.2), Tokens: 10,
+		TTFT: sim.LogNormal(60*time.Millisecond, 0.2), ITL: sim.LogNormal(3*time.Millisecond, 0.2), Tokens: 10,
 		Speed: sim.Speed{Slowdown: slowdown},
 	}, seed))
 	t.Cleanup(srv.Close)
 	text := "endpoints:\n  - {name: e, base_url: " + srv.URL + "/v1, model: m}\n" +
-		"scenarios:\n  - {name: chat, prompt: hi, max_tokens: 10, requests: {min: 40, max: 200}, warmup: 2, concurrency: 4}\n" +
-		"regression: {min_delta: 1ms}\n"
+		"scenarios:\n  - {name: chat, prompt: hi, max_tokens: 10, requests: {min: 40, max: 200}, warmup: 2, concurrency: 8}\n" +
+		"regression: {min_delta: 5ms}\n"
 	cfg, err := suite.Parse("c.yaml", []byte(text), suite.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -54,7 +55,7 @@ func TestAdaptiveGateAgainstTheSimulator(t *testing.T) {
 	if !strings.Contains(log.String(), "adaptive scenarios run to max") {
 		t.Errorf("progress output does not say that adaptive scenarios run to max:\n%s", log.String())
 	}
-	th, err := Thresholds(nil, Overrides{MinDelta: "1ms"})
+	th, err := Thresholds(nil, Overrides{MinDelta: "5ms"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +72,7 @@ func TestAdaptiveGateAgainstTheSimulator(t *testing.T) {
 
 	cur, res, out := gate(0, 2)
 	run := cur.Runs[0]
-	if run.Looks != 5 || run.StoppedAt > 120 || run.StopReason != "no change beyond 10%" || len(run.Requests) > run.StoppedAt+4 {
+	if run.Looks != 5 || run.StoppedAt > 120 || run.StopReason != "no change beyond 10%" || len(run.Requests) > run.StoppedAt+8 {
 		t.Errorf("unchanged: %d requests, stopped at %d (%q), looks %d; want a pass well before 200", len(run.Requests), run.StoppedAt, run.StopReason, run.Looks)
 	}
 	if !strings.Contains(out, "chat @ e: stopped at") || !strings.Contains(out, "of 200: no change beyond 10%") {
@@ -81,6 +82,12 @@ func TestAdaptiveGateAgainstTheSimulator(t *testing.T) {
 	if res.Verdict != "pass" {
 		t.Errorf("unchanged: verdict %s, want pass", res.Verdict)
 	}
+	// The adaptive keys are in the results schema.
+	b, err := json.Marshal(cur)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustValidate(t, compileSchema(t, "results.schema.json"), "an adaptive gate's results", b)
 
 	cur, res, _ = gate(0.3, 3)
 	run = cur.Runs[0]
@@ -96,7 +103,7 @@ func TestAdaptiveAB(t *testing.T) {
 	if testing.Short() {
 		t.Skip("measures a few hundred simulated requests")
 	}
-	th, err := Thresholds(nil, Overrides{MinDelta: "1ms"})
+	th, err := Thresholds(nil, Overrides{MinDelta: "5ms"})
 	if err != nil {
 		t.Fatal(err)
 	}
