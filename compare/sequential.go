@@ -18,13 +18,13 @@ import (
 //     comparison decides the status.
 //   - pass ("no change beyond the tolerance"): no check can become a
 //     regression. Every tested check is ok or an improvement, or
-//     inconclusive in the better direction, or inconclusive in the worse
-//     direction with a trend that even Futility × max requests per side
-//     would not make significant (Check.NeedN, the requests needed for 80%
-//     power if the observed effect were the true one, above Futility ×
-//     max; or a minimum-effect test that points within the tolerance).
-//     Stopping for a pass can never create a false alarm: it only gives up
-//     power, which the calibration measures.
+//     inconclusive in the better direction, or an inconclusive regression
+//     whose one-sided minimum-effect p-value (Check.RawP) is at least 0.5
+//     (the test points within the tolerance) or at least Futility (weak
+//     evidence of a change beyond it: futility). A check still short of
+//     the samples it needs keeps the scenario going. Stopping for a pass
+//     can never create a false alarm: it only gives up power, which the
+//     calibration measures.
 //
 // Looking repeatedly at growing data and stopping when a test rejects
 // raises the false-alarm rate (each look is another chance). The design

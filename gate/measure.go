@@ -92,6 +92,8 @@ type MeasureOptions struct {
 // CannotRun when nothing could be measured, or when the run is incomplete
 // (interrupted, capped, stopped on repeated errors): the file is then still
 // returned, marked Incomplete, so that what was measured can be written.
+// Adaptive scenarios (requests: {min, max}) stop early when
+// opt.Baseline decides them (adaptive.go), and run to max without one.
 func Measure(ctx context.Context, cfg *suite.Config, opt MeasureOptions) (*results.File, error) {
 	return measure(ctx, cfg, nil, opt)
 }
