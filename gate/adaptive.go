@@ -155,7 +155,7 @@ func (a *adaptiveRun) group(gi int, g *probe.Group, head, base *[]results.Reques
 	}
 	a.stops[gi].looked = true
 	g.MinRequests, g.Batch = pl.scenario.RequestsMin, pl.scenario.RequestsMin
-	g.Decide = func(n int) (bool, string) {
+	g.Decide = func(n int) bool {
 		r := compare.Run{Endpoint: pl.endpoint.Name, Scenario: pl.scenario.Name}
 		cur := &results.Run{Requests: *head}
 		if a.ab {
@@ -171,7 +171,7 @@ func (a *adaptiveRun) group(gi int, g *probe.Group, head, base *[]results.Reques
 			a.stops[gi].at, a.stops[gi].reason = n, dec.Reason
 			fmt.Fprintf(a.log, "latgate: %s: stopped at %d of %d: %s\n", name, n, pl.scenario.Requests, dec.Reason)
 		}
-		return dec.Stop, dec.Reason
+		return dec.Stop
 	}
 }
 

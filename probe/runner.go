@@ -40,14 +40,15 @@ type Group struct {
 	// the aggregator calls Decide(n) each time the group's measured records
 	// (failures included; per variant in an A/B group, counting the
 	// variant that has fewer) reach n = MinRequests, MinRequests+Batch, …,
-	// below Requests, after those records went to Sink. When it says stop,
-	// no further planned request of the group is sent: requests in flight
-	// finish and are recorded, and an A/B group first completes the block
-	// it has started, so blocks stay balanced. An early stop leaves the run
+	// below Requests, after those records went to Sink; recording why it
+	// stopped is the caller's business. When it says stop, no further
+	// planned request of the group is sent: requests in flight finish and
+	// are recorded, and an A/B group first completes the block it has
+	// started, so blocks stay balanced. An early stop leaves the run
 	// complete. Batch 0 means MinRequests.
 	MinRequests int
 	Batch       int
-	Decide      func(n int) (stop bool, why string)
+	Decide      func(n int) (stop bool)
 }
 
 // adaptive reports whether the group samples adaptively, and its batch.
@@ -354,7 +355,7 @@ func (r *Runner) phase(ctx context.Context, gi int, g Group, slots []slot, warmu
 				have = min(count[Base], count[Head])
 			}
 			if have >= next && next < g.Requests {
-				if stop, _ := g.Decide(next); stop {
+				if g.Decide(next) {
 					enough.Store(true)
 				}
 				next += batch

@@ -569,7 +569,7 @@ func TestAdaptiveStop(t *testing.T) {
 				counts[rec.Variant]++
 			}
 			g.MinRequests, g.Batch = tt.min, tt.bat
-			g.Decide = func(n int) (bool, string) {
+			g.Decide = func(n int) bool {
 				// The decider sees at least n records of each variant.
 				for _, v := range []Variant{"", Base, Head} {
 					if c := counts[v]; c > 0 && c < n {
@@ -577,7 +577,7 @@ func TestAdaptiveStop(t *testing.T) {
 					}
 				}
 				seen = append(seen, n)
-				return n == tt.stopAt, "enough"
+				return n == tt.stopAt
 			}
 			res := r.Run(context.Background(), []Group{g})
 			if !res.Complete() {
@@ -629,7 +629,7 @@ func TestAdaptiveIgnoredWithoutRange(t *testing.T) {
 	for _, min := range []int{0, 10, 12} {
 		g := group(t, srv, 10, 0, 1)
 		called := false
-		g.MinRequests, g.Decide = min, func(int) (bool, string) { called = true; return true, "" }
+		g.MinRequests, g.Decide = min, func(int) bool { called = true; return true }
 		got, _ := collect(context.Background(), &Runner{Prober: &Prober{Client: srv.Client()}}, []Group{g})
 		if called || len(got[0]) != 10 {
 			t.Errorf("min %d: decider called %v, %d records; want never, 10", min, called, len(got[0]))
