@@ -81,6 +81,9 @@ const DefaultInterim = 0.25
 // DefaultPermutations is Compare's default permutation count.
 const DefaultPermutations = 2000
 
+// maxLookPermutations bounds the permutations of one interim look.
+const maxLookPermutations = 20000
+
 // DefaultFutility is the minimum-effect p-value from which an open
 // regression is deemed futile at an interim look.
 const DefaultFutility = 0.3
@@ -171,8 +174,11 @@ func (d Design) Look(r Run, cfg Config) Decision {
 	}
 	cfg.Alpha = d.LookAlpha()
 	// A permutation p-value is at least 1/(B+1): enough permutations
-	// that about five of them lie beyond the look's threshold.
-	cfg.Permutations = max(cfg.Permutations, DefaultPermutations, int(math.Ceil(5/cfg.Alpha)))
+	// that about five of them lie beyond the look's threshold (at most
+	// maxLookPermutations, which still reaches the level of a look in a
+	// suite of 60 runs). When no check is beyond its thresholds Compare
+	// uses far fewer, so most looks are quick.
+	cfg.Permutations = max(cfg.Permutations, DefaultPermutations, min(maxLookPermutations, int(math.Ceil(5/cfg.Alpha))))
 	cfg.Bootstrap = -1
 	cfg.Budgets = nil // budgets are absolute: the final comparison checks them
 	res := Compare([]Run{r}, cfg)
