@@ -57,12 +57,12 @@ screenshots:
 
 # The calibration study of docs/statistics.md (about 30 minutes on 2 cores).
 # The statistics calibration study (docs/statistics.md). Parts: classic, drift,
-# needn, noise; e.g. `make calibrate CAL_STUDY=drift CAL_REPS=200 CAL_FLAGS='-perms 500'`.
-CAL_STUDY ?= classic,drift,needn,noise
+# needn, noise, adaptive; e.g. `make calibrate CAL_STUDY=drift CAL_REPS=200 CAL_FLAGS='-perms 500'`.
+CAL_STUDY ?= classic,drift,needn,noise,adaptive
 CAL_REPS ?= 500
 CAL_FLAGS ?=
 calibrate:
-	$(GO) test -count=1 -run '^TestCalibration$$' -v -timeout 300m ./compare -calibrate -study $(CAL_STUDY) -reps $(CAL_REPS) $(CAL_FLAGS)
+	$(GO) test -count=1 -run '^TestCalibration(Adaptive)?$$' -v -timeout 300m ./compare -calibrate -study $(CAL_STUDY) -reps $(CAL_REPS) $(CAL_FLAGS)
 
 # The action on a real Actions runner (nektos/act, host mode); installs act.
 e2e-action:

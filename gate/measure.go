@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/latgate/latgate/compare"
 	"github.com/latgate/latgate/probe"
 	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/suite"
@@ -75,12 +76,24 @@ type MeasureOptions struct {
 	TTY         bool
 	ToolVersion string
 	Now         func() time.Time // nil: time.Now
+	// Baseline is the stored baseline a gate compares with: adaptive
+	// scenarios (requests: {min, max}) look at their runs in it to stop
+	// early. nil: adaptive scenarios run to max (latgate run, record, a
+	// first run), except in ab, where the base variant decides. With a
+	// baseline history give nil: the history is compared run by run, which
+	// an interim look cannot do.
+	Baseline *results.File
+	// Thresholds are the comparison's settings for the interim looks; nil:
+	// the suite's regression section.
+	Thresholds *compare.Config
 }
 
 // Measure runs the whole suite and returns its results file. The error is
 // CannotRun when nothing could be measured, or when the run is incomplete
 // (interrupted, capped, stopped on repeated errors): the file is then still
 // returned, marked Incomplete, so that what was measured can be written.
+// Adaptive scenarios (requests: {min, max}) stop early when
+// opt.Baseline decides them (adaptive.go), and run to max without one.
 func Measure(ctx context.Context, cfg *suite.Config, opt MeasureOptions) (*results.File, error) {
 	return measure(ctx, cfg, nil, opt)
 }
@@ -227,6 +240,18 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 		}
 		return headPrice[g](rec)
 	}
+	th := opt.Thresholds
+	if th == nil {
+		c, err := Thresholds(cfg, Overrides{})
+		if err != nil {
+			return nil, err
+		}
+		th = &c
+	}
+	adaptive := newAdaptiveRun(plan, *th, opt.Baseline, baseCfg != nil, opt.Source.Region, opt.Progress)
+	for gi := range groups {
+		adaptive.group(gi, &groups[gi], &headReqs[gi], &baseReqs[gi])
+	}
 	measured := 0
 	r := &probe.Runner{
 		Sink: func(g int, rec probe.Record) {
@@ -277,12 +302,14 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 			if pl.base != nil {
 				if run := runOf(*pl.base, baseCfg, pl.scenario, baseReqs[i], opt.Source.Region); len(run.Requests) > 0 {
 					run.Variant = results.Base
+					adaptive.record(i, &run)
 					f.Runs = append(f.Runs, run)
 				}
 			}
 		}
 		if run := runOf(pl, cfg, pl.scenario, headReqs[i], opt.Source.Region); len(run.Requests) > 0 {
 			run.Variant = variant
+			adaptive.record(i, &run)
 			f.Runs = append(f.Runs, run)
 		}
 	}

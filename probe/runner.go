@@ -35,6 +35,32 @@ type Group struct {
 	Head        *Request           // the head variant; nil for a single-variant group
 	HeadBodyFor func(i int) []byte // as BodyFor, numbered separately, for Head
 	BlockSize   int                // A/B: requests of each variant per block (default 1)
+
+	// Adaptive sampling: with Decide set and 0 < MinRequests < Requests,
+	// the aggregator calls Decide(n) each time the group's measured records
+	// (failures included; per variant in an A/B group, counting the
+	// variant that has fewer) reach n = MinRequests, MinRequests+Batch, …,
+	// below Requests, after those records went to Sink; recording why it
+	// stopped is the caller's business. When it says stop, no further
+	// planned request of the group is sent: requests in flight finish and
+	// are recorded, and an A/B group first completes the block it has
+	// started, so blocks stay balanced. An early stop leaves the run
+	// complete. Batch 0 means MinRequests.
+	MinRequests int
+	Batch       int
+	Decide      func(n int) (stop bool)
+}
+
+// adaptive reports whether the group samples adaptively, and its batch.
+func (g Group) adaptive() (bool, int) {
+	if g.Decide == nil || g.MinRequests <= 0 || g.MinRequests >= g.Requests {
+		return false, 0
+	}
+	b := g.Batch
+	if b <= 0 {
+		b = g.MinRequests
+	}
+	return true, b
 }
 
 // Limits are run-wide caps; zero means none.
@@ -235,16 +261,31 @@ func (r *Runner) phase(ctx context.Context, gi int, g Group, slots []slot, warmu
 	jobs := make(chan slot)
 	results := make(chan Record)
 	start := time.Now()
+	// enough is set when the group's decider stopped it (adaptive sampling).
+	var enough atomic.Bool
+	// started is the highest A/B block a worker has begun sending.
+	var started atomic.Int64
+	// skip says whether a slot is no longer to be sent after an adaptive
+	// stop: every slot of a single-variant group, and the slots of A/B
+	// blocks not yet begun.
+	skip := func(s slot) bool {
+		return enough.Load() && (g.Head == nil || int64(s.block) > started.Load())
+	}
 
 	// Pacer: hands out the planned slots; closed loop to the next free
 	// worker, open loop at each slot's intended time.
 	go func() {
 		defer close(jobs)
 		for _, s := range slots {
+			// After an adaptive stop only the rest of a started A/B block
+			// is sent (checked again after waiting for an open-loop slot).
+			if skip(s) {
+				return
+			}
 			if s.intended != Missing && !wait.Until(ctx, start.Add(s.intended)) {
 				return
 			}
-			if ctx.Err() != nil || b.isStopped() {
+			if ctx.Err() != nil || b.isStopped() || skip(s) {
 				return
 			}
 			select {
@@ -261,6 +302,13 @@ func (r *Runner) phase(ctx context.Context, gi int, g Group, slots []slot, warmu
 		go func() {
 			defer wg.Done()
 			for s := range jobs {
+				if skip(s) {
+					continue
+				}
+				if s.block > 0 {
+					for cur := started.Load(); int64(s.block) > cur && !started.CompareAndSwap(cur, int64(s.block)); cur = started.Load() {
+					}
+				}
 				// Reserve the request when it starts, so the caps see the
 				// tokens of every request that finished before it.
 				if !b.take() {
@@ -286,6 +334,10 @@ func (r *Runner) phase(ctx context.Context, gi int, g Group, slots []slot, warmu
 	}
 	go func() { wg.Wait(); close(results) }()
 
+	isAdaptive, batch := g.adaptive()
+	isAdaptive = isAdaptive && !warmup
+	next := g.MinRequests // the next look, in records per variant
+	count := map[Variant]int{}
 	for rec := range results {
 		if ctx.Err() != nil && !rec.OK {
 			continue // aborted by the interrupt: not a server failure
@@ -295,6 +347,19 @@ func (r *Runner) phase(ctx context.Context, gi int, g Group, slots []slot, warmu
 		}
 		if !warmup && r.Sink != nil {
 			r.Sink(gi, rec)
+		}
+		if isAdaptive && !enough.Load() {
+			count[rec.Variant]++
+			have := count[rec.Variant]
+			if g.Head != nil {
+				have = min(count[Base], count[Head])
+			}
+			if have >= next && next < g.Requests {
+				if g.Decide(next) {
+					enough.Store(true)
+				}
+				next += batch
+			}
 		}
 		if rec.misread {
 			b.stop(FailedFast, "stopped early: the stream cannot be read as configured: "+rec.Error)

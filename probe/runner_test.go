@@ -522,3 +522,117 @@ func TestFailFastPerVariant(t *testing.T) {
 		t.Errorf("cause %q, sent %d, stopped %q", res.Cause, res.Sent, res.Stopped)
 	}
 }
+
+// TestAdaptiveStop: a group with a decider is looked at every batch from
+// MinRequests and stops sending when the decider says so; requests in
+// flight still finish, an A/B group completes its block, the run stays
+// complete.
+func TestAdaptiveStop(t *testing.T) {
+	tests := []struct {
+		name        string
+		ab          bool
+		n, min, bat int
+		conc, block int
+		rate        float64 // open loop, at most conc in flight
+		stopAt      int     // the look at which the decider stops; 0 never
+		looks       []int   // the looks the decider sees
+	}{
+		{name: "stops at the first look", n: 50, min: 10, bat: 10, conc: 1, stopAt: 10, looks: []int{10}},
+		{name: "stops at a later look", n: 50, min: 10, bat: 15, conc: 2, stopAt: 25, looks: []int{10, 25}},
+		{name: "never stops: runs to max, no look at max", n: 30, min: 10, bat: 10, conc: 3, looks: []int{10, 20}},
+		{name: "batch 0 means min", n: 30, min: 12, conc: 1, looks: []int{12, 24}},
+		{name: "A/B stops with whole blocks", ab: true, n: 40, min: 8, bat: 8, conc: 3, block: 4, stopAt: 16, looks: []int{8, 16}},
+		{name: "A/B runs to max", ab: true, n: 20, min: 8, bat: 4, conc: 2, block: 2, looks: []int{8, 12, 16}},
+		{name: "open loop stops", n: 60, min: 10, bat: 10, conc: 2, rate: 400, stopAt: 20, looks: []int{10, 20}},
+		{name: "A/B open loop stops", ab: true, n: 40, min: 10, bat: 10, conc: 2, block: 2, rate: 400, stopAt: 10, looks: []int{10}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := httptest.NewServer(&abServer{sim: sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 1}, 1)})
+			defer srv.Close()
+			var g Group
+			if tt.ab {
+				g = abGroup(t, srv, tt.n, 1, tt.block)
+			} else {
+				g = Group{Request: Request{URL: srv.URL + "/base/v1/chat/completions", Body: body(t, 0)}, Requests: tt.n, Warmup: 1}
+			}
+			g.Concurrency = tt.conc
+			if tt.rate > 0 {
+				g.Rate, g.MaxInFlight = tt.rate, tt.conc
+			}
+			var seen []int
+			var got [][]Record
+			counts := map[Variant]int{}
+			r := &Runner{Prober: &Prober{Client: srv.Client()}, Seed: 5}
+			r.Sink = func(_ int, rec Record) {
+				got = append(got, []Record{rec})
+				counts[rec.Variant]++
+			}
+			g.MinRequests, g.Batch = tt.min, tt.bat
+			g.Decide = func(n int) bool {
+				// The decider sees at least n records of each variant.
+				for _, v := range []Variant{"", Base, Head} {
+					if c := counts[v]; c > 0 && c < n {
+						t.Errorf("look %d: only %d records of variant %q so far", n, c, v)
+					}
+				}
+				seen = append(seen, n)
+				return n == tt.stopAt
+			}
+			res := r.Run(context.Background(), []Group{g})
+			if !res.Complete() {
+				t.Fatalf("run incomplete: %q", res.Stopped)
+			}
+			if fmt.Sprint(seen) != fmt.Sprint(tt.looks) {
+				t.Errorf("looks %v, want %v", seen, tt.looks)
+			}
+			want, slack := tt.n, 0
+			if tt.stopAt > 0 {
+				// In flight at the stop: up to one per worker, and for A/B
+				// the rest of the started block.
+				want, slack = tt.stopAt, tt.conc+2*tt.block
+			}
+			if !tt.ab {
+				if c := counts[""]; c < want || c > want+slack {
+					t.Errorf("measured %d, want %d..%d", c, want, want+slack)
+				}
+				return
+			}
+			if counts[Base] != counts[Head] {
+				t.Errorf("base %d, head %d: an A/B stop must keep the variants balanced", counts[Base], counts[Head])
+			}
+			if c := counts[Base]; c < want || c > want+slack {
+				t.Errorf("measured %d per variant, want %d..%d", c, want, want+slack)
+			}
+			blocks := map[int]map[Variant]int{}
+			for _, recs := range got {
+				rec := recs[0]
+				if blocks[rec.Block] == nil {
+					blocks[rec.Block] = map[Variant]int{}
+				}
+				blocks[rec.Block][rec.Variant]++
+			}
+			for b, c := range blocks {
+				if c[Base] != c[Head] {
+					t.Errorf("block %d holds %v: unbalanced", b, c)
+				}
+			}
+		})
+	}
+}
+
+// TestAdaptiveIgnoredWithoutRange: a decider on a group whose min is not
+// below its count is never called.
+func TestAdaptiveIgnoredWithoutRange(t *testing.T) {
+	srv := httptest.NewServer(sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 1}, 1))
+	defer srv.Close()
+	for _, min := range []int{0, 10, 12} {
+		g := group(t, srv, 10, 0, 1)
+		called := false
+		g.MinRequests, g.Decide = min, func(int) bool { called = true; return true }
+		got, _ := collect(context.Background(), &Runner{Prober: &Prober{Client: srv.Client()}}, []Group{g})
+		if called || len(got[0]) != 10 {
+			t.Errorf("min %d: decider called %v, %d records; want never, 10", min, called, len(got[0]))
+		}
+	}
+}

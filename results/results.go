@@ -64,8 +64,18 @@ type Run struct {
 	Variant string `json:"variant,omitempty"`
 	// CostUSD adds up the priced requests of the run (warmup excluded);
 	// absent when its model has no price.
-	CostUSD  *float64  `json:"cost_usd,omitempty"`
-	Requests []Request `json:"requests"`
+	CostUSD *float64 `json:"cost_usd,omitempty"`
+	// Adaptive sampling (requests: {min, max}); all absent for a fixed
+	// count. RequestsMin is min (Config.Requests is max); Looks the
+	// planned looks of the sequential design; StoppedAt the requests (per
+	// variant in an A/B file) measured when the scenario stopped, and
+	// StopReason why: "no change beyond 10%", "regression (…)", "max
+	// reached", or "max reached: …" when nothing could decide earlier.
+	RequestsMin int       `json:"requests_min,omitempty"`
+	Looks       int       `json:"looks,omitempty"`
+	StoppedAt   int       `json:"stopped_at,omitempty"`
+	StopReason  string    `json:"stop_reason,omitempty"`
+	Requests    []Request `json:"requests"`
 }
 
 // Variants of an interleaved A/B file.

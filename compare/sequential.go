@@ -1,0 +1,217 @@
+package compare
+
+import (
+	"fmt"
+	"math"
+)
+
+// Adaptive sampling: a group-sequential design.
+//
+// An adaptive scenario (requests: {min, max}) is measured in batches and
+// looked at after min, min+batch, … requests per side, and finally at max:
+// K planned looks. At every interim look the scenario's checks are compared
+// with what was measured so far, and the scenario stops when they are
+// decided:
+//
+//   - regression: the comparison of this run alone flags a regression at
+//     the look's level (Design.LookAlpha). Sampling stops; the final
+//     comparison decides the status.
+//   - pass ("no change beyond the tolerance"): no check can become a
+//     regression. Every tested check is ok or an improvement, or
+//     inconclusive in the better direction, or an inconclusive regression
+//     whose one-sided minimum-effect p-value (Check.RawP) is at least 0.5
+//     (the test points within the tolerance) or at least Futility (weak
+//     evidence of a change beyond it: futility). A check still short of
+//     the samples it needs keeps the scenario going. Stopping for a pass
+//     can never create a false alarm: it only gives up power, which the
+//     calibration measures.
+//
+// Looking repeatedly at growing data and stopping when a test rejects
+// raises the false-alarm rate (each look is another chance). The design
+// spends alpha over the looks with a Bonferroni split, which the union
+// bound makes valid whatever the correlation between looks: each of the S
+// runs of the suite gets alpha/S; a share Interim of it is split equally
+// among its K−1 interim looks (LookAlpha each) and the rest goes to the
+// final look (RunAlpha). The final comparison (CompareSequential) compares
+// each run on its own at RunAlpha. A false regression of a run needs a
+// false rejection at the look where it stopped — an interim look at
+// LookAlpha, or the final comparison at RunAlpha (a pass stop leaves every
+// estimate within the tolerance, or every open test pointing within it, so
+// the final comparison of the same data cannot flag it) — so its
+// probability is at most (K−1)·LookAlpha + RunAlpha = alpha/S, and at most
+// alpha over the suite. Fixed scenarios in an adaptive suite are held to
+// RunAlpha as well (simple and conservative). Keeping most of alpha for
+// the final look (DefaultInterim = 25% for the interim looks) means a run
+// that goes to max is tested almost as strictly as a fixed one, the idea
+// behind O'Brien–Fleming boundaries, while large effects still stop early.
+//
+// Assumptions: as Compare (requests exchangeable within a run, or within a
+// block for interleaved A/B runs), at every look; the baseline does not
+// change between looks (a stored baseline, or the base variant measured
+// alongside in A/B). The split is conservative: the looks are strongly
+// correlated, so exact group-sequential boundaries would spend less; the
+// union bound needs no model of that correlation. Comparing runs one by
+// one loses the suite-wide Westfall–Young gain across runs, which is small
+// (runs are measured independently, so their maxT family is nearly
+// Bonferroni's), and keeps a run that stopped early, with few requests and
+// coarse tail tests, from raising the threshold of the others.
+
+// Design is the group-sequential plan of a suite's comparison.
+type Design struct {
+	Alpha float64 // suite-wide family-wise alpha
+	Looks int     // K: the most planned looks of any run of the suite (1 = fixed)
+	Runs  int     // S: runs ((endpoint, scenario) pairs) compared in the suite
+	// Interim is the share of alpha spent on the K−1 interim looks, split
+	// equally among them; the rest goes to the final look. 0 means
+	// DefaultInterim.
+	Interim float64
+	// Futility, when positive, also stops for a pass when every open
+	// check is an inconclusive regression whose minimum-effect p-value
+	// (Check.RawP) is at least Futility: the evidence that it is beyond
+	// the tolerance is weak. 0 never does.
+	Futility float64
+}
+
+// DefaultInterim is the share of alpha the interim looks spend: most of it
+// is kept for the final look, so a scenario that runs to max is tested
+// almost as strictly as a fixed one (O'Brien–Fleming's idea, with a
+// Bonferroni split).
+const DefaultInterim = 0.25
+
+// DefaultPermutations is Compare's default permutation count.
+const DefaultPermutations = 2000
+
+// maxLookPermutations bounds the permutations of one interim look.
+const maxLookPermutations = 20000
+
+// DefaultFutility is the minimum-effect p-value from which an open
+// regression is deemed futile at an interim look.
+const DefaultFutility = 0.3
+
+// NewDesign is the design of a suite of runs whose adaptive scenarios take
+// at most looks looks, with the default spending and futility.
+func NewDesign(alpha float64, looks, runs int) Design {
+	return Design{Alpha: alpha, Looks: max(looks, 1), Runs: max(runs, 1), Interim: DefaultInterim, Futility: DefaultFutility}
+}
+
+// PlannedLooks is the number of looks of a scenario measured from min in
+// batches of batch up to max: min, min+batch, … below max, then max. A
+// fixed scenario (min 0, or min ≥ max) has one.
+func PlannedLooks(min, max, batch int) int {
+	if min <= 0 || min >= max {
+		return 1
+	}
+	if batch <= 0 {
+		batch = min
+	}
+	return 1 + (max-min+batch-1)/batch
+}
+
+func (d Design) shares() (interim, final float64) {
+	if d.Looks <= 1 {
+		return 0, 1
+	}
+	w := d.Interim
+	if w <= 0 || w >= 1 {
+		w = DefaultInterim
+	}
+	return w / float64(d.Looks-1), 1 - w
+}
+
+// LookAlpha is the level of one run's test at one interim look:
+// alpha · Interim / ((K−1) · S).
+func (d Design) LookAlpha() float64 {
+	w, _ := d.shares()
+	return d.Alpha * w / float64(max(d.Runs, 1))
+}
+
+// RunAlpha is the level at which the final comparison holds each run:
+// alpha · (1 − Interim) / S (alpha/S for a fixed suite).
+func (d Design) RunAlpha() float64 {
+	_, w := d.shares()
+	return d.Alpha * w / float64(max(d.Runs, 1))
+}
+
+// CompareSequential is the final comparison of a suite with adaptive
+// scenarios: each run is compared on its own (Westfall–Young maxT over its
+// checks) at RunAlpha, and the results are merged. Holding every run at
+// its own level makes the union bound over runs and looks exact, and keeps
+// a run that stopped early, with few requests and coarse tail tests, from
+// raising the threshold of the others.
+func CompareSequential(runs []Run, cfg Config, d Design) Result {
+	cfg.Alpha = d.RunAlpha()
+	parts := make([]Result, len(runs))
+	inParallel(len(runs), func(i int) { parts[i] = Compare(runs[i:i+1], cfg) })
+	res := Result{Verdict: "pass", Checks: []Check{}}
+	for _, p := range parts {
+		res.Checks = append(res.Checks, p.Checks...)
+		res.Warnings = append(res.Warnings, p.Warnings...)
+		res.Tested += p.Tested
+		if p.Verdict == "fail" {
+			res.Verdict = "fail"
+		}
+	}
+	return res
+}
+
+// Decision is the outcome of one interim look.
+type Decision struct {
+	Stop bool
+	// Status is "regression" or "pass" when Stop; "" to continue.
+	Status string
+	// Reason says why in words: "no change beyond 10%", "regression
+	// (ttft p95 +34.0%)", or what is still open.
+	Reason string
+}
+
+// Look decides an interim look at a run with what it measured so far. cfg
+// holds the suite's thresholds; its Alpha is
+// replaced by the look's level and no bootstrap interval is computed.
+// A run without a baseline is never decided.
+func (d Design) Look(r Run, cfg Config) Decision {
+	if r.Base == nil || r.Current == nil {
+		return Decision{Reason: "no baseline to compare with"}
+	}
+	cfg.Alpha = d.LookAlpha()
+	// A permutation p-value is at least 1/(B+1): enough permutations
+	// that about five of them lie beyond the look's threshold (at most
+	// maxLookPermutations, which still reaches the level of a look in a
+	// suite of 60 runs). When no check is beyond its thresholds Compare
+	// uses far fewer, so most looks are quick.
+	cfg.Permutations = max(cfg.Permutations, DefaultPermutations, min(maxLookPermutations, int(math.Ceil(5/cfg.Alpha))))
+	cfg.Bootstrap = -1
+	cfg.Budgets = nil // budgets are absolute: the final comparison checks them
+	res := Compare([]Run{r}, cfg)
+	open := ""
+	for _, c := range res.Checks {
+		switch c.Status {
+		case Regression:
+			return Decision{Stop: true, Status: "regression", Reason: fmt.Sprintf("regression (%s %s %+.1f%%)", c.Metric, c.Stat, c.DeltaPct)}
+		case OK, Improvement:
+			continue
+		case Inconclusive:
+			if math.IsNaN(c.PValue) && c.NeedN > 0 && math.IsNaN(c.DeltaPct) {
+				open = fmt.Sprintf("%s %s: %s", c.Metric, c.Stat, c.Note) // too few samples to test
+				continue
+			}
+			worse := c.Current > c.Baseline
+			if !worse || c.RawP >= 0.5 {
+				continue // better, or within the tolerance by its own test
+			}
+			if d.Futility > 0 && c.RawP >= d.Futility {
+				continue // futile: weak evidence of a change beyond the tolerance
+			}
+			if open == "" {
+				open = fmt.Sprintf("%s %s %+.1f%% undecided", c.Metric, c.Stat, c.DeltaPct)
+			}
+		}
+	}
+	if open != "" {
+		return Decision{Reason: open}
+	}
+	return Decision{Stop: true, Status: "pass", Reason: fmt.Sprintf("no change beyond %s", pctString(cfg.Tolerance))}
+}
+
+func pctString(f float64) string {
+	return fmt.Sprintf("%g%%", math.Round(f*1000)/10)
+}

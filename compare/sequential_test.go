@@ -1,0 +1,108 @@
+package compare
+
+import (
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+func TestPlannedLooks(t *testing.T) {
+	tests := []struct{ min, max, batch, want int }{
+		{0, 50, 0, 1},       // fixed
+		{50, 50, 0, 1},      // min = max: fixed
+		{40, 200, 0, 5},     // 40, 80, 120, 160, 200
+		{40, 200, 40, 5},    //
+		{40, 100, 0, 3},     // 40, 80, 100
+		{40, 200, 100, 3},   // 40, 140, 200
+		{40, 41, 0, 2},      // 40, 41
+		{10, 1000, 10, 100}, //
+	}
+	for _, tt := range tests {
+		if got := PlannedLooks(tt.min, tt.max, tt.batch); got != tt.want {
+			t.Errorf("PlannedLooks(%d, %d, %d) = %d, want %d", tt.min, tt.max, tt.batch, got, tt.want)
+		}
+	}
+}
+
+// TestDesignSpendsAlpha: the interim looks and the final look of every run
+// add up to alpha over the suite (the union bound the design rests on).
+func TestDesignSpendsAlpha(t *testing.T) {
+	tests := []struct {
+		looks, runs int
+		interim     float64
+	}{{1, 1, 0}, {1, 3, 0}, {5, 1, 0}, {5, 2, 0}, {3, 7, 0.5}, {10, 20, 0.1}}
+	for _, tt := range tests {
+		d := Design{Alpha: 0.05, Looks: tt.looks, Runs: tt.runs, Interim: tt.interim}
+		spent := float64(tt.runs) * (float64(tt.looks-1)*d.LookAlpha() + d.RunAlpha())
+		if math.Abs(spent-0.05) > 1e-12 {
+			t.Errorf("looks %d, runs %d, interim %v: spends %v, want 0.05", tt.looks, tt.runs, tt.interim, spent)
+		}
+		if tt.looks == 1 && d.LookAlpha() != 0 {
+			t.Errorf("a fixed design spends %v on interim looks", d.LookAlpha())
+		}
+	}
+	if d := NewDesign(0.05, 5, 2); math.Abs(d.LookAlpha()-0.05*DefaultInterim/4/2) > 1e-15 || math.Abs(d.RunAlpha()-0.05*(1-DefaultInterim)/2) > 1e-15 {
+		t.Errorf("NewDesign(0.05, 5, 2): look %v, run %v", d.LookAlpha(), d.RunAlpha())
+	}
+}
+
+func TestLook(t *testing.T) {
+	c := Config{Tolerance: 0.10, MinDelta: 25, Permutations: 500}
+	d := NewDesign(0.05, 5, 1)
+	rng := rand.New(rand.NewPCG(3, 4))
+	slow := realistic()
+	slow.scale = 1.5
+	tests := []struct {
+		name   string
+		run    Run
+		stop   bool
+		status string
+		reason string
+	}{
+		{"no baseline: never decided", Run{Current: realistic().sample(100, rng)}, false, "", "no baseline"},
+		{"unchanged, many requests: pass", Run{Base: realistic().sample(400, rng), Current: realistic().sample(400, rng)}, true, "pass", "no change beyond 10%"},
+		{"50% slower: regression", Run{Base: realistic().sample(200, rng), Current: slow.sample(40, rng)}, true, "regression", "regression ("},
+		{"too few requests for p95: open", Run{Base: realistic().sample(200, rng), Current: realistic().sample(20, rng)}, false, "", "need 40 successful requests"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			tt.run.Endpoint, tt.run.Scenario = "e", "s"
+			got := d.Look(tt.run, c)
+			if got.Stop != tt.stop || got.Status != tt.status || !strings.Contains(got.Reason, tt.reason) {
+				t.Errorf("got %+v, want stop %v, status %q, reason with %q", got, tt.stop, tt.status, tt.reason)
+			}
+		})
+	}
+}
+
+// TestCompareSequential: each run is compared alone at the design's run
+// level, and the results are merged in run order.
+func TestCompareSequential(t *testing.T) {
+	c := Config{Tolerance: 0.10, MinDelta: 25, Permutations: 300, Bootstrap: -1}
+	rng := rand.New(rand.NewPCG(5, 6))
+	slow := realistic()
+	slow.scale = 1.5
+	runs := []Run{
+		{Endpoint: "e", Scenario: "a", Base: realistic().sample(100, rng), Current: realistic().sample(100, rng)},
+		{Endpoint: "e", Scenario: "b", Base: realistic().sample(100, rng), Current: slow.sample(100, rng)},
+	}
+	d := NewDesign(0.05, 5, 2)
+	res := CompareSequential(runs, c, d)
+	if res.Verdict != "fail" {
+		t.Errorf("verdict %s, want fail", res.Verdict)
+	}
+	alone := Compare(runs[1:], Config{Tolerance: 0.10, MinDelta: 25, Permutations: 300, Bootstrap: -1, Alpha: d.RunAlpha()})
+	n := len(res.Checks) - len(alone.Checks)
+	for i, ch := range res.Checks {
+		if (i < n) != (ch.Scenario == "a") {
+			t.Fatalf("check %d is of scenario %s: runs out of order", i, ch.Scenario)
+		}
+		if ch.Scenario == "a" && ch.Status == Regression {
+			t.Errorf("unchanged scenario: %s %s is a regression", ch.Metric, ch.Stat)
+		}
+		if i >= n && (ch.Status != alone.Checks[i-n].Status || ch.PValue != alone.Checks[i-n].PValue) {
+			t.Errorf("%s %s: %s p %v, alone at the run level %s p %v", ch.Metric, ch.Stat, ch.Status, ch.PValue, alone.Checks[i-n].Status, alone.Checks[i-n].PValue)
+		}
+	}
+}

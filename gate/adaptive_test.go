@@ -1,0 +1,138 @@
+package gate
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/latgate/latgate/compare"
+	"github.com/latgate/latgate/results"
+	"github.com/latgate/latgate/sim"
+	"github.com/latgate/latgate/suite"
+)
+
+// adaptiveSuite is a one-scenario suite against a simulator with
+// requests: {min: 40, max: 200}.
+func adaptiveSuite(t *testing.T, slowdown float64, seed uint64) *suite.Config {
+	t.Helper()
+	srv := httptest.NewServer(sim.New(sim.Profile{
+		TTFT: sim.LogNormal(60*time.Millisecond, 0.2), ITL: sim.LogNormal(3*time.Millisecond, 0.2), Tokens: 10,
+		Speed: sim.Speed{Slowdown: slowdown},
+	}, seed))
+	t.Cleanup(srv.Close)
+	text := "endpoints:\n  - {name: e, base_url: " + srv.URL + "/v1, model: m}\n" +
+		"scenarios:\n  - {name: chat, prompt: hi, max_tokens: 10, requests: {min: 40, max: 200}, warmup: 2, concurrency: 8}\n" +
+		"regression: {min_delta: 5ms}\n"
+	cfg, err := suite.Parse("c.yaml", []byte(text), suite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// TestAdaptiveGateAgainstTheSimulator: a baseline recorded without a
+// comparison runs to max; an unchanged gate stops well before 200 and
+// passes; a candidate 30% slower is caught.
+func TestAdaptiveGateAgainstTheSimulator(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures a few hundred simulated requests")
+	}
+	var log bytes.Buffer
+	base, err := Measure(context.Background(), adaptiveSuite(t, 0, 1), MeasureOptions{Progress: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	br := base.Runs[0]
+	if len(br.Requests) != 200 || br.StoppedAt != 200 || br.Looks != 0 || br.RequestsMin != 40 ||
+		!strings.HasPrefix(br.StopReason, "max reached: nothing to compare with") {
+		t.Fatalf("baseline: %d requests, stopped at %d (%q), looks %d, min %d; want all 200, no looks",
+			len(br.Requests), br.StoppedAt, br.StopReason, br.Looks, br.RequestsMin)
+	}
+	if !strings.Contains(log.String(), "adaptive scenarios run to max") {
+		t.Errorf("progress output does not say that adaptive scenarios run to max:\n%s", log.String())
+	}
+	th, err := Thresholds(nil, Overrides{MinDelta: "5ms"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	th.Bootstrap = -1
+	gate := func(slowdown float64, seed uint64) (*results.File, compare.Result, string) {
+		log.Reset()
+		cur, err := Measure(context.Background(), adaptiveSuite(t, slowdown, seed), MeasureOptions{Baseline: base, Thresholds: &th, Progress: &log})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := CompareRuns(cur, compare.Runs(results.Match(base, cur)), th)
+		return cur, res, log.String()
+	}
+
+	cur, res, out := gate(0, 2)
+	run := cur.Runs[0]
+	if run.Looks != 5 || run.StoppedAt > 120 || run.StopReason != "no change beyond 10%" || len(run.Requests) > run.StoppedAt+8 {
+		t.Errorf("unchanged: %d requests, stopped at %d (%q), looks %d; want a pass well before 200", len(run.Requests), run.StoppedAt, run.StopReason, run.Looks)
+	}
+	if !strings.Contains(out, "chat @ e: stopped at") || !strings.Contains(out, "of 200: no change beyond 10%") {
+		t.Errorf("progress output does not say where it stopped:\n%s", out)
+	}
+	t.Logf("unchanged: %d requests, stopped at %d: %s", len(run.Requests), run.StoppedAt, run.StopReason)
+	if res.Verdict != "pass" {
+		t.Errorf("unchanged: verdict %s, want pass", res.Verdict)
+	}
+	// The adaptive keys are in the results schema.
+	b, err := json.Marshal(cur)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustValidate(t, compileSchema(t, "results.schema.json"), "an adaptive gate's results", b)
+
+	cur, res, _ = gate(0.3, 3)
+	run = cur.Runs[0]
+	t.Logf("30%% slower: %d requests, stopped at %d: %s", len(run.Requests), run.StoppedAt, run.StopReason)
+	if res.Verdict != "fail" || !strings.HasPrefix(run.StopReason, "regression") || run.StoppedAt >= 200 {
+		t.Errorf("30%% slower: verdict %s, stopped at %d (%q); want a regression caught before max", res.Verdict, run.StoppedAt, run.StopReason)
+	}
+}
+
+// TestAdaptiveAB: in ab both variants advance together, the base variant
+// decides the looks, and the file records where each stopped.
+func TestAdaptiveAB(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures a few hundred simulated requests")
+	}
+	th, err := Thresholds(nil, Overrides{MinDelta: "5ms"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	th.Bootstrap = -1
+	for _, tt := range []struct {
+		name     string
+		slowdown float64
+		verdict  string
+		reason   string
+	}{
+		{"A/A stops with a pass", 0, "pass", "no change beyond 10%"},
+		{"a 30% slower head is caught", 0.3, "fail", "regression"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := MeasureAB(context.Background(), adaptiveSuite(t, 0, 4), adaptiveSuite(t, tt.slowdown, 5), MeasureOptions{Thresholds: &th})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(f.Runs) != 2 {
+				t.Fatalf("%d runs, want base and head", len(f.Runs))
+			}
+			b, h := f.Runs[0], f.Runs[1]
+			if len(b.Requests) != len(h.Requests) || b.StoppedAt != h.StoppedAt || h.StoppedAt >= 200 || !strings.HasPrefix(h.StopReason, tt.reason) || h.Looks != 5 {
+				t.Errorf("base %d, head %d requests, stopped at %d/%d (%q), looks %d; want balanced variants stopped before 200 with %q",
+					len(b.Requests), len(h.Requests), b.StoppedAt, h.StoppedAt, h.StopReason, h.Looks, tt.reason)
+			}
+			if res := CompareRuns(f, compare.Runs(results.MatchVariants(f)), th); res.Verdict != tt.verdict {
+				t.Errorf("verdict %s, want %s", res.Verdict, tt.verdict)
+			}
+		})
+	}
+}
