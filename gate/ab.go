@@ -184,7 +184,7 @@ func CompareAB(f *results.File, name string, th compare.Config) (*report.Report,
 		return nil, nil, BadInputf("%s: no (endpoint, scenario) has both variants", name)
 	}
 	runs := compare.Runs(pairs)
-	res := compare.Compare(runs, th)
+	res := CompareRuns(f, runs, th)
 	rep := report.Build(pairs, res, th)
 	rep.Warnings = append(rep.Warnings, RunWarnings(f)...)
 	rep.Provenance = report.ProvenanceOf(nil, f)
@@ -211,7 +211,7 @@ func AB(ctx context.Context, env Env, o ABOptions, over Overrides, out string) (
 	if err != nil {
 		return nil, nil, err
 	}
-	f, merr := MeasureAB(ctx, base, head, MeasureOptions{Source: GitSource(env.Getenv, o.Region), Progress: env.Stderr, TTY: env.TTY, ToolVersion: env.ToolVersion})
+	f, merr := MeasureAB(ctx, base, head, MeasureOptions{Source: GitSource(env.Getenv, o.Region), Progress: env.Stderr, TTY: env.TTY, ToolVersion: env.ToolVersion, Thresholds: &th})
 	if f != nil && len(f.Runs) > 0 {
 		if err := baseline.Write(out, f); err != nil {
 			return nil, nil, AsCannotRun(err)

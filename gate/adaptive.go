@@ -62,7 +62,9 @@ func DesignOf(f *results.File, alpha float64) (d compare.Design, ok bool) {
 // (compare.CompareSequential), else with compare.Compare.
 func CompareRuns(cur *results.File, runs []compare.Run, th compare.Config) compare.Result {
 	if d, ok := DesignOf(cur, alphaOf(th)); ok {
-		return compare.CompareSequential(runs, th, d)
+		res := compare.CompareSequential(runs, th, d)
+		res.Warnings = append(res.Warnings, fmt.Sprintf("adaptive sampling: each scenario was compared on its own at alpha %.4g (the suite's %.3g split over its scenarios and over %d planned looks), so the suite's false-alarm rate stays at %.3g", d.RunAlpha(), alphaOf(th), d.Looks, alphaOf(th)))
+		return res
 	}
 	return compare.Compare(runs, th)
 }

@@ -185,7 +185,15 @@ func Gate(ctx context.Context, env Env, in Inputs) error {
 			return err
 		}
 	}
-	cur, err := p.measure(ctx, func(o MeasureOptions) (*results.File, error) { return Measure(ctx, cfg, o) })
+	cur, err := p.measure(ctx, func(o MeasureOptions) (*results.File, error) {
+		// Adaptive scenarios look at the stored baseline between batches;
+		// against a history (or none) they run to their max.
+		o.Thresholds = &th
+		if len(hist) == 1 {
+			o.Baseline = hist[0]
+		}
+		return Measure(ctx, cfg, o)
+	})
 	if err != nil {
 		return err
 	}
@@ -310,7 +318,10 @@ func (p *pipeline) ab(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	cur, err := p.measure(ctx, func(o MeasureOptions) (*results.File, error) { return MeasureAB(ctx, base, head, o) })
+	cur, err := p.measure(ctx, func(o MeasureOptions) (*results.File, error) {
+		o.Thresholds = &th
+		return MeasureAB(ctx, base, head, o)
+	})
 	if err != nil {
 		return err
 	}

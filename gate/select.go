@@ -35,7 +35,8 @@ func (s Selection) Apply(cfg *suite.Config) error {
 	}
 	if s.Requests > 0 {
 		for i := range cfg.Scenarios {
-			cfg.Scenarios[i].Requests = s.Requests
+			// --requests N is a fixed count, also for an adaptive scenario.
+			cfg.Scenarios[i].Requests, cfg.Scenarios[i].RequestsMin = s.Requests, 0
 		}
 	}
 	return nil

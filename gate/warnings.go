@@ -7,8 +7,9 @@ import (
 )
 
 // RunWarnings are what a results file says about how it was measured that
-// a reader must know: streams that arrived buffered, and open-loop
-// schedules the client could not keep (coordinated omission).
+// a reader must know: streams that arrived buffered, open-loop schedules
+// the client could not keep (coordinated omission), and where an adaptive
+// scenario stopped and why.
 func RunWarnings(f *results.File) []string {
 	var w []string
 	for _, r := range f.Runs {
@@ -31,6 +32,9 @@ func RunWarnings(f *results.File) []string {
 		}
 		if ok > 0 && buffered*2 >= ok {
 			w = append(w, fmt.Sprintf("%s: %d of %d streams arrived buffered (the output came all at once after the wait): a proxy or gateway is holding the response — nginx proxy_buffering, a CDN or API gateway, compression middleware — so users see no streaming and TTFT equals total time", name, buffered, ok))
+		}
+		if r.RequestsMin > 0 && r.StoppedAt > 0 && (r.Variant == "" || r.Variant == results.Head) {
+			w = append(w, fmt.Sprintf("%s: adaptive: stopped at %d of %d requests: %s", r.Scenario+" @ "+r.Endpoint, r.StoppedAt, r.Config.Requests, r.StopReason))
 		}
 		if ok > 0 && late*10 >= ok {
 			w = append(w, fmt.Sprintf("%s: %d of %d requests were sent more than 100 ms behind their open-loop schedule: the client could not keep the rate (raise max_in_flight or lower rate); latencies under that load are understated", name, late, ok))
