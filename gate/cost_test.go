@@ -1,8 +1,10 @@
 package gate
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"net/http/httptest"
 	"strconv"
@@ -10,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/latgate/latgate/report"
 	"github.com/latgate/latgate/sim"
 	"github.com/latgate/latgate/suite"
 )
@@ -68,3 +71,38 @@ func TestCostAndMaxCost(t *testing.T) {
 }
 
 func trimUSD(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+func TestCostInEveryReport(t *testing.T) {
+	s := sim.New(sim.Profile{TTFT: sim.Fixed(5 * time.Millisecond), ITL: sim.Fixed(time.Millisecond), Tokens: 10}, 1)
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	cfg, err := suite.Parse("c.yaml", []byte("endpoints:\n  - {name: e, base_url: "+srv.URL+"/v1, model: m}\n"+
+		"scenarios:\n  - {name: s, prompt: hi, max_tokens: 10, requests: 10, concurrency: 2}\n"+
+		"pricing:\n  m: {input: 1000, output: 2000}\n"), suite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Measure(context.Background(), cfg, MeasureOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	th, _ := Thresholds(cfg, Overrides{})
+	rep, err := CompareFiles(f, f, "b.json", "c.json", th)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("$%.4f", *f.CostUSD)
+	var text, js bytes.Buffer
+	report.Text(&text, rep, false)
+	if err := report.JSON(&js, rep); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"text": text.String(), "markdown": report.Markdown(rep, report.MarkdownOptions{})} {
+		if !strings.Contains(out, "Cost of this run: "+want) {
+			t.Errorf("%s report lacks the run's cost %s", name, want)
+		}
+	}
+	if !strings.Contains(js.String(), `"cost_usd"`) {
+		t.Errorf("the JSON verdict lacks cost_usd:\n%.400s", js.String())
+	}
+}

@@ -45,6 +45,8 @@ type jsonVerdict struct {
 	Warnings  []string    `json:"warnings"`
 	// Provenance is an addition to v1: absent when nothing is known.
 	Provenance *jsonProvenance `json:"provenance,omitempty"`
+	CostUSD    *float64        `json:"cost_usd,omitempty"`
+	Costs      []jsonCost      `json:"costs,omitempty"`
 }
 
 type jsonProvenance struct {
@@ -60,6 +62,12 @@ type jsonProvenance struct {
 	Region          string `json:"region,omitempty"`
 	RunURL          string `json:"run_url,omitempty"`
 	ReportURL       string `json:"report_url,omitempty"`
+}
+
+type jsonCost struct {
+	Endpoint string  `json:"endpoint"`
+	Scenario string  `json:"scenario"`
+	CostUSD  float64 `json:"cost_usd"`
 }
 
 func provenanceJSON(p Provenance) *jsonProvenance {
@@ -100,6 +108,13 @@ func JSON(w io.Writer, r *Report) error {
 		Alpha: r.Thresholds.Alpha, Tolerance: 100 * r.Thresholds.Tolerance, MinDelta: r.minDeltaMs(),
 		FailOn: r.failOn(), Checks: []jsonCheck{}, Warnings: append([]string{}, r.Warnings...),
 		Provenance: provenanceJSON(r.Provenance)}
+	if len(r.Costs) > 0 {
+		usd := math.Round(r.CostUSD()*1e6) / 1e6
+		v.CostUSD = &usd
+		for _, c := range r.Costs {
+			v.Costs = append(v.Costs, jsonCost{Endpoint: c.Endpoint, Scenario: c.Scenario, CostUSD: math.Round(c.USD*1e6) / 1e6})
+		}
+	}
 	for _, x := range r.Removed {
 		v.Warnings = append(v.Warnings, "removed since the baseline: "+x)
 	}

@@ -348,6 +348,9 @@ func Markdown(r *Report, opt MarkdownOptions) string {
 	}
 	order := rank(r)
 	foot := footer(r)
+	if c := r.costLine(md); c != "" {
+		foot = "💲 " + c + "\n\n" + foot
+	}
 	var body string
 	// The summary shrinks (fewer rows) until it leaves room for the footer.
 	for rows := 60; ; rows /= 2 {

@@ -36,6 +36,45 @@ type Report struct {
 	// Provenance says what was compared; the caller fills it (Build
 	// leaves it empty; ProvenanceOf reads it from two results files).
 	Provenance Provenance
+	// Costs are what each measured (endpoint, scenario) cost at the
+	// suite's pricing (both variants of an A/B run); empty without pricing.
+	Costs []Cost
+}
+
+// Cost is one run's cost in USD.
+type Cost struct {
+	Endpoint, Scenario string
+	USD                float64
+}
+
+// CostUSD is the whole run's cost (NaN without pricing).
+func (r *Report) CostUSD() float64 {
+	if len(r.Costs) == 0 {
+		return math.NaN()
+	}
+	sum := 0.0
+	for _, c := range r.Costs {
+		sum += c.USD
+	}
+	return sum
+}
+
+// costLine says what the run cost, most expensive scenarios first.
+func (r *Report) costLine(esc func(string) string) string {
+	if len(r.Costs) == 0 {
+		return ""
+	}
+	cs := append([]Cost(nil), r.Costs...)
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].USD > cs[j].USD })
+	var parts []string
+	for i, c := range cs {
+		if i == 8 {
+			parts = append(parts, fmt.Sprintf("%d more", len(cs)-8))
+			break
+		}
+		parts = append(parts, fmt.Sprintf("%s @ %s $%.4f", esc(c.Scenario), esc(c.Endpoint), c.USD))
+	}
+	return fmt.Sprintf("Cost of this run: $%.4f at the suite's pricing (%s).", r.CostUSD(), strings.Join(parts, ", "))
 }
 
 // Provenance is the comment's "what was compared" line.
@@ -146,6 +185,17 @@ func Build(pairs []results.Pair, res compare.Result, th compare.Config) *Report 
 	}
 	eps := map[string]bool{}
 	for _, p := range pairs {
+		usd, priced := 0.0, false
+		if p.Current != nil && p.Current.CostUSD != nil {
+			usd, priced = *p.Current.CostUSD, true
+		}
+		// A base run counts when it was measured in this job (A/B).
+		if p.Base != nil && p.Base != p.Current && p.Base.Variant == results.Base && p.Base.CostUSD != nil {
+			usd, priced = usd+*p.Base.CostUSD, true
+		}
+		if priced {
+			r.Costs = append(r.Costs, Cost{Endpoint: p.Endpoint, Scenario: p.Scenario, USD: usd})
+		}
 		if p.Current == nil {
 			r.Removed = append(r.Removed, p.Scenario+" @ "+p.Endpoint)
 			continue

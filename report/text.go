@@ -120,6 +120,9 @@ func Text(w io.Writer, r *Report, color bool) {
 		fmt.Fprintln(w, clean(html.UnescapeString(line)))
 	}
 	o := r.Thresholds
+	if c := r.costLine(clean); c != "" {
+		fmt.Fprintln(w, c)
+	}
 	fmt.Fprintf(w, "%d checks, family-wise alpha %s; regression = confidently beyond %s%% and %s ms; fails on %s.\n",
 		r.Tested, trimFloat(o.Alpha), trimFloat(100*o.Tolerance), trimFloat(r.minDeltaMs()), strings.Join(r.failOn(), ", "))
 }
