@@ -12,9 +12,9 @@ func BenchmarkCompare(b *testing.B) {
 	for _, n := range []int{100, 1000} {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
 			rng := rand.New(rand.NewPCG(1, 2))
-			var runs []Run
+			var runs []Pair
 			for i := range 20 {
-				runs = append(runs, Run{Endpoint: "e", Scenario: fmt.Sprint(i), Base: realistic().sample(n, rng), Current: realistic().sample(n, rng)})
+				runs = append(runs, Pair{Endpoint: "e", Scenario: fmt.Sprint(i), Base: realistic().sample(n, rng), Current: realistic().sample(n, rng)})
 			}
 			c := cfg()
 			c.Permutations, c.Bootstrap = 2000, 1000

@@ -59,7 +59,7 @@ func adaptiveSuite(design string, change func(*model), seed uint64, c Config) ad
 		batch = mn
 	}
 	d := Design{Alpha: c.Alpha, Looks: PlannedLooks(mn, mx, batch), Runs: *calScen, Interim: *calAdaptInt, Futility: *calAdaptFut}
-	var full []Run
+	var full []Pair
 	for _, sc := range []string{"short", "long"}[:*calScen] {
 		cur := realistic()
 		if sc == "short" {
@@ -67,7 +67,7 @@ func adaptiveSuite(design string, change func(*model), seed uint64, c Config) ad
 		}
 		switch design {
 		case "gate":
-			full = append(full, Run{Endpoint: "e", Scenario: sc, Base: realistic().sample(mx, rng), Current: cur.sample(mx, rng)})
+			full = append(full, Pair{Endpoint: "e", Scenario: sc, Base: realistic().sample(mx, rng), Current: cur.sample(mx, rng)})
 		case "ab":
 			bs := *calBlock
 			base := &Sample{Values: map[string][]float64{}, Events: 128}
@@ -90,7 +90,7 @@ func adaptiveSuite(design string, change func(*model), seed uint64, c Config) ad
 					}
 				}
 			}
-			full = append(full, Run{Endpoint: "e", Scenario: sc, Base: base, Current: head})
+			full = append(full, Pair{Endpoint: "e", Scenario: sc, Base: base, Current: head})
 		default:
 			panic("unknown design " + design)
 		}
@@ -98,7 +98,7 @@ func adaptiveSuite(design string, change func(*model), seed uint64, c Config) ad
 	out := adaptiveOutcome{stops: map[string]int{}}
 	fixed := Compare(full, c)
 	out.fixedFail = fixed.Verdict == "fail"
-	var final []Run
+	var final []Pair
 	for _, r := range full {
 		n := mn
 		status := "max"

@@ -152,7 +152,7 @@ func runCell(base, cur model, n, reps int, c Config) (fails, naive float64) {
 	var nf, nn int
 	parallel(reps, func(seed uint64) {
 		rng := rand.New(rand.NewPCG(seed+1000003*uint64(n), 7))
-		runs := []Run{
+		runs := []Pair{
 			{Endpoint: "e", Scenario: "short", Base: base.sample(n, rng), Current: cur.sample(n, rng)},
 			{Endpoint: "e", Scenario: "long", Base: realistic().sample(n, rng), Current: realistic().sample(n, rng)},
 		}[:*calScen]
@@ -232,9 +232,9 @@ func driftSuite(design string, d driftCond, n int, head float64, seed uint64, c 
 	}
 	switch design {
 	case "single":
-		var runs []Run
+		var runs []Pair
 		for _, sc := range scen {
-			runs = append(runs, Run{Endpoint: "e", Scenario: sc, Base: run(1, false), Current: run(headOf(sc), true)})
+			runs = append(runs, Pair{Endpoint: "e", Scenario: sc, Base: run(1, false), Current: run(headOf(sc), true)})
 		}
 		return Compare(runs, c)
 	case "history":
@@ -253,7 +253,7 @@ func driftSuite(design string, d driftCond, n int, head float64, seed uint64, c 
 		}
 		return r
 	case "ab":
-		var runs []Run
+		var runs []Pair
 		bs := *calBlock
 		blocks := (n + bs - 1) / bs
 		for _, sc := range scen {
@@ -278,7 +278,7 @@ func driftSuite(design string, d driftCond, n int, head float64, seed uint64, c 
 					}
 				}
 			}
-			runs = append(runs, Run{Endpoint: "e", Scenario: sc, Base: base, Current: cur})
+			runs = append(runs, Pair{Endpoint: "e", Scenario: sc, Base: base, Current: cur})
 		}
 		return Compare(runs, c)
 	}
@@ -343,7 +343,7 @@ func neededNStudy(t *testing.T, b *strings.Builder) {
 	var need []float64
 	parallel(*calReps, func(seed uint64) {
 		rng := rand.New(rand.NewPCG(seed, 99))
-		runs := []Run{
+		runs := []Pair{
 			{Endpoint: "e", Scenario: "short", Base: realistic().sample(50, rng), Current: cur.sample(50, rng)},
 			{Endpoint: "e", Scenario: "long", Base: realistic().sample(50, rng), Current: realistic().sample(50, rng)},
 		}[:*calScen]
@@ -359,7 +359,7 @@ func neededNStudy(t *testing.T, b *strings.Builder) {
 	caught := 0
 	parallel(*calReps, func(seed uint64) {
 		rng := rand.New(rand.NewPCG(seed, 101))
-		runs := []Run{
+		runs := []Pair{
 			{Endpoint: "e", Scenario: "short", Base: realistic().sample(med, rng), Current: cur.sample(med, rng)},
 			{Endpoint: "e", Scenario: "long", Base: realistic().sample(med, rng), Current: realistic().sample(med, rng)},
 		}[:*calScen]
@@ -387,7 +387,7 @@ func noiseStudy(t *testing.T, b *strings.Builder) {
 			reps := min(*calReps, 200)
 			parallel(reps, func(seed uint64) {
 				rng := rand.New(rand.NewPCG(seed, 55))
-				runs := []Run{
+				runs := []Pair{
 					{Endpoint: "e", Scenario: "short", Base: realistic().sample(n, rng), Current: realistic().sample(n, rng)},
 					{Endpoint: "e", Scenario: "long", Base: realistic().sample(n, rng), Current: realistic().sample(n, rng)},
 				}[:*calScen]
@@ -414,7 +414,7 @@ func noiseStudy(t *testing.T, b *strings.Builder) {
 			caught := 0
 			parallel(*calReps, func(seed uint64) {
 				rng := rand.New(rand.NewPCG(seed, 57))
-				runs := []Run{
+				runs := []Pair{
 					{Endpoint: "e", Scenario: "short", Base: realistic().sample(n, rng), Current: cur.sample(n, rng)},
 					{Endpoint: "e", Scenario: "long", Base: realistic().sample(n, rng), Current: realistic().sample(n, rng)},
 				}[:*calScen]

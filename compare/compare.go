@@ -120,7 +120,7 @@ type Sample struct {
 	Values map[string][]float64
 	// Block is the block number of each request in an interleaved A/B run
 	// (aligned with OK); nil when the run was not interleaved. When both
-	// samples of a Run carry blocks, labels are exchanged only within a
+	// samples of a Pair carry blocks, labels are exchanged only within a
 	// block.
 	Block []int
 	// Events is the typical (median) number of output events per request;
@@ -134,9 +134,11 @@ type Sample struct {
 // N is the number of requests, failures included.
 func (s *Sample) N() int { return len(s.OK) }
 
-// Run pairs a baseline and a current sample of one (endpoint, scenario).
+// Pair is the comparison's input for one (endpoint, scenario): the
+// baseline sample (or the base variant's, or nil for a new scenario) and
+// the current one. The measured runs themselves are results.Run.
 // Base is nil for a new scenario.
-type Run struct {
+type Pair struct {
 	Endpoint, Scenario string
 	Base, Current      *Sample
 }
@@ -257,7 +259,7 @@ func (c *Config) defaults() {
 }
 
 // Compare runs every check of the suite.
-func Compare(runs []Run, cfg Config) Result {
+func Compare(runs []Pair, cfg Config) Result {
 	cfg.defaults()
 	var res Result
 	var data []*runTests
@@ -313,7 +315,7 @@ func anyBeyond(checks []Check, cfg Config) bool {
 // bootJob is one change interval to compute.
 type bootJob struct {
 	check   int
-	run     Run
+	run     Pair
 	metric  string
 	st      statDef
 	blocked bool
@@ -406,13 +408,13 @@ func failRate(s *Sample) (float64, int) {
 
 // blocked reports whether a run is an interleaved A/B run whose samples
 // both carry one block number per request.
-func blocked(r Run) bool {
+func blocked(r Pair) bool {
 	return r.Base != nil && r.Current != nil && r.Base.Block != nil && r.Current.Block != nil &&
 		len(r.Base.Block) == r.Base.N() && len(r.Current.Block) == r.Current.N()
 }
 
 // addChecks appends the run's checks and returns its permutation data.
-func addChecks(res *Result, r Run, cfg Config, boots *[]bootJob) *runTests {
+func addChecks(res *Result, r Pair, cfg Config, boots *[]bootJob) *runTests {
 	var d *runTests
 	isBlocked := blocked(r)
 	if r.Base != nil {
@@ -582,7 +584,7 @@ func requestsFor(minN int, base, cur *Sample) int {
 
 // checkSeed derives a check's random stream from the seed and the check's
 // identity, so reordering scenarios never changes a result.
-func checkSeed(cfg Config, r Run, metric, stat string) uint64 {
+func checkSeed(cfg Config, r Pair, metric, stat string) uint64 {
 	return cfg.Seed ^ hash(r.Endpoint+"\x00"+r.Scenario+"\x00"+metric+"\x00"+stat)
 }
 

@@ -74,9 +74,9 @@ func (m model) sampleWith(n int, rng *rand.Rand, f func(int) float64) *Sample {
 	return s
 }
 
-func pair(base, cur model, n int, seed uint64) []Run {
+func pair(base, cur model, n int, seed uint64) []Pair {
 	rng := rand.New(rand.NewPCG(seed, 7))
-	return []Run{
+	return []Pair{
 		{Endpoint: "e", Scenario: "short", Base: base.sample(n, rng), Current: cur.sample(n, rng)},
 		{Endpoint: "e", Scenario: "long", Base: realistic().sample(n, rng), Current: realistic().sample(n, rng)},
 	}
@@ -256,7 +256,7 @@ func TestNoBaseline(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	c := cfg()
 	c.Budgets = []Budget{{Metric: "total", Stat: "p50", Value: 100}}
-	r := Compare([]Run{{Endpoint: "e", Scenario: "new", Current: realistic().sample(30, rng)}}, c)
+	r := Compare([]Pair{{Endpoint: "e", Scenario: "new", Current: realistic().sample(30, rng)}}, c)
 	if got := find(t, r, "new", "ttft", "p50").Status; got != NoBaseline {
 		t.Errorf("status %s, want no_baseline", got)
 	}
@@ -335,7 +335,7 @@ func TestReorderingScenariosKeepsResults(t *testing.T) {
 	slow := realistic()
 	slow.scale = 1.15
 	rng := rand.New(rand.NewPCG(11, 11))
-	runs := []Run{
+	runs := []Pair{
 		{Endpoint: "e", Scenario: "a", Base: realistic().sample(60, rng), Current: slow.sample(60, rng)},
 		{Endpoint: "e", Scenario: "b", Base: realistic().sample(60, rng), Current: realistic().sample(60, rng)},
 		{Endpoint: "f", Scenario: "a", Base: realistic().sample(60, rng), Current: realistic().sample(60, rng)},
@@ -351,7 +351,7 @@ func TestReorderingScenariosKeepsResults(t *testing.T) {
 		return out
 	}
 	a := byKey(Compare(runs, cfg()))
-	b := byKey(Compare([]Run{runs[2], runs[0], runs[1]}, cfg()))
+	b := byKey(Compare([]Pair{runs[2], runs[0], runs[1]}, cfg()))
 	if len(a) != len(b) {
 		t.Fatalf("%d checks vs %d after reordering", len(a), len(b))
 	}
@@ -395,7 +395,7 @@ func TestMeanCatchesAMixChange(t *testing.T) {
 // abRun is an interleaved A/B run: in each block b, nb(b) base and nh(b)
 // head requests, every latency multiplied by the block's factor f(b) and
 // the head's by headScale.
-func abRun(name string, blocks int, nb, nh func(int) int, f func(int) float64, headScale float64, rng *rand.Rand) Run {
+func abRun(name string, blocks int, nb, nh func(int) int, f func(int) float64, headScale float64, rng *rand.Rand) Pair {
 	base, head := &Sample{Values: map[string][]float64{}, Events: 128}, &Sample{Values: map[string][]float64{}, Events: 128}
 	m := realistic()
 	m.errRate = 0
@@ -415,13 +415,13 @@ func abRun(name string, blocks int, nb, nh func(int) int, f func(int) float64, h
 		add(base, nb(b), 1)
 		add(head, nh(b), headScale)
 	}
-	return Run{Endpoint: "e", Scenario: name, Base: base, Current: head}
+	return Pair{Endpoint: "e", Scenario: name, Base: base, Current: head}
 }
 
-func unblock(r Run) Run {
+func unblock(r Pair) Pair {
 	b, c := *r.Base, *r.Current
 	b.Block, c.Block = nil, nil
-	return Run{Endpoint: r.Endpoint, Scenario: r.Scenario, Base: &b, Current: &c}
+	return Pair{Endpoint: r.Endpoint, Scenario: r.Scenario, Base: &b, Current: &c}
 }
 
 func TestBlockedPermutationCancelsBlockWideSlowdown(t *testing.T) {
@@ -445,11 +445,11 @@ func TestBlockedPermutationCancelsBlockWideSlowdown(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 5))
 	run := abRun("ab", 20, nb, nh, f, 1, rng)
 	c := cfg()
-	unpaired := Compare([]Run{unblock(run)}, c)
+	unpaired := Compare([]Pair{unblock(run)}, c)
 	if got := find(t, unpaired, "ab", "ttft", "p50").Status; got != Regression {
 		t.Fatalf("unpaired: ttft p50 %s, want regression (the test data should fool an unpaired test)", got)
 	}
-	paired := Compare([]Run{run}, c)
+	paired := Compare([]Pair{run}, c)
 	if paired.Verdict != "pass" {
 		for _, ch := range paired.Checks {
 			if ch.Status == Regression {
@@ -471,10 +471,10 @@ func TestBlockedPermutationSeesThroughDrift(t *testing.T) {
 		}
 		two := func(int) int { return 2 }
 		run := abRun("ab", 25, two, two, func(b int) float64 { return factors[b] }, 1.3, rng)
-		if find(t, Compare([]Run{run}, cfg()), "ab", "total", "p50").Status == Regression {
+		if find(t, Compare([]Pair{run}, cfg()), "ab", "total", "p50").Status == Regression {
 			detected++
 		}
-		if find(t, Compare([]Run{unblock(run)}, cfg()), "ab", "total", "p50").Status == Regression {
+		if find(t, Compare([]Pair{unblock(run)}, cfg()), "ab", "total", "p50").Status == Regression {
 			unpairedDetected++
 		}
 	}
@@ -545,7 +545,7 @@ func TestQuickPermutationsKeepStatuses(t *testing.T) {
 	calm := realistic()
 	calm.spikeP = 0
 	rng := rand.New(rand.NewPCG(3, 3))
-	big := []Run{{Endpoint: "e", Scenario: "calm", Base: calm.sample(1500, rng), Current: calm.sample(1500, rng)}}
+	big := []Pair{{Endpoint: "e", Scenario: "calm", Base: calm.sample(1500, rng), Current: calm.sample(1500, rng)}}
 	quickPermutations = 200
 	if r := Compare(big, cfg()); testedBeyond(r) || r.Verdict != "pass" {
 		t.Errorf("unchanged suite at n=1500: a check beyond the thresholds, or verdict %s", r.Verdict)
@@ -611,9 +611,9 @@ func TestErrorRiseFailsByDefault(t *testing.T) {
 		}
 		return s
 	}
-	var runs []Run
+	var runs []Pair
 	for _, name := range []string{"a", "b", "c"} {
-		runs = append(runs, Run{Endpoint: "e", Scenario: name, Base: sample(0), Current: sample(0)})
+		runs = append(runs, Pair{Endpoint: "e", Scenario: name, Base: sample(0), Current: sample(0)})
 	}
 	runs[1].Current = sample(5)
 	res := Compare(runs, Config{Tolerance: 0.1, MinDelta: 25, Alpha: 0.05, FailOn: []Status{Regression, OverBudget}, Permutations: 2000, Bootstrap: -1})
@@ -678,14 +678,14 @@ func TestGoodputAndFloors(t *testing.T) {
 		t.Fatalf("no %s check", metric)
 		return Check{}
 	}
-	same := Compare([]Run{{Endpoint: "e", Scenario: "s", Base: sample(400, 1000, 900), Current: sample(400, 1000, 900)}}, cfg)
+	same := Compare([]Pair{{Endpoint: "e", Scenario: "s", Base: sample(400, 1000, 900), Current: sample(400, 1000, 900)}}, cfg)
 	if g := get(same, "goodput"); g.Status != OK || g.Current < 0.9 {
 		t.Errorf("unchanged goodput: %s at %.2f, want ok above 0.9", g.Status, g.Current)
 	}
 	if h := get(same, "cache_hit_rate"); h.Status != OK || h.Current != 0.9 {
 		t.Errorf("cache hit rate 90%%: %s at %.2f, want ok", h.Status, h.Current)
 	}
-	slow := Compare([]Run{{Endpoint: "e", Scenario: "s", Base: sample(400, 1000, 900), Current: sample(700, 1000, 300)}}, cfg)
+	slow := Compare([]Pair{{Endpoint: "e", Scenario: "s", Base: sample(400, 1000, 900), Current: sample(700, 1000, 300)}}, cfg)
 	if g := get(slow, "goodput"); g.Status != OverBudget && g.Status != Regression {
 		t.Errorf("goodput %.2f → %.2f: %s, want a regression or below its floor", g.Baseline, g.Current, g.Status)
 	}

@@ -64,7 +64,7 @@ func binomialUpper(n, k int, p float64) float64 {
 // requests (drawn as counts over the sorted samples, so no resample is
 // sorted); interleaved runs resample whole blocks, each with both its base
 // and current requests, so drift between blocks stays in the interval.
-func bootstrapDraws(r Run, metric string, st statDef, B int, seed uint64, isBlocked bool) []float64 {
+func bootstrapDraws(r Pair, metric string, st statDef, B int, seed uint64, isBlocked bool) []float64 {
 	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
 	out := make([]float64, 0, B)
 	if isBlocked {

@@ -48,14 +48,14 @@ type NoiseCheck struct {
 // raised to MinDelta relative to the baseline if that is larger. se
 // shrinks as 1/√n, which gives NeedN. docs/statistics.md compares MDE with
 // the detection measured by simulation.
-func Noise(runs []Run, cfg Config) []NoiseCheck {
+func Noise(runs []Pair, cfg Config) []NoiseCheck {
 	cfg.defaults()
 	if cfg.Bootstrap < 0 {
 		cfg.Bootstrap = 1000
 	}
 	// The family: every check Compare would test.
 	type cand struct {
-		r        Run
+		r        Pair
 		metric   string
 		st       statDef
 		nb, nc   int

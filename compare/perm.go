@@ -58,7 +58,7 @@ type runData struct {
 	rank  [][]float64 // per metric: mid-ranks in that order
 }
 
-func newRunTests(r Run, cfg Config, isBlocked bool) *runTests {
+func newRunTests(r Pair, cfg Config, isBlocked bool) *runTests {
 	d := &runTests{
 		worse: newRunData(r.Base, r.Current, 1/(1+cfg.Tolerance), isBlocked, cfg.Goodput),
 		seed:  hash(r.Endpoint + "\x00" + r.Scenario),

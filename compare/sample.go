@@ -61,10 +61,10 @@ func msOrNaN(v *float64) float64 {
 }
 
 // Runs derives the comparison's input from matched runs.
-func Runs(pairs []results.Pair) []Run {
-	out := make([]Run, 0, len(pairs))
+func Pairs(pairs []results.Pair) []Pair {
+	out := make([]Pair, 0, len(pairs))
 	for _, p := range pairs {
-		r := Run{Endpoint: p.Endpoint, Scenario: p.Scenario}
+		r := Pair{Endpoint: p.Endpoint, Scenario: p.Scenario}
 		if p.Base != nil {
 			r.Base = SampleOf(p.Base)
 		}

@@ -138,7 +138,7 @@ func (d Design) RunAlpha() float64 {
 // its own level makes the union bound over runs and looks exact, and keeps
 // a run that stopped early, with few requests and coarse tail tests, from
 // raising the threshold of the others.
-func CompareSequential(runs []Run, cfg Config, d Design) Result {
+func CompareSequential(runs []Pair, cfg Config, d Design) Result {
 	cfg.Alpha = d.RunAlpha()
 	parts := make([]Result, len(runs))
 	inParallel(len(runs), func(i int) { parts[i] = Compare(runs[i:i+1], cfg) })
@@ -168,7 +168,7 @@ type Decision struct {
 // holds the suite's thresholds; its Alpha is
 // replaced by the look's level and no bootstrap interval is computed.
 // A run without a baseline is never decided.
-func (d Design) Look(r Run, cfg Config) Decision {
+func (d Design) Look(r Pair, cfg Config) Decision {
 	if r.Base == nil || r.Current == nil {
 		return Decision{Reason: "no baseline to compare with"}
 	}
@@ -181,7 +181,7 @@ func (d Design) Look(r Run, cfg Config) Decision {
 	cfg.Permutations = max(cfg.Permutations, DefaultPermutations, min(maxLookPermutations, int(math.Ceil(5/cfg.Alpha))))
 	cfg.Bootstrap = -1
 	cfg.Budgets = nil // budgets are absolute: the final comparison checks them
-	res := Compare([]Run{r}, cfg)
+	res := Compare([]Pair{r}, cfg)
 	open := ""
 	for _, c := range res.Checks {
 		switch c.Status {

@@ -55,15 +55,15 @@ func TestLook(t *testing.T) {
 	slow.scale = 1.5
 	tests := []struct {
 		name   string
-		run    Run
+		run    Pair
 		stop   bool
 		status string
 		reason string
 	}{
-		{"no baseline: never decided", Run{Current: realistic().sample(100, rng)}, false, "", "no baseline"},
-		{"unchanged, many requests: pass", Run{Base: realistic().sample(400, rng), Current: realistic().sample(400, rng)}, true, "pass", "no change beyond 10%"},
-		{"50% slower: regression", Run{Base: realistic().sample(200, rng), Current: slow.sample(40, rng)}, true, "regression", "regression ("},
-		{"too few requests for p95: open", Run{Base: realistic().sample(200, rng), Current: realistic().sample(20, rng)}, false, "", "need 40 successful requests"},
+		{"no baseline: never decided", Pair{Current: realistic().sample(100, rng)}, false, "", "no baseline"},
+		{"unchanged, many requests: pass", Pair{Base: realistic().sample(400, rng), Current: realistic().sample(400, rng)}, true, "pass", "no change beyond 10%"},
+		{"50% slower: regression", Pair{Base: realistic().sample(200, rng), Current: slow.sample(40, rng)}, true, "regression", "regression ("},
+		{"too few requests for p95: open", Pair{Base: realistic().sample(200, rng), Current: realistic().sample(20, rng)}, false, "", "need 40 successful requests"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -83,7 +83,7 @@ func TestCompareSequential(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	slow := realistic()
 	slow.scale = 1.5
-	runs := []Run{
+	runs := []Pair{
 		{Endpoint: "e", Scenario: "a", Base: realistic().sample(100, rng), Current: realistic().sample(100, rng)},
 		{Endpoint: "e", Scenario: "b", Base: realistic().sample(100, rng), Current: slow.sample(100, rng)},
 	}

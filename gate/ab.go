@@ -183,7 +183,7 @@ func CompareAB(f *results.File, name string, th compare.Config) (*report.Report,
 	if common == 0 {
 		return nil, nil, BadInputf("%s: no (endpoint, scenario) has both variants", name)
 	}
-	runs := compare.Runs(pairs)
+	runs := compare.Pairs(pairs)
 	res := CompareRuns(f, runs, th)
 	rep := report.Build(pairs, res, th)
 	rep.Warnings = append(rep.Warnings, RunWarnings(f)...)

@@ -60,7 +60,7 @@ func DesignOf(f *results.File, alpha float64) (d compare.Design, ok bool) {
 // CompareRuns compares the runs of the current file cur: with the
 // sequential design it was measured under when it has adaptive runs
 // (compare.CompareSequential), else with compare.Compare.
-func CompareRuns(cur *results.File, runs []compare.Run, th compare.Config) compare.Result {
+func CompareRuns(cur *results.File, runs []compare.Pair, th compare.Config) compare.Result {
 	if d, ok := DesignOf(cur, alphaOf(th)); ok {
 		res := compare.CompareSequential(runs, th, d)
 		res.Warnings = append(res.Warnings, fmt.Sprintf("adaptive sampling: each scenario was compared on its own at alpha %.4g (the suite's %.3g split over its scenarios and over %d planned looks), so the suite's false-alarm rate stays at %.3g", d.RunAlpha(), alphaOf(th), d.Looks, alphaOf(th)))
@@ -158,7 +158,7 @@ func (a *adaptiveRun) group(gi int, g *probe.Group, head, base *[]results.Reques
 	a.stops[gi].looked = true
 	g.MinRequests, g.Batch = pl.scenario.RequestsMin, pl.scenario.RequestsMin
 	g.Decide = func(n int) bool {
-		r := compare.Run{Endpoint: pl.endpoint.Name, Scenario: pl.scenario.Name}
+		r := compare.Pair{Endpoint: pl.endpoint.Name, Scenario: pl.scenario.Name}
 		cur := &results.Run{Requests: *head}
 		if a.ab {
 			cur.Variant = results.Head

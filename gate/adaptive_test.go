@@ -66,7 +66,7 @@ func TestAdaptiveGateAgainstTheSimulator(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res := CompareRuns(cur, compare.Runs(results.Match(base, cur)), th)
+		res := CompareRuns(cur, compare.Pairs(results.Match(base, cur)), th)
 		return cur, res, log.String()
 	}
 
@@ -130,7 +130,7 @@ func TestAdaptiveAB(t *testing.T) {
 				t.Errorf("base %d, head %d requests, stopped at %d/%d (%q), looks %d; want balanced variants stopped before 200 with %q",
 					len(b.Requests), len(h.Requests), b.StoppedAt, h.StoppedAt, h.StopReason, h.Looks, tt.reason)
 			}
-			if res := CompareRuns(f, compare.Runs(results.MatchVariants(f)), th); res.Verdict != tt.verdict {
+			if res := CompareRuns(f, compare.Pairs(results.MatchVariants(f)), th); res.Verdict != tt.verdict {
 				t.Errorf("verdict %s, want %s", res.Verdict, tt.verdict)
 			}
 		})

@@ -43,7 +43,7 @@ func CompareFiles(base, cur *results.File, baseName, curName string, th compare.
 	if common == 0 && base != nil {
 		return nil, &Error{Kind: BadInput, Err: fmt.Errorf("%w: %s has %s, %s has %s (runs match by endpoint and scenario)", ErrNoCommonRun, baseName, runNames(base), curName, runNames(cur))}
 	}
-	res := CompareRuns(cur, compare.Runs(pairs), th)
+	res := CompareRuns(cur, compare.Pairs(pairs), th)
 	rep := report.Build(pairs, res, th)
 	rep.Warnings = append(rep.Warnings, RunWarnings(cur)...)
 	rep.Provenance = report.ProvenanceOf(base, cur)

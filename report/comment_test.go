@@ -143,7 +143,7 @@ func TestHiddenRowNeverHidesAFailure(t *testing.T) {
 	base := &results.File{Runs: []results.Run{fixtureRun(rng, "e", "s", 50, 0.3, 0.01, 0, false, false)}}
 	cur := &results.File{Runs: []results.Run{fixtureRun(rng, "e", "s", 50, 0.3, 0.01, 0, false, false)}}
 	pairs := results.Match(base, cur)
-	res := compare.Compare(compare.Runs(pairs), th)
+	res := compare.Compare(compare.Pairs(pairs), th)
 	if res.Verdict != "fail" {
 		t.Fatalf("verdict %s, want fail (perceived p95 over a 100 ms budget)", res.Verdict)
 	}

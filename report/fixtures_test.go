@@ -105,7 +105,7 @@ func buildCase(t testing.TB, sc suiteCase) *Report {
 		CreatedAt: time.Date(2026, 11, 30, 10, 30, 0, 0, time.UTC), Source: results.Source{GitSHA: "fedcba9876543210fedcba9876543210fedcba98", Runner: "ubuntu-24.04", Region: "eu"}}
 	pairs := results.Match(base, cur)
 	th := thresholds()
-	rep := Build(pairs, compare.Compare(compare.Runs(pairs), th), th)
+	rep := Build(pairs, compare.Compare(compare.Pairs(pairs), th), th)
 	rep.Provenance = ProvenanceOf(base, cur)
 	rep.Provenance.Mode = "gate"
 	rep.Provenance.RunURL = "https://github.com/o/r/actions/runs/1"

@@ -88,7 +88,7 @@ func build(t *testing.T) *Report {
 		FailOn:  []compare.Status{compare.Regression, compare.OverBudget},
 		Budgets: []compare.Budget{{Metric: "ttft", Stat: "p95", Value: 700}},
 	}
-	return Build(pairs, compare.Compare(compare.Runs(pairs), th), th)
+	return Build(pairs, compare.Compare(compare.Pairs(pairs), th), th)
 }
 
 func golden(t *testing.T, name string, got []byte) {
