@@ -135,6 +135,10 @@ func realEngineAPIs(t *testing.T, url, dir string) {
     stream: {format: ndjson, text: /message/content, done: /done, output_tokens: /eval_count, input_tokens: /prompt_eval_count}
 scenarios:
   - {name: short, prompt: "Tell me a story about a fox.", max_tokens: 24, requests: 20, warmup: 2}
+pricing:
+  tiny: {input: 0.15, output: 0.60}
+goodput:
+  ttft: 5s
 limits:
   timeout: 60s
   stall_timeout: 30s
@@ -169,6 +173,20 @@ limits:
 		}
 	}
 	t.Logf("TTFT p50 by API: %v", medians)
+	// Cost from the engine's usage: every priced request, the runs and the file.
+	if f.CostUSD == nil || *f.CostUSD <= 0 {
+		t.Errorf("no cost_usd in the results file from Ollama's usage")
+	}
+	for _, run := range f.Runs {
+		if run.Endpoint != "native" && (run.CostUSD == nil || *run.CostUSD <= 0) {
+			t.Errorf("%s: no cost_usd for the run", run.Endpoint)
+		}
+	}
+	// Goodput from the same file: every request met the 5 s TTFT objective.
+	r := runCLI(t, nil, "compare", out, out, "-c", cfg, "--format", "json")
+	if !strings.Contains(r.stdout, `"metric": "goodput"`) || !strings.Contains(r.stdout, `"cost_usd"`) {
+		t.Errorf("the verdict lacks the goodput check or the cost:\n%.600s", r.stdout)
+	}
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, m := range medians {
 		lo, hi = math.Min(lo, m), math.Max(hi, m)
