@@ -482,15 +482,15 @@ func TestSimulatorFaultsPerAPI(t *testing.T) {
 // (the simulator holding the whole body) is flagged, unbuffered it is not.
 func TestBufferingProxyIsFlagged(t *testing.T) {
 	for _, buffered := range []bool{false, true} {
-		srv := httptest.NewServer(sim.New(sim.Profile{TTFT: sim.Fixed(20 * ms), ITL: sim.Fixed(5 * ms), Tokens: 12, Quirks: sim.Quirks{RoleChunk: true, Buffered: buffered}}, 1))
+		srv := httptest.NewServer(sim.New(sim.Profile{TTFT: sim.Fixed(20 * ms), ITL: sim.Fixed(10 * ms), Tokens: 12, Quirks: sim.Quirks{RoleChunk: true, Buffered: buffered}}, 1))
 		b, _ := Body(Chat, BodyParams{Model: "m", Messages: []Message{{"user", "hi"}}})
 		rec := (&Prober{Client: srv.Client(), Timeout: 5 * time.Second}).Do(context.Background(), Request{URL: URL(Chat, srv.URL+"/v1", "", ""), Body: b})
 		srv.Close()
 		if !rec.OK || rec.Buffered() != buffered {
 			t.Errorf("buffered %v: ok %v (%s), Buffered() = %v, itl %v", buffered, rec.OK, rec.Error, rec.Buffered(), rec.ITL)
 		}
-		if buffered && rec.TTFT < 20*ms+10*5*ms {
-			t.Errorf("buffered ttft %v, want the whole stream's time (>= 70ms)", rec.TTFT)
+		if buffered && rec.TTFT < 20*ms+10*10*ms {
+			t.Errorf("buffered ttft %v, want the whole stream's time (>= 120ms)", rec.TTFT)
 		}
 	}
 }

@@ -1,6 +1,9 @@
 package probe
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // Missing marks a time that was not observed (for example the TTFT of a
 // request that failed before any output). Results files write it as null.
@@ -63,21 +66,18 @@ type Record struct {
 const BufferedGap = time.Millisecond
 
 // Buffered reports whether the request's stream arrived buffered: at least
-// four output events, and 90 % or more of the gaps between them under
-// BufferedGap. A proxy or gateway that holds the response and releases it
-// at once turns streaming into a long TTFT with inter-token gaps near zero;
-// no model streams like that.
+// four output events, and the median gap between them under BufferedGap. A
+// proxy or gateway that holds the response and releases it at once turns
+// streaming into a long TTFT with inter-token gaps near zero; no model
+// streams like that. The median, not every gap, so that a few events the
+// client itself was slow to decode (a loaded machine) do not hide it.
 func (r Record) Buffered() bool {
 	if len(r.ITL) < 3 {
 		return false
 	}
-	together := 0
-	for _, g := range r.ITL {
-		if g < BufferedGap {
-			together++
-		}
-	}
-	return together*10 >= len(r.ITL)*9
+	gaps := slices.Clone(r.ITL)
+	slices.Sort(gaps)
+	return gaps[len(gaps)/2] < BufferedGap
 }
 
 // ScheduleLag is how late the request was sent against the open-loop
