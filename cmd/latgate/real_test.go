@@ -89,7 +89,7 @@ limits:
 	out.WriteString(r.stdout)
 
 	// The same engine again: the gate passes.
-	r = runCLI(t, nil, "gate", "-c", cfg, "--baseline", base, "--results", filepath.Join(dir, "same.json"), "--dry-run")
+	r = runCLI(t, nil, "gate", "-c", cfg, "--baseline", base, "--results", filepath.Join(dir, "same.json"), "--dry-run", "--report", filepath.Join(dir, "same.md"))
 	t.Logf("unchanged engine:\n%s", r.stdout)
 	if r.code != 0 {
 		t.Errorf("unchanged engine: exit %d, want 0\n%s", r.code, r.stderr)
@@ -100,7 +100,7 @@ limits:
 
 	// A slower engine configuration (a larger model under the same name).
 	ollamaCreate(t, "tiny")
-	r = runCLI(t, nil, "gate", "-c", cfg, "--baseline", base, "--results", filepath.Join(dir, "slow.json"), "--dry-run")
+	r = runCLI(t, nil, "gate", "-c", cfg, "--baseline", base, "--results", filepath.Join(dir, "slow.json"), "--dry-run", "--report", filepath.Join(dir, "slow.md"))
 	t.Logf("slower engine:\n%s", r.stdout)
 	if r.code != 1 || !strings.Contains(r.stdout, "regression") {
 		t.Errorf("slower engine: exit %d, want 1 with a regression\n%s", r.code, r.stderr)
