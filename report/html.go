@@ -355,7 +355,7 @@ func okSorted(xs []float64) []float64 {
 func (p *page) scenario(i int, s Scenario) {
 	p.f("<h2 id=\"s%d\">%s @ %s <span class=\"sub\">(%s)</span></h2>\n<p>%s</p>\n", i, esc(s.Scenario), esc(s.Endpoint), esc(s.Model), flagsHTML(s.Flags()))
 	if len(s.Changed) > 0 {
-		p.f("<p class=\"warn\">⚙️ Configuration changed since the baseline: %s.</p>\n", esc(strings.Join(s.Changed, ", ")))
+		p.f("<p class=\"warn\">⚙️ Configuration %s: %s.</p>\n", s.changed(), esc(strings.Join(s.Changed, ", ")))
 	}
 	stats := detailStats(s)
 	p.s("<table><tr><th>stage</th>")

@@ -741,7 +741,7 @@ func suiteNotes(r *Report) string {
 	}
 	for _, s := range r.Scenarios {
 		if len(s.Changed) > 0 {
-			notes = append(notes, "⚙️ = the scenario's configuration changed since the baseline.")
+			notes = append(notes, "⚙️ = the scenario's configuration "+r.changed()+".")
 			break
 		}
 	}
@@ -842,7 +842,7 @@ func scenarioDetails(s Scenario, open bool) string {
 	fmt.Fprintf(&b, "<details%s><summary><b>%s</b> @ %s (%s): %s</summary>\n\n", attr, md(s.Scenario), md(s.Endpoint), md(short(s.Model, 80)),
 		strings.ReplaceAll(flagText(s.Flags()), "<br>", " · "))
 	if len(s.Changed) > 0 {
-		fmt.Fprintf(&b, "⚙️ Configuration changed since the baseline: %s. The comparison may reflect that change.\n\n", md(short(strings.Join(s.Changed, ", "), 300)))
+		fmt.Fprintf(&b, "⚙️ Configuration %s: %s. The comparison may reflect that change.\n\n", s.changed(), md(short(strings.Join(s.Changed, ", "), 300)))
 	}
 	stats := detailStats(s)
 	b.WriteString("| stage |")

@@ -47,6 +47,23 @@ type Cost struct {
 	USD                float64
 }
 
+// changed says how a scenario's configuration differs from what it is
+// compared with: since the stored baseline, or between the two variants
+// of an A/B run (what a pull request that edits the suite does).
+func (r *Report) changed() string {
+	for _, s := range r.Scenarios {
+		return s.changed()
+	}
+	return "changed since the baseline"
+}
+
+func (s Scenario) changed() string {
+	if s.BaseRun != nil && s.BaseRun.Variant == results.Base {
+		return "differs between base and head"
+	}
+	return "changed since the baseline"
+}
+
 // CostUSD is the whole run's cost (NaN without pricing).
 func (r *Report) CostUSD() float64 {
 	if len(r.Costs) == 0 {

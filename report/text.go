@@ -57,7 +57,7 @@ func Text(w io.Writer, r *Report, color bool) {
 		}
 		fmt.Fprintf(w, "%s @ %s (%s): %s\n", clean(s.Scenario), clean(s.Endpoint), clean(s.Model), strings.Join(fl, "; "))
 		if len(s.Changed) > 0 {
-			fmt.Fprintf(w, "  configuration changed since the baseline: %s\n", clean(strings.Join(s.Changed, ", ")))
+			fmt.Fprintf(w, "  configuration %s: %s\n", s.changed(), clean(strings.Join(s.Changed, ", ")))
 		}
 		t := newTable("  stage", "budget", "base p50", "base p95", "cur p50", "cur p95", "change [95% CI]", "status")
 		t.alignLeft = map[int]bool{0: true, 1: true, 6: true, 7: true}
