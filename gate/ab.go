@@ -74,6 +74,7 @@ func LoadAB(ctx context.Context, env Env, o ABOptions) (base, head *suite.Config
 	if err != nil {
 		return nil, nil, err
 	}
+	ConfigWarnings(env.Stderr, head)
 	if err := urlOverride(base, "base-url", o.BaseURL); err != nil {
 		return nil, nil, err
 	}

@@ -2,6 +2,7 @@ package gate
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"slices"
 
@@ -24,6 +25,17 @@ func LoadConfig(path string, getenv func(string) string, skipKeys bool) (*suite.
 		return nil, AsBadInput(err)
 	}
 	return cfg, nil
+}
+
+// ConfigWarnings prints the config's warnings (a price for a model no
+// endpoint uses, …): problems that do not stop the run.
+func ConfigWarnings(w io.Writer, cfg *suite.Config) {
+	if w == nil || cfg == nil {
+		return
+	}
+	for _, e := range cfg.Warnings {
+		fmt.Fprintln(w, "latgate: warning: "+e.Error())
+	}
 }
 
 // Overrides are threshold values given as flags or Action inputs, in the

@@ -170,6 +170,7 @@ func Gate(ctx context.Context, env Env, in Inputs) error {
 		return err
 	}
 	p.act.Mask(cfg.Secrets()...)
+	ConfigWarnings(env.Stderr, cfg)
 	if err := in.Select.Apply(cfg); err != nil {
 		return err
 	}

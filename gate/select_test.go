@@ -44,3 +44,15 @@ func TestSelection(t *testing.T) {
 		})
 	}
 }
+
+func TestConfigWarningsArePrinted(t *testing.T) {
+	cfg, err := suite.Parse("w.yaml", []byte("endpoints:\n  - {name: e, base_url: http://127.0.0.1:9/v1, model: m}\nscenarios:\n  - {name: s, prompt: hi}\npricing:\n  other-model: {input: 1, output: 2}\n"), suite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	ConfigWarnings(&b, cfg)
+	if !strings.Contains(b.String(), "latgate: warning: w.yaml:") || !strings.Contains(b.String(), "other-model") {
+		t.Errorf("warnings %q, want the unused price named with its line", b.String())
+	}
+}

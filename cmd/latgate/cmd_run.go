@@ -38,6 +38,7 @@ func cmdRun(e *env, args []string) error {
 	if err := sel.Apply(cfg); err != nil {
 		return err
 	}
+	gate.ConfigWarnings(e.stderr, cfg)
 	f, err := gate.Measure(e.ctx, cfg, gate.MeasureOptions{Source: gate.GitSource(e.getenv, *region), Progress: e.stderr, TTY: progressBar(e), ToolVersion: version.Tool()})
 	if f != nil && len(f.Runs) > 0 {
 		if werr := baseline.Write(*out, f); werr != nil {
