@@ -86,6 +86,9 @@ func (in Inputs) Validate(command string) error {
 	if in.Mode == "record" && (len(in.Select.Scenarios) > 0 || in.Select.Requests > 0) {
 		return BadInputf("--scenario and --requests narrow a run for local iteration; a recorded baseline measures the whole suite as configured")
 	}
+	if in.Mode == "ab" && (in.Baseline != "" || in.BaselineArtifact != "") {
+		return BadInputf("baseline and baseline-artifact belong to modes gate and record: mode ab measures its own base variant (give base-config, or none for the config at the base commit)")
+	}
 	if in.Mode != "ab" && (in.BaseConfig != "" || len(in.BaseURL) > 0 || len(in.HeadURL) > 0) {
 		return BadInputf("base-config, base-url and head-url belong to mode ab (mode is %q)", in.Mode)
 	}

@@ -282,6 +282,8 @@ func TestErrorsBeforeTheRun(t *testing.T) {
 		{"report folder missing", []string{"gate", "-c", cfg, "--baseline", "none", "--report", filepath.Join(dir, "no", "r.md")}, "cannot write"},
 		{"unknown scenario", []string{"run", "-c", cfg, "--scenario", "nope", "-o", filepath.Join(dir, "r.json")}, `scenario "nope" is not in`},
 		{"unknown mode", []string{"gate", "-c", cfg, "--mode", "fast"}, "mode: want gate, record or ab"},
+		{"a baseline in mode ab", []string{"gate", "-c", cfg, "--mode", "ab", "--baseline", trunc}, "mode ab measures its own base variant"},
+		{"base-url outside mode ab", []string{"gate", "-c", cfg, "--base-url", "e=http://x"}, "belong to mode ab"},
 		{"publish without results", []string{"publish", "-c", cfg, "--baseline", "none"}, "results: give the results file"},
 	}
 	for _, tt := range tests {
