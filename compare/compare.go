@@ -614,7 +614,7 @@ func pct(cur, base float64) float64 {
 func practical(c *Check, cfg Config) (beyond, worse bool) {
 	diff := c.Current - c.Baseline
 	worse = diff > 0
-	if higherIsBetter(c.Metric) {
+	if HigherIsBetter(c.Metric) {
 		// A drop in the good share, read as a rise in the miss rate.
 		return math.Abs(diff) >= math.Max(0.01, cfg.Tolerance*(1-c.Baseline)), diff < 0
 	}
@@ -656,20 +656,34 @@ func decide(c *Check, cfg Config, tested int) {
 	}
 }
 
-// higherIsBetter: the rates whose drop is the regression.
-func higherIsBetter(metric string) bool { return metric == "goodput" || metric == "cache_hit_rate" }
+// Rate checks: their values are fractions; for those HigherIsBetter a drop
+// is the regression and a budget is a floor.
+const (
+	Errors       = "errors"
+	Goodput      = "goodput"
+	CacheHitRate = "cache_hit_rate"
+)
+
+// IsRate reports whether a check's values are fractions (not milliseconds).
+func IsRate(metric string) bool {
+	return metric == Errors || metric == Goodput || metric == CacheHitRate
+}
+
+// HigherIsBetter: the rates whose drop is the regression (their budgets
+// are floors).
+func HigherIsBetter(metric string) bool { return metric == Goodput || metric == CacheHitRate }
 
 // worse reports whether a check's estimate points to worse latency, more
 // failures or fewer good requests.
 func (c *Check) worse() bool {
-	if higherIsBetter(c.Metric) {
+	if HigherIsBetter(c.Metric) {
 		return c.Current < c.Baseline
 	}
 	return c.Current > c.Baseline
 }
 
 func overBudget(c *Check) bool {
-	if higherIsBetter(c.Metric) {
+	if HigherIsBetter(c.Metric) {
 		if !math.IsNaN(c.Budget) && !math.IsNaN(c.Current) && c.Current < c.Budget {
 			c.Status = OverBudget
 			return true

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/latgate/latgate/compare"
 	"github.com/latgate/latgate/results"
 )
 
@@ -127,7 +128,7 @@ func BMF(w io.Writer, r *Report) error {
 				ms["error-rate"] = bmfMetric{Value: round3(100 * c.Current)}
 				continue
 			}
-			if isRate(c.Metric) {
+			if compare.IsRate(c.Metric) {
 				ms[strings.ReplaceAll(c.Metric, "_", "-")] = bmfMetric{Value: round3(100 * c.Current)}
 				continue
 			}

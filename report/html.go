@@ -374,7 +374,7 @@ func (p *page) scenario(i int, s Scenario) {
 		p.f("<tr><td>%s</td>", esc(stage))
 		for _, st := range stats {
 			switch {
-			case isRate(row.Metric):
+			case compare.IsRate(row.Metric):
 				if st == "p50" {
 					p.f("<td class=\"n\">%s</td>", cellHTML(&row, row.Checks[0].Stat, false))
 				} else {

@@ -5,6 +5,8 @@ import (
 	"io"
 	"math"
 	"time"
+
+	"github.com/latgate/latgate/compare"
 )
 
 // VerdictSchema names the JSON verdict format.
@@ -127,7 +129,7 @@ func JSON(w io.Writer, r *Report) error {
 			Budget: num(c.Budget, scale), NBaseline: c.NBase, NCurrent: c.NCurrent, Status: string(c.Status),
 			CurrentCI: pair(c.CurrentCI, scale), NeedN: c.NeedN, Note: c.Note,
 		}
-		if c.Metric != "errors" && c.Metric != "goodput" && c.Metric != "cache_hit_rate" {
+		if !compare.IsRate(c.Metric) {
 			jc.MinDeltaMs = num(c.MinDelta, 1)
 		}
 		if c.PValue > 0 && c.PValue < 0.001 {

@@ -875,7 +875,7 @@ func scenarioDetails(s Scenario, open bool) string {
 		fmt.Fprintf(&b, "| %s |", stage)
 		for _, st := range stats {
 			switch {
-			case isRate(row.Metric):
+			case compare.IsRate(row.Metric):
 				if st == "p50" {
 					fmt.Fprintf(&b, " %s |", changeCell(&row, row.Checks[0].Stat))
 				} else {
@@ -913,7 +913,7 @@ func scenarioDetails(s Scenario, open bool) string {
 		}
 		fmt.Fprintf(&b, " %s | %s |\n", md(row.Budget), fs)
 		for _, c := range row.Checks {
-			if c.Status == compare.OverBudget && isFloor(c.Metric) {
+			if c.Status == compare.OverBudget && compare.HigherIsBetter(c.Metric) {
 				notes = append(notes, fmt.Sprintf("%s: %s is below its floor of %s.", row.Stage, cell(c.Current, row.Unit), cell(c.Budget, row.Unit)))
 			} else if c.Status == compare.OverBudget {
 				notes = append(notes, fmt.Sprintf("%s %s: %s is over its budget of %s.", row.Stage, c.Stat, cell(c.Current, row.Unit), cell(c.Budget, row.Unit)))

@@ -519,19 +519,11 @@ func metricName(m string) string {
 	return m
 }
 
-// isRate: checks whose values are fractions (shown in %).
-func isRate(metric string) bool {
-	return metric == "errors" || metric == "goodput" || metric == "cache_hit_rate"
-}
-
-// isFloor: rates whose budget is a lower limit.
-func isFloor(metric string) bool { return metric == "goodput" || metric == "cache_hit_rate" }
-
 func describeCheck(c compare.Check, esc func(string) string) string {
-	if isFloor(c.Metric) && c.Status == compare.OverBudget {
+	if compare.HigherIsBetter(c.Metric) && c.Status == compare.OverBudget {
 		return fmt.Sprintf("%s @ %s %s %s%% below its floor of %s%%", esc(c.Scenario), esc(c.Endpoint), metricName(c.Metric), trimFloat(100*c.Current), trimFloat(100*c.Budget))
 	}
-	if isRate(c.Metric) {
+	if compare.IsRate(c.Metric) {
 		return fmt.Sprintf("%s @ %s %s %s%% → %s%%", esc(c.Scenario), esc(c.Endpoint), metricName(c.Metric), trimFloat(100*c.Baseline), trimFloat(100*c.Current))
 	}
 	s := fmt.Sprintf("%s @ %s %s %s", esc(c.Scenario), esc(c.Endpoint), metricName(c.Metric), c.Stat)

@@ -860,7 +860,7 @@ var budgetRates = map[string]struct {
 
 // budgetMetricNames lists every metric budgets accept, for messages.
 func budgetMetricNames() []string {
-	return append(slices.Clone(compare.Metrics), "errors", "goodput", "cache_hit_rate")
+	return append(slices.Clone(compare.Metrics), compare.Errors, compare.Goodput, compare.CacheHitRate)
 }
 
 func (p *parser) budgets(n *yaml.Node, cfg *Config) (budgets, floors []Budget) {
