@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/latgate/latgate/baseline"
@@ -101,12 +102,7 @@ func LoadAB(ctx context.Context, env Env, o ABOptions) (base, head *suite.Config
 }
 
 func findScenario(cfg *suite.Config, name string) bool {
-	for _, s := range cfg.Scenarios {
-		if s.Name == name {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(cfg.Scenarios, func(s suite.Scenario) bool { return s.Name == name })
 }
 
 // configAtBase reads the suite at the pull request's base commit.
