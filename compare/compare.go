@@ -51,7 +51,10 @@
 // family-wise error rate of each at Alpha. Each test's statistic is
 // standardized by its own permutation distribution, and a check's adjusted
 // p-value is the share of permutations whose largest standardized statistic
-// reaches the check's.
+// reaches the check's. Permutations are drawn sequentially: a first batch of
+// 200, doubled up to B only while a check whose status depends on its
+// p-value is not yet clearly on one side of Alpha (Result.Permutations says
+// how many were drawn).
 //
 // A check is a regression only when we are confident the current run is
 // worse by more than Tolerance: each test's null hypothesis is "worse by at
@@ -197,6 +200,9 @@ type Result struct {
 	Checks   []Check
 	Warnings []string
 	Tested   int // checks in the multiple-comparison family
+	// Permutations is the number of permutations drawn: fewer than
+	// Config.Permutations when every status was settled earlier.
+	Permutations int
 }
 
 // MinN is the number of requests per side needed to test the q-quantile:
@@ -274,42 +280,13 @@ func Compare(runs []Pair, cfg Config) Result {
 			data = append(data, d)
 		}
 	}
-	inParallel(len(boots), func(i int) {
-		j := boots[i]
-		draws := bootstrapDraws(j.run, j.metric, j.st, cfg.Bootstrap, checkSeed(cfg, j.run, j.metric, j.st.name), j.blocked)
-		res.Checks[j.check].CIPct = [2]float64{Quantile(draws, cfg.Alpha/2), Quantile(draws, 1-cfg.Alpha/2)}
-	})
-	if quickPermutations > 0 && !anyBeyond(res.Checks, cfg) {
-		// No check is beyond its thresholds, so no status depends on a
-		// p-value: a coarser permutation grid gives the same verdict.
-		cfg.Permutations = min(cfg.Permutations, quickPermutations)
-	}
+	intervals(&res, boots, cfg)
 	westfallYoung(&res, data, cfg)
 	for i := range res.Checks {
 		decide(&res.Checks[i], cfg, res.Tested)
 	}
 	res.Verdict = verdict(res.Checks, cfg)
 	return res
-}
-
-// quickPermutations is the permutation count used when no check of the
-// suite is beyond its thresholds (most pull requests change nothing);
-// 0 disables the shortcut.
-var quickPermutations = 200
-
-// anyBeyond reports whether a tested check's point estimate is beyond its
-// thresholds, the only case in which its p-value decides its status.
-func anyBeyond(checks []Check, cfg Config) bool {
-	for i := range checks {
-		c := &checks[i]
-		if c.Status != "" {
-			continue // not tested
-		}
-		if beyond, _ := practical(c, cfg); beyond {
-			return true
-		}
-	}
-	return false
 }
 
 // bootJob is one change interval to compute.
@@ -582,12 +559,6 @@ func requestsFor(minN int, base, cur *Sample) int {
 	return int(math.Ceil(float64(minN)/(1-worst))) + 2
 }
 
-// checkSeed derives a check's random stream from the seed and the check's
-// identity, so reordering scenarios never changes a result.
-func checkSeed(cfg Config, r Pair, metric, stat string) uint64 {
-	return cfg.Seed ^ hash(r.Endpoint+"\x00"+r.Scenario+"\x00"+metric+"\x00"+stat)
-}
-
 // minDelta is the absolute threshold for a metric: MinDelta for whole-request
 // metrics; for per-token metrics (itl, tpot) MinDelta spread over the
 // response's events, so the change must add up to MinDelta per response.
@@ -683,18 +654,23 @@ func (c *Check) worse() bool {
 }
 
 func overBudget(c *Check) bool {
-	if HigherIsBetter(c.Metric) {
-		if !math.IsNaN(c.Budget) && !math.IsNaN(c.Current) && c.Current < c.Budget {
-			c.Status = OverBudget
-			return true
-		}
-		return false
-	}
-	if !math.IsNaN(c.Budget) && !math.IsNaN(c.Current) && c.Current > c.Budget {
+	if exceedsBudget(c) {
 		c.Status = OverBudget
 		return true
 	}
 	return false
+}
+
+// exceedsBudget reports whether a check's current value is beyond its
+// budget (below it for the rates whose budget is a floor).
+func exceedsBudget(c *Check) bool {
+	if math.IsNaN(c.Budget) || math.IsNaN(c.Current) {
+		return false
+	}
+	if HigherIsBetter(c.Metric) {
+		return c.Current < c.Budget
+	}
+	return c.Current > c.Budget
 }
 
 // z80 is the standard normal quantile for 80% power.

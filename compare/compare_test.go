@@ -514,7 +514,11 @@ func testedBeyond(r Result) bool {
 	return false
 }
 
-func TestQuickPermutationsKeepStatuses(t *testing.T) {
+// TestSequentialPermutationsKeepStatuses: drawing permutations until
+// every status is settled gives the statuses all of them give, stops after
+// the first batch when nothing is beyond the thresholds, and goes on while
+// a p-value that decides a status is close to alpha.
+func TestSequentialPermutationsKeepStatuses(t *testing.T) {
 	statuses := func(r Result) []string {
 		var out []string
 		for _, c := range r.Checks {
@@ -522,47 +526,108 @@ func TestQuickPermutationsKeepStatuses(t *testing.T) {
 		}
 		return out
 	}
-	defer func(q int) { quickPermutations = q }(quickPermutations)
-	for seed := range uint64(6) {
-		runs := pair(realistic(), realistic(), 60, seed)
-		quickPermutations = 200
-		quick := Compare(runs, cfg())
-		quickPermutations = 0
-		full := Compare(runs, cfg())
-		if !reflect.DeepEqual(statuses(quick), statuses(full)) || quick.Verdict != full.Verdict {
-			t.Errorf("seed %d: statuses differ with the quick grid", seed)
+	defer func(q int) { firstBatch = q }(firstBatch)
+	c := cfg()
+	c.Permutations = 2000
+	extended := false
+	for seed := range uint64(8) {
+		slow := realistic()
+		slow.scale = 1 + 0.05*float64(seed%4) // unchanged to +15%: some p-values near alpha
+		runs := pair(realistic(), slow, 60, seed)
+		firstBatch = 200
+		seq := Compare(runs, c)
+		firstBatch = 0
+		full := Compare(runs, c)
+		if got, want := statuses(seq), statuses(full); !reflect.DeepEqual(got, want) || seq.Verdict != full.Verdict {
+			t.Errorf("seed %d: statuses differ from all 2000 permutations:\ngot  %v\nwant %v", seed, got, want)
 		}
-		if !testedBeyond(full) {
-			for _, c := range quick.Checks {
-				if !math.IsNaN(c.PValue) && c.PValue < 1.0/201-1e-12 {
-					t.Errorf("seed %d: p-value %v finer than a 200-permutation grid", seed, c.PValue)
+		if full.Permutations != 2000 {
+			t.Errorf("seed %d: all at once drew %d permutations, want 2000", seed, full.Permutations)
+		}
+		if seq.Permutations < 200 || seq.Permutations > 2000 {
+			t.Fatalf("seed %d: drew %d permutations", seed, seq.Permutations)
+		}
+		if !testedBeyond(seq) && seq.Permutations != 200 {
+			t.Errorf("seed %d: nothing beyond the thresholds, yet %d permutations drawn (want the first batch, 200)", seed, seq.Permutations)
+		}
+		if seq.Permutations > 200 {
+			extended = true
+		}
+		// Stopping early means every deciding p-value was settled.
+		if seq.Permutations < 2000 {
+			cdf := binomialCDF(seq.Permutations, settleRate(c.Alpha, 2000))
+			for _, ch := range seq.Checks {
+				if math.IsNaN(ch.PValue) || !pDecides(&ch, c) {
+					continue
+				}
+				a := int(math.Round(ch.PValue*float64(seq.Permutations+1))) - 1
+				if !settled(a, seq.Permutations, 2000, c.Alpha, cdf) {
+					t.Errorf("seed %d: stopped at %d with %s %s p = %v unsettled", seed, seq.Permutations, ch.Metric, ch.Stat, ch.PValue)
 				}
 			}
 		}
 	}
+	if !extended {
+		t.Errorf("no suite drew more than the first batch: the test lost its borderline cases")
+	}
 	// At a large n, without queueing spikes, nothing moves beyond the
-	// tolerance by chance: the shortcut applies.
+	// tolerance by chance: one batch.
 	calm := realistic()
 	calm.spikeP = 0
 	rng := rand.New(rand.NewPCG(3, 3))
 	big := []Pair{{Endpoint: "e", Scenario: "calm", Base: calm.sample(1500, rng), Current: calm.sample(1500, rng)}}
-	quickPermutations = 200
-	if r := Compare(big, cfg()); testedBeyond(r) || r.Verdict != "pass" {
-		t.Errorf("unchanged suite at n=1500: a check beyond the thresholds, or verdict %s", r.Verdict)
-	} else {
-		for _, c := range r.Checks {
-			if k := c.RawP * 201; !math.IsNaN(c.RawP) && math.Abs(k-math.Round(k)) > 1e-9 {
-				t.Errorf("%s %s: raw p %v is not on the 200-permutation grid", c.Metric, c.Stat, c.RawP)
-			}
-		}
+	firstBatch = 200
+	if r := Compare(big, cfg()); testedBeyond(r) || r.Verdict != "pass" || r.Permutations != 200 {
+		t.Errorf("unchanged suite at n=1500: verdict %s after %d permutations, want pass after 200", r.Verdict, r.Permutations)
 	}
-	// A suite with a real change keeps the full grid.
+	// A clear regression is settled early too, with the resolution of the
+	// grid drawn.
 	slow := realistic()
 	slow.scale = 1.5
-	quickPermutations = 200
-	r := Compare(pair(realistic(), slow, 60, 1), cfg())
-	if c := find(t, r, "short", "total", "p50"); c.PValue >= 1.0/201 {
-		t.Errorf("+50%%: total p50 adjusted p %v, want the full grid's resolution (< 1/201)", c.PValue)
+	r := Compare(pair(realistic(), slow, 60, 1), c)
+	if ch := find(t, r, "short", "total", "p50"); ch.Status != Regression || ch.PValue > 1.0/float64(r.Permutations+1)+1e-12 || r.Permutations == 2000 {
+		t.Errorf("+50%%: total p50 %s, p %v after %d permutations; want a regression at the grid's smallest p-value, before 2000", ch.Status, ch.PValue, r.Permutations)
+	}
+}
+
+func TestSettled(t *testing.T) {
+	for _, tt := range []struct {
+		a, b, B int
+		alpha   float64
+		want    bool
+	}{
+		{0, 200, 2000, 0.05, true},     // nothing as extreme in 200: far below 5%
+		{10, 200, 2000, 0.05, false},   // 5.5%: right at alpha
+		{5, 200, 2000, 0.05, false},    // 3%: could still be above 5%
+		{40, 200, 2000, 0.05, true},    // 20%: far above
+		{45, 800, 2000, 0.05, false},   // 5.7%
+		{0, 200, 20000, 0.0001, false}, // a strict look needs the full grid
+		{5, 200, 10, 0.05, true},       // no grid of 10 reaches alpha: never significant
+	} {
+		cdf := binomialCDF(tt.b, settleRate(tt.alpha, tt.B))
+		if got := settled(tt.a, tt.b, tt.B, tt.alpha, cdf); got != tt.want {
+			t.Errorf("settled(%d of %d, B %d, alpha %v) = %v, want %v", tt.a, tt.b, tt.B, tt.alpha, got, tt.want)
+		}
+	}
+}
+
+// TestPermutationsDoNotAllocate: the allocations of a chunk of
+// permutations do not grow with the number of permutations.
+func TestPermutationsDoNotAllocate(t *testing.T) {
+	runs := pair(realistic(), realistic(), 200, 1)
+	c := cfg()
+	c.defaults()
+	var res Result
+	var boots []bootJob
+	rt := addChecks(&res, runs[0], c, &boots)
+	rt.prepare()
+	for ti := range rt.perm {
+		rt.perm[ti] = make([]float64, permChunk)
+	}
+	few := testing.AllocsPerRun(5, func() { rt.permute(c, 0, 2) })
+	many := testing.AllocsPerRun(5, func() { rt.permute(c, 0, permChunk) })
+	if many > few {
+		t.Errorf("%v allocations for %d permutations, %v for 2: something allocates per permutation", many, permChunk, few)
 	}
 }
 

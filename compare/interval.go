@@ -3,6 +3,7 @@ package compare
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 )
 
@@ -59,103 +60,352 @@ func binomialUpper(n, k int, p float64) float64 {
 	return math.Max(0, 1-binomialCDF(n, p)[k-1])
 }
 
-// bootstrapDraws is a seeded bootstrap of the relative change of a
-// statistic, in percent, sorted. Unpaired runs resample each side's
-// requests (drawn as counts over the sorted samples, so no resample is
-// sorted); interleaved runs resample whole blocks, each with both its base
-// and current requests, so drift between blocks stays in the interval.
-func bootstrapDraws(r Pair, metric string, st statDef, B int, seed uint64, isBlocked bool) []float64 {
-	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
-	out := make([]float64, 0, B)
-	if isBlocked {
-		bb, cb := blockValues(r.Base, metric), blockValues(r.Current, metric)
+// A change interval is a seeded percentile bootstrap of the relative
+// change of a statistic, in percent. One resample serves every interval
+// of a run: unpaired runs resample each side's requests (whole requests,
+// failures included, drawn as counts over the sorted values, so no
+// resample is sorted); interleaved runs resample whole blocks, each with
+// both its base and current requests, so drift between blocks stays in
+// the interval. Each interval is a quantile of its own statistic's
+// resampling distribution, which sharing the resample does not change.
+
+// bootPlan is one run's intervals to compute.
+type bootPlan struct {
+	r       Pair
+	blocked bool
+	wants   []bootWant
+	checks  []int // for Compare: the check each want belongs to
+}
+
+// bootWant is one statistic of one metric.
+type bootWant struct {
+	metric int // index into Metrics
+	st     statDef
+}
+
+// bootChunk is the number of resamples one job draws; chunk c of a run
+// always holds resamples c·bootChunk … from its own seeded stream.
+const bootChunk = 250
+
+// bootCol is one metric of one side: the requests with a value, sorted by
+// it, and those without.
+type bootCol struct {
+	order   []int32
+	val     []float64
+	missing []int32
+}
+
+func newBootCol(s *Sample, metric string) *bootCol {
+	c := &bootCol{}
+	vals := s.Values[metric]
+	v := make([]float64, len(s.OK))
+	for i, ok := range s.OK {
+		v[i] = math.NaN()
+		if ok && i < len(vals) {
+			v[i] = vals[i]
+		}
+		if math.IsNaN(v[i]) {
+			c.missing = append(c.missing, int32(i))
+		}
+	}
+	c.order, c.val = sortedOrder(v)
+	return c
+}
+
+// stats fills out[j] with statistic sts[j] of the multiset in which each
+// value appears as often as its request's weight (total: the sum of all
+// weights); NaN when no weighted request has a value. Quantiles are type 7,
+// as Quantile computes them on the expanded multiset.
+//
+// One ascending pass adds up the mean and finds the quantiles up to the
+// median; the upper quantiles are found walking down from the top, which
+// is short. The passes test one predictable condition per value.
+func (c *bootCol) stats(w []int32, total int, sts []statDef, out []float64) {
+	m := total
+	for _, i := range c.missing {
+		m -= int(w[i])
+	}
+	if m <= 0 {
+		for j := range out {
+			out[j] = math.NaN()
+		}
+		return
+	}
+	// Each quantile needs the values at ascending positions lo and lo+1.
+	type target struct {
+		pos int      // position in the pass's direction
+		dst *float64 // where its value goes
+	}
+	var lo, hi [4]float64
+	var frac [4]float64
+	var up, down [8]target
+	nu, nd := 0, 0
+	for j, st := range sts {
+		if st.q < 0 {
+			continue
+		}
+		h := st.q * float64(m-1)
+		l := int(math.Floor(h))
+		frac[j] = h - float64(l)
+		if l >= m-1 {
+			l, frac[j] = m-1, 0
+		}
+		if st.q <= 0.5 {
+			up[nu] = target{l, &lo[j]}
+			nu++
+			if frac[j] > 0 {
+				up[nu] = target{l + 1, &hi[j]}
+				nu++
+			}
+		} else {
+			down[nd] = target{m - 1 - l, &lo[j]}
+			nd++
+			if frac[j] > 0 {
+				down[nd] = target{m - 2 - l, &hi[j]}
+				nd++
+			}
+		}
+	}
+	sortTargets := func(ts []target) {
+		sort.Slice(ts, func(a, b int) bool { return ts[a].pos < ts[b].pos })
+	}
+	sortTargets(up[:nu])
+	sortTargets(down[:nd])
+	var sum float64
+	cum, next, t := 0, math.MaxInt, 0
+	if nu > 0 {
+		next = up[0].pos
+	}
+	for k, i := range c.order {
+		n := int(w[i])
+		sum += float64(n) * c.val[k]
+		cum += n
+		if cum > next {
+			for t < nu && up[t].pos < cum {
+				*up[t].dst = c.val[k]
+				t++
+			}
+			next = math.MaxInt
+			if t < nu {
+				next = up[t].pos
+			}
+		}
+	}
+	if nd > 0 {
+		cum, t = 0, 0
+		for k := len(c.order) - 1; k >= 0 && t < nd; k-- {
+			cum += int(w[c.order[k]])
+			for t < nd && down[t].pos < cum {
+				*down[t].dst = c.val[k]
+				t++
+			}
+		}
+	}
+	for j, st := range sts {
+		switch {
+		case st.q < 0:
+			out[j] = sum / float64(m)
+		case frac[j] == 0:
+			out[j] = lo[j]
+		default:
+			out[j] = lo[j] + frac[j]*(hi[j]-lo[j])
+		}
+	}
+}
+
+// bootRun is a plan prepared for resampling.
+type bootRun struct {
+	plan      *bootPlan
+	seed      uint64
+	base, cur []*bootCol  // per metric index wanted (nil otherwise)
+	sts       [][]statDef // per metric index: the statistics wanted
+	root      []int       // per metric: the first metric with identical values
+	// Interleaved runs: each request's block as an index into the blocks
+	// both sides share (-1 for others), and their number.
+	baseBlk, curBlk []int32
+	blocks          int
+}
+
+func prepareBoot(p *bootPlan, seed uint64) *bootRun {
+	br := &bootRun{plan: p, seed: seed ^ hash(p.r.Endpoint+"\x00"+p.r.Scenario),
+		base: make([]*bootCol, len(Metrics)), cur: make([]*bootCol, len(Metrics)), sts: make([][]statDef, len(Metrics))}
+	// Metrics whose values are identical on both sides (ttft, ttfc and
+	// perceived often are) are resampled once.
+	br.root = make([]int, len(Metrics))
+	for mi, m := range Metrics {
+		br.root[mi] = mi
+		for mj := range mi {
+			if br.root[mj] == mj && sameValues(p.r.Base.Values[m], p.r.Base.Values[Metrics[mj]]) &&
+				sameValues(p.r.Current.Values[m], p.r.Current.Values[Metrics[mj]]) {
+				br.root[mi] = mj
+				break
+			}
+		}
+	}
+	for _, w := range p.wants {
+		mi := br.root[w.metric]
+		if br.base[mi] == nil {
+			br.base[mi] = newBootCol(p.r.Base, Metrics[mi])
+			br.cur[mi] = newBootCol(p.r.Current, Metrics[mi])
+		}
+		if !slices.Contains(br.sts[mi], w.st) {
+			br.sts[mi] = append(br.sts[mi], w.st)
+		}
+	}
+	if p.blocked {
+		onBase := map[int]bool{}
+		for _, b := range p.r.Base.Block {
+			onBase[b] = true
+		}
+		index := map[int]int32{}
 		var keys []int
-		for k := range bb {
-			if _, ok := cb[k]; ok {
-				keys = append(keys, k)
+		for _, b := range p.r.Current.Block {
+			if _, seen := index[b]; !seen && onBase[b] {
+				index[b] = 0
+				keys = append(keys, b)
 			}
 		}
 		if len(keys) >= 2 {
 			sort.Ints(keys)
-			var xs, ys []float64
-			for range B {
-				xs, ys = xs[:0], ys[:0]
-				for range keys {
-					k := keys[rng.IntN(len(keys))]
-					xs = append(xs, bb[k]...)
-					ys = append(ys, cb[k]...)
-				}
-				sort.Float64s(xs)
-				sort.Float64s(ys)
-				if qb := st.of(xs); qb > 0 {
-					out = append(out, (st.of(ys)/qb-1)*100)
-				}
+			for k, b := range keys {
+				index[b] = int32(k)
 			}
-			sort.Float64s(out)
-			return out
+			blk := func(blocks []int) []int32 {
+				out := make([]int32, len(blocks))
+				for i, b := range blocks {
+					out[i] = -1
+					if k, ok := index[b]; ok {
+						out[i] = k
+					}
+				}
+				return out
+			}
+			br.baseBlk, br.curBlk, br.blocks = blk(p.r.Base.Block), blk(p.r.Current.Block), len(keys)
 		}
 	}
-	base, cur := okValues(r.Base, metric), okValues(r.Current, metric)
-	cb, cc := make([]int, len(base)), make([]int, len(cur))
-	for range B {
-		qb := resampledStat(base, cb, st, rng)
-		qc := resampledStat(cur, cc, st, rng)
-		if qb > 0 {
-			out = append(out, (qc/qb-1)*100)
+	return br
+}
+
+// resample draws resamples [from, to) of the run into draws[want][b]
+// (NaN when the baseline's statistic is not positive).
+func (br *bootRun) resample(from, to int, draws [][]float64) {
+	rng := rand.New(rand.NewPCG(br.seed, (uint64(from/bootChunk)+1)*0x9e3779b97f4a7c15))
+	wb, wc := make([]int32, br.plan.r.Base.N()), make([]int32, br.plan.r.Current.N())
+	var counts []int32
+	if br.blocks > 0 {
+		counts = make([]int32, br.blocks)
+	}
+	statB, statC := make([][]float64, len(Metrics)), make([][]float64, len(Metrics))
+	for mi, sts := range br.sts {
+		statB[mi], statC[mi] = make([]float64, len(sts)), make([]float64, len(sts))
+	}
+	for b := from; b < to; b++ {
+		var tb, tc int
+		if counts != nil {
+			clear(counts)
+			for range br.blocks {
+				counts[rng.IntN(br.blocks)]++
+			}
+			tb, tc = blockWeights(wb, br.baseBlk, counts), blockWeights(wc, br.curBlk, counts)
+		} else {
+			tb, tc = drawCounts(wb, rng), drawCounts(wc, rng)
+		}
+		for mi, sts := range br.sts {
+			if len(sts) > 0 {
+				br.base[mi].stats(wb, tb, sts, statB[mi])
+				br.cur[mi].stats(wc, tc, sts, statC[mi])
+			}
+		}
+		for wi, w := range br.plan.wants {
+			mi := br.root[w.metric]
+			j := slices.Index(br.sts[mi], w.st)
+			qb, qc := statB[mi][j], statC[mi][j]
+			draws[wi][b] = math.NaN()
+			if qb > 0 {
+				draws[wi][b] = (qc/qb - 1) * 100
+			}
 		}
 	}
-	sort.Float64s(out)
+}
+
+// drawCounts resamples len(w) requests with replacement as counts per
+// request and returns their total.
+func drawCounts(w []int32, rng *rand.Rand) int {
+	clear(w)
+	for range w {
+		w[rng.IntN(len(w))]++
+	}
+	return len(w)
+}
+
+// blockWeights gives every request its block's count and returns their
+// total.
+func blockWeights(w, blk, counts []int32) int {
+	t := 0
+	for i, k := range blk {
+		w[i] = 0
+		if k >= 0 {
+			w[i] = counts[k]
+			t += int(counts[k])
+		}
+	}
+	return t
+}
+
+// bootstrapChanges returns, per plan and want, the sorted bootstrap draws
+// of the relative change in percent (B resamples, fewer draws when the
+// baseline's statistic was not positive). Resamples are drawn in parallel
+// chunks, each from its own stream.
+func bootstrapChanges(plans []*bootPlan, B int, seed uint64) [][][]float64 {
+	runs := make([]*bootRun, len(plans))
+	out := make([][][]float64, len(plans))
+	for i, p := range plans {
+		runs[i] = prepareBoot(p, seed)
+		out[i] = make([][]float64, len(p.wants))
+		for w := range out[i] {
+			out[i][w] = make([]float64, B)
+		}
+	}
+	type job struct{ run, from, to int }
+	var jobs []job
+	for ri := range runs {
+		for from := 0; from < B; from += bootChunk {
+			jobs = append(jobs, job{ri, from, min(from+bootChunk, B)})
+		}
+	}
+	inParallel(len(jobs), func(i int) {
+		j := jobs[i]
+		runs[j.run].resample(j.from, j.to, out[j.run])
+	})
+	for _, ds := range out {
+		for w, d := range ds {
+			d = slices.DeleteFunc(d, math.IsNaN)
+			sort.Float64s(d)
+			ds[w] = d
+		}
+	}
 	return out
 }
 
-// blockValues groups a sample's successful values of a metric by block.
-func blockValues(s *Sample, metric string) map[int][]float64 {
-	out := map[int][]float64{}
-	vals := s.Values[metric]
-	for i, b := range s.Block {
-		if i < len(vals) && s.OK[i] && !math.IsNaN(vals[i]) {
-			out[b] = append(out[b], vals[i])
+// intervals sets the change interval (CIPct) of every check in boots.
+func intervals(res *Result, boots []bootJob, cfg Config) {
+	if cfg.Bootstrap <= 0 || len(boots) == 0 {
+		return
+	}
+	var plans []*bootPlan
+	for _, j := range boots {
+		if n := len(plans); n == 0 || plans[n-1].r.Endpoint != j.run.Endpoint || plans[n-1].r.Scenario != j.run.Scenario {
+			plans = append(plans, &bootPlan{r: j.run, blocked: j.blocked})
+		}
+		p := plans[len(plans)-1]
+		p.wants = append(p.wants, bootWant{metric: slices.Index(Metrics, j.metric), st: j.st})
+		p.checks = append(p.checks, j.check)
+	}
+	draws := bootstrapChanges(plans, cfg.Bootstrap, cfg.Seed)
+	for pi, p := range plans {
+		for wi, check := range p.checks {
+			d := draws[pi][wi]
+			res.Checks[check].CIPct = [2]float64{Quantile(d, cfg.Alpha/2), Quantile(d, 1-cfg.Alpha/2)}
 		}
 	}
-	return out
-}
-
-func resampledStat(sorted []float64, counts []int, st statDef, rng *rand.Rand) float64 {
-	n := len(sorted)
-	if n == 0 {
-		return math.NaN()
-	}
-	for i := range counts {
-		counts[i] = 0
-	}
-	for range n {
-		counts[rng.IntN(n)]++
-	}
-	if st.q < 0 {
-		var s float64
-		for i, c := range counts {
-			s += float64(c) * sorted[i]
-		}
-		return s / float64(n)
-	}
-	h := st.q * float64(n-1)
-	lo := int(math.Floor(h))
-	frac := h - float64(lo)
-	pos := 0
-	vlo := math.NaN()
-	for i, c := range counts {
-		for range c {
-			if pos == lo {
-				vlo = sorted[i]
-				if frac == 0 || lo == n-1 {
-					return vlo
-				}
-			}
-			if pos == lo+1 {
-				return vlo + frac*(sorted[i]-vlo)
-			}
-			pos++
-		}
-	}
-	return vlo
 }

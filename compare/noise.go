@@ -2,6 +2,7 @@ package compare
 
 import (
 	"math"
+	"slices"
 
 	"github.com/montanaflynn/stats"
 )
@@ -83,13 +84,28 @@ func Noise(runs []Pair, cfg Config) []NoiseCheck {
 	z := stats.NormPpf(1-cfg.Alpha/float64(max(tested, 1)), 0, 1) + z80
 	lt := math.Log1p(cfg.Tolerance)
 	target := 2 * cfg.Tolerance
-	var out []NoiseCheck
+	// One bootstrap per run for all its checks.
+	var plans []*bootPlan
 	for _, c := range cands {
+		if n := len(plans); n == 0 || plans[n-1].r.Endpoint != c.r.Endpoint || plans[n-1].r.Scenario != c.r.Scenario {
+			plans = append(plans, &bootPlan{r: c.r, blocked: blocked(c.r)})
+		}
+		p := plans[len(plans)-1]
+		p.wants = append(p.wants, bootWant{metric: slices.Index(Metrics, c.metric), st: c.st})
+	}
+	all := bootstrapChanges(plans, cfg.Bootstrap, cfg.Seed)
+	var out []NoiseCheck
+	pi, wi := 0, 0
+	for _, c := range cands {
+		if p := plans[pi]; wi == len(p.wants) {
+			pi, wi = pi+1, 0
+		}
+		draws := all[pi][wi]
+		wi++
 		nc := NoiseCheck{
 			Endpoint: c.r.Endpoint, Scenario: c.r.Scenario, Metric: c.metric, Stat: c.st.name,
 			NBase: c.nb, NCurrent: c.nc, NoisePct: math.NaN(), MDEPct: math.NaN(), TargetPct: target * 100,
 		}
-		draws := bootstrapDraws(c.r, c.metric, c.st, cfg.Bootstrap, checkSeed(cfg, c.r, c.metric, c.st.name), blocked(c.r))
 		logs := make([]float64, 0, len(draws))
 		for _, d := range draws {
 			if d > -100 {

@@ -1,8 +1,10 @@
 package compare
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"sort"
 )
 
@@ -34,273 +36,360 @@ type testDef struct {
 	dir    int
 }
 
-// runTests holds a run's data twice, with the current sample scaled for
-// each direction's minimum-effect null hypothesis, and its tests.
+// runTests holds a run's requests pooled (baseline first), its columns
+// twice, with the current values scaled for each direction's
+// minimum-effect null hypothesis, and its tests and their permutation
+// distributions.
 type runTests struct {
+	n, nb         int // requests, of which the first nb are the baseline
 	worse, better *runData
-	tests         []testDef
-	// strata are the groups of units whose labels may be exchanged: one
-	// group of all units, or one per block of an interleaved run.
-	strata [][]int
+	// miss lists the failed requests (errors) and the requests that missed
+	// the goodput SLO: a rate test walks only these.
+	miss  [2][]int32
+	tests []testDef
+	// same[ti] is an earlier test that always has test ti's value, or -1.
+	same []int
+	// strata are the groups of requests whose labels may be exchanged: one
+	// group of all requests, or one per block of an interleaved run.
+	strata [][]int32
 	seed   uint64 // from the run's identity
 	// alias[mi] is the first metric whose column is identical to metric
-	// mi's in both scaled copies (ttft, ttfc and perceived often are):
-	// their statistics agree under every permutation, so each is computed
-	// once.
+	// mi's (ttft, ttfc and perceived often are): their statistics agree
+	// under every permutation, so each is computed once.
 	alias []int
+	obs   []float64   // per test: its observed statistic
+	perm  [][]float64 // per test: its statistic under each permutation so far
 }
 
+// runData is one scaled copy of a run's metrics: one column per metric
+// that is not an alias (nil otherwise).
 type runData struct {
-	units []unit
-	nb    int         // units[:nb] are the baseline
-	order [][]int     // per metric: units with a value, sorted by value
-	val   [][]float64 // per metric: the values in that order
-	rank  [][]float64 // per metric: mid-ranks in that order
+	cols []*column
 }
+
+// column is one metric of the pooled requests: the requests with a value,
+// sorted by it.
+type column struct {
+	order   []int32   // request indices, ascending by value
+	val     []float64 // their values
+	rank    []float64 // their mid-ranks
+	sumRank float64
+}
+
+// permChunk is the number of permutations one job computes; chunk c of a
+// run always holds permutations c·permChunk … from its own seeded stream,
+// so results do not depend on batching, cores or scheduling.
+const permChunk = 100
 
 func newRunTests(r Pair, cfg Config, isBlocked bool) *runTests {
-	d := &runTests{
-		worse: newRunData(r.Base, r.Current, 1/(1+cfg.Tolerance), isBlocked, cfg.Goodput),
-		seed:  hash(r.Endpoint + "\x00" + r.Scenario),
+	rt := &runTests{nb: r.Base.N(), seed: hash(r.Endpoint + "\x00" + r.Scenario)}
+	rt.n = rt.nb + r.Current.N()
+	// Pooled values per metric, NaN where missing.
+	pooled := make([][]float64, len(Metrics))
+	for mi, m := range Metrics {
+		col := make([]float64, 0, rt.n)
+		for _, s := range []*Sample{r.Base, r.Current} {
+			vals := s.Values[m]
+			for i, ok := range s.OK {
+				v := math.NaN()
+				if ok && i < len(vals) {
+					v = vals[i]
+				}
+				col = append(col, v)
+			}
+		}
+		pooled[mi] = col
 	}
-	if cfg.Tolerance < 1 {
-		d.better = newRunData(r.Base, r.Current, 1/(1-cfg.Tolerance), isBlocked, cfg.Goodput)
-	}
-	d.alias = make([]int, len(Metrics))
+	rt.alias = make([]int, len(Metrics))
 	for mi := range Metrics {
-		d.alias[mi] = mi
-		for mj := 0; mj < mi; mj++ {
-			if d.alias[mj] == mj && sameColumn(d.worse, mi, mj) && (d.better == nil || sameColumn(d.better, mi, mj)) {
-				d.alias[mi] = mj
+		rt.alias[mi] = mi
+		for mj := range mi {
+			if rt.alias[mj] == mj && sameValues(pooled[mi], pooled[mj]) {
+				rt.alias[mi] = mj
 				break
 			}
 		}
 	}
-	n := r.Base.N() + r.Current.N()
+	var blocks []int
+	if isBlocked {
+		blocks = append(append(blocks, r.Base.Block...), r.Current.Block...)
+	}
+	members := blockMembers(blocks)
+	rt.worse = newRunData(pooled, rt.alias, rt.nb, 1/(1+cfg.Tolerance), members)
+	if cfg.Tolerance < 1 {
+		rt.better = newRunData(pooled, rt.alias, rt.nb, 1/(1-cfg.Tolerance), members)
+	}
+	i := int32(0)
+	for _, s := range []*Sample{r.Base, r.Current} {
+		for j, ok := range s.OK {
+			if !ok {
+				rt.miss[0] = append(rt.miss[0], i)
+			}
+			if !meets(s, j, cfg.Goodput) {
+				rt.miss[1] = append(rt.miss[1], i)
+			}
+			i++
+		}
+	}
 	if !isBlocked {
-		all := make([]int, n)
+		all := make([]int32, rt.n)
 		for i := range all {
-			all[i] = i
+			all[i] = int32(i)
 		}
-		d.strata = [][]int{all}
-		return d
+		rt.strata = [][]int32{all}
+		return rt
 	}
-	byBlock := map[int][]int{}
+	for _, idx := range members {
+		if len(idx) > 1 {
+			rt.strata = append(rt.strata, idx)
+		}
+	}
+	return rt
+}
+
+// blockMembers groups request indices by block number, in ascending block
+// order; nil without blocks.
+func blockMembers(block []int) [][]int32 {
+	if block == nil {
+		return nil
+	}
+	byBlock := map[int][]int32{}
 	var keys []int
-	add := func(blocks []int, offset int) {
-		for i, b := range blocks {
-			if _, ok := byBlock[b]; !ok {
-				keys = append(keys, b)
-			}
-			byBlock[b] = append(byBlock[b], offset+i)
-		}
-	}
-	add(r.Base.Block, 0)
-	add(r.Current.Block, r.Base.N())
-	sort.Ints(keys)
-	for _, k := range keys {
-		if len(byBlock[k]) > 1 {
-			d.strata = append(d.strata, byBlock[k])
-		}
-	}
-	return d
-}
-
-// alignBlocks divides every unit's values by the median of its block's
-// values, per metric.
-func alignBlocks(units []unit, block []int) {
-	members := map[int][]int{}
 	for i, b := range block {
-		members[b] = append(members[b], i)
-	}
-	var vs []float64
-	for mi := range Metrics {
-		for _, idx := range members {
-			vs = vs[:0]
-			for _, i := range idx {
-				if v := units[i].v[mi]; !math.IsNaN(v) {
-					vs = append(vs, v)
-				}
-			}
-			if len(vs) == 0 {
-				continue
-			}
-			sort.Float64s(vs)
-			med := Quantile(vs, 0.5)
-			if med <= 0 {
-				continue
-			}
-			for _, i := range idx {
-				units[i].v[mi] /= med
-			}
+		if _, ok := byBlock[b]; !ok {
+			keys = append(keys, b)
 		}
+		byBlock[b] = append(byBlock[b], int32(i))
 	}
+	sort.Ints(keys)
+	out := make([][]int32, len(keys))
+	for k, b := range keys {
+		out[k] = byBlock[b]
+	}
+	return out
 }
 
-func sameColumn(d *runData, a, b int) bool {
-	for _, u := range d.units {
-		x, y := u.v[a], u.v[b]
-		if x != y && !(math.IsNaN(x) && math.IsNaN(y)) {
+// sortedOrder returns the indices of v's values that are not NaN and
+// those values, ascending (equal values by index).
+func sortedOrder(v []float64) ([]int32, []float64) {
+	type iv struct {
+		v float64
+		i int32
+	}
+	pairs := make([]iv, 0, len(v))
+	for i, x := range v {
+		if !math.IsNaN(x) {
+			pairs = append(pairs, iv{x, int32(i)})
+		}
+	}
+	slices.SortFunc(pairs, func(a, b iv) int {
+		if c := cmp.Compare(a.v, b.v); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.i, b.i)
+	})
+	order, val := make([]int32, len(pairs)), make([]float64, len(pairs))
+	for k, p := range pairs {
+		order[k], val[k] = p.i, p.v
+	}
+	return order, val
+}
+
+func sameValues(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] && !(math.IsNaN(a[i]) && math.IsNaN(b[i])) {
 			return false
 		}
 	}
 	return true
 }
 
-// value is test t's statistic for the labelling cur, oriented so that
-// larger is more extreme in the test's direction.
-func (rt *runTests) value(t testDef, cur []bool) float64 {
-	d := rt.worse
-	if t.dir < 0 {
-		d = rt.better
-	}
-	return float64(t.dir) * d.statistic(t, cur)
-}
-
-// newRunData pools base and current requests, the current values
-// multiplied by scale: testing "no difference" on the scaled data tests
-// "a difference of exactly the tolerance" on the real data.
+// newRunData builds the columns of one scaled copy: the current values
+// (from index nb on) multiplied by scale, so testing "no difference" on
+// the scaled data tests "a difference of exactly the tolerance" on the
+// real data.
 //
-// For an interleaved run (aligned), every value is then divided by the
-// median of its block's values of that metric, both variants together.
-// That median is the same whatever the labels inside the block, so the
-// within-block permutation test stays exact, and drift between blocks
-// (the provider slowing down for a minute, a cold start) no longer widens
-// the null distribution: the tests see each request relative to its
-// neighbours in time.
-func newRunData(base, cur *Sample, scale float64, aligned bool, slos []SLO) *runData {
-	d := &runData{nb: base.N()}
-	add := func(s *Sample, scale float64) {
-		for i := range s.OK {
-			u := unit{ok: s.OK[i], good: meets(s, i, slos), v: make([]float64, len(Metrics))}
-			for mi, m := range Metrics {
-				u.v[mi] = math.NaN()
-				if vals := s.Values[m]; i < len(vals) && s.OK[i] {
-					u.v[mi] = vals[i] * scale
+// For an interleaved run (members not nil), every value is then divided
+// by the median of its block's values of that metric, both variants
+// together. That median is the same whatever the labels inside the block,
+// so the within-block permutation test stays exact, and drift between
+// blocks (the provider slowing down for a minute, a cold start) no longer
+// widens the null distribution: the tests see each request relative to
+// its neighbours in time.
+func newRunData(pooled [][]float64, alias []int, nb int, scale float64, members [][]int32) *runData {
+	d := &runData{cols: make([]*column, len(pooled))}
+	v := make([]float64, 0, len(pooled[0]))
+	var vs []float64
+	for mi, src := range pooled {
+		if alias[mi] != mi {
+			continue
+		}
+		v = append(v[:0], src...)
+		for i := nb; i < len(v); i++ {
+			v[i] *= scale
+		}
+		for _, idx := range members {
+			vs = vs[:0]
+			for _, i := range idx {
+				if !math.IsNaN(v[i]) {
+					vs = append(vs, v[i])
 				}
 			}
-			d.units = append(d.units, u)
-		}
-	}
-	add(base, 1)
-	add(cur, scale)
-	if aligned {
-		alignBlocks(d.units, append(append([]int(nil), base.Block...), cur.Block...))
-	}
-	d.order = make([][]int, len(Metrics))
-	d.val = make([][]float64, len(Metrics))
-	d.rank = make([][]float64, len(Metrics))
-	for mi := range Metrics {
-		var idx []int
-		for i, u := range d.units {
-			if !math.IsNaN(u.v[mi]) {
-				idx = append(idx, i)
+			if len(vs) == 0 {
+				continue
+			}
+			sort.Float64s(vs)
+			if med := Quantile(vs, 0.5); med > 0 {
+				for _, i := range idx {
+					v[i] /= med
+				}
 			}
 		}
-		sort.SliceStable(idx, func(a, b int) bool { return d.units[idx[a]].v[mi] < d.units[idx[b]].v[mi] })
-		d.order[mi] = idx
-		val := make([]float64, len(idx))
-		for k, i := range idx {
-			val[k] = d.units[i].v[mi]
-		}
-		d.val[mi] = val
-		rk := make([]float64, len(idx))
-		for i := 0; i < len(idx); {
+		c := &column{}
+		c.order, c.val = sortedOrder(v)
+		c.rank = make([]float64, len(c.order))
+		for i := 0; i < len(c.val); {
 			j := i
-			for j+1 < len(idx) && val[j+1] == val[i] {
+			for j+1 < len(c.val) && c.val[j+1] == c.val[i] {
 				j++
 			}
 			mid := float64(i+j)/2 + 1
 			for k := i; k <= j; k++ {
-				rk[k] = mid
+				c.rank[k] = mid
+				c.sumRank += mid
 			}
 			i = j + 1
 		}
-		d.rank[mi] = rk
+		d.cols[mi] = c
 	}
 	return d
 }
 
-// statistic computes test t for the labelling cur (true = current).
-func (d *runData) statistic(t testDef, cur []bool) float64 {
-	switch t.kind {
-	case kindErrors, kindGoodput:
-		var fb, nb, fc, nc float64
-		for i, u := range d.units {
-			miss := !u.ok
+// labels is the observed labelling: 0 for the baseline's requests, 1 for
+// the current run's. Labels are numbers so that the statistics add them up
+// without branching on them.
+func (rt *runTests) labels() []float64 {
+	lab := make([]float64, rt.n)
+	for i := rt.nb; i < rt.n; i++ {
+		lab[i] = 1
+	}
+	return lab
+}
+
+// pass is what one walk over a column gives every test of that column:
+// the current requests with a value, the sum of their ranks, and the sum
+// of the baseline's values.
+type pass struct {
+	nc, sc, sumB float64
+	done         bool
+}
+
+// scratch is one job's reusable state: the passes of the labelling being
+// evaluated, per direction and metric.
+type scratch struct {
+	passes [2][]pass
+}
+
+func newScratch() *scratch {
+	return &scratch{passes: [2][]pass{make([]pass, len(Metrics)), make([]pass, len(Metrics))}}
+}
+
+// eval computes every test's statistic for the labelling lab, oriented so
+// that larger is more extreme in the test's direction.
+func (rt *runTests) eval(lab []float64, out []float64, s *scratch) {
+	clear(s.passes[0])
+	clear(s.passes[1])
+	for ti, t := range rt.tests {
+		if j := rt.same[ti]; j >= 0 {
+			out[ti] = out[j]
+			continue
+		}
+		switch t.kind {
+		case kindErrors, kindGoodput:
+			miss := rt.miss[0]
 			if t.kind == kindGoodput {
-				miss = !u.good
+				miss = rt.miss[1]
 			}
-			if cur[i] {
-				nc++
-				if miss {
-					fc++
-				}
-			} else {
-				nb++
-				if miss {
-					fb++
-				}
+			var fc float64
+			for _, i := range miss {
+				fc += lab[i]
 			}
+			nc, nb := float64(rt.n-rt.nb), float64(rt.nb)
+			out[ti] = float64(t.dir) * (fc/nc - (float64(len(miss))-fc)/nb)
+			continue
 		}
-		return fc/nc - fb/nb
-	case kindRank:
+		d, di := rt.worse, 0
+		if t.dir < 0 {
+			d, di = rt.better, 1
+		}
+		mi := rt.alias[t.metric]
+		p := &s.passes[di][mi]
+		c := d.cols[mi]
+		if !p.done {
+			*p = c.walk(lab)
+		}
+		out[ti] = float64(t.dir) * c.statistic(t, lab, p)
+	}
+}
+
+// walk is the one full pass over a column per labelling. It adds every
+// value multiplied by its label (or one minus it) instead of branching on
+// the label: the labels are random, so a branch would be mispredicted half
+// the time. The sums are the same, term by term, as branching would give.
+func (c *column) walk(lab []float64) pass {
+	var p pass
+	for k, i := range c.order {
+		l := lab[i]
+		p.nc += l
+		p.sc += c.rank[k] * l
+		p.sumB += c.val[k] * (1 - l)
+	}
+	p.done = true
+	return p
+}
+
+// statistic computes test t of this column for the labelling lab.
+func (c *column) statistic(t testDef, lab []float64, p *pass) float64 {
+	if t.kind == kindRank {
 		// Mann-Whitney U as the difference of mean ranks, scaled by N.
-		var sc, sb, nc, nb float64
-		rank := d.rank[t.metric]
-		for k, i := range d.order[t.metric] {
-			if cur[i] {
-				sc += rank[k]
-				nc++
-			} else {
-				sb += rank[k]
-				nb++
-			}
-		}
+		nc := p.nc
+		nb := float64(len(c.order)) - nc
 		if nc == 0 || nb == 0 {
 			return 0
 		}
-		return (sc/nc - sb/nb) / (nc + nb)
+		return (p.sc/nc - (c.sumRank-p.sc)/nb) / (nc + nb)
 	}
 	// Exceedance: how much more of the current side than of the baseline
 	// side lies above a threshold from the baseline side (its q-quantile,
 	// or its mean), recomputed for every permutation from that
 	// permutation's baseline group.
-	order, val := d.order[t.metric], d.val[t.metric]
-	nc := 0
-	var sumB float64
-	for k, i := range order {
-		if cur[i] {
-			nc++
-		} else {
-			sumB += val[k]
-		}
-	}
-	nb := len(order) - nc
+	nc := int(p.nc)
+	nb := len(c.order) - nc
 	if nc < 2 || nb < 2 {
 		return 0
 	}
 	var tau float64
 	if t.kind == kindMean {
-		tau = sumB / float64(nb)
+		tau = p.sumB / float64(nb)
 	} else {
-		tau = groupQuantile(order, val, cur, nb, t.q)
+		tau = groupQuantile(c.order, c.val, lab, nb, t.q)
 	}
-	var ec, eb float64
 	// val is sorted: everything above tau is a suffix.
-	for k := len(order) - 1; k >= 0 && val[k] > tau; k-- {
-		if cur[order[k]] {
-			ec++
-		} else {
-			eb++
-		}
+	from := sort.Search(len(c.val), func(k int) bool { return c.val[k] > tau })
+	var ec float64
+	for _, i := range c.order[from:] {
+		ec += lab[i]
 	}
+	eb := float64(len(c.order)-from) - ec
 	return ec/float64(nc) - eb/float64(nb)
 }
 
-// groupQuantile is the type-7 q-quantile of the baseline side (cur[i]
-// false, n units) of the pooled order, found by walking it once.
-func groupQuantile(order []int, val []float64, cur []bool, n int, q float64) float64 {
+// groupQuantile is the type-7 q-quantile of the baseline side (label 0, n
+// requests) of the pooled order, found by walking it once.
+func groupQuantile(order []int32, val []float64, lab []float64, n int, q float64) float64 {
 	h := q * float64(n-1)
 	lo := int(math.Floor(h))
 	frac := h - float64(lo)
@@ -309,7 +398,7 @@ func groupQuantile(order []int, val []float64, cur []bool, n int, q float64) flo
 		pos := 0
 		var vhi float64
 		for k := len(order) - 1; k >= 0; k-- {
-			if cur[order[k]] {
+			if lab[order[k]] != 0 {
 				continue
 			}
 			if pos == n-2-lo {
@@ -328,7 +417,7 @@ func groupQuantile(order []int, val []float64, cur []bool, n int, q float64) flo
 	pos := 0
 	var vlo float64
 	for k, i := range order {
-		if cur[i] {
+		if lab[i] != 0 {
 			continue
 		}
 		if pos == lo {
@@ -345,91 +434,188 @@ func groupQuantile(order []int, val []float64, cur []bool, n int, q float64) flo
 	return vlo
 }
 
-// permute fills perm[ti][b] with test ti's statistic under permutation b.
-// The run's random stream comes from its identity, labels are exchanged
-// within strata only, and nothing is allocated per permutation.
-func (rt *runTests) permute(cfg Config, obs []float64, perm [][]float64) {
-	n := len(rt.worse.units)
-	labels := make([]bool, n)
-	for i := rt.worse.nb; i < n; i++ {
-		labels[i] = true
-	}
+// prepare computes the observed statistics and which tests duplicate an
+// earlier one.
+func (rt *runTests) prepare() {
+	rt.same = make([]int, len(rt.tests))
 	for ti, t := range rt.tests {
-		obs[ti] = rt.value(t, labels)
-	}
-	// same[ti] is an earlier test that always has test ti's value, or -1.
-	same := make([]int, len(rt.tests))
-	for ti, t := range rt.tests {
-		same[ti] = -1
+		rt.same[ti] = -1
 		for tj, u := range rt.tests[:ti] {
 			if t.metric >= 0 && u.metric >= 0 && t.kind == u.kind && t.q == u.q && t.dir == u.dir && rt.alias[t.metric] == rt.alias[u.metric] {
-				same[ti] = tj
+				rt.same[ti] = tj
 				break
 			}
 		}
 	}
-	rng := rand.New(rand.NewPCG(cfg.Seed, rt.seed))
-	shuffled := append([]bool(nil), labels...)
-	for b := 0; b < cfg.Permutations; b++ {
-		for _, s := range rt.strata {
-			for i := len(s) - 1; i > 0; i-- {
+	rt.obs = make([]float64, len(rt.tests))
+	rt.eval(rt.labels(), rt.obs, newScratch())
+	rt.perm = make([][]float64, len(rt.tests))
+}
+
+// permute fills permutations [from, to) of chunk c (from = c·permChunk):
+// labels are exchanged within strata only, from the chunk's own stream,
+// and nothing is allocated per permutation.
+func (rt *runTests) permute(cfg Config, from, to int) {
+	c := uint64(from / permChunk)
+	rng := rand.New(rand.NewPCG(cfg.Seed^rt.seed, (c+1)*0x9e3779b97f4a7c15))
+	lab := rt.labels()
+	out := make([]float64, len(rt.tests))
+	s := newScratch()
+	for b := from; b < to; b++ {
+		for _, st := range rt.strata {
+			for i := len(st) - 1; i > 0; i-- {
 				j := rng.IntN(i + 1)
-				shuffled[s[i]], shuffled[s[j]] = shuffled[s[j]], shuffled[s[i]]
+				lab[st[i]], lab[st[j]] = lab[st[j]], lab[st[i]]
 			}
 		}
-		for ti, t := range rt.tests {
-			if j := same[ti]; j >= 0 {
-				perm[ti][b] = perm[j][b]
-			} else {
-				perm[ti][b] = rt.value(t, shuffled)
-			}
+		rt.eval(lab, out, s)
+		for ti, v := range out {
+			rt.perm[ti][b] = v
 		}
 	}
 }
 
 // westfallYoung fills RawP and PValue of every tested check: single-step
 // maxT over all one-sided tests of the suite, each run's request labels
-// permuted jointly for all its tests. Runs are permuted in parallel; each
-// run's stream depends only on its identity, so the result does not
-// depend on the order of runs or on scheduling.
+// permuted jointly for all its tests.
+//
+// Permutations are drawn sequentially (sequential Monte Carlo): a first
+// batch of firstBatch, then doubling up to cfg.Permutations, and the
+// drawing stops as soon as every check whose status depends on its
+// p-value is settled (see settled); checks whose point estimate is within
+// the thresholds are OK whatever their p-value, so a suite with no change
+// beyond them stops after the first batch. Res.Permutations says how many
+// were drawn. Permutations come in chunks computed in parallel, each from
+// its own stream seeded by the run's identity and the chunk's index, so
+// the result depends neither on the order of runs nor on scheduling.
 func westfallYoung(res *Result, data []*runTests, cfg Config) {
 	var k int
 	for _, d := range data {
+		d.prepare()
 		k += len(d.tests)
 	}
 	if k == 0 {
 		return
 	}
 	B := cfg.Permutations
-	obs := make([]float64, k)
-	perm := make([][]float64, k) // per test: its statistic under each permutation
-	first := make([]int, len(data))
-	off := 0
-	for ri, d := range data {
-		first[ri] = off
-		for ti := range d.tests {
-			perm[off+ti] = make([]float64, B)
-		}
-		off += len(d.tests)
+	total := B
+	if firstBatch > 0 {
+		total = min(B, firstBatch)
 	}
-	inParallel(len(data), func(ri int) {
-		f, d := first[ri], data[ri]
-		d.permute(cfg, obs[f:f+len(d.tests)], perm[f:f+len(d.tests)])
-	})
+	done := 0
+	for {
+		type job struct{ run, from, to int }
+		var jobs []job
+		for ri, d := range data {
+			for ti := range d.perm {
+				d.perm[ti] = slices.Grow(d.perm[ti], total-len(d.perm[ti]))[:total]
+			}
+			for from := done; from < total; from += permChunk {
+				jobs = append(jobs, job{ri, from, min(from+permChunk, total)})
+			}
+		}
+		inParallel(len(jobs), func(i int) {
+			j := jobs[i]
+			data[j.run].permute(cfg, j.from, j.to)
+		})
+		done = total
+		exceed := adjust(res, data, done)
+		if done == B || settledAll(res, exceed, cfg, done) {
+			break
+		}
+		total = min(B, 2*done)
+	}
+	res.Permutations = done
+}
 
-	// Raw p-values, and each permutation's largest standardized statistic
-	// across the family (maxT): each test is standardized by the mean and
-	// SD of its own permutation distribution, so an observation far beyond
-	// anything the permutations produced gets a small adjusted p-value
-	// however fine the permutation grid.
-	// One family per direction: the gate fails on regressions only, so
-	// false regression claims are held to alpha among the regression
-	// tests, and false improvement claims among the improvement tests.
-	//
-	// Error rates form families of their own: a rise in failed requests is
-	// held to alpha among the suite's error-rate checks, never diluted by
-	// its many latency checks (0 % → 12.5 % failed at 40 requests would
-	// otherwise pass a suite of a few scenarios).
+// firstBatch is the size of the first batch of permutations; 0 draws all
+// cfg.Permutations at once.
+var firstBatch = 200
+
+// smcError bounds, per check and batch, the probability that the
+// sequential drawing stops with a status other than the one an unlimited
+// number of permutations would give.
+const smcError = 1e-3
+
+// settledAll reports whether every check whose status depends on its
+// p-value is settled after b of cfg.Permutations permutations; exceed
+// holds each check's count of permutations at least as extreme (-1 when
+// not tested).
+func settledAll(res *Result, exceed []int, cfg Config, b int) bool {
+	var cdf []float64
+	for i := range res.Checks {
+		c := &res.Checks[i]
+		if exceed[i] < 0 || !pDecides(c, cfg) {
+			continue
+		}
+		if cdf == nil {
+			cdf = binomialCDF(b, settleRate(cfg.Alpha, cfg.Permutations))
+		}
+		if !settled(exceed[i], b, cfg.Permutations, cfg.Alpha, cdf) {
+			return false
+		}
+	}
+	return true
+}
+
+// settleRate is the exceedance probability at which a p-value from all B
+// permutations would be exactly alpha: (1+a)/(B+1) ≤ alpha ⇔ a/B ≤ this.
+func settleRate(alpha float64, B int) float64 {
+	return (alpha*float64(B+1) - 1) / float64(B)
+}
+
+// settled reports whether a p-value estimated from a exceedances in b of
+// B permutations is, but for a chance below smcError, on the same side of
+// alpha as the exact permutation p-value: a binomial test of the
+// exceedance probability against settleRate (cdf is the Bin(b,
+// settleRate) distribution function), in agreement with (1+a)/(b+1)
+// itself. When no grid of B permutations can reach alpha, nothing will be
+// significant and every check is settled.
+func settled(a, b, B int, alpha float64, cdf []float64) bool {
+	pi := settleRate(alpha, B)
+	if pi <= 0 {
+		return true
+	}
+	p := float64(1+a) / float64(b+1)
+	if p <= alpha {
+		return cdf[a] < smcError // P(Bin(b, pi) ≤ a): so few only if the rate is below pi
+	}
+	upper := 1.0
+	if a > 0 {
+		upper = 1 - cdf[a-1] // P(Bin(b, pi) ≥ a)
+	}
+	return upper < smcError
+}
+
+// pDecides reports whether a tested check's status depends on its p-value:
+// within budget and with its estimate beyond the thresholds.
+func pDecides(c *Check, cfg Config) bool {
+	if c.Status != "" || exceedsBudget(c) {
+		return false
+	}
+	beyond, _ := practical(c, cfg)
+	return beyond
+}
+
+// adjust computes the raw and adjusted p-values from the first b
+// permutations of every run and returns, per check, the number of
+// permutations whose largest standardized statistic reaches the check's
+// (-1 for checks not tested).
+//
+// Raw p-values, and each permutation's largest standardized statistic
+// across the family (maxT): each test is standardized by the mean and SD
+// of its own permutation distribution, so an observation far beyond
+// anything the permutations produced gets a small adjusted p-value however
+// fine the permutation grid.
+//
+// One family per direction: the gate fails on regressions only, so false
+// regression claims are held to alpha among the regression tests, and
+// false improvement claims among the improvement tests. Error rates form
+// families of their own: a rise in failed requests is held to alpha among
+// the suite's error-rate checks, never diluted by its many latency checks
+// (0 % → 12.5 % failed at 40 requests would otherwise pass a suite of a
+// few scenarios).
+func adjust(res *Result, data []*runTests, b int) []int {
 	family := func(t testDef) int {
 		if t.kind == kindErrors || t.kind == kindGoodput {
 			return 2 * t.dir
@@ -437,69 +623,72 @@ func westfallYoung(res *Result, data []*runTests, cfg Config) {
 		return t.dir
 	}
 	maxZ := map[int][]float64{}
-	dirs := make([]int, 0, k)
-	for _, d := range data {
-		for _, t := range d.tests {
+	type zt struct{ obs, mean, sd float64 }
+	zs := make([][]zt, len(data))
+	for ri, d := range data {
+		zs[ri] = make([]zt, len(d.tests))
+		for ti, t := range d.tests {
 			f := family(t)
-			dirs = append(dirs, f)
-			if maxZ[f] == nil {
-				maxZ[f] = make([]float64, B)
-				for b := range maxZ[f] {
-					maxZ[f][b] = math.Inf(-1)
+			mz := maxZ[f]
+			if mz == nil {
+				mz = make([]float64, b)
+				for i := range mz {
+					mz[i] = math.Inf(-1)
+				}
+				maxZ[f] = mz
+			}
+			col := d.perm[ti][:b]
+			var mean, sq float64
+			for _, v := range col {
+				mean += v
+			}
+			mean /= float64(b)
+			for _, v := range col {
+				sq += (v - mean) * (v - mean)
+			}
+			sd := math.Sqrt(sq / float64(b))
+			z := zt{obs: math.Inf(-1), mean: mean, sd: sd} // a degenerate test can never be significant
+			if sd > 0 {
+				z.obs = (d.obs[ti] - mean) / sd
+				for i, v := range col {
+					mz[i] = math.Max(mz[i], (v-mean)/sd)
+				}
+			} else {
+				for i := range col {
+					mz[i] = math.Max(mz[i], 0)
 				}
 			}
-		}
-	}
-	raw := make([]float64, k)
-	zObs := make([]float64, k)
-	for ti := range perm {
-		col := perm[ti]
-		geq := 0
-		var mean, sq float64
-		for _, v := range col {
-			if v >= obs[ti]-1e-12*math.Max(1, math.Abs(obs[ti])) {
-				geq++
-			}
-			mean += v
-		}
-		mean /= float64(B)
-		for _, v := range col {
-			sq += (v - mean) * (v - mean)
-		}
-		sd := math.Sqrt(sq / float64(B))
-		raw[ti] = float64(1+geq) / float64(B+1)
-		z := func(v float64) float64 {
-			if sd == 0 {
-				return 0
-			}
-			return (v - mean) / sd
-		}
-		zObs[ti] = z(obs[ti])
-		if sd == 0 {
-			zObs[ti] = math.Inf(-1) // a degenerate test can never be significant
-		}
-		mz := maxZ[dirs[ti]]
-		for b, v := range col {
-			mz[b] = math.Max(mz[b], z(v))
+			zs[ri][ti] = z
 		}
 	}
 	for _, m := range maxZ {
 		sort.Float64s(m)
 	}
-	ti := 0
+	exceed := make([]int, len(res.Checks))
+	for i := range exceed {
+		exceed[i] = -1
+	}
 	tested := map[int]bool{}
-	for _, d := range data {
-		for _, t := range d.tests {
+	for ri, d := range data {
+		for ti, t := range d.tests {
 			c := &res.Checks[t.check]
 			tested[t.check] = true
-			atLeast := B - sort.SearchFloat64s(maxZ[family(t)], zObs[ti]-1e-12)
-			adj := math.Min(1, float64(1+atLeast)/float64(B+1))
+			obs := d.obs[ti]
+			geq := 0
+			for _, v := range d.perm[ti][:b] {
+				if v >= obs-1e-12*math.Max(1, math.Abs(obs)) {
+					geq++
+				}
+			}
+			atLeast := b - sort.SearchFloat64s(maxZ[family(t)], zs[ri][ti].obs-1e-12)
 			// Keep the direction the point estimate points to.
 			if wantWorse := c.worse() || c.Current == c.Baseline; (t.dir > 0) == wantWorse {
-				c.RawP, c.PValue = raw[ti], adj
+				c.RawP = float64(1+geq) / float64(b+1)
+				c.PValue = math.Min(1, float64(1+atLeast)/float64(b+1))
+				exceed[t.check] = atLeast
 			}
-			ti++
 		}
 	}
 	res.Tested = len(tested)
+	return exceed
 }
