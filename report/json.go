@@ -35,16 +35,19 @@ type jsonCheck struct {
 }
 
 type jsonVerdict struct {
-	Schema    string      `json:"schema"`
-	Verdict   string      `json:"verdict"`
-	Headline  string      `json:"headline"`
-	Tested    int         `json:"tested"`
-	Alpha     float64     `json:"alpha"`
-	Tolerance float64     `json:"tolerance_pct"`
-	MinDelta  float64     `json:"min_delta_ms"`
-	FailOn    []string    `json:"fail_on"`
-	Checks    []jsonCheck `json:"checks"`
-	Warnings  []string    `json:"warnings"`
+	Schema   string `json:"schema"`
+	Verdict  string `json:"verdict"`
+	Headline string `json:"headline"`
+	Tested   int    `json:"tested"`
+	// Permutations drawn for the p-values (an addition to v1; absent when
+	// nothing was tested).
+	Permutations int         `json:"permutations,omitempty"`
+	Alpha        float64     `json:"alpha"`
+	Tolerance    float64     `json:"tolerance_pct"`
+	MinDelta     float64     `json:"min_delta_ms"`
+	FailOn       []string    `json:"fail_on"`
+	Checks       []jsonCheck `json:"checks"`
+	Warnings     []string    `json:"warnings"`
 	// Provenance is an addition to v1: absent when nothing is known.
 	Provenance *jsonProvenance `json:"provenance,omitempty"`
 	CostUSD    *float64        `json:"cost_usd,omitempty"`
@@ -107,7 +110,8 @@ func pair(v [2]float64, scale float64) *[2]float64 {
 // JSON writes the verdict as latgate/verdict/v1.
 func JSON(w io.Writer, r *Report) error {
 	v := jsonVerdict{Schema: VerdictSchema, Verdict: r.Verdict, Headline: r.Headline, Tested: r.Tested,
-		Alpha: r.Thresholds.Alpha, Tolerance: 100 * r.Thresholds.Tolerance, MinDelta: r.minDeltaMs(),
+		Permutations: r.Result.Permutations,
+		Alpha:        r.Thresholds.Alpha, Tolerance: 100 * r.Thresholds.Tolerance, MinDelta: r.minDeltaMs(),
 		FailOn: r.failOn(), Checks: []jsonCheck{}, Warnings: append([]string{}, r.Warnings...),
 		Provenance: provenanceJSON(r.Provenance)}
 	if len(r.Costs) > 0 {
