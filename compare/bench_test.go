@@ -23,7 +23,8 @@ var benchSizes = flag.String("bench-sizes", "1000,10000", "requests per side for
 // five scenarios 30% slower, so some checks' p-values decide their status
 // (settled after the first batch of permutations); "changed-all-2000"
 // draws all 2000 permutations, the sequential drawing's worst case.
-// peak-MB is the largest live heap seen while comparing, inputs included.
+// peak-MB is the largest live heap seen while comparing, inputs included;
+// inputs-MB is the heap the samples alone take.
 func BenchmarkCompare(b *testing.B) {
 	for _, f := range strings.Split(*benchSizes, ",") {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
@@ -53,6 +54,10 @@ func BenchmarkCompare(b *testing.B) {
 				}
 				c := cfg()
 				c.Permutations, c.Bootstrap = 2000, 1000
+				runtime.GC()
+				s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+				metrics.Read(s)
+				inputs := s[0].Value.Uint64()
 				peak := watchHeap()
 				b.ResetTimer()
 				var res Result
@@ -61,6 +66,7 @@ func BenchmarkCompare(b *testing.B) {
 				}
 				b.StopTimer()
 				b.ReportMetric(float64(peak())/(1<<20), "peak-MB")
+				b.ReportMetric(float64(inputs)/(1<<20), "inputs-MB")
 				b.ReportMetric(float64(res.Permutations), "perms")
 				if want := map[bool]string{false: "pass", true: "fail"}[changed]; res.Verdict != want {
 					b.Fatalf("verdict %s, want %s", res.Verdict, want)

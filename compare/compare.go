@@ -398,11 +398,11 @@ func addChecks(res *Result, r Pair, cfg Config, boots *[]bootJob) *runTests {
 		if (r.Base.Block != nil || r.Current.Block != nil) && !isBlocked {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("%s / %s: block numbers missing on one side or not one per request; compared as unpaired runs", r.Endpoint, r.Scenario))
 		}
-		d = newRunTests(r, cfg, isBlocked)
+		d = newRunTests(r, isBlocked)
 	}
 	addTests := func(check int, kind testKind, metric int, q float64) {
 		d.tests = append(d.tests, testDef{check: check, kind: kind, metric: metric, q: q, dir: 1})
-		if d.better != nil {
+		if cfg.Tolerance < 1 { // an improvement beyond a tolerance of 100% or more is impossible
 			d.tests = append(d.tests, testDef{check: check, kind: kind, metric: metric, q: q, dir: -1})
 		}
 	}

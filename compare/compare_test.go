@@ -620,6 +620,7 @@ func TestPermutationsDoNotAllocate(t *testing.T) {
 	var res Result
 	var boots []bootJob
 	rt := addChecks(&res, runs[0], c, &boots)
+	rt.build(c)
 	rt.prepare()
 	for ti := range rt.perm {
 		rt.perm[ti] = make([]float64, permChunk)

@@ -85,3 +85,86 @@ func TestIntervalsHoldTheChange(t *testing.T) {
 		}
 	}
 }
+
+// TestColumnStatistics: the statistics computed by a column's walk agree
+// with their definitions computed from scratch, with and without ties.
+func TestColumnStatistics(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 5))
+	for _, ties := range []bool{false, true} {
+		n := 300
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = rng.ExpFloat64() * 100
+			if ties {
+				v[i] = math.Round(v[i] / 10)
+			}
+			if i%17 == 0 {
+				v[i] = math.NaN()
+			}
+		}
+		d := newRunData([][]float64{v}, []int{0}, 150, 1, nil)
+		c := d.cols[0]
+		if (c.rank != nil) != ties {
+			t.Fatalf("ties %v: rank array kept %v", ties, c.rank != nil)
+		}
+		lab := make([]float64, n)
+		for i := 150; i < n; i++ {
+			lab[i] = 1
+		}
+		for rep := range 10 {
+			rng.Shuffle(n, func(i, j int) { lab[i], lab[j] = lab[j], lab[i] })
+			p := c.walk(lab)
+			// From scratch: mid-ranks of the pooled values, mean rank
+			// difference scaled by N; exceedance of the baseline's mean.
+			var vals []float64
+			for _, x := range v {
+				if !math.IsNaN(x) {
+					vals = append(vals, x)
+				}
+			}
+			slices.Sort(vals)
+			rankOf := func(x float64) float64 {
+				lo, _ := slices.BinarySearch(vals, x)
+				hi := lo
+				for hi < len(vals) && vals[hi] == x {
+					hi++
+				}
+				return float64(lo+hi-1)/2 + 1
+			}
+			var sc, sb, nc, nb, sumB float64
+			var cur, base []float64
+			for i, x := range v {
+				if math.IsNaN(x) {
+					continue
+				}
+				if lab[i] == 1 {
+					sc += rankOf(x)
+					nc++
+					cur = append(cur, x)
+				} else {
+					sb += rankOf(x)
+					nb++
+					sumB += x
+					base = append(base, x)
+				}
+			}
+			wantRank := (sc/nc - sb/nb) / (nc + nb)
+			mean := sumB / nb
+			above := func(xs []float64) float64 {
+				k := 0.0
+				for _, x := range xs {
+					if x > mean {
+						k++
+					}
+				}
+				return k / float64(len(xs))
+			}
+			wantMean := above(cur) - above(base)
+			gotRank := c.statistic(testDef{kind: kindRank}, lab, &p)
+			gotMean := c.statistic(testDef{kind: kindMean, q: -1}, lab, &p)
+			if math.Abs(gotRank-wantRank) > 1e-12 || math.Abs(gotMean-wantMean) > 1e-12 {
+				t.Errorf("ties %v rep %d: rank statistic %v, want %v; mean exceedance %v, want %v", ties, rep, gotRank, wantRank, gotMean, wantMean)
+			}
+		}
+	}
+}

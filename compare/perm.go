@@ -41,6 +41,8 @@ type testDef struct {
 // minimum-effect null hypothesis, and its tests and their permutation
 // distributions.
 type runTests struct {
+	pair          Pair
+	blocked       bool
 	n, nb         int // requests, of which the first nb are the baseline
 	worse, better *runData
 	// miss lists the failed requests (errors) and the requests that missed
@@ -72,7 +74,7 @@ type runData struct {
 type column struct {
 	order   []int32   // request indices, ascending by value
 	val     []float64 // their values
-	rank    []float64 // their mid-ranks
+	rank    []float64 // their mid-ranks; nil without ties (rank = position + 1)
 	sumRank float64
 }
 
@@ -81,9 +83,18 @@ type column struct {
 // so results do not depend on batching, cores or scheduling.
 const permChunk = 100
 
-func newRunTests(r Pair, cfg Config, isBlocked bool) *runTests {
-	rt := &runTests{nb: r.Base.N(), seed: hash(r.Endpoint + "\x00" + r.Scenario)}
+// newRunTests starts a run's tests; build prepares its data when the
+// permutations are about to be drawn (after the intervals, so the two are
+// never in memory together).
+func newRunTests(r Pair, isBlocked bool) *runTests {
+	rt := &runTests{pair: r, blocked: isBlocked, nb: r.Base.N(), seed: hash(r.Endpoint + "\x00" + r.Scenario)}
 	rt.n = rt.nb + r.Current.N()
+	return rt
+}
+
+// build pools the run's requests and sorts its columns.
+func (rt *runTests) build(cfg Config) {
+	r, isBlocked := rt.pair, rt.blocked
 	// Pooled values per metric, NaN where missing.
 	pooled := make([][]float64, len(Metrics))
 	for mi, m := range Metrics {
@@ -137,14 +148,13 @@ func newRunTests(r Pair, cfg Config, isBlocked bool) *runTests {
 			all[i] = int32(i)
 		}
 		rt.strata = [][]int32{all}
-		return rt
+		return
 	}
 	for _, idx := range members {
 		if len(idx) > 1 {
 			rt.strata = append(rt.strata, idx)
 		}
 	}
-	return rt
 }
 
 // blockMembers groups request indices by block number, in ascending block
@@ -250,22 +260,34 @@ func newRunData(pooled [][]float64, alias []int, nb int, scale float64, members 
 		}
 		c := &column{}
 		c.order, c.val = sortedOrder(v)
-		c.rank = make([]float64, len(c.order))
-		for i := 0; i < len(c.val); {
-			j := i
-			for j+1 < len(c.val) && c.val[j+1] == c.val[i] {
-				j++
+		m := len(c.val)
+		c.sumRank = float64(m) * float64(m+1) / 2 // the same with or without ties
+		for k := 1; k < m; k++ {
+			if c.val[k] == c.val[k-1] {
+				c.rank = midRanks(c.val)
+				break
 			}
-			mid := float64(i+j)/2 + 1
-			for k := i; k <= j; k++ {
-				c.rank[k] = mid
-				c.sumRank += mid
-			}
-			i = j + 1
 		}
 		d.cols[mi] = c
 	}
 	return d
+}
+
+// midRanks are the ranks of sorted values, ties sharing their mean rank.
+func midRanks(val []float64) []float64 {
+	rank := make([]float64, len(val))
+	for i := 0; i < len(val); {
+		j := i
+		for j+1 < len(val) && val[j+1] == val[i] {
+			j++
+		}
+		mid := float64(i+j)/2 + 1
+		for k := i; k <= j; k++ {
+			rank[k] = mid
+		}
+		i = j + 1
+	}
+	return rank
 }
 
 // labels is the observed labelling: 0 for the baseline's requests, 1 for
@@ -339,13 +361,25 @@ func (rt *runTests) eval(lab []float64, out []float64, s *scratch) {
 // value multiplied by its label (or one minus it) instead of branching on
 // the label: the labels are random, so a branch would be mispredicted half
 // the time. The sums are the same, term by term, as branching would give.
+//
+// Without ties a value's rank is its position plus one, so a column keeps
+// rank only when it has ties.
 func (c *column) walk(lab []float64) pass {
 	var p pass
-	for k, i := range c.order {
-		l := lab[i]
-		p.nc += l
-		p.sc += c.rank[k] * l
-		p.sumB += c.val[k] * (1 - l)
+	if c.rank == nil {
+		for k, i := range c.order {
+			l := lab[i]
+			p.nc += l
+			p.sc += float64(k+1) * l
+			p.sumB += c.val[k] * (1 - l)
+		}
+	} else {
+		for k, i := range c.order {
+			l := lab[i]
+			p.nc += l
+			p.sc += c.rank[k] * l
+			p.sumB += c.val[k] * (1 - l)
+		}
 	}
 	p.done = true
 	return p
@@ -491,9 +525,12 @@ func (rt *runTests) permute(cfg Config, from, to int) {
 func westfallYoung(res *Result, data []*runTests, cfg Config) {
 	var k int
 	for _, d := range data {
-		d.prepare()
 		k += len(d.tests)
 	}
+	inParallel(len(data), func(i int) {
+		data[i].build(cfg)
+		data[i].prepare()
+	})
 	if k == 0 {
 		return
 	}
