@@ -131,15 +131,25 @@ func (c *bootCol) stats(w []int32, total int, sts []statDef, out []float64) {
 		}
 		return
 	}
-	// Each quantile needs the values at ascending positions lo and lo+1.
+	// Each quantile needs the values at ascending positions lo and lo+1:
+	// up lists them for the quantiles up to the median, down (counted
+	// from the top) for the others, each sorted by position.
 	type target struct {
-		pos int      // position in the pass's direction
-		dst *float64 // where its value goes
+		pos, j int
+		hi     bool
 	}
-	var lo, hi [4]float64
-	var frac [4]float64
+	var lo, hi, frac [4]float64
 	var up, down [8]target
 	nu, nd := 0, 0
+	add := func(ts *[8]target, n *int, t target) {
+		k := *n
+		for k > 0 && ts[k-1].pos > t.pos {
+			ts[k] = ts[k-1]
+			k--
+		}
+		ts[k] = t
+		*n++
+	}
 	for j, st := range sts {
 		if st.q < 0 {
 			continue
@@ -151,26 +161,24 @@ func (c *bootCol) stats(w []int32, total int, sts []statDef, out []float64) {
 			l, frac[j] = m-1, 0
 		}
 		if st.q <= 0.5 {
-			up[nu] = target{l, &lo[j]}
-			nu++
+			add(&up, &nu, target{l, j, false})
 			if frac[j] > 0 {
-				up[nu] = target{l + 1, &hi[j]}
-				nu++
+				add(&up, &nu, target{l + 1, j, true})
 			}
 		} else {
-			down[nd] = target{m - 1 - l, &lo[j]}
-			nd++
+			add(&down, &nd, target{m - 1 - l, j, false})
 			if frac[j] > 0 {
-				down[nd] = target{m - 2 - l, &hi[j]}
-				nd++
+				add(&down, &nd, target{m - 2 - l, j, true})
 			}
 		}
 	}
-	sortTargets := func(ts []target) {
-		sort.Slice(ts, func(a, b int) bool { return ts[a].pos < ts[b].pos })
+	set := func(t target, v float64) {
+		if t.hi {
+			hi[t.j] = v
+		} else {
+			lo[t.j] = v
+		}
 	}
-	sortTargets(up[:nu])
-	sortTargets(down[:nd])
 	var sum float64
 	cum, next, t := 0, math.MaxInt, 0
 	if nu > 0 {
@@ -182,7 +190,7 @@ func (c *bootCol) stats(w []int32, total int, sts []statDef, out []float64) {
 		cum += n
 		if cum > next {
 			for t < nu && up[t].pos < cum {
-				*up[t].dst = c.val[k]
+				set(up[t], c.val[k])
 				t++
 			}
 			next = math.MaxInt
@@ -196,7 +204,7 @@ func (c *bootCol) stats(w []int32, total int, sts []statDef, out []float64) {
 		for k := len(c.order) - 1; k >= 0 && t < nd; k-- {
 			cum += int(w[c.order[k]])
 			for t < nd && down[t].pos < cum {
-				*down[t].dst = c.val[k]
+				set(down[t], c.val[k])
 				t++
 			}
 		}

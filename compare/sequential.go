@@ -176,8 +176,8 @@ func (d Design) Look(r Pair, cfg Config) Decision {
 	// A permutation p-value is at least 1/(B+1): enough permutations
 	// that about five of them lie beyond the look's threshold (at most
 	// maxLookPermutations, which still reaches the level of a look in a
-	// suite of 60 runs). When no check is beyond its thresholds Compare
-	// uses far fewer, so most looks are quick.
+	// suite of 60 runs). Compare draws them only while a status is not
+	// yet settled, so most looks stop after the first 200.
 	cfg.Permutations = max(cfg.Permutations, DefaultPermutations, min(maxLookPermutations, int(math.Ceil(5/cfg.Alpha))))
 	cfg.Bootstrap = -1
 	cfg.Budgets = nil // budgets are absolute: the final comparison checks them
