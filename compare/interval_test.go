@@ -107,7 +107,7 @@ func TestColumnStatistics(t *testing.T) {
 		if (c.rank != nil) != ties {
 			t.Fatalf("ties %v: rank array kept %v", ties, c.rank != nil)
 		}
-		lab := make([]float64, n)
+		lab := make([]uint8, n)
 		for i := 150; i < n; i++ {
 			lab[i] = 1
 		}

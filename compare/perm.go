@@ -292,9 +292,10 @@ func midRanks(val []float64) []float64 {
 
 // labels is the observed labelling: 0 for the baseline's requests, 1 for
 // the current run's. Labels are numbers so that the statistics add them up
-// without branching on them.
-func (rt *runTests) labels() []float64 {
-	lab := make([]float64, rt.n)
+// without branching on them, and bytes so that a large run's labels stay
+// in the processor's cache.
+func (rt *runTests) labels() []uint8 {
+	lab := make([]uint8, rt.n)
 	for i := rt.nb; i < rt.n; i++ {
 		lab[i] = 1
 	}
@@ -321,7 +322,7 @@ func newScratch() *scratch {
 
 // eval computes every test's statistic for the labelling lab, oriented so
 // that larger is more extreme in the test's direction.
-func (rt *runTests) eval(lab []float64, out []float64, s *scratch) {
+func (rt *runTests) eval(lab []uint8, out []float64, s *scratch) {
 	clear(s.passes[0])
 	clear(s.passes[1])
 	for ti, t := range rt.tests {
@@ -335,10 +336,11 @@ func (rt *runTests) eval(lab []float64, out []float64, s *scratch) {
 			if t.kind == kindGoodput {
 				miss = rt.miss[1]
 			}
-			var fc float64
+			fci := 0
 			for _, i := range miss {
-				fc += lab[i]
+				fci += int(lab[i])
 			}
+			fc := float64(fci)
 			nc, nb := float64(rt.n-rt.nb), float64(rt.nb)
 			out[ti] = float64(t.dir) * (fc/nc - (float64(len(miss))-fc)/nb)
 			continue
@@ -364,18 +366,18 @@ func (rt *runTests) eval(lab []float64, out []float64, s *scratch) {
 //
 // Without ties a value's rank is its position plus one, so a column keeps
 // rank only when it has ties.
-func (c *column) walk(lab []float64) pass {
+func (c *column) walk(lab []uint8) pass {
 	var p pass
 	if c.rank == nil {
 		for k, i := range c.order {
-			l := lab[i]
+			l := float64(lab[i])
 			p.nc += l
 			p.sc += float64(k+1) * l
 			p.sumB += c.val[k] * (1 - l)
 		}
 	} else {
 		for k, i := range c.order {
-			l := lab[i]
+			l := float64(lab[i])
 			p.nc += l
 			p.sc += c.rank[k] * l
 			p.sumB += c.val[k] * (1 - l)
@@ -386,7 +388,7 @@ func (c *column) walk(lab []float64) pass {
 }
 
 // statistic computes test t of this column for the labelling lab.
-func (c *column) statistic(t testDef, lab []float64, p *pass) float64 {
+func (c *column) statistic(t testDef, lab []uint8, p *pass) float64 {
 	if t.kind == kindRank {
 		// Mann-Whitney U as the difference of mean ranks, scaled by N.
 		nc := p.nc
@@ -413,17 +415,18 @@ func (c *column) statistic(t testDef, lab []float64, p *pass) float64 {
 	}
 	// val is sorted: everything above tau is a suffix.
 	from := sort.Search(len(c.val), func(k int) bool { return c.val[k] > tau })
-	var ec float64
+	eci := 0
 	for _, i := range c.order[from:] {
-		ec += lab[i]
+		eci += int(lab[i])
 	}
+	ec := float64(eci)
 	eb := float64(len(c.order)-from) - ec
 	return ec/float64(nc) - eb/float64(nb)
 }
 
 // groupQuantile is the type-7 q-quantile of the baseline side (label 0, n
 // requests) of the pooled order, found by walking it once.
-func groupQuantile(order []int32, val []float64, lab []float64, n int, q float64) float64 {
+func groupQuantile(order []int32, val []float64, lab []uint8, n int, q float64) float64 {
 	h := q * float64(n-1)
 	lo := int(math.Floor(h))
 	frac := h - float64(lo)
