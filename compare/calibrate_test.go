@@ -46,6 +46,18 @@ var conditions = []condition{
 	{"tail: spikes 5% → 15%", nil, func(m *model) { m.spikeP = 0.15 }},
 	{"mix: hits 70%, unchanged", func() model { return mixModel(0.7) }, func(*model) {}},
 	{"mix: hits 70% → 50%", func() model { return mixModel(0.7) }, func(m *model) { m.hitShare = 0.5 }},
+	{"5% failing (unchanged)", failing(0.05), func(*model) {}},
+	{"failing 1% → 5%", nil, func(m *model) { m.errRate = 0.05 }},
+	{"failing 1% → 10%", nil, func(m *model) { m.errRate = 0.10 }},
+}
+
+// failing is the realistic model with a share of failed requests.
+func failing(rate float64) func() model {
+	return func() model {
+		m := realistic()
+		m.errRate = rate
+		return m
+	}
 }
 
 func studies() map[string]bool {

@@ -38,7 +38,9 @@
 //     misses) the mean lies between the modes, so a shift of the mix moves
 //     this share strongly while the median and p95 barely move.
 //   - errors: the difference of failure rates under the same permutations,
-//     which is Fisher's exact test conditional on the total failures.
+//     which is Fisher's exact test conditional on the total failures, of
+//     "worse by more than a margin" (rateMargin: one percentage point, or
+//     Tolerance of the baseline's rate).
 //     Failed requests stay in the sample for this check; latency checks use
 //     successful requests only.
 //
@@ -71,7 +73,7 @@
 //
 // From `make calibrate` (docs/statistics.md; two-scenario suites, alpha
 // 0.05, tolerance 10%, min_delta 25 ms). One stored baseline, sampling
-// noise only: at most 0.5% of unchanged suites fail for n = 20…300, +30%
+// noise only: at most 0.6% of unchanged suites fail for n = 20…300, +30%
 // is caught 100% from n = 50. Per-run drift exp(N(0, σ)) breaks that
 // design (21–29% false alarms at σ = 0.10). Interleaved A/B (blocked
 // test): 0% false alarms in every cell up to σ = 0.20 per block, with a
@@ -400,10 +402,10 @@ func addChecks(res *Result, r Pair, cfg Config, boots *[]bootJob) *runTests {
 		}
 		d = newRunTests(r, isBlocked)
 	}
-	addTests := func(check int, kind testKind, metric int, q float64) {
-		d.tests = append(d.tests, testDef{check: check, kind: kind, metric: metric, q: q, dir: 1})
+	addTests := func(check int, kind testKind, metric int, q, margin float64) {
+		d.tests = append(d.tests, testDef{check: check, kind: kind, metric: metric, q: q, dir: 1, margin: margin})
 		if cfg.Tolerance < 1 { // an improvement beyond a tolerance of 100% or more is impossible
-			d.tests = append(d.tests, testDef{check: check, kind: kind, metric: metric, q: q, dir: -1})
+			d.tests = append(d.tests, testDef{check: check, kind: kind, metric: metric, q: q, dir: -1, margin: margin})
 		}
 	}
 	for mi, m := range Metrics {
@@ -451,7 +453,7 @@ func addChecks(res *Result, r Pair, cfg Config, boots *[]bootJob) *runTests {
 				case st.q == 0.5:
 					kind = kindRank
 				}
-				addTests(len(res.Checks), kind, mi, st.q)
+				addTests(len(res.Checks), kind, mi, st.q, 0)
 			}
 			res.Checks = append(res.Checks, c)
 		}
@@ -472,7 +474,7 @@ func addChecks(res *Result, r Pair, cfg Config, boots *[]bootJob) *runTests {
 		if br > 0 {
 			c.DeltaPct = pct(cr, br)
 		}
-		addTests(len(res.Checks), kindErrors, -1, 0)
+		addTests(len(res.Checks), kindErrors, -1, 0, rateMargin(Errors, br, cfg.Tolerance))
 	}
 	res.Checks = append(res.Checks, c)
 	if len(cfg.Goodput) > 0 {
@@ -485,7 +487,7 @@ func addChecks(res *Result, r Pair, cfg Config, boots *[]bootJob) *runTests {
 		if r.Base == nil {
 			g.Status = NoBaseline
 		} else {
-			addTests(len(res.Checks), kindGoodput, -1, 0)
+			addTests(len(res.Checks), kindGoodput, -1, 0, rateMargin(Goodput, g.Baseline, cfg.Tolerance))
 		}
 		res.Checks = append(res.Checks, g)
 	}
@@ -587,14 +589,29 @@ func practical(c *Check, cfg Config) (beyond, worse bool) {
 	worse = diff > 0
 	if HigherIsBetter(c.Metric) {
 		// A drop in the good share, read as a rise in the miss rate.
-		return math.Abs(diff) >= math.Max(0.01, cfg.Tolerance*(1-c.Baseline)), diff < 0
+		return math.Abs(diff) >= rateMargin(c.Metric, c.Baseline, cfg.Tolerance), diff < 0
 	}
-	if c.Metric == "errors" {
-		// A rise must be at least one percentage point and Tolerance of
-		// the baseline rate.
-		return math.Abs(diff) >= math.Max(0.01, cfg.Tolerance*c.Baseline), worse
+	if c.Metric == Errors {
+		return math.Abs(diff) >= rateMargin(c.Metric, c.Baseline, cfg.Tolerance), worse
 	}
 	return math.Abs(diff) > c.MinDelta && math.Abs(c.DeltaPct) > cfg.Tolerance*100, worse
+}
+
+// rateMargin is the smallest change of a rate that matters: one
+// percentage point, or Tolerance of the baseline's failure (miss) rate if
+// larger. It is both the threshold a change must pass and the minimum
+// effect of the rate's test (its null hypothesis is "worse by at most the
+// margin"), so an unchanged run whose failure count wobbles is not a
+// regression just because the wobble is significant.
+func rateMargin(metric string, base, tol float64) float64 {
+	miss := base
+	if HigherIsBetter(metric) {
+		miss = 1 - base
+	}
+	if math.IsNaN(miss) {
+		miss = 0
+	}
+	return math.Max(0.01, tol*miss)
 }
 
 // decide sets a check's status from its estimates, p-value and thresholds.

@@ -34,6 +34,10 @@ type testDef struct {
 	metric int // index into Metrics; -1 for errors
 	q      float64
 	dir    int
+	// margin is a rate test's minimum effect: its observed statistic is
+	// reduced by it, so the test asks "worse (better) by more than the
+	// margin", as the latency tests do by scaling (see rateMargin).
+	margin float64
 }
 
 // runTests holds a run's requests pooled (baseline first), its columns
@@ -486,6 +490,9 @@ func (rt *runTests) prepare() {
 	}
 	rt.obs = make([]float64, len(rt.tests))
 	rt.eval(rt.labels(), rt.obs, newScratch())
+	for ti, t := range rt.tests {
+		rt.obs[ti] -= t.margin
+	}
 	rt.perm = make([][]float64, len(rt.tests))
 }
 
