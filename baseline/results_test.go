@@ -83,3 +83,34 @@ func TestValidate(t *testing.T) {
 		t.Errorf("ok request without times: %v", err)
 	}
 }
+
+// TestDecodeErrors: what is wrong with a file, and where.
+func TestDecodeErrors(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "good.json")
+	if err := Write(path, file(run("e", "s", "fp", nil))); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := string(b) // one line, ending in a newline
+	for _, tt := range []struct{ name, body, want string }{
+		{"empty", "", "not a complete JSON document"},
+		{"blank", " \n", "not a complete JSON document"},
+		{"truncated", good[:40], "not a complete JSON document"},
+		{"two documents", good + "{}", "f.json:2:1: invalid JSON"},
+		{"array", "[]", "the document is a JSON array"},
+		{"syntax", "{\n  \"schema\": x}", "f.json:2:13: invalid JSON"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Decode("f.json", []byte(tt.body))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("got %v, want an error containing %q", err, tt.want)
+			}
+		})
+	}
+	if _, err := Decode("f.json", []byte(good)); err != nil {
+		t.Errorf("a good file: %v", err)
+	}
+}
