@@ -176,6 +176,9 @@ type Config struct {
 	Permutations int    // default 2000
 	Bootstrap    int    // resamples for change CIs; default 1000, <0 disables
 	Seed         uint64 // default 1
+	// rawSettle are raw p-value thresholds the sequential drawing of
+	// permutations also settles (an interim look's futility and 0.5).
+	rawSettle []float64
 }
 
 // Check is one (run, metric, statistic) comparison.
@@ -272,12 +275,12 @@ func Compare(runs []Pair, cfg Config) Result {
 	var res Result
 	var data []*runTests
 	var boots []bootJob
-	for _, r := range runs {
+	for i, r := range runs {
 		if r.Current == nil {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("%s / %s: in the baseline but not measured now (removed?)", r.Endpoint, r.Scenario))
 			continue
 		}
-		d := addChecks(&res, r, cfg, &boots)
+		d := addChecks(&res, i, r, cfg, &boots)
 		if d != nil && len(d.tests) > 0 {
 			data = append(data, d)
 		}
@@ -293,11 +296,12 @@ func Compare(runs []Pair, cfg Config) Result {
 
 // bootJob is one change interval to compute.
 type bootJob struct {
-	check   int
-	run     Pair
-	metric  string
-	st      statDef
-	blocked bool
+	runIndex int // position of the run in the suite
+	check    int
+	run      Pair
+	metric   string
+	st       statDef
+	blocked  bool
 }
 
 // inParallel calls f(0..n-1) on a fixed pool of GOMAXPROCS workers; each
@@ -392,8 +396,33 @@ func blocked(r Pair) bool {
 		len(r.Base.Block) == r.Base.N() && len(r.Current.Block) == r.Current.N()
 }
 
+// unpairedRequests counts the requests of an interleaved run whose block
+// the other side does not have.
+func unpairedRequests(r Pair) int {
+	on := func(s *Sample) map[int]bool {
+		m := map[int]bool{}
+		for _, b := range s.Block {
+			m[b] = true
+		}
+		return m
+	}
+	onBase, onCur := on(r.Base), on(r.Current)
+	n := 0
+	for _, b := range r.Base.Block {
+		if !onCur[b] {
+			n++
+		}
+	}
+	for _, b := range r.Current.Block {
+		if !onBase[b] {
+			n++
+		}
+	}
+	return n
+}
+
 // addChecks appends the run's checks and returns its permutation data.
-func addChecks(res *Result, r Pair, cfg Config, boots *[]bootJob) *runTests {
+func addChecks(res *Result, runIndex int, r Pair, cfg Config, boots *[]bootJob) *runTests {
 	var d *runTests
 	isBlocked := blocked(r)
 	if r.Base != nil {
@@ -401,6 +430,11 @@ func addChecks(res *Result, r Pair, cfg Config, boots *[]bootJob) *runTests {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("%s / %s: block numbers missing on one side or not one per request; compared as unpaired runs", r.Endpoint, r.Scenario))
 		}
 		d = newRunTests(r, isBlocked)
+		if isBlocked {
+			if n := unpairedRequests(r); n > 0 {
+				res.Warnings = append(res.Warnings, fmt.Sprintf("%s / %s: requests in blocks measured on one side only (%d) take no part in the tests, which exchange labels within blocks; the estimates include them", r.Endpoint, r.Scenario, n))
+			}
+		}
 	}
 	addTests := func(check int, kind testKind, metric int, q, margin float64) {
 		d.tests = append(d.tests, testDef{check: check, kind: kind, metric: metric, q: q, dir: 1, margin: margin})
@@ -444,7 +478,7 @@ func addChecks(res *Result, r Pair, cfg Config, boots *[]bootJob) *runTests {
 			default:
 				c.DeltaPct = pct(c.Current, c.Baseline)
 				if cfg.Bootstrap > 0 {
-					*boots = append(*boots, bootJob{check: len(res.Checks), run: r, metric: m, st: st, blocked: isBlocked})
+					*boots = append(*boots, bootJob{runIndex: runIndex, check: len(res.Checks), run: r, metric: m, st: st, blocked: isBlocked})
 				}
 				kind := kindTail
 				switch {
@@ -468,9 +502,13 @@ func addChecks(res *Result, r Pair, cfg Config, boots *[]bootJob) *runTests {
 		PValue: math.NaN(), RawP: math.NaN(),
 		Budget: budgetFor(cfg, "errors", "rate"), NBase: bn, NCurrent: cn,
 	}
-	if r.Base == nil {
+	noRequests := "no requests on one side, so the rate cannot be compared"
+	switch {
+	case r.Base == nil:
 		c.Status = NoBaseline
-	} else {
+	case bn == 0 || cn == 0:
+		c.Status, c.Note = Inconclusive, noRequests
+	default:
 		if br > 0 {
 			c.DeltaPct = pct(cr, br)
 		}
@@ -484,9 +522,12 @@ func addChecks(res *Result, r Pair, cfg Config, boots *[]bootJob) *runTests {
 			CurrentCI: [2]float64{math.NaN(), math.NaN()}, DeltaPct: math.NaN(), CIPct: [2]float64{math.NaN(), math.NaN()},
 			PValue: math.NaN(), RawP: math.NaN(), Budget: floorFor(cfg, "goodput", "rate"), NBase: bn, NCurrent: cn,
 		}
-		if r.Base == nil {
+		switch {
+		case r.Base == nil:
 			g.Status = NoBaseline
-		} else {
+		case bn == 0 || cn == 0:
+			g.Status, g.Note = Inconclusive, noRequests
+		default:
 			addTests(len(res.Checks), kindGoodput, -1, 0, rateMargin(Goodput, g.Baseline, cfg.Tolerance))
 		}
 		res.Checks = append(res.Checks, g)

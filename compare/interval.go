@@ -83,8 +83,8 @@ type bootWant struct {
 	st     statDef
 }
 
-// bootChunk is the number of resamples one job draws; chunk c of a run
-// always holds resamples c·bootChunk … from its own seeded stream.
+// bootChunk is the number of resamples one job draws, from a stream seeded
+// by the run's identity and the chunk's first resample index.
 const bootChunk = 250
 
 // bootCol is one metric of one side: the requests with a value, sorted by
@@ -261,14 +261,15 @@ func prepareBoot(p *bootPlan, seed uint64) *bootRun {
 		}
 	}
 	if p.blocked {
+		// Blocks with a successful request on both sides.
 		onBase := map[int]bool{}
-		for _, b := range p.r.Base.Block {
-			onBase[b] = true
+		for i, b := range p.r.Base.Block {
+			onBase[b] = onBase[b] || p.r.Base.OK[i]
 		}
 		index := map[int]int32{}
 		var keys []int
-		for _, b := range p.r.Current.Block {
-			if _, seen := index[b]; !seen && onBase[b] {
+		for i, b := range p.r.Current.Block {
+			if _, seen := index[b]; !seen && onBase[b] && p.r.Current.OK[i] {
 				index[b] = 0
 				keys = append(keys, b)
 			}
@@ -297,7 +298,8 @@ func prepareBoot(p *bootPlan, seed uint64) *bootRun {
 // resample draws resamples [from, to) of the run into draws[want][b]
 // (NaN when the baseline's statistic is not positive).
 func (br *bootRun) resample(from, to int, draws [][]float64) {
-	rng := rand.New(rand.NewPCG(br.seed, (uint64(from/bootChunk)+1)*0x9e3779b97f4a7c15))
+	// Its own stream: the permutations of the same run use another.
+	rng := rand.New(rand.NewPCG(br.seed^0xb5ad4eceda1ce2a9, (uint64(from)+1)*0x9e3779b97f4a7c15))
 	wb, wc := make([]int32, br.plan.r.Base.N()), make([]int32, br.plan.r.Current.N())
 	var counts []int32
 	if br.blocks > 0 {
@@ -401,8 +403,8 @@ func intervals(res *Result, boots []bootJob, cfg Config) {
 		return
 	}
 	var plans []*bootPlan
-	for _, j := range boots {
-		if n := len(plans); n == 0 || plans[n-1].r.Endpoint != j.run.Endpoint || plans[n-1].r.Scenario != j.run.Scenario {
+	for i, j := range boots {
+		if i == 0 || j.runIndex != boots[i-1].runIndex {
 			plans = append(plans, &bootPlan{r: j.run, blocked: j.blocked})
 		}
 		p := plans[len(plans)-1]

@@ -168,3 +168,82 @@ func TestColumnStatistics(t *testing.T) {
 		}
 	}
 }
+
+// TestRateMoments: the exact permutation mean and SD of a rate test agree
+// with those of many permutations, unpaired and within blocks (singleton
+// blocks never move).
+func TestRateMoments(t *testing.T) {
+	for _, blockedRun := range []bool{false, true} {
+		base, cur := realistic(), realistic()
+		base.errRate, cur.errRate = 0.1, 0.25
+		runs := pair(base, cur, 60, 3)
+		if blockedRun {
+			for _, s := range []*Sample{runs[0].Base, runs[0].Current} {
+				s.Block = make([]int, s.N())
+				for i := range s.Block {
+					s.Block[i] = i / 7
+				}
+			}
+			runs[0].Base.Block[0] = 1000 // a block of one request
+		}
+		c := cfg()
+		c.defaults()
+		var res Result
+		var boots []bootJob
+		rt := addChecks(&res, 0, runs[0], c, &boots)
+		rt.build(c)
+		rt.prepare()
+		const B = 20000
+		for ti := range rt.perm {
+			rt.perm[ti] = make([]float64, B)
+		}
+		for from := 0; from < B; from += permChunk {
+			rt.permute(c, from, from+permChunk)
+		}
+		checked := 0
+		for ti, tt := range rt.tests {
+			if tt.kind != kindErrors {
+				continue
+			}
+			got, est := rt.moments[ti], estimateMoments(rt.perm[ti])
+			if math.Abs(got[0]-est[0]) > 4*est[1]/math.Sqrt(B) || math.Abs(got[1]-est[1]) > 0.03*est[1] {
+				t.Errorf("blocked %v, dir %d: exact mean %.5f SD %.5f; %d permutations give %.5f and %.5f", blockedRun, tt.dir, got[0], got[1], B, est[0], est[1])
+			}
+			checked++
+		}
+		if checked != 2 {
+			t.Fatalf("checked %d error-rate tests, want 2", checked)
+		}
+	}
+}
+
+// TestBlockedIntervalWithAFailedBlock: a block whose requests all failed
+// on one side is not a shared block; with fewer than two shared blocks the
+// interval falls back to resampling requests, and still holds the change.
+func TestBlockedIntervalWithAFailedBlock(t *testing.T) {
+	runs := pair(realistic(), realistic(), 80, 6)
+	r := runs[0]
+	for _, s := range []*Sample{r.Base, r.Current} {
+		s.Block = make([]int, s.N())
+		for i := range s.Block {
+			s.Block[i] = i * 2 / s.N() // two blocks
+		}
+	}
+	for i := range r.Current.OK {
+		if r.Current.Block[i] == 0 {
+			r.Current.OK[i] = false
+			for _, v := range r.Current.Values {
+				v[i] = math.NaN()
+			}
+		}
+	}
+	res := Compare([]Pair{r}, cfg())
+	for _, c := range res.Checks {
+		if math.IsNaN(c.CIPct[0]) {
+			continue
+		}
+		if !(c.CIPct[0] <= c.DeltaPct && c.DeltaPct <= c.CIPct[1]) || c.CIPct[1]-c.CIPct[0] < 1 {
+			t.Errorf("%s %s: change %.1f%%, interval %v", c.Metric, c.Stat, c.DeltaPct, c.CIPct)
+		}
+	}
+}

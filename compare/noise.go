@@ -56,6 +56,7 @@ func Noise(runs []Pair, cfg Config) []NoiseCheck {
 	}
 	// The family: every check Compare would test.
 	type cand struct {
+		run      int // position in runs
 		r        Pair
 		metric   string
 		st       statDef
@@ -65,7 +66,7 @@ func Noise(runs []Pair, cfg Config) []NoiseCheck {
 	}
 	var cands []cand
 	tested := 0
-	for _, r := range runs {
+	for ri, r := range runs {
 		if r.Base == nil || r.Current == nil {
 			continue
 		}
@@ -77,7 +78,7 @@ func Noise(runs []Pair, cfg Config) []NoiseCheck {
 					continue
 				}
 				tested++
-				cands = append(cands, cand{r, m, st, len(bv), len(cv), st.of(bv), minDelta(cfg, m, r.Current)})
+				cands = append(cands, cand{ri, r, m, st, len(bv), len(cv), st.of(bv), minDelta(cfg, m, r.Current)})
 			}
 		}
 	}
@@ -86,8 +87,8 @@ func Noise(runs []Pair, cfg Config) []NoiseCheck {
 	target := 2 * cfg.Tolerance
 	// One bootstrap per run for all its checks.
 	var plans []*bootPlan
-	for _, c := range cands {
-		if n := len(plans); n == 0 || plans[n-1].r.Endpoint != c.r.Endpoint || plans[n-1].r.Scenario != c.r.Scenario {
+	for i, c := range cands {
+		if i == 0 || c.run != cands[i-1].run {
 			plans = append(plans, &bootPlan{r: c.r, blocked: blocked(c.r)})
 		}
 		p := plans[len(plans)-1]

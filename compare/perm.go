@@ -65,7 +65,16 @@ type runTests struct {
 	alias []int
 	obs   []float64   // per test: its observed statistic
 	perm  [][]float64 // per test: its statistic under each permutation so far
+	// moments are each test's standardization: the exact permutation mean
+	// and SD for the rate tests, else those of its first standardizeOn
+	// permutations; NaN until known. Fixed once known, so the sequential
+	// drawing sees the same statistic in every batch.
+	moments [][2]float64
 }
+
+// standardizeOn is the number of permutations a latency test's mean and SD
+// are estimated from, whatever the number drawn in the end.
+const standardizeOn = 200
 
 // runData is one scaled copy of a run's metrics: one column per metric
 // that is not an alias (nil otherwise).
@@ -82,9 +91,10 @@ type column struct {
 	sumRank float64
 }
 
-// permChunk is the number of permutations one job computes; chunk c of a
-// run always holds permutations c·permChunk … from its own seeded stream,
-// so results do not depend on batching, cores or scheduling.
+// permChunk is the number of permutations one job computes, from a stream
+// seeded by the run's identity and the chunk's first permutation index, so
+// results do not depend on cores or scheduling, and no two chunks repeat
+// each other.
 const permChunk = 100
 
 // newRunTests starts a run's tests; build prepares its data when the
@@ -494,14 +504,65 @@ func (rt *runTests) prepare() {
 		rt.obs[ti] -= t.margin
 	}
 	rt.perm = make([][]float64, len(rt.tests))
+	rt.moments = make([][2]float64, len(rt.tests))
+	for ti, t := range rt.tests {
+		rt.moments[ti] = [2]float64{math.NaN(), math.NaN()}
+		switch t.kind {
+		case kindErrors:
+			rt.moments[ti] = rt.rateMoments(rt.miss[0], t.dir)
+		case kindGoodput:
+			rt.moments[ti] = rt.rateMoments(rt.miss[1], t.dir)
+		}
+	}
 }
 
-// permute fills permutations [from, to) of chunk c (from = c·permChunk):
-// labels are exchanged within strata only, from the chunk's own stream,
-// and nothing is allocated per permutation.
+// rateMoments is the exact mean and SD, under the permutations, of a rate
+// test's statistic dir·(fc/nc − (K−fc)/nb), fc the current run's share of
+// the K missing requests: within each stratum fc is hypergeometric, and
+// requests in no stratum never move.
+func (rt *runTests) rateMoments(miss []int32, dir int) [2]float64 {
+	isMiss := make([]bool, rt.n)
+	for _, i := range miss {
+		isMiss[i] = true
+	}
+	moves := make([]bool, rt.n)
+	var mean, variance float64
+	for _, st := range rt.strata {
+		var n, c, k float64
+		for _, i := range st {
+			moves[i] = true
+			n++
+			if int(i) >= rt.nb {
+				c++
+			}
+			if isMiss[i] {
+				k++
+			}
+		}
+		mean += k * c / n
+		if n > 1 {
+			variance += c * (k / n) * (1 - k/n) * (n - c) / (n - 1)
+		}
+	}
+	for i := rt.nb; i < rt.n; i++ {
+		if !moves[i] && isMiss[i] {
+			mean++
+		}
+	}
+	nc, nb := float64(rt.n-rt.nb), float64(rt.nb)
+	f := 1/nc + 1/nb
+	sd := math.Sqrt(variance) * f
+	if sd < 1e-12 {
+		sd = 0
+	}
+	return [2]float64{float64(dir) * (mean*f - float64(len(miss))/nb), sd}
+}
+
+// permute fills permutations [from, to): labels are exchanged within
+// strata only, from the chunk's own stream, and nothing is allocated per
+// permutation.
 func (rt *runTests) permute(cfg Config, from, to int) {
-	c := uint64(from / permChunk)
-	rng := rand.New(rand.NewPCG(cfg.Seed^rt.seed, (c+1)*0x9e3779b97f4a7c15))
+	rng := rand.New(rand.NewPCG(cfg.Seed^rt.seed, (uint64(from)+1)*0x9e3779b97f4a7c15))
 	lab := rt.labels()
 	out := make([]float64, len(rt.tests))
 	s := newScratch()
@@ -566,8 +627,8 @@ func westfallYoung(res *Result, data []*runTests, cfg Config) {
 			data[j.run].permute(cfg, j.from, j.to)
 		})
 		done = total
-		exceed := adjust(res, data, done)
-		if done == B || settledAll(res, exceed, cfg, done) {
+		exceed, raw := adjust(res, data, done)
+		if done == B || settledAll(res, exceed, raw, cfg, done) {
 			break
 		}
 		total = min(B, 2*done)
@@ -587,19 +648,33 @@ const smcError = 1e-3
 // settledAll reports whether every check whose status depends on its
 // p-value is settled after b of cfg.Permutations permutations; exceed
 // holds each check's count of permutations at least as extreme (-1 when
-// not tested).
-func settledAll(res *Result, exceed []int, cfg Config, b int) bool {
-	var cdf []float64
+// not tested), raw the counts of its raw p-value. A check pointing to the
+// worse is also settled against each of cfg.rawSettle, the thresholds an
+// interim look compares its raw p-value with.
+func settledAll(res *Result, exceed, raw []int, cfg Config, b int) bool {
+	cdfs := map[float64][]float64{}
+	isSettled := func(a int, level float64) bool {
+		cdf, ok := cdfs[level]
+		if !ok {
+			cdf = binomialCDF(b, settleRate(level, cfg.Permutations))
+			cdfs[level] = cdf
+		}
+		return settled(a, b, cfg.Permutations, level, cdf)
+	}
 	for i := range res.Checks {
 		c := &res.Checks[i]
 		if exceed[i] < 0 || !pDecides(c, cfg) {
 			continue
 		}
-		if cdf == nil {
-			cdf = binomialCDF(b, settleRate(cfg.Alpha, cfg.Permutations))
-		}
-		if !settled(exceed[i], b, cfg.Permutations, cfg.Alpha, cdf) {
+		if !isSettled(exceed[i], cfg.Alpha) {
 			return false
+		}
+		if c.worse() {
+			for _, level := range cfg.rawSettle {
+				if !isSettled(raw[i], level) {
+					return false
+				}
+			}
 		}
 	}
 	return true
@@ -644,10 +719,24 @@ func pDecides(c *Check, cfg Config) bool {
 	return beyond
 }
 
+// estimateMoments is the mean and SD of a test's permutation values.
+func estimateMoments(col []float64) [2]float64 {
+	var mean, sq float64
+	for _, v := range col {
+		mean += v
+	}
+	mean /= float64(len(col))
+	for _, v := range col {
+		sq += (v - mean) * (v - mean)
+	}
+	return [2]float64{mean, math.Sqrt(sq / float64(len(col)))}
+}
+
 // adjust computes the raw and adjusted p-values from the first b
 // permutations of every run and returns, per check, the number of
-// permutations whose largest standardized statistic reaches the check's
-// (-1 for checks not tested).
+// permutations whose largest standardized statistic reaches the check's,
+// and the number whose own statistic reaches it (the raw p-value's count;
+// -1 for checks not tested).
 //
 // Raw p-values, and each permutation's largest standardized statistic
 // across the family (maxT): each test is standardized by the mean and SD
@@ -662,7 +751,7 @@ func pDecides(c *Check, cfg Config) bool {
 // the suite's error-rate checks, never diluted by its many latency checks
 // (0 % → 12.5 % failed at 40 requests would otherwise pass a suite of a
 // few scenarios).
-func adjust(res *Result, data []*runTests, b int) []int {
+func adjust(res *Result, data []*runTests, b int) (exceed, raw []int) {
 	family := func(t testDef) int {
 		if t.kind == kindErrors || t.kind == kindGoodput {
 			return 2 * t.dir
@@ -685,15 +774,10 @@ func adjust(res *Result, data []*runTests, b int) []int {
 				maxZ[f] = mz
 			}
 			col := d.perm[ti][:b]
-			var mean, sq float64
-			for _, v := range col {
-				mean += v
+			if math.IsNaN(d.moments[ti][0]) {
+				d.moments[ti] = estimateMoments(col[:min(b, standardizeOn)])
 			}
-			mean /= float64(b)
-			for _, v := range col {
-				sq += (v - mean) * (v - mean)
-			}
-			sd := math.Sqrt(sq / float64(b))
+			mean, sd := d.moments[ti][0], d.moments[ti][1]
 			z := zt{obs: math.Inf(-1), mean: mean, sd: sd} // a degenerate test can never be significant
 			if sd > 0 {
 				z.obs = (d.obs[ti] - mean) / sd
@@ -711,9 +795,10 @@ func adjust(res *Result, data []*runTests, b int) []int {
 	for _, m := range maxZ {
 		sort.Float64s(m)
 	}
-	exceed := make([]int, len(res.Checks))
+	exceed = make([]int, len(res.Checks))
+	raw = make([]int, len(res.Checks))
 	for i := range exceed {
-		exceed[i] = -1
+		exceed[i], raw[i] = -1, -1
 	}
 	tested := map[int]bool{}
 	for ri, d := range data {
@@ -732,10 +817,10 @@ func adjust(res *Result, data []*runTests, b int) []int {
 			if wantWorse := c.worse() || c.Current == c.Baseline; (t.dir > 0) == wantWorse {
 				c.RawP = float64(1+geq) / float64(b+1)
 				c.PValue = math.Min(1, float64(1+atLeast)/float64(b+1))
-				exceed[t.check] = atLeast
+				exceed[t.check], raw[t.check] = atLeast, geq
 			}
 		}
 	}
 	res.Tested = len(tested)
-	return exceed
+	return exceed, raw
 }

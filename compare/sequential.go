@@ -181,6 +181,12 @@ func (d Design) Look(r Pair, cfg Config) Decision {
 	cfg.Permutations = max(cfg.Permutations, DefaultPermutations, min(maxLookPermutations, int(math.Ceil(5/cfg.Alpha))))
 	cfg.Bootstrap = -1
 	cfg.Budgets = nil // budgets are absolute: the final comparison checks them
+	// The decisions below read open checks' raw p-values: draw until they
+	// are settled against those thresholds too.
+	cfg.rawSettle = []float64{0.5}
+	if d.Futility > 0 {
+		cfg.rawSettle = append(cfg.rawSettle, d.Futility)
+	}
 	res := Compare([]Pair{r}, cfg)
 	open := ""
 	for _, c := range res.Checks {

@@ -106,3 +106,25 @@ func TestCompareSequential(t *testing.T) {
 		}
 	}
 }
+
+// TestLookSettlesItsRawPValues: an interim look's decisions read raw
+// p-values against the futility threshold and 0.5; the sequential drawing
+// of permutations settles those too, so a look decides as it would with
+// every permutation drawn.
+func TestLookSettlesItsRawPValues(t *testing.T) {
+	defer func(q int) { firstBatch = q }(firstBatch)
+	d := NewDesign(0.05, 5, 1)
+	c := cfg()
+	for seed := range uint64(24) {
+		slow := realistic()
+		slow.scale = 1.08 + 0.02*float64(seed%6) // near the tolerance: futility is often close
+		r := pair(realistic(), slow, 40+10*int(seed%5), seed+5000)[0]
+		firstBatch = 200
+		seq := d.Look(r, c)
+		firstBatch = 0
+		full := d.Look(r, c)
+		if seq != full {
+			t.Errorf("seed %d: look with sequential permutations %+v, with all %+v", seed, seq, full)
+		}
+	}
+}
