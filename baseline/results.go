@@ -156,10 +156,21 @@ func Merge(files []*results.File, names []string) (*results.File, error) {
 	from := map[string]int{}
 	var raw [][]byte // each kept run as it was in its file
 	var fileOf []string
-	var regions, runners []string
+	var regions, runners, incomplete []string
+	interleaved := func(f *results.File) bool { return len(f.Runs) > 0 && f.Runs[0].Variant != "" }
 	for i, f := range files {
 		if f.MetricsVersion != files[0].MetricsVersion {
 			return nil, fmt.Errorf("%s has metrics_version %d but %s has %d: cannot merge", names[i], f.MetricsVersion, names[0], files[0].MetricsVersion)
+		}
+		if interleaved(f) != interleaved(files[0]) {
+			ab, plain := names[i], names[0]
+			if interleaved(files[0]) {
+				ab, plain = names[0], names[i]
+			}
+			return nil, fmt.Errorf("%s is an interleaved A/B file (latgate ab) and %s is not: cannot merge them", ab, plain)
+		}
+		if f.Incomplete != "" {
+			incomplete = append(incomplete, names[i]+": "+f.Incomplete)
 		}
 		regions = appendUnique(regions, f.Source.Region)
 		runners = appendUnique(runners, f.Source.Runner)
@@ -186,6 +197,20 @@ func Merge(files []*results.File, names []string) (*results.File, error) {
 	}
 	out.Source.Region = strings.Join(regions, ",")
 	out.Source.Runner = strings.Join(runners, ",")
+	// An incomplete part makes the whole incomplete: it must never become
+	// a baseline or pass a gate by being merged.
+	out.Incomplete = strings.Join(incomplete, "; ")
+	// The cost is the kept runs' (a run in two files counts once).
+	out.CostUSD = nil
+	for _, r := range out.Runs {
+		if r.CostUSD != nil {
+			sum := *r.CostUSD
+			if out.CostUSD != nil {
+				sum += *out.CostUSD
+			}
+			out.CostUSD = &sum
+		}
+	}
 	return &out, nil
 }
 
