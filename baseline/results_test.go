@@ -111,6 +111,26 @@ func TestValidate(t *testing.T) {
 	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), "needs ttft_ms and total_ms") {
 		t.Errorf("ok request without times: %v", err)
 	}
+	empty := file(results.Run{Endpoint: "e", Scenario: "s"})
+	if err := empty.Validate(); err == nil || !strings.Contains(err.Error(), `runs[0] (endpoint "e", scenario "s"): no requests`) {
+		t.Errorf("a run without requests: %v", err)
+	}
+	empty.Incomplete = "interrupted by a signal"
+	if err := empty.Validate(); err != nil {
+		t.Errorf("an incomplete file's empty run is for the incomplete marker to refuse: %v", err)
+	}
+	neg := file(run("e", "s", "", nil))
+	v := -5.0
+	neg.Runs[0].Requests[0].TTFTMs = &v
+	if err := neg.Validate(); err == nil || !strings.Contains(err.Error(), "runs[0].requests[0]: ttft_ms is -5: a time cannot be negative") {
+		t.Errorf("negative ttft: %v", err)
+	}
+	neg.Runs[0].Requests[0].TTFTMs = nil
+	neg.Runs[0].Requests[0].OK = false
+	neg.Runs[0].Requests[0].ITLMs = []float64{3, -1}
+	if err := neg.Validate(); err == nil || !strings.Contains(err.Error(), "itl_ms is -1") {
+		t.Errorf("negative gap: %v", err)
+	}
 }
 
 // TestDecodeErrors: what is wrong with a file, and where.
@@ -141,5 +161,40 @@ func TestDecodeErrors(t *testing.T) {
 	}
 	if _, err := Decode("f.json", []byte(good)); err != nil {
 		t.Errorf("a good file: %v", err)
+	}
+}
+
+// TestReadLimited: a file over the limit, regular or endless, is an error
+// naming the limit, read no further than one byte past it.
+func TestReadLimited(t *testing.T) {
+	dir := t.TempDir()
+	small := filepath.Join(dir, "small.json")
+	if err := os.WriteFile(small, []byte("0123456789"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	huge := filepath.Join(dir, "huge.json")
+	if err := os.WriteFile(huge, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(huge, 2*MaxFileSize); err != nil { // sparse: nothing is written
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		path string
+		max  int64
+		want string // "" = no error
+	}{
+		{small, 10, ""},
+		{small, 9, "larger than 9 bytes"},
+		{"/dev/zero", 1 << 20, "larger than 1 MiB"},
+		{filepath.Join(dir, "missing.json"), 10, "no such file"},
+	} {
+		_, err := ReadLimited(tt.path, tt.max)
+		if (tt.want == "") != (err == nil) || err != nil && !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("ReadLimited(%s, %d): %v, want %q", tt.path, tt.max, err, tt.want)
+		}
+	}
+	if _, err := Read(huge); err == nil || !strings.Contains(err.Error(), "huge.json: larger than 1024 MiB") {
+		t.Errorf("Read of a 2 GiB file: %v", err)
 	}
 }

@@ -1,26 +1,35 @@
 package gate
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"slices"
 
+	"github.com/latgate/latgate/baseline"
 	"github.com/latgate/latgate/compare"
 	"github.com/latgate/latgate/suite"
 )
 
+// readConfigFile reads a suite or a prompt file it names, at most 16 MiB.
+func readConfigFile(path string) ([]byte, error) { return baseline.ReadLimited(path, 16<<20) }
+
 // LoadConfig reads and validates a suite; every error is bad input. With
 // skipKeys the API keys are not resolved (compare needs none).
 func LoadConfig(path string, getenv func(string) string, skipKeys bool) (*suite.Config, error) {
-	b, err := os.ReadFile(path)
+	b, err := readConfigFile(path)
 	if err != nil {
 		if os.IsNotExist(err) {
 			return nil, BadInputf("%s: no such file (give the suite with -c FILE)", path)
 		}
+		var pe *os.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
 		return nil, BadInputf("%s: %v", path, err)
 	}
-	cfg, err := suite.Parse(path, b, suite.Options{ReadFile: os.ReadFile, Getenv: getenv, SkipKeys: skipKeys})
+	cfg, err := suite.Parse(path, b, suite.Options{ReadFile: readConfigFile, Getenv: getenv, SkipKeys: skipKeys})
 	if err != nil {
 		return nil, AsBadInput(err)
 	}

@@ -13,8 +13,9 @@ import (
 
 func TestSameSuiteStartsANewHistoryOnAConfigChange(t *testing.T) {
 	file := func(fp string, at time.Time) *results.File {
+		v := 100.0
 		return &results.File{Schema: results.Schema, MetricsVersion: results.MetricsVersion, CreatedAt: at,
-			Runs: []results.Run{{Endpoint: "e", Scenario: "s", Fingerprint: fp, Requests: []results.Request{}}}}
+			Runs: []results.Run{{Endpoint: "e", Scenario: "s", Fingerprint: fp, Requests: []results.Request{{OK: true, TTFTMs: &v, TotalMs: &v}}}}}
 	}
 	hist := func(f *results.File) publish.HistoryFile {
 		b, _ := json.Marshal(f)

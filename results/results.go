@@ -166,13 +166,42 @@ func (f *File) Validate() error {
 			return fmt.Errorf("runs[%d]: variant is %q, want %q or %q", i, r.Variant, Base, Head)
 		}
 		seen[k] = true
+		if len(r.Requests) == 0 && f.Incomplete == "" {
+			return fmt.Errorf("runs[%d] (endpoint %q, scenario %q%s): no requests: nothing was measured", i, r.Endpoint, r.Scenario, variantLabel(r.Variant))
+		}
 		for j, q := range r.Requests {
 			if q.OK && (q.TTFTMs == nil || q.TotalMs == nil) {
 				return fmt.Errorf("runs[%d].requests[%d]: an ok request needs ttft_ms and total_ms", i, j)
 			}
+			if key, v := q.negative(); key != "" {
+				return fmt.Errorf("runs[%d].requests[%d]: %s is %g: a time cannot be negative", i, j, key, v)
+			}
 		}
 	}
 	return nil
+}
+
+// negative returns the first time of the request below zero, if any.
+func (q *Request) negative() (string, float64) {
+	for _, t := range []struct {
+		key string
+		v   *float64
+	}{
+		{"dns_ms", &q.DNSMs}, {"connect_ms", &q.ConnectMs}, {"tls_ms", &q.TLSMs},
+		{"ttfb_ms", q.TTFBMs}, {"first_event_ms", q.FirstEventMs}, {"ttft_ms", q.TTFTMs},
+		{"ttfc_ms", q.TTFCMs}, {"total_ms", q.TotalMs}, {"perceived_ms", q.PerceivedMs},
+		{"tpot_ms", q.TPOTMs}, {"max_stall_ms", q.MaxStallMs}, {"sent_ms", &q.SentMs},
+	} {
+		if t.v != nil && *t.v < 0 {
+			return t.key, *t.v
+		}
+	}
+	for _, g := range q.ITLMs {
+		if g < 0 {
+			return "itl_ms", g
+		}
+	}
+	return "", 0
 }
 
 // Key identifies a run across files: (endpoint, scenario), and the variant
