@@ -75,8 +75,9 @@ func TestComments(t *testing.T) {
 					t.Errorf("improvement not shown as one:\n%s", summary)
 				}
 			case "few-requests":
-				if !strings.Contains(summary, "| — |") || !strings.Contains(got, "— = not tested: p95 needs 40 successful requests per side; 1 pair has 20.") {
-					t.Errorf("untested p95 not shown as — with its note:\n%s", got)
+				// The values are shown; "—" marks that they were not tested.
+				if !regexp.MustCompile(`\| \d+\x{a0}→\x{a0}\d+ — \|`).MatchString(summary) || !strings.Contains(got, "— after the values = not tested: p95 needs 40 successful requests per side; 1 pair has 20.") {
+					t.Errorf("untested p95 not shown with its values, — and its note:\n%s", got)
 				}
 				if strings.Contains(summary, "p95 inconclusive") || strings.Contains(got, "need 40 successful requests per side to test") {
 					t.Errorf("an untested statistic shows as a warning:\n%s", got)

@@ -171,8 +171,14 @@ func flagsOf(checks []compare.Check, skip map[string]bool) []Flag {
 		}
 	}
 	if len(out) == 0 {
+		// Not tested: no latency check could be (the error rate alone
+		// says nothing about latency), or, for a rate's own row, not it.
+		considered := func(c compare.Check) bool { return !skip[c.Metric] && !compare.IsRate(c.Metric) }
+		if !slices.ContainsFunc(checks, considered) {
+			considered = func(c compare.Check) bool { return !skip[c.Metric] }
+		}
 		st := compare.OK
-		if len(checks) > 0 && !slices.ContainsFunc(checks, func(c compare.Check) bool { return !untested(c) && !skip[c.Metric] }) {
+		if slices.ContainsFunc(checks, considered) && !slices.ContainsFunc(checks, func(c compare.Check) bool { return considered(c) && !untested(c) }) {
 			st = notTested
 		}
 		out = append(out, Flag{Status: st})
@@ -292,9 +298,9 @@ func (s Scenario) row(stage string) *Row {
 	return nil
 }
 
-// changeCell shows one statistic: "651 → 1110 (**+71%**)", "—" when it
-// could not be tested, the current value alone without a baseline; ⛔ marks
-// a value over its budget.
+// changeCell shows one statistic: "651 → 1110 (**+71%**)", "651 → 1110 —"
+// when it could not be tested (the values are known, the test is not), the
+// current value alone without a baseline; ⛔ marks a value over its budget.
 func changeCell(row *Row, stat string) string {
 	if row == nil {
 		return "–"
@@ -302,9 +308,6 @@ func changeCell(row *Row, stat string) string {
 	c, ok := findCheck(row.Checks, stat)
 	if !ok {
 		return "–"
-	}
-	if untested(c) {
-		return "—"
 	}
 	var s string
 	if row.Unit == "%" {
@@ -319,6 +322,9 @@ func changeCell(row *Row, stat string) string {
 		s = Millis(c.Current)
 		if !math.IsNaN(c.Baseline) {
 			s = Millis(c.Baseline) + "\u00a0→\u00a0" + s
+			if untested(c) {
+				return s + " —"
+			}
 			if !math.IsNaN(c.DeltaPct) {
 				s += " (" + strongIf(signedPct(c.DeltaPct), c.Status == compare.Regression) + ")"
 			}
@@ -686,7 +692,7 @@ func suiteNotes(r *Report) string {
 		if history {
 			what = "successful requests per side (and two stored baseline runs)"
 		}
-		notes = append(notes, fmt.Sprintf("— = not tested: %s %s; %s %s.", strings.Join(needs, "; "), what, plural(pairs, "pair has", "pairs have"), have))
+		notes = append(notes, fmt.Sprintf("— after the values = not tested: %s %s; %s %s.", strings.Join(needs, "; "), what, plural(pairs, "pair has", "pairs have"), have))
 	}
 	// Inconclusive: one estimate of the requests that might decide them.
 	lo, hi, n := math.MaxInt, 0, 0

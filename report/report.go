@@ -13,6 +13,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -172,8 +173,8 @@ type Row struct {
 
 // severity orders statuses from worst to best.
 var severity = map[compare.Status]int{
-	compare.Regression: 6, compare.OverBudget: 5, compare.Inconclusive: 4,
-	compare.Improvement: 3, compare.NoBaseline: 2, compare.OK: 1,
+	compare.Regression: 7, compare.OverBudget: 6, compare.Inconclusive: 5,
+	compare.Improvement: 4, compare.NoBaseline: 3, compare.OK: 2, notTested: 1,
 }
 
 func worse(a, b compare.Status) compare.Status {
@@ -287,7 +288,14 @@ func rows(s Scenario) []Row {
 				}
 				parts = append(parts, p)
 			}
-			row.Status = worse(row.Status, c.Status)
+			st := c.Status
+			switch {
+			case untested(c):
+				st = notTested // a row is "not tested" only when none of its checks was
+			case st == compare.Inconclusive && !doubtful(c):
+				st = compare.OK // a change for the better that is not significant is not flagged
+			}
+			row.Status = worse(row.Status, st)
 			if c.Note != "" {
 				row.Notes = append(row.Notes, c.Stat+": "+c.Note)
 			}
@@ -468,6 +476,18 @@ func (r *Report) Count(st compare.Status) int {
 	return n
 }
 
+// countNotTested counts the scenarios none of whose latency checks could
+// be tested: a pass says nothing about their latency.
+func (r *Report) countNotTested() int {
+	n := 0
+	for _, s := range r.Scenarios {
+		if slices.ContainsFunc(s.Flags(), func(f Flag) bool { return f.Status == notTested }) {
+			n++
+		}
+	}
+	return n
+}
+
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return fmt.Sprintf("%d %s", n, one)
@@ -494,6 +514,9 @@ func headline(r *Report, esc func(string) string) string {
 	}
 	if k := r.Count(compare.Improvement); k > 0 {
 		parts = append(parts, plural(k, "improvement", "improvements"))
+	}
+	if k := r.countNotTested(); k > 0 {
+		parts = append(parts, fmt.Sprintf("%d not tested (too few requests)", k))
 	}
 	h := r.Verdict + ": "
 	if len(parts) == 0 {

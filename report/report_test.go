@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -187,5 +188,53 @@ func TestMarkdownTrimmedToLimit(t *testing.T) {
 	}
 	if tiny := Markdown(r, MarkdownOptions{MaxLen: 1500}); len(tiny) > 1500 {
 		t.Errorf("len %d > 1500", len(tiny))
+	}
+}
+
+// TestNotTestedIsNeverOK: a scenario too small for any latency test, whose
+// latency rose by half, is reported as not tested — in the headline, its
+// status and its rows — with its values shown, never as "ok" or "no
+// significant latency change".
+func TestNotTestedIsNeverOK(t *testing.T) {
+	rep := buildCase(t, suiteCase{"tiny", func(rng *rand.Rand) (b, c []results.Run) {
+		b = append(b, fixtureRun(rng, "us-east", "tiny", 8, 0.30, 0.010, 0, false, false))
+		c = append(c, fixtureRun(rng, "us-east", "tiny", 8, 0.45, 0.010, 0, false, false))
+		return
+	}})
+	if !strings.Contains(rep.Headline, "1 not tested (too few requests)") || strings.Contains(rep.Headline, "no significant") {
+		t.Errorf("headline %q", rep.Headline)
+	}
+	md := Markdown(rep, MarkdownOptions{Marker: "<!-- m -->"})
+	if !regexp.MustCompile(`\| tiny @ us-east \| \d+\x{a0}→\x{a0}\d+ — \| \d+\x{a0}→\x{a0}\d+ — \| .* \| — not tested \|`).MatchString(md) {
+		t.Errorf("summary row does not show the values and \"not tested\":\n%s", md)
+	}
+	var b bytes.Buffer
+	Text(&b, rep, false)
+	if !strings.Contains(b.String(), "tiny @ us-east (gpt-test): not tested") || !regexp.MustCompile(`(?m)^  TTFT .* not tested$`).MatchString(b.String()) || strings.Contains(b.String(), "— after the values") {
+		t.Errorf("text:\n%s", b.String())
+	}
+}
+
+// TestUnsettledImprovementIsNotFlagged: a change for the better that is
+// not significant (a p95 tail test cannot reach significance in that
+// direction at 40 requests) is not called inconclusive in the text report,
+// which the reader would take for a change for the worse.
+func TestUnsettledImprovementIsNotFlagged(t *testing.T) {
+	rep := buildCase(t, suiteCase{"faster", func(rng *rand.Rand) (b, c []results.Run) {
+		b = append(b, fixtureRun(rng, "us-east", "faster", 40, 0.60, 0.010, 0, false, false))
+		c = append(c, fixtureRun(rng, "us-east", "faster", 40, 0.24, 0.010, 0, false, false))
+		return
+	}})
+	found := false
+	for _, c := range rep.Result.Checks {
+		found = found || c.Status == compare.Inconclusive && !math.IsNaN(c.PValue) && c.Current < c.Baseline
+	}
+	if !found {
+		t.Fatal("the case has no inconclusive improvement: it no longer tests anything")
+	}
+	var b bytes.Buffer
+	Text(&b, rep, false)
+	if regexp.MustCompile(`(?m)inconclusive$|: .*inconclusive`).MatchString(strings.Split(b.String(), "Intervals [")[0]) {
+		t.Errorf("an improvement shown as inconclusive:\n%s", b.String())
 	}
 }

@@ -117,6 +117,7 @@ func Text(w io.Writer, r *Report, color bool) {
 		if strings.HasPrefix(line, "⚠️ ") && !strings.HasPrefix(line, "⚠️ inconclusive") || strings.HasPrefix(line, "Removed since") || strings.HasPrefix(line, "⚙️") {
 			continue // warnings and removals are printed above
 		}
+		line = strings.Replace(line, "— after the values = not tested", "not tested", 1) // no marks in the text table
 		fmt.Fprintln(w, clean(html.UnescapeString(line)))
 	}
 	o := r.Thresholds
