@@ -3,6 +3,8 @@ package main
 import (
 	"flag"
 	"fmt"
+	"os"
+	"strconv"
 
 	"github.com/latgate/latgate/baseline"
 	"github.com/latgate/latgate/gate"
@@ -20,6 +22,13 @@ func thresholdFlags(fs *flag.FlagSet) *gate.Overrides {
 	return o
 }
 
+// defaultConfig is the suite file commands read when -c is not given.
+const defaultConfig = "latgate.yaml"
+
+func trimNum(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+func pctText(f float64) string { return trimNum(100*f) + "%" }
+
 const compareUsage = `usage: latgate compare BASELINE.json CURRENT.json   a baseline and a current run
        latgate compare B1.json B2.json ... CURRENT.json   a baseline history (oldest first) and a current run
        latgate compare AB.json                      the variants of an interleaved A/B run (latgate ab)
@@ -28,7 +37,7 @@ const compareUsage = `usage: latgate compare BASELINE.json CURRENT.json   a base
 func cmdCompare(e *env, args []string) error {
 	fs := flag.NewFlagSet("latgate compare", flag.ContinueOnError)
 	fs.Usage = func() { fs.Output().Write([]byte(compareUsage + "\n\nFlags:\n")); fs.PrintDefaults() }
-	cfgPath := fs.String("c", "", "suite `file` for budgets and thresholds (optional)")
+	cfgPath := fs.String("c", "", "suite `file` for budgets and thresholds (default: "+defaultConfig+" when it exists)")
 	fs.StringVar(cfgPath, "config", "", "suite `file` (same as -c)")
 	format := fs.String("format", "text", "output `format`: text, markdown, json, html, benchstat, bmf or csv")
 	over := thresholdFlags(fs)
@@ -42,6 +51,14 @@ func cmdCompare(e *env, args []string) error {
 	if err := gate.CheckFormat(*format); err != nil {
 		return err
 	}
+	// Like run, ab and gate, compare reads latgate.yaml when it is there:
+	// a suite's budgets and thresholds must not be dropped silently.
+	if *cfgPath == "" {
+		if _, err := os.Stat(defaultConfig); err == nil {
+			*cfgPath = defaultConfig
+			fmt.Fprintf(e.stderr, "latgate: budgets and thresholds from %s (-c FILE for another suite)\n", defaultConfig)
+		}
+	}
 	var cfg *suite.Config
 	if *cfgPath != "" {
 		if cfg, err = gate.LoadConfig(*cfgPath, e.getenv, true); err != nil {
@@ -51,6 +68,10 @@ func cmdCompare(e *env, args []string) error {
 	th, err := gate.Thresholds(cfg, *over)
 	if err != nil {
 		return err
+	}
+	if cfg == nil {
+		fmt.Fprintf(e.stderr, "latgate: no suite file: default thresholds (tolerance %s, min_delta %s ms, alpha %s), no budgets (-c FILE to use a suite's)\n",
+			pctText(th.Tolerance), trimNum(th.MinDelta), trimNum(th.Alpha))
 	}
 	var files []*results.File
 	for _, p := range pos {

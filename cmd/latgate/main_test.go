@@ -399,3 +399,36 @@ func TestInterruptedGateNeverRecordsOrPasses(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareReadsTheSuiteInTheFolder: without -c, compare uses
+// latgate.yaml when it is there (its budget applies) and says so; without
+// one it says the thresholds are the defaults.
+func TestCompareReadsTheSuiteInTheFolder(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	ms := func(v float64) *float64 { return &v }
+	var reqs []results.Request
+	for i := range 30 {
+		v := 200 + float64(i)
+		reqs = append(reqs, results.Request{OK: true, Status: 200, TTFTMs: ms(v), TotalMs: ms(2 * v), ITLMs: []float64{}})
+	}
+	f := results.File{Schema: results.Schema, MetricsVersion: results.MetricsVersion, Runs: []results.Run{{Scenario: "s", Endpoint: "e", Requests: reqs}}}
+	b, _ := json.Marshal(f)
+	for _, name := range []string{"a.json", "b.json"} {
+		if err := os.WriteFile(name, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r := runCLI(t, nil, "compare", "a.json", "b.json")
+	if r.code != 0 || !strings.Contains(r.stderr, "no suite file: default thresholds (tolerance 10%, min_delta 25 ms, alpha 0.05), no budgets") {
+		t.Errorf("without a suite: exit %d, stderr %q", r.code, r.stderr)
+	}
+	suite := "endpoints:\n  - {name: e, base_url: http://127.0.0.1:9/v1, model: m}\nscenarios:\n  - {name: s, prompt: hi}\nbudgets:\n  ttft: {p50: 100ms}\n"
+	if err := os.WriteFile("latgate.yaml", []byte(suite), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = runCLI(t, nil, "compare", "a.json", "b.json")
+	if r.code != 1 || !strings.Contains(r.stderr, "budgets and thresholds from latgate.yaml") || !strings.Contains(r.stdout, "over budget") {
+		t.Errorf("with latgate.yaml: exit %d, stderr %q, stdout %q; want the budget applied", r.code, r.stderr, r.stdout)
+	}
+}
