@@ -46,6 +46,9 @@ func urlOverride(cfg *suite.Config, flag string, list []string) error {
 				if cfg.Endpoints[i].API == "custom" {
 					cfg.Endpoints[i].URL = url
 				} else {
+					if msg := suite.BaseURLProblem(cfg.Endpoints[i].API, flag, strings.TrimRight(url, "/")); msg != "" {
+						return BadInputf("endpoint %q: %s", name, msg)
+					}
 					cfg.Endpoints[i].BaseURL = strings.TrimRight(url, "/")
 				}
 				found = true
@@ -174,7 +177,8 @@ func CompareAB(f *results.File, name string, th compare.Config) (*report.Report,
 			aa = false
 		}
 		if p.Base.OKCount() == 0 {
-			return nil, nil, BadInputf("%s: endpoint %q, scenario %q: no base request succeeded, so the head cannot be compared with it", name, p.Endpoint, p.Scenario)
+			// The base variant could not be measured: an outage, not bad input.
+			return nil, nil, AsCannotRun(fmt.Errorf("%s: endpoint %q, scenario %q: no base request succeeded (%s), so the head cannot be compared with it", name, p.Endpoint, p.Scenario, firstError(p.Base)))
 		}
 	}
 	if common == 0 {
@@ -191,6 +195,17 @@ func CompareAB(f *results.File, name string, th compare.Config) (*report.Report,
 		noise = compare.Noise(runs, th)
 	}
 	return rep, noise, nil
+}
+
+// firstError is a run's first request error, as an example of why its
+// requests failed.
+func firstError(r *results.Run) string {
+	for _, q := range r.Requests {
+		if q.Error != "" {
+			return "for example: " + q.Error
+		}
+	}
+	return "no error recorded"
 }
 
 // AB is `latgate ab`: it loads both suites, measures them interleaved,

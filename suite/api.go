@@ -172,29 +172,47 @@ func (p *parser) baseURL(ip string, e *Endpoint, raw string) {
 		p.errf(kl, "endpoint %q: base_url %q is not an http(s) URL", e.Name, raw)
 		return
 	}
+	if msg := BaseURLProblem(e.API, "base_url", shown); msg != "" {
+		p.errf(kl, "endpoint %q: %s", e.Name, msg)
+		return
+	}
+	if e.API == "azure" {
+		path := ""
+		if u, err := url.Parse(envRE.ReplaceAllString(shown, "var")); err == nil {
+			path = u.Path
+		}
+		p.azureURL(kl, e, raw, path)
+	}
+}
+
+// BaseURLProblem says what is wrong with a base URL written for an API
+// (key names it in the message: "base_url", or the flag that set it): one
+// that already ends in the path latgate appends. Empty when nothing is.
+func BaseURLProblem(api, key, shown string) string {
 	path := ""
 	if u, err := url.Parse(envRE.ReplaceAllString(shown, "var")); err == nil {
 		path = u.Path
 	}
+	write := "write "
+	if key == "base_url" {
+		write = "write base_url: "
+	}
 	for _, suffix := range apiPaths {
 		if strings.HasSuffix(path, suffix) || strings.Contains(path, suffix) && strings.HasPrefix(suffix, ":") {
 			cut := shown[:strings.LastIndex(shown, suffix)]
-			if e.API == "gemini" {
+			if api == "gemini" {
 				cut = shown[:max(0, strings.Index(shown, "/models"))]
 			}
-			if e.API == "anthropic" {
+			if api == "anthropic" {
 				cut = strings.TrimSuffix(cut, "/v1")
 			}
-			p.errf(kl, "endpoint %q: base_url %q already ends in the API path: latgate appends %s itself; write base_url: %s", e.Name, raw, apiPath[e.API], cut)
-			return
+			return fmt.Sprintf("%s %q already ends in the API path: latgate appends %s itself; %s%s", key, shown, apiPath[api], write, cut)
 		}
 	}
-	switch {
-	case e.API == "anthropic" && strings.HasSuffix(path, "/v1"):
-		p.errf(kl, "endpoint %q: base_url %q ends in /v1, but api anthropic appends /v1/messages itself; write base_url: %s", e.Name, raw, strings.TrimSuffix(shown, "/v1"))
-	case e.API == "azure":
-		p.azureURL(kl, e, raw, path)
+	if api == "anthropic" && strings.HasSuffix(path, "/v1") {
+		return fmt.Sprintf("%s %q ends in /v1, but api anthropic appends /v1/messages itself; %s%s", key, shown, write, strings.TrimSuffix(shown, "/v1"))
 	}
+	return ""
 }
 
 // azureURL makes BaseURL the deployment's URL, to which the prober appends
