@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/latgate/latgate/compare"
 	"github.com/latgate/latgate/results"
@@ -152,5 +153,26 @@ func TestHiddenRowNeverHidesAFailure(t *testing.T) {
 	got := Markdown(rep, MarkdownOptions{})
 	if !strings.Contains(got, "⛔ perceived p95 over budget") || !strings.Contains(got, "| Perceived |") {
 		t.Errorf("the failing perceived check is hidden:\n%s", got)
+	}
+}
+
+// TestProvenanceLine: a side without a commit shows its time alone (no
+// "?"), and a baseline recorded after the current run is called out.
+func TestProvenanceLine(t *testing.T) {
+	t0 := time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC)
+	for _, tt := range []struct {
+		name string
+		p    Provenance
+		want string
+	}{
+		{"no commits", Provenance{BaselineCreated: t0, HeadCreated: t0.Add(time.Hour)}, "base (2026-11-30 08:00 UTC) → head (2026-11-30 09:00 UTC), baseline 1 hour old"},
+		{"future baseline", Provenance{BaseSHA: "0a1b2c3d4e", BaselineCreated: t0.Add(time.Hour), HeadCreated: t0}, "base `0a1b2c3` (2026-11-30 09:00 UTC) → head (2026-11-30 08:00 UTC), ⚠️ the baseline was recorded after the current run"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got := provenance(&Report{Provenance: tt.p})
+			if !strings.Contains(got, tt.want) || strings.Contains(got, "?") {
+				t.Errorf("got  %s\nwant %s", got, tt.want)
+			}
+		})
 	}
 }

@@ -74,6 +74,9 @@ func (p *page) doc() {
 	for _, w := range r.Warnings {
 		p.f("<li>%s</li>", esc(w))
 	}
+	if c := r.costLine(func(s string) string { return s }); c != "" {
+		p.f("<li>%s</li>", esc(c))
+	}
 	p.f("<li>%s</li></ul>\n", esc(strings.TrimSuffix(strings.TrimPrefix(footerText(r), ""), "\n")))
 	for _, i := range order {
 		p.scenario(i, r.Scenarios[i])

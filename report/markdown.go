@@ -450,8 +450,6 @@ func provenance(r *Report) string {
 			out += " " + sha(s)
 		case ref != "":
 			out += " " + md(short(ref, 40))
-		default:
-			out += " ?"
 		}
 		if !t.IsZero() {
 			out += " (" + t.UTC().Format("2006-01-02 15:04") + " UTC)"
@@ -462,8 +460,12 @@ func provenance(r *Report) string {
 	hasHead := p.HeadSHA != "" || p.HeadRef != "" || !p.HeadCreated.IsZero()
 	if hasBase || hasHead {
 		s := side("base", p.BaseSHA, p.BaseRef, p.BaselineCreated) + " → " + side("head", p.HeadSHA, p.HeadRef, p.HeadCreated)
-		if !p.BaselineCreated.IsZero() && !p.HeadCreated.IsZero() {
-			s += ", baseline " + age(p.HeadCreated.Sub(p.BaselineCreated)) + " old"
+		switch d := p.HeadCreated.Sub(p.BaselineCreated); {
+		case p.BaselineCreated.IsZero() || p.HeadCreated.IsZero():
+		case d < 0:
+			s += ", ⚠️ the baseline was recorded after the current run"
+		default:
+			s += ", baseline " + age(d) + " old"
 		}
 		parts = append(parts, s)
 	}

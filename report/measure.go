@@ -167,7 +167,7 @@ func Measurements(w io.Writer, f *results.File) {
 		fmt.Fprintln(w, "note:", n)
 	}
 	if f.CostUSD != nil {
-		fmt.Fprintf(w, "cost: $%.4f at the suite's pricing\n", *f.CostUSD)
+		fmt.Fprintf(w, "cost: %s at the suite's pricing\n", USD(*f.CostUSD))
 	}
 	if f.Incomplete != "" {
 		fmt.Fprintln(w, "INCOMPLETE:", f.Incomplete)
