@@ -115,6 +115,9 @@ func WritableDir(path string) error {
 	if path == "" {
 		return nil
 	}
+	if path == "-" {
+		return errors.New("cannot write the results to standard output (-): give a file name; latgate compare --format json prints a verdict")
+	}
 	dir := filepath.Dir(path)
 	st, err := os.Stat(dir)
 	if err != nil {

@@ -198,6 +198,7 @@ func TestBadInputs(t *testing.T) {
 		{"baseline without success", []string{"compare", write("nosuccess.json", file("s", results.Request{Error: "x", ITLMs: []float64{}})), good}, 2, "has no successful request"},
 		{"missing file", []string{"compare", good, filepath.Join(dir, "nope.json")}, 2, "no such file"},
 		{"no file", []string{"compare"}, 2, "usage: latgate compare BASELINE.json CURRENT.json"},
+		{"results to stdout", []string{"run", "-c", cfgNoKey, "-o", "-"}, 2, "cannot write the results to standard output (-): give a file name"},
 		{"base-url with the API path", []string{"ab", "-c", cfgNoKey, "--base-config", cfgNoKey, "--base-url", "e=http://127.0.0.1:9/v1/chat/completions", "-o", filepath.Join(dir, "ab.json")}, 2,
 			`endpoint "e": base-url "http://127.0.0.1:9/v1/chat/completions" already ends in the API path: latgate appends /chat/completions itself; write http://127.0.0.1:9/v1`},
 		{"one file without variants", []string{"compare", good}, 2, "holds no variants (it was not written by latgate ab)"},
