@@ -37,10 +37,11 @@
 //     permutation. In a mix of two latency modes (prompt-cache hits and
 //     misses) the mean lies between the modes, so a shift of the mix moves
 //     this share strongly while the median and p95 barely move.
-//   - errors: the difference of failure rates under the same permutations,
-//     which is Fisher's exact test conditional on the total failures, of
-//     "worse by more than a margin" (rateMargin: one percentage point, or
-//     Tolerance of the baseline's rate).
+//   - errors: the difference of failure rates under the same permutations
+//     (Fisher's exact test, conditional on the total failures), the
+//     observed difference reduced by a margin (rateMargin: one percentage
+//     point, or Tolerance of the baseline's rate) to approximate the
+//     minimum-effect null "worse by at most the margin".
 //     Failed requests stay in the sample for this check; latency checks use
 //     successful requests only.
 //
