@@ -308,3 +308,43 @@ func TestSuggest(t *testing.T) {
 		}
 	}
 }
+
+// A fraction for a whole-number key is an error naming the key, as a
+// quoted number is, instead of being truncated (12.9 requests ran 12).
+func TestFractionForWholeNumber(t *testing.T) {
+	ep := "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\n"
+	sc := ep + "scenarios:\n  - name: s\n    prompt: hi\n"
+	tests := []struct {
+		name, yaml, want string
+	}{
+		{"requests", sc + "    requests: 12.9\n", `l.yaml:6: scenarios.requests: want a whole number or a range such as {min: 40, max: 200}, got "12.9"`},
+		{"concurrency", sc + "    concurrency: 2.7\n", `l.yaml:6: scenarios.concurrency: want a whole number, got "2.7"`},
+		{"max_tokens", sc + "    max_tokens: 16.5\n", `l.yaml:6: scenarios.max_tokens: want a whole number, got "16.5"`},
+		{"max_tokens quoted", sc + "    max_tokens: \"16\"\n", `l.yaml:6: scenarios.max_tokens: want a whole number, got "16"`},
+		{"warmup", sc + "    warmup: 0.5\n", `l.yaml:6: scenarios.warmup: want a whole number, got "0.5"`},
+		{"max_in_flight", sc + "    rate: 2/s\n    max_in_flight: 1.5\n", `l.yaml:7: scenarios.max_in_flight: want a whole number, got "1.5"`},
+		{"requests min", sc + "    requests: {min: 40.5, max: 200}\n", `l.yaml:6: scenarios.requests.min: want a whole number, got "40.5"`},
+		{"requests max", sc + "    requests:\n      min: 40\n      max: 99.9\n", `l.yaml:8: scenarios.requests.max: want a whole number, got "99.9"`},
+		{"flow mapping", ep + "scenarios:\n  - {name: s, prompt: hi, warmup: 1, concurrency: 1e-1}\n", `l.yaml:4: scenarios.concurrency: want a whole number, got "1e-1"`},
+		{"max_requests", sc + "limits:\n  max_requests: 10.5\n", `l.yaml:7: limits.max_requests: want a whole number, got "10.5"`},
+		{"max_output_tokens", sc + "limits:\n  max_output_tokens: 1000.25\n", `l.yaml:7: limits.max_output_tokens: want a whole number, got "1000.25"`},
+		{"history", sc + "regression:\n  history: 2.5\n", `l.yaml:7: regression.history: want a whole number, got "2.5"`},
+		{"merged", ep + "scenarios:\n  - name: s\n    prompt: hi\n  - <<: [{concurrency: 3.5}]\n    name: t\n    prompt: hi\n", `l.yaml:6: scenarios.concurrency: want a whole number, got "3.5"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := parseErr(t, tt.yaml, Options{})
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("got %v, want %s", err, tt.want)
+			}
+		})
+	}
+	// A whole number written as a float is that number.
+	cfg, err := Parse("l.yaml", []byte(sc+"    requests: 12.0\n    concurrency: 2e0\n"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := cfg.Scenarios[0]; s.Requests != 12 || s.Concurrency != 2 {
+		t.Errorf("got requests %d, concurrency %d; want 12, 2", s.Requests, s.Concurrency)
+	}
+}

@@ -311,7 +311,7 @@ func (*rawRequests) shape(n *yaml.Node) reflect.Type {
 	if n.Kind == yaml.MappingNode {
 		return reflect.TypeFor[rawRequestRange]()
 	}
-	return nil
+	return reflect.TypeFor[int]()
 }
 
 func (r *rawRequests) UnmarshalYAML(n *yaml.Node) error {
