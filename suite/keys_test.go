@@ -348,3 +348,32 @@ func TestFractionForWholeNumber(t *testing.T) {
 		t.Errorf("got requests %d, concurrency %d; want 12, 2", s.Requests, s.Concurrency)
 	}
 }
+
+// limits.max_cost counts only priced requests: without a price for every
+// model in use there is no cap, so it is an error naming what has none.
+func TestMaxCostNeedsPricing(t *testing.T) {
+	eps := "endpoints:\n  - {name: a, base_url: http://x/v1, model: m1}\n  - {name: b, base_url: http://x/v1, model: m2}\n" +
+		"  - {name: own, api: custom, url: http://x/a, stream: {text: /t}}\n"
+	tests := []struct {
+		name, yaml, want string
+	}{
+		{"no pricing", eps + scen + "limits:\n  max_cost: 2\n",
+			`l.yaml:8: limits.max_cost needs pricing for every model the suite sends to (an unpriced request counts nothing toward the cap); no price for "m1" (endpoint "a"), "m2" (endpoint "b"), endpoint "own" (it has no model: give it one): add it under pricing:, in USD per 1M tokens, such as m1: {input: 0.15, output: 0.60}`},
+		{"one model priced", eps + "scenarios:\n  - {name: s, prompt: hi, endpoints: [a, b]}\nlimits:\n  max_cost: 2\npricing:\n  m1: {input: 1, output: 2}\n",
+			`l.yaml:8: limits.max_cost needs pricing for every model the suite sends to (an unpriced request counts nothing toward the cap); no price for "m2" (endpoint "b"): add it under pricing:, in USD per 1M tokens, such as m2: {input: 0.15, output: 0.60}`},
+		{"every model in use priced", eps + "scenarios:\n  - {name: s, prompt: hi, endpoints: [a]}\nlimits:\n  max_cost: 2\npricing:\n  m1: {input: 1, output: 2}\n", ""},
+		{"no cap", eps + scen, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := parseErr(t, tt.yaml, Options{})
+			got := ""
+			if err != nil {
+				got = err.Error()
+			}
+			if got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

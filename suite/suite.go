@@ -488,7 +488,39 @@ func (p *parser) build(raw *rawConfig) *Config {
 	cfg.Goodput = p.goodput(&raw.Goodput.Node)
 	cfg.Budgets, cfg.Floors = p.budgets(&raw.Budgets.Node, cfg)
 	cfg.Pricing = p.pricing(raw.Pricing, cfg)
+	p.costCap(cfg)
 	return cfg
+}
+
+// costCap checks that limits.max_cost can count every request: a model
+// without a price would count nothing toward it, so the cap would not hold.
+func (p *parser) costCap(cfg *Config) {
+	if cfg.Limits.MaxCost <= 0 {
+		return
+	}
+	var missing []string
+	eg := "MODEL"
+	used := map[string]bool{}
+	for _, s := range cfg.Scenarios {
+		for _, e := range cfg.EndpointsFor(s) {
+			if _, priced := cfg.Pricing[e.Model]; used[e.Name] || priced && e.Model != "" {
+				continue
+			}
+			used[e.Name] = true
+			if e.Model == "" {
+				missing = append(missing, fmt.Sprintf("endpoint %q (it has no model: give it one)", e.Name))
+				continue
+			}
+			if eg == "MODEL" {
+				eg = e.Model
+			}
+			missing = append(missing, fmt.Sprintf("%q (endpoint %q)", e.Model, e.Name))
+		}
+	}
+	if len(missing) > 0 {
+		p.errf(p.line("limits.max_cost"), "limits.max_cost needs pricing for every model the suite sends to (an unpriced request counts nothing toward the cap); no price for %s: add it under pricing:, in USD per 1M tokens, such as %s: {input: 0.15, output: 0.60}",
+			strings.Join(missing, ", "), eg)
+	}
 }
 
 // maxBareReadingRate is the largest reading_rate accepted without a unit:
