@@ -3,6 +3,7 @@ package suite
 import (
 	"errors"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -373,6 +374,62 @@ func TestMaxCostNeedsPricing(t *testing.T) {
 			}
 			if got != tt.want {
 				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// A fixed request count below what p50 or p95 checks need is a warning
+// naming the line and the scenario; --requests replaces those warnings.
+func TestRequestsTooFewWarning(t *testing.T) {
+	ep := "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\nscenarios:\n"
+	warnings := func(cfg *Config) string {
+		var out []string
+		for _, w := range cfg.Warnings {
+			out = append(out, w.Error())
+		}
+		return strings.Join(out, "\n")
+	}
+	tests := []struct {
+		name, yaml, want string
+	}{
+		{"8", ep + "  - name: s\n    prompt: hi\n    requests: 8\n", `l.yaml:6: scenario "s": requests: 8 can never be tested: p50 needs 10 successful requests per side, p95 40 (raise it to 40 or more)`},
+		{"20", ep + "  - {name: s, prompt: hi, requests: 20}\n", `l.yaml:4: scenario "s": requests: 20 leaves p95 untested: p95 needs 40 successful requests per side, p50 10 (raise it to 40 or more for p95 checks)`},
+		{"40", ep + "  - {name: s, prompt: hi, requests: 40}\n", ""},
+		{"default", ep + "  - {name: s, prompt: hi}\n", ""},
+		{"adaptive", ep + "  - {name: s, prompt: hi, requests: {min: 40, max: 100}}\n", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := Parse("l.yaml", []byte(tt.yaml), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := warnings(cfg); got != tt.want {
+				t.Errorf("got warnings %q, want %q", got, tt.want)
+			}
+		})
+	}
+	cfg, err := Parse("l.yaml", []byte(ep+"  - {name: s, prompt: hi, requests: 8}\n  - {name: t, prompt: hi, requests: {min: 40, max: 100}}\n"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		n    int
+		want string
+	}{
+		{50, ""},
+		{5, "--requests: 5 can never be tested: p50 needs 10 successful requests per side, p95 40 (raise it to 40 or more)"},
+	} {
+		t.Run("--requests "+strconv.Itoa(tt.n), func(t *testing.T) {
+			cfg.SetRequests(tt.n)
+			if got := warnings(cfg); got != tt.want {
+				t.Errorf("got warnings %q, want %q", got, tt.want)
+			}
+			for _, s := range cfg.Scenarios {
+				if s.Requests != tt.n || s.RequestsMin != 0 {
+					t.Errorf("scenario %s: got requests %d, min %d; want %d, 0", s.Name, s.Requests, s.RequestsMin, tt.n)
+				}
 			}
 		})
 	}

@@ -213,6 +213,8 @@ type Error struct {
 	File string
 	Line int
 	Msg  string
+	// key marks a warning about a value that SetRequests replaces.
+	key string
 }
 
 func (e *Error) Error() string {
@@ -650,6 +652,9 @@ func (p *parser) scenario(i int, rs rawScenario, seen map[string]bool, cfg *Conf
 			s.Requests, s.RequestsMin = p.requestRange(kl("requests"), s.Name, *r.Range)
 		}
 	}
+	if w := requestsWarning(s.Requests); w != "" && s.RequestsMin == 0 {
+		cfg.Warnings = append(cfg.Warnings, &Error{File: p.path, Line: kl("requests"), Msg: fmt.Sprintf("scenario %q: requests: %s", s.Name, w), key: "requests"})
+	}
 	s.Concurrency = intOr(rs.Concurrency, DefaultConcurrency, "concurrency", 1)
 	// By default warm one connection per request in flight, so the
 	// measured requests find a warm pool.
@@ -1051,6 +1056,33 @@ func (p *parser) pricing(raw map[string]rawPrice, cfg *Config) map[string]Price 
 		out[m] = pr
 	}
 	return out
+}
+
+// requestsWarning says what a fixed count of n requests per endpoint
+// leaves untested ("" when nothing): a check needs compare.MinN successful
+// requests on each side. An adaptive range is held to p95's by an error.
+func requestsWarning(n int) string {
+	p50, p95 := compare.MinN(0.5), compare.MinN(0.95)
+	switch {
+	case n < p50:
+		return fmt.Sprintf("%d can never be tested: p50 needs %d successful requests per side, p95 %d (raise it to %d or more)", n, p50, p95, p95)
+	case n < p95:
+		return fmt.Sprintf("%d leaves p95 untested: p95 needs %d successful requests per side, p50 %d (raise it to %d or more for p95 checks)", n, p95, p50, p95)
+	}
+	return ""
+}
+
+// SetRequests gives every scenario a fixed count of n measured requests
+// per endpoint (--requests N, also for an adaptive scenario), and replaces
+// the warnings about the counts in the file with one about n.
+func (c *Config) SetRequests(n int) {
+	for i := range c.Scenarios {
+		c.Scenarios[i].Requests, c.Scenarios[i].RequestsMin = n, 0
+	}
+	c.Warnings = slices.DeleteFunc(c.Warnings, func(e *Error) bool { return e.key == "requests" })
+	if w := requestsWarning(n); w != "" {
+		c.Warnings = append(c.Warnings, &Error{File: "--requests", Msg: w, key: "requests"})
+	}
 }
 
 // EndpointsFor returns the endpoints a scenario runs against.
