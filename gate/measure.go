@@ -299,6 +299,7 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 	default:
 		f.Incomplete = res.Stopped
 	}
+	cut := cutShort(res)
 	for i, pl := range plan {
 		variant := ""
 		if baseCfg != nil {
@@ -307,6 +308,7 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 				if run := runOf(*pl.base, baseCfg, pl.scenario, baseReqs[i], opt.Source.Region); len(run.Requests) > 0 {
 					run.Variant = results.Base
 					adaptive.record(i, &run)
+					cut(&run, adaptive.stops[i].at > 0)
 					spent.fill(i, probe.Base, &run)
 					f.Runs = append(f.Runs, run)
 				}
@@ -315,6 +317,7 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 		if run := runOf(pl, cfg, pl.scenario, headReqs[i], opt.Source.Region); len(run.Requests) > 0 {
 			run.Variant = variant
 			adaptive.record(i, &run)
+			cut(&run, adaptive.stops[i].at > 0)
 			headVariant := probe.Variant("")
 			if pl.base != nil {
 				headVariant = probe.Head
@@ -352,6 +355,26 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 		return f, AsCannotRun(&IncompleteError{Why: f.Incomplete})
 	}
 	return f, nil
+}
+
+// cutShort returns what corrects the stop reason of an adaptive run that
+// the whole run's interruption or cap stopped before its max, when its own
+// looks did not decide it: "max reached" would say it ran its course.
+func cutShort(res probe.Result) func(run *results.Run, decided bool) {
+	var why string
+	switch res.Cause {
+	case "":
+		return func(*results.Run, bool) {}
+	case probe.Interrupted:
+		why = "interrupted by a signal before max"
+	default:
+		why = strings.TrimPrefix(res.Stopped, "stopped early: ") + " before max"
+	}
+	return func(run *results.Run, decided bool) {
+		if run.RequestsMin > 0 && !decided && run.StoppedAt < run.Config.Requests {
+			run.StopReason = why
+		}
+	}
 }
 
 // runOf is the results form of one variant of one (endpoint, scenario);
