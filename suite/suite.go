@@ -769,29 +769,23 @@ func (p *parser) regression(r rawRegression) Regression {
 		History: DefaultHistory, MaxBaselineAge: DefaultMaxBaselineAge}
 	kl := func(key string) int { return p.line("regression." + key) }
 	if r.Tolerance != nil {
-		v, err := ParsePercent(r.Tolerance.Value)
-		switch {
-		case err != nil:
+		v, err := ParseTolerance(r.Tolerance.Value)
+		if err != nil {
 			p.errf(kl("tolerance"), "regression.tolerance: %v", err)
-		case v < 0 || v >= 1:
-			p.errf(kl("tolerance"), "regression.tolerance: %s is out of range: want at least 0%% and below 100%% (such as 10%%)", r.Tolerance.Value)
 		}
 		out.Tolerance = v
 	}
 	if r.MinDelta != nil {
-		v, err := ParseDuration(r.MinDelta.Value)
-		switch {
-		case err != nil:
+		v, err := ParseMinDelta(r.MinDelta.Value)
+		if err != nil {
 			p.errf(kl("min_delta"), "regression.min_delta: %v", err)
-		case v < 0:
-			p.errf(kl("min_delta"), "regression.min_delta: must not be negative")
 		}
 		out.MinDelta = v
 	}
 	if r.Alpha != nil {
-		v, err := ParsePercent(r.Alpha.Value)
-		if err != nil || !(v > 0 && v < 0.5) {
-			p.errf(kl("alpha"), "regression.alpha: want a number between 0 and 0.5 (such as 0.05 or 5%%), got %q", r.Alpha.Value)
+		v, err := ParseAlpha(r.Alpha.Value)
+		if err != nil {
+			p.errf(kl("alpha"), "regression.alpha: %v", err)
 		}
 		out.Alpha = v
 	}
