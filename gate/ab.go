@@ -78,7 +78,6 @@ func LoadAB(ctx context.Context, env Env, o ABOptions) (base, head *suite.Config
 	if err != nil {
 		return nil, nil, err
 	}
-	ConfigWarnings(env.Stderr, head)
 	if err := urlOverride(base, "base-url", o.BaseURL); err != nil {
 		return nil, nil, err
 	}
@@ -88,6 +87,7 @@ func LoadAB(ctx context.Context, env Env, o ABOptions) (base, head *suite.Config
 	if err := o.Select.Apply(head); err != nil {
 		return nil, nil, err
 	}
+	ConfigWarnings(env.Stderr, head) // after --requests, which replaces the count warnings
 	// The base follows the head's selection; a scenario the base lacks is
 	// new in the head.
 	baseSel := Selection{Requests: o.Select.Requests}

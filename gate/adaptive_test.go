@@ -138,3 +138,40 @@ func TestAdaptiveAB(t *testing.T) {
 		})
 	}
 }
+
+// An adaptive scenario cut short by an interruption or a cap says so:
+// "max reached" would claim it ran its course.
+func TestAdaptiveCutShortSaysWhy(t *testing.T) {
+	srv := httptest.NewServer(sim.New(sim.Profile{TTFT: sim.Fixed(5 * time.Millisecond), ITL: sim.Fixed(0), Tokens: 10}, 1))
+	t.Cleanup(srv.Close)
+	for _, tt := range []struct {
+		name, limits string
+		timeout      time.Duration
+		want         string
+	}{
+		{"interrupted", "", 300 * time.Millisecond, "interrupted by a signal before max"},
+		{"capped", "limits: {max_output_tokens: 300}\n", time.Minute, "limits.max_output_tokens (300) reached before max"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := suite.Parse("c.yaml", []byte("endpoints:\n  - {name: e, base_url: "+srv.URL+"/v1, model: m}\n"+
+				"scenarios:\n  - {name: chat, prompt: hi, max_tokens: 10, requests: {min: 40, max: 1000}, warmup: 0}\n"+tt.limits), suite.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), tt.timeout)
+			defer cancel()
+			f, err := Measure(ctx, cfg, MeasureOptions{})
+			if KindOf(err) != CannotRun || f == nil || len(f.Runs) != 1 {
+				t.Fatalf("got %v; want an incomplete run", err)
+			}
+			run := f.Runs[0]
+			if run.StopReason != tt.want || run.StoppedAt != len(run.Requests) || run.StoppedAt == 0 {
+				t.Errorf("got stopped at %d of %d requests (%q), want %q", run.StoppedAt, len(run.Requests), run.StopReason, tt.want)
+			}
+			warn := strings.Join(RunWarnings(f), "\n")
+			if want := "requests: " + tt.want; !strings.Contains(warn, want) {
+				t.Errorf("got warnings %q, want %q", warn, want)
+			}
+		})
+	}
+}

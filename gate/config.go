@@ -65,24 +65,26 @@ func Thresholds(cfg *suite.Config, o Overrides) (compare.Config, error) {
 	if cfg != nil {
 		reg, budgets = cfg.Regression, cfg.Budgets
 	}
+	// The same parsers as the config's keys: a flag accepts and rejects
+	// what the file does.
 	if o.Tolerance != "" {
-		v, err := suite.ParsePercent(o.Tolerance)
-		if err != nil || v < 0 {
-			return compare.Config{}, BadInputf("tolerance: want a percentage such as 10%%, got %q", o.Tolerance)
+		v, err := suite.ParseTolerance(o.Tolerance)
+		if err != nil {
+			return compare.Config{}, BadInputf("tolerance: %v", err)
 		}
 		reg.Tolerance = v
 	}
 	if o.MinDelta != "" {
-		v, err := suite.ParseMillis(o.MinDelta)
-		if err != nil || v < 0 {
-			return compare.Config{}, BadInputf("min-delta: want a duration such as 25ms, got %q", o.MinDelta)
+		v, err := suite.ParseMinDelta(o.MinDelta)
+		if err != nil {
+			return compare.Config{}, BadInputf("min-delta: %v", err)
 		}
 		reg.MinDelta = v
 	}
 	if o.Alpha != "" {
-		var v float64
-		if _, err := fmt.Sscan(o.Alpha, &v); err != nil || v <= 0 || v >= 0.5 {
-			return compare.Config{}, BadInputf("alpha: want a number between 0 and 0.5, got %q", o.Alpha)
+		v, err := suite.ParseAlpha(o.Alpha)
+		if err != nil {
+			return compare.Config{}, BadInputf("alpha: %v", err)
 		}
 		reg.Alpha = v
 	}

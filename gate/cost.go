@@ -1,7 +1,10 @@
 package gate
 
 import (
-	"math"
+	"cmp"
+	"maps"
+	"slices"
+	"strconv"
 
 	"github.com/latgate/latgate/probe"
 	"github.com/latgate/latgate/results"
@@ -24,32 +27,63 @@ func priceOf(cfg *suite.Config, model string) func(probe.Record) (float64, bool)
 	}
 }
 
-// roundUSD keeps costs readable in files: to a millionth of a dollar.
+// roundUSD keeps costs readable in files: six significant digits, so a
+// request at a cheap model's price ($0.000000375) keeps its value. Sums
+// add the unrounded costs (costs), never the rounded ones.
 func roundUSD(v float64) *float64 {
-	x := math.Round(v*1e6) / 1e6
+	x, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 6, 64), 64)
 	return &x
 }
 
-// sumCosts fills each run's and the file's cost from its requests.
-func sumCosts(f *results.File) {
-	var all float64
-	anyPriced := false
-	for i := range f.Runs {
-		var sum float64
-		priced := false
-		for _, q := range f.Runs[i].Requests {
-			if q.CostUSD != nil {
-				sum += *q.CostUSD
-				priced = true
-			}
-		}
-		if priced {
-			f.Runs[i].CostUSD = roundUSD(sum)
-			all += sum
-			anyPriced = true
-		}
+// costs adds up what each variant of each (endpoint, scenario) cost,
+// warmup requests included (as limits.max_cost counts them), at full
+// precision. Its methods are called from the runner's aggregator.
+type costs struct {
+	price func(g int, rec probe.Record) (float64, bool)
+	spent map[costKey]float64 // present: the model has a price
+}
+
+type costKey struct {
+	group   int
+	variant probe.Variant
+}
+
+func newCosts(price func(g int, rec probe.Record) (float64, bool)) *costs {
+	return &costs{price: price, spent: map[costKey]float64{}}
+}
+
+// add counts a received request, measured or warmup, and returns its
+// cost for the file (nil when its model has no price).
+func (c *costs) add(g int, rec probe.Record) *float64 {
+	usd, ok := c.price(g, rec)
+	if !ok {
+		return nil
 	}
-	if anyPriced {
-		f.CostUSD = roundUSD(all)
+	c.spent[costKey{g, rec.Variant}] += usd
+	return roundUSD(usd)
+}
+
+// fill sets the cost of the run of group g's variant v: its requests',
+// warmup included.
+func (c *costs) fill(g int, v probe.Variant, run *results.Run) {
+	if usd, ok := c.spent[costKey{g, v}]; ok {
+		run.CostUSD = roundUSD(usd)
 	}
+}
+
+// fillFile sets the file's cost: every priced request received, warmup
+// included, also the warmup of a scenario stopped before its first
+// measured request (which has no run).
+func (c *costs) fillFile(f *results.File) {
+	if len(c.spent) == 0 {
+		return
+	}
+	keys := slices.SortedFunc(maps.Keys(c.spent), func(a, b costKey) int {
+		return cmp.Or(cmp.Compare(a.group, b.group), cmp.Compare(a.variant, b.variant))
+	})
+	var total float64
+	for _, k := range keys { // in a fixed order: the same sum every time
+		total += c.spent[k]
+	}
+	f.CostUSD = roundUSD(total)
 }

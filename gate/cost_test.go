@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/latgate/latgate/report"
+	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/sim"
 	"github.com/latgate/latgate/suite"
 )
@@ -71,6 +72,82 @@ func TestCostAndMaxCost(t *testing.T) {
 }
 
 func trimUSD(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+
+// A run's cost is what it paid: its warmup requests too, as limits.max_cost
+// counts them, at full precision (a cheap run is not $0, and the sum is
+// not off by the rounding of each request).
+func TestRunCostIsWhatWasPaid(t *testing.T) {
+	s := sim.New(sim.Profile{TTFT: sim.Fixed(2 * time.Millisecond), ITL: sim.Fixed(0), Tokens: 10}, 1)
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
+	measure := func(t *testing.T, scenario, rest string) (*results.File, error) {
+		t.Helper()
+		cfg, err := suite.Parse("c.yaml", []byte("endpoints:\n  - {name: e, base_url: "+srv.URL+"/v1, model: m}\n"+
+			"scenarios:\n  - {name: s, prompt: hi, max_tokens: 10, concurrency: 1, "+scenario+"}\n"+rest), suite.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return Measure(context.Background(), cfg, MeasureOptions{})
+	}
+	perRequest := func(f *results.File, input, output float64) float64 {
+		q := f.Runs[0].Requests[0]
+		return (float64(q.PromptTokens)*input + float64(q.OutputTokens)*output) / 1e6
+	}
+	for _, tt := range []struct {
+		name          string
+		warmup, n     int
+		input, output float64
+	}{
+		{"cheap model", 0, 20, 0.015, 0.0375},
+		{"warmup", 3, 12, 1000, 2000},
+		{"cheap with warmup", 2, 20, 0.01, 0.03},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f, err := measure(t, fmt.Sprintf("requests: %d, warmup: %d", tt.n, tt.warmup),
+				fmt.Sprintf("pricing:\n  m: {input: %v, output: %v}\n", tt.input, tt.output))
+			if err != nil {
+				t.Fatal(err)
+			}
+			one := perRequest(f, tt.input, tt.output)
+			want := float64(tt.n+tt.warmup) * one
+			run := f.Runs[0]
+			if q := run.Requests[0].CostUSD; q == nil || math.Abs(*q-one) > one*1e-5 {
+				t.Errorf("got request cost %s, want %v", usdOf(q), one)
+			}
+			if run.CostUSD == nil || math.Abs(*run.CostUSD-want) > want*1e-5 {
+				t.Errorf("got run cost %s, want %v (%d requests and %d warmup at %v)", usdOf(run.CostUSD), want, tt.n, tt.warmup, one)
+			}
+			if f.CostUSD == nil || *f.CostUSD != *run.CostUSD {
+				t.Errorf("got file cost %s, want the run's %s", usdOf(f.CostUSD), usdOf(run.CostUSD))
+			}
+		})
+	}
+
+	// Stopped by limits.max_cost: the reported cost is at least the cap,
+	// as the stop message says, warmup included.
+	f, err := measure(t, "requests: 20, warmup: 1", "pricing:\n  m: {input: 1000, output: 2000}\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	limit := 4.5 * perRequest(f, 1000, 2000)
+	f, err = measure(t, "requests: 20, warmup: 3", "pricing:\n  m: {input: 1000, output: 2000}\nlimits:\n  max_cost: "+trimUSD(limit)+"\n")
+	if KindOf(err) != CannotRun || !strings.Contains(f.Incomplete, "warmup included") {
+		t.Fatalf("got %v, incomplete %q; want a run stopped by limits.max_cost", err, f.Incomplete)
+	}
+	if n := len(f.Runs[0].Requests); n != 2 {
+		t.Errorf("got %d measured requests, want 2 after 3 warmup ones", n)
+	}
+	if f.CostUSD == nil || *f.CostUSD < limit {
+		t.Errorf("got cost %s, want at least the cap %v that stopped the run", usdOf(f.CostUSD), limit)
+	}
+}
+
+func usdOf(v *float64) string {
+	if v == nil {
+		return "none"
+	}
+	return strconv.FormatFloat(*v, 'g', -1, 64)
+}
 
 func TestCostInEveryReport(t *testing.T) {
 	s := sim.New(sim.Profile{TTFT: sim.Fixed(5 * time.Millisecond), ITL: sim.Fixed(time.Millisecond), Tokens: 10}, 1)

@@ -176,10 +176,10 @@ func Gate(ctx context.Context, env Env, in Inputs) error {
 		return err
 	}
 	p.act.Mask(cfg.Secrets()...)
-	ConfigWarnings(env.Stderr, cfg)
 	if err := in.Select.Apply(cfg); err != nil {
 		return err
 	}
+	ConfigWarnings(env.Stderr, cfg) // after --requests, which replaces the count warnings
 	th, err := Thresholds(cfg, Overrides{FailOn: in.FailOn})
 	if err != nil {
 		return err

@@ -240,6 +240,7 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 		}
 		return headPrice[g](rec)
 	}
+	spent := newCosts(costOf)
 	th := opt.Thresholds
 	if th == nil {
 		c, err := Thresholds(cfg, Overrides{})
@@ -256,9 +257,7 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 	r := &probe.Runner{
 		Sink: func(g int, rec probe.Record) {
 			q := requestOf(rec)
-			if usd, ok := costOf(g, rec); ok {
-				q.CostUSD = roundUSD(usd)
-			}
+			q.CostUSD = spent.add(g, rec)
 			if rec.Variant == probe.Base {
 				baseReqs[g] = append(baseReqs[g], q)
 			} else {
@@ -274,8 +273,13 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 		},
 		Limits: probe.Limits{MaxRequests: cfg.Limits.MaxRequests, MaxOutputTokens: cfg.Limits.MaxOutputTokens,
 			MaxCost: cfg.Limits.MaxCost, Cost: func(g int, rec probe.Record) float64 { usd, _ := costOf(g, rec); return usd }},
-		Seed:     1,
-		OnRecord: prog.record,
+		Seed: 1,
+		OnRecord: func(g int, rec probe.Record, warmup bool) {
+			if warmup {
+				spent.add(g, rec) // paid, and counted by limits.max_cost
+			}
+			prog.record(g, rec, warmup)
+		},
 	}
 	res := r.Run(ctx, groups)
 	prog.done()
@@ -295,6 +299,7 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 	default:
 		f.Incomplete = res.Stopped
 	}
+	cut := cutShort(res)
 	for i, pl := range plan {
 		variant := ""
 		if baseCfg != nil {
@@ -303,6 +308,8 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 				if run := runOf(*pl.base, baseCfg, pl.scenario, baseReqs[i], opt.Source.Region); len(run.Requests) > 0 {
 					run.Variant = results.Base
 					adaptive.record(i, &run)
+					cut(&run, adaptive.stops[i].at > 0)
+					spent.fill(i, probe.Base, &run)
 					f.Runs = append(f.Runs, run)
 				}
 			}
@@ -310,10 +317,16 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 		if run := runOf(pl, cfg, pl.scenario, headReqs[i], opt.Source.Region); len(run.Requests) > 0 {
 			run.Variant = variant
 			adaptive.record(i, &run)
+			cut(&run, adaptive.stops[i].at > 0)
+			headVariant := probe.Variant("")
+			if pl.base != nil {
+				headVariant = probe.Head
+			}
+			spent.fill(i, headVariant, &run)
 			f.Runs = append(f.Runs, run)
 		}
 	}
-	sumCosts(f)
+	spent.fillFile(f)
 	if measured == 0 {
 		recorded := 0
 		for _, run := range f.Runs {
@@ -342,6 +355,26 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 		return f, AsCannotRun(&IncompleteError{Why: f.Incomplete})
 	}
 	return f, nil
+}
+
+// cutShort returns what corrects the stop reason of an adaptive run that
+// the whole run's interruption or cap stopped before its max, when its own
+// looks did not decide it: "max reached" would say it ran its course.
+func cutShort(res probe.Result) func(run *results.Run, decided bool) {
+	var why string
+	switch res.Cause {
+	case "":
+		return func(*results.Run, bool) {}
+	case probe.Interrupted:
+		why = "interrupted by a signal before max"
+	default:
+		why = strings.TrimPrefix(res.Stopped, "stopped early: ") + " before max"
+	}
+	return func(run *results.Run, decided bool) {
+		if run.RequestsMin > 0 && !decided && run.StoppedAt < run.Config.Requests {
+			run.StopReason = why
+		}
+	}
 }
 
 // runOf is the results form of one variant of one (endpoint, scenario);

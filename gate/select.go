@@ -34,10 +34,7 @@ func (s Selection) Apply(cfg *suite.Config) error {
 		cfg.Scenarios = slices.DeleteFunc(cfg.Scenarios, func(sc suite.Scenario) bool { return !slices.Contains(s.Scenarios, sc.Name) })
 	}
 	if s.Requests > 0 {
-		for i := range cfg.Scenarios {
-			// --requests N is a fixed count, also for an adaptive scenario.
-			cfg.Scenarios[i].Requests, cfg.Scenarios[i].RequestsMin = s.Requests, 0
-		}
+		cfg.SetRequests(s.Requests)
 	}
 	return nil
 }

@@ -56,3 +56,32 @@ func TestConfigWarningsArePrinted(t *testing.T) {
 		t.Errorf("warnings %q, want the unused price named with its line", b.String())
 	}
 }
+
+// --requests replaces the warnings about the file's request counts, so
+// they are printed after the selection is applied.
+func TestRequestsWarningsFollowTheSelection(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		sel  Selection
+		want string
+	}{
+		{"file's count", Selection{}, `latgate: warning: w.yaml:4: scenario "s": requests: 8 can never be tested`},
+		{"--requests 50", Selection{Requests: 50}, ""},
+		{"--requests 20", Selection{Requests: 20}, "latgate: warning: --requests: 20 leaves p95 untested"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := suite.Parse("w.yaml", []byte("endpoints:\n  - {name: e, base_url: http://127.0.0.1:9/v1, model: m}\nscenarios:\n  - {name: s, prompt: hi, requests: 8}\n"), suite.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := tt.sel.Apply(cfg); err != nil {
+				t.Fatal(err)
+			}
+			var b strings.Builder
+			ConfigWarnings(&b, cfg)
+			if got := b.String(); tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
+				t.Errorf("got warnings %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

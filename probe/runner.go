@@ -3,7 +3,10 @@ package probe
 import (
 	"context"
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -158,11 +161,53 @@ func (b *budget) take() bool {
 		return false
 	}
 	if b.limits.MaxCost > 0 && b.cost >= b.limits.MaxCost {
-		b.cause, b.stopped = Capped, fmt.Sprintf("stopped early: limits.max_cost ($%.2f) reached ($%.4f spent)", b.limits.MaxCost, b.cost)
+		b.cause, b.stopped = Capped, fmt.Sprintf("stopped early: limits.max_cost (%s) reached (%s spent, warmup included)", usdExact(b.limits.MaxCost), usdAtLeast(b.cost, b.limits.MaxCost))
 		return false
 	}
 	b.sent.Add(1)
 	return true
+}
+
+// usd formats an amount of dollars to 4 significant digits, and at least
+// to the cent: $2.00, $12.35, $0.0052, $0.0000001 (a small cost is not
+// rounded to $0.00).
+func usd(v float64) string { return usdDigits(v, 4) }
+
+func usdDigits(v float64, sig int) string {
+	dec := 2
+	if v > 0 && !math.IsInf(v, 0) {
+		dec = max(2, sig-1-int(math.Floor(math.Log10(v))))
+	}
+	s := strconv.FormatFloat(v, 'f', dec, 64)
+	if i := strings.IndexByte(s, '.'); i >= 0 {
+		s = strings.TrimRight(s, "0")
+		s += strings.Repeat("0", max(0, i+3-len(s)))
+	}
+	return "$" + s
+}
+
+// usdExact formats an amount as given (a cap), at least to the cent.
+func usdExact(v float64) string {
+	s := strconv.FormatFloat(v, 'f', -1, 64)
+	i := strings.IndexByte(s, '.')
+	if i < 0 {
+		s, i = s+".", len(s)
+	}
+	return "$" + s + strings.Repeat("0", max(0, i+3-len(s)))
+}
+
+// usdAtLeast formats v, which is at least limit, with as many digits as it
+// takes to show that it is: $0.0052 against $0.005, never $0.01 against
+// $0.01.
+func usdAtLeast(v, limit float64) string {
+	s := usd(v)
+	for sig := 5; sig <= 17; sig++ {
+		if f, err := strconv.ParseFloat(s[1:], 64); err != nil || f >= limit {
+			break
+		}
+		s = usdDigits(v, sig)
+	}
+	return s
 }
 
 // spend adds a received request's cost.

@@ -636,3 +636,58 @@ func TestAdaptiveIgnoredWithoutRange(t *testing.T) {
 		}
 	}
 }
+
+// The cost cap's message shows the cap and the spend with the digits that
+// make "reached" visibly true: never "($0.01) reached ($0.0052 spent)".
+func TestCostCapMessage(t *testing.T) {
+	srv := httptest.NewServer(sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 2}, 1))
+	defer srv.Close()
+	for _, tt := range []struct {
+		name        string
+		cap, perReq float64
+		sent        int
+		want        string
+	}{
+		{"half a cent", 0.005, 0.0026, 2, "stopped early: limits.max_cost ($0.005) reached ($0.0052 spent, warmup included)"},
+		{"below a cent", 0.0000001, 0.00000015, 1, "stopped early: limits.max_cost ($0.0000001) reached ($0.00000015 spent, warmup included)"},
+		{"dollars", 2, 0.75, 3, "stopped early: limits.max_cost ($2.00) reached ($2.25 spent, warmup included)"},
+		{"more digits than cents", 1.00001, 0.500006, 2, "stopped early: limits.max_cost ($1.00001) reached ($1.00001 spent, warmup included)"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &Runner{Prober: &Prober{Client: srv.Client()}, Limits: Limits{MaxCost: tt.cap, Cost: func(int, Record) float64 { return tt.perReq }}}
+			_, res := collect(context.Background(), r, []Group{group(t, srv, 10, 1, 1)})
+			if res.Stopped != tt.want || res.Sent != tt.sent {
+				t.Errorf("got %q after %d requests, want %q after %d", res.Stopped, res.Sent, tt.want, tt.sent)
+			}
+		})
+	}
+}
+
+func TestUSD(t *testing.T) {
+	for _, tt := range []struct {
+		v         float64
+		want      string
+		limit     float64
+		wantAbove string
+	}{
+		{0, "$0.00", 0, "$0.00"},
+		{2, "$2.00", 2, "$2.00"},
+		{12.3456, "$12.35", 12.3456, "$12.35"},
+		{0.0052, "$0.0052", 0.005, "$0.0052"},
+		{0.0000075, "$0.0000075", 0.0000075, "$0.0000075"},
+		{1.000004, "$1.00", 1.000003, "$1.000004"},
+		{0.12345678, "$0.1235", 0.1234567, "$0.1235"},
+	} {
+		if got := usd(tt.v); got != tt.want {
+			t.Errorf("usd(%v): got %s, want %s", tt.v, got, tt.want)
+		}
+		if got := usdAtLeast(tt.v, tt.limit); got != tt.wantAbove {
+			t.Errorf("usdAtLeast(%v, %v): got %s, want %s", tt.v, tt.limit, got, tt.wantAbove)
+		}
+	}
+	for v, want := range map[float64]string{2: "$2.00", 0.005: "$0.005", 0.0000001: "$0.0000001", 1.5: "$1.50", 1.00001: "$1.00001"} {
+		if got := usdExact(v); got != want {
+			t.Errorf("usdExact(%v): got %s, want %s", v, got, want)
+		}
+	}
+}

@@ -34,8 +34,8 @@ type File struct {
 	// planned (interrupted, a cap reached, stopped on repeated errors). An
 	// incomplete file is never recorded as a baseline and never passes a gate.
 	Incomplete string `json:"incomplete,omitempty"`
-	// CostUSD adds up the runs' costs (warmup excluded; absent when no
-	// model has a price).
+	// CostUSD is what the run paid: every priced request received, warmup
+	// included (absent when no model has a price).
 	CostUSD *float64 `json:"cost_usd,omitempty"`
 	// Notes say when a run stopped early or was interrupted.
 	Notes []string `json:"notes,omitempty"`
@@ -62,8 +62,8 @@ type Run struct {
 	// Variant is "base" or "head" in an interleaved A/B file (latgate ab),
 	// empty otherwise.
 	Variant string `json:"variant,omitempty"`
-	// CostUSD adds up the priced requests of the run (warmup excluded);
-	// absent when its model has no price.
+	// CostUSD adds up the priced requests of the run, its warmup requests
+	// included; absent when its model has no price.
 	CostUSD *float64 `json:"cost_usd,omitempty"`
 	// Adaptive sampling (requests: {min, max}); all absent for a fixed
 	// count. RequestsMin is min (Config.Requests is max); Looks the

@@ -3,6 +3,7 @@ package suite
 import (
 	"errors"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -306,5 +307,130 @@ func TestSuggest(t *testing.T) {
 		if got := suggest(in, keys); got != want {
 			t.Errorf("suggest(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// A fraction for a whole-number key is an error naming the key, as a
+// quoted number is, instead of being truncated (12.9 requests ran 12).
+func TestFractionForWholeNumber(t *testing.T) {
+	ep := "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\n"
+	sc := ep + "scenarios:\n  - name: s\n    prompt: hi\n"
+	tests := []struct {
+		name, yaml, want string
+	}{
+		{"requests", sc + "    requests: 12.9\n", `l.yaml:6: scenarios.requests: want a whole number or a range such as {min: 40, max: 200}, got "12.9"`},
+		{"concurrency", sc + "    concurrency: 2.7\n", `l.yaml:6: scenarios.concurrency: want a whole number, got "2.7"`},
+		{"max_tokens", sc + "    max_tokens: 16.5\n", `l.yaml:6: scenarios.max_tokens: want a whole number, got "16.5"`},
+		{"max_tokens quoted", sc + "    max_tokens: \"16\"\n", `l.yaml:6: scenarios.max_tokens: want a whole number, got "16"`},
+		{"warmup", sc + "    warmup: 0.5\n", `l.yaml:6: scenarios.warmup: want a whole number, got "0.5"`},
+		{"max_in_flight", sc + "    rate: 2/s\n    max_in_flight: 1.5\n", `l.yaml:7: scenarios.max_in_flight: want a whole number, got "1.5"`},
+		{"requests min", sc + "    requests: {min: 40.5, max: 200}\n", `l.yaml:6: scenarios.requests.min: want a whole number, got "40.5"`},
+		{"requests max", sc + "    requests:\n      min: 40\n      max: 99.9\n", `l.yaml:8: scenarios.requests.max: want a whole number, got "99.9"`},
+		{"flow mapping", ep + "scenarios:\n  - {name: s, prompt: hi, warmup: 1, concurrency: 1e-1}\n", `l.yaml:4: scenarios.concurrency: want a whole number, got "1e-1"`},
+		{"max_requests", sc + "limits:\n  max_requests: 10.5\n", `l.yaml:7: limits.max_requests: want a whole number, got "10.5"`},
+		{"max_output_tokens", sc + "limits:\n  max_output_tokens: 1000.25\n", `l.yaml:7: limits.max_output_tokens: want a whole number, got "1000.25"`},
+		{"history", sc + "regression:\n  history: 2.5\n", `l.yaml:7: regression.history: want a whole number, got "2.5"`},
+		{"merged", ep + "scenarios:\n  - name: s\n    prompt: hi\n  - <<: [{concurrency: 3.5}]\n    name: t\n    prompt: hi\n", `l.yaml:6: scenarios.concurrency: want a whole number, got "3.5"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := parseErr(t, tt.yaml, Options{})
+			if err == nil || err.Error() != tt.want {
+				t.Errorf("got %v, want %s", err, tt.want)
+			}
+		})
+	}
+	// A whole number written as a float is that number.
+	cfg, err := Parse("l.yaml", []byte(sc+"    requests: 12.0\n    concurrency: 2e0\n"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := cfg.Scenarios[0]; s.Requests != 12 || s.Concurrency != 2 {
+		t.Errorf("got requests %d, concurrency %d; want 12, 2", s.Requests, s.Concurrency)
+	}
+}
+
+// limits.max_cost counts only priced requests: without a price for every
+// model in use there is no cap, so it is an error naming what has none.
+func TestMaxCostNeedsPricing(t *testing.T) {
+	eps := "endpoints:\n  - {name: a, base_url: http://x/v1, model: m1}\n  - {name: b, base_url: http://x/v1, model: m2}\n" +
+		"  - {name: own, api: custom, url: http://x/a, stream: {text: /t}}\n"
+	tests := []struct {
+		name, yaml, want string
+	}{
+		{"no pricing", eps + scen + "limits:\n  max_cost: 2\n",
+			`l.yaml:8: limits.max_cost needs pricing for every model the suite sends to (an unpriced request counts nothing toward the cap); no price for "m1" (endpoint "a"), "m2" (endpoint "b"), endpoint "own" (it has no model: give it one): add it under pricing:, in USD per 1M tokens, such as m1: {input: 0.15, output: 0.60}`},
+		{"one model priced", eps + "scenarios:\n  - {name: s, prompt: hi, endpoints: [a, b]}\nlimits:\n  max_cost: 2\npricing:\n  m1: {input: 1, output: 2}\n",
+			`l.yaml:8: limits.max_cost needs pricing for every model the suite sends to (an unpriced request counts nothing toward the cap); no price for "m2" (endpoint "b"): add it under pricing:, in USD per 1M tokens, such as m2: {input: 0.15, output: 0.60}`},
+		{"every model in use priced", eps + "scenarios:\n  - {name: s, prompt: hi, endpoints: [a]}\nlimits:\n  max_cost: 2\npricing:\n  m1: {input: 1, output: 2}\n", ""},
+		{"no cap", eps + scen, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			err := parseErr(t, tt.yaml, Options{})
+			got := ""
+			if err != nil {
+				got = err.Error()
+			}
+			if got != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// A fixed request count below what p50 or p95 checks need is a warning
+// naming the line and the scenario; --requests replaces those warnings.
+func TestRequestsTooFewWarning(t *testing.T) {
+	ep := "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\nscenarios:\n"
+	warnings := func(cfg *Config) string {
+		var out []string
+		for _, w := range cfg.Warnings {
+			out = append(out, w.Error())
+		}
+		return strings.Join(out, "\n")
+	}
+	tests := []struct {
+		name, yaml, want string
+	}{
+		{"8", ep + "  - name: s\n    prompt: hi\n    requests: 8\n", `l.yaml:6: scenario "s": requests: 8 can never be tested: p50 needs 10 successful requests per side, p95 40 (raise it to 40 or more)`},
+		{"20", ep + "  - {name: s, prompt: hi, requests: 20}\n", `l.yaml:4: scenario "s": requests: 20 leaves p95 untested: p95 needs 40 successful requests per side, p50 10 (raise it to 40 or more for p95 checks)`},
+		{"40", ep + "  - {name: s, prompt: hi, requests: 40}\n", ""},
+		{"default", ep + "  - {name: s, prompt: hi}\n", ""},
+		{"adaptive", ep + "  - {name: s, prompt: hi, requests: {min: 40, max: 100}}\n", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := Parse("l.yaml", []byte(tt.yaml), Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := warnings(cfg); got != tt.want {
+				t.Errorf("got warnings %q, want %q", got, tt.want)
+			}
+		})
+	}
+	cfg, err := Parse("l.yaml", []byte(ep+"  - {name: s, prompt: hi, requests: 8}\n  - {name: t, prompt: hi, requests: {min: 40, max: 100}}\n"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		n    int
+		want string
+	}{
+		{50, ""},
+		{5, "--requests: 5 can never be tested: p50 needs 10 successful requests per side, p95 40 (raise it to 40 or more)"},
+	} {
+		t.Run("--requests "+strconv.Itoa(tt.n), func(t *testing.T) {
+			cfg.SetRequests(tt.n)
+			if got := warnings(cfg); got != tt.want {
+				t.Errorf("got warnings %q, want %q", got, tt.want)
+			}
+			for _, s := range cfg.Scenarios {
+				if s.Requests != tt.n || s.RequestsMin != 0 {
+					t.Errorf("scenario %s: got requests %d, min %d; want %d, 0", s.Name, s.Requests, s.RequestsMin, tt.n)
+				}
+			}
+		})
 	}
 }

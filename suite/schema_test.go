@@ -391,16 +391,19 @@ func TestSchemaAgreesWithParser(t *testing.T) {
 	}
 	base := "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\n" + scen
 	rejected := map[string]string{
-		"tolerance 10":       base + "regression: {tolerance: 10}\n",
-		"bare rate":          "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\nscenarios:\n  - {name: s, prompt: hi, rate: 2}\n",
-		"bare min_delta":     base + "regression: {min_delta: 25}\n",
-		"unknown key":        base + "regresion: {}\n",
-		"unknown metric":     base + "budgets: {ttfb: {p95: 1}}\n",
-		"custom without url": "endpoints:\n  - {api: custom, stream: {text: /t}}\n" + scen,
-		"azure key on chat":  "endpoints:\n  - {base_url: http://x/v1, model: m, deployment: d}\n" + scen,
-		"min below 40":       "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\nscenarios:\n  - {name: s, prompt: hi, requests: {min: 10, max: 50}}\n",
-		"history 1":          base + "regression: {history: 1}\n",
-		"bad pointer":        "endpoints:\n  - {api: custom, url: http://x/a, stream: {text: message}}\n" + scen,
+		"tolerance 10":        base + "regression: {tolerance: 10}\n",
+		"bare rate":           "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\nscenarios:\n  - {name: s, prompt: hi, rate: 2}\n",
+		"bare min_delta":      base + "regression: {min_delta: 25}\n",
+		"unknown key":         base + "regresion: {}\n",
+		"unknown metric":      base + "budgets: {ttfb: {p95: 1}}\n",
+		"custom without url":  "endpoints:\n  - {api: custom, stream: {text: /t}}\n" + scen,
+		"azure key on chat":   "endpoints:\n  - {base_url: http://x/v1, model: m, deployment: d}\n" + scen,
+		"min below 40":        "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\nscenarios:\n  - {name: s, prompt: hi, requests: {min: 10, max: 50}}\n",
+		"history 1":           base + "regression: {history: 1}\n",
+		"fractional requests": "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\nscenarios:\n  - {name: s, prompt: hi, requests: 12.9}\n",
+		"fractional history":  base + "regression: {history: 2.5}\n",
+		"max_cost unpriced":   base + "limits: {max_cost: 2}\n",
+		"bad pointer":         "endpoints:\n  - {api: custom, url: http://x/a, stream: {text: message}}\n" + scen,
 	}
 	for name, src := range rejected {
 		t.Run(name, func(t *testing.T) {

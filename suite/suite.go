@@ -213,6 +213,8 @@ type Error struct {
 	File string
 	Line int
 	Msg  string
+	// key marks a warning about a value that SetRequests replaces.
+	key string
 }
 
 func (e *Error) Error() string {
@@ -311,7 +313,7 @@ func (*rawRequests) shape(n *yaml.Node) reflect.Type {
 	if n.Kind == yaml.MappingNode {
 		return reflect.TypeFor[rawRequestRange]()
 	}
-	return nil
+	return reflect.TypeFor[int]()
 }
 
 func (r *rawRequests) UnmarshalYAML(n *yaml.Node) error {
@@ -488,7 +490,39 @@ func (p *parser) build(raw *rawConfig) *Config {
 	cfg.Goodput = p.goodput(&raw.Goodput.Node)
 	cfg.Budgets, cfg.Floors = p.budgets(&raw.Budgets.Node, cfg)
 	cfg.Pricing = p.pricing(raw.Pricing, cfg)
+	p.costCap(cfg)
 	return cfg
+}
+
+// costCap checks that limits.max_cost can count every request: a model
+// without a price would count nothing toward it, so the cap would not hold.
+func (p *parser) costCap(cfg *Config) {
+	if cfg.Limits.MaxCost <= 0 {
+		return
+	}
+	var missing []string
+	eg := "MODEL"
+	used := map[string]bool{}
+	for _, s := range cfg.Scenarios {
+		for _, e := range cfg.EndpointsFor(s) {
+			if _, priced := cfg.Pricing[e.Model]; used[e.Name] || priced && e.Model != "" {
+				continue
+			}
+			used[e.Name] = true
+			if e.Model == "" {
+				missing = append(missing, fmt.Sprintf("endpoint %q (it has no model: give it one)", e.Name))
+				continue
+			}
+			if eg == "MODEL" {
+				eg = e.Model
+			}
+			missing = append(missing, fmt.Sprintf("%q (endpoint %q)", e.Model, e.Name))
+		}
+	}
+	if len(missing) > 0 {
+		p.errf(p.line("limits.max_cost"), "limits.max_cost needs pricing for every model the suite sends to (an unpriced request counts nothing toward the cap); no price for %s: add it under pricing:, in USD per 1M tokens, such as %s: {input: 0.15, output: 0.60}",
+			strings.Join(missing, ", "), eg)
+	}
 }
 
 // maxBareReadingRate is the largest reading_rate accepted without a unit:
@@ -618,6 +652,9 @@ func (p *parser) scenario(i int, rs rawScenario, seen map[string]bool, cfg *Conf
 			s.Requests, s.RequestsMin = p.requestRange(kl("requests"), s.Name, *r.Range)
 		}
 	}
+	if w := requestsWarning(s.Requests); w != "" && s.RequestsMin == 0 {
+		cfg.Warnings = append(cfg.Warnings, &Error{File: p.path, Line: kl("requests"), Msg: fmt.Sprintf("scenario %q: requests: %s", s.Name, w), key: "requests"})
+	}
 	s.Concurrency = intOr(rs.Concurrency, DefaultConcurrency, "concurrency", 1)
 	// By default warm one connection per request in flight, so the
 	// measured requests find a warm pool.
@@ -732,29 +769,23 @@ func (p *parser) regression(r rawRegression) Regression {
 		History: DefaultHistory, MaxBaselineAge: DefaultMaxBaselineAge}
 	kl := func(key string) int { return p.line("regression." + key) }
 	if r.Tolerance != nil {
-		v, err := ParsePercent(r.Tolerance.Value)
-		switch {
-		case err != nil:
+		v, err := ParseTolerance(r.Tolerance.Value)
+		if err != nil {
 			p.errf(kl("tolerance"), "regression.tolerance: %v", err)
-		case v < 0 || v >= 1:
-			p.errf(kl("tolerance"), "regression.tolerance: %s is out of range: want at least 0%% and below 100%% (such as 10%%)", r.Tolerance.Value)
 		}
 		out.Tolerance = v
 	}
 	if r.MinDelta != nil {
-		v, err := ParseDuration(r.MinDelta.Value)
-		switch {
-		case err != nil:
+		v, err := ParseMinDelta(r.MinDelta.Value)
+		if err != nil {
 			p.errf(kl("min_delta"), "regression.min_delta: %v", err)
-		case v < 0:
-			p.errf(kl("min_delta"), "regression.min_delta: must not be negative")
 		}
 		out.MinDelta = v
 	}
 	if r.Alpha != nil {
-		v, err := ParsePercent(r.Alpha.Value)
-		if err != nil || !(v > 0 && v < 0.5) {
-			p.errf(kl("alpha"), "regression.alpha: want a number between 0 and 0.5 (such as 0.05 or 5%%), got %q", r.Alpha.Value)
+		v, err := ParseAlpha(r.Alpha.Value)
+		if err != nil {
+			p.errf(kl("alpha"), "regression.alpha: %v", err)
 		}
 		out.Alpha = v
 	}
@@ -1019,6 +1050,33 @@ func (p *parser) pricing(raw map[string]rawPrice, cfg *Config) map[string]Price 
 		out[m] = pr
 	}
 	return out
+}
+
+// requestsWarning says what a fixed count of n requests per endpoint
+// leaves untested ("" when nothing): a check needs compare.MinN successful
+// requests on each side. An adaptive range is held to p95's by an error.
+func requestsWarning(n int) string {
+	p50, p95 := compare.MinN(0.5), compare.MinN(0.95)
+	switch {
+	case n < p50:
+		return fmt.Sprintf("%d can never be tested: p50 needs %d successful requests per side, p95 %d (raise it to %d or more)", n, p50, p95, p95)
+	case n < p95:
+		return fmt.Sprintf("%d leaves p95 untested: p95 needs %d successful requests per side, p50 %d (raise it to %d or more for p95 checks)", n, p95, p50, p95)
+	}
+	return ""
+}
+
+// SetRequests gives every scenario a fixed count of n measured requests
+// per endpoint (--requests N, also for an adaptive scenario), and replaces
+// the warnings about the counts in the file with one about n.
+func (c *Config) SetRequests(n int) {
+	for i := range c.Scenarios {
+		c.Scenarios[i].Requests, c.Scenarios[i].RequestsMin = n, 0
+	}
+	c.Warnings = slices.DeleteFunc(c.Warnings, func(e *Error) bool { return e.key == "requests" })
+	if w := requestsWarning(n); w != "" {
+		c.Warnings = append(c.Warnings, &Error{File: "--requests", Msg: w, key: "requests"})
+	}
 }
 
 // EndpointsFor returns the endpoints a scenario runs against.

@@ -106,3 +106,56 @@ func ParseMillis(s string) (time.Duration, error) {
 	}
 	return d, nil
 }
+
+// The keys that command-line flags also set (--tolerance, --min-delta,
+// --alpha, --requests) are checked by these, for the file and the flags
+// alike; the caller prefixes the key or the flag.
+
+// ParseTolerance parses regression.tolerance: a share of at least 0 and
+// below 100 %.
+func ParseTolerance(s string) (float64, error) {
+	v, err := ParsePercent(s)
+	if err != nil {
+		return 0, err
+	}
+	if v < 0 || v >= 1 {
+		return 0, fmt.Errorf("%s is out of range: want at least 0%% and below 100%% (such as 10%%)", strings.TrimSpace(s))
+	}
+	return v, nil
+}
+
+// ParseMinDelta parses regression.min_delta: a duration with its unit, not
+// negative.
+func ParseMinDelta(s string) (time.Duration, error) {
+	v, err := ParseDuration(s)
+	if err != nil {
+		return 0, err
+	}
+	if v < 0 {
+		return 0, fmt.Errorf("must not be negative, got %q", strings.TrimSpace(s))
+	}
+	return v, nil
+}
+
+// ParseAlpha parses regression.alpha: above 0 and below 0.5, as a fraction
+// or a percentage.
+func ParseAlpha(s string) (float64, error) {
+	v, err := ParsePercent(s)
+	if err != nil || !(v > 0 && v < 0.5) {
+		return 0, fmt.Errorf("want a number between 0 and 0.5 (such as 0.05 or 5%%), got %q", s)
+	}
+	return v, nil
+}
+
+// ParseRequests parses a fixed request count (--requests N): a whole
+// number of at least 1, as the requests key.
+func ParseRequests(s string) (int, error) {
+	v, err := strconv.Atoi(strings.TrimSpace(s))
+	if err != nil {
+		return 0, fmt.Errorf("want a whole number, got %q", s)
+	}
+	if v < 1 {
+		return 0, fmt.Errorf("must be at least 1, got %d", v)
+	}
+	return v, nil
+}

@@ -2,6 +2,7 @@ package suite
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -17,7 +18,8 @@ import (
 // through the recorded value lines.
 
 // shaper is a raw type whose accepted keys depend on the node: it returns
-// the struct that a mapping node decodes into, or nil for a scalar.
+// the type that the node decodes into (a struct for a mapping node), or nil
+// for a node not to check further.
 type shaper interface {
 	shape(n *yaml.Node) reflect.Type
 }
@@ -105,6 +107,15 @@ func (x *docIndex) walk(file string, n *yaml.Node, t reflect.Type, path, ipath s
 			return
 		}
 		t = st
+	}
+	if isInt(t) && n.Kind == yaml.ScalarNode && n.ShortTag() == "!!float" {
+		// Node.Decode truncates 12.9 into an int field: a fraction for a
+		// count is a mistake to point at, not to round.
+		var f float64
+		if n.Decode(&f) == nil && f != math.Trunc(f) && !math.IsInf(f, 0) {
+			x.errs = append(x.errs, &Error{File: file, Line: n.Line, Msg: fmt.Sprintf("%s: want %s, got %q", path, want(path, t.String()), n.Value)})
+		}
+		return
 	}
 	switch {
 	case t.Kind() == reflect.Struct && n.Kind == yaml.MappingNode:
@@ -253,11 +264,7 @@ func (x *docIndex) typeError(path string, err error) []*Error {
 			default:
 				got = strconv.Quote(value)
 			}
-			want := describeType(into)
-			if key == "scenarios.requests" {
-				want += " or a range such as {min: 40, max: 200}"
-			}
-			text = fmt.Sprintf("want %s, got %s", want, got)
+			text = fmt.Sprintf("want %s, got %s", want(key, into), got)
 			if key != "" {
 				text = key + ": " + text
 			}
@@ -287,6 +294,24 @@ func (x *docIndex) keyAt(line int, tag, value string) string {
 		}
 	}
 	return fallback
+}
+
+// want says what a key of a Go type takes, for "want …, got …".
+func want(key, goType string) string {
+	w := describeType(goType)
+	if key == "scenarios.requests" {
+		w += " or a range such as {min: 40, max: 200}"
+	}
+	return w
+}
+
+func isInt(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64:
+		return true
+	}
+	return false
 }
 
 func describeType(goType string) string {

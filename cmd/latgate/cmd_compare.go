@@ -15,9 +15,9 @@ import (
 // thresholdFlags registers the flags that override the config's thresholds.
 func thresholdFlags(fs *flag.FlagSet) *gate.Overrides {
 	o := &gate.Overrides{}
-	fs.StringVar(&o.Tolerance, "tolerance", "", "smallest relative change worth failing for, e.g. 10% (overrides the config)")
-	fs.StringVar(&o.MinDelta, "min-delta", "", "smallest absolute change worth failing for, e.g. 25ms (overrides the config)")
-	fs.StringVar(&o.Alpha, "alpha", "", "family-wise significance level, e.g. 0.05 (overrides the config)")
+	fs.StringVar(&o.Tolerance, "tolerance", "", "smallest relative change worth failing for, 10% or 0.10: at least 0 and below 100% (overrides the config)")
+	fs.StringVar(&o.MinDelta, "min-delta", "", "smallest absolute change worth failing for, with its unit: 25ms (overrides the config)")
+	fs.StringVar(&o.Alpha, "alpha", "", "family-wise significance level, 0.05 or 5%: above 0 and below 0.5 (overrides the config)")
 	fs.StringVar(&o.FailOn, "fail-on", "", "statuses that fail the gate, comma-separated (overrides the config)")
 	return o
 }

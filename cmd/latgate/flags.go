@@ -4,9 +4,11 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/latgate/latgate/gate"
+	"github.com/latgate/latgate/suite"
 )
 
 // parseFlags parses flags that may come before or after positional
@@ -59,10 +61,29 @@ func (l listFlag) String() string {
 }
 func (l listFlag) Set(s string) error { *l.v = append(*l.v, s); return nil }
 
+// requestsFlag is --requests N, checked as the requests key is: a whole
+// number of at least 1 (0 is not "keep the config's").
+type requestsFlag struct{ v *int }
+
+func (r requestsFlag) String() string {
+	if r.v == nil || *r.v == 0 {
+		return ""
+	}
+	return strconv.Itoa(*r.v)
+}
+func (r requestsFlag) Set(s string) error {
+	n, err := suite.ParseRequests(s)
+	if err != nil {
+		return err
+	}
+	*r.v = n
+	return nil
+}
+
 // selectionFlags registers --scenario (repeatable) and --requests.
 func selectionFlags(fs *flag.FlagSet) *gate.Selection {
 	sel := &gate.Selection{}
 	fs.Var(listFlag{&sel.Scenarios}, "scenario", "run only this `scenario` (repeatable)")
-	fs.IntVar(&sel.Requests, "requests", 0, "measured requests per scenario and endpoint (`N`; overrides the config)")
+	fs.Var(requestsFlag{&sel.Requests}, "requests", "measured requests per scenario and endpoint, at least 1 (`N`; a fixed count that overrides the config's)")
 	return sel
 }
