@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/latgate/latgate/internal/money"
 	"math"
 	"net/http/httptest"
 	"strconv"
@@ -168,7 +169,7 @@ func TestCostInEveryReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := fmt.Sprintf("$%.4f", *f.CostUSD)
+	want := money.USD(*f.CostUSD)
 	var text, js bytes.Buffer
 	report.Text(&text, rep, false)
 	if err := report.JSON(&js, rep); err != nil {

@@ -3,7 +3,7 @@ package probe
 import (
 	"context"
 	"fmt"
-	"math"
+	"github.com/latgate/latgate/internal/money"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -168,24 +168,6 @@ func (b *budget) take() bool {
 	return true
 }
 
-// usd formats an amount of dollars to 4 significant digits, and at least
-// to the cent: $2.00, $12.35, $0.0052, $0.0000001 (a small cost is not
-// rounded to $0.00).
-func usd(v float64) string { return usdDigits(v, 4) }
-
-func usdDigits(v float64, sig int) string {
-	dec := 2
-	if v > 0 && !math.IsInf(v, 0) {
-		dec = max(2, sig-1-int(math.Floor(math.Log10(v))))
-	}
-	s := strconv.FormatFloat(v, 'f', dec, 64)
-	if i := strings.IndexByte(s, '.'); i >= 0 {
-		s = strings.TrimRight(s, "0")
-		s += strings.Repeat("0", max(0, i+3-len(s)))
-	}
-	return "$" + s
-}
-
 // usdExact formats an amount as given (a cap), at least to the cent.
 func usdExact(v float64) string {
 	s := strconv.FormatFloat(v, 'f', -1, 64)
@@ -200,12 +182,12 @@ func usdExact(v float64) string {
 // takes to show that it is: $0.0052 against $0.005, never $0.01 against
 // $0.01.
 func usdAtLeast(v, limit float64) string {
-	s := usd(v)
+	s := money.USD(v)
 	for sig := 5; sig <= 17; sig++ {
 		if f, err := strconv.ParseFloat(s[1:], 64); err != nil || f >= limit {
 			break
 		}
-		s = usdDigits(v, sig)
+		s = money.Digits(v, sig)
 	}
 	return s
 }

@@ -3,6 +3,7 @@ package probe
 import (
 	"context"
 	"fmt"
+	"github.com/latgate/latgate/internal/money"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -663,7 +664,7 @@ func TestCostCapMessage(t *testing.T) {
 	}
 }
 
-func TestUSD(t *testing.T) {
+func TestCapAmounts(t *testing.T) {
 	for _, tt := range []struct {
 		v         float64
 		want      string
@@ -678,8 +679,8 @@ func TestUSD(t *testing.T) {
 		{1.000004, "$1.00", 1.000003, "$1.000004"},
 		{0.12345678, "$0.1235", 0.1234567, "$0.1235"},
 	} {
-		if got := usd(tt.v); got != tt.want {
-			t.Errorf("usd(%v): got %s, want %s", tt.v, got, tt.want)
+		if got := money.USD(tt.v); got != tt.want {
+			t.Errorf("money.USD(%v): got %s, want %s", tt.v, got, tt.want)
 		}
 		if got := usdAtLeast(tt.v, tt.limit); got != tt.wantAbove {
 			t.Errorf("usdAtLeast(%v, %v): got %s, want %s", tt.v, tt.limit, got, tt.wantAbove)

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/latgate/latgate/internal/money"
 	"io"
 	"math"
 	"sort"
@@ -167,7 +168,7 @@ func Measurements(w io.Writer, f *results.File) {
 		fmt.Fprintln(w, "note:", n)
 	}
 	if f.CostUSD != nil {
-		fmt.Fprintf(w, "cost: %s at the suite's pricing\n", USD(*f.CostUSD))
+		fmt.Fprintf(w, "cost: %s at the suite's pricing\n", money.USD(*f.CostUSD))
 	}
 	if f.Incomplete != "" {
 		fmt.Fprintln(w, "INCOMPLETE:", f.Incomplete)

@@ -12,6 +12,7 @@ package report
 
 import (
 	"fmt"
+	"github.com/latgate/latgate/internal/money"
 	"math"
 	"slices"
 	"sort"
@@ -90,22 +91,9 @@ func (r *Report) costLine(esc func(string) string) string {
 			parts = append(parts, fmt.Sprintf("%d more", len(cs)-8))
 			break
 		}
-		parts = append(parts, fmt.Sprintf("%s @ %s %s", esc(c.Scenario), esc(c.Endpoint), USD(c.USD)))
+		parts = append(parts, fmt.Sprintf("%s @ %s %s", esc(c.Scenario), esc(c.Endpoint), money.USD(c.USD)))
 	}
-	return fmt.Sprintf("Cost of this run: %s at the suite's pricing (%s).", USD(r.CostUSD()), strings.Join(parts, ", "))
-}
-
-// USD formats an amount of dollars with at least two significant digits:
-// $1.25, $0.0103, $0.0000075 (never $0.0000 for a small cost).
-func USD(v float64) string {
-	switch {
-	case v == 0:
-		return "$0"
-	case math.Abs(v) >= 1:
-		return fmt.Sprintf("$%.2f", v)
-	}
-	decimals := max(4, 1-int(math.Floor(math.Log10(math.Abs(v)))))
-	return fmt.Sprintf("$%.*f", decimals, v)
+	return fmt.Sprintf("Cost of this run: %s at the suite's pricing (%s).", money.USD(r.CostUSD()), strings.Join(parts, ", "))
 }
 
 // Provenance is the comment's "what was compared" line.

@@ -239,17 +239,6 @@ func TestUnsettledImprovementIsNotFlagged(t *testing.T) {
 	}
 }
 
-func TestUSD(t *testing.T) {
-	for _, tt := range []struct {
-		v    float64
-		want string
-	}{{0, "$0"}, {1.254, "$1.25"}, {0.0103, "$0.0103"}, {0.0052, "$0.0052"}, {0.00168, "$0.0017"}, {0.0000075, "$0.0000075"}, {0.00012, "$0.00012"}} {
-		if got := USD(tt.v); got != tt.want {
-			t.Errorf("USD(%v) = %s, want %s", tt.v, got, tt.want)
-		}
-	}
-}
-
 // TestHTMLSaysTheCost: the HTML report carries the cost line the text and
 // the comment have.
 func TestHTMLSaysTheCost(t *testing.T) {
