@@ -3,6 +3,7 @@ package gate
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/latgate/latgate/compare"
 	"github.com/latgate/latgate/probe"
@@ -152,7 +153,8 @@ func (a *adaptiveRun) group(gi int, g *probe.Group, head, base *[]results.Reques
 		baseSample = compare.SampleOf(br)
 	}
 	if a.stops[gi].reason != "" {
-		fmt.Fprintf(a.log, "latgate: %s: %s\n", name, a.stops[gi].reason)
+		// Said before measuring: the plan, not an outcome.
+		fmt.Fprintf(a.log, "latgate: %s: will run to max: %s\n", name, strings.TrimPrefix(a.stops[gi].reason, "max reached: "))
 		return
 	}
 	a.stops[gi].looked = true
