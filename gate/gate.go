@@ -238,7 +238,8 @@ func (p *pipeline) measure(ctx context.Context, run func(MeasureOptions) (*resul
 }
 
 // record writes the baseline: the results, and the baseline history folder
-// (the previous history from the artifact, if any, plus this run).
+// (the previous history from the artifact, or without one the runs that an
+// earlier record left in the folder, plus this run).
 func (p *pipeline) record(ctx context.Context, cfg *suite.Config, cur *results.File) error {
 	var b strings.Builder
 	report.Measurements(&b, cur)
@@ -246,12 +247,17 @@ func (p *pipeline) record(ctx context.Context, cfg *suite.Config, cur *results.F
 	dir := p.in.Path(p.in.BaselineDir)
 	if dir != "" {
 		var prev []publish.HistoryFile
+		var err error
 		if p.in.BaselineArtifact != "" {
 			h, err := p.fetchHistory(ctx, p.gc.RefName)
 			if err != nil && !errors.Is(err, publish.ErrNoArtifact) {
 				return err
 			}
 			prev = h.Files
+		} else if prev, err = publish.ReadHistoryDir(dir); err != nil {
+			return AsCannotRun(err)
+		} else if len(prev) > 0 {
+			fmt.Fprintf(p.env.Stderr, "latgate: no baseline-artifact: the history continues from the %d run(s) already in %s\n", len(prev), dir)
 		}
 		data, err := os.ReadFile(p.in.Path(p.in.Results))
 		if err != nil {
@@ -263,8 +269,12 @@ func (p *pipeline) record(ctx context.Context, cfg *suite.Config, cur *results.F
 		}
 		prev = sameSuite(prev, cur, p.env.Stderr)
 		keep := publish.NextHistory(prev, hf, cfg.Regression.History)
-		if err := publish.WriteHistory(dir, keep); err != nil {
+		removed, err := publish.WriteHistory(dir, keep, p.in.Path(p.in.Results))
+		if err != nil {
 			return AsCannotRun(err)
+		}
+		if len(removed) > 0 {
+			fmt.Fprintf(p.env.Stderr, "latgate: removed %d run(s) that left the history from %s: %s\n", len(removed), dir, strings.Join(removed, ", "))
 		}
 		fmt.Fprintf(p.env.Stderr, "latgate: baseline history of %d run(s) in %s: upload it as the artifact %q for pull requests to compare with\n", len(keep), dir, p.in.BaselineArtifact)
 	} else {

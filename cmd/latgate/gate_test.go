@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/latgate/latgate/internal/ghfake"
+	"github.com/latgate/latgate/publish"
 	"github.com/latgate/latgate/sim"
 )
 
@@ -113,6 +114,41 @@ func TestGateRecordThenUnchangedThenSlower(t *testing.T) {
 	}
 	results, _ := os.ReadFile(filepath.Join(dir, "r2.json"))
 	noSecrets(t, "gate output", r.stdout, r.stderr, r2.stdout, r2.stderr, string(out), string(sum), body, string(results))
+}
+
+// TestGateRecordIntoAFolderOfOtherFiles: record with --baseline-dir . (a
+// project's root) touches nothing but its own history files, keeps the
+// results file it wrote, and a second local record (no artifact) continues
+// the history already in the folder.
+func TestGateRecordIntoAFolderOfOtherFiles(t *testing.T) {
+	dir, cfg, _ := simSuite(t, fastProfile(10*time.Millisecond), "")
+	others := map[string]string{"package.json": `{"name": "app"}`, "tsconfig.json": "{}", "notes.txt": "mine"}
+	for name, body := range others {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := filepath.Join(dir, "latgate-results.json")
+	for i, want := range []string{"history of 1 run(s)", "history continues from the 1 run(s) already in " + dir} {
+		r := runCLI(t, map[string]string{"TEST_API_KEY": testKey}, "gate", "--mode", "record", "-c", cfg, "--baseline-dir", dir, "--results", res)
+		if r.code != 0 || !strings.Contains(r.stderr, want) {
+			t.Fatalf("record %d: exit %d, stderr %q; want 0 and %q", i+1, r.code, r.stderr, want)
+		}
+	}
+	for name, body := range others {
+		if b, err := os.ReadFile(filepath.Join(dir, name)); err != nil || string(b) != body {
+			t.Errorf("%s: got %q, %v; want it untouched", name, b, err)
+		}
+	}
+	for _, name := range []string{"latgate.yaml", "latgate-results.json"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("%s: %v, want it kept", name, err)
+		}
+	}
+	h, err := publish.ReadHistoryDir(dir)
+	if err != nil || len(h) != 2 {
+		t.Errorf("history: got %d run(s), %v; want both recordings", len(h), err)
+	}
 }
 
 func TestGateForbiddenCommentKeepsVerdict(t *testing.T) {
