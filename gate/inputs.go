@@ -43,9 +43,13 @@ func boolean(name string, dst func(*Inputs) *bool) func(*Inputs, string) error {
 	}
 }
 
+// DefaultConfig is the suite file gate and publish read when none is given
+// (the default of action.yml's config input, and what latgate init writes).
+const DefaultConfig = "latgate.yaml"
+
 // Inputs lists every Action input (action.yml).
 var InputSpecs = []InputSpec{
-	{Name: "config", Default: "latyaml", Usage: "suite file", Set: str(func(in *Inputs) *string { return &in.Config })},
+	{Name: "config", Default: DefaultConfig, Usage: "suite file", Set: str(func(in *Inputs) *string { return &in.Config })},
 	{Name: "mode", Default: "gate", Usage: "gate (compare with a stored baseline), record (write the baseline) or ab (base and head interleaved in this job)", GateOnly: true, Set: str(func(in *Inputs) *string { return &in.Mode })},
 	{Name: "baseline", Usage: `baseline results file(s), comma-separated and oldest first for a history, or "none" to run without one`, Set: str(func(in *Inputs) *string { return &in.Baseline })},
 	{Name: "baseline-artifact", Usage: "name of an artifact on the base branch holding the baseline history", Set: str(func(in *Inputs) *string { return &in.BaselineArtifact })},

@@ -399,3 +399,18 @@ func TestInterruptedGateNeverRecordsOrPasses(t *testing.T) {
 		}
 	}
 }
+
+// TestDefaultConfigInHelp: every command that reads a suite defaults to
+// latgate.yaml, and its -h says so.
+func TestDefaultConfigInHelp(t *testing.T) {
+	for _, cmd := range []string{"run", "ab", "gate", "publish"} {
+		t.Run(cmd, func(t *testing.T) {
+			r := runCLI(t, nil, cmd, "-h")
+			_, after, ok := strings.Cut(r.stderr, "  -config ")
+			line, _, _ := strings.Cut(strings.TrimSpace(after), "\n  -")
+			if !ok || !strings.Contains(line, "latgate.yaml") {
+				t.Errorf("got the -config help %q, want the default latgate.yaml", line)
+			}
+		})
+	}
+}
