@@ -276,7 +276,7 @@ func (p *pipeline) record(ctx context.Context, cfg *suite.Config, cur *results.F
 		if len(removed) > 0 {
 			fmt.Fprintf(p.env.Stderr, "latgate: removed %d run(s) that left the history from %s: %s\n", len(removed), dir, strings.Join(removed, ", "))
 		}
-		fmt.Fprintf(p.env.Stderr, "latgate: baseline history of %d run(s) in %s: upload it as the artifact %q for pull requests to compare with\n", len(keep), dir, p.in.BaselineArtifact)
+		fmt.Fprintf(p.env.Stderr, "latgate: baseline history of %d run(s) in %s: %s\n", len(keep), dir, uploadHint(p.in.BaselineArtifact))
 	} else {
 		fmt.Fprintf(p.env.Stderr, "latgate: baseline recorded in %s: upload it as an artifact for pull requests to compare with\n", p.in.Path(p.in.Results))
 	}
@@ -285,6 +285,15 @@ func (p *pipeline) record(ctx context.Context, cfg *suite.Config, cur *results.F
 		p.act.Warning(err.Error())
 	}
 	return outputs(p.act, map[string]string{"verdict": "pass", "results": p.in.Path(p.in.Results), "baseline-dir": dir})
+}
+
+// uploadHint says what to do with the baseline history folder.
+func uploadHint(artifact string) string {
+	if artifact == "" {
+		return "upload the folder as an artifact and give its name as baseline-artifact to the pull-request runs " +
+			"(and to this record step, so that the next recording keeps this history)"
+	}
+	return fmt.Sprintf("upload the folder as the artifact %q for pull requests to compare with", artifact)
 }
 
 // sameSuite keeps the history files that measured every (endpoint,

@@ -134,6 +134,10 @@ func TestGateRecordIntoAFolderOfOtherFiles(t *testing.T) {
 		if r.code != 0 || !strings.Contains(r.stderr, want) {
 			t.Fatalf("record %d: exit %d, stderr %q; want 0 and %q", i+1, r.code, r.stderr, want)
 		}
+		// No artifact name was given: none is made up.
+		if strings.Contains(r.stderr, `artifact ""`) || !strings.Contains(r.stderr, "give its name as baseline-artifact") {
+			t.Errorf("record %d: stderr %q; want how to name the artifact, not an empty name", i+1, r.stderr)
+		}
 	}
 	for name, body := range others {
 		if b, err := os.ReadFile(filepath.Join(dir, name)); err != nil || string(b) != body {
