@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/latgate/latgate/baseline"
@@ -100,6 +102,11 @@ func (in Inputs) Validate(command string) error {
 			return BadInputf("%s: %v", p.name, err)
 		}
 	}
+	if in.Mode == "record" && in.BaselineDir != "" {
+		if err := CreatableDir(in.Path(in.BaselineDir)); err != nil {
+			return BadInputf("baseline-dir: %v", err)
+		}
+	}
 	if in.Baseline != "" && in.Baseline != NoBaseline && in.Mode != "ab" {
 		for _, b := range strings.Split(in.Baseline, ",") {
 			if _, err := os.Stat(in.Path(strings.TrimSpace(b))); err != nil {
@@ -124,6 +131,36 @@ func WritableDir(path string) error {
 		return fmt.Errorf("cannot write %s: %s is not a folder", path, dir)
 	}
 	return nil
+}
+
+// CreatableDir checks that dir is a folder that files can be written
+// into, or that it can be created: its nearest existing ancestor is a
+// folder that can be written. It leaves nothing behind.
+func CreatableDir(dir string) error {
+	p := filepath.Clean(dir)
+	for {
+		st, err := os.Stat(p)
+		if (errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)) && filepath.Dir(p) != p {
+			p = filepath.Dir(p)
+			continue
+		}
+		what := "cannot create the folder " + dir
+		if p == filepath.Clean(dir) {
+			what = "cannot write into the folder " + dir
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %s: %v", what, p, unwrapPath(err))
+		}
+		if !st.IsDir() {
+			return fmt.Errorf("%s: %s is not a folder", what, p)
+		}
+		f, err := os.CreateTemp(p, ".latgate-write-check-*")
+		if err != nil {
+			return fmt.Errorf("%s: %s takes no new file: %v", what, p, unwrapPath(err))
+		}
+		f.Close()
+		return os.Remove(f.Name())
+	}
 }
 
 func unwrapPath(err error) error {

@@ -129,8 +129,13 @@ func TestGateRecordIntoAFolderOfOtherFiles(t *testing.T) {
 		}
 	}
 	res := filepath.Join(dir, "latgate-results.json")
+	var log string
 	for i, want := range []string{"history of 1 run(s)", "history continues from the 1 run(s) already in " + dir} {
+		if i > 0 {
+			time.Sleep(time.Second) // created_at has whole seconds: two runs in one second are one history entry
+		}
 		r := runCLI(t, map[string]string{"TEST_API_KEY": testKey}, "gate", "--mode", "record", "-c", cfg, "--baseline-dir", dir, "--results", res)
+		log += r.stderr
 		if r.code != 0 || !strings.Contains(r.stderr, want) {
 			t.Fatalf("record %d: exit %d, stderr %q; want 0 and %q", i+1, r.code, r.stderr, want)
 		}
@@ -151,7 +156,7 @@ func TestGateRecordIntoAFolderOfOtherFiles(t *testing.T) {
 	}
 	h, err := publish.ReadHistoryDir(dir)
 	if err != nil || len(h) != 2 {
-		t.Errorf("history: got %d run(s), %v; want both recordings", len(h), err)
+		t.Errorf("history: got %d run(s), %v; want both recordings:\n%s", len(h), err, log)
 	}
 }
 
@@ -325,6 +330,16 @@ func TestErrorsBeforeTheRun(t *testing.T) {
 		{"a baseline in mode ab", []string{"gate", "-c", cfg, "--mode", "ab", "--baseline", trunc}, "mode ab measures its own base variant"},
 		{"base-url outside mode ab", []string{"gate", "-c", cfg, "--base-url", "e=http://x"}, "belong to mode ab"},
 		{"publish without results", []string{"publish", "-c", cfg, "--baseline", "none"}, "results: give the results file"},
+		{"baseline-dir under a file", []string{"gate", "--mode", "record", "-c", cfg, "--results", filepath.Join(dir, "r.json"), "--baseline-dir", filepath.Join(trunc, "history")},
+			"baseline-dir: cannot create the folder " + filepath.Join(trunc, "history") + ": " + trunc + " is not a folder"},
+	}
+	if st, err := os.Stat("/proc/self"); err == nil && st.IsDir() { // a folder that takes no new file, even for root
+		tests = append(tests, struct {
+			name string
+			args []string
+			want string
+		}{"baseline-dir in /proc", []string{"gate", "--mode", "record", "-c", cfg, "--results", filepath.Join(dir, "r.json"), "--baseline-dir", "/proc/nope"},
+			"baseline-dir: cannot create the folder /proc/nope: /proc takes no new file"})
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
