@@ -368,16 +368,19 @@ func sameSuite(prev []publish.HistoryFile, cur *results.File, log io.Writer) []p
 func (p *pipeline) ab(ctx context.Context) error {
 	in := p.in
 	base, head, err := LoadAB(ctx, p.env, ABOptions{Config: in.Path(in.Config), BaseConfig: in.Path(in.BaseConfig),
-		BaseURL: in.BaseURL, HeadURL: in.HeadURL, Region: in.Region, Select: in.Select})
+		BaseURL: in.BaseURL, HeadURL: in.HeadURL, Region: in.Region, Select: in.Select, HeadOnlyIfNew: true})
 	if err != nil {
 		return err
 	}
-	p.act.Mask(base.Secrets()...)
 	p.act.Mask(head.Secrets()...)
 	th, err := Thresholds(head, Overrides{FailOn: in.FailOn})
 	if err != nil {
 		return err
 	}
+	if base == nil {
+		return p.headOnly(ctx, head, th)
+	}
+	p.act.Mask(base.Secrets()...)
 	cur, err := p.measure(ctx, func(o MeasureOptions) (*results.File, error) {
 		o.Thresholds = &th
 		return MeasureAB(ctx, base, head, o)
@@ -390,6 +393,26 @@ func (p *pipeline) ab(ctx context.Context) error {
 		return err
 	}
 	return p.publish(ctx, head, rep, noise)
+}
+
+// headOnly is mode ab on the pull request that adds the suite: there is no
+// base variant, so the head is measured alone and every check is
+// no_baseline (budgets still apply), as with baseline: none.
+func (p *pipeline) headOnly(ctx context.Context, head *suite.Config, th compare.Config) error {
+	cur, err := p.measure(ctx, func(o MeasureOptions) (*results.File, error) {
+		o.Thresholds = &th
+		return Measure(ctx, head, o)
+	})
+	if err != nil {
+		return err
+	}
+	rep, err := CompareFiles(nil, cur, "", p.in.Path(p.in.Results), th)
+	if err != nil {
+		return err
+	}
+	rep.Warnings = append(rep.Warnings, fmt.Sprintf("no baseline yet: the suite is new in this pull request (not at the base commit %s), "+
+		"so only the head was measured; budgets still apply", shortSHA(p.gc.BaseSHA)))
+	return p.publish(ctx, head, rep, nil)
 }
 
 // Publish compares a results file measured elsewhere (the fork-safe split's
