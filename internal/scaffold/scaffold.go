@@ -117,18 +117,23 @@ name: latency
 
 on:
   pull_request:
+    # labeled/unlabeled: adding or removing the accept label re-runs the check.
+    types: [opened, synchronize, reopened, labeled, unlabeled]
 
 permissions:
   contents: read
   pull-requests: write         # the sticky comment
 
-concurrency:
-  group: latgate-${{ github.event.pull_request.number }}
-  cancel-in-progress: true
-
 jobs:
   latency:
+    # Other labels do not re-measure. Keep the name in step with accept-label.
+    if: >-
+      (github.event.action != 'labeled' && github.event.action != 'unlabeled')
+      || github.event.label.name == 'latency-accepted'
     runs-on: ubuntu-latest
+    concurrency:               # job level: a skipped run never cancels a measurement
+      group: latgate-${{ github.event.pull_request.number }}
+      cancel-in-progress: true
     steps:
       - uses: actions/checkout@v4
       - uses: latgate/latgate@v1

@@ -1,6 +1,7 @@
 package scaffold
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -41,8 +42,13 @@ func TestInitWritesASuiteThatParses(t *testing.T) {
 				t.Errorf("api_key_env = %q, want %q", got, tt.wantKey)
 			}
 			var wf struct {
+				On struct {
+					PullRequest struct{ Types []string } `yaml:"pull_request"`
+				}
 				Jobs map[string]struct {
-					Steps []struct {
+					If          string
+					Concurrency map[string]any
+					Steps       []struct {
 						Uses string
 						With map[string]string
 						Env  map[string]string
@@ -51,6 +57,17 @@ func TestInitWritesASuiteThatParses(t *testing.T) {
 			}
 			if err := yaml.Unmarshal([]byte(files[".github/workflows/latgate.yml"]), &wf); err != nil {
 				t.Fatalf("workflow: %v", err)
+			}
+			// Adding or removing the accept label re-runs the check; no
+			// other label does, nor cancels a measurement (job-level group).
+			for _, typ := range []string{"opened", "synchronize", "reopened", "labeled", "unlabeled"} {
+				if !slices.Contains(wf.On.PullRequest.Types, typ) {
+					t.Errorf("pull_request types %v, want %q among them", wf.On.PullRequest.Types, typ)
+				}
+			}
+			job := wf.Jobs["latency"]
+			if !strings.Contains(job.If, "github.event.label.name == 'latency-accepted'") || job.Concurrency["group"] == nil {
+				t.Errorf("job if %q, concurrency %v: want only the accept label to re-run it, in a job-level group", job.If, job.Concurrency)
 			}
 			step := wf.Jobs["latency"].Steps[1]
 			if step.With["mode"] != "ab" || step.With["config"] != "latgate.yaml" {
