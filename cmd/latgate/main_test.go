@@ -364,6 +364,13 @@ func TestInitAndCompletion(t *testing.T) {
 	if r := runCLI(t, nil, "init", "--dir", dir); r.code != 2 || !strings.Contains(r.stderr, "exists: not overwritten") {
 		t.Errorf("second init: exit %d, stderr %q; want 2 refusing to overwrite", r.code, r.stderr)
 	}
+	other := t.TempDir()
+	if r := runCLI(t, nil, "init", "--dir", other, "--base-url", "https://api.example.com/v1"); r.code != 2 || !strings.Contains(r.stderr, "needs --model") {
+		t.Errorf("init --base-url without --model: exit %d, stderr %q; want 2 asking for --model", r.code, r.stderr)
+	}
+	if entries, _ := os.ReadDir(other); len(entries) != 0 {
+		t.Errorf("init --base-url without --model wrote %d file(s), want none", len(entries))
+	}
 	r := runCLI(t, nil, "completion", "bash")
 	for _, want := range []string{"--scenario", "--requests", "--baseline-artifact", "--format"} {
 		if r.code != 0 || !strings.Contains(r.stdout, want) {

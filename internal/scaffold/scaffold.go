@@ -39,11 +39,19 @@ type InitOptions struct {
 	Getenv                 func(string) string
 }
 
+// SimURL is where `latgate sim` serves by default: the endpoint of a suite
+// written with no key in the environment and no flags.
+const SimURL = "http://127.0.0.1:8080/v1"
+
 // Init returns the files to write, by path, and a line saying what was
 // detected. With no key in the environment and no flags, the endpoint is
-// the built-in simulator (`latgate sim`), so the suite runs at once.
-func Init(o InitOptions) (map[string]string, string) {
-	p := Provider{BaseURL: "http://127.0.0.1:8080/v1", Model: "realistic"}
+// the built-in simulator (`latgate sim`), so the suite runs at once. A
+// base URL other than the simulator's needs a model: the error says so.
+func Init(o InitOptions) (map[string]string, string, error) {
+	if o.BaseURL != "" && o.Model == "" && strings.TrimRight(o.BaseURL, "/") != SimURL {
+		return nil, "", fmt.Errorf("--base-url %s needs --model: the name of the model that endpoint serves (only the simulator at %s has a default, realistic)", o.BaseURL, SimURL)
+	}
+	p := Provider{BaseURL: SimURL, Model: "realistic"}
 	how := "no API key found in the environment: the suite measures the built-in simulator (start it with: latgate sim)"
 	if o.BaseURL == "" && o.KeyEnv == "" && o.Getenv != nil {
 		for _, c := range Providers {
@@ -80,7 +88,7 @@ func Init(o InitOptions) (map[string]string, string) {
 	if secret == "" {
 		wf = strings.Replace(wf, "        env:\n", "", 1)
 	}
-	return map[string]string{"latgate.yaml": cfg, ".github/workflows/latgate.yml": wf}, how
+	return map[string]string{"latgate.yaml": cfg, ".github/workflows/latgate.yml": wf}, how, nil
 }
 
 const configTemplate = `# yaml-language-server: $schema={{schema}}

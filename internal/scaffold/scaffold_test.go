@@ -22,11 +22,15 @@ func TestInitWritesASuiteThatParses(t *testing.T) {
 		{"detected key", InitOptions{}, map[string]string{"GROQ_API_KEY": "x"}, "https://api.groq.com/openai/v1", "GROQ_API_KEY"},
 		{"anthropic", InitOptions{}, map[string]string{"ANTHROPIC_API_KEY": "x"}, "https://api.anthropic.com", "ANTHROPIC_API_KEY"},
 		{"flags win", InitOptions{BaseURL: "http://vllm:8000/v1", Model: "m", KeyEnv: "MY_KEY"}, map[string]string{"OPENAI_API_KEY": "x"}, "http://vllm:8000/v1", "MY_KEY"},
+		{"the simulator's URL needs no model", InitOptions{BaseURL: SimURL + "/"}, nil, SimURL, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.opt.Getenv = func(k string) string { return tt.env[k] }
-			files, _ := Init(tt.opt)
+			files, _, err := Init(tt.opt)
+			if err != nil {
+				t.Fatal(err)
+			}
 			cfgText := files["latgate.yaml"]
 			if !strings.HasPrefix(cfgText, "# yaml-language-server: $schema="+SchemaURL) {
 				t.Errorf("no schema line:\n%s", cfgText)
@@ -75,6 +79,32 @@ func TestInitWritesASuiteThatParses(t *testing.T) {
 			}
 			if tt.wantKey != "" && step.Env[tt.wantKey] != "${{ secrets."+tt.wantKey+" }}" {
 				t.Errorf("workflow env = %v, want the key from secrets", step.Env)
+			}
+		})
+	}
+}
+
+func TestInitBaseURLNeedsAModel(t *testing.T) {
+	tests := []struct {
+		name string
+		opt  InitOptions
+		want string // "" for no error
+	}{
+		{"an API without a model", InitOptions{BaseURL: "https://api.example.com/v1"}, "--base-url https://api.example.com/v1 needs --model"},
+		{"a detected key does not help", InitOptions{BaseURL: "http://vllm:8000/v1", Getenv: func(string) string { return "x" }}, "needs --model"},
+		{"with a model", InitOptions{BaseURL: "https://api.example.com/v1", Model: "m"}, ""},
+		{"the simulator", InitOptions{BaseURL: SimURL}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			files, _, err := Init(tt.opt)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Errorf("got %v, want no error", err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Errorf("got %v, want an error saying %q", err, tt.want)
+			case tt.want != "" && files != nil:
+				t.Errorf("got files with the error, want none")
 			}
 		})
 	}
