@@ -30,7 +30,9 @@ func cmdInit(e *env, args []string) error {
 	if err != nil {
 		return gate.AsBadInput(err)
 	}
-	written, err := scaffold.Write(*dir, files, *force, baseline.WriteAtomic)
+	written, err := scaffold.Write(*dir, files, *force, func(path string, data []byte) error {
+		return baseline.WriteAtomicPerm(path, data, 0o644) // files to commit, readable by all
+	})
 	for _, p := range written {
 		fmt.Fprintf(e.stderr, "latgate: wrote %s\n", p)
 	}

@@ -358,6 +358,15 @@ func TestInitAndCompletion(t *testing.T) {
 	if r := runCLI(t, nil, "init", "--dir", dir); r.code != 0 {
 		t.Fatalf("init exit %d: %s", r.code, r.stderr)
 	}
+	for _, name := range []string{"latgate.yaml", ".github/workflows/latgate.yml"} {
+		st, err := os.Stat(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := st.Mode().Perm(); got != 0o644 {
+			t.Errorf("%s: got mode %v, want -rw-r--r-- (a file to commit)", name, got)
+		}
+	}
 	if r := runCLI(t, nil, "run", "-c", filepath.Join(dir, "latgate.yaml"), "-o", filepath.Join(t.TempDir(), "nodir", "r.json")); r.code != 2 || !strings.Contains(r.stderr, "cannot write") {
 		t.Errorf("run into a missing folder: exit %d, stderr %q; want 2 before any request", r.code, r.stderr)
 	}

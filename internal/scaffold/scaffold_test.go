@@ -31,6 +31,11 @@ func TestInitWritesASuiteThatParses(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			for name, text := range files {
+				if !strings.HasSuffix(text, "\n") || strings.HasSuffix(text, "\n\n") {
+					t.Errorf("%s ends with %q, want one newline", name, text[max(0, len(text)-20):])
+				}
+			}
 			cfgText := files["latgate.yaml"]
 			if !strings.HasPrefix(cfgText, "# yaml-language-server: $schema="+SchemaURL) {
 				t.Errorf("no schema line:\n%s", cfgText)
