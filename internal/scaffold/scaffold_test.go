@@ -1,6 +1,7 @@
 package scaffold
 
 import (
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
@@ -17,12 +18,13 @@ func TestInitWritesASuiteThatParses(t *testing.T) {
 		env     map[string]string
 		wantURL string
 		wantKey string
+		wantSim bool // the workflow starts the simulator
 	}{
-		{"no key: the simulator", InitOptions{}, nil, "http://127.0.0.1:8080/v1", ""},
-		{"detected key", InitOptions{}, map[string]string{"GROQ_API_KEY": "x"}, "https://api.groq.com/openai/v1", "GROQ_API_KEY"},
-		{"anthropic", InitOptions{}, map[string]string{"ANTHROPIC_API_KEY": "x"}, "https://api.anthropic.com", "ANTHROPIC_API_KEY"},
-		{"flags win", InitOptions{BaseURL: "http://vllm:8000/v1", Model: "m", KeyEnv: "MY_KEY"}, map[string]string{"OPENAI_API_KEY": "x"}, "http://vllm:8000/v1", "MY_KEY"},
-		{"the simulator's URL needs no model", InitOptions{BaseURL: SimURL + "/"}, nil, SimURL, ""},
+		{"no key: the simulator", InitOptions{}, nil, "http://127.0.0.1:8080/v1", "", true},
+		{"detected key", InitOptions{}, map[string]string{"GROQ_API_KEY": "x"}, "https://api.groq.com/openai/v1", "GROQ_API_KEY", false},
+		{"anthropic", InitOptions{}, map[string]string{"ANTHROPIC_API_KEY": "x"}, "https://api.anthropic.com", "ANTHROPIC_API_KEY", false},
+		{"flags win", InitOptions{BaseURL: "http://vllm:8000/v1", Model: "m", KeyEnv: "MY_KEY"}, map[string]string{"OPENAI_API_KEY": "x"}, "http://vllm:8000/v1", "MY_KEY", false},
+		{"the simulator's URL needs no model", InitOptions{BaseURL: SimURL + "/"}, nil, SimURL, "", true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -59,6 +61,7 @@ func TestInitWritesASuiteThatParses(t *testing.T) {
 					Concurrency map[string]any
 					Steps       []struct {
 						Uses string
+						Run  string
 						With map[string]string
 						Env  map[string]string
 					}
@@ -78,9 +81,25 @@ func TestInitWritesASuiteThatParses(t *testing.T) {
 			if !strings.Contains(job.If, "github.event.label.name == 'latency-accepted'") || job.Concurrency["group"] == nil {
 				t.Errorf("job if %q, concurrency %v: want only the accept label to re-run it, in a job-level group", job.If, job.Concurrency)
 			}
-			step := wf.Jobs["latency"].Steps[1]
+			steps := job.Steps
+			step := steps[len(steps)-1]
 			if step.With["mode"] != "ab" || step.With["config"] != "latgate.yaml" {
-				t.Errorf("workflow step with = %v, want mode ab on latgate.yaml", step.With)
+				t.Errorf("workflow's last step with = %v, want mode ab on latgate.yaml", step.With)
+			}
+			// A runner has no simulator: a suite that measures it starts it
+			// first, on the suite's address, with latgate put on PATH.
+			var install, sim bool
+			for _, st := range steps[:len(steps)-1] {
+				install = install || st.With["command"] == "install"
+				if strings.Contains(st.Run, "latgate sim --addr 127.0.0.1:8080 ") && strings.Contains(st.Run, "http://127.0.0.1:8080/v1/models") {
+					sim = true
+					if out, err := exec.Command("bash", "-n", "-c", st.Run).CombinedOutput(); err != nil {
+						t.Errorf("the simulator step is not valid bash: %v\n%s", err, out)
+					}
+				}
+			}
+			if install != tt.wantSim || sim != tt.wantSim {
+				t.Errorf("got an install step %v and a simulator step %v before the gate, want %v", install, sim, tt.wantSim)
 			}
 			if tt.wantKey != "" && step.Env[tt.wantKey] != "${{ secrets."+tt.wantKey+" }}" {
 				t.Errorf("workflow env = %v, want the key from secrets", step.Env)
