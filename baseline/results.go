@@ -38,19 +38,35 @@ func Write(path string, f *results.File) error {
 // WriteAtomic writes data to a temporary file beside path, syncs it and
 // renames it over path.
 func WriteAtomic(path string, data []byte) error {
-	return writeAtomic(path, func(w io.Writer) error {
+	return WriteAtomicPerm(path, data, 0o600)
+}
+
+// WriteAtomicPerm is WriteAtomic for a file with the permission bits perm
+// (WriteAtomic's files are 0600): files meant to be committed or shared.
+func WriteAtomicPerm(path string, data []byte, perm os.FileMode) error {
+	return writeAtomicPerm(path, perm, func(w io.Writer) error {
 		_, err := w.Write(data)
 		return err
 	})
 }
 
 func writeAtomic(path string, write func(io.Writer) error) error {
+	return writeAtomicPerm(path, 0o600, write)
+}
+
+func writeAtomicPerm(path string, perm os.FileMode, write func(io.Writer) error) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	defer os.Remove(tmp.Name()) // no-op after a successful rename
+	if perm != 0o600 {
+		if err := tmp.Chmod(perm); err != nil {
+			tmp.Close()
+			return fmt.Errorf("writing %s: %w", path, err)
+		}
+	}
 	if err := write(tmp); err != nil {
 		tmp.Close()
 		return fmt.Errorf("writing %s: %w", path, err)

@@ -55,6 +55,32 @@ func TestWriteIsAtomicAndRoundTrips(t *testing.T) {
 	}
 }
 
+func TestWriteAtomicPerm(t *testing.T) {
+	tests := []struct {
+		name  string
+		write func(path string) error
+		want  os.FileMode
+	}{
+		{"WriteAtomic", func(p string) error { return WriteAtomic(p, []byte("x\n")) }, 0o600},
+		{"WriteAtomicPerm 0644", func(p string) error { return WriteAtomicPerm(p, []byte("x\n"), 0o644) }, 0o644},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "f")
+			if err := tt.write(path); err != nil {
+				t.Fatal(err)
+			}
+			st, err := os.Stat(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := st.Mode().Perm(); got != tt.want {
+				t.Errorf("got mode %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
 func TestMerge(t *testing.T) {
 	a := file(run("us", "s", "fp", nil))
 	a.Source.Region = "us"

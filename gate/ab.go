@@ -26,7 +26,15 @@ type ABOptions struct {
 	BaseURL, HeadURL []string
 	Region           string
 	Select           Selection
+	// HeadOnlyIfNew: when BaseConfig is "" and Config does not exist at the
+	// base commit (the pull request that adds the suite), LoadAB returns a
+	// nil base instead of an error: the head is measured alone.
+	HeadOnlyIfNew bool
 }
+
+// ErrNewSuite means the suite does not exist at the pull request's base
+// commit: there is no base variant to measure yet.
+var ErrNewSuite = errors.New("the suite is new in this pull request")
 
 // urlOverride applies "ENDPOINT=URL" overrides to cfg; an endpoint that cfg
 // does not have is bad input.
@@ -65,7 +73,8 @@ func urlOverride(cfg *suite.Config, flag string, list []string) error {
 // overrides and selection applied. Without a base config, the head's
 // config file as it is at the pull request's base commit is read with git
 // (fetched when the checkout is shallow), with every file it names read at
-// that commit too.
+// that commit too. When that file does not exist there, the error wraps
+// ErrNewSuite, or with o.HeadOnlyIfNew the base is nil.
 func LoadAB(ctx context.Context, env Env, o ABOptions) (base, head *suite.Config, err error) {
 	if head, err = LoadConfig(o.Config, env.Getenv, false); err != nil {
 		return nil, nil, err
@@ -74,11 +83,12 @@ func LoadAB(ctx context.Context, env Env, o ABOptions) (base, head *suite.Config
 		base, err = LoadConfig(o.BaseConfig, env.Getenv, false)
 	} else {
 		base, err = configAtBase(ctx, env, o.Config)
+		if errors.Is(err, ErrNewSuite) && o.HeadOnlyIfNew {
+			fmt.Fprintf(env.Stderr, "latgate: no baseline yet: %v; measuring the head alone\n", err)
+			base, err = nil, nil
+		}
 	}
 	if err != nil {
-		return nil, nil, err
-	}
-	if err := urlOverride(base, "base-url", o.BaseURL); err != nil {
 		return nil, nil, err
 	}
 	if err := urlOverride(head, "head-url", o.HeadURL); err != nil {
@@ -88,6 +98,12 @@ func LoadAB(ctx context.Context, env Env, o ABOptions) (base, head *suite.Config
 		return nil, nil, err
 	}
 	ConfigWarnings(env.Stderr, head) // after --requests, which replaces the count warnings
+	if base == nil {
+		return nil, head, nil
+	}
+	if err := urlOverride(base, "base-url", o.BaseURL); err != nil {
+		return nil, nil, err
+	}
 	// The base follows the head's selection; a scenario the base lacks is
 	// new in the head.
 	baseSel := Selection{Requests: o.Select.Requests}
@@ -125,7 +141,7 @@ func configAtBase(ctx context.Context, env Env, path string) (*suite.Config, err
 	data, err := git.FileAt(ctx, gc.BaseSHA, abs)
 	switch {
 	case errors.Is(err, publish.ErrFileAbsent):
-		return nil, BadInputf("%s does not exist at the base commit %.12s: the suite is new in this pull request, so there is nothing to compare with yet; use mode gate with baseline: none for its first run", path, gc.BaseSHA)
+		return nil, &Error{Kind: BadInput, Err: fmt.Errorf("%s does not exist at the base commit %.12s: %w", path, gc.BaseSHA, ErrNewSuite)}
 	case err != nil:
 		return nil, BadInputf("reading %s at the base commit %.12s: %v", path, gc.BaseSHA, err)
 	}
@@ -216,6 +232,9 @@ func AB(ctx context.Context, env Env, o ABOptions, over Overrides, out string) (
 		return nil, nil, BadInputf("-o: %v", err)
 	}
 	base, head, err := LoadAB(ctx, env, o)
+	if errors.Is(err, ErrNewSuite) {
+		return nil, nil, BadInputf("%v: there is no base variant to compare with yet; give --base-config, or measure it alone with latgate run", err)
+	}
 	if err != nil {
 		return nil, nil, err
 	}

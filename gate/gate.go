@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/latgate/latgate/baseline"
@@ -100,6 +102,11 @@ func (in Inputs) Validate(command string) error {
 			return BadInputf("%s: %v", p.name, err)
 		}
 	}
+	if in.Mode == "record" && in.BaselineDir != "" {
+		if err := CreatableDir(in.Path(in.BaselineDir)); err != nil {
+			return BadInputf("baseline-dir: %v", err)
+		}
+	}
 	if in.Baseline != "" && in.Baseline != NoBaseline && in.Mode != "ab" {
 		for _, b := range strings.Split(in.Baseline, ",") {
 			if _, err := os.Stat(in.Path(strings.TrimSpace(b))); err != nil {
@@ -127,6 +134,36 @@ func WritableDir(path string) error {
 		return fmt.Errorf("cannot write %s: %s is not a folder", path, dir)
 	}
 	return nil
+}
+
+// CreatableDir checks that dir is a folder that files can be written
+// into, or that it can be created: its nearest existing ancestor is a
+// folder that can be written. It leaves nothing behind.
+func CreatableDir(dir string) error {
+	p := filepath.Clean(dir)
+	for {
+		st, err := os.Stat(p)
+		if (errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)) && filepath.Dir(p) != p {
+			p = filepath.Dir(p)
+			continue
+		}
+		what := "cannot create the folder " + dir
+		if p == filepath.Clean(dir) {
+			what = "cannot write into the folder " + dir
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %s: %v", what, p, unwrapPath(err))
+		}
+		if !st.IsDir() {
+			return fmt.Errorf("%s: %s is not a folder", what, p)
+		}
+		f, err := os.CreateTemp(p, ".latgate-write-check-*")
+		if err != nil {
+			return fmt.Errorf("%s: %s takes no new file: %v", what, p, unwrapPath(err))
+		}
+		f.Close()
+		return os.Remove(f.Name())
+	}
 }
 
 func unwrapPath(err error) error {
@@ -241,7 +278,8 @@ func (p *pipeline) measure(ctx context.Context, run func(MeasureOptions) (*resul
 }
 
 // record writes the baseline: the results, and the baseline history folder
-// (the previous history from the artifact, if any, plus this run).
+// (the previous history from the artifact, or without one the runs that an
+// earlier record left in the folder, plus this run).
 func (p *pipeline) record(ctx context.Context, cfg *suite.Config, cur *results.File) error {
 	var b strings.Builder
 	report.Measurements(&b, cur)
@@ -249,12 +287,17 @@ func (p *pipeline) record(ctx context.Context, cfg *suite.Config, cur *results.F
 	dir := p.in.Path(p.in.BaselineDir)
 	if dir != "" {
 		var prev []publish.HistoryFile
+		var err error
 		if p.in.BaselineArtifact != "" {
 			h, err := p.fetchHistory(ctx, p.gc.RefName)
 			if err != nil && !errors.Is(err, publish.ErrNoArtifact) {
 				return err
 			}
 			prev = h.Files
+		} else if prev, err = publish.ReadHistoryDir(dir); err != nil {
+			return AsCannotRun(err)
+		} else if len(prev) > 0 {
+			fmt.Fprintf(p.env.Stderr, "latgate: no baseline-artifact: the history continues from the %d run(s) already in %s\n", len(prev), dir)
 		}
 		data, err := os.ReadFile(p.in.Path(p.in.Results))
 		if err != nil {
@@ -266,10 +309,14 @@ func (p *pipeline) record(ctx context.Context, cfg *suite.Config, cur *results.F
 		}
 		prev = sameSuite(prev, cur, p.env.Stderr)
 		keep := publish.NextHistory(prev, hf, cfg.Regression.History)
-		if err := publish.WriteHistory(dir, keep); err != nil {
+		removed, err := publish.WriteHistory(dir, keep, p.in.Path(p.in.Results))
+		if err != nil {
 			return AsCannotRun(err)
 		}
-		fmt.Fprintf(p.env.Stderr, "latgate: baseline history of %d run(s) in %s: upload it as the artifact %q for pull requests to compare with\n", len(keep), dir, p.in.BaselineArtifact)
+		if len(removed) > 0 {
+			fmt.Fprintf(p.env.Stderr, "latgate: removed %d run(s) that left the history from %s: %s\n", len(removed), dir, strings.Join(removed, ", "))
+		}
+		fmt.Fprintf(p.env.Stderr, "latgate: baseline history of %d run(s) in %s: %s\n", len(keep), dir, uploadHint(p.in.BaselineArtifact))
 	} else {
 		fmt.Fprintf(p.env.Stderr, "latgate: baseline recorded in %s: upload it as an artifact for pull requests to compare with\n", p.in.Path(p.in.Results))
 	}
@@ -278,6 +325,15 @@ func (p *pipeline) record(ctx context.Context, cfg *suite.Config, cur *results.F
 		p.act.Warning(err.Error())
 	}
 	return outputs(p.act, map[string]string{"verdict": "pass", "results": p.in.Path(p.in.Results), "baseline-dir": dir})
+}
+
+// uploadHint says what to do with the baseline history folder.
+func uploadHint(artifact string) string {
+	if artifact == "" {
+		return "upload the folder as an artifact and give its name as baseline-artifact to the pull-request runs " +
+			"(and to this record step, so that the next recording keeps this history)"
+	}
+	return fmt.Sprintf("upload the folder as the artifact %q for pull requests to compare with", artifact)
 }
 
 // sameSuite keeps the history files that measured every (endpoint,
@@ -315,16 +371,19 @@ func sameSuite(prev []publish.HistoryFile, cur *results.File, log io.Writer) []p
 func (p *pipeline) ab(ctx context.Context) error {
 	in := p.in
 	base, head, err := LoadAB(ctx, p.env, ABOptions{Config: in.Path(in.Config), BaseConfig: in.Path(in.BaseConfig),
-		BaseURL: in.BaseURL, HeadURL: in.HeadURL, Region: in.Region, Select: in.Select})
+		BaseURL: in.BaseURL, HeadURL: in.HeadURL, Region: in.Region, Select: in.Select, HeadOnlyIfNew: true})
 	if err != nil {
 		return err
 	}
-	p.act.Mask(base.Secrets()...)
 	p.act.Mask(head.Secrets()...)
 	th, err := Thresholds(head, Overrides{FailOn: in.FailOn})
 	if err != nil {
 		return err
 	}
+	if base == nil {
+		return p.headOnly(ctx, head, th)
+	}
+	p.act.Mask(base.Secrets()...)
 	cur, err := p.measure(ctx, func(o MeasureOptions) (*results.File, error) {
 		o.Thresholds = &th
 		return MeasureAB(ctx, base, head, o)
@@ -337,6 +396,26 @@ func (p *pipeline) ab(ctx context.Context) error {
 		return err
 	}
 	return p.publish(ctx, head, rep, noise)
+}
+
+// headOnly is mode ab on the pull request that adds the suite: there is no
+// base variant, so the head is measured alone and every check is
+// no_baseline (budgets still apply), as with baseline: none.
+func (p *pipeline) headOnly(ctx context.Context, head *suite.Config, th compare.Config) error {
+	cur, err := p.measure(ctx, func(o MeasureOptions) (*results.File, error) {
+		o.Thresholds = &th
+		return Measure(ctx, head, o)
+	})
+	if err != nil {
+		return err
+	}
+	rep, err := CompareFiles(nil, cur, "", p.in.Path(p.in.Results), th)
+	if err != nil {
+		return err
+	}
+	rep.Warnings = append(rep.Warnings, fmt.Sprintf("no baseline yet: the suite is new in this pull request (not at the base commit %s), "+
+		"so only the head was measured; budgets still apply", shortSHA(p.gc.BaseSHA)))
+	return p.publish(ctx, head, rep, nil)
 }
 
 // Publish compares a results file measured elsewhere (the fork-safe split's

@@ -36,3 +36,20 @@ func TestSameSuiteStartsANewHistoryOnAConfigChange(t *testing.T) {
 		t.Errorf("log %q: want the dropped file explained", log.String())
 	}
 }
+
+func TestUploadHint(t *testing.T) {
+	tests := []struct {
+		artifact string
+		want     string
+	}{
+		{"", "upload the folder as an artifact and give its name as baseline-artifact"},
+		{"latgate-baseline", `upload the folder as the artifact "latgate-baseline"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.artifact, func(t *testing.T) {
+			if got := uploadHint(tt.artifact); !strings.Contains(got, tt.want) || strings.Contains(got, `""`) {
+				t.Errorf("got %q, want it to say %q", got, tt.want)
+			}
+		})
+	}
+}

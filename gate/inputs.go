@@ -43,14 +43,18 @@ func boolean(name string, dst func(*Inputs) *bool) func(*Inputs, string) error {
 	}
 }
 
+// DefaultConfig is the suite file gate and publish read when none is given
+// (the default of action.yml's config input, and what latgate init writes).
+const DefaultConfig = "latgate.yaml"
+
 // Inputs lists every Action input (action.yml).
 var InputSpecs = []InputSpec{
-	{Name: "config", Default: "latyaml", Usage: "suite file", Set: str(func(in *Inputs) *string { return &in.Config })},
+	{Name: "config", Default: DefaultConfig, Usage: "suite file", Set: str(func(in *Inputs) *string { return &in.Config })},
 	{Name: "mode", Default: "gate", Usage: "gate (compare with a stored baseline), record (write the baseline) or ab (base and head interleaved in this job)", GateOnly: true, Set: str(func(in *Inputs) *string { return &in.Mode })},
 	{Name: "baseline", Usage: `baseline results file(s), comma-separated and oldest first for a history, or "none" to run without one`, Set: str(func(in *Inputs) *string { return &in.Baseline })},
 	{Name: "baseline-artifact", Usage: "name of an artifact on the base branch holding the baseline history", Set: str(func(in *Inputs) *string { return &in.BaselineArtifact })},
-	{Name: "baseline-dir", Default: "latgate-baseline", Usage: "record: the folder of the baseline history to upload as the artifact", GateOnly: true, Set: str(func(in *Inputs) *string { return &in.BaselineDir })},
-	{Name: "base-config", Usage: "ab: the base suite (default: the config at the pull request's base commit)", GateOnly: true, Set: str(func(in *Inputs) *string { return &in.BaseConfig })},
+	{Name: "baseline-dir", Default: "latgate-baseline", Usage: "record: the folder of the baseline history to upload as the artifact (latgate removes only the results-<created_at>.json files it wrote there)", GateOnly: true, Set: str(func(in *Inputs) *string { return &in.BaselineDir })},
+	{Name: "base-config", Usage: "ab: the base suite (default: the config at the pull request's base commit; absent there, the head is measured alone: no baseline yet)", GateOnly: true, Set: str(func(in *Inputs) *string { return &in.BaseConfig })},
 	{Name: "base-url", Usage: "ab: ENDPOINT=URL for the base variant (comma- or newline-separated)", GateOnly: true, Set: list(func(in *Inputs) *[]string { return &in.BaseURL })},
 	{Name: "head-url", Usage: "ab: ENDPOINT=URL for the head variant (comma- or newline-separated)", GateOnly: true, Set: list(func(in *Inputs) *[]string { return &in.HeadURL })},
 	{Name: "base-branch", Usage: "branch whose runs hold the baseline artifact (default $GITHUB_BASE_REF, else main)", Set: str(func(in *Inputs) *string { return &in.BaseBranch })},

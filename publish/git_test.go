@@ -10,21 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
-)
 
-// gitRun runs git in dir with a configuration of its own.
-func gitRun(t *testing.T, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", args...)
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_NOSYSTEM=1",
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@example.test", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@example.test")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return strings.TrimSpace(string(out))
-}
+	"github.com/latgate/latgate/internal/gittest"
+)
 
 func write(t *testing.T, path, content string) {
 	t.Helper()
@@ -45,21 +33,21 @@ func shallowClone(t *testing.T) (string, []string) {
 	}
 	root := t.TempDir()
 	origin := filepath.Join(root, "origin")
-	gitRun(t, root, "init", "-q", "-b", "main", origin)
+	gittest.Run(t, root, "init", "-q", "-b", "main", origin)
 	var commits []string
 	commit := func(files map[string]string) {
 		for name, content := range files {
 			write(t, filepath.Join(origin, name), content)
 		}
-		gitRun(t, origin, "add", "-A")
-		gitRun(t, origin, "commit", "-q", "-m", "c")
-		commits = append(commits, gitRun(t, origin, "rev-parse", "HEAD"))
+		gittest.Run(t, origin, "add", "-A")
+		gittest.Run(t, origin, "commit", "-q", "-m", "c")
+		commits = append(commits, gittest.Run(t, origin, "rev-parse", "HEAD"))
 	}
 	commit(map[string]string{"latgate.yaml": "version: base\n", "suites/a.yaml": "a: base\n"})
 	commit(map[string]string{"latgate.yaml": "version: middle\n", "new.yaml": "new\n"})
 	commit(map[string]string{"latgate.yaml": "version: head\n"})
 	clone := filepath.Join(root, "clone")
-	gitRun(t, root, "clone", "-q", "--depth=1", "file://"+filepath.ToSlash(origin), clone)
+	gittest.Run(t, root, "clone", "-q", "--depth=1", "file://"+filepath.ToSlash(origin), clone)
 	return clone, commits
 }
 
@@ -103,7 +91,7 @@ func TestFileAtErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { hang.Close() })
-	gitRun(t, clone, "remote", "add", "hang", "http://"+hang.Addr().String()+"/r.git")
+	gittest.Run(t, clone, "remote", "add", "hang", "http://"+hang.Addr().String()+"/r.git")
 
 	tests := []struct {
 		name   string

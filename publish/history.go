@@ -9,10 +9,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"os"
 	"path"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -95,41 +97,121 @@ func NextHistory(prev []HistoryFile, cur HistoryFile, n int) []HistoryFile {
 	return out[max(0, len(out)-n):]
 }
 
-// WriteHistory writes files into dir (created if missing), each
-// atomically under the base of its name, and removes every other .json
-// file in dir: dir holds the next baseline artifact and nothing else.
-func WriteHistory(dir string, files []HistoryFile) error {
+// historyName matches the names HistoryName gives: results-<created_at>.json.
+var historyName = regexp.MustCompile(`^results-[0-9]{8}T[0-9]{6}\.[0-9]{3}Z\.json$`)
+
+// ownedHistoryFile reads a file of a baseline history folder and reports
+// whether latgate wrote it there: its name is HistoryName of the created_at
+// of the latgate results file it holds. Nothing else in the folder is
+// latgate's to read or remove.
+func ownedHistoryFile(dir, name string) (HistoryFile, bool) {
+	if !historyName.MatchString(name) {
+		return HistoryFile{}, false
+	}
+	p := filepath.Join(dir, name)
+	st, err := os.Lstat(p)
+	if err != nil || !st.Mode().IsRegular() || st.Size() > MaxArtifactBytes {
+		return HistoryFile{}, false
+	}
+	data, err := os.ReadFile(p)
+	if err != nil {
+		return HistoryFile{}, false
+	}
+	var head struct {
+		Schema string `json:"schema"`
+	}
+	if json.Unmarshal(data, &head) != nil || !strings.HasPrefix(head.Schema, "latgate/results/") {
+		return HistoryFile{}, false
+	}
+	hf, err := NewHistoryFile(name, data)
+	if err != nil || HistoryName(hf.CreatedAt) != name {
+		return HistoryFile{}, false
+	}
+	return hf, true
+}
+
+// ReadHistoryDir returns the history files that latgate wrote into dir
+// (see WriteHistory), oldest first; a missing dir holds none. Every other
+// file in dir is ignored.
+func ReadHistoryDir(dir string) ([]HistoryFile, error) {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("reading the baseline history: %w", err)
+	}
+	var out []HistoryFile
+	for _, e := range entries {
+		if hf, ok := ownedHistoryFile(dir, e.Name()); ok {
+			out = append(out, hf)
+		}
+	}
+	sortHistory(out)
+	return out, nil
+}
+
+// WriteHistory writes files (latgate results files) into dir, created if
+// missing, each atomically under HistoryName of its created_at, and removes
+// the history files an earlier WriteHistory wrote there that files no
+// longer holds: dir then holds the next baseline artifact. It never
+// touches anything else in dir, nor the files of protect (the results file
+// the run just wrote). It returns the names of the files it removed.
+func WriteHistory(dir string, files []HistoryFile, protect ...string) ([]string, error) {
 	keep := map[string]bool{}
+	var named []HistoryFile
 	for _, f := range files {
-		name := path.Base(filepath.ToSlash(f.Name))
-		if path.Ext(name) != ".json" {
-			return fmt.Errorf("writing the baseline history: %q is not a .json file", f.Name)
+		hf, err := NewHistoryFile(f.Name, f.Data)
+		if err != nil {
+			return nil, fmt.Errorf("writing the baseline history: %w", err)
 		}
-		if keep[name] {
-			return fmt.Errorf("writing the baseline history: two files named %q", name)
-		}
-		keep[name] = true
+		// Two files created in the same millisecond are one run (an old
+		// artifact's latgate-results.json and its copy): the later wins.
+		hf.Name = HistoryName(hf.CreatedAt)
+		named = slices.DeleteFunc(named, func(o HistoryFile) bool { return o.Name == hf.Name })
+		keep[hf.Name] = true
+		named = append(named, hf)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("writing the baseline history: %w", err)
+		return nil, fmt.Errorf("writing the baseline history: %w", err)
 	}
-	for _, f := range files {
-		if err := baseline.WriteAtomic(filepath.Join(dir, path.Base(filepath.ToSlash(f.Name))), f.Data); err != nil {
-			return err
+	var protected []os.FileInfo
+	for _, p := range protect {
+		if st, err := os.Stat(p); err == nil {
+			protected = append(protected, st)
 		}
 	}
-	old, err := filepath.Glob(filepath.Join(dir, "*.json"))
-	if err != nil {
-		return err
-	}
-	for _, p := range old {
-		if !keep[filepath.Base(p)] {
-			if err := os.Remove(p); err != nil {
-				return fmt.Errorf("writing the baseline history: %w", err)
+	for _, f := range named {
+		if _, err := os.Lstat(filepath.Join(dir, f.Name)); err == nil {
+			if _, ok := ownedHistoryFile(dir, f.Name); !ok {
+				return nil, fmt.Errorf("writing the baseline history: %s exists and is not a latgate history file: not overwritten", filepath.Join(dir, f.Name))
 			}
 		}
 	}
-	return nil
+	for _, f := range named {
+		if err := baseline.WriteAtomic(filepath.Join(dir, f.Name), f.Data); err != nil {
+			return nil, err
+		}
+	}
+	old, err := ReadHistoryDir(dir)
+	if err != nil {
+		return nil, err
+	}
+	var removed []string
+	for _, f := range old {
+		p := filepath.Join(dir, f.Name)
+		if keep[f.Name] || slices.ContainsFunc(protected, func(fi os.FileInfo) bool {
+			st, err := os.Stat(p)
+			return err == nil && os.SameFile(st, fi)
+		}) {
+			continue
+		}
+		if err := os.Remove(p); err != nil {
+			return removed, fmt.Errorf("writing the baseline history: %w", err)
+		}
+		removed = append(removed, f.Name)
+	}
+	return removed, nil
 }
 
 // ReadHistoryZip returns every results file (.json) of an artifact zip,

@@ -177,34 +177,109 @@ func TestHistoryName(t *testing.T) {
 }
 
 func TestWriteHistory(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "baseline")
-	if err := WriteHistory(dir, []HistoryFile{hfile(1), hfile(2)}); err != nil {
+	at := func(d int) string { return day(d).Format(time.RFC3339) }
+	// What else a folder such as "." holds: none of it is latgate's.
+	foreign := map[string]string{
+		"package.json":                      `{"name": "app"}`,
+		"tsconfig.json":                     `{}`,
+		"notes.txt":                         "kept",
+		"latgate-results.json":              results(at(9)),                          // the run's results file
+		"results-20260101T000000.000Z.json": `{"created_at":"2026-01-01T00:00:00Z"}`, // the name, not a latgate file
+		HistoryName(day(4)):                 results(at(5)),                          // created at another time
+	}
+	tests := []struct {
+		name        string
+		before      []HistoryFile // an earlier WriteHistory's
+		next        []HistoryFile
+		protect     string // a file in the folder that must stay
+		wantRemoved []string
+		wantHistory []string
+	}{
+		{"first write", nil, []HistoryFile{hfile(1)}, "", nil, []string{HistoryName(day(1))}},
+		{"runs that left the history go", []HistoryFile{hfile(1), hfile(2)}, []HistoryFile{hfile(2), hfile(3)}, "",
+			[]string{HistoryName(day(1))}, []string{HistoryName(day(2)), HistoryName(day(3))}},
+		{"the current results file stays", []HistoryFile{hfile(1)}, []HistoryFile{hfile(2)}, HistoryName(day(1)),
+			nil, []string{HistoryName(day(1)), HistoryName(day(2))}},
+		{"other names are written by created_at", nil, []HistoryFile{{Name: "history/legacy.json", Data: []byte(results(at(6)))}}, "",
+			nil, []string{HistoryName(day(6))}},
+		{"one run under two names is written once", nil, []HistoryFile{{Name: "latgate-results.json", Data: []byte(results(at(7)))}, hfile(7)}, "",
+			nil, []string{HistoryName(day(7))}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			for name, body := range foreign {
+				write(t, filepath.Join(dir, name), body)
+			}
+			if _, err := WriteHistory(dir, tt.before); err != nil {
+				t.Fatal(err)
+			}
+			var protect []string
+			if tt.protect != "" {
+				protect = append(protect, filepath.Join(dir, tt.protect))
+			}
+			removed, err := WriteHistory(dir, tt.next, protect...)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(removed, tt.wantRemoved) {
+				t.Errorf("removed %v, want %v", removed, tt.wantRemoved)
+			}
+			for name, body := range foreign {
+				if b, err := os.ReadFile(filepath.Join(dir, name)); err != nil || string(b) != body {
+					t.Errorf("%s: got %q, %v; want it untouched", name, b, err)
+				}
+			}
+			h, err := ReadHistoryDir(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !slices.Equal(names(h), tt.wantHistory) {
+				t.Errorf("history %v, want %v", names(h), tt.wantHistory)
+			}
+		})
+	}
+}
+
+func TestWriteHistoryErrors(t *testing.T) {
+	tests := []struct {
+		name  string
+		files []HistoryFile
+		want  string
+	}{
+		{"not a results file", []HistoryFile{hfile(4), {Name: "x.json", Data: []byte("{")}}, "x.json is not a results file"},
+		{"no created_at", []HistoryFile{hfile(4), {Name: "x.json", Data: []byte("{}")}}, "x.json has no created_at"},
+		{"a foreign file of the same name", []HistoryFile{hfile(4), hfile(1)}, "is not a latgate history file: not overwritten"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, filepath.Join(dir, HistoryName(day(1))), "{}")
+			if _, err := WriteHistory(dir, tt.files); err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Errorf("got error %v, want one saying %q", err, tt.want)
+			}
+			if _, err := os.Stat(filepath.Join(dir, HistoryName(day(4)))); err == nil {
+				t.Error("WriteHistory failed but wrote files")
+			}
+			if b, _ := os.ReadFile(filepath.Join(dir, HistoryName(day(1)))); string(b) != "{}" {
+				t.Errorf("the foreign file now holds %q", b)
+			}
+		})
+	}
+}
+
+func TestReadHistoryDir(t *testing.T) {
+	h, err := ReadHistoryDir(filepath.Join(t.TempDir(), "missing"))
+	if err != nil || len(h) != 0 {
+		t.Errorf("a missing folder: got %v, %v; want no files and no error", names(h), err)
+	}
+	dir := t.TempDir()
+	if _, err := WriteHistory(dir, []HistoryFile{hfile(3), hfile(2)}); err != nil {
 		t.Fatal(err)
 	}
-	_ = os.WriteFile(filepath.Join(dir, "notes.txt"), []byte("kept"), 0o644)
-	next := []HistoryFile{hfile(2), hfile(3), {Name: "history/legacy.json", Data: []byte("{}")}}
-	if err := WriteHistory(dir, next); err != nil {
-		t.Fatal(err)
-	}
-	entries, _ := os.ReadDir(dir)
-	var got []string
-	for _, e := range entries {
-		got = append(got, e.Name())
-	}
-	want := []string{"legacy.json", "notes.txt", HistoryName(day(2)), HistoryName(day(3))}
-	slices.Sort(want)
-	if !slices.Equal(got, want) {
-		t.Errorf("dir holds %v, want %v", got, want)
-	}
-	if b, _ := os.ReadFile(filepath.Join(dir, HistoryName(day(3)))); string(b) != string(hfile(3).Data) {
-		t.Errorf("content %s", b)
-	}
-	for _, bad := range [][]HistoryFile{{hfile(4), {Name: "a/x.json"}, {Name: "b/x.json"}}, {hfile(4), {Name: "x.md"}}} {
-		if err := WriteHistory(dir, bad); err == nil {
-			t.Errorf("WriteHistory(%v): no error", names(bad))
-		}
-		if _, err := os.Stat(filepath.Join(dir, HistoryName(day(4)))); err == nil {
-			t.Errorf("WriteHistory(%v) failed but wrote files", names(bad))
-		}
+	write(t, filepath.Join(dir, "package.json"), results(day(1).Format(time.RFC3339)))
+	h, err = ReadHistoryDir(dir)
+	if want := []string{HistoryName(day(2)), HistoryName(day(3))}; err != nil || !slices.Equal(names(h), want) {
+		t.Errorf("got %v, %v; want %v", names(h), err, want)
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/latgate/latgate/baseline"
+	"github.com/latgate/latgate/internal/gittest"
 	"github.com/latgate/latgate/sim"
 )
 
@@ -75,5 +76,78 @@ func TestABSurvivesDrift(t *testing.T) {
 	r = runCLI(t, nil, "ab", "-c", cfg, "--base-config", cfg, "--head-url", "app="+hs.URL+"/v1", "-o", filepath.Join(dir, "slow.json"))
 	if r.code != 1 || !strings.Contains(r.stdout, "regression") {
 		t.Errorf("head 30%% slower: exit %d, want 1 with a regression:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// gitRepo makes dir a git repository with two commits: the base (every
+// file of base) and the head (every other file in dir). It returns both.
+func gitRepo(t *testing.T, dir string, base ...string) (baseSHA, headSHA string) {
+	t.Helper()
+	gittest.Need(t)
+	git := func(args ...string) string { return gittest.Run(t, dir, args...) }
+	git("init", "-q")
+	if err := os.WriteFile(filepath.Join(dir, "README.md"), []byte("app\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	git(append([]string{"add", "README.md"}, base...)...)
+	git("commit", "-q", "-m", "base")
+	baseSHA = git("rev-parse", "HEAD")
+	git("add", "-A")
+	git("commit", "-q", "--allow-empty", "-m", "head")
+	return baseSHA, git("rev-parse", "HEAD")
+}
+
+// TestGateABOnThePullRequestThatAddsTheSuite: mode ab on the pull request
+// that adds latgate.yaml (absent at the base commit) measures the head
+// alone, passes and says "no baseline yet"; with the suite at the base
+// commit it measures both variants; latgate ab, which has no such
+// fallback, says what to give.
+func TestGateABOnThePullRequestThatAddsTheSuite(t *testing.T) {
+	tests := []struct {
+		name         string
+		atBase       bool // latgate.yaml is in the base commit
+		cmd          string
+		wantCode     int
+		want         string
+		wantVariants bool
+	}{
+		{"the PR adds the suite", false, "gate", 0, "latgate.yaml does not exist at the base commit {base}: the suite is new in this pull request; measuring the head alone", false},
+		{"the suite is at the base", true, "gate", 0, "base variant: ", true},
+		{"latgate ab", false, "ab", 2, "there is no base variant to compare with yet; give --base-config", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir, cfg, _ := simSuite(t, fastProfile(10*time.Millisecond), "")
+			var base []string
+			if tt.atBase {
+				base = append(base, "latgate.yaml")
+			}
+			baseSHA, headSHA := gitRepo(t, dir, base...)
+			env := actionsEnv(t, dir, newFakeAPI(t))
+			_ = os.WriteFile(env["GITHUB_EVENT_PATH"], []byte(`{"pull_request":{"number":7,"base":{"sha":"`+baseSHA+`"},"head":{"sha":"`+headSHA+`"}}}`), 0o644)
+			res := filepath.Join(dir, "r.json")
+			args := []string{"gate", "--mode", "ab", "-c", cfg, "--dry-run", "--results", res}
+			if tt.cmd == "ab" {
+				args = []string{"ab", "-c", cfg, "-o", res}
+			}
+			r := runCLI(t, env, args...)
+			want := strings.ReplaceAll(tt.want, "{base}", baseSHA[:12])
+			if r.code != tt.wantCode || !strings.Contains(r.stdout+r.stderr, want) {
+				t.Fatalf("got exit %d, want %d and %q:\n%s\n%s", r.code, tt.wantCode, want, r.stdout, r.stderr)
+			}
+			if tt.wantCode != 0 {
+				return
+			}
+			f, err := baseline.Read(res)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := f.Interleaved(); got != tt.wantVariants {
+				t.Errorf("got a results file with variants %v, want %v", got, tt.wantVariants)
+			}
+			if !tt.wantVariants && !strings.Contains(r.stdout, "no baseline yet: the suite is new in this pull request") {
+				t.Errorf("the comment does not say that only the head was measured:\n%s", r.stdout)
+			}
+		})
 	}
 }

@@ -83,6 +83,9 @@ func TestActionPassesEveryInput(t *testing.T) {
 			t.Errorf("output %q is not wired from the step: %q", out, a.Outputs[out].Value)
 		}
 	}
+	if got := a.Inputs["config"].Default; got != gate.DefaultConfig {
+		t.Errorf("input config defaults to %q in action.yml, want %q as latgate gate", got, gate.DefaultConfig)
+	}
 	if a.Inputs["github-token"].Default != "${{ github.token }}" {
 		t.Error("github-token does not default to github.token")
 	}

@@ -16,8 +16,8 @@ func cmdAB(e *env, args []string) error {
 	fs := flag.NewFlagSet("latgate ab", flag.ContinueOnError)
 	fs.Usage = func() { fmt.Fprintln(fs.Output(), abUsage+"\n\nFlags:"); fs.PrintDefaults() }
 	o := gate.ABOptions{}
-	fs.StringVar(&o.Config, "c", "latgate.yaml", "the head suite `file`")
-	fs.StringVar(&o.Config, "config", "latgate.yaml", "the head suite `file` (same as -c)")
+	fs.StringVar(&o.Config, "c", gate.DefaultConfig, "the head suite `file`")
+	fs.StringVar(&o.Config, "config", gate.DefaultConfig, "the head suite `file` (same as -c)")
 	fs.StringVar(&o.BaseConfig, "base-config", "", "the base suite `file` (default in a pull request: the config at the base commit)")
 	fs.Var(listFlag{&o.BaseURL}, "base-url", "`ENDPOINT=URL` for the base variant (repeatable)")
 	fs.Var(listFlag{&o.HeadURL}, "head-url", "`ENDPOINT=URL` for the head variant (repeatable)")

@@ -22,9 +22,6 @@ func thresholdFlags(fs *flag.FlagSet) *gate.Overrides {
 	return o
 }
 
-// defaultConfig is the suite file commands read when -c is not given.
-const defaultConfig = "latgate.yaml"
-
 func trimNum(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
 func pctText(f float64) string { return trimNum(100*f) + "%" }
@@ -37,7 +34,7 @@ const compareUsage = `usage: latgate compare BASELINE.json CURRENT.json   a base
 func cmdCompare(e *env, args []string) error {
 	fs := flag.NewFlagSet("latgate compare", flag.ContinueOnError)
 	fs.Usage = func() { fs.Output().Write([]byte(compareUsage + "\n\nFlags:\n")); fs.PrintDefaults() }
-	cfgPath := fs.String("c", "", "suite `file` for budgets and thresholds (default: "+defaultConfig+" when it exists)")
+	cfgPath := fs.String("c", "", "suite `file` for budgets and thresholds (default: "+gate.DefaultConfig+" when it exists)")
 	fs.StringVar(cfgPath, "config", "", "suite `file` (same as -c)")
 	format := fs.String("format", "text", "output `format`: text, markdown, json, html, benchstat, bmf or csv")
 	over := thresholdFlags(fs)
@@ -54,9 +51,9 @@ func cmdCompare(e *env, args []string) error {
 	// Like run, ab and gate, compare reads latgate.yaml when it is there:
 	// a suite's budgets and thresholds must not be dropped silently.
 	if *cfgPath == "" {
-		if _, err := os.Stat(defaultConfig); err == nil {
-			*cfgPath = defaultConfig
-			fmt.Fprintf(e.stderr, "latgate: budgets and thresholds from %s (-c FILE for another suite)\n", defaultConfig)
+		if _, err := os.Stat(gate.DefaultConfig); err == nil {
+			*cfgPath = gate.DefaultConfig
+			fmt.Fprintf(e.stderr, "latgate: budgets and thresholds from %s (-c FILE for another suite)\n", gate.DefaultConfig)
 		}
 	}
 	var cfg *suite.Config

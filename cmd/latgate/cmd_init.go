@@ -16,8 +16,8 @@ func cmdInit(e *env, args []string) error {
 	fs := flag.NewFlagSet("latgate init", flag.ContinueOnError)
 	dir := fs.String("dir", ".", "`folder` to write latgate.yaml and .github/workflows/latgate.yml into")
 	o := scaffold.InitOptions{Getenv: e.getenv}
-	fs.StringVar(&o.BaseURL, "base-url", "", "endpoint `URL` (default: detected from the API keys in the environment, else the simulator)")
-	fs.StringVar(&o.Model, "model", "", "`model` name")
+	fs.StringVar(&o.BaseURL, "base-url", "", "endpoint `URL`, with --model (default: detected from the API keys in the environment, else the simulator)")
+	fs.StringVar(&o.Model, "model", "", "`model` name (required with --base-url, except the simulator's)")
 	fs.StringVar(&o.KeyEnv, "api-key-env", "", "environment `variable` holding the API key")
 	force := fs.Bool("force", false, "overwrite existing files")
 	if pos, err := parseFlags(fs, args, e.stderr); err != nil || len(pos) > 0 {
@@ -26,8 +26,13 @@ func cmdInit(e *env, args []string) error {
 		}
 		return err
 	}
-	files, how := scaffold.Init(o)
-	written, err := scaffold.Write(*dir, files, *force, baseline.WriteAtomic)
+	files, how, err := scaffold.Init(o)
+	if err != nil {
+		return gate.AsBadInput(err)
+	}
+	written, err := scaffold.Write(*dir, files, *force, func(path string, data []byte) error {
+		return baseline.WriteAtomicPerm(path, data, 0o644) // files to commit, readable by all
+	})
 	for _, p := range written {
 		fmt.Fprintf(e.stderr, "latgate: wrote %s\n", p)
 	}

@@ -15,8 +15,8 @@ import (
 
 func cmdRun(e *env, args []string) error {
 	fs := flag.NewFlagSet("latgate run", flag.ContinueOnError)
-	cfgPath := fs.String("c", "latgate.yaml", "suite `file`")
-	fs.StringVar(cfgPath, "config", "latgate.yaml", "suite `file` (same as -c)")
+	cfgPath := fs.String("c", gate.DefaultConfig, "suite `file`")
+	fs.StringVar(cfgPath, "config", gate.DefaultConfig, "suite `file` (same as -c)")
 	out := fs.String("o", "results.json", "results `file` to write")
 	fs.StringVar(out, "output", "results.json", "results `file` (same as -o)")
 	region := fs.String("region", "", "region label recorded in the results (default $LATGATE_REGION)")

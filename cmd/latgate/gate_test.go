@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/latgate/latgate/internal/ghfake"
+	"github.com/latgate/latgate/publish"
 	"github.com/latgate/latgate/sim"
 )
 
@@ -113,6 +114,50 @@ func TestGateRecordThenUnchangedThenSlower(t *testing.T) {
 	}
 	results, _ := os.ReadFile(filepath.Join(dir, "r2.json"))
 	noSecrets(t, "gate output", r.stdout, r.stderr, r2.stdout, r2.stderr, string(out), string(sum), body, string(results))
+}
+
+// TestGateRecordIntoAFolderOfOtherFiles: record with --baseline-dir . (a
+// project's root) touches nothing but its own history files, keeps the
+// results file it wrote, and a second local record (no artifact) continues
+// the history already in the folder.
+func TestGateRecordIntoAFolderOfOtherFiles(t *testing.T) {
+	dir, cfg, _ := simSuite(t, fastProfile(10*time.Millisecond), "")
+	others := map[string]string{"package.json": `{"name": "app"}`, "tsconfig.json": "{}", "notes.txt": "mine"}
+	for name, body := range others {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	res := filepath.Join(dir, "latgate-results.json")
+	var log string
+	for i, want := range []string{"history of 1 run(s)", "history continues from the 1 run(s) already in " + dir} {
+		if i > 0 {
+			time.Sleep(time.Second) // created_at has whole seconds: two runs in one second are one history entry
+		}
+		r := runCLI(t, map[string]string{"TEST_API_KEY": testKey}, "gate", "--mode", "record", "-c", cfg, "--baseline-dir", dir, "--results", res)
+		log += r.stderr
+		if r.code != 0 || !strings.Contains(r.stderr, want) {
+			t.Fatalf("record %d: exit %d, stderr %q; want 0 and %q", i+1, r.code, r.stderr, want)
+		}
+		// No artifact name was given: none is made up.
+		if strings.Contains(r.stderr, `artifact ""`) || !strings.Contains(r.stderr, "give its name as baseline-artifact") {
+			t.Errorf("record %d: stderr %q; want how to name the artifact, not an empty name", i+1, r.stderr)
+		}
+	}
+	for name, body := range others {
+		if b, err := os.ReadFile(filepath.Join(dir, name)); err != nil || string(b) != body {
+			t.Errorf("%s: got %q, %v; want it untouched", name, b, err)
+		}
+	}
+	for _, name := range []string{"latgate.yaml", "latgate-results.json"} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("%s: %v, want it kept", name, err)
+		}
+	}
+	h, err := publish.ReadHistoryDir(dir)
+	if err != nil || len(h) != 2 {
+		t.Errorf("history: got %d run(s), %v; want both recordings:\n%s", len(h), err, log)
+	}
 }
 
 func TestGateForbiddenCommentKeepsVerdict(t *testing.T) {
@@ -285,6 +330,16 @@ func TestErrorsBeforeTheRun(t *testing.T) {
 		{"a baseline in mode ab", []string{"gate", "-c", cfg, "--mode", "ab", "--baseline", trunc}, "mode ab measures its own base variant"},
 		{"base-url outside mode ab", []string{"gate", "-c", cfg, "--base-url", "e=http://x"}, "belong to mode ab"},
 		{"publish without results", []string{"publish", "-c", cfg, "--baseline", "none"}, "results: give the results file"},
+		{"baseline-dir under a file", []string{"gate", "--mode", "record", "-c", cfg, "--results", filepath.Join(dir, "r.json"), "--baseline-dir", filepath.Join(trunc, "history")},
+			"baseline-dir: cannot create the folder " + filepath.Join(trunc, "history") + ": " + trunc + " is not a folder"},
+	}
+	if st, err := os.Stat("/proc/self"); err == nil && st.IsDir() { // a folder that takes no new file, even for root
+		tests = append(tests, struct {
+			name string
+			args []string
+			want string
+		}{"baseline-dir in /proc", []string{"gate", "--mode", "record", "-c", cfg, "--results", filepath.Join(dir, "r.json"), "--baseline-dir", "/proc/nope"},
+			"baseline-dir: cannot create the folder /proc/nope: /proc takes no new file"})
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -369,11 +369,27 @@ func TestInitAndCompletion(t *testing.T) {
 	if r := runCLI(t, nil, "init", "--dir", dir); r.code != 0 {
 		t.Fatalf("init exit %d: %s", r.code, r.stderr)
 	}
+	for _, name := range []string{"latgate.yaml", ".github/workflows/latgate.yml"} {
+		st, err := os.Stat(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := st.Mode().Perm(); got != 0o644 {
+			t.Errorf("%s: got mode %v, want -rw-r--r-- (a file to commit)", name, got)
+		}
+	}
 	if r := runCLI(t, nil, "run", "-c", filepath.Join(dir, "latgate.yaml"), "-o", filepath.Join(t.TempDir(), "nodir", "r.json")); r.code != 2 || !strings.Contains(r.stderr, "cannot write") {
 		t.Errorf("run into a missing folder: exit %d, stderr %q; want 2 before any request", r.code, r.stderr)
 	}
 	if r := runCLI(t, nil, "init", "--dir", dir); r.code != 2 || !strings.Contains(r.stderr, "exists: not overwritten") {
 		t.Errorf("second init: exit %d, stderr %q; want 2 refusing to overwrite", r.code, r.stderr)
+	}
+	other := t.TempDir()
+	if r := runCLI(t, nil, "init", "--dir", other, "--base-url", "https://api.example.com/v1"); r.code != 2 || !strings.Contains(r.stderr, "needs --model") {
+		t.Errorf("init --base-url without --model: exit %d, stderr %q; want 2 asking for --model", r.code, r.stderr)
+	}
+	if entries, _ := os.ReadDir(other); len(entries) != 0 {
+		t.Errorf("init --base-url without --model wrote %d file(s), want none", len(entries))
 	}
 	r := runCLI(t, nil, "completion", "bash")
 	for _, want := range []string{"--scenario", "--requests", "--baseline-artifact", "--format"} {
@@ -441,5 +457,20 @@ func TestCompareReadsTheSuiteInTheFolder(t *testing.T) {
 	r = runCLI(t, nil, "compare", "a.json", "b.json")
 	if r.code != 1 || !strings.Contains(r.stderr, "budgets and thresholds from latgate.yaml") || !strings.Contains(r.stdout, "over budget") {
 		t.Errorf("with latgate.yaml: exit %d, stderr %q, stdout %q; want the budget applied", r.code, r.stderr, r.stdout)
+	}
+}
+
+// TestDefaultConfigInHelp: every command that reads a suite defaults to
+// latgate.yaml, and its -h says so.
+func TestDefaultConfigInHelp(t *testing.T) {
+	for _, cmd := range []string{"run", "ab", "gate", "publish"} {
+		t.Run(cmd, func(t *testing.T) {
+			r := runCLI(t, nil, cmd, "-h")
+			_, after, ok := strings.Cut(r.stderr, "  -config ")
+			line, _, _ := strings.Cut(strings.TrimSpace(after), "\n  -")
+			if !ok || !strings.Contains(line, "latgate.yaml") {
+				t.Errorf("got the -config help %q, want the default latgate.yaml", line)
+			}
+		})
 	}
 }

@@ -39,12 +39,21 @@ type InitOptions struct {
 	Getenv                 func(string) string
 }
 
+// SimURL is where `latgate sim` serves by default: the endpoint of a suite
+// written with no key in the environment and no flags.
+const SimURL = "http://127.0.0.1:8080/v1"
+
 // Init returns the files to write, by path, and a line saying what was
 // detected. With no key in the environment and no flags, the endpoint is
-// the built-in simulator (`latgate sim`), so the suite runs at once.
-func Init(o InitOptions) (map[string]string, string) {
-	p := Provider{BaseURL: "http://127.0.0.1:8080/v1", Model: "realistic"}
-	how := "no API key found in the environment: the suite measures the built-in simulator (start it with: latgate sim)"
+// the built-in simulator (`latgate sim`), so the suite runs at once. A
+// base URL other than the simulator's needs a model: the error says so.
+func Init(o InitOptions) (map[string]string, string, error) {
+	if o.BaseURL != "" && o.Model == "" && strings.TrimRight(o.BaseURL, "/") != SimURL {
+		return nil, "", fmt.Errorf("--base-url %s needs --model: the name of the model that endpoint serves (only the simulator at %s has a default, realistic)", o.BaseURL, SimURL)
+	}
+	p := Provider{BaseURL: SimURL, Model: "realistic"}
+	how := "no API key found in the environment: the suite measures the built-in simulator (start it with: latgate sim); " +
+		"the workflow starts it on the runner too: to measure your model, point latgate.yaml at it and remove the simulator's steps"
 	if o.BaseURL == "" && o.KeyEnv == "" && o.Getenv != nil {
 		for _, c := range Providers {
 			if o.Getenv(c.KeyEnv) != "" {
@@ -76,11 +85,15 @@ func Init(o InitOptions) (map[string]string, string) {
 		where += "    base_url: " + p.BaseURL + "\n"
 	}
 	cfg := strings.NewReplacer("{{schema}}", SchemaURL, "{{where}}", where, "{{model}}", p.Model, "{{key}}", key).Replace(configTemplate)
-	wf := strings.Replace(workflowTemplate, "{{secret}}", secret, 1)
+	sim := ""
+	if strings.TrimRight(p.BaseURL, "/") == SimURL {
+		sim = strings.ReplaceAll(simSteps, "{{addr}}", simAddr)
+	}
+	wf := strings.NewReplacer("{{secret}}", secret, "{{sim}}", sim).Replace(workflowTemplate)
 	if secret == "" {
 		wf = strings.Replace(wf, "        env:\n", "", 1)
 	}
-	return map[string]string{"latgate.yaml": cfg, ".github/workflows/latgate.yml": wf}, how
+	return map[string]string{"latgate.yaml": cfg, ".github/workflows/latgate.yml": wf}, how, nil
 }
 
 const configTemplate = `# yaml-language-server: $schema={{schema}}
@@ -117,26 +130,51 @@ name: latency
 
 on:
   pull_request:
+    # labeled/unlabeled: adding or removing the accept label re-runs the check.
+    types: [opened, synchronize, reopened, labeled, unlabeled]
 
 permissions:
   contents: read
   pull-requests: write         # the sticky comment
 
-concurrency:
-  group: latgate-${{ github.event.pull_request.number }}
-  cancel-in-progress: true
-
 jobs:
   latency:
+    # Other labels do not re-measure. Keep the name in step with accept-label.
+    if: >-
+      (github.event.action != 'labeled' && github.event.action != 'unlabeled')
+      || github.event.label.name == 'latency-accepted'
     runs-on: ubuntu-latest
+    concurrency:               # job level: a skipped run never cancels a measurement
+      group: latgate-${{ github.event.pull_request.number }}
+      cancel-in-progress: true
     steps:
       - uses: actions/checkout@v4
-      - uses: latgate/latgate@v1
+{{sim}}      - uses: latgate/latgate@v1
         with:
           config: latgate.yaml
-          mode: ab             # base-config defaults to latgate.yaml at the base commit
+          mode: ab             # base-config defaults to latgate.yaml at the base commit;
+                               # on the pull request that adds it, the head is measured alone
         env:
 {{secret}}`
+
+// simAddr is the listen address of SimURL.
+const simAddr = "127.0.0.1:8080"
+
+// simSteps start `latgate sim` on the runner, for a suite that measures
+// the simulator (no API key was found when it was written).
+const simSteps = `      # latgate.yaml measures latgate's simulator (latgate init found no API
+      # key), started by these two steps. To measure your model, point
+      # latgate.yaml at it, pass its key to the latgate step (env: from
+      # secrets) and remove these two steps.
+      - uses: latgate/latgate@v1
+        with:
+          command: install     # only puts latgate on PATH
+      - name: Start the simulator
+        run: |
+          nohup latgate sim --addr {{addr}} --profile realistic > "$RUNNER_TEMP/latgate-sim.log" 2>&1 &
+          for i in $(seq 50); do curl -fs http://{{addr}}/v1/models > /dev/null && exit 0; sleep 0.2; done
+          echo "::error::the simulator did not start"; cat "$RUNNER_TEMP/latgate-sim.log"; exit 1
+`
 
 func apiName(api string) string {
 	if api == "" {
