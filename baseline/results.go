@@ -86,7 +86,7 @@ func writeAtomicPerm(path string, perm os.FileMode, write func(io.Writer) error)
 
 // MaxFileSize is the largest results file Read accepts: a suite of 20
 // scenarios × 10,000 requests per side with their gaps is about 125 MB.
-const MaxFileSize = 1 << 30
+const MaxFileSize = 512 << 20
 
 // Read reads and validates a results file.
 func Read(path string) (*results.File, error) {
@@ -110,18 +110,49 @@ func ReadLimited(path string, max int64) ([]byte, error) {
 	}
 	defer f.Close()
 	tooLarge := &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("larger than %s: too large to be a file latgate reads", mib(max))}
-	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > max {
+	if st, err := f.Stat(); err == nil {
+		switch m := st.Mode(); {
+		case m.IsRegular() && st.Size() > max:
+			return nil, tooLarge
+		case m.IsRegular():
+			// The size is known: one buffer, as os.ReadFile does.
+			b := bytes.NewBuffer(make([]byte, 0, st.Size()+512))
+			if _, err := io.Copy(b, io.LimitReader(f, max+1)); err != nil {
+				return nil, err
+			}
+			if int64(b.Len()) > max {
+				return nil, tooLarge
+			}
+			return b.Bytes(), nil
+		case m.IsDir():
+			return nil, &os.PathError{Op: "read", Path: path, Err: errors.New("is a folder, not a file")}
+		case m&(os.ModeDevice|os.ModeCharDevice|os.ModeSocket) != 0:
+			return nil, &os.PathError{Op: "read", Path: path, Err: errors.New("is a device, not a file")}
+		}
+	}
+	// A pipe has no size: read one byte past the limit, in chunks, so an
+	// endless input costs the limit and never a doubling buffer.
+	var chunks [][]byte
+	var n int64
+	r := io.LimitReader(f, max+1)
+	for {
+		c := make([]byte, 1<<20)
+		k, err := io.ReadFull(r, c)
+		chunks, n = append(chunks, c[:k]), n+int64(k)
+		if err == io.EOF || err == io.ErrUnexpectedEOF {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	if n > max {
 		return nil, tooLarge
 	}
-	// Devices and pipes have no size: read one byte past the limit.
-	b, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, err
+	if len(chunks) == 1 {
+		return chunks[0], nil
 	}
-	if int64(len(b)) > max {
-		return nil, tooLarge
-	}
-	return b, nil
+	return bytes.Join(chunks, nil), nil
 }
 
 func mib(n int64) string {

@@ -212,7 +212,8 @@ func TestReadLimited(t *testing.T) {
 	}{
 		{small, 10, ""},
 		{small, 9, "larger than 9 bytes"},
-		{"/dev/zero", 1 << 20, "larger than 1 MiB"},
+		{"/dev/zero", 1 << 20, "is a device, not a file"},
+		{dir, 1 << 20, "is a folder, not a file"},
 		{filepath.Join(dir, "missing.json"), 10, "no such file"},
 	} {
 		_, err := ReadLimited(tt.path, tt.max)
@@ -220,7 +221,7 @@ func TestReadLimited(t *testing.T) {
 			t.Errorf("ReadLimited(%s, %d): %v, want %q", tt.path, tt.max, err, tt.want)
 		}
 	}
-	if _, err := Read(huge); err == nil || !strings.Contains(err.Error(), "huge.json: larger than 1024 MiB") {
+	if _, err := Read(huge); err == nil || !strings.Contains(err.Error(), "huge.json: larger than 512 MiB") {
 		t.Errorf("Read of a 2 GiB file: %v", err)
 	}
 }
