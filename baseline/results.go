@@ -36,22 +36,17 @@ func Write(path string, f *results.File) error {
 }
 
 // WriteAtomic writes data to a temporary file beside path, syncs it and
-// renames it over path.
+// renames it over path. Files are 0644, like any tool's output: results,
+// reports and histories hold no secret (the API key never reaches them).
 func WriteAtomic(path string, data []byte) error {
-	return WriteAtomicPerm(path, data, 0o600)
-}
-
-// WriteAtomicPerm is WriteAtomic for a file with the permission bits perm
-// (WriteAtomic's files are 0600): files meant to be committed or shared.
-func WriteAtomicPerm(path string, data []byte, perm os.FileMode) error {
-	return writeAtomicPerm(path, perm, func(w io.Writer) error {
+	return writeAtomic(path, func(w io.Writer) error {
 		_, err := w.Write(data)
 		return err
 	})
 }
 
 func writeAtomic(path string, write func(io.Writer) error) error {
-	return writeAtomicPerm(path, 0o600, write)
+	return writeAtomicPerm(path, 0o644, write)
 }
 
 func writeAtomicPerm(path string, perm os.FileMode, write func(io.Writer) error) error {

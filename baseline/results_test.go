@@ -55,14 +55,14 @@ func TestWriteIsAtomicAndRoundTrips(t *testing.T) {
 	}
 }
 
-func TestWriteAtomicPerm(t *testing.T) {
+// TestWrittenFilesAreReadable: results and other outputs are 0644.
+func TestWrittenFilesAreReadable(t *testing.T) {
 	tests := []struct {
 		name  string
 		write func(path string) error
-		want  os.FileMode
 	}{
-		{"WriteAtomic", func(p string) error { return WriteAtomic(p, []byte("x\n")) }, 0o600},
-		{"WriteAtomicPerm 0644", func(p string) error { return WriteAtomicPerm(p, []byte("x\n"), 0o644) }, 0o644},
+		{"WriteAtomic", func(p string) error { return WriteAtomic(p, []byte("x\n")) }},
+		{"Write", func(p string) error { return Write(p, file(run("e", "s", "fp", nil))) }},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -74,8 +74,8 @@ func TestWriteAtomicPerm(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := st.Mode().Perm(); got != tt.want {
-				t.Errorf("got mode %v, want %v", got, tt.want)
+			if got, want := st.Mode().Perm(), os.FileMode(0o644); got != want {
+				t.Errorf("got mode %v, want %v", got, want)
 			}
 		})
 	}

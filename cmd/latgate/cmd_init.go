@@ -31,7 +31,7 @@ func cmdInit(e *env, args []string) error {
 		return gate.AsBadInput(err)
 	}
 	written, err := scaffold.Write(*dir, files, *force, func(path string, data []byte) error {
-		return baseline.WriteAtomicPerm(path, data, 0o644) // files to commit, readable by all
+		return baseline.WriteAtomic(path, data) // 0644: files to commit
 	})
 	for _, p := range written {
 		fmt.Fprintf(e.stderr, "latgate: wrote %s\n", p)
