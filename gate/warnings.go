@@ -30,7 +30,7 @@ func RunWarnings(f *results.File) []string {
 				late++
 			}
 		}
-		if ok > 0 && buffered*2 >= ok {
+		if r.BufferedMostly() {
 			w = append(w, fmt.Sprintf("%s: %d of %d streams arrived buffered (the output came all at once after the wait): a proxy or gateway is holding the response — nginx proxy_buffering, a CDN or API gateway, compression middleware — so users see no streaming and TTFT equals total time", name, buffered, ok))
 		}
 		if r.RequestsMin > 0 && r.StoppedAt > 0 && (r.Variant == "" || r.Variant == results.Head) {

@@ -205,6 +205,15 @@ func (s Scenario) Flags() []Flag {
 			delete(hidden, c.Metric)
 		}
 	}
+	if s.CurrentRun.BufferedMostly() && !s.BaseRun.BufferedMostly() {
+		// Events that arrived together have no pace: a "faster"
+		// inter-token is the buffering the warnings name, not a speed-up.
+		for _, m := range []string{"itl", "tpot"} {
+			if c, ok := findCheck(checksOf(s.Checks, m), "p50"); ok && c.Status != compare.OverBudget {
+				hidden[m] = true
+			}
+		}
+	}
 	return flagsOf(s.Checks, hidden)
 }
 

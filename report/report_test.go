@@ -252,3 +252,36 @@ func TestHTMLSaysTheCost(t *testing.T) {
 		t.Errorf("no cost line in the HTML report")
 	}
 }
+
+// TestBufferedHeadIsNotFaster: when the current run's streams arrived
+// buffered (all events at once: gaps near 0), its inter-token "speed-up"
+// is not flagged as faster; the buffering warning says what happened.
+func TestBufferedHeadIsNotFaster(t *testing.T) {
+	rep := buildCase(t, suiteCase{"buffered", func(rng *rand.Rand) (b, c []results.Run) {
+		b = append(b, fixtureRun(rng, "us-east", "buffered", 60, 0.30, 0.010, 0, false, false))
+		// A proxy holds the stream: the first token comes with the last.
+		cur := fixtureRun(rng, "us-east", "buffered", 60, 0.30, 0.010, 0, false, false)
+		for i := range cur.Requests {
+			q := &cur.Requests[i]
+			q.Buffered = true
+			q.TTFTMs, q.TTFCMs, q.PerceivedMs, q.TPOTMs = q.TotalMs, q.TotalMs, q.TotalMs, f64(0.001)
+			for j := range q.ITLMs {
+				q.ITLMs[j] = 0.001
+			}
+		}
+		c = append(c, cur)
+		return
+	}})
+	improved := false
+	for _, c := range rep.Result.Checks {
+		improved = improved || c.Metric == "itl" && c.Status == compare.Improvement
+	}
+	if !improved {
+		t.Fatal("the case has no inter-token improvement: it no longer tests anything")
+	}
+	for _, f := range rep.Scenarios[0].Flags() {
+		if f.Status == compare.Improvement {
+			t.Errorf("flag %q on a buffered head", f.String())
+		}
+	}
+}
