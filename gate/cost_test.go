@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/latgate/latgate/internal/money"
 	"math"
 	"net/http/httptest"
 	"strconv"
@@ -13,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/latgate/latgate/internal/money"
 	"github.com/latgate/latgate/report"
 	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/sim"

@@ -3,7 +3,6 @@ package probe
 import (
 	"context"
 	"fmt"
-	"github.com/latgate/latgate/internal/money"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/latgate/latgate/internal/money"
 	"github.com/latgate/latgate/internal/wait"
 )
 

@@ -3,7 +3,6 @@ package probe
 import (
 	"context"
 	"fmt"
-	"github.com/latgate/latgate/internal/money"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -11,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/latgate/latgate/internal/money"
 	"github.com/latgate/latgate/sim"
 )
 

@@ -2,13 +2,13 @@ package report
 
 import (
 	"fmt"
-	"github.com/latgate/latgate/internal/money"
 	"io"
 	"math"
 	"sort"
 	"strings"
 
 	"github.com/latgate/latgate/compare"
+	"github.com/latgate/latgate/internal/money"
 	"github.com/latgate/latgate/results"
 )
 
@@ -148,7 +148,15 @@ func Millis(ms float64) string {
 func Measurements(w io.Writer, f *results.File) {
 	tw := newTable("endpoint", "scenario", "ok", "ttft p50", "ttft p95", "itl p50", "total p50", "total p95", "perceived p95", "errors")
 	runs := append([]results.Run(nil), f.Runs...)
-	sort.SliceStable(runs, func(i, j int) bool { return runs[i].Endpoint < runs[j].Endpoint })
+	// Grouped by endpoint, endpoints in the order the file (the config)
+	// has them.
+	first := map[string]int{}
+	for i, r := range runs {
+		if _, ok := first[r.Endpoint]; !ok {
+			first[r.Endpoint] = i
+		}
+	}
+	sort.SliceStable(runs, func(i, j int) bool { return first[runs[i].Endpoint] < first[runs[j].Endpoint] })
 	for i := range runs {
 		b := Describe(&runs[i])
 		errs := "0"

@@ -12,7 +12,6 @@ package report
 
 import (
 	"fmt"
-	"github.com/latgate/latgate/internal/money"
 	"math"
 	"slices"
 	"sort"
@@ -20,6 +19,7 @@ import (
 	"time"
 
 	"github.com/latgate/latgate/compare"
+	"github.com/latgate/latgate/internal/money"
 	"github.com/latgate/latgate/results"
 )
 

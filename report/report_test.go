@@ -285,3 +285,25 @@ func TestBufferedHeadIsNotFaster(t *testing.T) {
 		}
 	}
 }
+
+// TestMeasurementsKeepTheConfigOrder: the run table groups endpoints in the
+// order the results file has them (the config's), not by name.
+func TestMeasurementsKeepTheConfigOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 1))
+	f := &results.File{Schema: results.Schema, MetricsVersion: results.MetricsVersion, Runs: []results.Run{
+		fixtureRun(rng, "zeta", "a", 5, 0.3, 0.01, 0, false, false),
+		fixtureRun(rng, "alpha", "a", 5, 0.3, 0.01, 0, false, false),
+		fixtureRun(rng, "zeta", "b", 5, 0.3, 0.01, 0, false, false),
+	}}
+	var b bytes.Buffer
+	Measurements(&b, f)
+	var order []string
+	for _, line := range strings.Split(b.String(), "\n")[1:] { // after the header
+		if fs := strings.Fields(line); len(fs) > 1 && fs[0] != "endpoint" {
+			order = append(order, fs[0]+"/"+fs[1])
+		}
+	}
+	if got, want := strings.Join(order, " "), "zeta/a zeta/b alpha/a"; !strings.HasPrefix(got, want) {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}
