@@ -168,6 +168,9 @@ func TestQuirksAndFaults(t *testing.T) {
 		ok      bool
 		errHas  string
 		check   func(t *testing.T, r Record)
+		// stall overrides the 300 ms stall timeout for a case that is not
+		// about stalls but can be slow to produce its first byte.
+		stall time.Duration
 	}
 	tests := []quirkCase{
 		{name: "plain", profile: base, ok: true},
@@ -214,7 +217,9 @@ func TestQuirksAndFaults(t *testing.T) {
 		{name: "EOF after finish_reason without [DONE]", profile: with(func(p *sim.Profile) { p.Quirks.NoDone = true }), ok: true},
 		{name: "gzip", profile: with(func(p *sim.Profile) { p.Quirks.Gzip = true }), ok: true},
 		{name: "byte-by-byte trickle", profile: with(func(p *sim.Profile) { p.Quirks.Trickle = true }), ok: true},
-		{name: "very long line", profile: with(func(p *sim.Profile) { p.Quirks.LongLine = 1 << 20 }), ok: true},
+		// Building and sending a 1 MiB line takes a loaded machine (the race
+		// detector, other packages' tests) longer than 300 ms.
+		{name: "very long line", profile: with(func(p *sim.Profile) { p.Quirks.LongLine = 1 << 20 }), ok: true, stall: 5 * time.Second},
 		{name: "truncated stream", profile: with(func(p *sim.Profile) { p.Faults.TruncateRate = 1 }), errHas: "truncated"},
 		{name: "connection closed mid-line", profile: with(func(p *sim.Profile) { p.Faults.MidLineRate = 1 }), errHas: "connection closed"},
 		{name: "malformed JSON", profile: with(func(p *sim.Profile) { p.Faults.MalformedRate = 1 }), errHas: "malformed JSON"},
@@ -239,8 +244,12 @@ func TestQuirksAndFaults(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			srv := serve(t, tt.profile)
 			done := make(chan Record, 1)
+			stall := 300 * time.Millisecond
+			if tt.stall > 0 {
+				stall = tt.stall
+			}
 			go func() {
-				done <- do(t, srv, &Prober{StallTimeout: 300 * time.Millisecond, Timeout: 5 * time.Second}, 0)
+				done <- do(t, srv, &Prober{StallTimeout: stall, Timeout: 8 * time.Second}, 0)
 			}()
 			var rec Record
 			select {
