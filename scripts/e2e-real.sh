@@ -34,8 +34,12 @@ done
 # (and so its build cache).
 export OLLAMA_HOST="127.0.0.1:$port"
 mkdir -p "$work/home"
-ollama_env() { env HOME="$work/home" OLLAMA_MODELS="$work/models" OLLAMA_NOPRUNE=1 OLLAMA_MAX_LOADED_MODELS=2 "$@"; }
-ollama_env "$ollama" serve > "$work/serve.log" 2>&1 &
+ollama_vars=(HOME="$work/home" OLLAMA_MODELS="$work/models" OLLAMA_NOPRUNE=1 OLLAMA_MAX_LOADED_MODELS=2)
+ollama_env() { env "${ollama_vars[@]}" "$@"; }
+# Started directly (not through the shell function, whose background
+# subshell would be what $! names): killing $server stops Ollama itself,
+# and Ollama stops its model runners.
+env "${ollama_vars[@]}" "$ollama" serve > "$work/serve.log" 2>&1 &
 server=$!
 for i in $(seq 100); do
   curl -fs "http://$OLLAMA_HOST/api/version" >/dev/null && break
