@@ -46,21 +46,15 @@ func WriteAtomic(path string, data []byte) error {
 }
 
 func writeAtomic(path string, write func(io.Writer) error) error {
-	return writeAtomicPerm(path, 0o644, write)
-}
-
-func writeAtomicPerm(path string, perm os.FileMode, write func(io.Writer) error) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
-	defer os.Remove(tmp.Name()) // no-op after a successful rename
-	if perm != 0o600 {
-		if err := tmp.Chmod(perm); err != nil {
-			tmp.Close()
-			return fmt.Errorf("writing %s: %w", path, err)
-		}
+	defer os.Remove(tmp.Name())              // no-op after a successful rename
+	if err := tmp.Chmod(0o644); err != nil { // CreateTemp makes it 0600
+		tmp.Close()
+		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	if err := write(tmp); err != nil {
 		tmp.Close()

@@ -621,20 +621,26 @@ func TestSettled(t *testing.T) {
 	}
 }
 
-// TestPermutationsDoNotAllocate: the allocations of a chunk of
-// permutations do not grow with the number of permutations.
-func TestPermutationsDoNotAllocate(t *testing.T) {
-	runs := pair(realistic(), realistic(), 200, 1)
+// preparedRun is a run's tests ready to permute, with room for b
+// permutations, and the configuration they were made with.
+func preparedRun(r Pair, b int) (*runTests, Config) {
 	c := cfg()
 	c.defaults()
 	var res Result
 	var boots []bootJob
-	rt := addChecks(&res, 0, runs[0], c, &boots)
+	rt := addChecks(&res, 0, r, c, &boots)
 	rt.build(c)
 	rt.prepare()
 	for ti := range rt.perm {
-		rt.perm[ti] = make([]float64, permChunk)
+		rt.perm[ti] = make([]float64, b)
 	}
+	return rt, c
+}
+
+// TestPermutationsDoNotAllocate: the allocations of a chunk of
+// permutations do not grow with the number of permutations.
+func TestPermutationsDoNotAllocate(t *testing.T) {
+	rt, c := preparedRun(pair(realistic(), realistic(), 200, 1)[0], permChunk)
 	few := testing.AllocsPerRun(5, func() { rt.permute(c, 0, 2) })
 	many := testing.AllocsPerRun(5, func() { rt.permute(c, 0, permChunk) })
 	if many > few {

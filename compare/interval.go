@@ -228,6 +228,7 @@ type bootRun struct {
 	base, cur []*bootCol  // per metric index wanted (nil otherwise)
 	sts       [][]statDef // per metric index: the statistics wanted
 	root      []int       // per metric: the first metric with identical values
+	statIndex []int       // per want: its statistic's index in sts[root[metric]]
 	// Interleaved runs: each request's block as an index into the blocks
 	// both sides share (-1 for others), and their number.
 	baseBlk, curBlk []int32
@@ -256,9 +257,12 @@ func prepareBoot(p *bootPlan, seed uint64) *bootRun {
 			br.base[mi] = newBootCol(p.r.Base, Metrics[mi])
 			br.cur[mi] = newBootCol(p.r.Current, Metrics[mi])
 		}
-		if !slices.Contains(br.sts[mi], w.st) {
+		j := slices.Index(br.sts[mi], w.st)
+		if j < 0 {
+			j = len(br.sts[mi])
 			br.sts[mi] = append(br.sts[mi], w.st)
 		}
+		br.statIndex = append(br.statIndex, j)
 	}
 	if p.blocked {
 		// Blocks with a successful request on both sides.
@@ -327,8 +331,7 @@ func (br *bootRun) resample(from, to int, draws [][]float64) {
 			}
 		}
 		for wi, w := range br.plan.wants {
-			mi := br.root[w.metric]
-			j := slices.Index(br.sts[mi], w.st)
+			mi, j := br.root[w.metric], br.statIndex[wi]
 			qb, qc := statB[mi][j], statC[mi][j]
 			draws[wi][b] = math.NaN()
 			if qb > 0 {

@@ -186,17 +186,8 @@ func TestRateMoments(t *testing.T) {
 			}
 			runs[0].Base.Block[0] = 1000 // a block of one request
 		}
-		c := cfg()
-		c.defaults()
-		var res Result
-		var boots []bootJob
-		rt := addChecks(&res, 0, runs[0], c, &boots)
-		rt.build(c)
-		rt.prepare()
 		const B = 20000
-		for ti := range rt.perm {
-			rt.perm[ti] = make([]float64, B)
-		}
+		rt, c := preparedRun(runs[0], B)
 		for from := 0; from < B; from += permChunk {
 			rt.permute(c, from, from+permChunk)
 		}

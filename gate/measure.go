@@ -342,9 +342,9 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 			why = res.Stopped
 		default:
 			why = "every request failed"
-			for _, run := range f.Runs {
-				if len(run.Requests) > 0 {
-					why += ", for example: " + run.Requests[0].Error
+			for i := range f.Runs {
+				if len(f.Runs[i].Requests) > 0 {
+					why += ", " + firstError(&f.Runs[i])
 					break
 				}
 			}
