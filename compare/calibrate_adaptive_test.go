@@ -1,6 +1,8 @@
 package compare
 
 import (
+	"github.com/latgate/latgate/vocab"
+
 	"flag"
 	"fmt"
 	"math"
@@ -25,7 +27,7 @@ var (
 
 // prefix is the first n requests of a sample (what a look sees).
 func prefix(s *Sample, n int) *Sample {
-	out := &Sample{OK: s.OK[:n], Values: map[string][]float64{}, Events: s.Events}
+	out := &Sample{OK: s.OK[:n], Values: map[vocab.Metric][]float64{}, Events: s.Events}
 	for k, v := range s.Values {
 		out.Values[k] = v[:n]
 	}
@@ -70,8 +72,8 @@ func adaptiveSuite(design string, change func(*model), seed uint64, c Config) ad
 			full = append(full, Pair{Endpoint: "e", Scenario: sc, Base: realistic().sample(mx, rng), Current: cur.sample(mx, rng)})
 		case "ab":
 			bs := *calBlock
-			base := &Sample{Values: map[string][]float64{}, Events: 128}
-			head := &Sample{Values: map[string][]float64{}, Events: 128}
+			base := &Sample{Values: map[vocab.Metric][]float64{}, Events: 128}
+			head := &Sample{Values: map[vocab.Metric][]float64{}, Events: 128}
 			for b := 0; b*bs < mx; b++ {
 				f := math.Exp(*calAdaptSigma * rng.NormFloat64())
 				k := min(bs, mx-b*bs)
@@ -126,7 +128,7 @@ func adaptiveSuite(design string, change func(*model), seed uint64, c Config) ad
 	res := CompareSequential(final, c, d)
 	out.adaptiveFail = res.Verdict == "fail"
 	for _, ch := range res.Checks {
-		if ch.Status == Regression || ch.Status == OverBudget {
+		if ch.Status == vocab.Regression || ch.Status == vocab.OverBudget {
 			out.failing = append(out.failing, fmt.Sprintf("%s %s %s %+.1f%% p %.4f n %d/%d", ch.Scenario, ch.Metric, ch.Stat, ch.DeltaPct, ch.PValue, ch.NBase, ch.NCurrent))
 		}
 	}

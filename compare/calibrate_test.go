@@ -1,6 +1,8 @@
 package compare
 
 import (
+	"github.com/latgate/latgate/vocab"
+
 	"flag"
 	"fmt"
 	"math"
@@ -269,8 +271,8 @@ func driftSuite(design string, d driftCond, n int, head float64, seed uint64, c 
 		bs := *calBlock
 		blocks := (n + bs - 1) / bs
 		for _, sc := range scen {
-			base := &Sample{Values: map[string][]float64{}, Events: 128}
-			cur := &Sample{Values: map[string][]float64{}, Events: 128}
+			base := &Sample{Values: map[vocab.Metric][]float64{}, Events: 128}
+			cur := &Sample{Values: map[vocab.Metric][]float64{}, Events: 128}
 			start := rng.IntN(blocks - blocks/5 + 1)
 			for b := range blocks {
 				f := math.Exp(d.sigma*rng.NormFloat64()) * d.timeFactor(b, blocks, start, d.stretch)
@@ -324,7 +326,7 @@ func driftStudy(t *testing.T, b *strings.Builder) {
 							fails++
 						}
 						for _, ch := range r.Checks {
-							if ch.Status == Inconclusive && ch.Scenario == "short" && ch.Metric == "total" && ch.Stat == "p50" {
+							if ch.Status == vocab.Inconclusive && ch.Scenario == "short" && ch.Metric == "total" && ch.Stat == "p50" {
 								inconc++
 							}
 						}
@@ -360,7 +362,7 @@ func neededNStudy(t *testing.T, b *strings.Builder) {
 			{Endpoint: "e", Scenario: "long", Base: realistic().sample(50, rng), Current: realistic().sample(50, rng)},
 		}[:*calScen]
 		ch := find(t, Compare(runs, c), "short", "ttft", "p50")
-		if ch.Status == Inconclusive && ch.NeedN > 0 {
+		if ch.Status == vocab.Inconclusive && ch.NeedN > 0 {
 			mu.Lock()
 			need = append(need, float64(ch.NeedN))
 			mu.Unlock()
@@ -375,7 +377,7 @@ func neededNStudy(t *testing.T, b *strings.Builder) {
 			{Endpoint: "e", Scenario: "short", Base: realistic().sample(med, rng), Current: cur.sample(med, rng)},
 			{Endpoint: "e", Scenario: "long", Base: realistic().sample(med, rng), Current: realistic().sample(med, rng)},
 		}[:*calScen]
-		if find(t, Compare(runs, c), "short", "ttft", "p50").Status == Regression {
+		if find(t, Compare(runs, c), "short", "ttft", "p50").Status == vocab.Regression {
 			mu.Lock()
 			caught++
 			mu.Unlock()
@@ -393,7 +395,10 @@ func noiseStudy(t *testing.T, b *strings.Builder) {
 	c := calConfig()
 	fmt.Fprintf(b, "| check | n per side | A/A noise (median) | MDE at 80%% power (median) | requests for +20%% | caught at +MDE |\n|---|---:|---:|---:|---:|---:|\n")
 	for _, n := range ints(*calDriftN) {
-		for _, chk := range []struct{ metric, stat string }{{"total", "p50"}, {"ttft", "p50"}, {"total", "p95"}} {
+		for _, chk := range []struct {
+			metric vocab.Metric
+			stat   vocab.Stat
+		}{{"total", "p50"}, {"ttft", "p50"}, {"total", "p95"}} {
 			var mu sync.Mutex
 			var noise, mde, need []float64
 			reps := min(*calReps, 200)
@@ -430,7 +435,7 @@ func noiseStudy(t *testing.T, b *strings.Builder) {
 					{Endpoint: "e", Scenario: "short", Base: realistic().sample(n, rng), Current: cur.sample(n, rng)},
 					{Endpoint: "e", Scenario: "long", Base: realistic().sample(n, rng), Current: realistic().sample(n, rng)},
 				}[:*calScen]
-				if find(t, Compare(runs, c), "short", chk.metric, chk.stat).Status == Regression {
+				if find(t, Compare(runs, c), "short", chk.metric, chk.stat).Status == vocab.Regression {
 					mu.Lock()
 					caught++
 					mu.Unlock()

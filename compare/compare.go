@@ -97,25 +97,8 @@ import (
 	"sync"
 
 	"github.com/montanaflynn/stats"
-)
 
-// Metrics in check order; "errors" is the failure rate.
-var Metrics = []string{"ttft", "ttfc", "itl", "tpot", "total", "perceived"}
-
-// Stats are the statistics checked for every latency metric, in check
-// order ("rate" is the error rate's only statistic).
-var Stats = []string{"p50", "p95", "p99", "mean"}
-
-// Status of one check (SPEC §6).
-type Status string
-
-const (
-	Regression   Status = "regression"
-	Improvement  Status = "improvement"
-	OK           Status = "ok"
-	Inconclusive Status = "inconclusive"
-	OverBudget   Status = "over_budget"
-	NoBaseline   Status = "no_baseline"
+	"github.com/latgate/latgate/vocab"
 )
 
 // Sample is one side of a run: one entry per request, failures included.
@@ -123,7 +106,7 @@ type Sample struct {
 	OK []bool
 	// Values maps a metric to one value per request, in milliseconds
 	// (aligned with OK; NaN for failed requests or values not observed).
-	Values map[string][]float64
+	Values map[vocab.Metric][]float64
 	// Block is the block number of each request in an interleaved A/B run
 	// (aligned with OK); nil when the run was not interleaved. When both
 	// samples of a Pair carry blocks, labels are exchanged only within a
@@ -152,14 +135,15 @@ type Pair struct {
 // Budget is an absolute limit on a statistic (milliseconds, or a fraction
 // for errors/rate).
 type Budget struct {
-	Metric, Stat string
-	Value        float64
+	Metric vocab.Metric
+	Stat   vocab.Stat
+	Value  float64
 }
 
 // SLO is one per-request objective of goodput: a request is good when it
 // succeeded and each SLO metric it observed is at most Max (ms).
 type SLO struct {
-	Metric string
+	Metric vocab.Metric
 	Max    float64
 }
 
@@ -168,7 +152,7 @@ type Config struct {
 	Tolerance float64 // relative, e.g. 0.10
 	MinDelta  float64 // milliseconds
 	Alpha     float64 // family-wise
-	FailOn    []Status
+	FailOn    []vocab.Status
 	Budgets   []Budget
 	// Floors are lower limits (goodput/rate, cache_hit_rate/min), fractions.
 	Floors []Budget
@@ -185,7 +169,8 @@ type Config struct {
 // Check is one (run, metric, statistic) comparison.
 type Check struct {
 	Endpoint, Scenario string
-	Metric, Stat       string
+	Metric             vocab.Metric
+	Stat               vocab.Stat
 	Baseline, Current  float64    // milliseconds (or fraction for errors); NaN if none
 	CurrentCI          [2]float64 // distribution-free CI of Current; NaN if n too small
 	DeltaPct           float64    // NaN if not comparable
@@ -195,7 +180,7 @@ type Check struct {
 	Budget             float64    // NaN if none
 	MinDelta           float64    // the absolute threshold applied (milliseconds)
 	NBase, NCurrent    int
-	Status             Status
+	Status             vocab.Status
 	NeedN              int    // for inconclusive: requests per side that would decide it (0 = unknown)
 	Note               string // why inconclusive, etc.
 }
@@ -211,34 +196,15 @@ type Result struct {
 	Permutations int
 }
 
-// MinN is the number of requests per side needed to test the q-quantile:
-// at least 10, two expected observations above it for p95 (40), and five
-// for p99 (500). With fewer, the p99 exceedance count is so discrete that
-// its permutation distribution has a heavy right tail, which raises the
-// family's maxT threshold and weakens every other check (measured: p99
-// checks at n = 300 cut tail-regression detection from 75% to 64%).
-func MinN(q float64) int {
-	k := 2.0
-	if q > 0.95 {
-		k = 5
-	}
-	return max(10, int(math.Ceil(k/(1-q)-1e-9)))
-}
-
 // statDef is one statistic of a latency metric; mean has q < 0.
 type statDef struct {
-	name string
+	name vocab.Stat
 	q    float64
 }
 
-var statDefs = []statDef{{"p50", 0.5}, {"p95", 0.95}, {"p99", 0.99}, {"mean", -1}}
+var statDefs = []statDef{{vocab.P50, 0.5}, {vocab.P95, 0.95}, {vocab.P99, 0.99}, {vocab.Mean, -1}}
 
-func (s statDef) minN() int {
-	if s.q < 0 {
-		return MinN(0.5)
-	}
-	return MinN(s.q)
-}
+func (s statDef) minN() int { return s.name.MinN() }
 
 // of is the statistic of sorted values.
 func (s statDef) of(sorted []float64) float64 {
@@ -266,7 +232,7 @@ func (c *Config) defaults() {
 		c.Alpha = 0.05
 	}
 	if c.FailOn == nil {
-		c.FailOn = []Status{Regression, OverBudget}
+		c.FailOn = []vocab.Status{vocab.Regression, vocab.OverBudget}
 	}
 }
 
@@ -300,7 +266,7 @@ type bootJob struct {
 	runIndex int // position of the run in the suite
 	check    int
 	run      Pair
-	metric   string
+	metric   vocab.Metric
 	st       statDef
 	blocked  bool
 }
@@ -331,7 +297,7 @@ func inParallel(n int, f func(i int)) {
 // latency improvement that is not yet significant never fails a strict gate.
 func verdict(checks []Check, cfg Config) string {
 	for _, c := range checks {
-		if c.Status == Inconclusive && !math.IsNaN(c.Baseline) && !c.worse() {
+		if c.Status == vocab.Inconclusive && !math.IsNaN(c.Baseline) && !c.worse() {
 			continue
 		}
 		if slices.Contains(cfg.FailOn, c.Status) {
@@ -341,7 +307,7 @@ func verdict(checks []Check, cfg Config) string {
 	return "pass"
 }
 
-func floorFor(cfg Config, metric, stat string) float64 {
+func floorFor(cfg Config, metric vocab.Metric, stat vocab.Stat) float64 {
 	for _, b := range cfg.Floors {
 		if b.Metric == metric && b.Stat == stat {
 			return b.Value
@@ -350,7 +316,7 @@ func floorFor(cfg Config, metric, stat string) float64 {
 	return math.NaN()
 }
 
-func budgetFor(cfg Config, metric, stat string) float64 {
+func budgetFor(cfg Config, metric vocab.Metric, stat vocab.Stat) float64 {
 	for _, b := range cfg.Budgets {
 		if b.Metric == metric && b.Stat == stat {
 			return b.Value
@@ -359,11 +325,11 @@ func budgetFor(cfg Config, metric, stat string) float64 {
 	return math.NaN()
 }
 
-func hasBudget(cfg Config, metric, stat string) bool {
+func hasBudget(cfg Config, metric vocab.Metric, stat vocab.Stat) bool {
 	return !math.IsNaN(budgetFor(cfg, metric, stat))
 }
 
-func okValues(s *Sample, metric string) []float64 {
+func okValues(s *Sample, metric vocab.Metric) []float64 {
 	if s == nil {
 		return nil
 	}
@@ -443,7 +409,7 @@ func addChecks(res *Result, runIndex int, r Pair, cfg Config, boots *[]bootJob) 
 			d.tests = append(d.tests, testDef{check: check, kind: kind, metric: metric, q: q, dir: -1, margin: margin})
 		}
 	}
-	for mi, m := range Metrics {
+	for mi, m := range vocab.Latencies {
 		bv, cv := okValues(r.Base, m), okValues(r.Current, m)
 		if len(cv) == 0 && len(bv) == 0 {
 			continue // metric not observed in this run (e.g. ttfc for tool calls)
@@ -467,9 +433,9 @@ func addChecks(res *Result, runIndex int, r Pair, cfg Config, boots *[]bootJob) 
 			}
 			switch {
 			case r.Base == nil:
-				c.Status = NoBaseline
+				c.Status = vocab.NoBaseline
 			case len(bv) < minN || len(cv) < minN:
-				c.Status = Inconclusive
+				c.Status = vocab.Inconclusive
 				c.NeedN = minN
 				c.Note = fmt.Sprintf("need %d successful requests per side to test %s (have %d and %d)", minN, st.name, len(bv), len(cv))
 				if reqs := requestsFor(minN, r.Base, r.Current); reqs > 0 {
@@ -506,14 +472,14 @@ func addChecks(res *Result, runIndex int, r Pair, cfg Config, boots *[]bootJob) 
 	noRequests := "no requests on one side, so the rate cannot be compared"
 	switch {
 	case r.Base == nil:
-		c.Status = NoBaseline
+		c.Status = vocab.NoBaseline
 	case bn == 0 || cn == 0:
-		c.Status, c.Note = Inconclusive, noRequests
+		c.Status, c.Note = vocab.Inconclusive, noRequests
 	default:
 		if br > 0 {
 			c.DeltaPct = pct(cr, br)
 		}
-		addTests(len(res.Checks), kindErrors, -1, 0, rateMargin(Errors, br, cfg.Tolerance))
+		addTests(len(res.Checks), kindErrors, -1, 0, rateMargin(vocab.Errors, br, cfg.Tolerance))
 	}
 	res.Checks = append(res.Checks, c)
 	if len(cfg.Goodput) > 0 {
@@ -525,11 +491,11 @@ func addChecks(res *Result, runIndex int, r Pair, cfg Config, boots *[]bootJob) 
 		}
 		switch {
 		case r.Base == nil:
-			g.Status = NoBaseline
+			g.Status = vocab.NoBaseline
 		case bn == 0 || cn == 0:
-			g.Status, g.Note = Inconclusive, noRequests
+			g.Status, g.Note = vocab.Inconclusive, noRequests
 		default:
-			addTests(len(res.Checks), kindGoodput, -1, 0, rateMargin(Goodput, g.Baseline, cfg.Tolerance))
+			addTests(len(res.Checks), kindGoodput, -1, 0, rateMargin(vocab.Goodput, g.Baseline, cfg.Tolerance))
 		}
 		res.Checks = append(res.Checks, g)
 	}
@@ -538,10 +504,10 @@ func addChecks(res *Result, runIndex int, r Pair, cfg Config, boots *[]bootJob) 
 			Endpoint: r.Endpoint, Scenario: r.Scenario, Metric: "cache_hit_rate", Stat: "min",
 			Baseline: cacheShare(r.Base), Current: cacheShare(r.Current),
 			CurrentCI: [2]float64{math.NaN(), math.NaN()}, DeltaPct: math.NaN(), CIPct: [2]float64{math.NaN(), math.NaN()},
-			PValue: math.NaN(), RawP: math.NaN(), Budget: floor, NBase: bn, NCurrent: cn, Status: OK,
+			PValue: math.NaN(), RawP: math.NaN(), Budget: floor, NBase: bn, NCurrent: cn, Status: vocab.OK,
 		}
 		if math.IsNaN(h.Current) {
-			h.Status = Inconclusive
+			h.Status = vocab.Inconclusive
 			h.Note = "the server reported no prompt tokens, so the cache hit rate cannot be checked against its floor"
 		}
 		res.Checks = append(res.Checks, h)
@@ -606,7 +572,7 @@ func requestsFor(minN int, base, cur *Sample) int {
 // minDelta is the absolute threshold for a metric: MinDelta for whole-request
 // metrics; for per-token metrics (itl, tpot) MinDelta spread over the
 // response's events, so the change must add up to MinDelta per response.
-func minDelta(cfg Config, metric string, cur *Sample) float64 {
+func minDelta(cfg Config, metric vocab.Metric, cur *Sample) float64 {
 	if metric != "itl" && metric != "tpot" {
 		return cfg.MinDelta
 	}
@@ -629,11 +595,11 @@ func pct(cur, base float64) float64 {
 func practical(c *Check, cfg Config) (beyond, worse bool) {
 	diff := c.Current - c.Baseline
 	worse = diff > 0
-	if HigherIsBetter(c.Metric) {
+	if c.Metric.HigherIsBetter() {
 		// A drop in the good share, read as a rise in the miss rate.
 		return math.Abs(diff) >= rateMargin(c.Metric, c.Baseline, cfg.Tolerance), diff < 0
 	}
-	if c.Metric == Errors {
+	if c.Metric == vocab.Errors {
 		return math.Abs(diff) >= rateMargin(c.Metric, c.Baseline, cfg.Tolerance), worse
 	}
 	return math.Abs(diff) > c.MinDelta && math.Abs(c.DeltaPct) > cfg.Tolerance*100, worse
@@ -645,9 +611,9 @@ func practical(c *Check, cfg Config) (beyond, worse bool) {
 // effect of the rate's test (its null hypothesis is "worse by at most the
 // margin"), so an unchanged run whose failure count wobbles is not a
 // regression just because the wobble is significant.
-func rateMargin(metric string, base, tol float64) float64 {
+func rateMargin(metric vocab.Metric, base, tol float64) float64 {
 	miss := base
-	if HigherIsBetter(metric) {
+	if metric.HigherIsBetter() {
 		miss = 1 - base
 	}
 	if math.IsNaN(miss) {
@@ -668,11 +634,11 @@ func decide(c *Check, cfg Config, tested int) {
 	significant := c.PValue <= cfg.Alpha
 	switch {
 	case beyond && significant && worse:
-		c.Status = Regression
+		c.Status = vocab.Regression
 	case beyond && significant:
-		c.Status = Improvement
+		c.Status = vocab.Improvement
 	case beyond:
-		c.Status = Inconclusive
+		c.Status = vocab.Inconclusive
 		if worse {
 			c.NeedN = neededN(c, cfg.Alpha, tested)
 		}
@@ -682,31 +648,14 @@ func decide(c *Check, cfg Config, tested int) {
 			c.Note = "change beyond tolerance but not significant"
 		}
 	default:
-		c.Status = OK
+		c.Status = vocab.OK
 	}
 }
-
-// Rate checks: their values are fractions; for those HigherIsBetter a drop
-// is the regression and a budget is a floor.
-const (
-	Errors       = "errors"
-	Goodput      = "goodput"
-	CacheHitRate = "cache_hit_rate"
-)
-
-// IsRate reports whether a check's values are fractions (not milliseconds).
-func IsRate(metric string) bool {
-	return metric == Errors || metric == Goodput || metric == CacheHitRate
-}
-
-// HigherIsBetter: the rates whose drop is the regression (their budgets
-// are floors).
-func HigherIsBetter(metric string) bool { return metric == Goodput || metric == CacheHitRate }
 
 // worse reports whether a check's estimate points to worse latency, more
 // failures or fewer good requests.
 func (c *Check) worse() bool {
-	if HigherIsBetter(c.Metric) {
+	if c.Metric.HigherIsBetter() {
 		return c.Current < c.Baseline
 	}
 	return c.Current > c.Baseline
@@ -714,7 +663,7 @@ func (c *Check) worse() bool {
 
 func overBudget(c *Check) bool {
 	if exceedsBudget(c) {
-		c.Status = OverBudget
+		c.Status = vocab.OverBudget
 		return true
 	}
 	return false
@@ -726,7 +675,7 @@ func exceedsBudget(c *Check) bool {
 	if math.IsNaN(c.Budget) || math.IsNaN(c.Current) {
 		return false
 	}
-	if HigherIsBetter(c.Metric) {
+	if c.Metric.HigherIsBetter() {
 		return c.Current < c.Budget
 	}
 	return c.Current > c.Budget

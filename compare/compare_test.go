@@ -1,6 +1,8 @@
 package compare
 
 import (
+	"github.com/latgate/latgate/vocab"
+
 	"math"
 	"math/rand/v2"
 	"reflect"
@@ -39,7 +41,7 @@ func (m model) sample(n int, rng *rand.Rand) *Sample { return m.sampleWith(n, rn
 
 // sampleWith multiplies request i's latencies by f(i) (drift in time).
 func (m model) sampleWith(n int, rng *rand.Rand, f func(int) float64) *Sample {
-	s := &Sample{Values: map[string][]float64{}, Events: float64(m.tokens)}
+	s := &Sample{Values: map[vocab.Metric][]float64{}, Events: float64(m.tokens)}
 	for i := range n {
 		k := 1.0
 		if f != nil {
@@ -60,7 +62,7 @@ func (m model) sampleWith(n int, rng *rand.Rand, f func(int) float64) *Sample {
 		ttft *= k * m.scale * m.ttftScale
 		itl := k * m.scale * m.itlMedian * math.Exp(m.itlSigma*rng.NormFloat64())
 		total := ttft + float64(m.tokens-1)*itl
-		vals := map[string]float64{"ttft": ttft, "ttfc": ttft, "itl": itl, "tpot": itl, "total": total, "perceived": ttft}
+		vals := map[vocab.Metric]float64{"ttft": ttft, "ttfc": ttft, "itl": itl, "tpot": itl, "total": total, "perceived": ttft}
 		if !ok {
 			for k := range vals {
 				vals[k] = math.NaN()
@@ -86,7 +88,7 @@ func cfg() Config {
 	return Config{Tolerance: 0.10, MinDelta: 25, Alpha: 0.05, Permutations: 500, Bootstrap: 200}
 }
 
-func find(t *testing.T, r Result, scenario, metric, stat string) Check {
+func find(t *testing.T, r Result, scenario string, metric vocab.Metric, stat vocab.Stat) Check {
 	t.Helper()
 	for _, c := range r.Checks {
 		if c.Scenario == scenario && c.Metric == metric && c.Stat == stat {
@@ -123,8 +125,8 @@ func TestDetectsShift(t *testing.T) {
 	if r.Verdict != "fail" {
 		t.Fatalf("verdict = %s, want fail for a +40%% shift", r.Verdict)
 	}
-	for _, m := range []string{"total", "itl", "tpot"} {
-		if c := find(t, r, "short", m, "p50"); c.Status != Regression {
+	for _, m := range []vocab.Metric{vocab.Total, vocab.ITL, vocab.TPOT} {
+		if c := find(t, r, "short", m, "p50"); c.Status != vocab.Regression {
 			t.Errorf("%s p50: status %s (delta %.1f%%, p %.4f), want regression", m, c.Status, c.DeltaPct, c.PValue)
 		}
 	}
@@ -134,13 +136,13 @@ func TestDetectsShift(t *testing.T) {
 	}
 	// The unchanged scenario stays quiet.
 	for _, c := range r.Checks {
-		if c.Scenario == "long" && c.Status == Regression {
+		if c.Scenario == "long" && c.Status == vocab.Regression {
 			t.Errorf("unchanged scenario flagged: %+v", c)
 		}
 	}
 	// And the mirror image is an improvement.
 	r = Compare(pair(slow, realistic(), 50, 3), cfg())
-	if c := find(t, r, "short", "total", "p50"); c.Status != Improvement || r.Verdict != "pass" {
+	if c := find(t, r, "short", "total", "p50"); c.Status != vocab.Improvement || r.Verdict != "pass" {
 		t.Errorf("status %s verdict %s, want improvement and pass", c.Status, r.Verdict)
 	}
 }
@@ -149,7 +151,7 @@ func TestDetectsTailOnlyRegression(t *testing.T) {
 	spiky := realistic()
 	spiky.spikeP = 0.30
 	r := Compare(pair(realistic(), spiky, 100, 5), cfg())
-	if c := find(t, r, "short", "ttft", "p95"); c.Status != Regression {
+	if c := find(t, r, "short", "ttft", "p95"); c.Status != vocab.Regression {
 		t.Errorf("ttft p95: status %s (delta %.1f%%, p %.4f), want regression", c.Status, c.DeltaPct, c.PValue)
 	}
 }
@@ -157,7 +159,7 @@ func TestDetectsTailOnlyRegression(t *testing.T) {
 func TestFewSamplesAreInconclusive(t *testing.T) {
 	r := Compare(pair(realistic(), realistic(), 20, 1), cfg())
 	c := find(t, r, "short", "ttft", "p95")
-	if c.Status != Inconclusive || c.NeedN != 40 || !strings.Contains(c.Note, "need 40 successful requests per side to test p95") {
+	if c.Status != vocab.Inconclusive || c.NeedN != 40 || !strings.Contains(c.Note, "need 40 successful requests per side to test p95") {
 		t.Errorf("got %s need %d note %q", c.Status, c.NeedN, c.Note)
 	}
 	if !math.IsNaN(c.PValue) {
@@ -181,7 +183,7 @@ func TestBigButUncertainChangeIsInconclusive(t *testing.T) {
 	for seed := uint64(0); seed < 20; seed++ {
 		r := Compare(pair(noisy, cur, 12, seed), cfg())
 		c := find(t, r, "short", "ttft", "p50")
-		if c.Status != Inconclusive || c.Current <= c.Baseline {
+		if c.Status != vocab.Inconclusive || c.Current <= c.Baseline {
 			continue
 		}
 		switch {
@@ -226,7 +228,7 @@ func TestNeededN(t *testing.T) {
 	c := Check{Metric: "ttft", Stat: "p50", Baseline: 200, Current: 100, DeltaPct: -50, MinDelta: 25,
 		NBase: 50, NCurrent: 50, RawP: 0.01, PValue: 0.2, Budget: math.NaN()}
 	decide(&c, Config{Tolerance: 0.1, Alpha: 0.05}, 26)
-	if c.Status != Inconclusive || c.NeedN != 0 {
+	if c.Status != vocab.Inconclusive || c.NeedN != 0 {
 		t.Errorf("inconclusive improvement: status %s need %d, want inconclusive without an estimate", c.Status, c.NeedN)
 	}
 }
@@ -236,17 +238,17 @@ func TestBudgetsAndFailOn(t *testing.T) {
 	c.Budgets = []Budget{{Metric: "ttft", Stat: "p95", Value: 200}, {Metric: "errors", Stat: "rate", Value: 0.5}}
 	r := Compare(pair(realistic(), realistic(), 50, 2), c)
 	ch := find(t, r, "short", "ttft", "p95")
-	if ch.Status != OverBudget || ch.Budget != 200 || r.Verdict != "fail" {
+	if ch.Status != vocab.OverBudget || ch.Budget != 200 || r.Verdict != "fail" {
 		t.Errorf("status %s budget %v verdict %s, want over_budget and fail", ch.Status, ch.Budget, r.Verdict)
 	}
 	// At n=50 no distribution-free 95% upper bound for p95 exists (NaN).
 	if !(ch.CurrentCI[0] <= ch.Current && math.IsNaN(ch.CurrentCI[1])) {
 		t.Errorf("current %v outside its CI %v", ch.Current, ch.CurrentCI)
 	}
-	if e := find(t, r, "short", "errors", "rate"); e.Status == OverBudget {
+	if e := find(t, r, "short", "errors", "rate"); e.Status == vocab.OverBudget {
 		t.Errorf("error rate %v within budget 0.5 but over_budget", e.Current)
 	}
-	c.FailOn = []Status{Regression}
+	c.FailOn = []vocab.Status{vocab.Regression}
 	if r := Compare(pair(realistic(), realistic(), 50, 2), c); r.Verdict != "pass" {
 		t.Errorf("verdict %s with fail_on [regression] and only budget breaches, want pass", r.Verdict)
 	}
@@ -257,10 +259,10 @@ func TestNoBaseline(t *testing.T) {
 	c := cfg()
 	c.Budgets = []Budget{{Metric: "total", Stat: "p50", Value: 100}}
 	r := Compare([]Pair{{Endpoint: "e", Scenario: "new", Current: realistic().sample(30, rng)}}, c)
-	if got := find(t, r, "new", "ttft", "p50").Status; got != NoBaseline {
+	if got := find(t, r, "new", "ttft", "p50").Status; got != vocab.NoBaseline {
 		t.Errorf("status %s, want no_baseline", got)
 	}
-	if got := find(t, r, "new", "total", "p50").Status; got != OverBudget {
+	if got := find(t, r, "new", "total", "p50").Status; got != vocab.OverBudget {
 		t.Errorf("budgeted metric of a new scenario: status %s, want over_budget", got)
 	}
 	if r.Tested != 0 {
@@ -272,7 +274,7 @@ func TestErrorRate(t *testing.T) {
 	bad := realistic()
 	bad.errRate = 0.2
 	r := Compare(pair(realistic(), bad, 100, 4), cfg())
-	if c := find(t, r, "short", "errors", "rate"); c.Status != Regression {
+	if c := find(t, r, "short", "errors", "rate"); c.Status != vocab.Regression {
 		t.Errorf("errors 1%% → 20%%: status %s (%v → %v, p %v), want regression", c.Status, c.Baseline, c.Current, c.PValue)
 	}
 }
@@ -290,7 +292,7 @@ func TestDeterministic(t *testing.T) {
 func stripNaN(r Result) []string {
 	var out []string
 	for _, c := range r.Checks {
-		out = append(out, strings.Join([]string{c.Metric, c.Stat, string(c.Status),
+		out = append(out, strings.Join([]string{string(c.Metric), string(c.Stat), string(c.Status),
 			strconv.FormatFloat(c.PValue, 'g', -1, 64), strconv.FormatFloat(c.DeltaPct, 'g', -1, 64),
 			strconv.FormatFloat(c.CIPct[0], 'g', -1, 64)}, " "))
 	}
@@ -340,7 +342,9 @@ func TestReorderingScenariosKeepsResults(t *testing.T) {
 		{Endpoint: "e", Scenario: "b", Base: realistic().sample(60, rng), Current: realistic().sample(60, rng)},
 		{Endpoint: "f", Scenario: "a", Base: realistic().sample(60, rng), Current: realistic().sample(60, rng)},
 	}
-	key := func(c Check) string { return c.Endpoint + "/" + c.Scenario + "/" + c.Metric + "/" + c.Stat }
+	key := func(c Check) string {
+		return c.Endpoint + "/" + c.Scenario + "/" + string(c.Metric) + "/" + string(c.Stat)
+	}
 	byKey := func(r Result) map[string]string {
 		out := map[string]string{}
 		for _, c := range r.Checks {
@@ -377,7 +381,7 @@ func TestMeanCatchesAMixChange(t *testing.T) {
 	caught := 0
 	for seed := range uint64(5) {
 		r := Compare(pair(mixModel(0.7), mixModel(0.5), 300, seed), cfg())
-		if c := find(t, r, "short", "ttft", "mean"); c.Status == Regression {
+		if c := find(t, r, "short", "ttft", "mean"); c.Status == vocab.Regression {
 			caught++
 		} else {
 			t.Logf("seed %d: ttft mean %s (delta %.1f%%, p %.4f)", seed, c.Status, c.DeltaPct, c.PValue)
@@ -396,7 +400,7 @@ func TestMeanCatchesAMixChange(t *testing.T) {
 // head requests, every latency multiplied by the block's factor f(b) and
 // the head's by headScale.
 func abRun(name string, blocks int, nb, nh func(int) int, f func(int) float64, headScale float64, rng *rand.Rand) Pair {
-	base, head := &Sample{Values: map[string][]float64{}, Events: 128}, &Sample{Values: map[string][]float64{}, Events: 128}
+	base, head := &Sample{Values: map[vocab.Metric][]float64{}, Events: 128}, &Sample{Values: map[vocab.Metric][]float64{}, Events: 128}
 	m := realistic()
 	m.errRate = 0
 	for b := range blocks {
@@ -446,13 +450,13 @@ func TestBlockedPermutationCancelsBlockWideSlowdown(t *testing.T) {
 	run := abRun("ab", 20, nb, nh, f, 1, rng)
 	c := cfg()
 	unpaired := Compare([]Pair{unblock(run)}, c)
-	if got := find(t, unpaired, "ab", "ttft", "p50").Status; got != Regression {
+	if got := find(t, unpaired, "ab", "ttft", "p50").Status; got != vocab.Regression {
 		t.Fatalf("unpaired: ttft p50 %s, want regression (the test data should fool an unpaired test)", got)
 	}
 	paired := Compare([]Pair{run}, c)
 	if paired.Verdict != "pass" {
 		for _, ch := range paired.Checks {
-			if ch.Status == Regression {
+			if ch.Status == vocab.Regression {
 				t.Errorf("blocked: %s %s regression (delta %.1f%%, p %.4f)", ch.Metric, ch.Stat, ch.DeltaPct, ch.PValue)
 			}
 		}
@@ -471,10 +475,10 @@ func TestBlockedPermutationSeesThroughDrift(t *testing.T) {
 		}
 		two := func(int) int { return 2 }
 		run := abRun("ab", 25, two, two, func(b int) float64 { return factors[b] }, 1.3, rng)
-		if find(t, Compare([]Pair{run}, cfg()), "ab", "total", "p50").Status == Regression {
+		if find(t, Compare([]Pair{run}, cfg()), "ab", "total", "p50").Status == vocab.Regression {
 			detected++
 		}
-		if find(t, Compare([]Pair{unblock(run)}, cfg()), "ab", "total", "p50").Status == Regression {
+		if find(t, Compare([]Pair{unblock(run)}, cfg()), "ab", "total", "p50").Status == vocab.Regression {
 			unpairedDetected++
 		}
 	}
@@ -507,7 +511,7 @@ func TestBinomial(t *testing.T) {
 // testedBeyond reports whether a tested check ended beyond its thresholds.
 func testedBeyond(r Result) bool {
 	for _, c := range r.Checks {
-		if !math.IsNaN(c.PValue) && (c.Status == Regression || c.Status == Improvement || c.Status == Inconclusive) {
+		if !math.IsNaN(c.PValue) && (c.Status == vocab.Regression || c.Status == vocab.Improvement || c.Status == vocab.Inconclusive) {
 			return true
 		}
 	}
@@ -522,7 +526,7 @@ func TestSequentialPermutationsKeepStatuses(t *testing.T) {
 	statuses := func(r Result) []string {
 		var out []string
 		for _, c := range r.Checks {
-			out = append(out, c.Scenario+" "+c.Metric+" "+c.Stat+" "+string(c.Status))
+			out = append(out, c.Scenario+" "+string(c.Metric)+" "+string(c.Stat)+" "+string(c.Status))
 		}
 		return out
 	}
@@ -595,7 +599,7 @@ func TestSequentialPermutationsKeepStatuses(t *testing.T) {
 	slow := realistic()
 	slow.scale = 1.5
 	r := Compare(pair(realistic(), slow, 60, 1), c)
-	if ch := find(t, r, "short", "total", "p50"); ch.Status != Regression || ch.PValue > 1.0/float64(r.Permutations+1)+1e-12 || r.Permutations == 2000 {
+	if ch := find(t, r, "short", "total", "p50"); ch.Status != vocab.Regression || ch.PValue > 1.0/float64(r.Permutations+1)+1e-12 || r.Permutations == 2000 {
 		t.Errorf("+50%%: total p50 %s, p %v after %d permutations; want a regression at the grid's smallest p-value, before 2000", ch.Status, ch.PValue, r.Permutations)
 	}
 }
@@ -652,17 +656,17 @@ func TestPermutationsDoNotAllocate(t *testing.T) {
 // over_budget, inconclusive], an improvement not yet significant passes,
 // while a worsening one that is not significant fails.
 func TestImprovementNeverFailsAStrictGate(t *testing.T) {
-	strict := []Status{Regression, OverBudget, Inconclusive}
+	strict := []vocab.Status{vocab.Regression, vocab.OverBudget, vocab.Inconclusive}
 	tests := []struct {
 		name string
 		c    Check
 		want string
 	}{
-		{"faster, inconclusive", Check{Status: Inconclusive, Baseline: 600, Current: 300}, "pass"},
-		{"slower, inconclusive", Check{Status: Inconclusive, Baseline: 300, Current: 600}, "fail"},
-		{"untested", Check{Status: Inconclusive, Baseline: math.NaN(), Current: 300}, "fail"},
-		{"regression", Check{Status: Regression, Baseline: 300, Current: 600}, "fail"},
-		{"improvement", Check{Status: Improvement, Baseline: 600, Current: 300}, "pass"},
+		{"faster, inconclusive", Check{Status: vocab.Inconclusive, Baseline: 600, Current: 300}, "pass"},
+		{"slower, inconclusive", Check{Status: vocab.Inconclusive, Baseline: 300, Current: 600}, "fail"},
+		{"untested", Check{Status: vocab.Inconclusive, Baseline: math.NaN(), Current: 300}, "fail"},
+		{"regression", Check{Status: vocab.Regression, Baseline: 300, Current: 600}, "fail"},
+		{"improvement", Check{Status: vocab.Improvement, Baseline: 600, Current: 300}, "pass"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -679,11 +683,11 @@ func TestImprovementNeverFailsAStrictGate(t *testing.T) {
 func TestErrorRiseFailsByDefault(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	sample := func(failed int) *Sample {
-		s := &Sample{Values: map[string][]float64{}}
+		s := &Sample{Values: map[vocab.Metric][]float64{}}
 		for i := 0; i < 40; i++ {
 			ok := i >= failed
 			s.OK = append(s.OK, ok)
-			for _, m := range Metrics {
+			for _, m := range vocab.Latencies {
 				v := 300 * math.Exp(0.3*rng.NormFloat64())
 				if !ok {
 					v = math.NaN()
@@ -698,9 +702,9 @@ func TestErrorRiseFailsByDefault(t *testing.T) {
 		runs = append(runs, Pair{Endpoint: "e", Scenario: name, Base: sample(0), Current: sample(0)})
 	}
 	runs[1].Current = sample(5)
-	res := Compare(runs, Config{Tolerance: 0.1, MinDelta: 25, Alpha: 0.05, FailOn: []Status{Regression, OverBudget}, Permutations: 2000, Bootstrap: -1})
+	res := Compare(runs, Config{Tolerance: 0.1, MinDelta: 25, Alpha: 0.05, FailOn: []vocab.Status{vocab.Regression, vocab.OverBudget}, Permutations: 2000, Bootstrap: -1})
 	for _, c := range res.Checks {
-		if c.Metric == "errors" && c.Scenario == "b" && c.Status != Regression {
+		if c.Metric == "errors" && c.Scenario == "b" && c.Status != vocab.Regression {
 			t.Errorf("errors 0%% → 12.5%%: status %s (p %.3f), want regression", c.Status, c.PValue)
 		}
 	}
@@ -739,19 +743,19 @@ func TestRequestsForCountsFailures(t *testing.T) {
 func TestGoodputAndFloors(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	sample := func(median float64, prompt, cached int) *Sample {
-		s := &Sample{Values: map[string][]float64{}, PromptTokens: prompt, CachedTokens: cached}
+		s := &Sample{Values: map[vocab.Metric][]float64{}, PromptTokens: prompt, CachedTokens: cached}
 		for i := 0; i < 100; i++ {
 			s.OK = append(s.OK, true)
-			for _, m := range Metrics {
+			for _, m := range vocab.Latencies {
 				s.Values[m] = append(s.Values[m], median*math.Exp(0.3*rng.NormFloat64()))
 			}
 		}
 		return s
 	}
-	cfg := Config{Tolerance: 0.1, MinDelta: 25, Alpha: 0.05, FailOn: []Status{Regression, OverBudget}, Bootstrap: -1,
+	cfg := Config{Tolerance: 0.1, MinDelta: 25, Alpha: 0.05, FailOn: []vocab.Status{vocab.Regression, vocab.OverBudget}, Bootstrap: -1,
 		Goodput: []SLO{{Metric: "ttft", Max: 800}},
 		Floors:  []Budget{{Metric: "goodput", Stat: "rate", Value: 0.9}, {Metric: "cache_hit_rate", Stat: "min", Value: 0.8}}}
-	get := func(res Result, metric string) Check {
+	get := func(res Result, metric vocab.Metric) Check {
 		for _, c := range res.Checks {
 			if c.Metric == metric {
 				return c
@@ -761,17 +765,17 @@ func TestGoodputAndFloors(t *testing.T) {
 		return Check{}
 	}
 	same := Compare([]Pair{{Endpoint: "e", Scenario: "s", Base: sample(400, 1000, 900), Current: sample(400, 1000, 900)}}, cfg)
-	if g := get(same, "goodput"); g.Status != OK || g.Current < 0.9 {
+	if g := get(same, "goodput"); g.Status != vocab.OK || g.Current < 0.9 {
 		t.Errorf("unchanged goodput: %s at %.2f, want ok above 0.9", g.Status, g.Current)
 	}
-	if h := get(same, "cache_hit_rate"); h.Status != OK || h.Current != 0.9 {
+	if h := get(same, "cache_hit_rate"); h.Status != vocab.OK || h.Current != 0.9 {
 		t.Errorf("cache hit rate 90%%: %s at %.2f, want ok", h.Status, h.Current)
 	}
 	slow := Compare([]Pair{{Endpoint: "e", Scenario: "s", Base: sample(400, 1000, 900), Current: sample(700, 1000, 300)}}, cfg)
-	if g := get(slow, "goodput"); g.Status != OverBudget && g.Status != Regression {
+	if g := get(slow, "goodput"); g.Status != vocab.OverBudget && g.Status != vocab.Regression {
 		t.Errorf("goodput %.2f → %.2f: %s, want a regression or below its floor", g.Baseline, g.Current, g.Status)
 	}
-	if h := get(slow, "cache_hit_rate"); h.Status != OverBudget {
+	if h := get(slow, "cache_hit_rate"); h.Status != vocab.OverBudget {
 		t.Errorf("cache hit rate 30%% under a floor of 80%%: %s, want over_budget", h.Status)
 	}
 	if slow.Verdict != "fail" {
@@ -783,10 +787,10 @@ func TestGoodputAndFloors(t *testing.T) {
 // to compare; its rate checks are inconclusive, never a p-value.
 func TestEmptySideIsNotTested(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 2))
-	empty := &Sample{Values: map[string][]float64{}}
+	empty := &Sample{Values: map[vocab.Metric][]float64{}}
 	r := Compare([]Pair{{Endpoint: "e", Scenario: "s", Base: realistic().sample(50, rng), Current: empty}}, cfg())
 	c := find(t, r, "s", "errors", "rate")
-	if c.Status != Inconclusive || !math.IsNaN(c.PValue) || c.Note == "" {
+	if c.Status != vocab.Inconclusive || !math.IsNaN(c.PValue) || c.Note == "" {
 		t.Errorf("errors with an empty current side: %s, p %v, note %q; want inconclusive, no p-value, a note", c.Status, c.PValue, c.Note)
 	}
 }

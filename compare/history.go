@@ -1,6 +1,8 @@
 package compare
 
 import (
+	"github.com/latgate/latgate/vocab"
+
 	"errors"
 	"fmt"
 	"math"
@@ -65,7 +67,7 @@ func CompareHistory(series []Series, cfg Config) (Result, error) {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("%s / %s: in the baseline history but not measured now (removed?)", s.Endpoint, s.Scenario))
 			continue
 		}
-		for _, m := range Metrics {
+		for _, m := range vocab.Latencies {
 			cv := okValues(s.Current, m)
 			cRobust := chunkedValues(s.Current, m)
 			hv := make([][]float64, len(hist))
@@ -114,16 +116,16 @@ func CompareHistory(series []Series, cfg Config) (Result, error) {
 				}
 				switch {
 				case len(hist) == 0:
-					c.Status = NoBaseline
+					c.Status = vocab.NoBaseline
 				case len(cv) < minN:
-					c.Status = Inconclusive
+					c.Status = vocab.Inconclusive
 					c.NeedN = minN
 					c.Note = fmt.Sprintf("need %d successful requests to test %s (have %d)", minN, st.name, len(cv))
 				case len(xs) < 2:
-					c.Status = Inconclusive
+					c.Status = vocab.Inconclusive
 					c.Note = fmt.Sprintf("need two baseline runs with %d successful requests to estimate the run-to-run spread of %s (have %d of %d runs)", minN, st.name, len(xs), len(hist))
 				case c.Current <= 0 || robustStat(cRobust, st) <= 0:
-					c.Status = Inconclusive
+					c.Status = vocab.Inconclusive
 					c.Note = "current value is not positive"
 				default:
 					c.DeltaPct = pct(c.Current, c.Baseline)
@@ -137,7 +139,7 @@ func CompareHistory(series []Series, cfg Config) (Result, error) {
 					d := math.Log1p(c.DeltaPct / 100)
 					c.CIPct = [2]float64{(math.Exp(d-h) - 1) * 100, (math.Exp(d+h) - 1) * 100}
 					if sd > math.Log1p(cfg.Tolerance) {
-						c.Status = Inconclusive
+						c.Status = vocab.Inconclusive
 						c.Note = fmt.Sprintf("run-to-run spread of %s in the baseline history (±%.0f%%) exceeds the tolerance (%.0f%%): stored baselines cannot tell a change of this size from drift; compare both variants interleaved with `latgate ab`",
 							st.name, (math.Exp(sd)-1)*100, cfg.Tolerance*100)
 						break
@@ -173,7 +175,7 @@ func CompareHistory(series []Series, cfg Config) (Result, error) {
 			Budget: budgetFor(cfg, "errors", "rate"), NBase: n, NCurrent: cn,
 		}
 		if n == 0 || cn == 0 {
-			c.Status = NoBaseline
+			c.Status = vocab.NoBaseline
 		} else {
 			br := float64(f) / float64(n)
 			c.Baseline = br
@@ -221,7 +223,7 @@ func CompareHistory(series []Series, cfg Config) (Result, error) {
 		c := &res.Checks[i]
 		if c.Status == "" {
 			decide(c, cfg, res.Tested)
-			if c.Status == Inconclusive {
+			if c.Status == vocab.Inconclusive {
 				c.NeedN = 0
 				c.Note = "change beyond tolerance but not significant against the run-to-run spread of the baseline history"
 			}
@@ -239,7 +241,7 @@ const historyChunks = 5
 
 // chunkedValues splits a sample's successful values of a metric, in
 // request order, into historyChunks consecutive slices, each sorted.
-func chunkedValues(s *Sample, metric string) [][]float64 {
+func chunkedValues(s *Sample, metric vocab.Metric) [][]float64 {
 	var vals []float64
 	for i, v := range s.Values[metric] {
 		if i < len(s.OK) && s.OK[i] && !math.IsNaN(v) {

@@ -1,6 +1,8 @@
 package compare
 
 import (
+	"github.com/latgate/latgate/vocab"
+
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -26,7 +28,7 @@ func history(k, n int, sigma, scale float64, seed uint64) []Series {
 	return []Series{s}
 }
 
-func findIn(t *testing.T, r Result, metric, stat string) Check {
+func findIn(t *testing.T, r Result, metric vocab.Metric, stat vocab.Stat) Check {
 	t.Helper()
 	for _, c := range r.Checks {
 		if c.Metric == metric && c.Stat == stat {
@@ -44,11 +46,11 @@ func TestHistory(t *testing.T) {
 		want         func(Check) bool
 		wantVerdict  string
 	}{
-		{"unchanged, little drift", 0.02, 1, func(c Check) bool { return c.Status == OK }, "pass"},
-		{"+50%, little drift", 0.02, 1.5, func(c Check) bool { return c.Status == Regression && c.DeltaPct > 30 && c.PValue <= 0.05 }, "fail"},
-		{"-40%, little drift", 0.02, 0.6, func(c Check) bool { return c.Status == Improvement }, "pass"},
+		{"unchanged, little drift", 0.02, 1, func(c Check) bool { return c.Status == vocab.OK }, "pass"},
+		{"+50%, little drift", 0.02, 1.5, func(c Check) bool { return c.Status == vocab.Regression && c.DeltaPct > 30 && c.PValue <= 0.05 }, "fail"},
+		{"-40%, little drift", 0.02, 0.6, func(c Check) bool { return c.Status == vocab.Improvement }, "pass"},
 		{"doubled, drift beyond tolerance", 0.3, 2, func(c Check) bool {
-			return c.Status == Inconclusive && strings.Contains(c.Note, "latgate ab") && strings.Contains(c.Note, "exceeds the tolerance")
+			return c.Status == vocab.Inconclusive && strings.Contains(c.Note, "latgate ab") && strings.Contains(c.Note, "exceeds the tolerance")
 		}, "pass"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -100,12 +102,12 @@ func TestHistoryBadInputAndNoBaseline(t *testing.T) {
 	for _, ch := range r.Checks {
 		switch {
 		case ch.Scenario == "new" && ch.Metric == "ttft" && ch.Stat == "p50":
-			if ch.Status != OverBudget {
+			if ch.Status != vocab.OverBudget {
 				t.Errorf("new scenario over its budget: %s", ch.Status)
 			}
-		case ch.Scenario == "new" && ch.Status != NoBaseline:
+		case ch.Scenario == "new" && ch.Status != vocab.NoBaseline:
 			t.Errorf("new scenario %s %s: %s, want no_baseline", ch.Metric, ch.Stat, ch.Status)
-		case ch.Scenario == "s" && ch.Metric == "ttft" && ch.Stat == "p50" && ch.Status != OverBudget:
+		case ch.Scenario == "s" && ch.Metric == "ttft" && ch.Stat == "p50" && ch.Status != vocab.OverBudget:
 			t.Errorf("budget breach in a compared scenario: %s, want over_budget", ch.Status)
 		}
 	}

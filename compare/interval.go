@@ -1,6 +1,8 @@
 package compare
 
 import (
+	"github.com/latgate/latgate/vocab"
+
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -79,7 +81,7 @@ type bootPlan struct {
 
 // bootWant is one statistic of one metric.
 type bootWant struct {
-	metric int // index into Metrics
+	metric int // index into vocab.Latencies
 	st     statDef
 }
 
@@ -95,7 +97,7 @@ type bootCol struct {
 	missing []int32
 }
 
-func newBootCol(s *Sample, metric string) *bootCol {
+func newBootCol(s *Sample, metric vocab.Metric) *bootCol {
 	c := &bootCol{}
 	vals := s.Values[metric]
 	v := make([]float64, len(s.OK))
@@ -237,15 +239,15 @@ type bootRun struct {
 
 func prepareBoot(p *bootPlan, seed uint64) *bootRun {
 	br := &bootRun{plan: p, seed: seed ^ hash(p.r.Endpoint+"\x00"+p.r.Scenario),
-		base: make([]*bootCol, len(Metrics)), cur: make([]*bootCol, len(Metrics)), sts: make([][]statDef, len(Metrics))}
+		base: make([]*bootCol, len(vocab.Latencies)), cur: make([]*bootCol, len(vocab.Latencies)), sts: make([][]statDef, len(vocab.Latencies))}
 	// Metrics whose values are identical on both sides (ttft, ttfc and
 	// perceived often are) are resampled once.
-	br.root = make([]int, len(Metrics))
-	for mi, m := range Metrics {
+	br.root = make([]int, len(vocab.Latencies))
+	for mi, m := range vocab.Latencies {
 		br.root[mi] = mi
 		for mj := range mi {
-			if br.root[mj] == mj && sameValues(p.r.Base.Values[m], p.r.Base.Values[Metrics[mj]]) &&
-				sameValues(p.r.Current.Values[m], p.r.Current.Values[Metrics[mj]]) {
+			if br.root[mj] == mj && sameValues(p.r.Base.Values[m], p.r.Base.Values[vocab.Latencies[mj]]) &&
+				sameValues(p.r.Current.Values[m], p.r.Current.Values[vocab.Latencies[mj]]) {
 				br.root[mi] = mj
 				break
 			}
@@ -254,8 +256,8 @@ func prepareBoot(p *bootPlan, seed uint64) *bootRun {
 	for _, w := range p.wants {
 		mi := br.root[w.metric]
 		if br.base[mi] == nil {
-			br.base[mi] = newBootCol(p.r.Base, Metrics[mi])
-			br.cur[mi] = newBootCol(p.r.Current, Metrics[mi])
+			br.base[mi] = newBootCol(p.r.Base, vocab.Latencies[mi])
+			br.cur[mi] = newBootCol(p.r.Current, vocab.Latencies[mi])
 		}
 		j := slices.Index(br.sts[mi], w.st)
 		if j < 0 {
@@ -309,7 +311,7 @@ func (br *bootRun) resample(from, to int, draws [][]float64) {
 	if br.blocks > 0 {
 		counts = make([]int32, br.blocks)
 	}
-	statB, statC := make([][]float64, len(Metrics)), make([][]float64, len(Metrics))
+	statB, statC := make([][]float64, len(vocab.Latencies)), make([][]float64, len(vocab.Latencies))
 	for mi, sts := range br.sts {
 		statB[mi], statC[mi] = make([]float64, len(sts)), make([]float64, len(sts))
 	}
@@ -411,7 +413,7 @@ func intervals(res *Result, boots []bootJob, cfg Config) {
 			plans = append(plans, &bootPlan{r: j.run, blocked: j.blocked})
 		}
 		p := plans[len(plans)-1]
-		p.wants = append(p.wants, bootWant{metric: slices.Index(Metrics, j.metric), st: j.st})
+		p.wants = append(p.wants, bootWant{metric: slices.Index(vocab.Latencies, j.metric), st: j.st})
 		p.checks = append(p.checks, j.check)
 	}
 	draws := bootstrapChanges(plans, cfg.Bootstrap, cfg.Seed)

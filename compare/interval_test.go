@@ -1,6 +1,8 @@
 package compare
 
 import (
+	"github.com/latgate/latgate/vocab"
+
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -13,7 +15,7 @@ func TestWeightedStats(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 7))
 	sts := []statDef{{"p50", 0.5}, {"p95", 0.95}, {"p99", 0.99}, {"mean", -1}}
 	for _, n := range []int{1, 2, 3, 10, 57, 400} {
-		s := &Sample{Values: map[string][]float64{"ttft": nil}}
+		s := &Sample{Values: map[vocab.Metric][]float64{"ttft": nil}}
 		for i := range n {
 			ok := i%7 != 3
 			v := math.Round(rng.ExpFloat64()*100) / 4 // ties happen

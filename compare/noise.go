@@ -1,6 +1,8 @@
 package compare
 
 import (
+	"github.com/latgate/latgate/vocab"
+
 	"math"
 	"slices"
 
@@ -12,7 +14,8 @@ import (
 // latency check at its request count.
 type NoiseCheck struct {
 	Endpoint, Scenario string
-	Metric, Stat       string
+	Metric             vocab.Metric
+	Stat               vocab.Stat
 	NBase, NCurrent    int
 	// NoisePct is the half-width of the 1−Alpha bootstrap interval of the
 	// change, in percent: how far apart two runs of the same thing land.
@@ -58,7 +61,7 @@ func Noise(runs []Pair, cfg Config) []NoiseCheck {
 	type cand struct {
 		run      int // position in runs
 		r        Pair
-		metric   string
+		metric   vocab.Metric
 		st       statDef
 		nb, nc   int
 		base     float64
@@ -71,7 +74,7 @@ func Noise(runs []Pair, cfg Config) []NoiseCheck {
 			continue
 		}
 		tested++ // the error rate
-		for _, m := range Metrics {
+		for _, m := range vocab.Latencies {
 			bv, cv := okValues(r.Base, m), okValues(r.Current, m)
 			for _, st := range statDefs {
 				if len(bv) < st.minN() || len(cv) < st.minN() {
@@ -92,7 +95,7 @@ func Noise(runs []Pair, cfg Config) []NoiseCheck {
 			plans = append(plans, &bootPlan{r: c.r, blocked: blocked(c.r)})
 		}
 		p := plans[len(plans)-1]
-		p.wants = append(p.wants, bootWant{metric: slices.Index(Metrics, c.metric), st: c.st})
+		p.wants = append(p.wants, bootWant{metric: slices.Index(vocab.Latencies, c.metric), st: c.st})
 	}
 	all := bootstrapChanges(plans, cfg.Bootstrap, cfg.Seed)
 	var out []NoiseCheck

@@ -1,6 +1,8 @@
 package compare
 
 import (
+	"github.com/latgate/latgate/vocab"
+
 	"cmp"
 	"math"
 	"math/rand/v2"
@@ -31,7 +33,7 @@ const (
 type testDef struct {
 	check  int // index into Result.Checks
 	kind   testKind
-	metric int // index into Metrics; -1 for errors
+	metric int // index into vocab.Latencies; -1 for errors
 	q      float64
 	dir    int
 	// margin is a rate test's minimum effect: its observed statistic is
@@ -110,8 +112,8 @@ func newRunTests(r Pair, isBlocked bool) *runTests {
 func (rt *runTests) build(cfg Config) {
 	r, isBlocked := rt.pair, rt.blocked
 	// Pooled values per metric, NaN where missing.
-	pooled := make([][]float64, len(Metrics))
-	for mi, m := range Metrics {
+	pooled := make([][]float64, len(vocab.Latencies))
+	for mi, m := range vocab.Latencies {
 		col := make([]float64, 0, rt.n)
 		for _, s := range []*Sample{r.Base, r.Current} {
 			vals := s.Values[m]
@@ -125,8 +127,8 @@ func (rt *runTests) build(cfg Config) {
 		}
 		pooled[mi] = col
 	}
-	rt.alias = make([]int, len(Metrics))
-	for mi := range Metrics {
+	rt.alias = make([]int, len(vocab.Latencies))
+	for mi := range vocab.Latencies {
 		rt.alias[mi] = mi
 		for mj := range mi {
 			if rt.alias[mj] == mj && sameValues(pooled[mi], pooled[mj]) {
@@ -331,7 +333,7 @@ type scratch struct {
 }
 
 func newScratch() *scratch {
-	return &scratch{passes: [2][]pass{make([]pass, len(Metrics)), make([]pass, len(Metrics))}}
+	return &scratch{passes: [2][]pass{make([]pass, len(vocab.Latencies)), make([]pass, len(vocab.Latencies))}}
 }
 
 // eval computes every test's statistic for the labelling lab, oriented so

@@ -1,6 +1,8 @@
 package compare
 
 import (
+	"github.com/latgate/latgate/vocab"
+
 	"math"
 	"sort"
 
@@ -12,7 +14,7 @@ import (
 // Failed requests stay in the sample (they count for the error rate) with
 // NaN values; itl is the request's mean gap between output events.
 func SampleOf(r *results.Run) *Sample {
-	s := &Sample{Values: map[string][]float64{}}
+	s := &Sample{Values: map[vocab.Metric][]float64{}}
 	var events []float64
 	interleaved := r.Variant != ""
 	for _, q := range r.Requests {
@@ -28,18 +30,18 @@ func SampleOf(r *results.Run) *Sample {
 			}
 			itl = sum / float64(len(q.ITLMs))
 		}
-		add := func(m string, v float64) {
+		add := func(m vocab.Metric, v float64) {
 			if !q.OK {
 				v = math.NaN()
 			}
 			s.Values[m] = append(s.Values[m], v)
 		}
-		add("ttft", msOrNaN(q.TTFTMs))
-		add("ttfc", msOrNaN(q.TTFCMs))
-		add("itl", itl)
-		add("tpot", msOrNaN(q.TPOTMs))
-		add("total", msOrNaN(q.TotalMs))
-		add("perceived", msOrNaN(q.PerceivedMs))
+		add(vocab.TTFT, msOrNaN(q.TTFTMs))
+		add(vocab.TTFC, msOrNaN(q.TTFCMs))
+		add(vocab.ITL, itl)
+		add(vocab.TPOT, msOrNaN(q.TPOTMs))
+		add(vocab.Total, msOrNaN(q.TotalMs))
+		add(vocab.Perceived, msOrNaN(q.PerceivedMs))
 		if q.OK {
 			events = append(events, float64(len(q.ITLMs)+1))
 			s.PromptTokens += q.PromptTokens

@@ -1,6 +1,8 @@
 package compare
 
 import (
+	"github.com/latgate/latgate/vocab"
+
 	"fmt"
 	"math"
 )
@@ -191,11 +193,11 @@ func (d Design) Look(r Pair, cfg Config) Decision {
 	open := ""
 	for _, c := range res.Checks {
 		switch c.Status {
-		case Regression:
+		case vocab.Regression:
 			return Decision{Stop: true, Status: "regression", Reason: fmt.Sprintf("regression (%s %s %+.1f%%)", c.Metric, c.Stat, c.DeltaPct)}
-		case OK, Improvement:
+		case vocab.OK, vocab.Improvement:
 			continue
-		case Inconclusive:
+		case vocab.Inconclusive:
 			if math.IsNaN(c.PValue) && c.NeedN > 0 && math.IsNaN(c.DeltaPct) {
 				open = fmt.Sprintf("%s %s: %s", c.Metric, c.Stat, c.Note) // too few samples to test
 				continue

@@ -1,6 +1,8 @@
 package compare
 
 import (
+	"github.com/latgate/latgate/vocab"
+
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -98,7 +100,7 @@ func TestCompareSequential(t *testing.T) {
 		if (i < n) != (ch.Scenario == "a") {
 			t.Fatalf("check %d is of scenario %s: runs out of order", i, ch.Scenario)
 		}
-		if ch.Scenario == "a" && ch.Status == Regression {
+		if ch.Scenario == "a" && ch.Status == vocab.Regression {
 			t.Errorf("unchanged scenario: %s %s is a regression", ch.Metric, ch.Stat)
 		}
 		if i >= n && (ch.Status != alone.Checks[i-n].Status || ch.PValue != alone.Checks[i-n].PValue) {

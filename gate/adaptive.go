@@ -1,6 +1,8 @@
 package gate
 
 import (
+	"github.com/latgate/latgate/vocab"
+
 	"fmt"
 	"io"
 	"strings"
@@ -163,8 +165,8 @@ func (a *adaptiveRun) group(gi int, g *probe.Group, head, base *[]results.Reques
 		r := compare.Pair{Endpoint: pl.endpoint.Name, Scenario: pl.scenario.Name}
 		cur := &results.Run{Requests: *head}
 		if a.ab {
-			cur.Variant = results.Head
-			r.Base = compare.SampleOf(&results.Run{Variant: results.Base, Requests: *base})
+			cur.Variant = vocab.Head
+			r.Base = compare.SampleOf(&results.Run{Variant: vocab.Base, Requests: *base})
 		} else {
 			r.Base = baseSample
 		}

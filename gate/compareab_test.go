@@ -1,6 +1,8 @@
 package gate
 
 import (
+	"github.com/latgate/latgate/vocab"
+
 	"strings"
 	"testing"
 
@@ -15,8 +17,8 @@ func TestCompareABBaseDown(t *testing.T) {
 	ok := results.Request{OK: true, Status: 200, TTFTMs: &v, TotalMs: &v, Block: 1}
 	down := results.Request{Error: "dial tcp 127.0.0.1:1: connect: connection refused", Block: 1}
 	f := &results.File{Schema: results.Schema, MetricsVersion: results.MetricsVersion, Runs: []results.Run{
-		{Endpoint: "e", Scenario: "s", Variant: results.Base, Requests: []results.Request{down, down}},
-		{Endpoint: "e", Scenario: "s", Variant: results.Head, Requests: []results.Request{ok, ok}},
+		{Endpoint: "e", Scenario: "s", Variant: vocab.Base, Requests: []results.Request{down, down}},
+		{Endpoint: "e", Scenario: "s", Variant: vocab.Head, Requests: []results.Request{ok, ok}},
 	}}
 	th, err := Thresholds(nil, Overrides{})
 	if err != nil {

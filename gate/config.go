@@ -1,11 +1,12 @@
 package gate
 
 import (
+	"github.com/latgate/latgate/vocab"
+
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"slices"
 
 	"github.com/latgate/latgate/baseline"
 	"github.com/latgate/latgate/compare"
@@ -97,10 +98,7 @@ func Thresholds(cfg *suite.Config, o Overrides) (compare.Config, error) {
 	}
 	c := compare.Config{
 		Tolerance: reg.Tolerance, MinDelta: float64(reg.MinDelta.Microseconds()) / 1000, Alpha: reg.Alpha,
-		FailOn: []compare.Status{},
-	}
-	for _, f := range reg.FailOn {
-		c.FailOn = append(c.FailOn, compare.Status(f))
+		FailOn: append([]vocab.Status{}, reg.FailOn...),
 	}
 	if cfg != nil {
 		for _, f := range cfg.Floors {
@@ -112,7 +110,7 @@ func Thresholds(cfg *suite.Config, o Overrides) (compare.Config, error) {
 	}
 	for _, b := range budgets {
 		v := b.Value
-		if slices.Contains(compare.Metrics, b.Metric) {
+		if !b.Metric.IsRate() {
 			v *= 1000 // latency: the suite's seconds to the comparison's milliseconds
 		}
 		c.Budgets = append(c.Budgets, compare.Budget{Metric: b.Metric, Stat: b.Stat, Value: v})

@@ -1,6 +1,8 @@
 package gate
 
 import (
+	"github.com/latgate/latgate/vocab"
+
 	"cmp"
 	"maps"
 	"slices"
@@ -45,7 +47,7 @@ type costs struct {
 
 type costKey struct {
 	group   int
-	variant probe.Variant
+	variant vocab.Side
 }
 
 func newCosts(price func(g int, rec probe.Record) (float64, bool)) *costs {
@@ -65,7 +67,7 @@ func (c *costs) add(g int, rec probe.Record) *float64 {
 
 // fill sets the cost of the run of group g's variant v: its requests',
 // warmup included.
-func (c *costs) fill(g int, v probe.Variant, run *results.Run) {
+func (c *costs) fill(g int, v vocab.Side, run *results.Run) {
 	if usd, ok := c.spent[costKey{g, v}]; ok {
 		run.CostUSD = roundUSD(usd)
 	}

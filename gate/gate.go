@@ -1,6 +1,8 @@
 package gate
 
 import (
+	"github.com/latgate/latgate/vocab"
+
 	"context"
 	"errors"
 	"fmt"
@@ -621,7 +623,7 @@ func (p *pipeline) publish(ctx context.Context, cfg *suite.Config, rep *report.R
 	}
 	regressions := 0
 	for _, c := range rep.Result.Checks {
-		if c.Status == compare.Regression {
+		if c.Status == vocab.Regression {
 			regressions++
 		}
 	}
@@ -648,7 +650,7 @@ func (p *pipeline) accept(rep *report.Report) {
 	failing := 0
 	for _, c := range rep.Result.Checks {
 		if slices.Contains(rep.Thresholds.FailOn, c.Status) {
-			if c.Metric == "errors" {
+			if c.Metric == vocab.Errors {
 				rep.Warnings = append(rep.Warnings, fmt.Sprintf("the label %q accepts latency changes, not a rise in failed requests: the gate still fails", p.in.AcceptLabel))
 				return
 			}
@@ -734,7 +736,7 @@ func annotations(env Env, in Inputs, cfg *suite.Config, rep *report.Report) []pu
 	for _, s := range rep.Scenarios {
 		var msgs []string
 		for _, c := range s.Checks {
-			if c.Status == compare.Regression || c.Status == compare.OverBudget {
+			if c.Status == vocab.Regression || c.Status == vocab.OverBudget {
 				msgs = append(msgs, checkLine(c))
 			}
 		}
@@ -756,11 +758,11 @@ func annotations(env Env, in Inputs, cfg *suite.Config, rep *report.Report) []pu
 }
 
 func checkLine(c compare.Check) string {
-	name := c.Metric + " " + c.Stat
-	if c.Metric == "errors" {
+	name := string(c.Metric) + " " + string(c.Stat)
+	if c.Metric == vocab.Errors {
 		return fmt.Sprintf("error rate %s: %.1f%% → %.1f%%", strings.ReplaceAll(string(c.Status), "_", " "), 100*c.Baseline, 100*c.Current)
 	}
-	if c.Status == compare.OverBudget {
+	if c.Status == vocab.OverBudget {
 		return fmt.Sprintf("%s %s ms over its budget of %s ms", name, report.Millis(c.Current), report.Millis(c.Budget))
 	}
 	return fmt.Sprintf("%s regressed %+.1f%% (%s → %s ms)", name, c.DeltaPct, report.Millis(c.Baseline), report.Millis(c.Current))

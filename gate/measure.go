@@ -1,6 +1,8 @@
 package gate
 
 import (
+	"github.com/latgate/latgate/vocab"
+
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -235,7 +237,7 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 		}
 	}
 	costOf := func(g int, rec probe.Record) (float64, bool) {
-		if rec.Variant == probe.Base {
+		if rec.Variant == vocab.Base {
 			return basePrice[g](rec)
 		}
 		return headPrice[g](rec)
@@ -258,7 +260,7 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 		Sink: func(g int, rec probe.Record) {
 			q := requestOf(rec)
 			q.CostUSD = spent.add(g, rec)
-			if rec.Variant == probe.Base {
+			if rec.Variant == vocab.Base {
 				baseReqs[g] = append(baseReqs[g], q)
 			} else {
 				headReqs[g] = append(headReqs[g], q)
@@ -301,15 +303,15 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 	}
 	cut := cutShort(res)
 	for i, pl := range plan {
-		variant := ""
+		var variant vocab.Side
 		if baseCfg != nil {
-			variant = results.Head
+			variant = vocab.Head
 			if pl.base != nil {
 				if run := runOf(*pl.base, baseCfg, pl.scenario, baseReqs[i], opt.Source.Region); len(run.Requests) > 0 {
-					run.Variant = results.Base
+					run.Variant = vocab.Base
 					adaptive.record(i, &run)
 					cut(&run, adaptive.stops[i].at > 0)
-					spent.fill(i, probe.Base, &run)
+					spent.fill(i, vocab.Base, &run)
 					f.Runs = append(f.Runs, run)
 				}
 			}
@@ -318,9 +320,9 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 			run.Variant = variant
 			adaptive.record(i, &run)
 			cut(&run, adaptive.stops[i].at > 0)
-			headVariant := probe.Variant("")
+			headVariant := vocab.Side("")
 			if pl.base != nil {
-				headVariant = probe.Head
+				headVariant = vocab.Head
 			}
 			spent.fill(i, headVariant, &run)
 			f.Runs = append(f.Runs, run)

@@ -1,6 +1,8 @@
 package gate
 
 import (
+	"github.com/latgate/latgate/vocab"
+
 	"bytes"
 	"context"
 	"errors"
@@ -218,8 +220,8 @@ func TestSchemaProducedFiles(t *testing.T) {
 	ab.Runs = nil
 	for _, side := range []struct {
 		f       *results.File
-		variant string
-	}{{base, results.Base}, {cur, results.Head}} {
+		variant vocab.Side
+	}{{base, vocab.Base}, {cur, vocab.Head}} {
 		for _, r := range side.f.Runs {
 			r.Variant = side.variant
 			r.Requests = append([]results.Request(nil), r.Requests...)

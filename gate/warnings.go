@@ -1,6 +1,8 @@
 package gate
 
 import (
+	"github.com/latgate/latgate/vocab"
+
 	"fmt"
 
 	"github.com/latgate/latgate/results"
@@ -15,7 +17,7 @@ func RunWarnings(f *results.File) []string {
 	for _, r := range f.Runs {
 		name := r.Scenario + " @ " + r.Endpoint
 		if r.Variant != "" {
-			name += " (" + r.Variant + ")"
+			name += " (" + string(r.Variant) + ")"
 		}
 		ok, buffered, late := 0, 0, 0
 		for _, q := range r.Requests {
@@ -33,7 +35,7 @@ func RunWarnings(f *results.File) []string {
 		if r.BufferedMostly() {
 			w = append(w, fmt.Sprintf("%s: %d of %d streams arrived buffered (the output came all at once after the wait): a proxy or gateway is holding the response — nginx proxy_buffering, a CDN or API gateway, compression middleware — so users see no streaming and TTFT equals total time", name, buffered, ok))
 		}
-		if r.RequestsMin > 0 && r.StoppedAt > 0 && (r.Variant == "" || r.Variant == results.Head) {
+		if r.RequestsMin > 0 && r.StoppedAt > 0 && (r.Variant == "" || r.Variant == vocab.Head) {
 			w = append(w, fmt.Sprintf("%s: adaptive: stopped at %d of %d requests: %s", r.Scenario+" @ "+r.Endpoint, r.StoppedAt, r.Config.Requests, r.StopReason))
 		}
 		if ok > 0 && late*10 >= ok {

@@ -1,6 +1,8 @@
 package probe
 
 import (
+	"github.com/latgate/latgate/vocab"
+
 	"math/rand/v2"
 	"time"
 )
@@ -29,18 +31,9 @@ func Schedule(rate float64, seed uint64, count int) []time.Duration {
 	return out
 }
 
-// Variant names the side of an interleaved A/B group a request belongs to.
-type Variant string
-
-// The two sides of an A/B group; a single-variant group's records have "".
-const (
-	Base Variant = "base"
-	Head Variant = "head"
-)
-
 // slot is one request of a phase, planned before anything is sent.
 type slot struct {
-	variant  Variant
+	variant  vocab.Side
 	block    int           // A/B block number from 1; 0 for a single-variant group
 	intended time.Duration // open loop: from Schedule; closed loop: Missing
 }
@@ -60,7 +53,7 @@ func interleave(n, size int, seed uint64) []slot {
 		k := min(size, n-done)
 		start := len(out)
 		for range k {
-			out = append(out, slot{variant: Base, block: block}, slot{variant: Head, block: block})
+			out = append(out, slot{variant: vocab.Base, block: block}, slot{variant: vocab.Head, block: block})
 		}
 		b := out[start:]
 		rng.Shuffle(len(b), func(i, j int) { b[i], b[j] = b[j], b[i] })

@@ -1,6 +1,8 @@
 package probe
 
 import (
+	"github.com/latgate/latgate/vocab"
+
 	"slices"
 	"time"
 )
@@ -52,7 +54,7 @@ type Record struct {
 	SentAt     time.Duration
 	// Variant is Base or Head in an interleaved A/B group ("" otherwise),
 	// and Block the A/B block the request belongs to (from 1; 0 otherwise).
-	Variant Variant
+	Variant vocab.Side
 	Block   int
 
 	// misread: the stream could not be read as configured (a custom

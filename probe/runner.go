@@ -1,6 +1,8 @@
 package probe
 
 import (
+	"github.com/latgate/latgate/vocab"
+
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -223,10 +225,10 @@ func (r *Runner) Run(ctx context.Context, groups []Group) Result {
 		seeds := newSeeds(r.Seed, gi)
 		warmSeed, measSeed := seeds.Uint64(), seeds.Uint64()
 		// Requests are numbered per variant across warmup and measurement.
-		seq := map[Variant]*atomic.Int64{"": {}, Base: {}, Head: {}}
+		seq := map[vocab.Side]*atomic.Int64{"": {}, vocab.Base: {}, vocab.Head: {}}
 		// Fail-fast streaks are counted per variant: a broken head must
 		// not hide behind a working base in the same blocks.
-		ff := map[Variant]*failFast{"": {limit: r.FailFast}, Base: {limit: r.FailFast}, Head: {limit: r.FailFast}}
+		ff := map[vocab.Side]*failFast{"": {limit: r.FailFast}, vocab.Base: {limit: r.FailFast}, vocab.Head: {limit: r.FailFast}}
 		r.phase(ctx, gi, g, plan(g, g.Warmup, warmSeed), true, b, seq, ff)
 		r.phase(ctx, gi, g, plan(g, g.Requests, measSeed), false, b, seq, ff)
 	}
@@ -272,7 +274,7 @@ func (f *failFast) see(rec Record) bool {
 	return f.streak >= limit
 }
 
-func (r *Runner) phase(ctx context.Context, gi int, g Group, slots []slot, warmup bool, b *budget, seq map[Variant]*atomic.Int64, ff map[Variant]*failFast) {
+func (r *Runner) phase(ctx context.Context, gi int, g Group, slots []slot, warmup bool, b *budget, seq map[vocab.Side]*atomic.Int64, ff map[vocab.Side]*failFast) {
 	n := len(slots)
 	if n == 0 {
 		return
@@ -342,7 +344,7 @@ func (r *Runner) phase(ctx context.Context, gi int, g Group, slots []slot, warmu
 					continue
 				}
 				req, bodyFor := g.Request, g.BodyFor
-				if s.variant == Head {
+				if s.variant == vocab.Head {
 					req, bodyFor = *g.Head, g.HeadBodyFor
 				}
 				if bodyFor != nil {
@@ -364,7 +366,7 @@ func (r *Runner) phase(ctx context.Context, gi int, g Group, slots []slot, warmu
 	isAdaptive, batch := g.adaptive()
 	isAdaptive = isAdaptive && !warmup
 	next := g.MinRequests // the next look, in records per variant
-	count := map[Variant]int{}
+	count := map[vocab.Side]int{}
 	for rec := range results {
 		if ctx.Err() != nil && !rec.OK {
 			continue // aborted by the interrupt: not a server failure
@@ -379,7 +381,7 @@ func (r *Runner) phase(ctx context.Context, gi int, g Group, slots []slot, warmu
 			count[rec.Variant]++
 			have := count[rec.Variant]
 			if g.Head != nil {
-				have = min(count[Base], count[Head])
+				have = min(count[vocab.Base], count[vocab.Head])
 			}
 			if have >= next && next < g.Requests {
 				if g.Decide(next) {

@@ -1,6 +1,8 @@
 package probe
 
 import (
+	"github.com/latgate/latgate/vocab"
+
 	"context"
 	"fmt"
 	"net/http"
@@ -200,7 +202,7 @@ func TestInterleavedAB(t *testing.T) {
 	a := &abServer{sim: sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 2}, 1)}
 	srv := httptest.NewServer(a)
 	defer srv.Close()
-	warm := map[Variant]int{}
+	warm := map[vocab.Side]int{}
 	r := &Runner{Prober: &Prober{Client: srv.Client()}, Seed: 7, OnRecord: func(_ int, rec Record, w bool) {
 		if w {
 			warm[rec.Variant]++
@@ -210,14 +212,14 @@ func TestInterleavedAB(t *testing.T) {
 	if !res.Complete() || res.Sent != 22 {
 		t.Fatalf("complete %v, sent %d; want 2×(9+2) = 22", res.Complete(), res.Sent)
 	}
-	if warm[Base] != 2 || warm[Head] != 2 {
+	if warm[vocab.Base] != 2 || warm[vocab.Head] != 2 {
 		t.Errorf("warmup %v, want 2 of each variant", warm)
 	}
 	// Blocks of 2 per variant: 9 = 2+2+2+2+1, so 5 blocks of 4,4,4,4,2.
-	perBlock := map[int]map[Variant]int{}
+	perBlock := map[int]map[vocab.Side]int{}
 	for _, rec := range got[0] {
 		if perBlock[rec.Block] == nil {
-			perBlock[rec.Block] = map[Variant]int{}
+			perBlock[rec.Block] = map[vocab.Side]int{}
 		}
 		perBlock[rec.Block][rec.Variant]++
 		if !rec.OK {
@@ -229,7 +231,7 @@ func TestInterleavedAB(t *testing.T) {
 		if b == 5 {
 			want = 1
 		}
-		if perBlock[b][Base] != want || perBlock[b][Head] != want {
+		if perBlock[b][vocab.Base] != want || perBlock[b][vocab.Head] != want {
 			t.Errorf("block %d holds %v, want %d of each variant", b, perBlock[b], want)
 		}
 	}
@@ -279,7 +281,7 @@ func TestInterleave(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("n=%d,size=%d", tt.n, tt.size), func(t *testing.T) {
 			got := interleave(tt.n, tt.size, 1)
-			counts := map[int]map[Variant]int{}
+			counts := map[int]map[vocab.Side]int{}
 			last := 0
 			for _, s := range got {
 				if s.block < last {
@@ -287,7 +289,7 @@ func TestInterleave(t *testing.T) {
 				}
 				last = s.block
 				if counts[s.block] == nil {
-					counts[s.block] = map[Variant]int{}
+					counts[s.block] = map[vocab.Side]int{}
 				}
 				counts[s.block][s.variant]++
 			}
@@ -295,7 +297,7 @@ func TestInterleave(t *testing.T) {
 				t.Fatalf("%d blocks, want %d", len(counts), len(tt.blocks))
 			}
 			for i, k := range tt.blocks {
-				if c := counts[i+1]; c[Base] != k || c[Head] != k {
+				if c := counts[i+1]; c[vocab.Base] != k || c[vocab.Head] != k {
 					t.Errorf("block %d = %v, want %d of each", i+1, c, k)
 				}
 			}
@@ -312,7 +314,7 @@ func TestInterleave(t *testing.T) {
 	}
 	baseFirst := 0
 	for i := 0; i < len(a); i += 2 {
-		if a[i].variant == Base {
+		if a[i].variant == vocab.Base {
 			baseFirst++
 		}
 	}
@@ -451,18 +453,18 @@ func TestInterleavedABOpenLoop(t *testing.T) {
 	for _, d := range Schedule(200, seedsOf(2, 0)[1], 12) {
 		sched[d] = true
 	}
-	blocks := map[int]map[Variant]int{}
+	blocks := map[int]map[vocab.Side]int{}
 	for _, rec := range got[0] {
 		if !sched[rec.IntendedAt] || rec.ScheduleLag() < 0 {
 			t.Errorf("intended %v (lag %v) is not from the schedule", rec.IntendedAt, rec.ScheduleLag())
 		}
 		if blocks[rec.Block] == nil {
-			blocks[rec.Block] = map[Variant]int{}
+			blocks[rec.Block] = map[vocab.Side]int{}
 		}
 		blocks[rec.Block][rec.Variant]++
 	}
 	for b := 1; b <= 6; b++ {
-		if blocks[b][Base] != 1 || blocks[b][Head] != 1 {
+		if blocks[b][vocab.Base] != 1 || blocks[b][vocab.Head] != 1 {
 			t.Errorf("block %d = %v, want one of each", b, blocks[b])
 		}
 	}
@@ -563,7 +565,7 @@ func TestAdaptiveStop(t *testing.T) {
 			}
 			var seen []int
 			var got [][]Record
-			counts := map[Variant]int{}
+			counts := map[vocab.Side]int{}
 			r := &Runner{Prober: &Prober{Client: srv.Client()}, Seed: 5}
 			r.Sink = func(_ int, rec Record) {
 				got = append(got, []Record{rec})
@@ -572,7 +574,7 @@ func TestAdaptiveStop(t *testing.T) {
 			g.MinRequests, g.Batch = tt.min, tt.bat
 			g.Decide = func(n int) bool {
 				// The decider sees at least n records of each variant.
-				for _, v := range []Variant{"", Base, Head} {
+				for _, v := range []vocab.Side{"", vocab.Base, vocab.Head} {
 					if c := counts[v]; c > 0 && c < n {
 						t.Errorf("look %d: only %d records of variant %q so far", n, c, v)
 					}
@@ -599,22 +601,22 @@ func TestAdaptiveStop(t *testing.T) {
 				}
 				return
 			}
-			if counts[Base] != counts[Head] {
-				t.Errorf("base %d, head %d: an A/B stop must keep the variants balanced", counts[Base], counts[Head])
+			if counts[vocab.Base] != counts[vocab.Head] {
+				t.Errorf("base %d, head %d: an A/B stop must keep the variants balanced", counts[vocab.Base], counts[vocab.Head])
 			}
-			if c := counts[Base]; c < want || c > want+slack {
+			if c := counts[vocab.Base]; c < want || c > want+slack {
 				t.Errorf("measured %d per variant, want %d..%d", c, want, want+slack)
 			}
-			blocks := map[int]map[Variant]int{}
+			blocks := map[int]map[vocab.Side]int{}
 			for _, recs := range got {
 				rec := recs[0]
 				if blocks[rec.Block] == nil {
-					blocks[rec.Block] = map[Variant]int{}
+					blocks[rec.Block] = map[vocab.Side]int{}
 				}
 				blocks[rec.Block][rec.Variant]++
 			}
 			for b, c := range blocks {
-				if c[Base] != c[Head] {
+				if c[vocab.Base] != c[vocab.Head] {
 					t.Errorf("block %d holds %v: unbalanced", b, c)
 				}
 			}

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/latgate/latgate/compare"
 	"github.com/latgate/latgate/results"
 )
 
@@ -128,8 +127,8 @@ func BMF(w io.Writer, r *Report) error {
 				ms["error-rate"] = bmfMetric{Value: round3(100 * c.Current)}
 				continue
 			}
-			if compare.IsRate(c.Metric) {
-				ms[strings.ReplaceAll(c.Metric, "_", "-")] = bmfMetric{Value: round3(100 * c.Current)}
+			if c.Metric.IsRate() {
+				ms[strings.ReplaceAll(string(c.Metric), "_", "-")] = bmfMetric{Value: round3(100 * c.Current)}
 				continue
 			}
 			m := bmfMetric{Value: round3(c.Current)}
@@ -137,7 +136,7 @@ func BMF(w io.Writer, r *Report) error {
 				lo, hi = round3(lo), round3(hi)
 				m.LowerValue, m.UpperValue = &lo, &hi
 			}
-			ms[c.Metric+"-"+c.Stat] = m
+			ms[string(c.Metric)+"-"+string(c.Stat)] = m
 		}
 		if len(ms) > 0 {
 			out[key] = ms

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/latgate/latgate/vocab"
+
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -30,7 +32,7 @@ type suiteCase struct {
 func thresholds() compare.Config {
 	return compare.Config{
 		Tolerance: 0.10, MinDelta: 25, Alpha: 0.05, Permutations: 300, Bootstrap: 100,
-		FailOn:  []compare.Status{compare.Regression, compare.OverBudget},
+		FailOn:  []vocab.Status{vocab.Regression, vocab.OverBudget},
 		Budgets: []compare.Budget{{Metric: "ttft", Stat: "p95", Value: 900}},
 	}
 }

@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/latgate/latgate/vocab"
+
 	"bufio"
 	"fmt"
 	"html"
@@ -126,13 +128,13 @@ func (p *page) provenance() string {
 	return strings.Join(parts, " · ")
 }
 
-func flagClass(st compare.Status) string {
+func flagClass(st vocab.Status) string {
 	switch st {
-	case compare.Regression, compare.OverBudget:
+	case vocab.Regression, vocab.OverBudget:
 		return "bad"
-	case compare.Inconclusive:
+	case vocab.Inconclusive:
 		return "warn"
-	case compare.Improvement, compare.OK:
+	case vocab.Improvement, vocab.OK:
 		return "good"
 	}
 	return ""
@@ -147,13 +149,13 @@ func flagsHTML(fs []Flag) string {
 }
 
 // cellHTML is changeCell without Markdown.
-func cellHTML(row *Row, stat string, withCI bool) string {
+func cellHTML(row *Row, stat vocab.Stat, withCI bool) string {
 	s := changeCell(row, stat)
 	s = strings.ReplaceAll(s, "**", "")
 	out := esc(s)
 	if row != nil {
 		if c, ok := findCheck(row.Checks, stat); ok {
-			if c.Status == compare.Regression {
+			if c.Status == vocab.Regression {
 				out = "<b class=\"bad\">" + out + "</b>"
 			}
 			if withCI && !math.IsNaN(c.CIPct[0]) && !untested(c) {
@@ -254,13 +256,13 @@ func (p *page) changeChart(order []int) {
 		if s.Base == nil {
 			continue // nothing to compare with
 		}
-		for _, m := range []string{"ttft", "total"} {
+		for _, m := range []vocab.Metric{vocab.TTFT, vocab.Total} {
 			for _, c := range s.Checks {
 				if c.Metric != m || c.Stat != "p50" || math.IsNaN(c.DeltaPct) {
 					continue
 				}
 				beyond := math.Abs(c.DeltaPct) > 100*r.Thresholds.Tolerance
-				if c.Status == compare.OK && !beyond {
+				if c.Status == vocab.OK && !beyond {
 					continue // only what changed
 				}
 				items = append(items, item{s.Scenario + " @ " + s.Endpoint + " · " + metricLabel[m] + " p50", c})
@@ -300,7 +302,7 @@ func (p *page) changeChart(order []int) {
 	p.f("<line class=\"zero\" x1=\"%.1f\" x2=\"%.1f\" y1=\"4\" y2=\"%.1f\"/>", x.at(0), x.at(0), height-24)
 	for k, it := range items {
 		y := 4 + rowH*float64(k) + rowH/2
-		cls := map[compare.Status]string{compare.Regression: "sbad", compare.OverBudget: "sbad", compare.Inconclusive: "swarn", compare.Improvement: "sgood"}[it.c.Status]
+		cls := map[vocab.Status]string{vocab.Regression: "sbad", vocab.OverBudget: "sbad", vocab.Inconclusive: "swarn", vocab.Improvement: "sgood"}[it.c.Status]
 		if cls == "" {
 			cls = "sok"
 		}
@@ -313,7 +315,7 @@ func (p *page) changeChart(order []int) {
 		}
 		d := math.Max(math.Min(it.c.DeltaPct, hi), lo)
 		shape := fmt.Sprintf("<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\"/>", cls, x.at(d), y)
-		if it.c.Status == compare.Regression || it.c.Status == compare.OverBudget {
+		if it.c.Status == vocab.Regression || it.c.Status == vocab.OverBudget {
 			shape = fmt.Sprintf("<rect class=\"%s\" x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\"/>", cls, x.at(d)-5, y-5)
 		}
 		p.f("%s<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", shape, labelW+plotW+6, y+4, esc(signedPct(it.c.DeltaPct)))
@@ -323,7 +325,7 @@ func (p *page) changeChart(order []int) {
 
 // values are one metric's per-request values of a run, in request order
 // (NaN for failed requests).
-func values(run *results.Run, metric string) []float64 {
+func values(run *results.Run, metric vocab.Metric) []float64 {
 	if run == nil {
 		return nil
 	}
@@ -377,7 +379,7 @@ func (p *page) scenario(i int, s Scenario) {
 		p.f("<tr><td>%s</td>", esc(stage))
 		for _, st := range stats {
 			switch {
-			case compare.IsRate(row.Metric):
+			case row.Metric.IsRate():
 				if st == "p50" {
 					p.f("<td class=\"n\">%s</td>", cellHTML(&row, row.Checks[0].Stat, false))
 				} else {
@@ -410,7 +412,10 @@ func (p *page) scenario(i int, s Scenario) {
 		p.f("<p class=\"sub\">Failed now: %d of %d (%s).</p>\n", s.Current.N-s.Current.OK, s.Current.N, esc(KindList(s.Current.ErrorKinds)))
 	}
 	p.s("<div class=\"charts\">\n")
-	for _, m := range []struct{ metric, name string }{{"ttft", "TTFT"}, {"total", "Total"}} {
+	for _, m := range []struct {
+		metric vocab.Metric
+		name   string
+	}{{vocab.TTFT, "TTFT"}, {vocab.Total, "Total"}} {
 		p.ecdf(m.name, okSorted(values(s.BaseRun, m.metric)), okSorted(values(s.CurrentRun, m.metric)))
 	}
 	p.timeline(s)

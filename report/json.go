@@ -5,8 +5,6 @@ import (
 	"io"
 	"math"
 	"time"
-
-	"github.com/latgate/latgate/compare"
 )
 
 // VerdictSchema names the JSON verdict format.
@@ -127,13 +125,13 @@ func JSON(w io.Writer, r *Report) error {
 	for _, c := range r.Result.Checks {
 		scale := 1.0 // milliseconds, or a fraction for errors
 		jc := jsonCheck{
-			Endpoint: c.Endpoint, Scenario: c.Scenario, Metric: c.Metric, Stat: c.Stat,
+			Endpoint: c.Endpoint, Scenario: c.Scenario, Metric: string(c.Metric), Stat: string(c.Stat),
 			Baseline: num(c.Baseline, scale), Current: num(c.Current, scale),
 			DeltaPct: num(c.DeltaPct, 1), CIPct: pair(c.CIPct, 1), PValue: num(c.PValue, 1),
 			Budget: num(c.Budget, scale), NBaseline: c.NBase, NCurrent: c.NCurrent, Status: string(c.Status),
 			CurrentCI: pair(c.CurrentCI, scale), NeedN: c.NeedN, Note: c.Note,
 		}
-		if !compare.IsRate(c.Metric) {
+		if !c.Metric.IsRate() {
 			jc.MinDeltaMs = num(c.MinDelta, 1)
 		}
 		if c.PValue > 0 && c.PValue < 0.001 {

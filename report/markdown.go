@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/latgate/latgate/vocab"
+
 	"fmt"
 	"math"
 	"slices"
@@ -51,13 +53,13 @@ func short(s string, n int) string {
 // characters (the details heading repeats it in full).
 func mdName(s string) string { return md(short(s, 48)) }
 
-var statusIcon = map[compare.Status]string{
-	compare.Regression:   "❌ regression",
-	compare.OverBudget:   "⛔ over budget",
-	compare.Inconclusive: "⚠️ inconclusive",
-	compare.Improvement:  "🟢 improvement",
-	compare.NoBaseline:   "🆕 no baseline",
-	compare.OK:           "✅ ok",
+var statusIcon = map[vocab.Status]string{
+	vocab.Regression:   "❌ regression",
+	vocab.OverBudget:   "⛔ over budget",
+	vocab.Inconclusive: "⚠️ inconclusive",
+	vocab.Improvement:  "🟢 improvement",
+	vocab.NoBaseline:   "🆕 no baseline",
+	vocab.OK:           "✅ ok",
 }
 
 func cell(v float64, unit string) string {
@@ -73,16 +75,16 @@ func cell(v float64, unit string) string {
 // untested reports a check that could not be tested (too few requests or
 // baseline runs): its change is shown as "—" with one suite-level note.
 func untested(c compare.Check) bool {
-	return c.Status == compare.Inconclusive && math.IsNaN(c.PValue)
+	return c.Status == vocab.Inconclusive && math.IsNaN(c.PValue)
 }
 
 // doubtful reports an inconclusive check worth a reviewer's attention: a
 // tested change in the worse direction.
 func doubtful(c compare.Check) bool {
-	return c.Status == compare.Inconclusive && !untested(c) && c.Current > c.Baseline
+	return c.Status == vocab.Inconclusive && !untested(c) && c.Current > c.Baseline
 }
 
-var metricLabel = map[string]string{
+var metricLabel = map[vocab.Metric]string{
 	"ttft": "TTFT", "ttfc": "TTFC", "itl": "inter-token", "tpot": "per token",
 	"total": "total", "perceived": "perceived", "errors": "error rate",
 }
@@ -90,7 +92,7 @@ var metricLabel = map[string]string{
 // Flag is one status that applies to a scenario or row, with the metrics
 // it concerns.
 type Flag struct {
-	Status  compare.Status
+	Status  vocab.Status
 	Metrics []string // "TTFT", "TTFT p95", "error rate"
 }
 
@@ -105,18 +107,18 @@ func (f Flag) String() string {
 		what = strings.Join(m, ", ") + " "
 	}
 	switch f.Status {
-	case compare.Regression:
+	case vocab.Regression:
 		if len(f.Metrics) == 1 && f.Metrics[0] == "error rate" {
 			return "❌ error rate up"
 		}
 		return "❌ " + what + "regression"
-	case compare.OverBudget:
+	case vocab.OverBudget:
 		return "⛔ " + what + "over budget"
-	case compare.Inconclusive:
+	case vocab.Inconclusive:
 		return "⚠️ " + what + "inconclusive"
-	case compare.Improvement:
+	case vocab.Improvement:
 		return "🟢 " + what + "faster"
-	case compare.NoBaseline:
+	case vocab.NoBaseline:
 		return "🆕 no baseline"
 	case notTested:
 		return "— not tested"
@@ -133,10 +135,10 @@ func (f Flag) Plain() string {
 // flagsOf lists every status that applies to checks, worst first: a row can
 // be a regression, over budget and have an error-rate rise at once.
 // Untested checks and inconclusive changes for the better add none.
-func flagsOf(checks []compare.Check, skip map[string]bool) []Flag {
-	order := []compare.Status{compare.Regression, compare.OverBudget, compare.Inconclusive, compare.Improvement, compare.NoBaseline}
+func flagsOf(checks []compare.Check, skip map[vocab.Metric]bool) []Flag {
+	order := []vocab.Status{vocab.Regression, vocab.OverBudget, vocab.Inconclusive, vocab.Improvement, vocab.NoBaseline}
 	var out []Flag
-	regressed := map[string]bool{}
+	regressed := map[vocab.Metric]bool{}
 	for _, st := range order {
 		// Latency metrics share a flag; the error rate has its own, so a
 		// rise in failures never hides behind a latency regression.
@@ -145,27 +147,27 @@ func flagsOf(checks []compare.Check, skip map[string]bool) []Flag {
 			seen := map[string]bool{}
 			any := false
 			for _, c := range checks {
-				if c.Status != st || (c.Metric == "errors") != errs || skip[c.Metric] ||
-					(st == compare.Inconclusive && (!doubtful(c) || regressed[c.Metric])) {
+				if c.Status != st || (c.Metric == vocab.Errors) != errs || skip[c.Metric] ||
+					(st == vocab.Inconclusive && (!doubtful(c) || regressed[c.Metric])) {
 					continue
 				}
-				if st == compare.Regression {
+				if st == vocab.Regression {
 					regressed[c.Metric] = true
 				}
 				any = true
 				name := metricLabel[c.Metric]
 				if name == "" {
-					name = c.Metric
+					name = string(c.Metric)
 				}
-				if st == compare.OverBudget && !errs {
-					name += " " + c.Stat
+				if st == vocab.OverBudget && !errs {
+					name += " " + string(c.Stat)
 				}
-				if st != compare.NoBaseline && !seen[name] {
+				if st != vocab.NoBaseline && !seen[name] {
 					seen[name] = true
 					f.Metrics = append(f.Metrics, name)
 				}
 			}
-			if any && (st != compare.NoBaseline || !errs) {
+			if any && (st != vocab.NoBaseline || !errs) {
 				out = append(out, f)
 			}
 		}
@@ -173,11 +175,11 @@ func flagsOf(checks []compare.Check, skip map[string]bool) []Flag {
 	if len(out) == 0 {
 		// Not tested: no latency check could be (the error rate alone
 		// says nothing about latency), or, for a rate's own row, not it.
-		considered := func(c compare.Check) bool { return !skip[c.Metric] && !compare.IsRate(c.Metric) }
+		considered := func(c compare.Check) bool { return !skip[c.Metric] && !c.Metric.IsRate() }
 		if !slices.ContainsFunc(checks, considered) {
 			considered = func(c compare.Check) bool { return !skip[c.Metric] }
 		}
-		st := compare.OK
+		st := vocab.OK
 		if slices.ContainsFunc(checks, considered) && !slices.ContainsFunc(checks, func(c compare.Check) bool { return considered(c) && !untested(c) }) {
 			st = notTested
 		}
@@ -188,7 +190,7 @@ func flagsOf(checks []compare.Check, skip map[string]bool) []Flag {
 
 // notTested is the flag of a row or scenario none of whose checks could be
 // tested (too few successful requests); it is no status of package compare.
-const notTested compare.Status = "not_tested"
+const notTested vocab.Status = "not_tested"
 
 // Flags lists every status that applies to a scenario, worst first. A
 // metric whose row repeats another (Perceived = TTFT) adds no flag of its
@@ -208,8 +210,8 @@ func (s Scenario) Flags() []Flag {
 	if s.CurrentRun.BufferedMostly() && !s.BaseRun.BufferedMostly() {
 		// Events that arrived together have no pace: a "faster"
 		// inter-token is the buffering the warnings name, not a speed-up.
-		for _, m := range []string{"itl", "tpot"} {
-			if c, ok := findCheck(checksOf(s.Checks, m), "p50"); ok && c.Status != compare.OverBudget {
+		for _, m := range []vocab.Metric{vocab.ITL, vocab.TPOT} {
+			if c, ok := findCheck(checksOf(s.Checks, m), "p50"); ok && c.Status != vocab.OverBudget {
 				hidden[m] = true
 			}
 		}
@@ -220,17 +222,17 @@ func (s Scenario) Flags() []Flag {
 // hideRank orders statuses for hiding a repeated row: failing statuses
 // (regression, over budget) rank alike, since a budget breach takes the
 // place of a regression on the checked statistic.
-func hideRank(st compare.Status) int {
-	if st == compare.OverBudget {
-		return severity[compare.Regression]
+func hideRank(st vocab.Status) int {
+	if st == vocab.OverBudget {
+		return severity[vocab.Regression]
 	}
 	return severity[st]
 }
 
 // twinMetric is the metric a hidden row repeats.
-var twinMetric = map[string]string{"perceived": "ttft", "ttfc": "ttft", "tpot": "itl"}
+var twinMetric = map[vocab.Metric]vocab.Metric{vocab.Perceived: vocab.TTFT, vocab.TTFC: vocab.TTFT, vocab.TPOT: vocab.ITL}
 
-func checksOf(checks []compare.Check, metric string) []compare.Check {
+func checksOf(checks []compare.Check, metric vocab.Metric) []compare.Check {
 	var out []compare.Check
 	for _, c := range checks {
 		if c.Metric == metric {
@@ -242,8 +244,8 @@ func checksOf(checks []compare.Check, metric string) []compare.Check {
 
 // sameMetrics are metrics whose rows repeat another row or are not shown
 // (TTFC equal to TTFT).
-func (s Scenario) sameMetrics() map[string]bool {
-	m := map[string]bool{}
+func (s Scenario) sameMetrics() map[vocab.Metric]bool {
+	m := map[vocab.Metric]bool{}
 	for _, c := range s.Checks {
 		m[c.Metric] = true
 	}
@@ -289,7 +291,7 @@ func rank(r *Report) []int {
 	return order
 }
 
-func findCheck(checks []compare.Check, stat string) (compare.Check, bool) {
+func findCheck(checks []compare.Check, stat vocab.Stat) (compare.Check, bool) {
 	for _, c := range checks {
 		if c.Stat == stat {
 			return c, true
@@ -310,7 +312,7 @@ func (s Scenario) row(stage string) *Row {
 // changeCell shows one statistic: "651 → 1110 (**+71%**)", "651 → 1110 —"
 // when it could not be tested (the values are known, the test is not), the
 // current value alone without a baseline; ⛔ marks a value over its budget.
-func changeCell(row *Row, stat string) string {
+func changeCell(row *Row, stat vocab.Stat) string {
 	if row == nil {
 		return "–"
 	}
@@ -324,7 +326,7 @@ func changeCell(row *Row, stat string) string {
 		if !math.IsNaN(c.Baseline) {
 			s = cell(c.Baseline, "%") + "\u00a0→\u00a0" + s
 			if d := 100 * (c.Current - c.Baseline); d != 0 {
-				s += " (" + strongIf(fmt.Sprintf("%+.1f pts", d), c.Status == compare.Regression) + ")"
+				s += " (" + strongIf(fmt.Sprintf("%+.1f pts", d), c.Status == vocab.Regression) + ")"
 			}
 		}
 	} else {
@@ -335,14 +337,14 @@ func changeCell(row *Row, stat string) string {
 				return s + " —"
 			}
 			if !math.IsNaN(c.DeltaPct) {
-				s += " (" + strongIf(signedPct(c.DeltaPct), c.Status == compare.Regression) + ")"
+				s += " (" + strongIf(signedPct(c.DeltaPct), c.Status == vocab.Regression) + ")"
 			}
 		}
 	}
-	if c.Status == compare.OverBudget {
+	if c.Status == vocab.OverBudget {
 		s += " ⛔"
 	}
-	if c.Status == compare.Improvement {
+	if c.Status == vocab.Improvement {
 		s += " 🟢"
 	}
 	return s
@@ -381,7 +383,7 @@ func Markdown(r *Report, opt MarkdownOptions) string {
 	for _, i := range order {
 		s := r.Scenarios[i]
 		open := false
-		if fs := s.Flags(); (fs[0].Status == compare.Regression || fs[0].Status == compare.OverBudget) && opened < 2 {
+		if fs := s.Flags(); (fs[0].Status == vocab.Regression || fs[0].Status == vocab.OverBudget) && opened < 2 {
 			open = true
 			opened++
 		}
@@ -588,7 +590,7 @@ func summary(r *Report, order []int, maxRows int) string {
 	for _, i := range order {
 		s := r.Scenarios[i]
 		fs := s.Flags()
-		if large && fs[0].Status == compare.OK {
+		if large && fs[0].Status == vocab.OK {
 			unchanged++
 			continue
 		}
@@ -605,7 +607,7 @@ func summary(r *Report, order []int, maxRows int) string {
 			line += fmt.Sprintf(" %s |", changeCell(s.row("Perceived"), "p95"))
 		}
 		line += fmt.Sprintf(" %s | %s | %s |\n", changeCell(s.row("Total"), "p50"), changeCell(s.row("Errors"), "rate"), flagText(fs))
-		if large && fs[0].Status == compare.Inconclusive {
+		if large && fs[0].Status == vocab.Inconclusive {
 			doubt = append(doubt, line)
 		} else {
 			main = append(main, line)
@@ -646,10 +648,10 @@ func suiteNotes(r *Report) string {
 		need, pairs, lo, hi int
 		history             bool
 	}
-	gaps := map[string]*gap{}
-	var stats []string
+	gaps := map[vocab.Stat]*gap{}
+	var stats []vocab.Stat
 	for _, s := range r.Scenarios {
-		seen := map[string]bool{}
+		seen := map[vocab.Stat]bool{}
 		for _, c := range s.Checks {
 			if !untested(c) || seen[c.Stat] {
 				continue
@@ -676,7 +678,7 @@ func suiteNotes(r *Report) string {
 		// One note for every untested statistic: "p50, mean need 10; p95
 		// needs 40 successful requests per side".
 		var needs []string
-		byNeed := map[int][]string{}
+		byNeed := map[int][]vocab.Stat{}
 		var order []int
 		lo, hi, pairs, history := math.MaxInt, 0, 0, false
 		for _, st := range stats {
@@ -693,7 +695,7 @@ func suiteNotes(r *Report) string {
 			if len(byNeed[n]) > 1 {
 				verb = "need"
 			}
-			needs = append(needs, fmt.Sprintf("%s %s %d", strings.Join(byNeed[n], ", "), verb, n))
+			needs = append(needs, fmt.Sprintf("%s %s %d", joinNames(byNeed[n]), verb, n))
 		}
 		have := fmt.Sprint(lo)
 		if hi != lo {
@@ -827,12 +829,12 @@ func ranking(r *Report) string {
 	return b.String()
 }
 
-var statRank = map[string]int{"p50": 0, "p95": 1, "p99": 2, "mean": 3}
+var statRank = map[vocab.Stat]int{vocab.P50: 0, vocab.P95: 1, vocab.P99: 2, vocab.Mean: 3}
 
 // detailStats are the statistics a scenario's checks have, in order.
-func detailStats(s Scenario) []string {
-	var out []string
-	for _, st := range []string{"p50", "p95", "p99", "mean"} {
+func detailStats(s Scenario) []vocab.Stat {
+	var out []vocab.Stat
+	for _, st := range vocab.LatencyStats {
 		for _, c := range s.Checks {
 			if c.Stat == st {
 				out = append(out, st)
@@ -892,7 +894,7 @@ func scenarioDetails(s Scenario, open bool) string {
 		fmt.Fprintf(&b, "| %s |", stage)
 		for _, st := range stats {
 			switch {
-			case compare.IsRate(row.Metric):
+			case row.Metric.IsRate():
 				if st == "p50" {
 					fmt.Fprintf(&b, " %s |", changeCell(&row, row.Checks[0].Stat))
 				} else {
@@ -930,9 +932,9 @@ func scenarioDetails(s Scenario, open bool) string {
 		}
 		fmt.Fprintf(&b, " %s | %s |\n", md(row.Budget), fs)
 		for _, c := range row.Checks {
-			if c.Status == compare.OverBudget && compare.HigherIsBetter(c.Metric) {
+			if c.Status == vocab.OverBudget && c.Metric.HigherIsBetter() {
 				notes = append(notes, fmt.Sprintf("%s: %s is below its floor of %s.", row.Stage, cell(c.Current, row.Unit), cell(c.Budget, row.Unit)))
-			} else if c.Status == compare.OverBudget {
+			} else if c.Status == vocab.OverBudget {
 				notes = append(notes, fmt.Sprintf("%s %s: %s is over its budget of %s.", row.Stage, c.Stat, cell(c.Current, row.Unit), cell(c.Budget, row.Unit)))
 			}
 		}
@@ -972,4 +974,13 @@ func footer(r *Report) string {
 		"A regression must be confidently beyond %s%% and %s ms. "+
 		"Fails on: %s. Measured by latgate.</sub>\n",
 		r.Tested, trimFloat(o.Alpha), trimFloat(100*o.Tolerance), trimFloat(r.minDeltaMs()), md(strings.Join(r.failOn(), ", ")))
+}
+
+// joinNames lists vocabulary names: "p50, p95".
+func joinNames[S ~string](list []S) string {
+	out := make([]string, len(list))
+	for i, s := range list {
+		out[i] = string(s)
+	}
+	return strings.Join(out, ", ")
 }

@@ -165,7 +165,7 @@ func Measurements(w io.Writer, f *results.File) {
 		}
 		scenario := runs[i].Scenario
 		if runs[i].Variant != "" {
-			scenario += " (" + runs[i].Variant + ")"
+			scenario += " (" + string(runs[i].Variant) + ")"
 		}
 		tw.row(runs[i].Endpoint, scenario, fmt.Sprintf("%d/%d", b.OK, b.N),
 			Millis(b.TTFT.P50), Millis(b.TTFT.P95), Millis(b.ITL.P50), Millis(b.Total.P50), Millis(b.Total.P95), Millis(b.Perceived.P95), errs)

@@ -23,7 +23,7 @@ func noiseRows(checks []compare.NoiseCheck) []noiseRow {
 	idx := map[string]int{}
 	var rows []noiseRow
 	for _, c := range checks {
-		k := metricName(c.Metric) + " " + c.Stat
+		k := metricName(c.Metric) + " " + string(c.Stat)
 		i, ok := idx[k]
 		if !ok {
 			i = len(rows)

@@ -11,6 +11,8 @@
 package report
 
 import (
+	"github.com/latgate/latgate/vocab"
+
 	"fmt"
 	"math"
 	"slices"
@@ -60,7 +62,7 @@ func (r *Report) changed() string {
 }
 
 func (s Scenario) changed() string {
-	if s.BaseRun != nil && s.BaseRun.Variant == results.Base {
+	if s.BaseRun != nil && s.BaseRun.Variant == vocab.Base {
 		return "differs between base and head"
 	}
 	return "changed since the baseline"
@@ -140,8 +142,8 @@ func (r *Report) failOn() []string {
 // Scenario is one (endpoint, scenario) with its budget table.
 type Scenario struct {
 	Endpoint, Scenario, Model string
-	Status                    compare.Status // the worst of its checks
-	Changed                   []string       // fingerprint changes
+	Status                    vocab.Status // the worst of its checks
+	Changed                   []string     // fingerprint changes
 	Base, Current             *Breakdown
 	Rows                      []Row
 	Checks                    []compare.Check
@@ -160,11 +162,11 @@ type Row struct {
 	BaseP50, BaseP95 float64
 	CurP50, CurP95   float64
 	Change           string
-	Status           compare.Status // "" for descriptive rows
+	Status           vocab.Status // "" for descriptive rows
 	Notes            []string
 	// Metric is the compare metric of the row ("" for descriptive rows);
 	// Checks are its checks (p50, p95, p99, mean, or errors/rate).
-	Metric string
+	Metric vocab.Metric
 	Checks []compare.Check
 	// SameAs names an earlier row with identical values (Perceived = TTFT
 	// without a reading-rate lag, Per token = Inter-token with one token
@@ -173,25 +175,28 @@ type Row struct {
 }
 
 // severity orders statuses from worst to best.
-var severity = map[compare.Status]int{
-	compare.Regression: 7, compare.OverBudget: 6, compare.Inconclusive: 5,
-	compare.Improvement: 4, compare.NoBaseline: 3, compare.OK: 2, notTested: 1,
+var severity = map[vocab.Status]int{
+	vocab.Regression: 7, vocab.OverBudget: 6, vocab.Inconclusive: 5,
+	vocab.Improvement: 4, vocab.NoBaseline: 3, vocab.OK: 2, notTested: 1,
 }
 
-func worse(a, b compare.Status) compare.Status {
+func worse(a, b vocab.Status) vocab.Status {
 	if severity[b] > severity[a] {
 		return b
 	}
 	return a
 }
 
-var rowMetrics = []struct{ metric, stage, unit string }{
-	{"ttft", "TTFT", "ms"},
-	{"ttfc", "TTFC (visible)", "ms"},
-	{"itl", "Inter-token", "ms/event"},
-	{"tpot", "Per token", "ms/token"},
-	{"total", "Total", "ms"},
-	{"perceived", "Perceived", "ms"},
+var rowMetrics = []struct {
+	metric      vocab.Metric
+	stage, unit string
+}{
+	{vocab.TTFT, "TTFT", "ms"},
+	{vocab.TTFC, "TTFC (visible)", "ms"},
+	{vocab.ITL, "Inter-token", "ms/event"},
+	{vocab.TPOT, "Per token", "ms/token"},
+	{vocab.Total, "Total", "ms"},
+	{vocab.Perceived, "Perceived", "ms"},
 }
 
 // Build assembles a report from matched runs and their comparison.
@@ -209,7 +214,7 @@ func Build(pairs []results.Pair, res compare.Result, th compare.Config) *Report 
 			usd, priced = *p.Current.CostUSD, true
 		}
 		// A base run counts when it was measured in this job (A/B).
-		if p.Base != nil && p.Base != p.Current && p.Base.Variant == results.Base && p.Base.CostUSD != nil {
+		if p.Base != nil && p.Base != p.Current && p.Base.Variant == vocab.Base && p.Base.CostUSD != nil {
 			usd, priced = usd+*p.Base.CostUSD, true
 		}
 		if priced {
@@ -224,7 +229,7 @@ func Build(pairs []results.Pair, res compare.Result, th compare.Config) *Report 
 			r.Endpoints = append(r.Endpoints, p.Endpoint)
 		}
 		s := Scenario{Endpoint: p.Endpoint, Scenario: p.Scenario, Model: p.Current.Model, Changed: p.Changed,
-			Checks: byKey[p.Endpoint+"\x00"+p.Scenario], ConfigLine: p.Current.ConfigLine, Status: compare.OK,
+			Checks: byKey[p.Endpoint+"\x00"+p.Scenario], ConfigLine: p.Current.ConfigLine, Status: vocab.OK,
 			BaseRun: p.Base, CurrentRun: p.Current}
 		cur := Describe(p.Current)
 		s.Current = &cur
@@ -293,14 +298,14 @@ func rows(s Scenario) []Row {
 			switch {
 			case untested(c):
 				st = notTested // a row is "not tested" only when none of its checks was
-			case st == compare.Inconclusive && !doubtful(c):
-				st = compare.OK // a change for the better that is not significant is not flagged
+			case st == vocab.Inconclusive && !doubtful(c):
+				st = vocab.OK // a change for the better that is not significant is not flagged
 			}
 			row.Status = worse(row.Status, st)
 			if c.Note != "" {
-				row.Notes = append(row.Notes, c.Stat+": "+c.Note)
+				row.Notes = append(row.Notes, string(c.Stat)+": "+c.Note)
 			}
-			if c.Status == compare.OverBudget {
+			if c.Status == vocab.OverBudget {
 				row.Notes = append(row.Notes, fmt.Sprintf("%s: %s ms is over its budget of %s ms", c.Stat, Millis(c.Current), Millis(c.Budget)))
 			}
 		}
@@ -451,7 +456,7 @@ func (r *Report) Worst() (compare.Check, bool) {
 		return s
 	}
 	for _, c := range r.Result.Checks {
-		if c.Status != compare.Regression && c.Status != compare.OverBudget {
+		if c.Status != vocab.Regression && c.Status != vocab.OverBudget {
 			continue
 		}
 		if !found || score(c) > score(best) {
@@ -464,11 +469,11 @@ func (r *Report) Worst() (compare.Check, bool) {
 // Count returns how many scenarios have at least one check with status st
 // (for Inconclusive: a tested change for the worse; untested statistics
 // do not count).
-func (r *Report) Count(st compare.Status) int {
+func (r *Report) Count(st vocab.Status) int {
 	n := 0
 	for _, s := range r.Scenarios {
 		for _, c := range s.Checks {
-			if c.Status == st && (st != compare.Inconclusive || doubtful(c)) {
+			if c.Status == st && (st != vocab.Inconclusive || doubtful(c)) {
 				n++
 				break
 			}
@@ -501,19 +506,19 @@ func headline(r *Report, esc func(string) string) string {
 	n := len(r.Scenarios)
 	scen := plural(n, "scenario", "scenarios")
 	var parts []string
-	if k := r.Count(compare.Regression); k > 0 {
+	if k := r.Count(vocab.Regression); k > 0 {
 		parts = append(parts, plural(k, "regression", "regressions"))
 	}
-	if k := r.Count(compare.OverBudget); k > 0 {
+	if k := r.Count(vocab.OverBudget); k > 0 {
 		parts = append(parts, fmt.Sprintf("%d over budget", k))
 	}
-	if k := r.Count(compare.Inconclusive); k > 0 {
+	if k := r.Count(vocab.Inconclusive); k > 0 {
 		parts = append(parts, fmt.Sprintf("%d inconclusive", k))
 	}
-	if k := r.Count(compare.NoBaseline); k > 0 {
+	if k := r.Count(vocab.NoBaseline); k > 0 {
 		parts = append(parts, fmt.Sprintf("%d without baseline", k))
 	}
-	if k := r.Count(compare.Improvement); k > 0 {
+	if k := r.Count(vocab.Improvement); k > 0 {
 		parts = append(parts, plural(k, "improvement", "improvements"))
 	}
 	if k := r.countNotTested(); k > 0 {
@@ -531,27 +536,27 @@ func headline(r *Report, esc func(string) string) string {
 	return h
 }
 
-func metricName(m string) string {
+func metricName(m vocab.Metric) string {
 	switch m {
-	case "ttft", "ttfc", "itl", "tpot":
-		return strings.ToUpper(m)
-	case "errors":
+	case vocab.TTFT, vocab.TTFC, vocab.ITL, vocab.TPOT:
+		return strings.ToUpper(string(m))
+	case vocab.Errors:
 		return "error rate"
-	case "cache_hit_rate":
+	case vocab.CacheHitRate:
 		return "cache hit rate"
 	}
-	return m
+	return string(m)
 }
 
 func describeCheck(c compare.Check, esc func(string) string) string {
-	if compare.HigherIsBetter(c.Metric) && c.Status == compare.OverBudget {
+	if c.Metric.HigherIsBetter() && c.Status == vocab.OverBudget {
 		return fmt.Sprintf("%s @ %s %s %s%% below its floor of %s%%", esc(c.Scenario), esc(c.Endpoint), metricName(c.Metric), trimFloat(100*c.Current), trimFloat(100*c.Budget))
 	}
-	if compare.IsRate(c.Metric) {
+	if c.Metric.IsRate() {
 		return fmt.Sprintf("%s @ %s %s %s%% → %s%%", esc(c.Scenario), esc(c.Endpoint), metricName(c.Metric), trimFloat(100*c.Baseline), trimFloat(100*c.Current))
 	}
 	s := fmt.Sprintf("%s @ %s %s %s", esc(c.Scenario), esc(c.Endpoint), metricName(c.Metric), c.Stat)
-	if c.Status == compare.OverBudget {
+	if c.Status == vocab.OverBudget {
 		return s + fmt.Sprintf(" %s ms over its %s ms budget", Millis(c.Current), Millis(c.Budget))
 	}
 	if !math.IsNaN(c.DeltaPct) {

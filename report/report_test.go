@@ -1,6 +1,8 @@
 package report
 
 import (
+	"github.com/latgate/latgate/vocab"
+
 	"bytes"
 	"encoding/json"
 	"flag"
@@ -86,7 +88,7 @@ func build(t *testing.T) *Report {
 	pairs := results.Match(base, cur)
 	th := compare.Config{
 		Tolerance: 0.10, MinDelta: 25, Alpha: 0.05, Permutations: 500, Bootstrap: 200,
-		FailOn:  []compare.Status{compare.Regression, compare.OverBudget},
+		FailOn:  []vocab.Status{vocab.Regression, vocab.OverBudget},
 		Budgets: []compare.Budget{{Metric: "ttft", Stat: "p95", Value: 700}},
 	}
 	return Build(pairs, compare.Compare(compare.Pairs(pairs), th), th)
@@ -227,7 +229,7 @@ func TestUnsettledImprovementIsNotFlagged(t *testing.T) {
 	}})
 	found := false
 	for _, c := range rep.Result.Checks {
-		found = found || c.Status == compare.Inconclusive && !math.IsNaN(c.PValue) && c.Current < c.Baseline
+		found = found || c.Status == vocab.Inconclusive && !math.IsNaN(c.PValue) && c.Current < c.Baseline
 	}
 	if !found {
 		t.Fatal("the case has no inconclusive improvement: it no longer tests anything")
@@ -274,13 +276,13 @@ func TestBufferedHeadIsNotFaster(t *testing.T) {
 	}})
 	improved := false
 	for _, c := range rep.Result.Checks {
-		improved = improved || c.Metric == "itl" && c.Status == compare.Improvement
+		improved = improved || c.Metric == "itl" && c.Status == vocab.Improvement
 	}
 	if !improved {
 		t.Fatal("the case has no inter-token improvement: it no longer tests anything")
 	}
 	for _, f := range rep.Scenarios[0].Flags() {
-		if f.Status == compare.Improvement {
+		if f.Status == vocab.Improvement {
 			t.Errorf("flag %q on a buffered head", f.String())
 		}
 	}

@@ -1,17 +1,17 @@
 package report
 
 import (
+	"github.com/latgate/latgate/vocab"
+
 	"fmt"
 	"html"
 	"io"
 	"strings"
-
-	"github.com/latgate/latgate/compare"
 )
 
-var ansi = map[compare.Status]string{
-	compare.Regression: "\x1b[31m", compare.OverBudget: "\x1b[31m", compare.Inconclusive: "\x1b[33m",
-	compare.Improvement: "\x1b[32m", compare.OK: "\x1b[32m", compare.NoBaseline: "\x1b[36m",
+var ansi = map[vocab.Status]string{
+	vocab.Regression: "\x1b[31m", vocab.OverBudget: "\x1b[31m", vocab.Inconclusive: "\x1b[33m",
+	vocab.Improvement: "\x1b[32m", vocab.OK: "\x1b[32m", vocab.NoBaseline: "\x1b[36m",
 }
 
 // clean keeps terminal output to one line per cell and free of escape codes
@@ -27,7 +27,7 @@ func clean(s string) string {
 
 // Text renders the report for a terminal; color adds ANSI colors to statuses.
 func Text(w io.Writer, r *Report, color bool) {
-	status := func(st compare.Status) string {
+	status := func(st vocab.Status) string {
 		if st == "" {
 			return ""
 		}

@@ -1,11 +1,13 @@
 package results
 
 import (
+	"github.com/latgate/latgate/vocab"
+
 	"fmt"
 	"sort"
 )
 
-// Pair is a run matched between baseline and current; Base or Current is nil
+// Pair is a run matched between baseline and current; vocab.Base or Current is nil
 // when the scenario is new or was removed.
 type Pair struct {
 	Endpoint, Scenario string
@@ -89,7 +91,7 @@ func MatchVariants(f *File) []Pair {
 	key := func(r *Run) string { return r.Endpoint + "\x00" + r.Scenario }
 	base := map[string]*Run{}
 	for i := range f.Runs {
-		if f.Runs[i].Variant == Base {
+		if f.Runs[i].Variant == vocab.Base {
 			base[key(&f.Runs[i])] = &f.Runs[i]
 		}
 	}
@@ -97,7 +99,7 @@ func MatchVariants(f *File) []Pair {
 	used := map[string]bool{}
 	for i := range f.Runs {
 		h := &f.Runs[i]
-		if h.Variant != Head {
+		if h.Variant != vocab.Head {
 			continue
 		}
 		p := Pair{Endpoint: h.Endpoint, Scenario: h.Scenario, Current: h}
@@ -111,7 +113,7 @@ func MatchVariants(f *File) []Pair {
 	}
 	for i := range f.Runs {
 		b := &f.Runs[i]
-		if b.Variant == Base && !used[key(b)] {
+		if b.Variant == vocab.Base && !used[key(b)] {
 			out = append(out, Pair{Endpoint: b.Endpoint, Scenario: b.Scenario, Base: b})
 		}
 	}

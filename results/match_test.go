@@ -1,6 +1,10 @@
 package results
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/latgate/latgate/vocab"
+)
 
 func run(endpoint, scenario, fp string, parts map[string]string) Run {
 	v := 100.0
@@ -32,13 +36,13 @@ func TestMatch(t *testing.T) {
 
 func TestMatchVariants(t *testing.T) {
 	b1, h1, h2 := run("e", "a", "fp1", nil), run("e", "a", "fp2", nil), run("e", "new", "y", nil)
-	b1.Variant, h1.Variant, h2.Variant = Base, Head, Head
+	b1.Variant, h1.Variant, h2.Variant = vocab.Base, vocab.Head, vocab.Head
 	f := file(h1, b1, h2)
 	pairs := MatchVariants(f)
 	if len(pairs) != 2 {
 		t.Fatalf("%d pairs, want 2", len(pairs))
 	}
-	if p := pairs[0]; p.Base != &f.Runs[1] || p.Current != &f.Runs[0] || p.Base.Variant != Base {
+	if p := pairs[0]; p.Base != &f.Runs[1] || p.Current != &f.Runs[0] || p.Base.Variant != vocab.Base {
 		t.Errorf("pair a: %+v, want the file's base and head runs", p)
 	}
 	if p := pairs[1]; p.Base != nil || p.Current != &f.Runs[2] {

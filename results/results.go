@@ -9,6 +9,8 @@
 package results
 
 import (
+	"github.com/latgate/latgate/vocab"
+
 	"errors"
 	"fmt"
 	"time"
@@ -59,9 +61,9 @@ type Run struct {
 	ConfigLine       int               `json:"config_line,omitempty"`
 	Config           RunConfig         `json:"config"`
 	Region           string            `json:"region,omitempty"`
-	// Variant is "base" or "head" in an interleaved A/B file (latgate ab),
-	// empty otherwise.
-	Variant string `json:"variant,omitempty"`
+	// Variant is the side of an interleaved A/B file (latgate ab) the run
+	// measured: vocab.Base or vocab.Head; empty otherwise.
+	Variant vocab.Side `json:"variant,omitempty"`
 	// CostUSD adds up the priced requests of the run, its warmup requests
 	// included; absent when its model has no price.
 	CostUSD *float64 `json:"cost_usd,omitempty"`
@@ -77,12 +79,6 @@ type Run struct {
 	StopReason  string    `json:"stop_reason,omitempty"`
 	Requests    []Request `json:"requests"`
 }
-
-// Variants of an interleaved A/B file.
-const (
-	Base = "base"
-	Head = "head"
-)
 
 // RunConfig records how the run was driven.
 type RunConfig struct {
@@ -162,8 +158,8 @@ func (f *File) Validate() error {
 		if seen[k] {
 			return fmt.Errorf("runs[%d]: endpoint %q, scenario %q%s appears twice", i, r.Endpoint, r.Scenario, variantLabel(r.Variant))
 		}
-		if r.Variant != "" && r.Variant != Base && r.Variant != Head {
-			return fmt.Errorf("runs[%d]: variant is %q, want %q or %q", i, r.Variant, Base, Head)
+		if r.Variant != "" && r.Variant != vocab.Base && r.Variant != vocab.Head {
+			return fmt.Errorf("runs[%d]: variant is %q, want %q or %q", i, r.Variant, vocab.Base, vocab.Head)
 		}
 		seen[k] = true
 		if len(r.Requests) == 0 && f.Incomplete == "" {
@@ -206,7 +202,7 @@ func (q *Request) negative() (string, float64) {
 
 // Key identifies a run across files: (endpoint, scenario), and the variant
 // in an A/B file.
-func (r Run) Key() string { return r.Endpoint + "\x00" + r.Scenario + "\x00" + r.Variant }
+func (r Run) Key() string { return r.Endpoint + "\x00" + r.Scenario + "\x00" + string(r.Variant) }
 
 // OKCount is the number of successful requests.
 func (r Run) OKCount() int {
@@ -219,11 +215,11 @@ func (r Run) OKCount() int {
 	return n
 }
 
-func variantLabel(v string) string {
+func variantLabel(v vocab.Side) string {
 	if v == "" {
 		return ""
 	}
-	return " (" + v + ")"
+	return " (" + string(v) + ")"
 }
 
 // Interleaved reports whether the file holds an A/B run (variants).

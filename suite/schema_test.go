@@ -1,6 +1,8 @@
 package suite
 
 import (
+	"github.com/latgate/latgate/vocab"
+
 	"encoding/json"
 	"fmt"
 	"math"
@@ -12,7 +14,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/latgate/latgate/compare"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -45,8 +46,11 @@ func propKeys(s map[string]any) []string {
 	return keys
 }
 
-func sorted(list []string) []string {
-	out := slices.Clone(list)
+func sorted[S ~string](list []S) []string {
+	out := make([]string, len(list))
+	for i, s := range list {
+		out[i] = string(s)
+	}
 	sort.Strings(out)
 	return out
 }
@@ -122,23 +126,23 @@ func TestSchemaKeysMatchParser(t *testing.T) {
 	checkKeys(t, "latgate.yaml", reflect.TypeFor[rawConfig](), s)
 	props := s["properties"].(map[string]any)
 
-	// Budgets and goodput are keyed by metric name: compare's names.
+	// Budgets and goodput are keyed by metric name: the vocabulary's.
 	budgets := props["budgets"].(map[string]any)
 	if got, want := propKeys(budgets), sorted(budgetMetricNames()); !slices.Equal(got, want) {
 		t.Errorf("budgets: schema metrics %v, parser metrics %v", got, want)
 	}
-	for _, m := range compare.Metrics {
-		if got := propKeys(budgets["properties"].(map[string]any)[m].(map[string]any)); !slices.Equal(got, sorted(stats)) {
+	for _, m := range vocab.Latencies {
+		if got := propKeys(budgets["properties"].(map[string]any)[string(m)].(map[string]any)); !slices.Equal(got, sorted(stats)) {
 			t.Errorf("budgets.%s: schema statistics %v, parser %v", m, got, stats)
 		}
 	}
 	for m, r := range budgetRates {
-		if got := propKeys(budgets["properties"].(map[string]any)[m].(map[string]any)); !slices.Equal(got, []string{r.stat}) {
+		if got := propKeys(budgets["properties"].(map[string]any)[string(m)].(map[string]any)); !slices.Equal(got, []string{string(r.stat)}) {
 			t.Errorf("budgets.%s: schema statistics %v, parser %s", m, got, r.stat)
 		}
 	}
-	if got := propKeys(props["goodput"].(map[string]any)); !slices.Equal(got, sorted(compare.Metrics)) {
-		t.Errorf("goodput: schema metrics %v, parser %v", got, compare.Metrics)
+	if got := propKeys(props["goodput"].(map[string]any)); !slices.Equal(got, sorted(vocab.Latencies)) {
+		t.Errorf("goodput: schema metrics %v, parser %v", got, vocab.Latencies)
 	}
 
 	// Enumerations.

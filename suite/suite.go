@@ -15,6 +15,8 @@
 package suite
 
 import (
+	"github.com/latgate/latgate/vocab"
+
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -29,7 +31,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/latgate/latgate/compare"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -53,13 +54,10 @@ const (
 )
 
 // DefaultFailOn is the default list of statuses that fail the gate.
-var DefaultFailOn = []string{string(compare.Regression), string(compare.OverBudget)}
-
-// statuses a check can have; the names are compare's.
-var statuses = []compare.Status{compare.Regression, compare.Improvement, compare.OK, compare.Inconclusive, compare.OverBudget, compare.NoBaseline}
+var DefaultFailOn = []vocab.Status{vocab.Regression, vocab.OverBudget}
 
 // stats that latency budgets can bound.
-var stats = []string{"p50", "p95", "p99"}
+var stats = []vocab.Stat{vocab.P50, vocab.P95, vocab.P99}
 
 // APIs an endpoint can speak (the `api` key; chat is the default).
 var APIs = []string{"chat", "responses", "anthropic", "gemini", "azure", "custom"}
@@ -141,8 +139,8 @@ type Scenario struct {
 // "800ms" or "1.2s") it is in seconds; for errors.rate, goodput.rate and
 // cache_hit_rate.min it is a fraction between 0 and 1.
 type Budget struct {
-	Metric string
-	Stat   string
+	Metric vocab.Metric
+	Stat   vocab.Stat
 	Value  float64
 	Line   int
 }
@@ -150,7 +148,7 @@ type Budget struct {
 // SLO is one per-request goodput objective: a request meets it when its
 // Metric is at most Max.
 type SLO struct {
-	Metric string
+	Metric vocab.Metric
 	Max    time.Duration
 	Line   int
 }
@@ -166,7 +164,7 @@ type Regression struct {
 	Tolerance float64       // relative, a fraction (0.10 = 10 %)
 	MinDelta  time.Duration // absolute
 	Alpha     float64       // family-wise, a fraction
-	FailOn    []string
+	FailOn    []vocab.Status
 	// History is how many recorded runs a baseline artifact keeps (≥ 2).
 	History int
 	// MaxBaselineAge: a stored baseline older than this gets a warning.
@@ -690,7 +688,7 @@ func (p *parser) scenario(i int, rs rawScenario, seen map[string]bool, cfg *Conf
 
 // requestRange validates requests: {min, max}.
 func (p *parser) requestRange(line int, name string, r rawRequestRange) (maxN, minN int) {
-	need := compare.MinN(0.95)
+	need := vocab.P95.MinN()
 	if r.Min == nil || r.Max == nil {
 		p.errf(line, "scenario %q: requests: give both min and max, such as {min: %d, max: 200}", name, need)
 		return DefaultRequests, 0
@@ -816,22 +814,18 @@ func (p *parser) regression(r rawRegression) Regression {
 }
 
 // ParseFailOn validates a list of statuses (items may be comma-separated).
-func ParseFailOn(list []string) ([]string, error) {
-	var out []string
+func ParseFailOn(list []string) ([]vocab.Status, error) {
+	var out []vocab.Status
 	for _, s := range list {
 		for _, part := range strings.Split(s, ",") {
 			part = strings.TrimSpace(part)
 			if part == "" {
 				continue
 			}
-			if !slices.Contains(statuses, compare.Status(part)) {
-				names := make([]string, len(statuses))
-				for i, st := range statuses {
-					names[i] = string(st)
-				}
-				return nil, fmt.Errorf("unknown status %q (valid: %s)", part, strings.Join(names, ", "))
+			if !slices.Contains(vocab.Statuses, vocab.Status(part)) {
+				return nil, fmt.Errorf("unknown status %q (valid: %s)", part, names(vocab.Statuses))
 			}
-			out = append(out, part)
+			out = append(out, vocab.Status(part))
 		}
 	}
 	return out, nil
@@ -879,19 +873,19 @@ func (p *parser) limits(r rawLimits) Limits {
 
 // budgetMetrics are the metrics budgets accept beyond compare's latency
 // metrics, with their one statistic and whether it is a floor.
-var budgetRates = map[string]struct {
-	stat  string
+var budgetRates = map[vocab.Metric]struct {
+	stat  vocab.Stat
 	floor bool
 	eg    string
 }{
-	"errors":         {"rate", false, "{rate: 2%}"},
-	"goodput":        {"rate", true, "{rate: 95%}"},
-	"cache_hit_rate": {"min", true, "{min: 80%}"},
+	vocab.Errors:       {vocab.Rate, false, "{rate: 2%}"},
+	vocab.Goodput:      {vocab.Rate, true, "{rate: 95%}"},
+	vocab.CacheHitRate: {vocab.Min, true, "{min: 80%}"},
 }
 
 // budgetMetricNames lists every metric budgets accept, for messages.
-func budgetMetricNames() []string {
-	return append(slices.Clone(compare.Metrics), compare.Errors, compare.Goodput, compare.CacheHitRate)
+func budgetMetricNames() []vocab.Metric {
+	return append(slices.Clone(vocab.Latencies), vocab.Rates...)
 }
 
 func (p *parser) budgets(n *yaml.Node, cfg *Config) (budgets, floors []Budget) {
@@ -904,9 +898,10 @@ func (p *parser) budgets(n *yaml.Node, cfg *Config) (budgets, floors []Budget) {
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		rate, isRate := budgetRates[k.Value]
-		if !isRate && !slices.Contains(compare.Metrics, k.Value) {
-			msg := fmt.Sprintf("budgets: unknown metric %q (valid: %s)", k.Value, strings.Join(budgetMetricNames(), ", "))
+		metric := vocab.Metric(k.Value)
+		rate, isRate := budgetRates[metric]
+		if !isRate && !slices.Contains(vocab.Latencies, metric) {
+			msg := fmt.Sprintf("budgets: unknown metric %q (valid: %s)", k.Value, names(budgetMetricNames()))
 			if s := suggest(k.Value, budgetMetricNames()); s != "" {
 				msg += fmt.Sprintf("; did you mean %q?", s)
 			}
@@ -921,18 +916,18 @@ func (p *parser) budgets(n *yaml.Node, cfg *Config) (budgets, floors []Budget) {
 			p.errf(v.Line, "budgets.%s: want a mapping such as %s", k.Value, eg)
 			continue
 		}
-		if k.Value == "goodput" && len(cfg.Goodput) == 0 {
+		if metric == vocab.Goodput && len(cfg.Goodput) == 0 {
 			p.errf(k.Line, "budgets.goodput: there is no goodput: section defining the per-request SLO")
 		}
 		for j := 0; j+1 < len(v.Content); j += 2 {
 			sk, sv := v.Content[j], v.Content[j+1]
-			b := Budget{Metric: k.Value, Stat: sk.Value, Line: sk.Line}
+			b := Budget{Metric: metric, Stat: vocab.Stat(sk.Value), Line: sk.Line}
 			if sv.Kind != yaml.ScalarNode {
 				p.errf(sv.Line, "budgets.%s.%s: want a single value", k.Value, sk.Value)
 				continue
 			}
 			if isRate {
-				if sk.Value != rate.stat {
+				if b.Stat != rate.stat {
 					p.errf(sk.Line, "budgets.%s: the only statistic is %s, got %q", k.Value, rate.stat, sk.Value)
 					continue
 				}
@@ -952,8 +947,8 @@ func (p *parser) budgets(n *yaml.Node, cfg *Config) (budgets, floors []Budget) {
 				}
 				continue
 			}
-			if !slices.Contains(stats, sk.Value) {
-				msg := fmt.Sprintf("budgets.%s: unknown statistic %q (valid: %s)", k.Value, sk.Value, strings.Join(stats, ", "))
+			if !slices.Contains(stats, b.Stat) {
+				msg := fmt.Sprintf("budgets.%s: unknown statistic %q (valid: %s)", k.Value, sk.Value, names(stats))
 				if s := suggest(sk.Value, stats); s != "" {
 					msg += fmt.Sprintf("; did you mean %q?", s)
 				}
@@ -986,9 +981,9 @@ func (p *parser) goodput(n *yaml.Node) []SLO {
 	var out []SLO
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], n.Content[i+1]
-		if !slices.Contains(compare.Metrics, k.Value) {
-			msg := fmt.Sprintf("goodput: unknown metric %q (valid: %s)", k.Value, strings.Join(compare.Metrics, ", "))
-			if s := suggest(k.Value, compare.Metrics); s != "" {
+		if !slices.Contains(vocab.Latencies, vocab.Metric(k.Value)) {
+			msg := fmt.Sprintf("goodput: unknown metric %q (valid: %s)", k.Value, names(vocab.Latencies))
+			if s := suggest(k.Value, vocab.Latencies); s != "" {
 				msg += fmt.Sprintf("; did you mean %q?", s)
 			}
 			p.errf(k.Line, "%s", msg)
@@ -1006,7 +1001,7 @@ func (p *parser) goodput(n *yaml.Node) []SLO {
 			p.errf(v.Line, "goodput.%s: %v", k.Value, err)
 			continue
 		}
-		out = append(out, SLO{Metric: k.Value, Max: d, Line: k.Line})
+		out = append(out, SLO{Metric: vocab.Metric(k.Value), Max: d, Line: k.Line})
 	}
 	return out
 }
@@ -1053,10 +1048,10 @@ func (p *parser) pricing(raw map[string]rawPrice, cfg *Config) map[string]Price 
 }
 
 // requestsWarning says what a fixed count of n requests per endpoint
-// leaves untested ("" when nothing): a check needs compare.MinN successful
+// leaves untested ("" when nothing): a check needs vocab.MinN successful
 // requests on each side. An adaptive range is held to p95's by an error.
 func requestsWarning(n int) string {
-	p50, p95 := compare.MinN(0.5), compare.MinN(0.95)
+	p50, p95 := vocab.P50.MinN(), vocab.P95.MinN()
 	switch {
 	case n < p50:
 		return fmt.Sprintf("%d can never be tested: p50 needs %d successful requests per side, p95 %d (raise it to %d or more)", n, p50, p95, p95)

@@ -182,17 +182,26 @@ func join(path, key string) string {
 
 // suggest returns the candidate closest to s by edit distance, if close
 // enough to be a likely typo.
-func suggest(s string, candidates []string) string {
+func suggest[S ~string](s string, candidates []S) string {
 	best, bestD := "", 1<<30
 	for _, c := range candidates {
-		if d := editDistance(strings.ToLower(s), c); d < bestD {
-			best, bestD = c, d
+		if d := editDistance(strings.ToLower(s), string(c)); d < bestD {
+			best, bestD = string(c), d
 		}
 	}
 	if bestD <= max(1, min(3, len(s)/3)) {
 		return best
 	}
 	return ""
+}
+
+// names lists names for a message: "a, b, c".
+func names[S ~string](list []S) string {
+	out := make([]string, len(list))
+	for i, s := range list {
+		out[i] = string(s)
+	}
+	return strings.Join(out, ", ")
 }
 
 // editDistance is the Levenshtein distance.

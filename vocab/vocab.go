@@ -1,0 +1,215 @@
+// Package vocab is latgate's vocabulary: the names every stage shares —
+// metrics, statistics, check statuses, the sides of a comparison, why a run
+// stopped and why a check has the status it has. Each is a type, so the
+// compiler checks every use, and each value is spelled once, here, as it
+// appears in latgate's files (docs/formats.md).
+//
+// The package holds names and the few facts that belong to a name (a rate
+// is a fraction, a quantile's level, how many requests a statistic needs);
+// it imports nothing of latgate and decides nothing. Words for people are
+// the renderers' (package report).
+package vocab
+
+import "math"
+
+// Metric names a compared per-request value (a latency in milliseconds) or
+// a per-run rate (a fraction).
+type Metric string
+
+// Latency metrics (docs/metrics.md).
+const (
+	TTFT      Metric = "ttft"
+	TTFC      Metric = "ttfc"
+	ITL       Metric = "itl"
+	TPOT      Metric = "tpot"
+	Total     Metric = "total"
+	Perceived Metric = "perceived"
+)
+
+// Rates: fractions of a run's requests (or of its prompt tokens).
+const (
+	// Errors is the share of requests that failed.
+	Errors Metric = "errors"
+	// Goodput is the share of requests that succeeded and met every
+	// per-request objective.
+	Goodput Metric = "goodput"
+	// CacheHitRate is the share of prompt tokens served from the server's
+	// prompt cache.
+	CacheHitRate Metric = "cache_hit_rate"
+)
+
+// Latencies are the latency metrics in check order.
+var Latencies = []Metric{TTFT, TTFC, ITL, TPOT, Total, Perceived}
+
+// Rates are the rate metrics in check order.
+var Rates = []Metric{Errors, Goodput, CacheHitRate}
+
+// IsRate reports whether the metric's values are fractions, not
+// milliseconds.
+func (m Metric) IsRate() bool { return m == Errors || m == Goodput || m == CacheHitRate }
+
+// HigherIsBetter reports whether a drop of the metric is the regression
+// (and a budget on it a floor).
+func (m Metric) HigherIsBetter() bool { return m == Goodput || m == CacheHitRate }
+
+// PerEvent reports whether the metric is measured per output event or
+// token (inter-token, time per output token) rather than per request.
+func (m Metric) PerEvent() bool { return m == ITL || m == TPOT }
+
+// Stat names a statistic of a metric.
+type Stat string
+
+// Statistics.
+const (
+	P50  Stat = "p50"
+	P95  Stat = "p95"
+	P99  Stat = "p99"
+	Mean Stat = "mean"
+	// Rate is the one statistic of a rate metric.
+	Rate Stat = "rate"
+	// Min is a floor on a rate (cache_hit_rate).
+	Min Stat = "min"
+)
+
+// LatencyStats are the statistics of a latency metric in check order.
+var LatencyStats = []Stat{P50, P95, P99, Mean}
+
+// Quantile is the quantile level of a percentile statistic (0.95 for p95);
+// ok is false for the others.
+func (s Stat) Quantile() (q float64, ok bool) {
+	switch s {
+	case P50:
+		return 0.5, true
+	case P95:
+		return 0.95, true
+	case P99:
+		return 0.99, true
+	}
+	return 0, false
+}
+
+// MinN is the number of successful requests per side a statistic needs to
+// be tested: at least 10, two expected observations above a quantile for
+// p95 (40), five for p99 (500); the mean needs as many as the median.
+func (s Stat) MinN() int {
+	q, ok := s.Quantile()
+	if !ok {
+		q = 0.5
+	}
+	return MinN(q)
+}
+
+// MinN is the number of requests per side needed to test the q-quantile:
+// at least 10, two expected observations above it for q ≤ 0.95 and five
+// above it beyond. With fewer, the tail count is so discrete that its
+// permutation distribution has a heavy right tail (docs/statistics.md).
+func MinN(q float64) int {
+	k := 2.0
+	if q > 0.95 {
+		k = 5
+	}
+	return max(10, int(math.Ceil(k/(1-q)-1e-9)))
+}
+
+// Status is the outcome of one check.
+type Status string
+
+// Statuses of a check.
+const (
+	// Regression: worse beyond the tolerance and the minimum delta, and
+	// significant after the suite-wide correction.
+	Regression Status = "regression"
+	// Improvement: the mirror image.
+	Improvement Status = "improvement"
+	// OK: no significant change beyond the tolerance.
+	OK Status = "ok"
+	// Inconclusive: a change beyond the tolerance without significance, or
+	// too few requests to test at all (the check's Reason says which).
+	Inconclusive Status = "inconclusive"
+	// OverBudget: the current statistic is beyond its absolute budget.
+	OverBudget Status = "over_budget"
+	// NoBaseline: nothing to compare with (a new scenario).
+	NoBaseline Status = "no_baseline"
+)
+
+// Statuses lists every status, in the order the configuration documents
+// them.
+var Statuses = []Status{Regression, Improvement, OK, Inconclusive, OverBudget, NoBaseline}
+
+// Side is one side of a comparison: the base (a stored baseline, or the
+// base variant measured in the same job) or the head (the current run: the
+// pull request). The verdict format calls them "baseline" and "current".
+type Side string
+
+// The two sides; an unpaired run has the empty Side.
+const (
+	Base Side = "base"
+	Head Side = "head"
+)
+
+// Stop is why a run, or one scenario of it, stopped measuring.
+type Stop string
+
+// Why a run stopped before its plan was done.
+const (
+	// Interrupted: Ctrl-C or SIGTERM.
+	Interrupted Stop = "interrupted"
+	// Capped: a run-wide cap (requests, output tokens, cost) was reached.
+	Capped Stop = "capped"
+	// FailedFast: requests kept failing in a way every further one would
+	// (authentication, not found, a refused connection, a stream that cannot
+	// be read as configured).
+	FailedFast Stop = "fail_fast"
+)
+
+// Why an adaptive scenario stopped (requests: {min, max}).
+const (
+	// Decided: its checks were decided at a look before max.
+	Decided Stop = "decided"
+	// MaxReached: it ran to max (open at every look, or nothing to compare
+	// with while measuring).
+	MaxReached Stop = "max_reached"
+)
+
+// Reason says why a check has its status when the status alone does not:
+// a check that could not be tested, or a change without significance.
+type Reason string
+
+// Reasons of a check.
+const (
+	// TooFew: fewer successful requests per side than the statistic needs.
+	TooFew Reason = "too_few"
+	// NoRequests: one side has no requests at all.
+	NoRequests Reason = "no_requests"
+	// NoPromptTokens: the server reported no prompt tokens (no cache rate).
+	NoPromptTokens Reason = "no_prompt_tokens"
+	// NotSignificant: beyond the thresholds, but not significant.
+	NotSignificant Reason = "not_significant"
+	// HistoryTooShort: too few baseline runs with enough requests to
+	// estimate the run-to-run spread.
+	HistoryTooShort Reason = "history_too_short"
+	// HistorySpread: the baseline history's run-to-run spread exceeds the
+	// tolerance: stored baselines cannot tell such a change from drift.
+	HistorySpread Reason = "history_spread"
+	// HistoryNotSignificant: beyond the thresholds, but not significant
+	// against the run-to-run spread of the baseline history.
+	HistoryNotSignificant Reason = "history_not_significant"
+	// NotPositive: the current value is not positive (no relative change).
+	NotPositive Reason = "not_positive"
+)
+
+// Untested reports whether the reason means the check could not be tested
+// at all (as opposed to tested without significance).
+func (r Reason) Untested() bool {
+	switch r {
+	case TooFew, NoRequests, NoPromptTokens, HistoryTooShort, NotPositive:
+		return true
+	}
+	return false
+}
+
+// History reports whether the reason comes from a comparison with a
+// baseline history.
+func (r Reason) History() bool {
+	return r == HistoryTooShort || r == HistorySpread || r == HistoryNotSignificant
+}

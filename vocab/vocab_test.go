@@ -1,0 +1,36 @@
+package vocab
+
+import "testing"
+
+func TestMinN(t *testing.T) {
+	for _, c := range []struct {
+		s    Stat
+		want int
+	}{{P50, 10}, {Mean, 10}, {P95, 40}, {P99, 500}} {
+		if got := c.s.MinN(); got != c.want {
+			t.Errorf("%s.MinN() = %d, want %d", c.s, got, c.want)
+		}
+	}
+	if _, ok := Mean.Quantile(); ok {
+		t.Error("mean is not a quantile")
+	}
+}
+
+func TestRates(t *testing.T) {
+	for _, m := range Latencies {
+		if m.IsRate() || m.HigherIsBetter() {
+			t.Errorf("%s: a latency is neither a rate nor better when higher", m)
+		}
+	}
+	for _, m := range Rates {
+		if !m.IsRate() {
+			t.Errorf("%s is a rate", m)
+		}
+	}
+	if Errors.HigherIsBetter() || !Goodput.HigherIsBetter() || !CacheHitRate.HigherIsBetter() {
+		t.Error("a drop in goodput or the cache hit rate is the regression, a rise in errors")
+	}
+	if !ITL.PerEvent() || !TPOT.PerEvent() || TTFT.PerEvent() {
+		t.Error("itl and tpot are per event, ttft is not")
+	}
+}
