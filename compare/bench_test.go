@@ -50,7 +50,7 @@ func BenchmarkCompare(b *testing.B) {
 					if changed && i%4 == 0 {
 						cur.scale = 1.3
 					}
-					runs = append(runs, Pair{Endpoint: "e", Scenario: fmt.Sprint(i), Base: realistic().sample(n, rng), Current: cur.sample(n, rng)})
+					runs = append(runs, Pair{Endpoint: "e", Scenario: fmt.Sprint(i), Base: realistic().sample(n, rng), Head: cur.sample(n, rng)})
 				}
 				c := cfg()
 				c.Permutations, c.Bootstrap = 2000, 1000

@@ -69,7 +69,7 @@ func adaptiveSuite(design string, change func(*model), seed uint64, c Config) ad
 		}
 		switch design {
 		case "gate":
-			full = append(full, Pair{Endpoint: "e", Scenario: sc, Base: realistic().sample(mx, rng), Current: cur.sample(mx, rng)})
+			full = append(full, Pair{Endpoint: "e", Scenario: sc, Base: realistic().sample(mx, rng), Head: cur.sample(mx, rng)})
 		case "ab":
 			bs := *calBlock
 			base := &Sample{Values: map[vocab.Metric][]float64{}, Events: 128}
@@ -92,7 +92,7 @@ func adaptiveSuite(design string, change func(*model), seed uint64, c Config) ad
 					}
 				}
 			}
-			full = append(full, Pair{Endpoint: "e", Scenario: sc, Base: base, Current: head})
+			full = append(full, Pair{Endpoint: "e", Scenario: sc, Base: base, Head: head})
 		default:
 			panic("unknown design " + design)
 		}
@@ -106,7 +106,7 @@ func adaptiveSuite(design string, change func(*model), seed uint64, c Config) ad
 		status := "max"
 		for ; n < mx; n += batch {
 			look := r
-			look.Current = prefix(r.Current, n)
+			look.Head = prefix(r.Head, n)
 			if design == "ab" {
 				look.Base = prefix(r.Base, n)
 			}
@@ -119,7 +119,7 @@ func adaptiveSuite(design string, change func(*model), seed uint64, c Config) ad
 		out.stops[status]++
 		out.requests += n
 		fr := r
-		fr.Current = prefix(r.Current, n)
+		fr.Head = prefix(r.Head, n)
 		if design == "ab" {
 			fr.Base = prefix(r.Base, n)
 		}

@@ -167,12 +167,12 @@ func runCell(base, cur model, n, reps int, c Config) (fails, naive float64) {
 	parallel(reps, func(seed uint64) {
 		rng := rand.New(rand.NewPCG(seed+1000003*uint64(n), 7))
 		runs := []Pair{
-			{Endpoint: "e", Scenario: "short", Base: base.sample(n, rng), Current: cur.sample(n, rng)},
-			{Endpoint: "e", Scenario: "long", Base: realistic().sample(n, rng), Current: realistic().sample(n, rng)},
+			{Endpoint: "e", Scenario: "short", Base: base.sample(n, rng), Head: cur.sample(n, rng)},
+			{Endpoint: "e", Scenario: "long", Base: realistic().sample(n, rng), Head: realistic().sample(n, rng)},
 		}[:*calScen]
 		r := Compare(runs, c)
 		bq := Quantile(okValues(runs[0].Base, "ttft"), 0.95)
-		cq := Quantile(okValues(runs[0].Current, "ttft"), 0.95)
+		cq := Quantile(okValues(runs[0].Head, "ttft"), 0.95)
 		mu.Lock()
 		defer mu.Unlock()
 		if r.Verdict == "fail" {
@@ -248,7 +248,7 @@ func driftSuite(design string, d driftCond, n int, head float64, seed uint64, c 
 	case "single":
 		var runs []Pair
 		for _, sc := range scen {
-			runs = append(runs, Pair{Endpoint: "e", Scenario: sc, Base: run(1, false), Current: run(headOf(sc), true)})
+			runs = append(runs, Pair{Endpoint: "e", Scenario: sc, Base: run(1, false), Head: run(headOf(sc), true)})
 		}
 		return Compare(runs, c)
 	case "history":
@@ -292,7 +292,7 @@ func driftSuite(design string, d driftCond, n int, head float64, seed uint64, c 
 					}
 				}
 			}
-			runs = append(runs, Pair{Endpoint: "e", Scenario: sc, Base: base, Current: cur})
+			runs = append(runs, Pair{Endpoint: "e", Scenario: sc, Base: base, Head: cur})
 		}
 		return Compare(runs, c)
 	}
@@ -358,8 +358,8 @@ func neededNStudy(t *testing.T, b *strings.Builder) {
 	parallel(*calReps, func(seed uint64) {
 		rng := rand.New(rand.NewPCG(seed, 99))
 		runs := []Pair{
-			{Endpoint: "e", Scenario: "short", Base: realistic().sample(50, rng), Current: cur.sample(50, rng)},
-			{Endpoint: "e", Scenario: "long", Base: realistic().sample(50, rng), Current: realistic().sample(50, rng)},
+			{Endpoint: "e", Scenario: "short", Base: realistic().sample(50, rng), Head: cur.sample(50, rng)},
+			{Endpoint: "e", Scenario: "long", Base: realistic().sample(50, rng), Head: realistic().sample(50, rng)},
 		}[:*calScen]
 		ch := find(t, Compare(runs, c), "short", "ttft", "p50")
 		if ch.Status == vocab.Inconclusive && ch.NeedN > 0 {
@@ -374,8 +374,8 @@ func neededNStudy(t *testing.T, b *strings.Builder) {
 	parallel(*calReps, func(seed uint64) {
 		rng := rand.New(rand.NewPCG(seed, 101))
 		runs := []Pair{
-			{Endpoint: "e", Scenario: "short", Base: realistic().sample(med, rng), Current: cur.sample(med, rng)},
-			{Endpoint: "e", Scenario: "long", Base: realistic().sample(med, rng), Current: realistic().sample(med, rng)},
+			{Endpoint: "e", Scenario: "short", Base: realistic().sample(med, rng), Head: cur.sample(med, rng)},
+			{Endpoint: "e", Scenario: "long", Base: realistic().sample(med, rng), Head: realistic().sample(med, rng)},
 		}[:*calScen]
 		if find(t, Compare(runs, c), "short", "ttft", "p50").Status == vocab.Regression {
 			mu.Lock()
@@ -405,8 +405,8 @@ func noiseStudy(t *testing.T, b *strings.Builder) {
 			parallel(reps, func(seed uint64) {
 				rng := rand.New(rand.NewPCG(seed, 55))
 				runs := []Pair{
-					{Endpoint: "e", Scenario: "short", Base: realistic().sample(n, rng), Current: realistic().sample(n, rng)},
-					{Endpoint: "e", Scenario: "long", Base: realistic().sample(n, rng), Current: realistic().sample(n, rng)},
+					{Endpoint: "e", Scenario: "short", Base: realistic().sample(n, rng), Head: realistic().sample(n, rng)},
+					{Endpoint: "e", Scenario: "long", Base: realistic().sample(n, rng), Head: realistic().sample(n, rng)},
 				}[:*calScen]
 				cc := c
 				cc.Bootstrap = 500
@@ -432,8 +432,8 @@ func noiseStudy(t *testing.T, b *strings.Builder) {
 			parallel(*calReps, func(seed uint64) {
 				rng := rand.New(rand.NewPCG(seed, 57))
 				runs := []Pair{
-					{Endpoint: "e", Scenario: "short", Base: realistic().sample(n, rng), Current: cur.sample(n, rng)},
-					{Endpoint: "e", Scenario: "long", Base: realistic().sample(n, rng), Current: realistic().sample(n, rng)},
+					{Endpoint: "e", Scenario: "short", Base: realistic().sample(n, rng), Head: cur.sample(n, rng)},
+					{Endpoint: "e", Scenario: "long", Base: realistic().sample(n, rng), Head: realistic().sample(n, rng)},
 				}[:*calScen]
 				if find(t, Compare(runs, c), "short", chk.metric, chk.stat).Status == vocab.Regression {
 					mu.Lock()

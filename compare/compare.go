@@ -124,13 +124,9 @@ type Sample struct {
 func (s *Sample) N() int { return len(s.OK) }
 
 // Pair is the comparison's input for one (endpoint, scenario): the
-// baseline sample (or the base variant's, or nil for a new scenario) and
-// the current one. The measured runs themselves are results.Run.
-// Base is nil for a new scenario.
-type Pair struct {
-	Endpoint, Scenario string
-	Base, Current      *Sample
-}
+// baseline sample (or the base variant's; nil for a new scenario) and the
+// current one (the head's). The measured runs themselves are results.Run.
+type Pair = vocab.Pair[*Sample]
 
 // Budget is an absolute limit on a statistic (milliseconds, or a fraction
 // for errors/rate).
@@ -243,7 +239,7 @@ func Compare(runs []Pair, cfg Config) Result {
 	var data []*runTests
 	var boots []bootJob
 	for i, r := range runs {
-		if r.Current == nil {
+		if r.Head == nil {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("%s / %s: in the baseline but not measured now (removed?)", r.Endpoint, r.Scenario))
 			continue
 		}
@@ -359,8 +355,8 @@ func failRate(s *Sample) (float64, int) {
 // blocked reports whether a run is an interleaved A/B run whose samples
 // both carry one block number per request.
 func blocked(r Pair) bool {
-	return r.Base != nil && r.Current != nil && r.Base.Block != nil && r.Current.Block != nil &&
-		len(r.Base.Block) == r.Base.N() && len(r.Current.Block) == r.Current.N()
+	return r.Base != nil && r.Head != nil && r.Base.Block != nil && r.Head.Block != nil &&
+		len(r.Base.Block) == r.Base.N() && len(r.Head.Block) == r.Head.N()
 }
 
 // unpairedRequests counts the requests of an interleaved run whose block
@@ -373,14 +369,14 @@ func unpairedRequests(r Pair) int {
 		}
 		return m
 	}
-	onBase, onCur := on(r.Base), on(r.Current)
+	onBase, onCur := on(r.Base), on(r.Head)
 	n := 0
 	for _, b := range r.Base.Block {
 		if !onCur[b] {
 			n++
 		}
 	}
-	for _, b := range r.Current.Block {
+	for _, b := range r.Head.Block {
 		if !onBase[b] {
 			n++
 		}
@@ -393,7 +389,7 @@ func addChecks(res *Result, runIndex int, r Pair, cfg Config, boots *[]bootJob) 
 	var d *runTests
 	isBlocked := blocked(r)
 	if r.Base != nil {
-		if (r.Base.Block != nil || r.Current.Block != nil) && !isBlocked {
+		if (r.Base.Block != nil || r.Head.Block != nil) && !isBlocked {
 			res.Warnings = append(res.Warnings, fmt.Sprintf("%s / %s: block numbers missing on one side or not one per request; compared as unpaired runs", r.Endpoint, r.Scenario))
 		}
 		d = newRunTests(r, isBlocked)
@@ -410,7 +406,7 @@ func addChecks(res *Result, runIndex int, r Pair, cfg Config, boots *[]bootJob) 
 		}
 	}
 	for mi, m := range vocab.Latencies {
-		bv, cv := okValues(r.Base, m), okValues(r.Current, m)
+		bv, cv := okValues(r.Base, m), okValues(r.Head, m)
 		if len(cv) == 0 && len(bv) == 0 {
 			continue // metric not observed in this run (e.g. ttfc for tool calls)
 		}
@@ -426,7 +422,7 @@ func addChecks(res *Result, runIndex int, r Pair, cfg Config, boots *[]bootJob) 
 				DeltaPct:  math.NaN(), CIPct: [2]float64{math.NaN(), math.NaN()},
 				PValue: math.NaN(), RawP: math.NaN(),
 				Budget: budgetFor(cfg, m, st.name), NBase: len(bv), NCurrent: len(cv),
-				MinDelta: minDelta(cfg, m, r.Current),
+				MinDelta: minDelta(cfg, m, r.Head),
 			}
 			if st.q > 0 {
 				c.CurrentCI = QuantileCI(cv, st.q, cfg.Alpha)
@@ -438,7 +434,7 @@ func addChecks(res *Result, runIndex int, r Pair, cfg Config, boots *[]bootJob) 
 				c.Status = vocab.Inconclusive
 				c.NeedN = minN
 				c.Note = fmt.Sprintf("need %d successful requests per side to test %s (have %d and %d)", minN, st.name, len(bv), len(cv))
-				if reqs := requestsFor(minN, r.Base, r.Current); reqs > 0 {
+				if reqs := requestsFor(minN, r.Base, r.Head); reqs > 0 {
 					c.NeedN = reqs
 					c.Note += fmt.Sprintf("; with the failures seen, set requests to at least %d", reqs)
 				}
@@ -461,7 +457,7 @@ func addChecks(res *Result, runIndex int, r Pair, cfg Config, boots *[]bootJob) 
 	}
 	// Error rate.
 	br, bn := failRate(r.Base)
-	cr, cn := failRate(r.Current)
+	cr, cn := failRate(r.Head)
 	c := Check{
 		Endpoint: r.Endpoint, Scenario: r.Scenario, Metric: "errors", Stat: "rate",
 		Baseline: br, Current: cr, CurrentCI: [2]float64{math.NaN(), math.NaN()},
@@ -485,7 +481,7 @@ func addChecks(res *Result, runIndex int, r Pair, cfg Config, boots *[]bootJob) 
 	if len(cfg.Goodput) > 0 {
 		g := Check{
 			Endpoint: r.Endpoint, Scenario: r.Scenario, Metric: "goodput", Stat: "rate",
-			Baseline: goodShare(r.Base, cfg.Goodput), Current: goodShare(r.Current, cfg.Goodput),
+			Baseline: goodShare(r.Base, cfg.Goodput), Current: goodShare(r.Head, cfg.Goodput),
 			CurrentCI: [2]float64{math.NaN(), math.NaN()}, DeltaPct: math.NaN(), CIPct: [2]float64{math.NaN(), math.NaN()},
 			PValue: math.NaN(), RawP: math.NaN(), Budget: floorFor(cfg, "goodput", "rate"), NBase: bn, NCurrent: cn,
 		}
@@ -502,7 +498,7 @@ func addChecks(res *Result, runIndex int, r Pair, cfg Config, boots *[]bootJob) 
 	if floor := floorFor(cfg, "cache_hit_rate", "min"); !math.IsNaN(floor) {
 		h := Check{
 			Endpoint: r.Endpoint, Scenario: r.Scenario, Metric: "cache_hit_rate", Stat: "min",
-			Baseline: cacheShare(r.Base), Current: cacheShare(r.Current),
+			Baseline: cacheShare(r.Base), Current: cacheShare(r.Head),
 			CurrentCI: [2]float64{math.NaN(), math.NaN()}, DeltaPct: math.NaN(), CIPct: [2]float64{math.NaN(), math.NaN()},
 			PValue: math.NaN(), RawP: math.NaN(), Budget: floor, NBase: bn, NCurrent: cn, Status: vocab.OK,
 		}

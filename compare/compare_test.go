@@ -79,8 +79,8 @@ func (m model) sampleWith(n int, rng *rand.Rand, f func(int) float64) *Sample {
 func pair(base, cur model, n int, seed uint64) []Pair {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	return []Pair{
-		{Endpoint: "e", Scenario: "short", Base: base.sample(n, rng), Current: cur.sample(n, rng)},
-		{Endpoint: "e", Scenario: "long", Base: realistic().sample(n, rng), Current: realistic().sample(n, rng)},
+		{Endpoint: "e", Scenario: "short", Base: base.sample(n, rng), Head: cur.sample(n, rng)},
+		{Endpoint: "e", Scenario: "long", Base: realistic().sample(n, rng), Head: realistic().sample(n, rng)},
 	}
 }
 
@@ -258,7 +258,7 @@ func TestNoBaseline(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 1))
 	c := cfg()
 	c.Budgets = []Budget{{Metric: "total", Stat: "p50", Value: 100}}
-	r := Compare([]Pair{{Endpoint: "e", Scenario: "new", Current: realistic().sample(30, rng)}}, c)
+	r := Compare([]Pair{{Endpoint: "e", Scenario: "new", Head: realistic().sample(30, rng)}}, c)
 	if got := find(t, r, "new", "ttft", "p50").Status; got != vocab.NoBaseline {
 		t.Errorf("status %s, want no_baseline", got)
 	}
@@ -338,9 +338,9 @@ func TestReorderingScenariosKeepsResults(t *testing.T) {
 	slow.scale = 1.15
 	rng := rand.New(rand.NewPCG(11, 11))
 	runs := []Pair{
-		{Endpoint: "e", Scenario: "a", Base: realistic().sample(60, rng), Current: slow.sample(60, rng)},
-		{Endpoint: "e", Scenario: "b", Base: realistic().sample(60, rng), Current: realistic().sample(60, rng)},
-		{Endpoint: "f", Scenario: "a", Base: realistic().sample(60, rng), Current: realistic().sample(60, rng)},
+		{Endpoint: "e", Scenario: "a", Base: realistic().sample(60, rng), Head: slow.sample(60, rng)},
+		{Endpoint: "e", Scenario: "b", Base: realistic().sample(60, rng), Head: realistic().sample(60, rng)},
+		{Endpoint: "f", Scenario: "a", Base: realistic().sample(60, rng), Head: realistic().sample(60, rng)},
 	}
 	key := func(c Check) string {
 		return c.Endpoint + "/" + c.Scenario + "/" + string(c.Metric) + "/" + string(c.Stat)
@@ -419,13 +419,13 @@ func abRun(name string, blocks int, nb, nh func(int) int, f func(int) float64, h
 		add(base, nb(b), 1)
 		add(head, nh(b), headScale)
 	}
-	return Pair{Endpoint: "e", Scenario: name, Base: base, Current: head}
+	return Pair{Endpoint: "e", Scenario: name, Base: base, Head: head}
 }
 
 func unblock(r Pair) Pair {
-	b, c := *r.Base, *r.Current
+	b, c := *r.Base, *r.Head
 	b.Block, c.Block = nil, nil
-	return Pair{Endpoint: r.Endpoint, Scenario: r.Scenario, Base: &b, Current: &c}
+	return Pair{Endpoint: r.Endpoint, Scenario: r.Scenario, Base: &b, Head: &c}
 }
 
 func TestBlockedPermutationCancelsBlockWideSlowdown(t *testing.T) {
@@ -589,7 +589,7 @@ func TestSequentialPermutationsKeepStatuses(t *testing.T) {
 	calm := realistic()
 	calm.spikeP = 0
 	rng := rand.New(rand.NewPCG(3, 3))
-	big := []Pair{{Endpoint: "e", Scenario: "calm", Base: calm.sample(1500, rng), Current: calm.sample(1500, rng)}}
+	big := []Pair{{Endpoint: "e", Scenario: "calm", Base: calm.sample(1500, rng), Head: calm.sample(1500, rng)}}
 	firstBatch = 200
 	if r := Compare(big, cfg()); testedBeyond(r) || r.Verdict != "pass" || r.Permutations != 200 {
 		t.Errorf("unchanged suite at n=1500: verdict %s after %d permutations, want pass after 200", r.Verdict, r.Permutations)
@@ -699,9 +699,9 @@ func TestErrorRiseFailsByDefault(t *testing.T) {
 	}
 	var runs []Pair
 	for _, name := range []string{"a", "b", "c"} {
-		runs = append(runs, Pair{Endpoint: "e", Scenario: name, Base: sample(0), Current: sample(0)})
+		runs = append(runs, Pair{Endpoint: "e", Scenario: name, Base: sample(0), Head: sample(0)})
 	}
-	runs[1].Current = sample(5)
+	runs[1].Head = sample(5)
 	res := Compare(runs, Config{Tolerance: 0.1, MinDelta: 25, Alpha: 0.05, FailOn: []vocab.Status{vocab.Regression, vocab.OverBudget}, Permutations: 2000, Bootstrap: -1})
 	for _, c := range res.Checks {
 		if c.Metric == "errors" && c.Scenario == "b" && c.Status != vocab.Regression {
@@ -764,14 +764,14 @@ func TestGoodputAndFloors(t *testing.T) {
 		t.Fatalf("no %s check", metric)
 		return Check{}
 	}
-	same := Compare([]Pair{{Endpoint: "e", Scenario: "s", Base: sample(400, 1000, 900), Current: sample(400, 1000, 900)}}, cfg)
+	same := Compare([]Pair{{Endpoint: "e", Scenario: "s", Base: sample(400, 1000, 900), Head: sample(400, 1000, 900)}}, cfg)
 	if g := get(same, "goodput"); g.Status != vocab.OK || g.Current < 0.9 {
 		t.Errorf("unchanged goodput: %s at %.2f, want ok above 0.9", g.Status, g.Current)
 	}
 	if h := get(same, "cache_hit_rate"); h.Status != vocab.OK || h.Current != 0.9 {
 		t.Errorf("cache hit rate 90%%: %s at %.2f, want ok", h.Status, h.Current)
 	}
-	slow := Compare([]Pair{{Endpoint: "e", Scenario: "s", Base: sample(400, 1000, 900), Current: sample(700, 1000, 300)}}, cfg)
+	slow := Compare([]Pair{{Endpoint: "e", Scenario: "s", Base: sample(400, 1000, 900), Head: sample(700, 1000, 300)}}, cfg)
 	if g := get(slow, "goodput"); g.Status != vocab.OverBudget && g.Status != vocab.Regression {
 		t.Errorf("goodput %.2f → %.2f: %s, want a regression or below its floor", g.Baseline, g.Current, g.Status)
 	}
@@ -788,7 +788,7 @@ func TestGoodputAndFloors(t *testing.T) {
 func TestEmptySideIsNotTested(t *testing.T) {
 	rng := rand.New(rand.NewPCG(2, 2))
 	empty := &Sample{Values: map[vocab.Metric][]float64{}}
-	r := Compare([]Pair{{Endpoint: "e", Scenario: "s", Base: realistic().sample(50, rng), Current: empty}}, cfg())
+	r := Compare([]Pair{{Endpoint: "e", Scenario: "s", Base: realistic().sample(50, rng), Head: empty}}, cfg())
 	c := find(t, r, "s", "errors", "rate")
 	if c.Status != vocab.Inconclusive || !math.IsNaN(c.PValue) || c.Note == "" {
 		t.Errorf("errors with an empty current side: %s, p %v, note %q; want inconclusive, no p-value, a note", c.Status, c.PValue, c.Note)
@@ -799,9 +799,9 @@ func TestEmptySideIsNotTested(t *testing.T) {
 // no part in the blocked tests; the comparison says so.
 func TestOneSidedBlocksWarn(t *testing.T) {
 	r := pair(realistic(), realistic(), 40, 8)[0]
-	r.Base.Block, r.Current.Block = make([]int, 40), make([]int, 40)
+	r.Base.Block, r.Head.Block = make([]int, 40), make([]int, 40)
 	for i := range 40 {
-		r.Base.Block[i], r.Current.Block[i] = i/4, i/4
+		r.Base.Block[i], r.Head.Block[i] = i/4, i/4
 	}
 	r.Base.Block[39] = 99 // a block only the base has
 	res := Compare([]Pair{r}, cfg())

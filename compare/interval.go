@@ -247,7 +247,7 @@ func prepareBoot(p *bootPlan, seed uint64) *bootRun {
 		br.root[mi] = mi
 		for mj := range mi {
 			if br.root[mj] == mj && sameValues(p.r.Base.Values[m], p.r.Base.Values[vocab.Latencies[mj]]) &&
-				sameValues(p.r.Current.Values[m], p.r.Current.Values[vocab.Latencies[mj]]) {
+				sameValues(p.r.Head.Values[m], p.r.Head.Values[vocab.Latencies[mj]]) {
 				br.root[mi] = mj
 				break
 			}
@@ -257,7 +257,7 @@ func prepareBoot(p *bootPlan, seed uint64) *bootRun {
 		mi := br.root[w.metric]
 		if br.base[mi] == nil {
 			br.base[mi] = newBootCol(p.r.Base, vocab.Latencies[mi])
-			br.cur[mi] = newBootCol(p.r.Current, vocab.Latencies[mi])
+			br.cur[mi] = newBootCol(p.r.Head, vocab.Latencies[mi])
 		}
 		j := slices.Index(br.sts[mi], w.st)
 		if j < 0 {
@@ -274,8 +274,8 @@ func prepareBoot(p *bootPlan, seed uint64) *bootRun {
 		}
 		index := map[int]int32{}
 		var keys []int
-		for i, b := range p.r.Current.Block {
-			if _, seen := index[b]; !seen && onBase[b] && p.r.Current.OK[i] {
+		for i, b := range p.r.Head.Block {
+			if _, seen := index[b]; !seen && onBase[b] && p.r.Head.OK[i] {
 				index[b] = 0
 				keys = append(keys, b)
 			}
@@ -295,7 +295,7 @@ func prepareBoot(p *bootPlan, seed uint64) *bootRun {
 				}
 				return out
 			}
-			br.baseBlk, br.curBlk, br.blocks = blk(p.r.Base.Block), blk(p.r.Current.Block), len(keys)
+			br.baseBlk, br.curBlk, br.blocks = blk(p.r.Base.Block), blk(p.r.Head.Block), len(keys)
 		}
 	}
 	return br
@@ -306,7 +306,7 @@ func prepareBoot(p *bootPlan, seed uint64) *bootRun {
 func (br *bootRun) resample(from, to int, draws [][]float64) {
 	// Its own stream: the permutations of the same run use another.
 	rng := rand.New(rand.NewPCG(br.seed^0xb5ad4eceda1ce2a9, (uint64(from)+1)*0x9e3779b97f4a7c15))
-	wb, wc := make([]int32, br.plan.r.Base.N()), make([]int32, br.plan.r.Current.N())
+	wb, wc := make([]int32, br.plan.r.Base.N()), make([]int32, br.plan.r.Head.N())
 	var counts []int32
 	if br.blocks > 0 {
 		counts = make([]int32, br.blocks)

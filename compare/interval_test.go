@@ -66,7 +66,7 @@ func TestIntervalsHoldTheChange(t *testing.T) {
 	for _, blockedRun := range []bool{false, true} {
 		runs := pair(realistic(), slow, 200, 4)
 		if blockedRun {
-			for _, s := range []*Sample{runs[0].Base, runs[0].Current} {
+			for _, s := range []*Sample{runs[0].Base, runs[0].Head} {
 				s.Block = make([]int, s.N())
 				for i := range s.Block {
 					s.Block[i] = i / 10
@@ -180,7 +180,7 @@ func TestRateMoments(t *testing.T) {
 		base.errRate, cur.errRate = 0.1, 0.25
 		runs := pair(base, cur, 60, 3)
 		if blockedRun {
-			for _, s := range []*Sample{runs[0].Base, runs[0].Current} {
+			for _, s := range []*Sample{runs[0].Base, runs[0].Head} {
 				s.Block = make([]int, s.N())
 				for i := range s.Block {
 					s.Block[i] = i / 7
@@ -216,16 +216,16 @@ func TestRateMoments(t *testing.T) {
 func TestBlockedIntervalWithAFailedBlock(t *testing.T) {
 	runs := pair(realistic(), realistic(), 80, 6)
 	r := runs[0]
-	for _, s := range []*Sample{r.Base, r.Current} {
+	for _, s := range []*Sample{r.Base, r.Head} {
 		s.Block = make([]int, s.N())
 		for i := range s.Block {
 			s.Block[i] = i * 2 / s.N() // two blocks
 		}
 	}
-	for i := range r.Current.OK {
-		if r.Current.Block[i] == 0 {
-			r.Current.OK[i] = false
-			for _, v := range r.Current.Values {
+	for i := range r.Head.OK {
+		if r.Head.Block[i] == 0 {
+			r.Head.OK[i] = false
+			for _, v := range r.Head.Values {
 				v[i] = math.NaN()
 			}
 		}

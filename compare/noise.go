@@ -70,18 +70,18 @@ func Noise(runs []Pair, cfg Config) []NoiseCheck {
 	var cands []cand
 	tested := 0
 	for ri, r := range runs {
-		if r.Base == nil || r.Current == nil {
+		if r.Base == nil || r.Head == nil {
 			continue
 		}
 		tested++ // the error rate
 		for _, m := range vocab.Latencies {
-			bv, cv := okValues(r.Base, m), okValues(r.Current, m)
+			bv, cv := okValues(r.Base, m), okValues(r.Head, m)
 			for _, st := range statDefs {
 				if len(bv) < st.minN() || len(cv) < st.minN() {
 					continue
 				}
 				tested++
-				cands = append(cands, cand{ri, r, m, st, len(bv), len(cv), st.of(bv), minDelta(cfg, m, r.Current)})
+				cands = append(cands, cand{ri, r, m, st, len(bv), len(cv), st.of(bv), minDelta(cfg, m, r.Head)})
 			}
 		}
 	}

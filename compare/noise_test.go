@@ -8,7 +8,7 @@ import (
 func TestNoise(t *testing.T) {
 	at := func(n int) NoiseCheck {
 		rng := rand.New(rand.NewPCG(21, uint64(n)))
-		runs := []Pair{{Endpoint: "e", Scenario: "s", Base: realistic().sample(n, rng), Current: realistic().sample(n, rng)}}
+		runs := []Pair{{Endpoint: "e", Scenario: "s", Base: realistic().sample(n, rng), Head: realistic().sample(n, rng)}}
 		for _, c := range Noise(runs, cfg()) {
 			if c.Metric == "total" && c.Stat == "p50" {
 				return c

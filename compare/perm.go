@@ -104,7 +104,7 @@ const permChunk = 100
 // never in memory together).
 func newRunTests(r Pair, isBlocked bool) *runTests {
 	rt := &runTests{pair: r, blocked: isBlocked, nb: r.Base.N(), seed: hash(r.Endpoint + "\x00" + r.Scenario)}
-	rt.n = rt.nb + r.Current.N()
+	rt.n = rt.nb + r.Head.N()
 	return rt
 }
 
@@ -115,7 +115,7 @@ func (rt *runTests) build(cfg Config) {
 	pooled := make([][]float64, len(vocab.Latencies))
 	for mi, m := range vocab.Latencies {
 		col := make([]float64, 0, rt.n)
-		for _, s := range []*Sample{r.Base, r.Current} {
+		for _, s := range []*Sample{r.Base, r.Head} {
 			vals := s.Values[m]
 			for i, ok := range s.OK {
 				v := math.NaN()
@@ -139,7 +139,7 @@ func (rt *runTests) build(cfg Config) {
 	}
 	var blocks []int
 	if isBlocked {
-		blocks = append(append(blocks, r.Base.Block...), r.Current.Block...)
+		blocks = append(append(blocks, r.Base.Block...), r.Head.Block...)
 	}
 	members := blockMembers(blocks)
 	rt.worse = newRunData(pooled, rt.alias, rt.nb, 1/(1+cfg.Tolerance), members)
@@ -147,7 +147,7 @@ func (rt *runTests) build(cfg Config) {
 		rt.better = newRunData(pooled, rt.alias, rt.nb, 1/(1-cfg.Tolerance), members)
 	}
 	i := int32(0)
-	for _, s := range []*Sample{r.Base, r.Current} {
+	for _, s := range []*Sample{r.Base, r.Head} {
 		for j, ok := range s.OK {
 			if !ok {
 				rt.miss[0] = append(rt.miss[0], i)

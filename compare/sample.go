@@ -62,7 +62,7 @@ func msOrNaN(v *float64) float64 {
 	return *v
 }
 
-// Runs derives the comparison's input from matched runs.
+// Pairs derives the comparison's input from matched runs.
 func Pairs(pairs []results.Pair) []Pair {
 	out := make([]Pair, 0, len(pairs))
 	for _, p := range pairs {
@@ -70,8 +70,8 @@ func Pairs(pairs []results.Pair) []Pair {
 		if p.Base != nil {
 			r.Base = SampleOf(p.Base)
 		}
-		if p.Current != nil {
-			r.Current = SampleOf(p.Current)
+		if p.Head != nil {
+			r.Head = SampleOf(p.Head)
 		}
 		out = append(out, r)
 	}

@@ -171,7 +171,7 @@ type Decision struct {
 // replaced by the look's level and no bootstrap interval is computed.
 // A run without a baseline is never decided.
 func (d Design) Look(r Pair, cfg Config) Decision {
-	if r.Base == nil || r.Current == nil {
+	if r.Base == nil || r.Head == nil {
 		return Decision{Reason: "no baseline to compare with"}
 	}
 	cfg.Alpha = d.LookAlpha()

@@ -62,10 +62,10 @@ func TestLook(t *testing.T) {
 		status string
 		reason string
 	}{
-		{"no baseline: never decided", Pair{Current: realistic().sample(100, rng)}, false, "", "no baseline"},
-		{"unchanged, many requests: pass", Pair{Base: realistic().sample(400, rng), Current: realistic().sample(400, rng)}, true, "pass", "no change beyond 10%"},
-		{"50% slower: regression", Pair{Base: realistic().sample(200, rng), Current: slow.sample(40, rng)}, true, "regression", "regression ("},
-		{"too few requests for p95: open", Pair{Base: realistic().sample(200, rng), Current: realistic().sample(20, rng)}, false, "", "need 40 successful requests"},
+		{"no baseline: never decided", Pair{Head: realistic().sample(100, rng)}, false, "", "no baseline"},
+		{"unchanged, many requests: pass", Pair{Base: realistic().sample(400, rng), Head: realistic().sample(400, rng)}, true, "pass", "no change beyond 10%"},
+		{"50% slower: regression", Pair{Base: realistic().sample(200, rng), Head: slow.sample(40, rng)}, true, "regression", "regression ("},
+		{"too few requests for p95: open", Pair{Base: realistic().sample(200, rng), Head: realistic().sample(20, rng)}, false, "", "need 40 successful requests"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -86,8 +86,8 @@ func TestCompareSequential(t *testing.T) {
 	slow := realistic()
 	slow.scale = 1.5
 	runs := []Pair{
-		{Endpoint: "e", Scenario: "a", Base: realistic().sample(100, rng), Current: realistic().sample(100, rng)},
-		{Endpoint: "e", Scenario: "b", Base: realistic().sample(100, rng), Current: slow.sample(100, rng)},
+		{Endpoint: "e", Scenario: "a", Base: realistic().sample(100, rng), Head: realistic().sample(100, rng)},
+		{Endpoint: "e", Scenario: "b", Base: realistic().sample(100, rng), Head: slow.sample(100, rng)},
 	}
 	d := NewDesign(0.05, 5, 2)
 	res := CompareSequential(runs, c, d)

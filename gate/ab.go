@@ -184,12 +184,12 @@ func CompareAB(f *results.File, name string, th compare.Config) (*report.Report,
 	pairs := results.MatchVariants(f)
 	aa, common := true, 0
 	for _, p := range pairs {
-		if p.Base == nil || p.Current == nil {
+		if p.Base == nil || p.Head == nil {
 			aa = false
 			continue
 		}
 		common++
-		if p.Base.Fingerprint != p.Current.Fingerprint {
+		if p.Base.Fingerprint != p.Head.Fingerprint {
 			aa = false
 		}
 		if p.Base.OKCount() == 0 {

@@ -170,7 +170,7 @@ func (a *adaptiveRun) group(gi int, g *probe.Group, head, base *[]results.Reques
 		} else {
 			r.Base = baseSample
 		}
-		r.Current = compare.SampleOf(cur)
+		r.Head = compare.SampleOf(cur)
 		dec := a.design.Look(r, a.th)
 		a.stops[gi].open = dec.Reason
 		if dec.Stop {

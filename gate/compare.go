@@ -33,7 +33,7 @@ func CompareFiles(base, cur *results.File, baseName, curName string, th compare.
 	pairs := results.Match(base, cur)
 	common := 0
 	for _, p := range pairs {
-		if p.Base != nil && p.Current != nil {
+		if p.Base != nil && p.Head != nil {
 			common++
 			if p.Base.OKCount() == 0 {
 				return nil, BadInputf("%s: endpoint %q, scenario %q has no successful request: it cannot serve as a baseline; record the baseline again", baseName, p.Endpoint, p.Scenario)

@@ -51,9 +51,9 @@ func CompareStored(hist []*results.File, names []string, cur *results.File, curN
 	for _, p := range pairs {
 		s := compare.Series{Endpoint: p.Endpoint, Scenario: p.Scenario}
 		key := ""
-		if p.Current != nil {
-			s.Current = compare.SampleOf(p.Current)
-			key = p.Current.Key()
+		if p.Head != nil {
+			s.Current = compare.SampleOf(p.Head)
+			key = p.Head.Key()
 		} else {
 			key = p.Base.Key()
 		}
@@ -66,7 +66,7 @@ func CompareStored(hist []*results.File, names []string, cur *results.File, curN
 			}
 			s.History = append(s.History, sample)
 		}
-		if p.Current != nil && p.Base != nil {
+		if p.Head != nil && p.Base != nil {
 			common++
 		}
 		series = append(series, s)

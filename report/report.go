@@ -210,17 +210,17 @@ func Build(pairs []results.Pair, res compare.Result, th compare.Config) *Report 
 	eps := map[string]bool{}
 	for _, p := range pairs {
 		usd, priced := 0.0, false
-		if p.Current != nil && p.Current.CostUSD != nil {
-			usd, priced = *p.Current.CostUSD, true
+		if p.Head != nil && p.Head.CostUSD != nil {
+			usd, priced = *p.Head.CostUSD, true
 		}
 		// A base run counts when it was measured in this job (A/B).
-		if p.Base != nil && p.Base != p.Current && p.Base.Variant == vocab.Base && p.Base.CostUSD != nil {
+		if p.Base != nil && p.Base != p.Head && p.Base.Variant == vocab.Base && p.Base.CostUSD != nil {
 			usd, priced = usd+*p.Base.CostUSD, true
 		}
 		if priced {
 			r.Costs = append(r.Costs, Cost{Endpoint: p.Endpoint, Scenario: p.Scenario, USD: usd})
 		}
-		if p.Current == nil {
+		if p.Head == nil {
 			r.Removed = append(r.Removed, p.Scenario+" @ "+p.Endpoint)
 			continue
 		}
@@ -228,10 +228,10 @@ func Build(pairs []results.Pair, res compare.Result, th compare.Config) *Report 
 			eps[p.Endpoint] = true
 			r.Endpoints = append(r.Endpoints, p.Endpoint)
 		}
-		s := Scenario{Endpoint: p.Endpoint, Scenario: p.Scenario, Model: p.Current.Model, Changed: p.Changed,
-			Checks: byKey[p.Endpoint+"\x00"+p.Scenario], ConfigLine: p.Current.ConfigLine, Status: vocab.OK,
-			BaseRun: p.Base, CurrentRun: p.Current}
-		cur := Describe(p.Current)
+		s := Scenario{Endpoint: p.Endpoint, Scenario: p.Scenario, Model: p.Head.Model, Changed: results.Changed(p),
+			Checks: byKey[p.Endpoint+"\x00"+p.Scenario], ConfigLine: p.Head.ConfigLine, Status: vocab.OK,
+			BaseRun: p.Base, CurrentRun: p.Head}
+		cur := Describe(p.Head)
 		s.Current = &cur
 		if p.Base != nil {
 			b := Describe(p.Base)

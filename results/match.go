@@ -7,14 +7,19 @@ import (
 	"sort"
 )
 
-// Pair is a run matched between baseline and current; vocab.Base or Current is nil
-// when the scenario is new or was removed.
-type Pair struct {
-	Endpoint, Scenario string
-	Base, Current      *Run
-	// Changed lists what differs in the fingerprint ("max_tokens 128 → 256"),
-	// or "configuration" when the parts are not known.
-	Changed []string
+// Pair is a run matched between the baseline (or the base variant) and the
+// current run (the head); Base or Head is nil when the scenario is new or
+// was removed.
+type Pair = vocab.Pair[*Run]
+
+// Changed lists what differs between the fingerprints of a pair's runs
+// ("max_tokens 128 → 256"), or "configuration" when the parts are not
+// known; nil when both sides have the same fingerprint or one is missing.
+func Changed(p Pair) []string {
+	if p.Base == nil || p.Head == nil || p.Base.Fingerprint == p.Head.Fingerprint {
+		return nil
+	}
+	return diffParts(p.Base.FingerprintParts, p.Head.FingerprintParts)
 }
 
 // Match pairs runs by (endpoint, scenario), in the current file's order,
@@ -30,13 +35,10 @@ func Match(base, cur *File) []Pair {
 	used := map[string]bool{}
 	for i := range cur.Runs {
 		c := &cur.Runs[i]
-		p := Pair{Endpoint: c.Endpoint, Scenario: c.Scenario, Current: c}
+		p := Pair{Endpoint: c.Endpoint, Scenario: c.Scenario, Head: c}
 		if b, ok := idx[c.Key()]; ok {
 			p.Base = b
 			used[c.Key()] = true
-			if b.Fingerprint != c.Fingerprint {
-				p.Changed = diffParts(b.FingerprintParts, c.FingerprintParts)
-			}
 		}
 		out = append(out, p)
 	}
@@ -102,12 +104,9 @@ func MatchVariants(f *File) []Pair {
 		if h.Variant != vocab.Head {
 			continue
 		}
-		p := Pair{Endpoint: h.Endpoint, Scenario: h.Scenario, Current: h}
+		p := Pair{Endpoint: h.Endpoint, Scenario: h.Scenario, Head: h}
 		if b, ok := base[key(h)]; ok {
 			p.Base, used[key(h)] = b, true
-			if b.Fingerprint != h.Fingerprint {
-				p.Changed = diffParts(b.FingerprintParts, h.FingerprintParts)
-			}
 		}
 		out = append(out, p)
 	}

@@ -23,13 +23,13 @@ func TestMatch(t *testing.T) {
 	if len(pairs) != 3 {
 		t.Fatalf("%d pairs, want 3", len(pairs))
 	}
-	if p := pairs[0]; p.Base == nil || p.Current == nil || len(p.Changed) != 1 || p.Changed[0] != "max_tokens 128 → 256" {
+	if p := pairs[0]; p.Base == nil || p.Head == nil || len(Changed(p)) != 1 || Changed(p)[0] != "max_tokens 128 → 256" {
 		t.Errorf("pair a: %+v", p)
 	}
 	if p := pairs[1]; p.Base != nil || p.Scenario != "new" {
 		t.Errorf("new scenario: %+v", p)
 	}
-	if p := pairs[2]; p.Current != nil || p.Scenario != "gone" {
+	if p := pairs[2]; p.Head != nil || p.Scenario != "gone" {
 		t.Errorf("removed scenario: %+v", p)
 	}
 }
@@ -42,10 +42,10 @@ func TestMatchVariants(t *testing.T) {
 	if len(pairs) != 2 {
 		t.Fatalf("%d pairs, want 2", len(pairs))
 	}
-	if p := pairs[0]; p.Base != &f.Runs[1] || p.Current != &f.Runs[0] || p.Base.Variant != vocab.Base {
+	if p := pairs[0]; p.Base != &f.Runs[1] || p.Head != &f.Runs[0] || p.Base.Variant != vocab.Base {
 		t.Errorf("pair a: %+v, want the file's base and head runs", p)
 	}
-	if p := pairs[1]; p.Base != nil || p.Current != &f.Runs[2] {
+	if p := pairs[1]; p.Base != nil || p.Head != &f.Runs[2] {
 		t.Errorf("head-only scenario: %+v", p)
 	}
 }

@@ -213,3 +213,11 @@ func (r Reason) Untested() bool {
 func (r Reason) History() bool {
 	return r == HistoryTooShort || r == HistorySpread || r == HistoryNotSignificant
 }
+
+// Pair is what a comparison holds of one (endpoint, scenario): its base
+// side and its head side, each a run or a sample of one. Base is the zero
+// value for a new scenario, Head for a removed one.
+type Pair[T any] struct {
+	Endpoint, Scenario string
+	Base, Head         T
+}
