@@ -9,7 +9,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/latgate/latgate/baseline"
+	"github.com/latgate/latgate/fileio"
 	"github.com/latgate/latgate/compare"
 	"github.com/latgate/latgate/publish"
 	"github.com/latgate/latgate/report"
@@ -244,7 +244,7 @@ func AB(ctx context.Context, env Env, o ABOptions, over Overrides, out string) (
 	}
 	f, merr := MeasureAB(ctx, base, head, MeasureOptions{Source: GitSource(env.Getenv, o.Region), Progress: env.Stderr, TTY: env.TTY, ToolVersion: env.ToolVersion, Thresholds: &th})
 	if f != nil && len(f.Runs) > 0 {
-		if err := baseline.Write(out, f); err != nil {
+		if err := fileio.Write(out, f); err != nil {
 			return nil, nil, AsCannotRun(err)
 		}
 		fmt.Fprintf(env.Stderr, "latgate: wrote %s\n", out)

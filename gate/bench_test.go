@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/latgate/latgate/baseline"
+	"github.com/latgate/latgate/fileio"
 	"github.com/latgate/latgate/probe"
 	"github.com/latgate/latgate/results"
 )
@@ -38,7 +38,7 @@ func BenchmarkResults100k(b *testing.B) {
 				}
 				runtime.GC()
 				runtime.ReadMemStats(&after)
-				if err := baseline.Write(path, f); err != nil {
+				if err := fileio.Write(path, f); err != nil {
 					b.Fatal(err)
 				}
 				st, _ := os.Stat(path)

@@ -8,13 +8,13 @@ import (
 	"io"
 	"os"
 
-	"github.com/latgate/latgate/baseline"
+	"github.com/latgate/latgate/fileio"
 	"github.com/latgate/latgate/compare"
 	"github.com/latgate/latgate/suite"
 )
 
 // readConfigFile reads a suite or a prompt file it names, at most 16 MiB.
-func readConfigFile(path string) ([]byte, error) { return baseline.ReadLimited(path, 16<<20) }
+func readConfigFile(path string) ([]byte, error) { return fileio.ReadLimited(path, 16<<20) }
 
 // LoadConfig reads and validates a suite; every error is bad input. With
 // skipKeys the API keys are not resolved (compare needs none).

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/latgate/latgate/baseline"
+	"github.com/latgate/latgate/fileio"
 	"github.com/latgate/latgate/report"
 	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/sim"
@@ -88,7 +88,7 @@ func Demo(ctx context.Context, env Env, o DemoOptions) error {
 	}
 	report.Measurements(w, f)
 	path := filepath.Join(dir, "ab.json")
-	if err := baseline.Write(path, f); err != nil {
+	if err := fileio.Write(path, f); err != nil {
 		return AsCannotRun(err)
 	}
 	th, err := Thresholds(head, Overrides{})

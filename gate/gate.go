@@ -17,7 +17,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/latgate/latgate/baseline"
+	"github.com/latgate/latgate/fileio"
 	"github.com/latgate/latgate/compare"
 	"github.com/latgate/latgate/publish"
 	"github.com/latgate/latgate/report"
@@ -265,7 +265,7 @@ func (p *pipeline) measure(ctx context.Context, run func(MeasureOptions) (*resul
 	}
 	cur, merr := run(MeasureOptions{Source: src, Progress: p.env.Stderr, TTY: p.env.TTY, ToolVersion: p.env.ToolVersion})
 	if cur != nil && len(cur.Runs) > 0 {
-		if werr := baseline.Write(p.in.Path(p.in.Results), cur); werr != nil {
+		if werr := fileio.Write(p.in.Path(p.in.Results), cur); werr != nil {
 			return nil, AsCannotRun(werr)
 		}
 		if cur.Incomplete != "" {
@@ -349,7 +349,7 @@ func sameSuite(prev []publish.HistoryFile, cur *results.File, log io.Writer) []p
 	}
 	var keep []publish.HistoryFile
 	for _, hf := range prev {
-		f, err := baseline.Decode(hf.Name, hf.Data)
+		f, err := fileio.Decode(hf.Name, hf.Data)
 		if err != nil {
 			fmt.Fprintf(log, "latgate: dropping %s from the baseline history: %v\n", hf.Name, err)
 			continue
@@ -440,7 +440,7 @@ func Publish(ctx context.Context, env Env, in Inputs) error {
 	if in.Results == "" {
 		return BadInputf("results: give the results file to publish (--results FILE)")
 	}
-	cur, err := baseline.Read(in.Path(in.Results))
+	cur, err := fileio.Read(in.Path(in.Results))
 	if err != nil {
 		return AsBadInput(err)
 	}
@@ -509,7 +509,7 @@ func (p *pipeline) loadBaselines(ctx context.Context) ([]*results.File, []string
 		var names []string
 		for _, b := range strings.Split(in.Baseline, ",") {
 			path := in.Path(strings.TrimSpace(b))
-			f, err := baseline.Read(path)
+			f, err := fileio.Read(path)
 			if err != nil {
 				return nil, nil, AsBadInput(err)
 			}
@@ -537,7 +537,7 @@ func (p *pipeline) loadBaselines(ctx context.Context) ([]*results.File, []string
 	var files []*results.File
 	var names []string
 	for _, hf := range h.Files {
-		f, err := baseline.Decode("artifact "+in.BaselineArtifact+"/"+hf.Name, hf.Data)
+		f, err := fileio.Decode("artifact "+in.BaselineArtifact+"/"+hf.Name, hf.Data)
 		if err != nil {
 			return nil, nil, AsBadInput(err)
 		}
@@ -592,7 +592,7 @@ func (p *pipeline) publish(ctx context.Context, cfg *suite.Config, rep *report.R
 	p.accept(rep)
 	extra := report.NoiseMarkdown(noise)
 	full := report.Markdown(rep, report.MarkdownOptions{}) + extra
-	if err := baseline.WriteAtomic(in.Path(in.Report), []byte(full)); err != nil {
+	if err := fileio.WriteAtomic(in.Path(in.Report), []byte(full)); err != nil {
 		return AsCannotRun(err)
 	}
 	htmlPath := HTMLPath(in.Path(in.Report))
@@ -600,7 +600,7 @@ func (p *pipeline) publish(ctx context.Context, cfg *suite.Config, rep *report.R
 	if err := report.HTML(&page, rep); err != nil {
 		return AsCannotRun(err)
 	}
-	if err := baseline.WriteAtomic(htmlPath, []byte(page.String())); err != nil {
+	if err := fileio.WriteAtomic(htmlPath, []byte(page.String())); err != nil {
 		return AsCannotRun(err)
 	}
 	report.Text(env.Stdout, rep, env.Color)

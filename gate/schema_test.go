@@ -16,7 +16,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
-	"github.com/latgate/latgate/baseline"
+	"github.com/latgate/latgate/fileio"
 	"github.com/latgate/latgate/report"
 	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/sim"
@@ -124,7 +124,7 @@ func measureTo(t *testing.T, cfg *suite.Config, path string) (*results.File, err
 		Now:         func() time.Time { return time.Date(2026, 11, 30, 4, 0, 0, 0, time.UTC) },
 	})
 	if f != nil && len(f.Runs) > 0 {
-		if werr := baseline.Write(path, f); werr != nil {
+		if werr := fileio.Write(path, f); werr != nil {
 			t.Fatal(werr)
 		}
 	}
@@ -156,7 +156,7 @@ func TestSchemaProducedFiles(t *testing.T) {
 
 	// The files must hold what makes the validation meaningful: failed
 	// requests, null times and both token sources.
-	cur, err := baseline.Read(curPath)
+	cur, err := fileio.Read(curPath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +182,7 @@ func TestSchemaProducedFiles(t *testing.T) {
 
 	// The verdict: the baseline lacks the tools endpoint, so its checks
 	// are no_baseline next to tested ones.
-	base, err := baseline.Read(basePath)
+	base, err := fileio.Read(basePath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,7 +232,7 @@ func TestSchemaProducedFiles(t *testing.T) {
 		}
 	}
 	abPath := filepath.Join(dir, "ab.json")
-	if err := baseline.Write(abPath, &ab); err != nil {
+	if err := fileio.Write(abPath, &ab); err != nil {
 		t.Fatal(err)
 	}
 	mustValidate(t, resSchema, "ab.json", readFile(t, abPath))

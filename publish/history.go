@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"github.com/google/go-github/v62/github"
-	"github.com/latgate/latgate/baseline"
+	"github.com/latgate/latgate/fileio"
 )
 
 // ErrBadArtifact means the baseline artifact is not what latgate records:
@@ -189,7 +189,7 @@ func WriteHistory(dir string, files []HistoryFile, protect ...string) ([]string,
 		}
 	}
 	for _, f := range named {
-		if err := baseline.WriteAtomic(filepath.Join(dir, f.Name), f.Data); err != nil {
+		if err := fileio.WriteAtomic(filepath.Join(dir, f.Name), f.Data); err != nil {
 			return nil, err
 		}
 	}

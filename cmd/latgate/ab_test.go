@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/latgate/latgate/baseline"
+	"github.com/latgate/latgate/fileio"
 	"github.com/latgate/latgate/internal/gittest"
 	"github.com/latgate/latgate/sim"
 )
@@ -46,7 +46,7 @@ func TestABSurvivesDrift(t *testing.T) {
 	if !strings.Contains(r.stdout, "A/A run") || !strings.Contains(r.stdout, "detects (80% power)") {
 		t.Errorf("the A/A run does not state what the suite can detect:\n%s", r.stdout)
 	}
-	f, err := baseline.Read(aa)
+	f, err := fileio.Read(aa)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +138,7 @@ func TestGateABOnThePullRequestThatAddsTheSuite(t *testing.T) {
 			if tt.wantCode != 0 {
 				return
 			}
-			f, err := baseline.Read(res)
+			f, err := fileio.Read(res)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -6,7 +6,7 @@ import (
 	"os"
 	"strconv"
 
-	"github.com/latgate/latgate/baseline"
+	"github.com/latgate/latgate/fileio"
 	"github.com/latgate/latgate/gate"
 	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/suite"
@@ -72,7 +72,7 @@ func cmdCompare(e *env, args []string) error {
 	}
 	var files []*results.File
 	for _, p := range pos {
-		f, err := baseline.Read(p)
+		f, err := fileio.Read(p)
 		if err != nil {
 			return gate.AsBadInput(err)
 		}

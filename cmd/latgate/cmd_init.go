@@ -7,7 +7,7 @@ import (
 	"regexp"
 	"slices"
 
-	"github.com/latgate/latgate/baseline"
+	"github.com/latgate/latgate/fileio"
 	"github.com/latgate/latgate/gate"
 	"github.com/latgate/latgate/internal/scaffold"
 )
@@ -31,7 +31,7 @@ func cmdInit(e *env, args []string) error {
 		return gate.AsBadInput(err)
 	}
 	written, err := scaffold.Write(*dir, files, *force, func(path string, data []byte) error {
-		return baseline.WriteAtomic(path, data) // 0644: files to commit
+		return fileio.WriteAtomic(path, data) // 0644: files to commit
 	})
 	for _, p := range written {
 		fmt.Fprintf(e.stderr, "latgate: wrote %s\n", p)

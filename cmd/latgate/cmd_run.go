@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/latgate/latgate/baseline"
+	"github.com/latgate/latgate/fileio"
 	"github.com/latgate/latgate/gate"
 	"github.com/latgate/latgate/internal/version"
 	"github.com/latgate/latgate/report"
@@ -41,7 +41,7 @@ func cmdRun(e *env, args []string) error {
 	gate.ConfigWarnings(e.stderr, cfg)
 	f, err := gate.Measure(e.ctx, cfg, gate.MeasureOptions{Source: gate.GitSource(e.getenv, *region), Progress: e.stderr, TTY: progressBar(e), ToolVersion: version.Tool()})
 	if f != nil && len(f.Runs) > 0 {
-		if werr := baseline.Write(*out, f); werr != nil {
+		if werr := fileio.Write(*out, f); werr != nil {
 			return gate.AsCannotRun(werr)
 		}
 		report.Measurements(e.stdout, f)
@@ -110,17 +110,17 @@ func cmdMerge(e *env, args []string) error {
 	}
 	var files []*results.File
 	for _, p := range pos {
-		f, err := baseline.Read(p)
+		f, err := fileio.Read(p)
 		if err != nil {
 			return gate.AsBadInput(err)
 		}
 		files = append(files, f)
 	}
-	m, err := baseline.Merge(files, pos)
+	m, err := results.Merge(files, pos)
 	if err != nil {
 		return gate.AsBadInput(err)
 	}
-	if err := baseline.Write(*out, m); err != nil {
+	if err := fileio.Write(*out, m); err != nil {
 		return gate.AsCannotRun(err)
 	}
 	fmt.Fprintf(e.stderr, "latgate: merged %d files (%d runs) into %s\n", len(files), len(m.Runs), *out)

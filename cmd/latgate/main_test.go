@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/latgate/latgate/baseline"
+	"github.com/latgate/latgate/fileio"
 	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/sim"
 )
@@ -73,7 +73,7 @@ func TestRunCompareExitCodes(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("run exit %d: %s", r.code, r.stderr)
 	}
-	f, err := baseline.Read(base)
+	f, err := fileio.Read(base)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -249,7 +249,7 @@ func TestMerge(t *testing.T) {
 	for _, region := range []string{"us", "eu"} {
 		f := results.File{Schema: results.Schema, MetricsVersion: results.MetricsVersion, Source: results.Source{Region: region},
 			Runs: []results.Run{{Scenario: "s", Endpoint: "api-" + region, Requests: []results.Request{req}}}}
-		if err := baseline.Write(filepath.Join(dir, region+".json"), &f); err != nil {
+		if err := fileio.Write(filepath.Join(dir, region+".json"), &f); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -258,7 +258,7 @@ func TestMerge(t *testing.T) {
 	if r.code != 0 {
 		t.Fatalf("exit %d: %s", r.code, r.stderr)
 	}
-	m, err := baseline.Read(out)
+	m, err := fileio.Read(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -289,7 +289,7 @@ func TestInterruptStillWritesResults(t *testing.T) {
 	if code != 3 || !strings.Contains(se.String(), "incomplete run (interrupted") {
 		t.Errorf("exit %d, want 3 and the interruption named: %s", code, se.String())
 	}
-	f, err := baseline.Read(out)
+	f, err := fileio.Read(out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -323,7 +323,7 @@ func TestCapsAreCheckedOrMarkIncomplete(t *testing.T) {
 	if r.code != 3 || !strings.Contains(r.stderr, "incomplete run") {
 		t.Errorf("exit %d, stderr %q; want 3 and an incomplete run", r.code, r.stderr)
 	}
-	if f, err := baseline.Read(out); err != nil || !strings.Contains(f.Incomplete, "max_output_tokens") {
+	if f, err := fileio.Read(out); err != nil || !strings.Contains(f.Incomplete, "max_output_tokens") {
 		t.Errorf("results: %v; want them written and marked incomplete by the token cap", err)
 	}
 }
@@ -339,7 +339,7 @@ func TestColdConnections(t *testing.T) {
 		if r := runCLI(t, map[string]string{"TEST_API_KEY": testKey}, "run", "-c", cfg, "-o", out); r.code != 0 {
 			t.Fatal(r.stderr)
 		}
-		f, err := baseline.Read(out)
+		f, err := fileio.Read(out)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/latgate/latgate/baseline"
+	"github.com/latgate/latgate/fileio"
 )
 
 // TestRealEngine runs latgate against a real Ollama serving a generated tiny
@@ -52,7 +52,7 @@ limits:
 	if r := runCLI(t, nil, "gate", "--mode", "record", "-c", cfg, "--results", base, "--baseline-dir", filepath.Join(dir, "history")); r.code != 0 {
 		t.Fatalf("record: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
-	f, err := baseline.Read(base)
+	f, err := fileio.Read(base)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -150,7 +150,7 @@ limits:
 	if r := runCLI(t, nil, "run", "-c", cfg, "-o", out); r.code != 0 {
 		t.Fatalf("four APIs: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
-	f, err := baseline.Read(out)
+	f, err := fileio.Read(out)
 	if err != nil {
 		t.Fatal(err)
 	}

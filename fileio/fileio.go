@@ -1,12 +1,12 @@
-// Package baseline reads, writes, matches and merges results files
-// (package results; format in docs/formats.md) and keeps baseline history.
-// A baseline is simply a results file recorded on the base branch; a
-// history is several of them, oldest first.
-//
-// Files are written atomically (a temporary file in the same folder, synced,
-// then renamed), so a crash never leaves half a file. The package does not
-// measure or compare anything, and does not talk to GitHub.
-package baseline
+// Package fileio is latgate's file I/O: every file it reads that a user or
+// a pull request hands it (results files, baselines, the suite, with their
+// size bounded) and every file it writes (results, reports, history, the
+// files of latgate init), written atomically (a temporary file in the same
+// folder, synced, then renamed), so a crash never leaves half a file.
+// Results files (format in docs/formats.md) are decoded with
+// file:line:col errors and validated. The package does not measure or
+// compare anything, and does not talk to GitHub.
+package fileio
 
 import (
 	"bufio"
@@ -212,86 +212,4 @@ func position(b []byte, off int64) (line, col int) {
 		}
 	}
 	return line, col
-}
-
-// Merge combines results files (for example from a matrix of regions). Runs
-// with the same (endpoint, scenario) are a conflict unless identical.
-func Merge(files []*results.File, names []string) (*results.File, error) {
-	if len(files) == 0 {
-		return nil, errors.New("nothing to merge")
-	}
-	out := *files[0]
-	out.Runs = nil
-	out.Notes = nil
-	from := map[string]int{}
-	var raw [][]byte // each kept run as it was in its file
-	var fileOf []string
-	var regions, runners, incomplete []string
-	interleaved := func(f *results.File) bool { return len(f.Runs) > 0 && f.Runs[0].Variant != "" }
-	for i, f := range files {
-		if f.MetricsVersion != files[0].MetricsVersion {
-			return nil, fmt.Errorf("%s has metrics_version %d but %s has %d: cannot merge", names[i], f.MetricsVersion, names[0], files[0].MetricsVersion)
-		}
-		if interleaved(f) != interleaved(files[0]) {
-			ab, plain := names[i], names[0]
-			if interleaved(files[0]) {
-				ab, plain = names[0], names[i]
-			}
-			return nil, fmt.Errorf("%s is an interleaved A/B file (latgate ab) and %s is not: cannot merge them", ab, plain)
-		}
-		if f.Incomplete != "" {
-			incomplete = append(incomplete, names[i]+": "+f.Incomplete)
-		}
-		regions = appendUnique(regions, f.Source.Region)
-		runners = appendUnique(runners, f.Source.Runner)
-		out.Notes = append(out.Notes, f.Notes...)
-		if f.CreatedAt.After(out.CreatedAt) {
-			out.CreatedAt = f.CreatedAt
-		}
-		for _, r := range f.Runs {
-			this, _ := json.Marshal(r)
-			if r.Region == "" {
-				r.Region = f.Source.Region
-			}
-			if j, ok := from[r.Key()]; ok {
-				if !bytes.Equal(raw[j], this) {
-					return nil, fmt.Errorf("endpoint %q, scenario %q is in both %s and %s with different data: give each matrix leg its own endpoint name (for example the region)", r.Endpoint, r.Scenario, fileOf[j], names[i])
-				}
-				continue
-			}
-			from[r.Key()] = len(out.Runs)
-			fileOf = append(fileOf, names[i])
-			raw = append(raw, this)
-			out.Runs = append(out.Runs, r)
-		}
-	}
-	out.Source.Region = strings.Join(regions, ",")
-	out.Source.Runner = strings.Join(runners, ",")
-	// An incomplete part makes the whole incomplete: it must never become
-	// a baseline or pass a gate by being merged.
-	out.Incomplete = strings.Join(incomplete, "; ")
-	// The cost is the kept runs' (a run in two files counts once).
-	out.CostUSD = nil
-	for _, r := range out.Runs {
-		if r.CostUSD != nil {
-			sum := *r.CostUSD
-			if out.CostUSD != nil {
-				sum += *out.CostUSD
-			}
-			out.CostUSD = &sum
-		}
-	}
-	return &out, nil
-}
-
-func appendUnique(list []string, s string) []string {
-	if s == "" {
-		return list
-	}
-	for _, x := range list {
-		if x == s {
-			return list
-		}
-	}
-	return append(list, s)
 }
