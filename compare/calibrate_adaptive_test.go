@@ -1,8 +1,6 @@
 package compare
 
 import (
-	"github.com/latgate/latgate/vocab"
-
 	"flag"
 	"fmt"
 	"math"
@@ -13,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/latgate/latgate/vocab"
 )
 
 var (
@@ -111,7 +111,7 @@ func adaptiveSuite(design string, change func(*model), seed uint64, c Config) ad
 				look.Base = prefix(r.Base, n)
 			}
 			if dec := d.Look(look, c); dec.Stop {
-				status = dec.Status
+				status = map[vocab.Status]string{vocab.OK: "pass", vocab.Regression: "regression"}[dec.Outcome]
 				break
 			}
 		}

@@ -1,8 +1,6 @@
 package compare
 
 import (
-	"github.com/latgate/latgate/vocab"
-
 	"flag"
 	"fmt"
 	"math"
@@ -14,6 +12,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/latgate/latgate/vocab"
 )
 
 var (

@@ -89,7 +89,6 @@
 package compare
 
 import (
-	"fmt"
 	"math"
 	"runtime"
 	"slices"
@@ -177,19 +176,37 @@ type Check struct {
 	MinDelta           float64    // the absolute threshold applied (milliseconds)
 	NBase, NCurrent    int
 	Status             vocab.Status
-	NeedN              int    // for inconclusive: requests per side that would decide it (0 = unknown)
-	Note               string // why inconclusive, etc.
+	// Reason says why the status is what it is when the status alone does
+	// not (inconclusive: too few requests, not significant, …); "" else.
+	Reason vocab.Reason
+	NeedN  int // for inconclusive: requests per side that would decide it (0 = unknown)
+	// Spread is the run-to-run spread of the statistic in a baseline
+	// history (a relative half-width, 0.12 for ±12%); NaN otherwise.
+	// RunsUsable of RunsTotal history runs had enough requests for it.
+	Spread                float64
+	RunsUsable, RunsTotal int
 }
 
 // Result is the outcome of a comparison.
 type Result struct {
 	Verdict  string // "pass" or "fail"
 	Checks   []Check
-	Warnings []string
+	Warnings []Warning
 	Tested   int // checks in the multiple-comparison family
+	// Design is the sequential design an adaptive suite was compared
+	// under (CompareSequential); nil for a fixed one.
+	Design *Design
 	// Permutations is the number of permutations drawn: fewer than
 	// Config.Permutations when every status was settled earlier.
 	Permutations int
+}
+
+// Warning is what the comparison of one (endpoint, scenario) could not do
+// as asked.
+type Warning struct {
+	Kind               vocab.Warning
+	Endpoint, Scenario string
+	N                  int // the requests concerned (OneSidedBlocks)
 }
 
 // statDef is one statistic of a latency metric; mean has q < 0.
@@ -240,8 +257,7 @@ func Compare(runs []Pair, cfg Config) Result {
 	var boots []bootJob
 	for i, r := range runs {
 		if r.Head == nil {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("%s / %s: in the baseline but not measured now (removed?)", r.Endpoint, r.Scenario))
-			continue
+			continue // removed: the report says so from the pairs
 		}
 		d := addChecks(&res, i, r, cfg, &boots)
 		if d != nil && len(d.tests) > 0 {
@@ -384,131 +400,109 @@ func unpairedRequests(r Pair) int {
 	return n
 }
 
-// addChecks appends the run's checks and returns its permutation data.
+// addChecks appends the run's checks and returns its permutation data
+// (nil without a baseline).
 func addChecks(res *Result, runIndex int, r Pair, cfg Config, boots *[]bootJob) *runTests {
-	var d *runTests
-	isBlocked := blocked(r)
-	if r.Base != nil {
-		if (r.Base.Block != nil || r.Head.Block != nil) && !isBlocked {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("%s / %s: block numbers missing on one side or not one per request; compared as unpaired runs", r.Endpoint, r.Scenario))
-		}
-		d = newRunTests(r, isBlocked)
-		if isBlocked {
-			if n := unpairedRequests(r); n > 0 {
-				res.Warnings = append(res.Warnings, fmt.Sprintf("%s / %s: requests in blocks measured on one side only (%d) take no part in the tests, which exchange labels within blocks; the estimates include them", r.Endpoint, r.Scenario, n))
-			}
-		}
-	}
-	addTests := func(check int, kind testKind, metric int, q, margin float64) {
-		d.tests = append(d.tests, testDef{check: check, kind: kind, metric: metric, q: q, dir: 1, margin: margin})
-		if cfg.Tolerance < 1 { // an improvement beyond a tolerance of 100% or more is impossible
-			d.tests = append(d.tests, testDef{check: check, kind: kind, metric: metric, q: q, dir: -1, margin: margin})
-		}
-	}
+	d := permData(res, r)
 	for mi, m := range vocab.Latencies {
 		bv, cv := okValues(r.Base, m), okValues(r.Head, m)
 		if len(cv) == 0 && len(bv) == 0 {
-			continue // metric not observed in this run (e.g. ttfc for tool calls)
+			continue // metric not observed in this run (e.g. ttft for tool calls)
 		}
 		for _, st := range statDefs {
-			minN := st.minN()
-			if st.q == 0.99 && (len(cv) < minN || (r.Base != nil && len(bv) < minN)) && !hasBudget(cfg, m, st.name) {
-				continue // p99 only when n allows (or when budgeted)
+			if skipP99(st, sides(r.Base != nil, len(bv), len(cv)), cfg, m) {
+				continue
 			}
-			c := Check{
-				Endpoint: r.Endpoint, Scenario: r.Scenario, Metric: m, Stat: st.name,
-				Baseline: st.of(bv), Current: st.of(cv),
-				CurrentCI: [2]float64{math.NaN(), math.NaN()},
-				DeltaPct:  math.NaN(), CIPct: [2]float64{math.NaN(), math.NaN()},
-				PValue: math.NaN(), RawP: math.NaN(),
-				Budget: budgetFor(cfg, m, st.name), NBase: len(bv), NCurrent: len(cv),
-				MinDelta: minDelta(cfg, m, r.Head),
-			}
-			if st.q > 0 {
-				c.CurrentCI = QuantileCI(cv, st.q, cfg.Alpha)
-			}
+			c := latencyCheck(r.Endpoint, r.Scenario, m, st, bv, cv, cfg, r.Head)
 			switch {
 			case r.Base == nil:
 				c.Status = vocab.NoBaseline
-			case len(bv) < minN || len(cv) < minN:
-				c.Status = vocab.Inconclusive
-				c.NeedN = minN
-				c.Note = fmt.Sprintf("need %d successful requests per side to test %s (have %d and %d)", minN, st.name, len(bv), len(cv))
-				if reqs := requestsFor(minN, r.Base, r.Head); reqs > 0 {
-					c.NeedN = reqs
-					c.Note += fmt.Sprintf("; with the failures seen, set requests to at least %d", reqs)
-				}
+			case len(bv) < st.minN() || len(cv) < st.minN():
+				tooFew(&c, st.minN(), r.Base, r.Head)
 			default:
 				c.DeltaPct = pct(c.Current, c.Baseline)
 				if cfg.Bootstrap > 0 {
-					*boots = append(*boots, bootJob{runIndex: runIndex, check: len(res.Checks), run: r, metric: m, st: st, blocked: isBlocked})
+					*boots = append(*boots, bootJob{runIndex: runIndex, check: len(res.Checks), run: r, metric: m, st: st, blocked: d.blocked})
 				}
-				kind := kindTail
-				switch {
-				case st.q < 0:
-					kind = kindMean
-				case st.q == 0.5:
-					kind = kindRank
-				}
-				addTests(len(res.Checks), kind, mi, st.q, 0)
+				d.add(len(res.Checks), st.kind(), mi, st.q, 0, cfg.Tolerance)
 			}
 			res.Checks = append(res.Checks, c)
 		}
 	}
-	// Error rate.
-	br, bn := failRate(r.Base)
-	cr, cn := failRate(r.Head)
-	c := Check{
-		Endpoint: r.Endpoint, Scenario: r.Scenario, Metric: "errors", Stat: "rate",
-		Baseline: br, Current: cr, CurrentCI: [2]float64{math.NaN(), math.NaN()},
-		DeltaPct: math.NaN(), CIPct: [2]float64{math.NaN(), math.NaN()},
-		PValue: math.NaN(), RawP: math.NaN(),
-		Budget: budgetFor(cfg, "errors", "rate"), NBase: bn, NCurrent: cn,
+	addRateChecks(res, d, r, cfg)
+	return d
+}
+
+// sides lists the request counts a p99 check needs: the current run's,
+// and the baseline's when there is one.
+func sides(hasBase bool, nb, nc int) []int {
+	if hasBase {
+		return []int{nb, nc}
 	}
-	noRequests := "no requests on one side, so the rate cannot be compared"
+	return []int{nc}
+}
+
+// permData prepares a run's permutation data, warning when an A/B run's
+// blocks cannot be used as such; nil without a baseline.
+func permData(res *Result, r Pair) *runTests {
+	if r.Base == nil {
+		return nil
+	}
+	isBlocked := blocked(r)
+	if (r.Base.Block != nil || r.Head.Block != nil) && !isBlocked {
+		res.Warnings = append(res.Warnings, Warning{Kind: vocab.Unblocked, Endpoint: r.Endpoint, Scenario: r.Scenario})
+	}
+	if isBlocked {
+		if n := unpairedRequests(r); n > 0 {
+			res.Warnings = append(res.Warnings, Warning{Kind: vocab.OneSidedBlocks, Endpoint: r.Endpoint, Scenario: r.Scenario, N: n})
+		}
+	}
+	return newRunTests(r, isBlocked)
+}
+
+// kind is the permutation test of a latency statistic.
+func (s statDef) kind() testKind {
 	switch {
-	case r.Base == nil:
-		c.Status = vocab.NoBaseline
-	case bn == 0 || cn == 0:
-		c.Status, c.Note = vocab.Inconclusive, noRequests
-	default:
-		if br > 0 {
-			c.DeltaPct = pct(cr, br)
-		}
-		addTests(len(res.Checks), kindErrors, -1, 0, rateMargin(vocab.Errors, br, cfg.Tolerance))
+	case s.q < 0:
+		return kindMean
+	case s.q == 0.5:
+		return kindRank
 	}
-	res.Checks = append(res.Checks, c)
+	return kindTail
+}
+
+// add registers a test of check in both directions (one direction when
+// the tolerance is 100% or more: no improvement can be beyond it).
+func (rt *runTests) add(check int, kind testKind, metric int, q, margin, tolerance float64) {
+	rt.tests = append(rt.tests, testDef{check: check, kind: kind, metric: metric, q: q, dir: 1, margin: margin})
+	if tolerance < 1 {
+		rt.tests = append(rt.tests, testDef{check: check, kind: kind, metric: metric, q: q, dir: -1, margin: margin})
+	}
+}
+
+// addRateChecks appends the error rate, goodput (with SLOs) and cache hit
+// rate (with a floor) checks of a run.
+func addRateChecks(res *Result, d *runTests, r Pair, cfg Config) {
+	rates := []Check{errorCheck(r, cfg)}
+	kinds := []testKind{kindErrors}
 	if len(cfg.Goodput) > 0 {
-		g := Check{
-			Endpoint: r.Endpoint, Scenario: r.Scenario, Metric: "goodput", Stat: "rate",
-			Baseline: goodShare(r.Base, cfg.Goodput), Current: goodShare(r.Head, cfg.Goodput),
-			CurrentCI: [2]float64{math.NaN(), math.NaN()}, DeltaPct: math.NaN(), CIPct: [2]float64{math.NaN(), math.NaN()},
-			PValue: math.NaN(), RawP: math.NaN(), Budget: floorFor(cfg, "goodput", "rate"), NBase: bn, NCurrent: cn,
-		}
+		rates = append(rates, goodputCheck(r, cfg))
+		kinds = append(kinds, kindGoodput)
+	}
+	for i, c := range rates {
 		switch {
 		case r.Base == nil:
-			g.Status = vocab.NoBaseline
-		case bn == 0 || cn == 0:
-			g.Status, g.Note = vocab.Inconclusive, noRequests
+			c.Status = vocab.NoBaseline
+		case c.NBase == 0 || c.NCurrent == 0:
+			untestable(&c, vocab.NoRequests, 0)
 		default:
-			addTests(len(res.Checks), kindGoodput, -1, 0, rateMargin(vocab.Goodput, g.Baseline, cfg.Tolerance))
+			d.add(len(res.Checks), kinds[i], -1, 0, rateMargin(c.Metric, c.Baseline, cfg.Tolerance), cfg.Tolerance)
 		}
-		res.Checks = append(res.Checks, g)
+		res.Checks = append(res.Checks, c)
 	}
-	if floor := floorFor(cfg, "cache_hit_rate", "min"); !math.IsNaN(floor) {
-		h := Check{
-			Endpoint: r.Endpoint, Scenario: r.Scenario, Metric: "cache_hit_rate", Stat: "min",
-			Baseline: cacheShare(r.Base), Current: cacheShare(r.Head),
-			CurrentCI: [2]float64{math.NaN(), math.NaN()}, DeltaPct: math.NaN(), CIPct: [2]float64{math.NaN(), math.NaN()},
-			PValue: math.NaN(), RawP: math.NaN(), Budget: floor, NBase: bn, NCurrent: cn, Status: vocab.OK,
-		}
-		if math.IsNaN(h.Current) {
-			h.Status = vocab.Inconclusive
-			h.Note = "the server reported no prompt tokens, so the cache hit rate cannot be checked against its floor"
-		}
-		res.Checks = append(res.Checks, h)
+	if c := cacheCheck(r, cfg); c != nil {
+		res.Checks = append(res.Checks, *c)
 	}
-	return d
 }
 
 // goodShare is the share of requests that succeeded and met every SLO
@@ -635,13 +629,9 @@ func decide(c *Check, cfg Config, tested int) {
 		c.Status = vocab.Improvement
 	case beyond:
 		c.Status = vocab.Inconclusive
+		c.Reason = vocab.NotSignificant
 		if worse {
 			c.NeedN = neededN(c, cfg.Alpha, tested)
-		}
-		if c.NeedN > 0 {
-			c.Note = fmt.Sprintf("change beyond tolerance but not significant; roughly %d requests per side might decide it", c.NeedN)
-		} else {
-			c.Note = "change beyond tolerance but not significant"
 		}
 	default:
 		c.Status = vocab.OK

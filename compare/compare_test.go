@@ -1,14 +1,14 @@
 package compare
 
 import (
-	"github.com/latgate/latgate/vocab"
-
 	"math"
 	"math/rand/v2"
 	"reflect"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/latgate/latgate/vocab"
 )
 
 // model is a realistic latency model for one scenario: a log-normal TTFT
@@ -159,8 +159,8 @@ func TestDetectsTailOnlyRegression(t *testing.T) {
 func TestFewSamplesAreInconclusive(t *testing.T) {
 	r := Compare(pair(realistic(), realistic(), 20, 1), cfg())
 	c := find(t, r, "short", "ttft", "p95")
-	if c.Status != vocab.Inconclusive || c.NeedN != 40 || !strings.Contains(c.Note, "need 40 successful requests per side to test p95") {
-		t.Errorf("got %s need %d note %q", c.Status, c.NeedN, c.Note)
+	if c.Status != vocab.Inconclusive || c.NeedN != 40 || c.Reason != vocab.TooFew || !c.Untested() {
+		t.Errorf("got %s need %d reason %q", c.Status, c.NeedN, c.Reason)
 	}
 	if !math.IsNaN(c.PValue) {
 		t.Errorf("an untested check has p-value %v, want NaN", c.PValue)
@@ -189,8 +189,8 @@ func TestBigButUncertainChangeIsInconclusive(t *testing.T) {
 		switch {
 		case c.RawP < 0.5:
 			estimated++
-			if c.NeedN <= 12 || !strings.Contains(c.Note, "requests per side might decide it") {
-				t.Errorf("seed %d: raw p %.3f, need %d note %q: want an estimate above the current n", seed, c.RawP, c.NeedN, c.Note)
+			if c.NeedN <= 12 || c.Reason != vocab.NotSignificant || !c.Doubtful() {
+				t.Errorf("seed %d: raw p %.3f, need %d reason %q: want an estimate above the current n", seed, c.RawP, c.NeedN, c.Reason)
 			}
 		case c.NeedN != 0:
 			t.Errorf("seed %d: raw p %.3f (the test points within tolerance) but need %d, want no estimate", seed, c.RawP, c.NeedN)
@@ -790,8 +790,8 @@ func TestEmptySideIsNotTested(t *testing.T) {
 	empty := &Sample{Values: map[vocab.Metric][]float64{}}
 	r := Compare([]Pair{{Endpoint: "e", Scenario: "s", Base: realistic().sample(50, rng), Head: empty}}, cfg())
 	c := find(t, r, "s", "errors", "rate")
-	if c.Status != vocab.Inconclusive || !math.IsNaN(c.PValue) || c.Note == "" {
-		t.Errorf("errors with an empty current side: %s, p %v, note %q; want inconclusive, no p-value, a note", c.Status, c.PValue, c.Note)
+	if c.Status != vocab.Inconclusive || !math.IsNaN(c.PValue) || c.Reason != vocab.NoRequests {
+		t.Errorf("errors with an empty current side: %s, p %v, reason %q; want inconclusive, no p-value, no requests", c.Status, c.PValue, c.Reason)
 	}
 }
 
@@ -805,7 +805,7 @@ func TestOneSidedBlocksWarn(t *testing.T) {
 	}
 	r.Base.Block[39] = 99 // a block only the base has
 	res := Compare([]Pair{r}, cfg())
-	if len(res.Warnings) != 1 || !strings.Contains(res.Warnings[0], "requests in blocks measured on one side only (1)") {
+	if len(res.Warnings) != 1 || res.Warnings[0].Kind != vocab.OneSidedBlocks || res.Warnings[0].N != 1 {
 		t.Errorf("warnings %q", res.Warnings)
 	}
 	r.Base.Block[39] = 9

@@ -1,14 +1,14 @@
 package compare
 
 import (
-	"github.com/latgate/latgate/vocab"
-
 	"errors"
 	"fmt"
 	"math"
 	"sort"
 
 	"github.com/montanaflynn/stats"
+
+	"github.com/latgate/latgate/vocab"
 )
 
 // Series is one (endpoint, scenario) across a history of baseline runs and
@@ -55,153 +55,173 @@ func CompareHistory(series []Series, cfg Config) (Result, error) {
 		return Result{}, fmt.Errorf("%w (have %d)", ErrShortHistory, longest)
 	}
 	var res Result
-	type test struct {
-		check int
-		p     float64
-		dir   int
-	}
-	var tests []test
+	var tests []historyTest
 	for _, s := range series {
-		hist := nonNil(s.History)
 		if s.Current == nil {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("%s / %s: in the baseline history but not measured now (removed?)", s.Endpoint, s.Scenario))
+			continue // removed: the report says so from the pairs
+		}
+		hist := nonNil(s.History)
+		for _, m := range vocab.Latencies {
+			tests = append(tests, historyLatencyChecks(&res, s, hist, m, cfg)...)
+		}
+		tests = append(tests, historyErrorCheck(&res, s, hist, cfg)...)
+	}
+	res.Tested = holm(&res, tests)
+	for i := range res.Checks {
+		c := &res.Checks[i]
+		if c.Status != "" {
+			overBudget(c)
 			continue
 		}
-		for _, m := range vocab.Latencies {
-			cv := okValues(s.Current, m)
-			cRobust := chunkedValues(s.Current, m)
-			hv := make([][]float64, len(hist))
-			hRobust := make([][][]float64, len(hist))
-			seen := len(cv) > 0
-			for i, h := range hist {
-				hv[i] = okValues(h, m)
-				hRobust[i] = chunkedValues(h, m)
-				seen = seen || len(hv[i]) > 0
-			}
-			if !seen {
-				continue
-			}
-			for _, st := range statDefs {
-				minN := st.minN()
-				if st.q == 0.99 && len(cv) < minN && !hasBudget(cfg, m, st.name) {
-					continue
-				}
-				c := Check{
-					Endpoint: s.Endpoint, Scenario: s.Scenario, Metric: m, Stat: st.name,
-					Baseline: math.NaN(), Current: st.of(cv),
-					CurrentCI: [2]float64{math.NaN(), math.NaN()},
-					DeltaPct:  math.NaN(), CIPct: [2]float64{math.NaN(), math.NaN()},
-					PValue: math.NaN(), RawP: math.NaN(),
-					Budget: budgetFor(cfg, m, st.name), NCurrent: len(cv),
-					MinDelta: minDelta(cfg, m, s.Current),
-				}
-				if st.q > 0 {
-					c.CurrentCI = QuantileCI(cv, st.q, cfg.Alpha)
-				}
-				// One log statistic per baseline run with enough requests.
-				var xs, whole []float64
-				for i, v := range hv {
-					if len(v) < minN {
-						continue
-					}
-					if x, w := robustStat(hRobust[i], st), st.of(v); x > 0 && w > 0 {
-						xs = append(xs, math.Log(x))
-						whole = append(whole, math.Log(w))
-						c.NBase += len(v)
-					}
-				}
-				if len(whole) > 0 {
-					mw, _ := stats.Mean(whole)
-					c.Baseline = math.Exp(mw)
-				}
-				switch {
-				case len(hist) == 0:
-					c.Status = vocab.NoBaseline
-				case len(cv) < minN:
-					c.Status = vocab.Inconclusive
-					c.NeedN = minN
-					c.Note = fmt.Sprintf("need %d successful requests to test %s (have %d)", minN, st.name, len(cv))
-				case len(xs) < 2:
-					c.Status = vocab.Inconclusive
-					c.Note = fmt.Sprintf("need two baseline runs with %d successful requests to estimate the run-to-run spread of %s (have %d of %d runs)", minN, st.name, len(xs), len(hist))
-				case c.Current <= 0 || robustStat(cRobust, st) <= 0:
-					c.Status = vocab.Inconclusive
-					c.Note = "current value is not positive"
-				default:
-					c.DeltaPct = pct(c.Current, c.Baseline)
-					// The test uses the time-robust run statistic.
-					y := math.Log(robustStat(cRobust, st))
-					mx, _ := stats.Mean(xs)
-					sd, _ := stats.StandardDeviationSample(xs)
-					// The interval's width comes from the spread of the
-					// test's statistic, centred on the whole run's change.
-					h := predictionHalfWidth(xs, y, cfg.Alpha)
-					d := math.Log1p(c.DeltaPct / 100)
-					c.CIPct = [2]float64{(math.Exp(d-h) - 1) * 100, (math.Exp(d+h) - 1) * 100}
-					if sd > math.Log1p(cfg.Tolerance) {
-						c.Status = vocab.Inconclusive
-						c.Note = fmt.Sprintf("run-to-run spread of %s in the baseline history (±%.0f%%) exceeds the tolerance (%.0f%%): stored baselines cannot tell a change of this size from drift; compare both variants interleaved with `latgate ab`",
-							st.name, (math.Exp(sd)-1)*100, cfg.Tolerance*100)
-						break
-					}
-					worse := predictionP(xs, math.Log1p(cfg.Tolerance), y, 1)
-					var better float64 = 1
-					if cfg.Tolerance < 1 {
-						better = predictionP(xs, math.Log1p(-cfg.Tolerance), y, -1)
-					}
-					if y >= mx {
-						c.RawP = worse
-					} else {
-						c.RawP = better
-					}
-					tests = append(tests, test{len(res.Checks), worse, 1}, test{len(res.Checks), better, -1})
-				}
-				res.Checks = append(res.Checks, c)
-			}
+		decide(c, cfg, res.Tested)
+		if c.Status == vocab.Inconclusive {
+			c.NeedN, c.Reason = 0, vocab.HistoryNotSignificant
 		}
-		// Error rate against the pooled history rate.
-		var f, n int
-		for _, h := range hist {
-			r, hn := failRate(h)
-			f += int(math.Round(r * float64(hn)))
-			n += hn
+	}
+	res.Verdict = verdict(res.Checks, cfg)
+	return res, nil
+}
+
+// historyTest is one direction's run-level test of a check.
+type historyTest struct {
+	check int
+	p     float64
+	dir   int
+}
+
+// historyLatencyChecks appends the checks of one latency metric of a
+// series and returns their tests.
+func historyLatencyChecks(res *Result, s Series, hist []*Sample, m vocab.Metric, cfg Config) []historyTest {
+	cv := okValues(s.Current, m)
+	hv := make([][]float64, len(hist))
+	seen := len(cv) > 0
+	for i, h := range hist {
+		hv[i] = okValues(h, m)
+		seen = seen || len(hv[i]) > 0
+	}
+	if !seen {
+		return nil
+	}
+	var tests []historyTest
+	for _, st := range statDefs {
+		if skipP99(st, []int{len(cv)}, cfg, m) {
+			continue
 		}
-		cr, cn := failRate(s.Current)
-		c := Check{
-			Endpoint: s.Endpoint, Scenario: s.Scenario, Metric: "errors", Stat: "rate",
-			Baseline: math.NaN(), Current: cr, CurrentCI: [2]float64{math.NaN(), math.NaN()},
-			DeltaPct: math.NaN(), CIPct: [2]float64{math.NaN(), math.NaN()},
-			PValue: math.NaN(), RawP: math.NaN(),
-			Budget: budgetFor(cfg, "errors", "rate"), NBase: n, NCurrent: cn,
-		}
-		if n == 0 || cn == 0 {
+		c := latencyCheck(s.Endpoint, s.Scenario, m, st, nil, cv, cfg, s.Current)
+		xs := historyRuns(&c, hist, hv, m, st)
+		switch {
+		case len(hist) == 0:
 			c.Status = vocab.NoBaseline
-		} else {
-			br := float64(f) / float64(n)
-			c.Baseline = br
-			if br > 0 {
-				c.DeltaPct = pct(cr, br)
-			}
-			margin := math.Max(0.01, cfg.Tolerance*br)
-			fc := int(math.Round(cr * float64(cn)))
-			worse := binomialUpper(cn, fc, math.Min(1, br+margin))
-			better := 1.0
-			if br-margin > 0 {
-				better = 1 - binomialUpper(cn, fc+1, br-margin)
-			}
-			if cr >= br {
-				c.RawP = worse
-			} else {
-				c.RawP = better
-			}
-			tests = append(tests, test{len(res.Checks), worse, 1}, test{len(res.Checks), better, -1})
+		case len(cv) < st.minN():
+			untestable(&c, vocab.TooFewCurrent, st.minN())
+		case len(xs) < 2:
+			untestable(&c, vocab.HistoryTooShort, 0)
+		case c.Current <= 0 || robustStat(chunkedValues(s.Current, m), st) <= 0:
+			untestable(&c, vocab.NotPositive, 0)
+		default:
+			tests = append(tests, historyTestOf(&c, len(res.Checks), xs, robustStat(chunkedValues(s.Current, m), st), cfg)...)
 		}
 		res.Checks = append(res.Checks, c)
 	}
-	// Holm within each direction's family.
+	return tests
+}
+
+// historyRuns sets the check's baseline from the history (the geometric
+// mean of each run's statistic, over the runs with enough requests) and
+// returns each such run's time-robust log statistic.
+func historyRuns(c *Check, hist []*Sample, hv [][]float64, m vocab.Metric, st statDef) []float64 {
+	var xs, whole []float64
+	for i, v := range hv {
+		if len(v) < st.minN() {
+			continue
+		}
+		if x, w := robustStat(chunkedValues(hist[i], m), st), st.of(v); x > 0 && w > 0 {
+			xs = append(xs, math.Log(x))
+			whole = append(whole, math.Log(w))
+			c.NBase += len(v)
+		}
+	}
+	if len(whole) > 0 {
+		mw, _ := stats.Mean(whole)
+		c.Baseline = math.Exp(mw)
+	}
+	c.RunsUsable, c.RunsTotal = len(xs), len(hist)
+	return xs
+}
+
+// historyTestOf tests the current run's robust statistic cur against the
+// history's log statistics xs, in both directions under the minimum-effect
+// null; a spread beyond the tolerance leaves the check untested.
+func historyTestOf(c *Check, index int, xs []float64, cur float64, cfg Config) []historyTest {
+	c.DeltaPct = pct(c.Current, c.Baseline)
+	y := math.Log(cur)
+	mx, _ := stats.Mean(xs)
+	sd, _ := stats.StandardDeviationSample(xs)
+	// The interval's width comes from the spread of the test's statistic,
+	// centred on the whole run's change.
+	h := predictionHalfWidth(xs, y, cfg.Alpha)
+	d := math.Log1p(c.DeltaPct / 100)
+	c.CIPct = [2]float64{(math.Exp(d-h) - 1) * 100, (math.Exp(d+h) - 1) * 100}
+	c.Spread = math.Exp(sd) - 1
+	if sd > math.Log1p(cfg.Tolerance) {
+		untestable(c, vocab.HistorySpread, 0)
+		return nil
+	}
+	worse := predictionP(xs, math.Log1p(cfg.Tolerance), y, 1)
+	better := 1.0
+	if cfg.Tolerance < 1 {
+		better = predictionP(xs, math.Log1p(-cfg.Tolerance), y, -1)
+	}
+	c.RawP = better
+	if y >= mx {
+		c.RawP = worse
+	}
+	return []historyTest{{index, worse, 1}, {index, better, -1}}
+}
+
+// historyErrorCheck appends the series' error-rate check, tested against
+// the pooled history rate with an exact binomial test and the same
+// minimum effect as Compare, and returns its tests.
+func historyErrorCheck(res *Result, s Series, hist []*Sample, cfg Config) []historyTest {
+	var f, n int
+	for _, h := range hist {
+		r, hn := failRate(h)
+		f += int(math.Round(r * float64(hn)))
+		n += hn
+	}
+	c := errorCheck(Pair{Endpoint: s.Endpoint, Scenario: s.Scenario, Head: s.Current}, cfg)
+	c.NBase = n
+	index := len(res.Checks)
+	defer func() { res.Checks = append(res.Checks, c) }()
+	if n == 0 || c.NCurrent == 0 {
+		c.Status = vocab.NoBaseline
+		return nil
+	}
+	br, cr, cn := float64(f)/float64(n), c.Current, c.NCurrent
+	c.Baseline = br
+	if br > 0 {
+		c.DeltaPct = pct(cr, br)
+	}
+	margin := math.Max(0.01, cfg.Tolerance*br)
+	fc := int(math.Round(cr * float64(cn)))
+	worse := binomialUpper(cn, fc, math.Min(1, br+margin))
+	better := 1.0
+	if br-margin > 0 {
+		better = 1 - binomialUpper(cn, fc+1, br-margin)
+	}
+	c.RawP = better
+	if cr >= br {
+		c.RawP = worse
+	}
+	return []historyTest{{index, worse, 1}, {index, better, -1}}
+}
+
+// holm adjusts the p-values of each direction's family with Holm's
+// step-down correction and returns the number of tested checks.
+func holm(res *Result, tests []historyTest) int {
 	tested := map[int]bool{}
 	for _, dir := range []int{1, -1} {
-		var fam []test
+		var fam []historyTest
 		for _, t := range tests {
 			if t.dir == dir {
 				fam = append(fam, t)
@@ -218,21 +238,7 @@ func CompareHistory(series []Series, cfg Config) (Result, error) {
 			}
 		}
 	}
-	res.Tested = len(tested)
-	for i := range res.Checks {
-		c := &res.Checks[i]
-		if c.Status == "" {
-			decide(c, cfg, res.Tested)
-			if c.Status == vocab.Inconclusive {
-				c.NeedN = 0
-				c.Note = "change beyond tolerance but not significant against the run-to-run spread of the baseline history"
-			}
-		} else {
-			overBudget(c)
-		}
-	}
-	res.Verdict = verdict(res.Checks, cfg)
-	return res, nil
+	return len(tested)
 }
 
 // historyChunks is the number of consecutive slices of a run from whose

@@ -1,12 +1,12 @@
 package compare
 
 import (
-	"github.com/latgate/latgate/vocab"
-
 	"math"
 	"math/rand/v2"
 	"slices"
 	"sort"
+
+	"github.com/latgate/latgate/vocab"
 )
 
 // QuantileCI is a distribution-free confidence interval for the q-quantile

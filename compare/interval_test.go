@@ -1,12 +1,12 @@
 package compare
 
 import (
-	"github.com/latgate/latgate/vocab"
-
 	"math"
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/latgate/latgate/vocab"
 )
 
 // TestWeightedStats: a statistic of weighted requests is the statistic of

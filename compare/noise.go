@@ -1,12 +1,12 @@
 package compare
 
 import (
-	"github.com/latgate/latgate/vocab"
-
 	"math"
 	"slices"
 
 	"github.com/montanaflynn/stats"
+
+	"github.com/latgate/latgate/vocab"
 )
 
 // NoiseCheck is what one comparison (an A/A run, where both sides ran the

@@ -1,13 +1,13 @@
 package compare
 
 import (
-	"github.com/latgate/latgate/vocab"
-
 	"cmp"
 	"math"
 	"math/rand/v2"
 	"slices"
 	"sort"
+
+	"github.com/latgate/latgate/vocab"
 )
 
 // unit is one request as a whole record, so permutations keep the

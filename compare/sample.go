@@ -1,12 +1,11 @@
 package compare
 
 import (
-	"github.com/latgate/latgate/vocab"
-
 	"math"
 	"sort"
 
 	"github.com/latgate/latgate/results"
+	"github.com/latgate/latgate/vocab"
 )
 
 // SampleOf derives a run's sample: one value per request and metric, the

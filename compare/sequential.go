@@ -1,10 +1,9 @@
 package compare
 
 import (
-	"github.com/latgate/latgate/vocab"
-
-	"fmt"
 	"math"
+
+	"github.com/latgate/latgate/vocab"
 )
 
 // Adaptive sampling: a group-sequential design.
@@ -144,7 +143,7 @@ func CompareSequential(runs []Pair, cfg Config, d Design) Result {
 	cfg.Alpha = d.RunAlpha()
 	parts := make([]Result, len(runs))
 	inParallel(len(runs), func(i int) { parts[i] = Compare(runs[i:i+1], cfg) })
-	res := Result{Verdict: "pass", Checks: []Check{}}
+	res := Result{Verdict: "pass", Checks: []Check{}, Design: &d}
 	for _, p := range parts {
 		res.Checks = append(res.Checks, p.Checks...)
 		res.Warnings = append(res.Warnings, p.Warnings...)
@@ -159,11 +158,14 @@ func CompareSequential(runs []Pair, cfg Config, d Design) Result {
 // Decision is the outcome of one interim look.
 type Decision struct {
 	Stop bool
-	// Status is "regression" or "pass" when Stop; "" to continue.
-	Status string
-	// Reason says why in words: "no change beyond 10%", "regression
-	// (ttft p95 +34.0%)", or what is still open.
-	Reason string
+	// Outcome is vocab.Regression (a check regressed) or vocab.OK (no
+	// check can become a regression: no change beyond the tolerance) when
+	// Stop; "" to continue.
+	Outcome vocab.Status
+	// Check is the check that regressed when Stop, or the one still open
+	// (too few requests to test it, or undecided) when not; nil for a
+	// pass, or when there is no baseline to compare with.
+	Check *Check
 }
 
 // Look decides an interim look at a run with what it measured so far. cfg
@@ -172,7 +174,7 @@ type Decision struct {
 // A run without a baseline is never decided.
 func (d Design) Look(r Pair, cfg Config) Decision {
 	if r.Base == nil || r.Head == nil {
-		return Decision{Reason: "no baseline to compare with"}
+		return Decision{}
 	}
 	cfg.Alpha = d.LookAlpha()
 	// A permutation p-value is at least 1/(B+1): enough permutations
@@ -190,16 +192,17 @@ func (d Design) Look(r Pair, cfg Config) Decision {
 		cfg.rawSettle = append(cfg.rawSettle, d.Futility)
 	}
 	res := Compare([]Pair{r}, cfg)
-	open := ""
-	for _, c := range res.Checks {
+	var open *Check
+	for i := range res.Checks {
+		c := &res.Checks[i]
 		switch c.Status {
 		case vocab.Regression:
-			return Decision{Stop: true, Status: "regression", Reason: fmt.Sprintf("regression (%s %s %+.1f%%)", c.Metric, c.Stat, c.DeltaPct)}
+			return Decision{Stop: true, Outcome: vocab.Regression, Check: c}
 		case vocab.OK, vocab.Improvement:
 			continue
 		case vocab.Inconclusive:
-			if math.IsNaN(c.PValue) && c.NeedN > 0 && math.IsNaN(c.DeltaPct) {
-				open = fmt.Sprintf("%s %s: %s", c.Metric, c.Stat, c.Note) // too few samples to test
+			if c.Reason == vocab.TooFew {
+				open = c // too few samples to test
 				continue
 			}
 			worse := c.Current > c.Baseline
@@ -209,17 +212,13 @@ func (d Design) Look(r Pair, cfg Config) Decision {
 			if d.Futility > 0 && c.RawP >= d.Futility {
 				continue // futile: weak evidence of a change beyond the tolerance
 			}
-			if open == "" {
-				open = fmt.Sprintf("%s %s %+.1f%% undecided", c.Metric, c.Stat, c.DeltaPct)
+			if open == nil {
+				open = c // undecided
 			}
 		}
 	}
-	if open != "" {
-		return Decision{Reason: open}
+	if open != nil {
+		return Decision{Check: open}
 	}
-	return Decision{Stop: true, Status: "pass", Reason: fmt.Sprintf("no change beyond %s", pctString(cfg.Tolerance))}
-}
-
-func pctString(f float64) string {
-	return fmt.Sprintf("%g%%", math.Round(f*1000)/10)
+	return Decision{Stop: true, Outcome: vocab.OK}
 }

@@ -1,12 +1,12 @@
 package compare
 
 import (
-	"github.com/latgate/latgate/vocab"
-
+	"fmt"
 	"math"
 	"math/rand/v2"
-	"strings"
 	"testing"
+
+	"github.com/latgate/latgate/vocab"
 )
 
 func TestPlannedLooks(t *testing.T) {
@@ -56,23 +56,27 @@ func TestLook(t *testing.T) {
 	slow := realistic()
 	slow.scale = 1.5
 	tests := []struct {
-		name   string
-		run    Pair
-		stop   bool
-		status string
-		reason string
+		name    string
+		run     Pair
+		stop    bool
+		outcome vocab.Status
+		check   func(*Check) bool // what the decision points at
 	}{
-		{"no baseline: never decided", Pair{Head: realistic().sample(100, rng)}, false, "", "no baseline"},
-		{"unchanged, many requests: pass", Pair{Base: realistic().sample(400, rng), Head: realistic().sample(400, rng)}, true, "pass", "no change beyond 10%"},
-		{"50% slower: regression", Pair{Base: realistic().sample(200, rng), Head: slow.sample(40, rng)}, true, "regression", "regression ("},
-		{"too few requests for p95: open", Pair{Base: realistic().sample(200, rng), Head: realistic().sample(20, rng)}, false, "", "need 40 successful requests"},
+		{"no baseline: never decided", Pair{Head: realistic().sample(100, rng)}, false, "", func(c *Check) bool { return c == nil }},
+		{"unchanged, many requests: pass", Pair{Base: realistic().sample(400, rng), Head: realistic().sample(400, rng)}, true, vocab.OK, func(c *Check) bool { return c == nil }},
+		{"50% slower: regression", Pair{Base: realistic().sample(200, rng), Head: slow.sample(40, rng)}, true, vocab.Regression,
+			func(c *Check) bool { return c != nil && c.Status == vocab.Regression && c.DeltaPct > 10 }},
+		{"too few requests for p95: open", Pair{Base: realistic().sample(200, rng), Head: realistic().sample(20, rng)}, false, "",
+			func(c *Check) bool {
+				return c != nil && c.Reason == vocab.TooFew && c.Stat == vocab.P95 && c.NeedN >= 40
+			}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			tt.run.Endpoint, tt.run.Scenario = "e", "s"
 			got := d.Look(tt.run, c)
-			if got.Stop != tt.stop || got.Status != tt.status || !strings.Contains(got.Reason, tt.reason) {
-				t.Errorf("got %+v, want stop %v, status %q, reason with %q", got, tt.stop, tt.status, tt.reason)
+			if got.Stop != tt.stop || got.Outcome != tt.outcome || !tt.check(got.Check) {
+				t.Errorf("got %+v (check %+v), want stop %v, outcome %q", got, got.Check, tt.stop, tt.outcome)
 			}
 		})
 	}
@@ -125,8 +129,17 @@ func TestLookSettlesItsRawPValues(t *testing.T) {
 		seq := d.Look(r, c)
 		firstBatch = 0
 		full := d.Look(r, c)
-		if seq != full {
-			t.Errorf("seed %d: look with sequential permutations %+v, with all %+v", seed, seq, full)
+		if lookOf(seq) != lookOf(full) {
+			t.Errorf("seed %d: look with sequential permutations %s, with all %s", seed, lookOf(seq), lookOf(full))
 		}
 	}
+}
+
+// lookOf says what a decision decided, comparably.
+func lookOf(d Decision) string {
+	s := fmt.Sprintf("stop %v outcome %q", d.Stop, d.Outcome)
+	if d.Check != nil {
+		s += fmt.Sprintf(" on %s %s %s", d.Check.Metric, d.Check.Stat, d.Check.Status)
+	}
+	return s
 }

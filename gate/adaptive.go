@@ -1,16 +1,15 @@
 package gate
 
 import (
-	"github.com/latgate/latgate/vocab"
-
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/latgate/latgate/compare"
 	"github.com/latgate/latgate/probe"
+	"github.com/latgate/latgate/report"
 	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/suite"
+	"github.com/latgate/latgate/vocab"
 )
 
 // Adaptive sampling (requests: {min, max}). A scenario is measured in
@@ -65,9 +64,7 @@ func DesignOf(f *results.File, alpha float64) (d compare.Design, ok bool) {
 // (compare.CompareSequential), else with compare.Compare.
 func CompareRuns(cur *results.File, runs []compare.Pair, th compare.Config) compare.Result {
 	if d, ok := DesignOf(cur, alphaOf(th)); ok {
-		res := compare.CompareSequential(runs, th, d)
-		res.Warnings = append(res.Warnings, fmt.Sprintf("adaptive sampling: each scenario was compared on its own at alpha %.4g (the suite's %.3g split over its scenarios and over %d planned looks), so the suite's false-alarm rate stays at %.3g", d.RunAlpha(), alphaOf(th), d.Looks, alphaOf(th)))
-		return res
+		return compare.CompareSequential(runs, th, d)
 	}
 	return compare.Compare(runs, th)
 }
@@ -82,9 +79,11 @@ func alphaOf(th compare.Config) float64 {
 // stopState is where one group stopped and why.
 type stopState struct {
 	looked bool // a decider was set: the design's looks were taken
-	at     int
-	reason string
-	open   string // what the last look left open
+	at     int  // requests (per variant) when a look stopped it; 0 if none did
+	// unable says why the group cannot look, so it runs to max (said
+	// before measuring); "" when it can.
+	unable string
+	last   compare.Decision // the last look's
 }
 
 // adaptiveRun sets up the deciders of a measurement's adaptive groups,
@@ -143,20 +142,20 @@ func (a *adaptiveRun) group(gi int, g *probe.Group, head, base *[]results.Reques
 	switch {
 	case a.ab && pl.base != nil:
 	case a.ab:
-		a.stops[gi].reason = "max reached: no base variant to compare with"
+		a.stops[gi].unable = "no base variant to compare with"
 	case a.baseline == nil:
-		a.stops[gi].reason = "max reached: nothing to compare with while measuring (no baseline given), so adaptive scenarios run to max"
+		a.stops[gi].unable = "nothing to compare with while measuring (no baseline given), so adaptive scenarios run to max"
 	default:
 		br := a.baseRun(pl)
 		if br == nil {
-			a.stops[gi].reason = "max reached: the baseline has no run of this scenario"
+			a.stops[gi].unable = "the baseline has no run of this scenario"
 			break
 		}
 		baseSample = compare.SampleOf(br)
 	}
-	if a.stops[gi].reason != "" {
+	if a.stops[gi].unable != "" {
 		// Said before measuring: the plan, not an outcome.
-		fmt.Fprintf(a.log, "latgate: %s: will run to max: %s\n", name, strings.TrimPrefix(a.stops[gi].reason, "max reached: "))
+		fmt.Fprintf(a.log, "latgate: %s: will run to max: %s\n", name, a.stops[gi].unable)
 		return
 	}
 	a.stops[gi].looked = true
@@ -172,10 +171,10 @@ func (a *adaptiveRun) group(gi int, g *probe.Group, head, base *[]results.Reques
 		}
 		r.Head = compare.SampleOf(cur)
 		dec := a.design.Look(r, a.th)
-		a.stops[gi].open = dec.Reason
+		a.stops[gi].last = dec
 		if dec.Stop {
-			a.stops[gi].at, a.stops[gi].reason = n, dec.Reason
-			fmt.Fprintf(a.log, "latgate: %s: stopped at %d of %d: %s\n", name, n, pl.scenario.Requests, dec.Reason)
+			a.stops[gi].at = n
+			fmt.Fprintf(a.log, "latgate: %s: stopped at %d of %d: %s\n", name, n, pl.scenario.Requests, report.LookText(dec, a.th))
 		}
 		return dec.Stop
 	}
@@ -194,14 +193,15 @@ func (a *adaptiveRun) record(gi int, run *results.Run) {
 		// look (nothing to compare with) is compared as a fixed one.
 		run.Looks = scenarioLooks(pl.scenario)
 	}
+	run.StoppedAt, run.Stop = len(run.Requests), vocab.MaxReached
 	switch {
 	case st.at > 0:
-		run.StoppedAt, run.StopReason = st.at, st.reason
-	case st.reason != "":
-		run.StoppedAt, run.StopReason = len(run.Requests), st.reason
-	case st.open != "":
-		run.StoppedAt, run.StopReason = len(run.Requests), "max reached ("+st.open+" at the last look)"
+		run.StoppedAt, run.Stop, run.StopReason = st.at, vocab.Decided, report.LookText(st.last, a.th)
+	case st.unable != "":
+		run.StopReason = "max reached: " + st.unable
+	case st.last.Check != nil:
+		run.StopReason = "max reached (" + report.LookText(st.last, a.th) + " at the last look)"
 	default:
-		run.StoppedAt, run.StopReason = len(run.Requests), "max reached"
+		run.StopReason = "max reached"
 	}
 }

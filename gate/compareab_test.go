@@ -1,12 +1,11 @@
 package gate
 
 import (
-	"github.com/latgate/latgate/vocab"
-
 	"strings"
 	"testing"
 
 	"github.com/latgate/latgate/results"
+	"github.com/latgate/latgate/vocab"
 )
 
 // TestCompareABBaseDown: when no base request succeeded the variants

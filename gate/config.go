@@ -1,16 +1,15 @@
 package gate
 
 import (
-	"github.com/latgate/latgate/vocab"
-
 	"errors"
 	"fmt"
 	"io"
 	"os"
 
-	"github.com/latgate/latgate/fileio"
 	"github.com/latgate/latgate/compare"
+	"github.com/latgate/latgate/fileio"
 	"github.com/latgate/latgate/suite"
+	"github.com/latgate/latgate/vocab"
 )
 
 // readConfigFile reads a suite or a prompt file it names, at most 16 MiB.

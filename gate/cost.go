@@ -1,8 +1,6 @@
 package gate
 
 import (
-	"github.com/latgate/latgate/vocab"
-
 	"cmp"
 	"maps"
 	"slices"
@@ -11,6 +9,7 @@ import (
 	"github.com/latgate/latgate/probe"
 	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/suite"
+	"github.com/latgate/latgate/vocab"
 )
 
 // priceOf returns the cost of a record at the model's price, or false

@@ -1,8 +1,6 @@
 package gate
 
 import (
-	"github.com/latgate/latgate/vocab"
-
 	"context"
 	"errors"
 	"fmt"
@@ -17,12 +15,13 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/latgate/latgate/fileio"
 	"github.com/latgate/latgate/compare"
+	"github.com/latgate/latgate/fileio"
 	"github.com/latgate/latgate/publish"
 	"github.com/latgate/latgate/report"
 	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/suite"
+	"github.com/latgate/latgate/vocab"
 )
 
 // Env is the injected process environment of a pipeline.

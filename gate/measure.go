@@ -1,8 +1,6 @@
 package gate
 
 import (
-	"github.com/latgate/latgate/vocab"
-
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -20,6 +18,7 @@ import (
 	"github.com/latgate/latgate/probe"
 	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/suite"
+	"github.com/latgate/latgate/vocab"
 )
 
 // newHTTPClient keeps at least as many idle connections per host as the
@@ -374,7 +373,7 @@ func cutShort(res probe.Result) func(run *results.Run, decided bool) {
 	}
 	return func(run *results.Run, decided bool) {
 		if run.RequestsMin > 0 && !decided && run.StoppedAt < run.Config.Requests {
-			run.StopReason = why
+			run.Stop, run.StopReason = vocab.Stop(res.Cause), why
 		}
 	}
 }

@@ -1,8 +1,6 @@
 package gate
 
 import (
-	"github.com/latgate/latgate/vocab"
-
 	"bytes"
 	"context"
 	"errors"
@@ -21,6 +19,7 @@ import (
 	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/sim"
 	"github.com/latgate/latgate/suite"
+	"github.com/latgate/latgate/vocab"
 )
 
 // The JSON Schemas of docs/schema are the written contract of the two

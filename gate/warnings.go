@@ -1,11 +1,10 @@
 package gate
 
 import (
-	"github.com/latgate/latgate/vocab"
-
 	"fmt"
 
 	"github.com/latgate/latgate/results"
+	"github.com/latgate/latgate/vocab"
 )
 
 // RunWarnings are what a results file says about how it was measured that

@@ -1,10 +1,10 @@
 package probe
 
 import (
-	"github.com/latgate/latgate/vocab"
-
 	"math/rand/v2"
 	"time"
+
+	"github.com/latgate/latgate/vocab"
 )
 
 // Schedule is the open-loop pacer: the intended send times of count

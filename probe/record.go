@@ -1,10 +1,10 @@
 package probe
 
 import (
-	"github.com/latgate/latgate/vocab"
-
 	"slices"
 	"time"
+
+	"github.com/latgate/latgate/vocab"
 )
 
 // Missing marks a time that was not observed (for example the TTFT of a

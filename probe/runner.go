@@ -1,8 +1,6 @@
 package probe
 
 import (
-	"github.com/latgate/latgate/vocab"
-
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -14,6 +12,7 @@ import (
 
 	"github.com/latgate/latgate/internal/money"
 	"github.com/latgate/latgate/internal/wait"
+	"github.com/latgate/latgate/vocab"
 )
 
 // Group is one (scenario, endpoint) pair to measure.

@@ -1,8 +1,6 @@
 package probe
 
 import (
-	"github.com/latgate/latgate/vocab"
-
 	"context"
 	"fmt"
 	"net/http"
@@ -14,6 +12,7 @@ import (
 
 	"github.com/latgate/latgate/internal/money"
 	"github.com/latgate/latgate/sim"
+	"github.com/latgate/latgate/vocab"
 )
 
 func group(t *testing.T, srv *httptest.Server, n, warmup, conc int) Group {

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/google/go-github/v62/github"
+
 	"github.com/latgate/latgate/fileio"
 )
 

@@ -1,8 +1,6 @@
 package report
 
 import (
-	"github.com/latgate/latgate/vocab"
-
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -11,6 +9,7 @@ import (
 
 	"github.com/latgate/latgate/compare"
 	"github.com/latgate/latgate/results"
+	"github.com/latgate/latgate/vocab"
 )
 
 // hostileName has Markdown, HTML, pipes, backticks, a link, a mention, an

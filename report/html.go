@@ -1,8 +1,6 @@
 package report
 
 import (
-	"github.com/latgate/latgate/vocab"
-
 	"bufio"
 	"fmt"
 	"html"
@@ -13,6 +11,7 @@ import (
 
 	"github.com/latgate/latgate/compare"
 	"github.com/latgate/latgate/results"
+	"github.com/latgate/latgate/vocab"
 )
 
 // HTML writes the report as one self-contained page (latgate-report.html):
@@ -158,7 +157,7 @@ func cellHTML(row *Row, stat vocab.Stat, withCI bool) string {
 			if c.Status == vocab.Regression {
 				out = "<b class=\"bad\">" + out + "</b>"
 			}
-			if withCI && !math.IsNaN(c.CIPct[0]) && !untested(c) {
+			if withCI && !math.IsNaN(c.CIPct[0]) && !c.Untested() {
 				out += fmt.Sprintf("<span class=\"ci\">95%% CI [%s, %s]</span>", signedPct(c.CIPct[0]), signedPct(c.CIPct[1]))
 			}
 		}

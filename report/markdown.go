@@ -1,8 +1,6 @@
 package report
 
 import (
-	"github.com/latgate/latgate/vocab"
-
 	"fmt"
 	"math"
 	"slices"
@@ -11,6 +9,7 @@ import (
 	"time"
 
 	"github.com/latgate/latgate/compare"
+	"github.com/latgate/latgate/vocab"
 )
 
 // MarkdownOptions shape the Markdown rendering.
@@ -70,18 +69,6 @@ func cell(v float64, unit string) string {
 		return strings.TrimSuffix(fmt.Sprintf("%.1f", 100*v), ".0") + "%"
 	}
 	return Millis(v)
-}
-
-// untested reports a check that could not be tested (too few requests or
-// baseline runs): its change is shown as "—" with one suite-level note.
-func untested(c compare.Check) bool {
-	return c.Status == vocab.Inconclusive && math.IsNaN(c.PValue)
-}
-
-// doubtful reports an inconclusive check worth a reviewer's attention: a
-// tested change in the worse direction.
-func doubtful(c compare.Check) bool {
-	return c.Status == vocab.Inconclusive && !untested(c) && c.Current > c.Baseline
 }
 
 var metricLabel = map[vocab.Metric]string{
@@ -148,7 +135,7 @@ func flagsOf(checks []compare.Check, skip map[vocab.Metric]bool) []Flag {
 			any := false
 			for _, c := range checks {
 				if c.Status != st || (c.Metric == vocab.Errors) != errs || skip[c.Metric] ||
-					(st == vocab.Inconclusive && (!doubtful(c) || regressed[c.Metric])) {
+					(st == vocab.Inconclusive && (!c.Doubtful() || regressed[c.Metric])) {
 					continue
 				}
 				if st == vocab.Regression {
@@ -180,7 +167,7 @@ func flagsOf(checks []compare.Check, skip map[vocab.Metric]bool) []Flag {
 			considered = func(c compare.Check) bool { return !skip[c.Metric] }
 		}
 		st := vocab.OK
-		if slices.ContainsFunc(checks, considered) && !slices.ContainsFunc(checks, func(c compare.Check) bool { return considered(c) && !untested(c) }) {
+		if slices.ContainsFunc(checks, considered) && !slices.ContainsFunc(checks, func(c compare.Check) bool { return considered(c) && !c.Untested() }) {
 			st = notTested
 		}
 		out = append(out, Flag{Status: st})
@@ -333,7 +320,7 @@ func changeCell(row *Row, stat vocab.Stat) string {
 		s = Millis(c.Current)
 		if !math.IsNaN(c.Baseline) {
 			s = Millis(c.Baseline) + "\u00a0→\u00a0" + s
-			if untested(c) {
+			if c.Untested() {
 				return s + " —"
 			}
 			if !math.IsNaN(c.DeltaPct) {
@@ -653,7 +640,7 @@ func suiteNotes(r *Report) string {
 	for _, s := range r.Scenarios {
 		seen := map[vocab.Stat]bool{}
 		for _, c := range s.Checks {
-			if !untested(c) || seen[c.Stat] {
+			if !c.Untested() || seen[c.Stat] {
 				continue
 			}
 			seen[c.Stat] = true
@@ -670,7 +657,7 @@ func suiteNotes(r *Report) string {
 				have = c.NCurrent
 			}
 			g.lo, g.hi = min(g.lo, have), max(g.hi, have)
-			g.history = g.history || strings.Contains(c.Note, "baseline runs")
+			g.history = g.history || c.Reason == vocab.HistoryTooShort
 		}
 	}
 	sort.Slice(stats, func(i, j int) bool { return statRank[stats[i]] < statRank[stats[j]] })
@@ -710,7 +697,7 @@ func suiteNotes(r *Report) string {
 	// Inconclusive: one estimate of the requests that might decide them.
 	lo, hi, n := math.MaxInt, 0, 0
 	for _, c := range r.Result.Checks {
-		if doubtful(c) {
+		if c.Doubtful() {
 			n++
 			if c.NeedN > 0 {
 				lo, hi = min(lo, c.NeedN), max(hi, c.NeedN)
@@ -775,9 +762,6 @@ func suiteNotes(r *Report) string {
 		notes = append(notes, "Removed since the baseline: "+strings.Join(names, ", ")+".")
 	}
 	for _, w := range r.Warnings {
-		if strings.Contains(w, "in the baseline but not measured now") {
-			continue // said above
-		}
 		notes = append(notes, "⚠️ "+md(short(w, 300)))
 	}
 	var b strings.Builder
@@ -846,7 +830,7 @@ func detailStats(s Scenario) []vocab.Stat {
 }
 
 func ciText(c compare.Check) string {
-	if math.IsNaN(c.CIPct[0]) || math.IsNaN(c.CIPct[1]) || untested(c) {
+	if math.IsNaN(c.CIPct[0]) || math.IsNaN(c.CIPct[1]) || c.Untested() {
 		return ""
 	}
 	return fmt.Sprintf("<br><sub>[%s, %s]</sub>", signedPct(c.CIPct[0]), signedPct(c.CIPct[1]))

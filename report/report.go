@@ -11,8 +11,6 @@
 package report
 
 import (
-	"github.com/latgate/latgate/vocab"
-
 	"fmt"
 	"math"
 	"slices"
@@ -23,6 +21,7 @@ import (
 	"github.com/latgate/latgate/compare"
 	"github.com/latgate/latgate/internal/money"
 	"github.com/latgate/latgate/results"
+	"github.com/latgate/latgate/vocab"
 )
 
 // Report is everything the renderers show.
@@ -201,7 +200,7 @@ var rowMetrics = []struct {
 
 // Build assembles a report from matched runs and their comparison.
 func Build(pairs []results.Pair, res compare.Result, th compare.Config) *Report {
-	r := &Report{Verdict: res.Verdict, Warnings: res.Warnings, Tested: res.Tested, Thresholds: th, Result: res}
+	r := &Report{Verdict: res.Verdict, Warnings: warnings(res), Tested: res.Tested, Thresholds: th, Result: res}
 	byKey := map[string][]compare.Check{}
 	for _, c := range res.Checks {
 		k := c.Endpoint + "\x00" + c.Scenario
@@ -240,7 +239,7 @@ func Build(pairs []results.Pair, res compare.Result, th compare.Config) *Report 
 		for _, c := range s.Checks {
 			s.Status = worse(s.Status, c.Status)
 		}
-		s.Rows = rows(s)
+		s.Rows = rows(s, th)
 		r.Scenarios = append(r.Scenarios, s)
 	}
 	r.Headline = headline(r, func(s string) string { return s })
@@ -255,8 +254,32 @@ func stageOf(b *Breakdown, f func(*Breakdown) Stage) (float64, float64) {
 	return s.P50, s.P95
 }
 
-func rows(s Scenario) []Row {
-	var out []Row
+// rows builds a scenario's budget table: one function per kind of row.
+func rows(s Scenario, th compare.Config) []Row {
+	out := transportRows(s)
+	for _, m := range rowMetrics {
+		if row, ok := latencyRow(s, m.metric, m.stage, m.unit, th); ok {
+			out = append(out, row)
+		}
+	}
+	out = append(out, errorRow(s, th))
+	out = append(out, goodputRows(s, th)...)
+	markSame(out, "Perceived", "TTFT")
+	markSame(out, "Per token", "Inter-token")
+	if row, ok := cacheRow(s, th); ok {
+		out = append(out, row)
+	}
+	return out
+}
+
+// emptyRow is a row of the given stage with no value yet.
+func emptyRow(stage, unit string, m vocab.Metric) Row {
+	return Row{Stage: stage, Unit: unit, Metric: m, BaseP50: math.NaN(), BaseP95: math.NaN(), CurP50: math.NaN(), CurP95: math.NaN()}
+}
+
+// transportRows are the descriptive rows of the connection: Network and
+// Server wait.
+func transportRows(s Scenario) []Row {
 	desc := func(name string, f func(*Breakdown) Stage) Row {
 		row := Row{Stage: name, Unit: "ms"}
 		row.BaseP50, row.BaseP95 = stageOf(s.Base, f)
@@ -267,62 +290,78 @@ func rows(s Scenario) []Row {
 	if s.Current != nil {
 		net.Notes = append(net.Notes, fmt.Sprintf("%d of %d requests opened a new connection", s.Current.ColdConns, s.Current.N))
 	}
-	out = append(out, net, desc("Server wait", func(b *Breakdown) Stage { return b.ServerWait }))
-	for _, m := range rowMetrics {
-		row := Row{Stage: m.stage, Unit: m.unit, Metric: m.metric, BaseP50: math.NaN(), BaseP95: math.NaN(), CurP50: math.NaN(), CurP95: math.NaN()}
-		var parts, budgets []string
-		seen := false
-		for _, c := range s.Checks {
-			if c.Metric != m.metric {
-				continue
-			}
-			seen = true
-			row.Checks = append(row.Checks, c)
-			switch c.Stat {
-			case "p50":
-				row.BaseP50, row.CurP50 = c.Baseline, c.Current
-			case "p95":
-				row.BaseP95, row.CurP95 = c.Baseline, c.Current
-			}
-			if !math.IsNaN(c.Budget) {
-				budgets = append(budgets, fmt.Sprintf("%s ≤ %s", c.Stat, Millis(c.Budget)))
-			}
-			if !math.IsNaN(c.DeltaPct) && c.Stat != "p99" {
-				p := fmt.Sprintf("%s %s", c.Stat, signedPct(c.DeltaPct))
-				if !math.IsNaN(c.CIPct[0]) {
-					p += fmt.Sprintf(" [%s, %s]", signedPct(c.CIPct[0]), signedPct(c.CIPct[1]))
-				}
-				parts = append(parts, p)
-			}
-			st := c.Status
-			switch {
-			case untested(c):
-				st = notTested // a row is "not tested" only when none of its checks was
-			case st == vocab.Inconclusive && !doubtful(c):
-				st = vocab.OK // a change for the better that is not significant is not flagged
-			}
-			row.Status = worse(row.Status, st)
-			if c.Note != "" {
-				row.Notes = append(row.Notes, string(c.Stat)+": "+c.Note)
-			}
-			if c.Status == vocab.OverBudget {
-				row.Notes = append(row.Notes, fmt.Sprintf("%s: %s ms is over its budget of %s ms", c.Stat, Millis(c.Current), Millis(c.Budget)))
-			}
-		}
-		if !seen {
+	return []Row{net, desc("Server wait", func(b *Breakdown) Stage { return b.ServerWait })}
+}
+
+// checkNotes adds a check's notes to a row: its reason (unless the suite's
+// notes say it once for all rows) and a budget breach.
+func checkNotes(row *Row, c compare.Check, th compare.Config, prefix string) {
+	if n := note(c, th); n != "" && !summarized(c.Reason) {
+		row.Notes = append(row.Notes, prefix+n)
+	}
+}
+
+// latencyRow is the row of one latency metric; ok is false when the
+// scenario has no check of it, or when it repeats another (TTFC = TTFT
+// without reasoning).
+func latencyRow(s Scenario, m vocab.Metric, stage, unit string, th compare.Config) (Row, bool) {
+	row := emptyRow(stage, unit, m)
+	var parts, budgets []string
+	for _, c := range s.Checks {
+		if c.Metric != m {
 			continue
 		}
-		if m.metric == "ttfc" && s.Current != nil && sameValue(s.Current.TTFC.P50, s.Current.TTFT.P50) && sameValue(s.Current.TTFC.P95, s.Current.TTFT.P95) {
-			continue // same as TTFT: not a reasoning model
+		row.Checks = append(row.Checks, c)
+		switch c.Stat {
+		case vocab.P50:
+			row.BaseP50, row.CurP50 = c.Baseline, c.Current
+		case vocab.P95:
+			row.BaseP95, row.CurP95 = c.Baseline, c.Current
 		}
-		row.Budget = strings.Join(budgets, ", ")
-		row.Change = strings.Join(parts, " · ")
-		out = append(out, row)
+		if !math.IsNaN(c.Budget) {
+			budgets = append(budgets, fmt.Sprintf("%s ≤ %s", c.Stat, Millis(c.Budget)))
+		}
+		if !math.IsNaN(c.DeltaPct) && c.Stat != vocab.P99 {
+			p := fmt.Sprintf("%s %s", c.Stat, signedPct(c.DeltaPct))
+			if !math.IsNaN(c.CIPct[0]) {
+				p += fmt.Sprintf(" [%s, %s]", signedPct(c.CIPct[0]), signedPct(c.CIPct[1]))
+			}
+			parts = append(parts, p)
+		}
+		row.Status = worse(row.Status, rowStatus(c))
+		checkNotes(&row, c, th, string(c.Stat)+": ")
+		if c.Status == vocab.OverBudget {
+			row.Notes = append(row.Notes, fmt.Sprintf("%s: %s ms is over its budget of %s ms", c.Stat, Millis(c.Current), Millis(c.Budget)))
+		}
 	}
-	// Errors.
-	er := Row{Stage: "Errors", Unit: "%", Metric: "errors", BaseP50: math.NaN(), BaseP95: math.NaN(), CurP50: math.NaN(), CurP95: math.NaN()}
+	if len(row.Checks) == 0 {
+		return row, false
+	}
+	if m == vocab.TTFC && s.Current != nil && sameValue(s.Current.TTFC.P50, s.Current.TTFT.P50) && sameValue(s.Current.TTFC.P95, s.Current.TTFT.P95) {
+		return row, false // same as TTFT: not a reasoning model
+	}
+	row.Budget = strings.Join(budgets, ", ")
+	row.Change = strings.Join(parts, " · ")
+	return row, true
+}
+
+// rowStatus is how a check shows in its row: not tested when it could not
+// be, ok for a change for the better that is not significant.
+func rowStatus(c compare.Check) vocab.Status {
+	switch {
+	case c.Untested():
+		return notTested // a row is "not tested" only when none of its checks was
+	case c.Status == vocab.Inconclusive && !c.Doubtful():
+		return vocab.OK
+	}
+	return c.Status
+}
+
+// errorRow is the error rate: its check, and the failures by kind.
+func errorRow(s Scenario, th compare.Config) Row {
+	er := emptyRow("Errors", "%", vocab.Errors)
 	for _, c := range s.Checks {
-		if c.Metric != "errors" {
+		if c.Metric != vocab.Errors {
 			continue
 		}
 		er.Checks = append(er.Checks, c)
@@ -334,20 +373,24 @@ func rows(s Scenario) []Row {
 		if !math.IsNaN(c.PValue) && c.Current != c.Baseline {
 			er.Change = fmt.Sprintf("%+.1f pts", 100*(c.Current-c.Baseline))
 		}
-		if c.Note != "" {
-			er.Notes = append(er.Notes, c.Note)
-		}
+		checkNotes(&er, c, th, "")
 	}
 	if s.Current != nil && s.Current.TopErrorN > 0 {
 		er.Notes = append(er.Notes, fmt.Sprintf("%d of %d failed: %s", s.Current.N-s.Current.OK, s.Current.N, KindList(s.Current.ErrorKinds)))
 	}
-	out = append(out, er)
-	// Goodput: the share of requests meeting the SLO (a floor as budget).
+	return er
+}
+
+// goodputRows is the share of requests meeting the SLO (a floor as
+// budget), when the suite sets one.
+func goodputRows(s Scenario, th compare.Config) []Row {
+	var out []Row
 	for _, c := range s.Checks {
-		if c.Metric != "goodput" {
+		if c.Metric != vocab.Goodput {
 			continue
 		}
-		gr := Row{Stage: "Goodput", Unit: "%", Metric: "goodput", BaseP50: c.Baseline, CurP50: c.Current, BaseP95: math.NaN(), CurP95: math.NaN(), Status: c.Status, Checks: []compare.Check{c}}
+		gr := emptyRow("Goodput", "%", vocab.Goodput)
+		gr.BaseP50, gr.CurP50, gr.Status, gr.Checks = c.Baseline, c.Current, c.Status, []compare.Check{c}
 		if !math.IsNaN(c.Budget) {
 			gr.Budget = fmt.Sprintf("≥ %s%%", trimFloat(100*c.Budget))
 		}
@@ -355,34 +398,34 @@ func rows(s Scenario) []Row {
 			gr.Change = fmt.Sprintf("%+.1f pts", 100*(c.Current-c.Baseline))
 		}
 		gr.Notes = append(gr.Notes, "share of requests that succeeded and met every goodput objective")
-		if c.Note != "" {
-			gr.Notes = append(gr.Notes, c.Note)
-		}
+		checkNotes(&gr, c, th, "")
 		out = append(out, gr)
 	}
-	markSame(out, "Perceived", "TTFT")
-	markSame(out, "Per token", "Inter-token")
-	if s.Current != nil && !math.IsNaN(s.Current.CacheShare) || s.Base != nil && !math.IsNaN(s.Base.CacheShare) {
-		cr := Row{Stage: "Cache", Unit: "%", BaseP50: math.NaN(), BaseP95: math.NaN(), CurP50: math.NaN(), CurP95: math.NaN()}
-		if s.Base != nil {
-			cr.BaseP50 = s.Base.CacheShare
-		}
-		if s.Current != nil {
-			cr.CurP50 = s.Current.CacheShare
-		}
-		cr.Notes = append(cr.Notes, "share of prompt tokens served from the server's cache")
-		for _, c := range s.Checks {
-			if c.Metric == "cache_hit_rate" {
-				cr.Metric, cr.Status, cr.Checks = c.Metric, c.Status, []compare.Check{c}
-				cr.Budget = fmt.Sprintf("≥ %s%%", trimFloat(100*c.Budget))
-				if c.Note != "" {
-					cr.Notes = append(cr.Notes, c.Note)
-				}
-			}
-		}
-		out = append(out, cr)
-	}
 	return out
+}
+
+// cacheRow is the prompt-cache hit rate, when the server reports prompt
+// tokens on either side (with its floor check, when the suite sets one).
+func cacheRow(s Scenario, th compare.Config) (Row, bool) {
+	if !(s.Current != nil && !math.IsNaN(s.Current.CacheShare) || s.Base != nil && !math.IsNaN(s.Base.CacheShare)) {
+		return Row{}, false
+	}
+	cr := emptyRow("Cache", "%", "")
+	if s.Base != nil {
+		cr.BaseP50 = s.Base.CacheShare
+	}
+	if s.Current != nil {
+		cr.CurP50 = s.Current.CacheShare
+	}
+	cr.Notes = append(cr.Notes, "share of prompt tokens served from the server's cache")
+	for _, c := range s.Checks {
+		if c.Metric == vocab.CacheHitRate {
+			cr.Metric, cr.Status, cr.Checks = c.Metric, c.Status, []compare.Check{c}
+			cr.Budget = fmt.Sprintf("≥ %s%%", trimFloat(100*c.Budget))
+			checkNotes(&cr, c, th, "")
+		}
+	}
+	return cr, true
 }
 
 // sameValue is equality with NaN equal to NaN (both missing).
@@ -473,7 +516,7 @@ func (r *Report) Count(st vocab.Status) int {
 	n := 0
 	for _, s := range r.Scenarios {
 		for _, c := range s.Checks {
-			if c.Status == st && (st != vocab.Inconclusive || doubtful(c)) {
+			if c.Status == st && (st != vocab.Inconclusive || c.Doubtful()) {
 				n++
 				break
 			}

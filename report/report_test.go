@@ -1,8 +1,6 @@
 package report
 
 import (
-	"github.com/latgate/latgate/vocab"
-
 	"bytes"
 	"encoding/json"
 	"flag"
@@ -16,6 +14,7 @@ import (
 
 	"github.com/latgate/latgate/compare"
 	"github.com/latgate/latgate/results"
+	"github.com/latgate/latgate/vocab"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")

@@ -1,12 +1,12 @@
 package report
 
 import (
-	"github.com/latgate/latgate/vocab"
-
 	"fmt"
 	"html"
 	"io"
 	"strings"
+
+	"github.com/latgate/latgate/vocab"
 )
 
 var ansi = map[vocab.Status]string{
@@ -83,9 +83,6 @@ func Text(w io.Writer, r *Report, color bool) {
 			}
 			t.row(stage, row.Budget, cell(row.BaseP50, row.Unit), p95b, cell(row.CurP50, row.Unit), p95c, row.Change, status(row.Status))
 			for _, n := range row.Notes {
-				if strings.Contains(n, "not significant") || strings.Contains(n, " successful requests") {
-					continue // said once for the suite, below
-				}
 				notes = append(notes, row.Stage+": "+n)
 			}
 		}
@@ -106,9 +103,7 @@ func Text(w io.Writer, r *Report, color bool) {
 		fmt.Fprintf(w, "removed since the baseline: %s\n", clean(x))
 	}
 	for _, x := range r.Warnings {
-		if !strings.Contains(x, "in the baseline but not measured now") {
-			fmt.Fprintf(w, "warning: %s\n", clean(x))
-		}
+		fmt.Fprintf(w, "warning: %s\n", clean(x))
 	}
 	// The suite's notes (untested statistics, inconclusive checks, failures
 	// by kind), as in the comment.

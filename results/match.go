@@ -1,10 +1,10 @@
 package results
 
 import (
-	"github.com/latgate/latgate/vocab"
-
 	"fmt"
 	"sort"
+
+	"github.com/latgate/latgate/vocab"
 )
 
 // Pair is a run matched between the baseline (or the base variant) and the

@@ -9,11 +9,11 @@
 package results
 
 import (
-	"github.com/latgate/latgate/vocab"
-
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/latgate/latgate/vocab"
 )
 
 // Schema and MetricsVersion identify the format and the metric definitions.
@@ -70,14 +70,17 @@ type Run struct {
 	// Adaptive sampling (requests: {min, max}); all absent for a fixed
 	// count. RequestsMin is min (Config.Requests is max); Looks the
 	// planned looks of the sequential design; StoppedAt the requests (per
-	// variant in an A/B file) measured when the scenario stopped, and
-	// StopReason why: "no change beyond 10%", "regression (…)", "max
-	// reached", or "max reached: …" when nothing could decide earlier.
-	RequestsMin int       `json:"requests_min,omitempty"`
-	Looks       int       `json:"looks,omitempty"`
-	StoppedAt   int       `json:"stopped_at,omitempty"`
-	StopReason  string    `json:"stop_reason,omitempty"`
-	Requests    []Request `json:"requests"`
+	// variant in an A/B file) measured when the scenario stopped; Stop why
+	// (vocab.Decided at a look, vocab.MaxReached, or the cause that cut the
+	// whole run short: interrupted, capped, fail_fast), and StopReason the
+	// same in words: "no change beyond 10%", "regression (…)", "max
+	// reached", "max reached: …" when nothing could decide earlier.
+	RequestsMin int        `json:"requests_min,omitempty"`
+	Looks       int        `json:"looks,omitempty"`
+	StoppedAt   int        `json:"stopped_at,omitempty"`
+	Stop        vocab.Stop `json:"stop,omitempty"`
+	StopReason  string     `json:"stop_reason,omitempty"`
+	Requests    []Request  `json:"requests"`
 }
 
 // RunConfig records how the run was driven.

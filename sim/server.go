@@ -44,8 +44,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/latgate/latgate/internal/wait"
 	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/latgate/latgate/internal/wait"
 )
 
 // Server is an http.Handler serving the simulator.

@@ -1,8 +1,6 @@
 package suite
 
 import (
-	"github.com/latgate/latgate/vocab"
-
 	"encoding/json"
 	"fmt"
 	"math"
@@ -15,6 +13,8 @@ import (
 	"testing"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/latgate/latgate/vocab"
 )
 
 // docs/schema/latgate.schema.json is written by hand for editors; these

@@ -15,8 +15,6 @@
 package suite
 
 import (
-	"github.com/latgate/latgate/vocab"
-
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -32,6 +30,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/latgate/latgate/vocab"
 )
 
 // Defaults, documented in docs/config.md.

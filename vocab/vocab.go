@@ -179,6 +179,10 @@ type Reason string
 const (
 	// TooFew: fewer successful requests per side than the statistic needs.
 	TooFew Reason = "too_few"
+	// TooFewCurrent: the current run has fewer successful requests than
+	// the statistic needs (a history comparison, where the baseline side is
+	// several runs).
+	TooFewCurrent Reason = "too_few_current"
 	// NoRequests: one side has no requests at all.
 	NoRequests Reason = "no_requests"
 	// NoPromptTokens: the server reported no prompt tokens (no cache rate).
@@ -189,7 +193,8 @@ const (
 	// estimate the run-to-run spread.
 	HistoryTooShort Reason = "history_too_short"
 	// HistorySpread: the baseline history's run-to-run spread exceeds the
-	// tolerance: stored baselines cannot tell such a change from drift.
+	// tolerance: stored baselines cannot tell such a change from drift, so
+	// the check is not tested.
 	HistorySpread Reason = "history_spread"
 	// HistoryNotSignificant: beyond the thresholds, but not significant
 	// against the run-to-run spread of the baseline history.
@@ -198,11 +203,14 @@ const (
 	NotPositive Reason = "not_positive"
 )
 
+// Reasons lists every reason.
+var Reasons = []Reason{TooFew, TooFewCurrent, NoRequests, NoPromptTokens, NotSignificant, HistoryTooShort, HistorySpread, HistoryNotSignificant, NotPositive}
+
 // Untested reports whether the reason means the check could not be tested
 // at all (as opposed to tested without significance).
 func (r Reason) Untested() bool {
 	switch r {
-	case TooFew, NoRequests, NoPromptTokens, HistoryTooShort, NotPositive:
+	case TooFew, TooFewCurrent, NoRequests, NoPromptTokens, HistoryTooShort, HistorySpread, NotPositive:
 		return true
 	}
 	return false
@@ -211,8 +219,21 @@ func (r Reason) Untested() bool {
 // History reports whether the reason comes from a comparison with a
 // baseline history.
 func (r Reason) History() bool {
-	return r == HistoryTooShort || r == HistorySpread || r == HistoryNotSignificant
+	return r == TooFewCurrent || r == HistoryTooShort || r == HistorySpread || r == HistoryNotSignificant
 }
+
+// Warning is what a comparison could not do as asked for one run.
+type Warning string
+
+// Warnings of a comparison.
+const (
+	// Unblocked: an A/B run whose block numbers are missing on one side (or
+	// not one per request) is compared as unpaired runs.
+	Unblocked Warning = "unblocked"
+	// OneSidedBlocks: requests in blocks measured on one side only take no
+	// part in the blocked tests (the estimates include them).
+	OneSidedBlocks Warning = "one_sided_blocks"
+)
 
 // Pair is what a comparison holds of one (endpoint, scenario): its base
 // side and its head side, each a run or a sample of one. Base is the zero

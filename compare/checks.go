@@ -1,0 +1,139 @@
+package compare
+
+import (
+	"math"
+
+	"github.com/latgate/latgate/vocab"
+)
+
+// The checks of one (endpoint, scenario), as the stored, A/B and history
+// comparisons build them: one builder (newCheck) for every check, one
+// function per kind of check. How a check is tested differs by design
+// (permutations for stored and A/B runs, run-level tests for a history);
+// what it is, its values, budget and untestable cases do not.
+
+// nan2 is an interval that was not computed.
+var nan2 = [2]float64{math.NaN(), math.NaN()}
+
+// newCheck is a check of (endpoint, scenario, metric, stat) with nothing
+// estimated yet: every value NaN, its budget set (a floor for the rates
+// whose drop is the regression).
+func newCheck(endpoint, scenario string, m vocab.Metric, st vocab.Stat, cfg Config) Check {
+	c := Check{
+		Endpoint: endpoint, Scenario: scenario, Metric: m, Stat: st,
+		Baseline: math.NaN(), Current: math.NaN(), CurrentCI: nan2,
+		DeltaPct: math.NaN(), CIPct: nan2, PValue: math.NaN(), RawP: math.NaN(),
+		Budget: budgetFor(cfg, m, st), Spread: math.NaN(),
+	}
+	if m.HigherIsBetter() {
+		c.Budget = floorFor(cfg, m, st)
+	}
+	return c
+}
+
+// latencyCheck is the check of statistic st of a latency metric, from the
+// sorted successful values of each side (bv is empty without a baseline).
+// The current value gets its distribution-free interval.
+func latencyCheck(endpoint, scenario string, m vocab.Metric, st statDef, bv, cv []float64, cfg Config, cur *Sample) Check {
+	c := newCheck(endpoint, scenario, m, st.name, cfg)
+	c.Baseline, c.NBase = st.of(bv), len(bv)
+	c.Current, c.NCurrent = st.of(cv), len(cv)
+	c.MinDelta = minDelta(cfg, m, cur)
+	if st.q > 0 {
+		c.CurrentCI = QuantileCI(cv, st.q, cfg.Alpha)
+	}
+	return c
+}
+
+// skipP99 reports whether a p99 check is left out: p99 is checked only
+// when every side has the requests it needs, or when it is budgeted.
+func skipP99(st statDef, n []int, cfg Config, m vocab.Metric) bool {
+	if st.name != vocab.P99 || hasBudget(cfg, m, st.name) {
+		return false
+	}
+	for _, k := range n {
+		if k < st.minN() {
+			return true
+		}
+	}
+	return false
+}
+
+// untestable marks c inconclusive for reason, with the requests per side
+// that would make it testable (0 = unknown).
+func untestable(c *Check, reason vocab.Reason, need int) {
+	c.Status, c.Reason, c.NeedN = vocab.Inconclusive, reason, need
+}
+
+// tooFew marks a check short of successful requests: it needs minN per
+// side, and with the failures seen, NeedN requests per side give them.
+func tooFew(c *Check, minN int, base, cur *Sample) {
+	untestable(c, vocab.TooFew, minN)
+	if reqs := requestsFor(minN, base, cur); reqs > 0 {
+		c.NeedN = reqs
+	}
+}
+
+// errorCheck is the error-rate check of a run: the share of failed
+// requests on each side.
+func errorCheck(r Pair, cfg Config) Check {
+	c := newCheck(r.Endpoint, r.Scenario, vocab.Errors, vocab.Rate, cfg)
+	c.Baseline, c.NBase = failRate(r.Base)
+	c.Current, c.NCurrent = failRate(r.Head)
+	if c.Baseline > 0 {
+		c.DeltaPct = pct(c.Current, c.Baseline)
+	}
+	return c
+}
+
+// goodputCheck is the share of requests that succeeded and met every SLO
+// objective, on each side; its floor is its budget.
+func goodputCheck(r Pair, cfg Config) Check {
+	c := newCheck(r.Endpoint, r.Scenario, vocab.Goodput, vocab.Rate, cfg)
+	c.Baseline, c.Current = goodShare(r.Base, cfg.Goodput), goodShare(r.Head, cfg.Goodput)
+	_, c.NBase = failRate(r.Base)
+	_, c.NCurrent = failRate(r.Head)
+	return c
+}
+
+// cacheCheck holds the prompt-cache hit rate against its floor; nil when
+// the suite sets no floor. It is a budget check only: ok, over budget, or
+// inconclusive when the server reports no prompt tokens.
+func cacheCheck(r Pair, cfg Config) *Check {
+	floor := floorFor(cfg, vocab.CacheHitRate, vocab.Min)
+	if math.IsNaN(floor) {
+		return nil
+	}
+	c := newCheck(r.Endpoint, r.Scenario, vocab.CacheHitRate, vocab.Min, cfg)
+	c.Baseline, c.Current = cacheShare(r.Base), cacheShare(r.Head)
+	_, c.NBase = failRate(r.Base)
+	_, c.NCurrent = failRate(r.Head)
+	c.Status = vocab.OK
+	if math.IsNaN(c.Current) {
+		untestable(&c, vocab.NoPromptTokens, 0)
+	}
+	return &c
+}
+
+// Untested reports whether the check could not be tested at all (too few
+// requests, no baseline runs to estimate a spread from, …), as opposed to
+// tested without significance.
+func (c Check) Untested() bool {
+	return c.Status == vocab.Inconclusive && (c.Reason.Untested() || math.IsNaN(c.PValue) && c.Reason == "")
+}
+
+// Doubtful reports an inconclusive check worth a reviewer's attention: a
+// tested change for the worse that is not significant.
+func (c Check) Doubtful() bool {
+	return c.Status == vocab.Inconclusive && !c.Untested() && c.worse()
+}
+
+// Flagged reports whether the check's status is one a reader must see:
+// any status but ok, except an inconclusive change for the better (not
+// significant, so not worth flagging) — an untested check is flagged.
+func (c Check) Flagged() bool {
+	if c.Status == vocab.Inconclusive {
+		return c.Untested() || c.Doubtful()
+	}
+	return c.Status != vocab.OK
+}

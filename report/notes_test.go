@@ -1,0 +1,52 @@
+package report
+
+import (
+	"math"
+	"testing"
+
+	"github.com/latgate/latgate/compare"
+	"github.com/latgate/latgate/vocab"
+)
+
+// TestEveryReasonHasWords: a reason compare gives a check is said in words
+// by the report, and each differently.
+func TestEveryReasonHasWords(t *testing.T) {
+	seen := map[string]vocab.Reason{}
+	for _, r := range vocab.Reasons {
+		c := compare.Check{Metric: vocab.TTFT, Stat: vocab.P95, Status: vocab.Inconclusive, Reason: r, NBase: 20, NCurrent: 30, Spread: 0.2, RunsUsable: 1, RunsTotal: 3, PValue: math.NaN()}
+		n := note(c, compare.Config{Tolerance: 0.1})
+		if n == "" {
+			t.Errorf("reason %q has no words", r)
+		}
+		if prev, ok := seen[n]; ok {
+			t.Errorf("reasons %q and %q say the same: %q", prev, r, n)
+		}
+		seen[n] = r
+	}
+	if n := note(compare.Check{Stat: vocab.P95, Reason: vocab.TooFew, NeedN: 47, NBase: 30, NCurrent: 38}, compare.Config{}); n != "need 40 successful requests per side to test p95 (have 30 and 38); with the failures seen, set requests to at least 47" {
+		t.Errorf("too few with failures: %q", n)
+	}
+}
+
+// TestLookText: what an interim look says in the progress output and in a
+// run's stop_reason.
+func TestLookText(t *testing.T) {
+	th := compare.Config{Tolerance: 0.1}
+	reg := &compare.Check{Metric: vocab.TTFT, Stat: vocab.P95, DeltaPct: 34}
+	open := &compare.Check{Metric: vocab.Total, Stat: vocab.P50, DeltaPct: 12}
+	few := &compare.Check{Metric: vocab.TTFT, Stat: vocab.P95, Reason: vocab.TooFew, NBase: 20, NCurrent: 20, NeedN: 40}
+	for _, c := range []struct {
+		d    compare.Decision
+		want string
+	}{
+		{compare.Decision{Stop: true, Outcome: vocab.Regression, Check: reg}, "regression (ttft p95 +34.0%)"},
+		{compare.Decision{Stop: true, Outcome: vocab.OK}, "no change beyond 10%"},
+		{compare.Decision{Check: open}, "total p50 +12.0% undecided"},
+		{compare.Decision{Check: few}, "ttft p95: need 40 successful requests per side to test p95 (have 20 and 20)"},
+		{compare.Decision{}, "no baseline to compare with"},
+	} {
+		if got := LookText(c.d, th); got != c.want {
+			t.Errorf("LookText = %q, want %q", got, c.want)
+		}
+	}
+}
