@@ -23,21 +23,30 @@ import (
 
 // newHTTPClient keeps at least as many idle connections per host as the
 // suite has requests in flight (Go keeps 2 by default, which would turn
-// every burst into new connections), or none for cold-connection suites.
-func newHTTPClient(cfg *suite.Config) *http.Client {
-	inFlight := 1
-	for _, s := range cfg.Scenarios {
-		n := s.Concurrency
-		if s.Rate > 0 {
-			n = s.MaxInFlight
+// every burst into new connections), and room for every endpoint of both
+// suites of an A/B run in the pool (sized for one suite's, a switch
+// between two hosts dropped the other's connections); none for
+// cold-connection suites.
+func newHTTPClient(cfg, baseCfg *suite.Config) *http.Client {
+	inFlight, endpoints := 1, 0
+	for _, c := range []*suite.Config{cfg, baseCfg} {
+		if c == nil {
+			continue
 		}
-		inFlight = max(inFlight, n)
+		for _, s := range c.Scenarios {
+			n := s.Concurrency
+			if s.Rate > 0 {
+				n = s.MaxInFlight
+			}
+			inFlight = max(inFlight, n)
+		}
+		endpoints += len(c.Endpoints)
 	}
 	tr := &http.Transport{
 		Proxy:                 http.ProxyFromEnvironment,
 		DialContext:           (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
 		ForceAttemptHTTP2:     true,
-		MaxIdleConns:          inFlight * max(len(cfg.Endpoints), 1),
+		MaxIdleConns:          inFlight * max(endpoints, 1),
 		MaxIdleConnsPerHost:   inFlight,
 		IdleConnTimeout:       90 * time.Second,
 		TLSHandshakeTimeout:   10 * time.Second,
@@ -161,9 +170,76 @@ func findVariant(cfg *suite.Config, scenario, endpoint string) *planned {
 }
 
 func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions) (*results.File, error) {
-	var plan []planned
-	var groups []probe.Group
-	total, measuredPlanned := 0, 0
+	m, err := planMeasure(cfg, baseCfg)
+	if err != nil {
+		return nil, err
+	}
+	client := opt.Client
+	if client == nil {
+		client = newHTTPClient(cfg, baseCfg)
+	}
+	secrets := cfg.Secrets()
+	if baseCfg != nil {
+		secrets = append(secrets, baseCfg.Secrets()...)
+	}
+	prog := newProgress(opt.Progress, opt.TTY, m.measuredPlanned, m.plan, opt.Now)
+	sink := newSink(m.plan, cfg, baseCfg)
+	th := opt.Thresholds
+	if th == nil {
+		c, err := Thresholds(cfg, Overrides{})
+		if err != nil {
+			return nil, err
+		}
+		th = &c
+	}
+	adaptive := newAdaptiveRun(m.plan, *th, opt.Baseline, baseCfg != nil, opt.Source.Region, opt.Progress)
+	for gi := range m.groups {
+		adaptive.group(gi, &m.groups[gi], &sink.head[gi], &sink.base[gi])
+	}
+	r := &probe.Runner{
+		Sink: sink.add,
+		Prober: &probe.Prober{
+			Client: client, Timeout: cfg.Limits.Timeout, StallTimeout: cfg.Limits.StallTimeout,
+			ReadingRate: cfg.ReadingRate, Secrets: secrets,
+		},
+		Limits: probe.Limits{MaxRequests: cfg.Limits.MaxRequests, MaxOutputTokens: cfg.Limits.MaxOutputTokens,
+			MaxCost: cfg.Limits.MaxCost, Cost: func(g int, rec probe.Record) float64 { usd, _ := sink.costOf(g, rec); return usd }},
+		Seed: 1,
+		OnRecord: func(g int, rec probe.Record, warmup bool) {
+			if warmup {
+				sink.spent.add(g, rec) // paid, and counted by limits.max_cost
+			}
+			prog.record(g, rec, warmup)
+		},
+	}
+	res := r.Run(ctx, m.groups)
+	prog.done()
+	f := m.assemble(res, sink, adaptive, cfg, baseCfg, opt)
+	if sink.measured == 0 {
+		return f, AsCannotRun(fmt.Errorf("no results: %s", noResults(f, res)))
+	}
+	if f.Incomplete != "" {
+		return f, AsCannotRun(&IncompleteError{Why: f.Incomplete})
+	}
+	return f, nil
+}
+
+// measurement is the plan of a run: its (endpoint, scenario) groups in
+// order, each with its base variant in an A/B run.
+type measurement struct {
+	plan   []planned
+	groups []probe.Group
+	// total counts the requests planned, warmup included; measuredPlanned
+	// those measured.
+	total, measuredPlanned int
+}
+
+// planMeasure plans every (endpoint, scenario) of the suite (matched with
+// the base suite's in an A/B run) and refuses, before anything is sent, a
+// plan that cannot run or cannot pass.
+func planMeasure(cfg, baseCfg *suite.Config) (*measurement, error) {
+	m := &measurement{}
+	common := 0
 	for _, s := range cfg.Scenarios {
 		for _, ep := range cfg.EndpointsFor(s) {
 			req, bodyFor, err := groupOf(s, ep)
@@ -176,8 +252,8 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 				Concurrency: s.Concurrency, Rate: s.Rate, MaxInFlight: s.MaxInFlight,
 			}
 			pl := planned{scenario: s, endpoint: ep}
-			total += s.Requests + s.Warmup
-			measuredPlanned += s.Requests
+			m.total += s.Requests + s.Warmup
+			m.measuredPlanned += s.Requests
 			if baseCfg != nil {
 				if pl.base = findVariant(baseCfg, s.Name, ep.Name); pl.base != nil {
 					baseReq, baseBody, err := groupOf(pl.base.scenario, pl.base.endpoint)
@@ -187,104 +263,81 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 					head := g.Request
 					g.Head, g.HeadBodyFor = &head, g.BodyFor
 					g.Request, g.BodyFor = baseReq, baseBody
-					total += s.Requests + s.Warmup
-					measuredPlanned += s.Requests
+					m.total += s.Requests + s.Warmup
+					m.measuredPlanned += s.Requests
+					common++
 				}
 			}
-			plan = append(plan, pl)
-			groups = append(groups, g)
+			m.plan = append(m.plan, pl)
+			m.groups = append(m.groups, g)
 		}
 	}
-	if len(plan) == 0 {
+	switch {
+	case len(m.plan) == 0:
 		return nil, BadInputf("nothing to measure: no scenario has an endpoint")
-	}
-	if baseCfg != nil {
-		common := 0
-		for _, pl := range plan {
-			if pl.base != nil {
-				common++
-			}
-		}
-		if common == 0 {
-			return nil, BadInputf("base and head have no (endpoint, scenario) in common: scenarios and endpoints are matched by name")
-		}
-	}
-	client := opt.Client
-	if client == nil {
-		client = newHTTPClient(cfg)
-	}
-	if cfg.Limits.MaxRequests > 0 && total > cfg.Limits.MaxRequests {
+	case baseCfg != nil && common == 0:
+		return nil, BadInputf("base and head have no (endpoint, scenario) in common: scenarios and endpoints are matched by name")
+	case cfg.Limits.MaxRequests > 0 && m.total > cfg.Limits.MaxRequests:
 		// A capped run is incomplete and can never pass: say so before
 		// sending anything.
-		return nil, BadInputf("the suite plans %d requests (warmup included) but limits.max_requests is %d: raise the cap or lower requests", total, cfg.Limits.MaxRequests)
+		return nil, BadInputf("the suite plans %d requests (warmup included) but limits.max_requests is %d: raise the cap or lower requests", m.total, cfg.Limits.MaxRequests)
 	}
-	secrets := cfg.Secrets()
-	if baseCfg != nil {
-		secrets = append(secrets, baseCfg.Secrets()...)
-	}
-	prog := newProgress(opt.Progress, opt.TTY, measuredPlanned, plan, opt.Now)
-	// Records become their file form as they arrive: a long run holds each
-	// request once (about 1.3 KB at 128 output tokens).
-	headReqs := make([][]results.Request, len(plan))
-	baseReqs := make([][]results.Request, len(plan))
-	headPrice := make([]func(probe.Record) (float64, bool), len(plan))
-	basePrice := make([]func(probe.Record) (float64, bool), len(plan))
-	for i, pl := range plan {
-		headPrice[i] = priceOf(cfg, pl.endpoint.Model)
-		if pl.base != nil {
-			basePrice[i] = priceOf(baseCfg, pl.base.endpoint.Model)
-		}
-	}
-	costOf := func(g int, rec probe.Record) (float64, bool) {
-		if rec.Variant == vocab.Base {
-			return basePrice[g](rec)
-		}
-		return headPrice[g](rec)
-	}
-	spent := newCosts(costOf)
-	th := opt.Thresholds
-	if th == nil {
-		c, err := Thresholds(cfg, Overrides{})
-		if err != nil {
-			return nil, err
-		}
-		th = &c
-	}
-	adaptive := newAdaptiveRun(plan, *th, opt.Baseline, baseCfg != nil, opt.Source.Region, opt.Progress)
-	for gi := range groups {
-		adaptive.group(gi, &groups[gi], &headReqs[gi], &baseReqs[gi])
-	}
-	measured := 0
-	r := &probe.Runner{
-		Sink: func(g int, rec probe.Record) {
-			q := requestOf(rec)
-			q.CostUSD = spent.add(g, rec)
-			if rec.Variant == vocab.Base {
-				baseReqs[g] = append(baseReqs[g], q)
-			} else {
-				headReqs[g] = append(headReqs[g], q)
-			}
-			if rec.OK {
-				measured++
-			}
-		},
-		Prober: &probe.Prober{
-			Client: client, Timeout: cfg.Limits.Timeout, StallTimeout: cfg.Limits.StallTimeout,
-			ReadingRate: cfg.ReadingRate, Secrets: secrets,
-		},
-		Limits: probe.Limits{MaxRequests: cfg.Limits.MaxRequests, MaxOutputTokens: cfg.Limits.MaxOutputTokens,
-			MaxCost: cfg.Limits.MaxCost, Cost: func(g int, rec probe.Record) float64 { usd, _ := costOf(g, rec); return usd }},
-		Seed: 1,
-		OnRecord: func(g int, rec probe.Record, warmup bool) {
-			if warmup {
-				spent.add(g, rec) // paid, and counted by limits.max_cost
-			}
-			prog.record(g, rec, warmup)
-		},
-	}
-	res := r.Run(ctx, groups)
-	prog.done()
+	return m, nil
+}
 
+// sink receives the runner's measured records, in the aggregator
+// goroutine: each becomes its file form as it arrives (a long run holds
+// each request once, about 1.3 KB at 128 output tokens), priced at its
+// variant's suite's pricing.
+type sink struct {
+	head, base [][]results.Request // per group
+	headPrice  []func(probe.Record) (float64, bool)
+	basePrice  []func(probe.Record) (float64, bool)
+	spent      *costs
+	measured   int // successful requests
+}
+
+func newSink(plan []planned, cfg, baseCfg *suite.Config) *sink {
+	s := &sink{
+		head: make([][]results.Request, len(plan)), base: make([][]results.Request, len(plan)),
+		headPrice: make([]func(probe.Record) (float64, bool), len(plan)), basePrice: make([]func(probe.Record) (float64, bool), len(plan)),
+	}
+	for i, pl := range plan {
+		s.headPrice[i] = priceOf(cfg, pl.endpoint.Model)
+		if pl.base != nil {
+			s.basePrice[i] = priceOf(baseCfg, pl.base.endpoint.Model)
+		}
+	}
+	s.spent = newCosts(s.costOf)
+	return s
+}
+
+// costOf prices a record of group g at its variant's pricing.
+func (s *sink) costOf(g int, rec probe.Record) (float64, bool) {
+	if rec.Variant == vocab.Base {
+		return s.basePrice[g](rec)
+	}
+	return s.headPrice[g](rec)
+}
+
+// add is the runner's Sink.
+func (s *sink) add(g int, rec probe.Record) {
+	q := requestOf(rec)
+	q.CostUSD = s.spent.add(g, rec)
+	if rec.Variant == vocab.Base {
+		s.base[g] = append(s.base[g], q)
+	} else {
+		s.head[g] = append(s.head[g], q)
+	}
+	if rec.OK {
+		s.measured++
+	}
+}
+
+// assemble builds the results file: a run per (endpoint, scenario) and
+// variant that measured anything, with its adaptive stop, cost and, when
+// the run was cut short, why.
+func (m *measurement) assemble(res probe.Result, sink *sink, adaptive *adaptiveRun, cfg, baseCfg *suite.Config, opt MeasureOptions) *results.File {
 	now := opt.Now
 	if now == nil {
 		now = time.Now
@@ -296,66 +349,60 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 	switch res.Cause {
 	case "":
 	case probe.Interrupted:
-		f.Incomplete = fmt.Sprintf("interrupted by a signal after %d of %d planned requests", res.Sent, total)
+		f.Incomplete = fmt.Sprintf("interrupted by a signal after %d of %d planned requests", res.Sent, m.total)
 	default:
 		f.Incomplete = res.Stopped
 	}
 	cut := cutShort(res)
-	for i, pl := range plan {
-		var variant vocab.Side
-		if baseCfg != nil {
-			variant = vocab.Head
-			if pl.base != nil {
-				if run := runOf(*pl.base, baseCfg, pl.scenario, baseReqs[i], opt.Source.Region); len(run.Requests) > 0 {
-					run.Variant = vocab.Base
-					adaptive.record(i, &run)
-					cut(&run, adaptive.stops[i].at > 0)
-					spent.fill(i, vocab.Base, &run)
-					f.Runs = append(f.Runs, run)
-				}
-			}
+	// side is the run's variant in the file; measured, the records' (a
+	// scenario only the head of an A/B run has is measured alone).
+	add := func(i int, pl planned, c *suite.Config, reqs []results.Request, side, measured vocab.Side) {
+		run := runOf(pl, c, m.plan[i].scenario, reqs, opt.Source.Region)
+		if len(run.Requests) == 0 {
+			return
 		}
-		if run := runOf(pl, cfg, pl.scenario, headReqs[i], opt.Source.Region); len(run.Requests) > 0 {
-			run.Variant = variant
-			adaptive.record(i, &run)
-			cut(&run, adaptive.stops[i].at > 0)
-			headVariant := vocab.Side("")
-			if pl.base != nil {
-				headVariant = vocab.Head
-			}
-			spent.fill(i, headVariant, &run)
-			f.Runs = append(f.Runs, run)
-		}
+		run.Variant = side
+		adaptive.record(i, &run)
+		cut(&run, adaptive.stops[i].at > 0)
+		sink.spent.fill(i, measured, &run)
+		f.Runs = append(f.Runs, run)
 	}
-	spent.fillFile(f)
-	if measured == 0 {
-		recorded := 0
-		for _, run := range f.Runs {
-			recorded += len(run.Requests)
-		}
-		var why string
+	for i, pl := range m.plan {
 		switch {
-		case res.Cause == probe.Interrupted:
-			why = "interrupted before any request completed"
-		case recorded == 0 && res.Cause == probe.Capped:
-			why = res.Stopped + " before any measured request (warmup requests count toward the caps)"
-		case recorded == 0 && res.Stopped != "":
-			why = res.Stopped
+		case pl.base != nil:
+			add(i, *pl.base, baseCfg, sink.base[i], vocab.Base, vocab.Base)
+			add(i, pl, cfg, sink.head[i], vocab.Head, vocab.Head)
+		case baseCfg != nil:
+			add(i, pl, cfg, sink.head[i], vocab.Head, "")
 		default:
-			why = "every request failed"
-			for i := range f.Runs {
-				if len(f.Runs[i].Requests) > 0 {
-					why += ", " + firstError(&f.Runs[i])
-					break
-				}
-			}
+			add(i, pl, cfg, sink.head[i], "", "")
 		}
-		return f, AsCannotRun(fmt.Errorf("no results: %s", why))
 	}
-	if f.Incomplete != "" {
-		return f, AsCannotRun(&IncompleteError{Why: f.Incomplete})
+	sink.spent.fillFile(f)
+	return f
+}
+
+// noResults says why a run measured no successful request.
+func noResults(f *results.File, res probe.Result) string {
+	recorded := 0
+	for _, run := range f.Runs {
+		recorded += len(run.Requests)
 	}
-	return f, nil
+	switch {
+	case res.Cause == probe.Interrupted:
+		return "interrupted before any request completed"
+	case recorded == 0 && res.Cause == probe.Capped:
+		return res.Stopped + " before any measured request (warmup requests count toward the caps)"
+	case recorded == 0 && res.Stopped != "":
+		return res.Stopped
+	}
+	why := "every request failed"
+	for i := range f.Runs {
+		if len(f.Runs[i].Requests) > 0 {
+			return why + ", " + firstError(&f.Runs[i])
+		}
+	}
+	return why
 }
 
 // cutShort returns what corrects the stop reason of an adaptive run that

@@ -175,11 +175,9 @@ func (p *page) summary(order []int) {
 			cellHTML(s.row("Errors"), "rate", false), flagsHTML(s.Flags()))
 	}
 	p.s("</table>\n")
-	notes := suiteNotes(r)
 	p.s("<ul class=\"sub\">")
-	for _, line := range strings.Split(strings.TrimSpace(notes), "\n") {
-		line = strings.TrimPrefix(line, "- ")
-		p.f("<li>%s</li>", unMarkdown(line))
+	for _, n := range suiteNotes(r) {
+		p.f("<li>%s</li>", unMarkdown(n.String()))
 	}
 	p.s("</ul>\n")
 }

@@ -72,8 +72,8 @@ func cell(v float64, unit string) string {
 }
 
 var metricLabel = map[vocab.Metric]string{
-	"ttft": "TTFT", "ttfc": "TTFC", "itl": "inter-token", "tpot": "per token",
-	"total": "total", "perceived": "perceived", "errors": "error rate",
+	vocab.TTFT: "TTFT", vocab.TTFC: "TTFC", vocab.ITL: "inter-token", vocab.TPOT: "per token",
+	vocab.Total: "total", vocab.Perceived: "perceived", vocab.Errors: "error rate",
 }
 
 // Flag is one status that applies to a scenario or row, with the metrics
@@ -81,6 +81,31 @@ var metricLabel = map[vocab.Metric]string{
 type Flag struct {
 	Status  vocab.Status
 	Metrics []string // "TTFT", "TTFT p95", "error rate"
+	// stats are the statistic of each of Metrics that names one ("p95"
+	// of "TTFT p95"), else "", for the flag of a row that names the
+	// metric already (rowFlag); named says which of Metrics the flag names
+	// even there (goodput and the cache hit rate, whose rows name no
+	// metric; the error rate unless over budget).
+	stats []string
+	named []bool
+}
+
+// rowFlag is the flag as a metric's own row shows it: without the latency
+// metric or error rate it concerns ("⛔ p95 over budget").
+func (f Flag) rowFlag() Flag {
+	if f.Status == vocab.Regression && len(f.Metrics) == 1 && f.Metrics[0] == "error rate" {
+		return f // "error rate up"
+	}
+	out := Flag{Status: f.Status}
+	for i, m := range f.Metrics {
+		switch {
+		case f.named[i]:
+			out.Metrics = append(out.Metrics, m)
+		case f.stats[i] != "":
+			out.Metrics = append(out.Metrics, f.stats[i])
+		}
+	}
+	return out
 }
 
 // String is the flag for people: "❌ TTFT regression".
@@ -142,16 +167,19 @@ func flagsOf(checks []compare.Check, skip map[vocab.Metric]bool) []Flag {
 					regressed[c.Metric] = true
 				}
 				any = true
-				name := metricLabel[c.Metric]
+				name, stat := metricLabel[c.Metric], ""
 				if name == "" {
 					name = string(c.Metric)
 				}
 				if st == vocab.OverBudget && !errs {
-					name += " " + string(c.Stat)
+					stat = string(c.Stat)
+					name += " " + stat
 				}
 				if st != vocab.NoBaseline && !seen[name] {
 					seen[name] = true
 					f.Metrics = append(f.Metrics, name)
+					f.stats = append(f.stats, stat)
+					f.named = append(f.named, metricLabel[c.Metric] == "" || errs && st != vocab.OverBudget)
 				}
 			}
 			if any && (st != vocab.NoBaseline || !errs) {
@@ -428,7 +456,7 @@ func head(r *Report, opt MarkdownOptions, title string, order []int, maxRows int
 		b.WriteString(p)
 	}
 	b.WriteString(summary(r, order, maxRows))
-	b.WriteString(suiteNotes(r))
+	b.WriteString(suiteNotesMarkdown(r))
 	b.WriteString(ranking(r))
 	return b.String()
 }
@@ -621,21 +649,81 @@ func summary(r *Report, order []int, maxRows int) string {
 	return b.String()
 }
 
+// noteKind says what a suite note is about, so each renderer picks the
+// notes it shows.
+type noteKind int
+
+const (
+	noteUnits        noteKind = iota // units and what a row shows
+	noteIntervals                    // intervals vs adjusted p-values
+	noteUntested                     // statistics not tested for too few requests
+	noteInconclusive                 // what would decide inconclusive checks
+	noteFailures                     // failed requests by kind
+	noteChanged                      // ⚙️: a configuration changed
+	noteRemoved                      // scenarios removed since the baseline
+	noteWarning                      // the report's warnings
+)
+
+// suiteNote is one note of the suite, in Markdown (names escaped); the
+// comment and the HTML report put its legend (the mark it explains, for
+// their tables) first.
+type suiteNote struct {
+	kind   noteKind
+	text   string
+	legend string
+}
+
+// String is the note with its legend.
+func (n suiteNote) String() string { return n.legend + n.text }
+
 // suiteNotes says once per suite what applies to many rows: units, what
-// "—" means, what would decide inconclusive checks, failures by kind.
-func suiteNotes(r *Report) string {
-	var notes []string
-	notes = append(notes, "Latencies in ms, baseline → current (change). Status: every one that applies.")
+// "—" means, what would decide inconclusive checks, failures by kind,
+// changed and removed scenarios, warnings.
+func suiteNotes(r *Report) []suiteNote {
+	notes := []suiteNote{{kind: noteUnits, text: "Latencies in ms, baseline → current (change). Status: every one that applies."}}
 	if r.Tested > 1 {
-		notes = append(notes, fmt.Sprintf("Intervals [in brackets, in the details] are each check's own 95%% interval; "+
-			"statuses are decided on p-values adjusted over the suite's %d checks, so an interval beyond the tolerance can still be inconclusive.", r.Tested))
+		notes = append(notes, suiteNote{kind: noteIntervals, text: fmt.Sprintf("Intervals [in brackets, in the details] are each check's own 95%% interval; "+
+			"statuses are decided on p-values adjusted over the suite's %d checks, so an interval beyond the tolerance can still be inconclusive.", r.Tested)})
 	}
-	// Untested statistics, by statistic.
-	type gap struct {
-		need, pairs, lo, hi int
-		history             bool
+	for _, n := range []struct {
+		kind noteKind
+		f    func(*Report) string
+	}{{noteUntested, untestedNote}, {noteInconclusive, inconclusiveNote}, {noteFailures, failuresNote}, {noteChanged, changedNote}, {noteRemoved, removedNote}} {
+		if t := n.f(r); t != "" {
+			notes = append(notes, suiteNote{kind: n.kind, text: t})
+		}
 	}
-	gaps := map[vocab.Stat]*gap{}
+	for i := range notes {
+		if notes[i].kind == noteUntested {
+			notes[i].legend = "— after the values = "
+		}
+	}
+	for _, w := range r.Warnings {
+		notes = append(notes, suiteNote{kind: noteWarning, text: "⚠️ " + md(short(w, 300))})
+	}
+	return notes
+}
+
+// suiteNotesMarkdown is the notes as a Markdown list.
+func suiteNotesMarkdown(r *Report) string {
+	var b strings.Builder
+	for _, n := range suiteNotes(r) {
+		b.WriteString("- " + n.String() + "\n")
+	}
+	b.WriteString("\n")
+	return b.String()
+}
+
+// untestedGap is what one statistic left untested over the suite.
+type untestedGap struct {
+	need, pairs, lo, hi int
+	history             bool
+}
+
+// untestedGaps gathers, per statistic, the checks that could not be
+// tested: the requests they need and have.
+func untestedGaps(r *Report) (map[vocab.Stat]*untestedGap, []vocab.Stat) {
+	gaps := map[vocab.Stat]*untestedGap{}
 	var stats []vocab.Stat
 	for _, s := range r.Scenarios {
 		seen := map[vocab.Stat]bool{}
@@ -646,7 +734,7 @@ func suiteNotes(r *Report) string {
 			seen[c.Stat] = true
 			g := gaps[c.Stat]
 			if g == nil {
-				g = &gap{lo: math.MaxInt}
+				g = &untestedGap{lo: math.MaxInt}
 				gaps[c.Stat] = g
 				stats = append(stats, c.Stat)
 			}
@@ -661,40 +749,50 @@ func suiteNotes(r *Report) string {
 		}
 	}
 	sort.Slice(stats, func(i, j int) bool { return statRank[stats[i]] < statRank[stats[j]] })
-	if len(stats) > 0 {
-		// One note for every untested statistic: "p50, mean need 10; p95
-		// needs 40 successful requests per side".
-		var needs []string
-		byNeed := map[int][]vocab.Stat{}
-		var order []int
-		lo, hi, pairs, history := math.MaxInt, 0, 0, false
-		for _, st := range stats {
-			g := gaps[st]
-			if byNeed[g.need] == nil {
-				order = append(order, g.need)
-			}
-			byNeed[g.need] = append(byNeed[g.need], st)
-			lo, hi, pairs = min(lo, g.lo), max(hi, g.hi), max(pairs, g.pairs)
-			history = history || g.history
-		}
-		for _, n := range order {
-			verb := "needs"
-			if len(byNeed[n]) > 1 {
-				verb = "need"
-			}
-			needs = append(needs, fmt.Sprintf("%s %s %d", joinNames(byNeed[n]), verb, n))
-		}
-		have := fmt.Sprint(lo)
-		if hi != lo {
-			have = fmt.Sprintf("%d–%d", lo, hi)
-		}
-		what := "successful requests per side"
-		if history {
-			what = "successful requests per side (and two stored baseline runs)"
-		}
-		notes = append(notes, fmt.Sprintf("— after the values = not tested: %s %s; %s %s.", strings.Join(needs, "; "), what, plural(pairs, "pair has", "pairs have"), have))
+	return gaps, stats
+}
+
+// untestedNote is one note for every untested statistic: "p50, mean need
+// 10; p95 needs 40 successful requests per side".
+func untestedNote(r *Report) string {
+	gaps, stats := untestedGaps(r)
+	if len(stats) == 0 {
+		return ""
 	}
-	// Inconclusive: one estimate of the requests that might decide them.
+	var needs []string
+	byNeed := map[int][]vocab.Stat{}
+	var order []int
+	lo, hi, pairs, history := math.MaxInt, 0, 0, false
+	for _, st := range stats {
+		g := gaps[st]
+		if byNeed[g.need] == nil {
+			order = append(order, g.need)
+		}
+		byNeed[g.need] = append(byNeed[g.need], st)
+		lo, hi, pairs = min(lo, g.lo), max(hi, g.hi), max(pairs, g.pairs)
+		history = history || g.history
+	}
+	for _, n := range order {
+		verb := "needs"
+		if len(byNeed[n]) > 1 {
+			verb = "need"
+		}
+		needs = append(needs, fmt.Sprintf("%s %s %d", joinNames(byNeed[n]), verb, n))
+	}
+	have := fmt.Sprint(lo)
+	if hi != lo {
+		have = fmt.Sprintf("%d–%d", lo, hi)
+	}
+	what := "successful requests per side"
+	if history {
+		what = "successful requests per side (and two stored baseline runs)"
+	}
+	return fmt.Sprintf("not tested: %s %s; %s %s.", strings.Join(needs, "; "), what, plural(pairs, "pair has", "pairs have"), have)
+}
+
+// inconclusiveNote gives one estimate of the requests that might decide
+// the inconclusive checks.
+func inconclusiveNote(r *Report) string {
 	lo, hi, n := math.MaxInt, 0, 0
 	for _, c := range r.Result.Checks {
 		if c.Doubtful() {
@@ -704,20 +802,24 @@ func suiteNotes(r *Report) string {
 			}
 		}
 	}
-	if n > 0 {
-		s := fmt.Sprintf("⚠️ inconclusive (%s) = a change for the worse beyond the tolerance, not significant once corrected for the suite's %d checks", plural(n, "check", "checks"), r.Tested)
-		switch {
-		case hi == 0:
-		case lo == hi:
-			s += fmt.Sprintf("; about %d requests per side might decide it", hi)
-		case hi >= 100000:
-			s += fmt.Sprintf("; %d requests per side might decide the closest, over 100,000 the farthest", lo)
-		default:
-			s += fmt.Sprintf("; %d to %d requests per side might decide them", lo, hi)
-		}
-		notes = append(notes, s+".")
+	if n == 0 {
+		return ""
 	}
-	// Failures by kind, over the suite.
+	s := fmt.Sprintf("⚠️ inconclusive (%s) = a change for the worse beyond the tolerance, not significant once corrected for the suite's %d checks", plural(n, "check", "checks"), r.Tested)
+	switch {
+	case hi == 0:
+	case lo == hi:
+		s += fmt.Sprintf("; about %d requests per side might decide it", hi)
+	case hi >= 100000:
+		s += fmt.Sprintf("; %d requests per side might decide the closest, over 100,000 the farthest", lo)
+	default:
+		s += fmt.Sprintf("; %d to %d requests per side might decide them", lo, hi)
+	}
+	return s + "."
+}
+
+// failuresNote counts the failed requests over the suite by kind.
+func failuresNote(r *Report) string {
 	kinds := map[string]int{}
 	failed, total := 0, 0
 	for _, s := range r.Scenarios {
@@ -730,46 +832,47 @@ func suiteNotes(r *Report) string {
 			failed += k.N
 		}
 	}
-	if failed > 0 {
-		var kc []KindCount
-		for k, v := range kinds {
-			kc = append(kc, KindCount{k, v})
-		}
-		sortKinds(kc)
-		if len(kc) > 5 {
-			rest := 0
-			for _, k := range kc[5:] {
-				rest += k.N
-			}
-			kc = append(kc[:5], KindCount{"other", rest})
-		}
-		notes = append(notes, fmt.Sprintf("Failed requests now: %d of %d (%s).", failed, total, md(short(KindList(kc), 300))))
+	if failed == 0 {
+		return ""
 	}
+	var kc []KindCount
+	for k, v := range kinds {
+		kc = append(kc, KindCount{k, v})
+	}
+	sortKinds(kc)
+	if len(kc) > 5 {
+		rest := 0
+		for _, k := range kc[5:] {
+			rest += k.N
+		}
+		kc = append(kc[:5], KindCount{"other", rest})
+	}
+	return fmt.Sprintf("Failed requests now: %d of %d (%s).", failed, total, md(short(KindList(kc), 300)))
+}
+
+// changedNote explains the ⚙️ mark when a scenario's configuration changed.
+func changedNote(r *Report) string {
 	for _, s := range r.Scenarios {
 		if len(s.Changed) > 0 {
-			notes = append(notes, "⚙️ = the scenario's configuration "+r.changed()+".")
-			break
+			return "⚙️ = the scenario's configuration " + r.changed() + "."
 		}
 	}
-	if len(r.Removed) > 0 {
-		names := make([]string, 0, 3)
-		for _, x := range r.Removed[:min(3, len(r.Removed))] {
-			names = append(names, mdName(x))
-		}
-		if len(r.Removed) > 3 {
-			names = append(names, fmt.Sprintf("%d more", len(r.Removed)-3))
-		}
-		notes = append(notes, "Removed since the baseline: "+strings.Join(names, ", ")+".")
+	return ""
+}
+
+// removedNote names the scenarios removed since the baseline.
+func removedNote(r *Report) string {
+	if len(r.Removed) == 0 {
+		return ""
 	}
-	for _, w := range r.Warnings {
-		notes = append(notes, "⚠️ "+md(short(w, 300)))
+	names := make([]string, 0, 3)
+	for _, x := range r.Removed[:min(3, len(r.Removed))] {
+		names = append(names, mdName(x))
 	}
-	var b strings.Builder
-	for _, n := range notes {
-		b.WriteString("- " + n + "\n")
+	if len(r.Removed) > 3 {
+		names = append(names, fmt.Sprintf("%d more", len(r.Removed)-3))
 	}
-	b.WriteString("\n")
-	return b.String()
+	return "Removed since the baseline: " + strings.Join(names, ", ") + "."
 }
 
 // ranking compares endpoints in a table of bounded width: one row per
@@ -871,63 +974,8 @@ func scenarioDetails(s Scenario, open bool) string {
 			same = append(same, z)
 			continue
 		}
-		stage := row.Stage
-		if row.Unit != "ms" && row.Unit != "%" {
-			stage += " (" + row.Unit + ")"
-		}
-		fmt.Fprintf(&b, "| %s |", stage)
-		for _, st := range stats {
-			switch {
-			case row.Metric.IsRate():
-				if st == "p50" {
-					fmt.Fprintf(&b, " %s |", changeCell(&row, row.Checks[0].Stat))
-				} else {
-					b.WriteString(" |")
-				}
-			case row.Metric == "":
-				var base, cur float64
-				switch st {
-				case "p50":
-					base, cur = row.BaseP50, row.CurP50
-				case "p95":
-					base, cur = row.BaseP95, row.CurP95
-				default:
-					b.WriteString(" |")
-					continue
-				}
-				if row.Unit == "%" && st != "p50" {
-					b.WriteString(" |")
-					continue
-				}
-				fmt.Fprintf(&b, " %s |", arrow(base, cur, row.Unit))
-			default:
-				c, ok := findCheck(row.Checks, st)
-				if !ok {
-					b.WriteString(" – |")
-					continue
-				}
-				fmt.Fprintf(&b, " %s%s |", changeCell(&row, st), ciText(c))
-			}
-		}
-		fs := ""
-		if row.Metric != "" {
-			fs = flagText(flagsOf(row.Checks, nil))
-			fs = strings.NewReplacer("TTFT ", "", "TTFC ", "", "inter-token ", "", "per token ", "", "total ", "", "perceived ", "", "error rate over", "over").Replace(fs)
-		}
-		fmt.Fprintf(&b, " %s | %s |\n", md(row.Budget), fs)
-		for _, c := range row.Checks {
-			if c.Status == vocab.OverBudget && c.Metric.HigherIsBetter() {
-				notes = append(notes, fmt.Sprintf("%s: %s is below its floor of %s.", row.Stage, cell(c.Current, row.Unit), cell(c.Budget, row.Unit)))
-			} else if c.Status == vocab.OverBudget {
-				notes = append(notes, fmt.Sprintf("%s %s: %s is over its budget of %s.", row.Stage, c.Stat, cell(c.Current, row.Unit), cell(c.Budget, row.Unit)))
-			}
-		}
-		if row.Metric == "errors" && s.Current != nil && len(s.Current.ErrorKinds) > 0 {
-			notes = append(notes, fmt.Sprintf("Failed now: %d of %d (%s).", s.Current.N-s.Current.OK, s.Current.N, md(short(KindList(s.Current.ErrorKinds), 300))))
-		}
-		if row.Metric == "errors" && s.Base != nil && len(s.Base.ErrorKinds) > 0 {
-			notes = append(notes, fmt.Sprintf("Failed in the baseline: %d of %d (%s).", s.Base.N-s.Base.OK, s.Base.N, md(short(KindList(s.Base.ErrorKinds), 300))))
-		}
+		b.WriteString(detailsRow(row, stats))
+		notes = append(notes, detailsRowNotes(s, row)...)
 	}
 	b.WriteString("\n")
 	if s.Current != nil && s.Current.ColdConns > 1 && !netHidden {
@@ -941,6 +989,78 @@ func scenarioDetails(s Scenario, open bool) string {
 	}
 	b.WriteString("\n</details>\n\n")
 	return b.String()
+}
+
+// detailsRow is one line of a scenario's details table: a cell per
+// statistic, the budget and the row's flags.
+func detailsRow(row Row, stats []vocab.Stat) string {
+	var b strings.Builder
+	stage := row.Stage
+	if row.Unit != "ms" && row.Unit != "%" {
+		stage += " (" + row.Unit + ")"
+	}
+	fmt.Fprintf(&b, "| %s |", stage)
+	for _, st := range stats {
+		if v := detailsCell(row, st); v != "" {
+			fmt.Fprintf(&b, " %s |", v)
+		} else {
+			b.WriteString(" |")
+		}
+	}
+	fs := ""
+	if row.Metric != "" {
+		var flags []Flag
+		for _, f := range flagsOf(row.Checks, nil) {
+			flags = append(flags, f.rowFlag())
+		}
+		fs = flagText(flags)
+	}
+	fmt.Fprintf(&b, " %s | %s |\n", md(row.Budget), fs)
+	return b.String()
+}
+
+// detailsCell is a row's value of one statistic in the details table.
+func detailsCell(row Row, st vocab.Stat) string {
+	switch {
+	case row.Metric.IsRate():
+		if st == vocab.P50 {
+			return changeCell(&row, row.Checks[0].Stat)
+		}
+		return ""
+	case row.Metric == "":
+		switch {
+		case st == vocab.P50:
+			return arrow(row.BaseP50, row.CurP50, row.Unit)
+		case st == vocab.P95 && row.Unit != "%":
+			return arrow(row.BaseP95, row.CurP95, row.Unit)
+		}
+		return ""
+	}
+	c, ok := findCheck(row.Checks, st)
+	if !ok {
+		return "–"
+	}
+	return changeCell(&row, st) + ciText(c)
+}
+
+// detailsRowNotes are the notes under the details table a row adds: its
+// budget breaches, and the failures by kind for the error rate.
+func detailsRowNotes(s Scenario, row Row) []string {
+	var notes []string
+	for _, c := range row.Checks {
+		if c.Status == vocab.OverBudget && c.Metric.HigherIsBetter() {
+			notes = append(notes, fmt.Sprintf("%s: %s is below its floor of %s.", row.Stage, cell(c.Current, row.Unit), cell(c.Budget, row.Unit)))
+		} else if c.Status == vocab.OverBudget {
+			notes = append(notes, fmt.Sprintf("%s %s: %s is over its budget of %s.", row.Stage, c.Stat, cell(c.Current, row.Unit), cell(c.Budget, row.Unit)))
+		}
+	}
+	if row.Metric == vocab.Errors && s.Current != nil && len(s.Current.ErrorKinds) > 0 {
+		notes = append(notes, fmt.Sprintf("Failed now: %d of %d (%s).", s.Current.N-s.Current.OK, s.Current.N, md(short(KindList(s.Current.ErrorKinds), 300))))
+	}
+	if row.Metric == vocab.Errors && s.Base != nil && len(s.Base.ErrorKinds) > 0 {
+		notes = append(notes, fmt.Sprintf("Failed in the baseline: %d of %d (%s).", s.Base.N-s.Base.OK, s.Base.N, md(short(KindList(s.Base.ErrorKinds), 300))))
+	}
+	return notes
 }
 
 func arrow(base, cur float64, unit string) string {

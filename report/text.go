@@ -27,16 +27,6 @@ func clean(s string) string {
 
 // Text renders the report for a terminal; color adds ANSI colors to statuses.
 func Text(w io.Writer, r *Report, color bool) {
-	status := func(st vocab.Status) string {
-		if st == "" {
-			return ""
-		}
-		s := strings.ReplaceAll(string(st), "_", " ")
-		if color {
-			return ansi[st] + s + "\x1b[0m"
-		}
-		return s
-	}
 	verdict := strings.ToUpper(r.Verdict)
 	if color {
 		c := "\x1b[1;32m"
@@ -47,50 +37,7 @@ func Text(w io.Writer, r *Report, color bool) {
 	}
 	fmt.Fprintf(w, "latgate %s: %s\n\n", verdict, clean(strings.TrimPrefix(r.Headline, r.Verdict+": ")))
 	for _, s := range r.Scenarios {
-		var fl []string
-		for _, f := range s.Flags() {
-			p := clean(f.Plain())
-			if color {
-				p = ansi[f.Status] + p + "\x1b[0m"
-			}
-			fl = append(fl, p)
-		}
-		fmt.Fprintf(w, "%s @ %s (%s): %s\n", clean(s.Scenario), clean(s.Endpoint), clean(s.Model), strings.Join(fl, "; "))
-		if len(s.Changed) > 0 {
-			fmt.Fprintf(w, "  configuration %s: %s\n", s.changed(), clean(strings.Join(s.Changed, ", ")))
-		}
-		t := newTable("  stage", "budget", "base p50", "base p95", "cur p50", "cur p95", "change [95% CI]", "status")
-		t.alignLeft = map[int]bool{0: true, 1: true, 6: true, 7: true}
-		var notes []string
-		for _, row := range s.Rows {
-			if row.SameAs != "" {
-				continue
-			}
-			if row.Zero() {
-				// Network on warm connections: no row, but say why.
-				for _, n := range row.Notes {
-					notes = append(notes, row.Stage+" 0.0 ms: "+n)
-				}
-				continue
-			}
-			stage := "  " + row.Stage
-			if row.Unit != "ms" && row.Unit != "%" {
-				stage += " (" + row.Unit + ")"
-			}
-			p95b, p95c := cell(row.BaseP95, row.Unit), cell(row.CurP95, row.Unit)
-			if row.Unit == "%" {
-				p95b, p95c = "", ""
-			}
-			t.row(stage, row.Budget, cell(row.BaseP50, row.Unit), p95b, cell(row.CurP50, row.Unit), p95c, row.Change, status(row.Status))
-			for _, n := range row.Notes {
-				notes = append(notes, row.Stage+": "+n)
-			}
-		}
-		t.write(w)
-		for _, n := range notes {
-			fmt.Fprintf(w, "  - %s\n", clean(n))
-		}
-		fmt.Fprintln(w)
+		textScenario(w, s, color)
 	}
 	if rk := r.Rank(); rk != nil {
 		fmt.Fprintln(w, "Endpoints ranked by TTFT p95 (median over scenarios):")
@@ -107,13 +54,12 @@ func Text(w io.Writer, r *Report, color bool) {
 	}
 	// The suite's notes (untested statistics, inconclusive checks, failures
 	// by kind), as in the comment.
-	for _, line := range strings.Split(strings.TrimSpace(suiteNotes(r)), "\n")[1:] {
-		line = strings.TrimPrefix(line, "- ")
-		if strings.HasPrefix(line, "⚠️ ") && !strings.HasPrefix(line, "⚠️ inconclusive") || strings.HasPrefix(line, "Removed since") || strings.HasPrefix(line, "⚙️") {
-			continue // warnings and removals are printed above
+	for _, n := range suiteNotes(r) {
+		switch n.kind {
+		case noteUnits, noteWarning, noteRemoved, noteChanged:
+			continue // no table legend here; warnings and removals are printed above
 		}
-		line = strings.Replace(line, "— after the values = not tested", "not tested", 1) // no marks in the text table
-		fmt.Fprintln(w, clean(html.UnescapeString(line)))
+		fmt.Fprintln(w, clean(html.UnescapeString(n.text))) // no legend: the text table has no marks
 	}
 	o := r.Thresholds
 	if c := r.costLine(clean); c != "" {
@@ -121,4 +67,64 @@ func Text(w io.Writer, r *Report, color bool) {
 	}
 	fmt.Fprintf(w, "%d checks, family-wise alpha %s; regression = confidently beyond %s%% and %s ms; fails on %s.\n",
 		r.Tested, trimFloat(o.Alpha), trimFloat(100*o.Tolerance), trimFloat(r.minDeltaMs()), strings.Join(r.failOn(), ", "))
+}
+
+// textStatus is a status for the terminal, colored when asked.
+func textStatus(st vocab.Status, color bool) string {
+	if st == "" {
+		return ""
+	}
+	s := strings.ReplaceAll(string(st), "_", " ")
+	if color {
+		return ansi[st] + s + "\x1b[0m"
+	}
+	return s
+}
+
+// textScenario is one scenario's flags, budget table and notes.
+func textScenario(w io.Writer, s Scenario, color bool) {
+	var fl []string
+	for _, f := range s.Flags() {
+		p := clean(f.Plain())
+		if color {
+			p = ansi[f.Status] + p + "\x1b[0m"
+		}
+		fl = append(fl, p)
+	}
+	fmt.Fprintf(w, "%s @ %s (%s): %s\n", clean(s.Scenario), clean(s.Endpoint), clean(s.Model), strings.Join(fl, "; "))
+	if len(s.Changed) > 0 {
+		fmt.Fprintf(w, "  configuration %s: %s\n", s.changed(), clean(strings.Join(s.Changed, ", ")))
+	}
+	t := newTable("  stage", "budget", "base p50", "base p95", "cur p50", "cur p95", "change [95% CI]", "status")
+	t.alignLeft = map[int]bool{0: true, 1: true, 6: true, 7: true}
+	var notes []string
+	for _, row := range s.Rows {
+		if row.SameAs != "" {
+			continue
+		}
+		if row.Zero() {
+			// Network on warm connections: no row, but say why.
+			for _, n := range row.Notes {
+				notes = append(notes, row.Stage+" 0.0 ms: "+n)
+			}
+			continue
+		}
+		stage := "  " + row.Stage
+		if row.Unit != "ms" && row.Unit != "%" {
+			stage += " (" + row.Unit + ")"
+		}
+		p95b, p95c := cell(row.BaseP95, row.Unit), cell(row.CurP95, row.Unit)
+		if row.Unit == "%" {
+			p95b, p95c = "", ""
+		}
+		t.row(stage, row.Budget, cell(row.BaseP50, row.Unit), p95b, cell(row.CurP50, row.Unit), p95c, row.Change, textStatus(row.Status, color))
+		for _, n := range row.Notes {
+			notes = append(notes, row.Stage+": "+n)
+		}
+	}
+	t.write(w)
+	for _, n := range notes {
+		fmt.Fprintf(w, "  - %s\n", clean(n))
+	}
+	fmt.Fprintln(w)
 }
