@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -517,14 +518,7 @@ func (p *pipeline) loadBaselines(ctx context.Context) ([]*results.File, []string
 	case in.BaselineArtifact == "":
 		return nil, nil, BadInputf("no baseline: give baseline (a results file), baseline-artifact (an artifact recorded on the base branch), mode: ab (no stored baseline needed), or baseline: %s to run without one", NoBaseline)
 	}
-	branch := in.BaseBranch
-	if branch == "" {
-		branch = p.gc.BaseRef
-	}
-	if branch == "" {
-		branch = "main"
-	}
-	h, err := p.fetchHistory(ctx, branch)
+	h, err := p.fetchHistory(ctx, cmp.Or(in.BaseBranch, p.gc.BaseRef, p.gc.DefaultBranch, "main"))
 	if errors.Is(err, publish.ErrNoArtifact) {
 		fmt.Fprintf(p.env.Stderr, "latgate: no baseline yet: %v\n", err)
 		return nil, nil, nil

@@ -35,6 +35,10 @@ type Context struct {
 
 	// From the event payload.
 
+	// DefaultBranch is the repository's default branch (every event's
+	// repository.default_branch), "" when the payload does not say.
+	DefaultBranch string
+
 	// PullRequest is the pull request of the run: the pull_request (or
 	// pull_request_target, …) event's, or the workflow_run's when its
 	// payload names exactly one of this repository with the run's head
@@ -90,6 +94,9 @@ func NewContext(getenv func(string) string) (*Context, error) {
 	}
 	if gc.Event == nil {
 		return c, nil
+	}
+	if repo, ok := gc.Event["repository"].(map[string]any); ok {
+		c.DefaultBranch, _ = repo["default_branch"].(string)
 	}
 	// One decoder for payloads: go-github's event types.
 	raw, err := json.Marshal(gc.Event)

@@ -27,7 +27,7 @@ func runnerEnv(t *testing.T, event string) map[string]string {
 	return env
 }
 
-const prEvent = `{"action":"synchronize","number":7,"pull_request":{"number":7,
+const prEvent = `{"action":"synchronize","number":7,"repository":{"full_name":"o/r","default_branch":"trunk"},"pull_request":{"number":7,
  "head":{"sha":"f04c","ref":"main","repo":{"full_name":"alice/r"}},
  "base":{"sha":"ba5e","ref":"main","repo":{"full_name":"o/r"}}}}`
 
@@ -79,6 +79,9 @@ func TestContext(t *testing.T) {
 			}
 			if got := c.WorkflowFile(); got != "latgate.yml" {
 				t.Errorf("WorkflowFile = %q", got)
+			}
+			if want := map[bool]string{true: "trunk"}[tt.event == prEvent]; c.DefaultBranch != want {
+				t.Errorf("DefaultBranch = %q, want %q", c.DefaultBranch, want)
 			}
 		})
 	}

@@ -263,27 +263,23 @@ func readZipFile(f *zip.File, budget int64) ([]byte, error) {
 }
 
 // FetchHistory downloads the newest artifact named q.Name from a
-// successful run on q.Branch and returns every results file in it, oldest
-// first (by created_at, then name), with the run's URL.
+// successful push run of this repository on q.Branch and returns every
+// results file in it, oldest first (by created_at, then name), with the
+// run's URL.
+//
+// Only the repository's own push runs may provide a baseline: a pull
+// request's run (a fork's branch may be named main too, and a pull request
+// can change the workflow to upload any artifact) never does. The API is
+// asked for push runs, and each run it returns is checked again.
 func (g *GitHub) FetchHistory(ctx context.Context, q ArtifactQuery) (History, error) {
-	if q.MaxRuns <= 0 {
-		q.MaxRuns = 20
+	if q.Branch == "" {
+		return History{}, errors.New("fetching the baseline artifact: no branch to look on")
 	}
-	opts := &github.ListWorkflowRunsOptions{Branch: q.Branch, Status: "success", ListOptions: github.ListOptions{PerPage: q.MaxRuns}}
-	var runs *github.WorkflowRuns
-	var resp *github.Response
-	var err error
-	if q.WorkflowFile != "" {
-		runs, resp, err = g.gh.Actions.ListWorkflowRunsByFileName(ctx, g.owner, g.repo, q.WorkflowFile, opts)
-	} else {
-		runs, resp, err = g.gh.Actions.ListRepositoryWorkflowRuns(ctx, g.owner, g.repo, opts)
-	}
+	runs, ignored, err := g.baselineRuns(ctx, q)
 	if err != nil {
-		return History{}, classify(err, resp, "listing workflow runs")
+		return History{}, err
 	}
-	list := runs.WorkflowRuns
-	slices.SortStableFunc(list, func(a, b *github.WorkflowRun) int { return b.GetCreatedAt().Compare(a.GetCreatedAt().Time) })
-	for _, run := range list {
+	for _, run := range runs {
 		arts, resp, err := g.gh.Actions.ListWorkflowRunArtifacts(ctx, g.owner, g.repo, run.GetID(), &github.ListOptions{PerPage: 100})
 		if err != nil {
 			return History{}, classify(err, resp, "listing artifacts")
@@ -303,7 +299,50 @@ func (g *GitHub) FetchHistory(ctx context.Context, q ArtifactQuery) (History, er
 			return History{RunURL: run.GetHTMLURL(), Files: files}, nil
 		}
 	}
-	return History{}, fmt.Errorf("%w: no successful run on %q has an artifact named %q (record one with mode: record on pushes to %s)", ErrNoArtifact, q.Branch, q.Name, q.Branch)
+	note := ""
+	if ignored > 0 {
+		note = fmt.Sprintf("; %d run(s) not pushed to %s/%s were ignored", ignored, g.owner, g.repo)
+	}
+	return History{}, fmt.Errorf("%w: no successful push run on %q has an artifact named %q (record one with mode: record on pushes to %s)%s",
+		ErrNoArtifact, q.Branch, q.Name, q.Branch, note)
+}
+
+// baselineRuns lists the successful push runs on q.Branch, newest first,
+// that this repository's own branch made, and counts the runs the API
+// returned that are not such runs.
+func (g *GitHub) baselineRuns(ctx context.Context, q ArtifactQuery) ([]*github.WorkflowRun, int, error) {
+	if q.MaxRuns <= 0 {
+		q.MaxRuns = 20
+	}
+	opts := &github.ListWorkflowRunsOptions{Branch: q.Branch, Event: "push", Status: "success", ListOptions: github.ListOptions{PerPage: q.MaxRuns}}
+	var runs *github.WorkflowRuns
+	var resp *github.Response
+	var err error
+	if q.WorkflowFile != "" {
+		runs, resp, err = g.gh.Actions.ListWorkflowRunsByFileName(ctx, g.owner, g.repo, q.WorkflowFile, opts)
+	} else {
+		runs, resp, err = g.gh.Actions.ListRepositoryWorkflowRuns(ctx, g.owner, g.repo, opts)
+	}
+	if err != nil {
+		what := "listing workflow runs"
+		if q.WorkflowFile != "" {
+			what = "listing the runs of workflow " + q.WorkflowFile
+		}
+		return nil, 0, classify(err, resp, what)
+	}
+	own := g.owner + "/" + g.repo
+	var list []*github.WorkflowRun
+	ignored := 0
+	for _, run := range runs.WorkflowRuns {
+		if run.GetEvent() != "push" || run.GetHeadBranch() != q.Branch || run.GetConclusion() != "success" ||
+			!strings.EqualFold(run.GetHeadRepository().GetFullName(), own) || !strings.EqualFold(run.GetRepository().GetFullName(), own) {
+			ignored++
+			continue
+		}
+		list = append(list, run)
+	}
+	slices.SortStableFunc(list, func(a, b *github.WorkflowRun) int { return b.GetCreatedAt().Compare(a.GetCreatedAt().Time) })
+	return list, ignored, nil
 }
 
 // FetchArtifact returns the newest results file of the baseline artifact
