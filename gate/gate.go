@@ -42,6 +42,9 @@ type Inputs struct {
 	Mode             string // gate, record, ab
 	Baseline         string // a results file, or "none" for an explicit "no baseline yet"
 	BaselineArtifact string
+	// BaselineWorkflow is the workflow file (e.g. latgate.yml) whose push
+	// runs record the baseline artifact; "" is this run's own workflow.
+	BaselineWorkflow string
 	BaselineDir      string // record: the folder of the baseline history to upload
 	BaseBranch       string
 	BaseConfig       string   // ab: the base suite (default: Config at the base commit)
@@ -91,6 +94,9 @@ func (in Inputs) Validate(command string) error {
 	}
 	if in.Mode == "ab" && (in.Baseline != "" || in.BaselineArtifact != "") {
 		return BadInputf("baseline and baseline-artifact belong to modes gate and record: mode ab measures its own base variant (give base-config, or none for the config at the base commit)")
+	}
+	if in.BaselineWorkflow != "" && in.BaselineArtifact == "" {
+		return BadInputf("baseline-workflow names the workflow whose runs hold baseline-artifact: give baseline-artifact too")
 	}
 	if in.Mode != "ab" && (in.BaseConfig != "" || len(in.BaseURL) > 0 || len(in.HeadURL) > 0) {
 		return BadInputf("base-config, base-url and head-url belong to mode ab (mode is %q)", in.Mode)
@@ -481,7 +487,7 @@ func (p *pipeline) fetchHistory(ctx context.Context, branch string) (publish.His
 	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
-	h, err := gh.FetchHistory(ctx, publish.ArtifactQuery{Name: name, Branch: branch, WorkflowFile: p.gc.WorkflowFile()})
+	h, err := gh.FetchHistory(ctx, publish.ArtifactQuery{Name: name, Branch: branch, WorkflowFile: cmp.Or(p.in.BaselineWorkflow, p.gc.WorkflowFile())})
 	switch {
 	case errors.Is(err, publish.ErrNoArtifact):
 		return h, err
