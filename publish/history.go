@@ -43,14 +43,6 @@ type History struct {
 	Files  []HistoryFile
 }
 
-// Newest is the most recent results file.
-func (h History) Newest() HistoryFile {
-	if len(h.Files) == 0 {
-		return HistoryFile{}
-	}
-	return h.Files[len(h.Files)-1]
-}
-
 // NewHistoryFile reads the created_at of a results file (all that
 // ordering needs; validating the file is package baseline's work).
 func NewHistoryFile(name string, data []byte) (HistoryFile, error) {
@@ -343,18 +335,6 @@ func (g *GitHub) baselineRuns(ctx context.Context, q ArtifactQuery) ([]*github.W
 	}
 	slices.SortStableFunc(list, func(a, b *github.WorkflowRun) int { return b.GetCreatedAt().Compare(a.GetCreatedAt().Time) })
 	return list, ignored, nil
-}
-
-// FetchArtifact returns the newest results file of the baseline artifact
-// and the URL of the run that uploaded it.
-//
-// Deprecated: use FetchHistory, which returns every results file.
-func (g *GitHub) FetchArtifact(ctx context.Context, q ArtifactQuery) ([]byte, string, error) {
-	h, err := g.FetchHistory(ctx, q)
-	if err != nil {
-		return nil, "", err
-	}
-	return h.Newest().Data, h.RunURL, nil
 }
 
 // download returns the artifact's zip. The storage URL it redirects to is

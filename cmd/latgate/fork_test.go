@@ -152,3 +152,47 @@ func copyFile(t *testing.T, from, to string) {
 		t.Fatal(err)
 	}
 }
+
+// workflowRunEnv is the publish job's environment for a workflow_run of
+// headRepo's branch at sha, with the results to publish in dir/r.json.
+func workflowRunEnv(t *testing.T, dir string, api *ghfake.Fake, headRepo, branch, sha string) map[string]string {
+	env := actionsEnv(t, dir, api)
+	delete(env, "TEST_API_KEY")
+	delete(env, "GITHUB_BASE_REF")
+	event := filepath.Join(dir, "wr-event.json")
+	_ = os.WriteFile(event, []byte(`{"action":"completed","workflow_run":{"id":31,"head_sha":"`+sha+`","head_branch":"`+branch+`",
+		"head_repository":{"full_name":"`+headRepo+`"},"pull_requests":[]},"repository":{"full_name":"o/r","default_branch":"main"}}`), 0o644)
+	env["GITHUB_EVENT_PATH"], env["GITHUB_EVENT_NAME"] = event, "workflow_run"
+	env["GITHUB_WORKFLOW_REF"] = "o/r/.github/workflows/latgate-fork-publish.yml@refs/heads/main"
+	return env
+}
+
+// TestPublishNoMatchingPullRequest: a fork's run whose head commit is that
+// of pull request #7 (anyone can push any commit to a fork), from a branch
+// with no pull request, comments nowhere and says why in one line.
+func TestPublishNoMatchingPullRequest(t *testing.T) {
+	dir, cfg, _ := simSuite(t, fastProfile(10*time.Millisecond), "")
+	api := newFakeAPI(t)
+	res := filepath.Join(dir, "r.json")
+	if r := runCLI(t, map[string]string{"TEST_API_KEY": testKey}, "run", "-c", cfg, "-o", res); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	env := workflowRunEnv(t, dir, api, "mallory/r", "main", "c0ffee0000000000000000000000000000000000")
+	api.Expect(ghfake.ListPulls)
+	r := runCLI(t, env, "publish", "--results", res, "--baseline", "none", "-c", cfg, "--head-sha", "c0ffee0000000000000000000000000000000000")
+	if r.code != 0 {
+		t.Errorf("exit %d, want 0: there is no pull request to comment on:\n%s", r.code, r.stderr)
+	}
+	if c := api.Comments(7); len(c) != 1 {
+		t.Errorf("pull request #7 (another repository's branch) got the comment: %+v", c)
+	}
+	var lines []string
+	for _, l := range strings.Split(r.stderr, "\n") {
+		if strings.Contains(l, "no open pull request") {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) != 1 || !strings.Contains(lines[0], "no open pull request from branch main of mallory/r") || !strings.Contains(lines[0], "no comment posted") {
+		t.Errorf("want one line saying no pull request matches:\n%s", r.stderr)
+	}
+}
