@@ -50,6 +50,9 @@ type Inputs struct {
 	BaseConfig       string   // ab: the base suite (default: Config at the base commit)
 	BaseURL, HeadURL []string // ab: ENDPOINT=URL overrides per variant
 	Comment          bool
+	// CommentRequired (comment: required) makes a comment that could not
+	// be posted an error in gate mode too (see commentOutcome).
+	CommentRequired  bool
 	CommentKey       string
 	GitHubToken      string
 	FailOn           string
@@ -184,10 +187,11 @@ func unwrapPath(err error) error {
 // pipeline is one run of Gate or Publish: its environment, inputs, GitHub
 // context and Actions output.
 type pipeline struct {
-	env Env
-	in  Inputs
-	gc  *publish.Context
-	act *publish.Actions
+	command string // gate or publish
+	env     Env
+	in      Inputs
+	gc      *publish.Context
+	act     *publish.Actions
 }
 
 func newPipeline(env Env, in Inputs, command string) (*pipeline, error) {
@@ -200,7 +204,7 @@ func newPipeline(env Env, in Inputs, command string) (*pipeline, error) {
 	if err != nil {
 		return nil, BadInputf("the GitHub Actions environment: %v", err)
 	}
-	return &pipeline{env: env, in: in, gc: gc, act: act}, nil
+	return &pipeline{command: command, env: env, in: in, gc: gc, act: act}, nil
 }
 
 // Gate runs what the Action runs: measure the suite, then record it as the
@@ -609,16 +613,7 @@ func (p *pipeline) publish(ctx context.Context, cfg *suite.Config, rep *report.R
 	p.act.Annotate(annotations(env, in, cfg, rep))
 
 	body := report.Markdown(rep, report.MarkdownOptions{Marker: marker, MaxLen: 65536 - len(extra), SummaryURL: runURL}) + extra
-	commentURL := ""
-	switch {
-	case in.DryRun:
-		fmt.Fprintln(env.Stdout, "\nPR comment (dry run, not posted):")
-		fmt.Fprintln(env.Stdout, "-----8<-----")
-		fmt.Fprint(env.Stdout, body)
-		fmt.Fprintln(env.Stdout, "-----8<-----")
-	case in.Comment:
-		commentURL = p.postComment(ctx, marker, body)
-	}
+	commentURL, commentErr := p.comment(ctx, marker, body)
 	regressions := 0
 	for _, c := range rep.Result.Checks {
 		if c.Status == compare.Regression {
@@ -632,9 +627,8 @@ func (p *pipeline) publish(ctx context.Context, cfg *suite.Config, rep *report.R
 	}
 	if rep.Verdict == "fail" {
 		fmt.Fprintln(env.Stderr, "latgate: the gate failed: "+rep.Headline)
-		return ErrFailed
 	}
-	return nil
+	return p.commentOutcome(commentErr, rep.Verdict == "fail")
 }
 
 // accept turns a failing verdict into an accepted one when the pull request
@@ -674,50 +668,6 @@ func HTMLPath(markdown string) string {
 
 func outputs(act *publish.Actions, values map[string]string) error {
 	return AsCannotRun(act.SetOutputs(Outputs, values))
-}
-
-// postComment posts or updates the sticky comment. Problems are warnings:
-// they never change the verdict or the exit code.
-func (p *pipeline) postComment(ctx context.Context, marker, body string) string {
-	warn := func(msg string) {
-		fmt.Fprintln(p.env.Stderr, "latgate: warning: "+msg)
-		p.act.Warning(msg)
-	}
-	if p.in.GitHubToken == "" {
-		warn("no GitHub token (github-token input or GITHUB_TOKEN): the comment was not posted; the verdict stands")
-		return ""
-	}
-	gh, err := p.github()
-	if err != nil {
-		warn("cannot post the comment: " + err.Error())
-		return ""
-	}
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	defer cancel()
-	pr, err := gh.ResolvePullRequest(ctx, p.gc, p.in.PR, p.in.HeadSHA)
-	if err != nil {
-		warn(err.Error() + ": no comment posted")
-		return ""
-	}
-	if p.in.HeadSHA != "" && pr.HeadSHA != "" && pr.HeadSHA != p.in.HeadSHA {
-		warn(fmt.Sprintf("pull request #%d has moved on to %.12s since the measured commit %.12s", pr.Number, pr.HeadSHA, p.in.HeadSHA))
-	}
-	res, err := gh.UpsertComment(ctx, pr.Number, marker, body)
-	if errors.Is(err, publish.ErrForbidden) {
-		warn("the token may not comment on pull requests (" + err.Error() + "). Pull requests from forks get a read-only token: " +
-			"use the fork-safe split in docs/workflows.md (a pull_request job uploads the results, a workflow_run job publishes them). The verdict stands")
-		return ""
-	}
-	if err != nil {
-		warn("the comment was not posted: " + err.Error())
-		return ""
-	}
-	verb := "updated"
-	if res.Created {
-		verb = "posted"
-	}
-	fmt.Fprintf(p.env.Stderr, "latgate: %s the comment %s\n", verb, res.URL)
-	return res.URL
 }
 
 // annotations point each failing scenario at its line in the config.

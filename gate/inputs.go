@@ -14,7 +14,8 @@ import (
 type InputSpec struct {
 	Name, Default, Usage string
 	Bool                 bool
-	GateOnly             bool // not a flag of publish
+	Words                []string // accepted besides true and false (Bool inputs)
+	GateOnly             bool     // not a flag of publish
 	Set                  func(in *Inputs, v string) error
 }
 
@@ -60,7 +61,7 @@ var InputSpecs = []InputSpec{
 	{Name: "base-url", Usage: "ab: ENDPOINT=URL for the base variant (comma- or newline-separated)", GateOnly: true, Set: list(func(in *Inputs) *[]string { return &in.BaseURL })},
 	{Name: "head-url", Usage: "ab: ENDPOINT=URL for the head variant (comma- or newline-separated)", GateOnly: true, Set: list(func(in *Inputs) *[]string { return &in.HeadURL })},
 	{Name: "base-branch", Usage: "branch whose push runs hold the baseline artifact (default $GITHUB_BASE_REF, else the repository's default branch)", Set: str(func(in *Inputs) *string { return &in.BaseBranch })},
-	{Name: "comment", Default: "true", Bool: true, Usage: "post or update the sticky pull-request comment", Set: boolean("comment", func(in *Inputs) *bool { return &in.Comment })},
+	{Name: "comment", Default: "true", Bool: true, Words: []string{"required"}, Usage: "post or update the sticky pull-request comment: true (a comment that cannot be posted is a warning in gate, an error in publish), false, or required (an error in gate too)", Set: commentMode},
 	{Name: "comment-key", Usage: "key of the sticky comment (default: workflow/job/config)", Set: str(func(in *Inputs) *string { return &in.CommentKey })},
 	{Name: "github-token", Usage: "token for the GitHub API (default $GITHUB_TOKEN)", Set: str(func(in *Inputs) *string { return &in.GitHubToken })},
 	{Name: "fail-on", Usage: "statuses that fail the gate, comma-separated (default from the config)", Set: str(func(in *Inputs) *string { return &in.FailOn })},
@@ -79,6 +80,20 @@ var InputSpecs = []InputSpec{
 	}},
 	{Name: "accept-label", Default: "latency-accepted", Usage: "a pull-request label that accepts a latency regression on purpose: reported as accepted, not failed (\"\" turns it off)", Set: str(func(in *Inputs) *string { return &in.AcceptLabel })},
 	{Name: "head-sha", Usage: "find the pull request by its head commit (workflow_run jobs)", Set: str(func(in *Inputs) *string { return &in.HeadSHA })},
+}
+
+// commentMode sets the comment input: true, false or required.
+func commentMode(in *Inputs, v string) error {
+	if v == "required" {
+		in.Comment, in.CommentRequired = true, true
+		return nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return BadInputf("comment: want true, false or required, got %q", v)
+	}
+	in.Comment, in.CommentRequired = b, false
+	return nil
 }
 
 // workflowFile sets the baseline-workflow input: a workflow's file name

@@ -274,7 +274,7 @@ func (g *GitHub) FetchHistory(ctx context.Context, q ArtifactQuery) (History, er
 	for _, run := range runs {
 		arts, resp, err := g.gh.Actions.ListWorkflowRunArtifacts(ctx, g.owner, g.repo, run.GetID(), &github.ListOptions{PerPage: 100})
 		if err != nil {
-			return History{}, classify(err, resp, "listing artifacts")
+			return History{}, needsActionsRead(classify(err, resp, "listing artifacts"))
 		}
 		for _, a := range arts.Artifacts {
 			if a.GetName() != q.Name || a.GetExpired() {
@@ -282,7 +282,7 @@ func (g *GitHub) FetchHistory(ctx context.Context, q ArtifactQuery) (History, er
 			}
 			zb, err := g.download(ctx, a.GetID())
 			if err != nil {
-				return History{}, err
+				return History{}, needsActionsRead(err)
 			}
 			files, err := ReadHistoryZip(zb)
 			if err != nil {
@@ -320,7 +320,11 @@ func (g *GitHub) baselineRuns(ctx context.Context, q ArtifactQuery) ([]*github.W
 		if q.WorkflowFile != "" {
 			what = "listing the runs of workflow " + q.WorkflowFile
 		}
-		return nil, 0, classify(err, resp, what)
+		if resp != nil && resp.StatusCode == http.StatusNotFound && q.WorkflowFile != "" {
+			return nil, 0, fmt.Errorf("%s: HTTP 404: %s/%s has no workflow file %s (baseline-workflow names the workflow that records the baseline, e.g. latgate.yml)",
+				what, g.owner, g.repo, q.WorkflowFile)
+		}
+		return nil, 0, needsActionsRead(classify(err, resp, what))
 	}
 	own := g.owner + "/" + g.repo
 	var list []*github.WorkflowRun
@@ -335,6 +339,15 @@ func (g *GitHub) baselineRuns(ctx context.Context, q ArtifactQuery) ([]*github.W
 	}
 	slices.SortStableFunc(list, func(a, b *github.WorkflowRun) int { return b.GetCreatedAt().Compare(a.GetCreatedAt().Time) })
 	return list, ignored, nil
+}
+
+// needsActionsRead adds to a 403 of the Actions API what the token lacks.
+func needsActionsRead(err error) error {
+	if errors.Is(err, ErrForbidden) {
+		return fmt.Errorf("%w: the token needs the actions: read permission to find and download the baseline artifact "+
+			"(permissions: actions: read in the workflow or job)", err)
+	}
+	return err
 }
 
 // download returns the artifact's zip. The storage URL it redirects to is

@@ -321,7 +321,7 @@ func TestErrorsBeforeTheRun(t *testing.T) {
 		want string
 	}{
 		{"dry-run not a boolean", []string{"gate", "-c", cfg, "--dry-run=maybe"}, "want true or false"},
-		{"comment not a boolean", []string{"gate", "-c", cfg, "--comment=nah"}, "want true or false"},
+		{"comment not a boolean", []string{"gate", "-c", cfg, "--comment=nah"}, `want true, false or required, got "nah"`},
 		{"truncated baseline", []string{"gate", "-c", cfg, "--baseline", trunc, "--dry-run"}, "not a complete JSON document"},
 		{"mistyped baseline", []string{"gate", "-c", cfg, "--baseline", filepath.Join(dir, "missing.json"), "--dry-run"}, "no such file"},
 		{"results folder missing", []string{"run", "-c", cfg, "-o", filepath.Join(dir, "no", "r.json")}, "cannot write"},
