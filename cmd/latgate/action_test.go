@@ -15,7 +15,7 @@ import (
 // TestActionPassesEveryInput checks action.yml against the binary: every
 // input is passed to the step explicitly (composite actions receive no
 // INPUT_* variables from GitHub's runner) and is a flag of latgate gate,
-// and every output of SPEC §7 is wired from the step.
+// and every documented output is wired from the step.
 func TestActionPassesEveryInput(t *testing.T) {
 	b, err := os.ReadFile("../../action.yml")
 	if err != nil {
