@@ -79,9 +79,14 @@ release:
 		CGO_ENABLED=0 GOOS=$$os GOARCH=$$arch $(GO) build -trimpath -ldflags '$(LDFLAGS)' -o dist/latgate_$${os}_$${arch}$$ext ./cmd/latgate || exit 1; \
 	done; done
 	@cd dist && sha256sum latgate_* > SHA256SUMS && cat SHA256SUMS
-	@# A release commit records its version, so an Action pinned to the
-	@# commit's full SHA downloads this release instead of building.
-	@case "$(VERSION)" in v[0-9]*.[0-9]*.[0-9]*) echo "$(VERSION)" > RELEASE; echo "wrote RELEASE ($(VERSION)): commit it in the release commit";; esac
+	@# The release commit holds its version and its binaries' checksums:
+	@# scripts/install.sh (the Action) verifies every download and every
+	@# cached binary against RELEASE.sha256 in the action's own tree, never
+	@# against anything published with the release. See docs/workflows.md.
+	@if echo "$(VERSION)" | grep -Eq '^v[0-9]+\.[0-9]+\.[0-9]+$$'; then \
+		echo "$(VERSION)" > RELEASE && cp dist/SHA256SUMS RELEASE.sha256 && \
+		echo "wrote RELEASE ($(VERSION)) and RELEASE.sha256: commit them (the release commit), tag it $(VERSION), move the major tag to it and upload dist/"; \
+	else echo "$(VERSION) is not a release version (vX.Y.Z): RELEASE and RELEASE.sha256 not written"; fi
 
 clean:
 	rm -rf bin dist

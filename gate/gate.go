@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -42,11 +43,17 @@ type Inputs struct {
 	Mode             string // gate, record, ab
 	Baseline         string // a results file, or "none" for an explicit "no baseline yet"
 	BaselineArtifact string
+	// BaselineWorkflow is the workflow file (e.g. latgate.yml) whose push
+	// runs record the baseline artifact; "" is this run's own workflow.
+	BaselineWorkflow string
 	BaselineDir      string // record: the folder of the baseline history to upload
 	BaseBranch       string
 	BaseConfig       string   // ab: the base suite (default: Config at the base commit)
 	BaseURL, HeadURL []string // ab: ENDPOINT=URL overrides per variant
 	Comment          bool
+	// CommentRequired (comment: required) makes a comment that could not
+	// be posted an error in gate mode too (see commentOutcome).
+	CommentRequired  bool
 	CommentKey       string
 	GitHubToken      string
 	FailOn           string
@@ -91,6 +98,9 @@ func (in Inputs) Validate(command string) error {
 	}
 	if in.Mode == "ab" && (in.Baseline != "" || in.BaselineArtifact != "") {
 		return BadInputf("baseline and baseline-artifact belong to modes gate and record: mode ab measures its own base variant (give base-config, or none for the config at the base commit)")
+	}
+	if in.BaselineWorkflow != "" && in.BaselineArtifact == "" {
+		return BadInputf("baseline-workflow names the workflow whose runs hold baseline-artifact: give baseline-artifact too")
 	}
 	if in.Mode != "ab" && (in.BaseConfig != "" || len(in.BaseURL) > 0 || len(in.HeadURL) > 0) {
 		return BadInputf("base-config, base-url and head-url belong to mode ab (mode is %q)", in.Mode)
@@ -178,10 +188,11 @@ func unwrapPath(err error) error {
 // pipeline is one run of Gate or Publish: its environment, inputs, GitHub
 // context and Actions output.
 type pipeline struct {
-	env Env
-	in  Inputs
-	gc  *publish.Context
-	act *publish.Actions
+	command string // gate or publish
+	env     Env
+	in      Inputs
+	gc      *publish.Context
+	act     *publish.Actions
 }
 
 func newPipeline(env Env, in Inputs, command string) (*pipeline, error) {
@@ -194,7 +205,7 @@ func newPipeline(env Env, in Inputs, command string) (*pipeline, error) {
 	if err != nil {
 		return nil, BadInputf("the GitHub Actions environment: %v", err)
 	}
-	return &pipeline{env: env, in: in, gc: gc, act: act}, nil
+	return &pipeline{command: command, env: env, in: in, gc: gc, act: act}, nil
 }
 
 // Gate runs what the Action runs: measure the suite, then record it as the
@@ -481,7 +492,7 @@ func (p *pipeline) fetchHistory(ctx context.Context, branch string) (publish.His
 	}
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
-	h, err := gh.FetchHistory(ctx, publish.ArtifactQuery{Name: name, Branch: branch, WorkflowFile: p.gc.WorkflowFile()})
+	h, err := gh.FetchHistory(ctx, publish.ArtifactQuery{Name: name, Branch: branch, WorkflowFile: cmp.Or(p.in.BaselineWorkflow, p.gc.WorkflowFile())})
 	switch {
 	case errors.Is(err, publish.ErrNoArtifact):
 		return h, err
@@ -518,14 +529,7 @@ func (p *pipeline) loadBaselines(ctx context.Context) ([]*results.File, []string
 	case in.BaselineArtifact == "":
 		return nil, nil, BadInputf("no baseline: give baseline (a results file), baseline-artifact (an artifact recorded on the base branch), mode: ab (no stored baseline needed), or baseline: %s to run without one", NoBaseline)
 	}
-	branch := in.BaseBranch
-	if branch == "" {
-		branch = p.gc.BaseRef
-	}
-	if branch == "" {
-		branch = "main"
-	}
-	h, err := p.fetchHistory(ctx, branch)
+	h, err := p.fetchHistory(ctx, cmp.Or(in.BaseBranch, p.gc.BaseRef, p.gc.DefaultBranch, "main"))
 	if errors.Is(err, publish.ErrNoArtifact) {
 		fmt.Fprintf(p.env.Stderr, "latgate: no baseline yet: %v\n", err)
 		return nil, nil, nil
@@ -610,16 +614,7 @@ func (p *pipeline) publish(ctx context.Context, cfg *suite.Config, rep *report.R
 	p.act.Annotate(annotations(env, in, cfg, rep))
 
 	body := report.Markdown(rep, report.MarkdownOptions{Marker: marker, MaxLen: 65536 - len(extra), SummaryURL: runURL}) + extra
-	commentURL := ""
-	switch {
-	case in.DryRun:
-		fmt.Fprintln(env.Stdout, "\nPR comment (dry run, not posted):")
-		fmt.Fprintln(env.Stdout, "-----8<-----")
-		fmt.Fprint(env.Stdout, body)
-		fmt.Fprintln(env.Stdout, "-----8<-----")
-	case in.Comment:
-		commentURL = p.postComment(ctx, marker, body)
-	}
+	commentURL, commentErr := p.comment(ctx, marker, body)
 	regressions := 0
 	for _, c := range rep.Result.Checks {
 		if c.Status == vocab.Regression {
@@ -633,9 +628,8 @@ func (p *pipeline) publish(ctx context.Context, cfg *suite.Config, rep *report.R
 	}
 	if rep.Verdict == "fail" {
 		fmt.Fprintln(env.Stderr, "latgate: the gate failed: "+rep.Headline)
-		return ErrFailed
 	}
-	return nil
+	return p.commentOutcome(commentErr, rep.Verdict == "fail")
 }
 
 // accept turns a failing verdict into an accepted one when the pull request
@@ -675,50 +669,6 @@ func HTMLPath(markdown string) string {
 
 func outputs(act *publish.Actions, values map[string]string) error {
 	return AsCannotRun(act.SetOutputs(Outputs, values))
-}
-
-// postComment posts or updates the sticky comment. Problems are warnings:
-// they never change the verdict or the exit code.
-func (p *pipeline) postComment(ctx context.Context, marker, body string) string {
-	warn := func(msg string) {
-		fmt.Fprintln(p.env.Stderr, "latgate: warning: "+msg)
-		p.act.Warning(msg)
-	}
-	if p.in.GitHubToken == "" {
-		warn("no GitHub token (github-token input or GITHUB_TOKEN): the comment was not posted; the verdict stands")
-		return ""
-	}
-	gh, err := p.github()
-	if err != nil {
-		warn("cannot post the comment: " + err.Error())
-		return ""
-	}
-	ctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
-	defer cancel()
-	pr, err := gh.ResolvePullRequest(ctx, p.gc, p.in.PR, p.in.HeadSHA)
-	if err != nil {
-		warn(err.Error() + ": no comment posted")
-		return ""
-	}
-	if p.in.HeadSHA != "" && pr.HeadSHA != "" && pr.HeadSHA != p.in.HeadSHA {
-		warn(fmt.Sprintf("pull request #%d has moved on to %.12s since the measured commit %.12s", pr.Number, pr.HeadSHA, p.in.HeadSHA))
-	}
-	res, err := gh.UpsertComment(ctx, pr.Number, marker, body)
-	if errors.Is(err, publish.ErrForbidden) {
-		warn("the token may not comment on pull requests (" + err.Error() + "). Pull requests from forks get a read-only token: " +
-			"use the fork-safe split in docs/workflows.md (a pull_request job uploads the results, a workflow_run job publishes them). The verdict stands")
-		return ""
-	}
-	if err != nil {
-		warn("the comment was not posted: " + err.Error())
-		return ""
-	}
-	verb := "updated"
-	if res.Created {
-		verb = "posted"
-	}
-	fmt.Fprintf(p.env.Stderr, "latgate: %s the comment %s\n", verb, res.URL)
-	return res.URL
 }
 
 // annotations point each failing scenario at its line in the config.

@@ -2,6 +2,7 @@ package gate
 
 import (
 	"io"
+	"regexp"
 	"strconv"
 	"strings"
 
@@ -13,7 +14,8 @@ import (
 type InputSpec struct {
 	Name, Default, Usage string
 	Bool                 bool
-	GateOnly             bool // not a flag of publish
+	Words                []string // accepted besides true and false (Bool inputs)
+	GateOnly             bool     // not a flag of publish
 	Set                  func(in *Inputs, v string) error
 }
 
@@ -53,12 +55,13 @@ var InputSpecs = []InputSpec{
 	{Name: "mode", Default: "gate", Usage: "gate (compare with a stored baseline), record (write the baseline) or ab (base and head interleaved in this job)", GateOnly: true, Set: str(func(in *Inputs) *string { return &in.Mode })},
 	{Name: "baseline", Usage: `baseline results file(s), comma-separated and oldest first for a history, or "none" to run without one`, Set: str(func(in *Inputs) *string { return &in.Baseline })},
 	{Name: "baseline-artifact", Usage: "name of an artifact on the base branch holding the baseline history", Set: str(func(in *Inputs) *string { return &in.BaselineArtifact })},
+	{Name: "baseline-workflow", Usage: "the workflow file (e.g. latgate.yml) whose push runs on the base branch record baseline-artifact (default: this run's workflow; the fork-safe publish job names the recording workflow)", Set: workflowFile},
 	{Name: "baseline-dir", Default: "latgate-baseline", Usage: "record: the folder of the baseline history to upload as the artifact (latgate removes only the results-<created_at>.json files it wrote there)", GateOnly: true, Set: str(func(in *Inputs) *string { return &in.BaselineDir })},
 	{Name: "base-config", Usage: "ab: the base suite (default: the config at the pull request's base commit; absent there, the head is measured alone: no baseline yet)", GateOnly: true, Set: str(func(in *Inputs) *string { return &in.BaseConfig })},
 	{Name: "base-url", Usage: "ab: ENDPOINT=URL for the base variant (comma- or newline-separated)", GateOnly: true, Set: list(func(in *Inputs) *[]string { return &in.BaseURL })},
 	{Name: "head-url", Usage: "ab: ENDPOINT=URL for the head variant (comma- or newline-separated)", GateOnly: true, Set: list(func(in *Inputs) *[]string { return &in.HeadURL })},
-	{Name: "base-branch", Usage: "branch whose runs hold the baseline artifact (default $GITHUB_BASE_REF, else main)", Set: str(func(in *Inputs) *string { return &in.BaseBranch })},
-	{Name: "comment", Default: "true", Bool: true, Usage: "post or update the sticky pull-request comment", Set: boolean("comment", func(in *Inputs) *bool { return &in.Comment })},
+	{Name: "base-branch", Usage: "branch whose push runs hold the baseline artifact (default $GITHUB_BASE_REF, else the repository's default branch)", Set: str(func(in *Inputs) *string { return &in.BaseBranch })},
+	{Name: "comment", Default: "true", Bool: true, Words: []string{"required"}, Usage: "post or update the sticky pull-request comment: true (a comment that cannot be posted is a warning in gate, an error in publish), false, or required (an error in gate too)", Set: commentMode},
 	{Name: "comment-key", Usage: "key of the sticky comment (default: workflow/job/config)", Set: str(func(in *Inputs) *string { return &in.CommentKey })},
 	{Name: "github-token", Usage: "token for the GitHub API (default $GITHUB_TOKEN)", Set: str(func(in *Inputs) *string { return &in.GitHubToken })},
 	{Name: "fail-on", Usage: "statuses that fail the gate, comma-separated (default from the config)", Set: str(func(in *Inputs) *string { return &in.FailOn })},
@@ -78,6 +81,33 @@ var InputSpecs = []InputSpec{
 	{Name: "accept-label", Default: "latency-accepted", Usage: "a pull-request label that accepts a latency regression on purpose: reported as accepted, not failed (\"\" turns it off)", Set: str(func(in *Inputs) *string { return &in.AcceptLabel })},
 	{Name: "head-sha", Usage: "find the pull request by its head commit (workflow_run jobs)", Set: str(func(in *Inputs) *string { return &in.HeadSHA })},
 }
+
+// commentMode sets the comment input: true, false or required.
+func commentMode(in *Inputs, v string) error {
+	if v == "required" {
+		in.Comment, in.CommentRequired = true, true
+		return nil
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		return BadInputf("comment: want true, false or required, got %q", v)
+	}
+	in.Comment, in.CommentRequired = b, false
+	return nil
+}
+
+// workflowFile sets the baseline-workflow input: a workflow's file name
+// (latgate.yml, or .github/workflows/latgate.yml), as the API names it.
+func workflowFile(in *Inputs, v string) error {
+	name := strings.TrimPrefix(v, ".github/workflows/")
+	if !validWorkflowFile.MatchString(name) {
+		return BadInputf("baseline-workflow: want a workflow's file name such as latgate.yml, got %q", v)
+	}
+	in.BaselineWorkflow = name
+	return nil
+}
+
+var validWorkflowFile = regexp.MustCompile(`^[A-Za-z0-9_.-]+\.ya?ml$`)
 
 // DefaultFor is the input's default for a command (publish reads results
 // it is given, so it has no default there).

@@ -59,3 +59,38 @@ func TestCreatableDir(t *testing.T) {
 		t.Errorf("the folder holds %d entries, want only package.json: the check leaves nothing behind", len(entries))
 	}
 }
+
+func TestBaselineWorkflowInput(t *testing.T) {
+	tests := []struct {
+		name       string
+		given, env map[string]string
+		want, err  string
+	}{
+		{"none: this workflow", nil, nil, "", ""},
+		{"the Action input", nil, map[string]string{"INPUT_BASELINE-WORKFLOW": "latgate.yml"}, "latgate.yml", ""},
+		{"a wrapper's underscores", nil, map[string]string{"INPUT_BASELINE_WORKFLOW": "latency.yaml"}, "latency.yaml", ""},
+		{"the flag, as a path", map[string]string{"baseline-workflow": ".github/workflows/latgate.yml"}, nil, "latgate.yml", ""},
+		{"not a workflow file", map[string]string{"baseline-workflow": "latency"}, nil, "", "want a workflow's file name"},
+		{"another folder", map[string]string{"baseline-workflow": "../x/latgate.yml"}, nil, "", "want a workflow's file name"},
+	}
+	for _, command := range []string{"gate", "publish"} {
+		for _, tt := range tests {
+			t.Run(command+"/"+tt.name, func(t *testing.T) {
+				in, err := ResolveInputs(command, tt.given, func(k string) string { return tt.env[k] })
+				if tt.err != "" {
+					if KindOf(err) != BadInput || !strings.Contains(err.Error(), tt.err) {
+						t.Errorf("err = %v, want bad input saying %q", err, tt.err)
+					}
+					return
+				}
+				if err != nil || in.BaselineWorkflow != tt.want {
+					t.Errorf("got %q, %v; want %q", in.BaselineWorkflow, err, tt.want)
+				}
+			})
+		}
+	}
+	in := Inputs{Mode: "gate", BaselineWorkflow: "latgate.yml"}
+	if err := in.Validate("gate"); KindOf(err) != BadInput || !strings.Contains(err.Error(), "give baseline-artifact too") {
+		t.Errorf("baseline-workflow without baseline-artifact: %v", err)
+	}
+}

@@ -10,8 +10,8 @@
 //
 // It renders nothing and decides nothing: bodies come from package report,
 // verdicts from package compare, and results files are decoded by package
-// baseline. A failure to publish is returned to the caller, which reports
-// it as a warning: publishing never changes a verdict.
+// baseline. A failure to publish is returned to the caller, which decides
+// what it means for the exit code; publishing never changes a verdict.
 package publish
 
 import (
@@ -121,6 +121,13 @@ func (x *Actions) Annotate(list []Annotation) {
 func (x *Actions) Warning(msg string) {
 	if x.InActions() {
 		x.a.Warningf("%s", msg)
+	}
+}
+
+// Error prints an error annotation in Actions.
+func (x *Actions) Error(msg string) {
+	if x.InActions() {
+		x.a.Errorf("%s", msg)
 	}
 }
 

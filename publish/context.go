@@ -35,6 +35,10 @@ type Context struct {
 
 	// From the event payload.
 
+	// DefaultBranch is the repository's default branch (every event's
+	// repository.default_branch), "" when the payload does not say.
+	DefaultBranch string
+
 	// PullRequest is the pull request of the run: the pull_request (or
 	// pull_request_target, …) event's, or the workflow_run's when its
 	// payload names exactly one of this repository with the run's head
@@ -91,6 +95,9 @@ func NewContext(getenv func(string) string) (*Context, error) {
 	if gc.Event == nil {
 		return c, nil
 	}
+	if repo, ok := gc.Event["repository"].(map[string]any); ok {
+		c.DefaultBranch, _ = repo["default_branch"].(string)
+	}
 	// One decoder for payloads: go-github's event types.
 	raw, err := json.Marshal(gc.Event)
 	if err != nil {
@@ -119,11 +126,11 @@ func NewContext(getenv func(string) string) (*Context, error) {
 		c.TriggerRunID = wr.GetID()
 		c.Head = Head{SHA: wr.GetHeadSHA(), Repo: wr.GetHeadRepository().GetFullName(), Branch: wr.GetHeadBranch()}
 		// pull_requests is empty for forks, and may name pull requests of
-		// other repositories: keep only ours with the run's head commit.
+		// other repositories, or ours with the same branch name and commit
+		// as a fork's run: keep only ours whose head is the run's.
 		var ours []*github.PullRequest
 		for _, p := range wr.PullRequests {
-			if p.GetHead().GetSHA() == c.Head.SHA && c.Repository != "" &&
-				strings.HasSuffix(p.GetBase().GetRepo().GetURL(), "/repos/"+c.Repository) {
+			if c.runsPull(p) {
 				ours = append(ours, p)
 			}
 		}
@@ -133,6 +140,20 @@ func NewContext(getenv func(string) string) (*Context, error) {
 		}
 	}
 	return c, nil
+}
+
+// runsPull reports whether a pull request named by a workflow_run payload
+// is this repository's and has the run's head: its commit, branch and
+// repository (when the payload names them).
+func (c *Context) runsPull(p *github.PullRequest) bool {
+	repoIs := func(url, full string) bool {
+		return strings.HasSuffix(strings.ToLower(url), "/repos/"+strings.ToLower(full))
+	}
+	head := p.GetHead()
+	return c.Repository != "" && repoIs(p.GetBase().GetRepo().GetURL(), c.Repository) &&
+		head.GetSHA() == c.Head.SHA &&
+		(c.Head.Branch == "" || head.GetRef() == "" || head.GetRef() == c.Head.Branch) &&
+		(c.Head.Repo == "" || head.GetRepo().GetURL() == "" || repoIs(head.GetRepo().GetURL(), c.Head.Repo))
 }
 
 // RunURL is the address of this workflow run, or "" outside Actions.

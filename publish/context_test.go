@@ -27,7 +27,7 @@ func runnerEnv(t *testing.T, event string) map[string]string {
 	return env
 }
 
-const prEvent = `{"action":"synchronize","number":7,"pull_request":{"number":7,
+const prEvent = `{"action":"synchronize","number":7,"repository":{"full_name":"o/r","default_branch":"trunk"},"pull_request":{"number":7,
  "head":{"sha":"f04c","ref":"main","repo":{"full_name":"alice/r"}},
  "base":{"sha":"ba5e","ref":"main","repo":{"full_name":"o/r"}}}}`
 
@@ -42,6 +42,13 @@ const ownRunEvent = `{"workflow_run":{"id":98,"head_sha":"5a3e","head_branch":"f
   {"number":12,"head":{"sha":"5a3e","ref":"feature"},"base":{"sha":"0ther","ref":"main","repo":{"url":"https://ghe.test/api/v3/repos/x/r"}}},
   {"number":3,"head":{"sha":"5a3e","ref":"feature"},"base":{"sha":"ba5e","ref":"main","repo":{"url":"https://ghe.test/api/v3/repos/o/r"}}}]}}`
 
+// A fork's run whose branch and commit are those of a pull request of this
+// repository: the payload may name that pull request, which is not the
+// run's (its head lives in another repository).
+const forkRunNamingOurs = `{"workflow_run":{"id":97,"head_sha":"5a3e","head_branch":"feature","head_repository":{"full_name":"mallory/r"},
+ "pull_requests":[
+  {"number":3,"head":{"sha":"5a3e","ref":"feature","repo":{"url":"https://ghe.test/api/v3/repos/o/r"}},"base":{"sha":"ba5e","ref":"main","repo":{"url":"https://ghe.test/api/v3/repos/o/r"}}}]}}`
+
 func TestContext(t *testing.T) {
 	tests := []struct {
 		name, eventName, event string
@@ -54,6 +61,7 @@ func TestContext(t *testing.T) {
 		{"pull_request_target", "pull_request_target", prEvent, 7, "ba5e", Head{"f04c", "alice/r", "main"}, 0},
 		{"workflow_run of a fork", "workflow_run", forkRunEvent, 0, "", Head{"f04c", "alice/r", "main"}, 99},
 		{"workflow_run of a branch", "workflow_run", ownRunEvent, 3, "ba5e", Head{"5a3e", "o/r", "feature"}, 98},
+		{"workflow_run of a fork naming our pull request", "workflow_run", forkRunNamingOurs, 0, "", Head{"5a3e", "mallory/r", "feature"}, 97},
 		{"push", "push", `{"ref":"refs/heads/main","after":"0123abcd"}`, 0, "", Head{}, 0},
 		{"no event file", "push", "", 0, "", Head{}, 0},
 	}
@@ -79,6 +87,9 @@ func TestContext(t *testing.T) {
 			}
 			if got := c.WorkflowFile(); got != "latgate.yml" {
 				t.Errorf("WorkflowFile = %q", got)
+			}
+			if want := map[bool]string{true: "trunk"}[tt.event == prEvent]; c.DefaultBranch != want {
+				t.Errorf("DefaultBranch = %q, want %q", c.DefaultBranch, want)
 			}
 		})
 	}

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/google/go-github/v62/github"
 )
@@ -14,6 +16,11 @@ import (
 // ErrForbidden means the token may not do this (a fork's read-only token,
 // or missing permissions such as pull-requests: write).
 var ErrForbidden = errors.New("forbidden")
+
+// ErrRateLimited means the token has used up GitHub's API rate limit (403
+// with X-RateLimit-Remaining: 0, or 429): a matter of waiting, not of
+// permissions.
+var ErrRateLimited = errors.New("GitHub's API rate limit is exhausted")
 
 // ErrNoArtifact means no successful run on the branch has the artifact.
 var ErrNoArtifact = errors.New("no baseline artifact found")
@@ -64,6 +71,9 @@ func classify(err error, resp *github.Response, doing string) error {
 	if err == nil {
 		return nil
 	}
+	if status, reset, ok := rateLimited(err, resp); ok {
+		return fmt.Errorf("%s: %w (HTTP %d)%s", doing, ErrRateLimited, status, resetsAt(reset, time.Now()))
+	}
 	if resp != nil && (resp.StatusCode == http.StatusForbidden || resp.StatusCode == http.StatusUnauthorized) {
 		return fmt.Errorf("%s: %w (HTTP %d)", doing, ErrForbidden, resp.StatusCode)
 	}
@@ -72,6 +82,47 @@ func classify(err error, resp *github.Response, doing string) error {
 		return fmt.Errorf("%s: HTTP %d: %s", doing, ge.Response.StatusCode, ge.Message)
 	}
 	return fmt.Errorf("%s: %v", doing, err)
+}
+
+// rateLimited reports whether err is GitHub's rate limit, with the status
+// and when it resets (zero when GitHub did not say). go-github answers a
+// known exhausted limit itself, without a request, as a 403.
+func rateLimited(err error, resp *github.Response) (int, time.Time, bool) {
+	var rl *github.RateLimitError
+	if errors.As(err, &rl) {
+		return rl.Response.StatusCode, rl.Rate.Reset.Time, true
+	}
+	var ab *github.AbuseRateLimitError
+	if errors.As(err, &ab) {
+		var reset time.Time
+		if ab.RetryAfter != nil {
+			reset = time.Now().Add(*ab.RetryAfter)
+		}
+		return ab.Response.StatusCode, reset, true
+	}
+	if resp == nil || resp.Response == nil {
+		return 0, time.Time{}, false
+	}
+	h := resp.Header
+	if resp.StatusCode != http.StatusTooManyRequests && (resp.StatusCode != http.StatusForbidden || h.Get("X-RateLimit-Remaining") != "0") {
+		return 0, time.Time{}, false
+	}
+	var reset time.Time
+	if secs, err := strconv.ParseInt(h.Get("Retry-After"), 10, 64); err == nil {
+		reset = time.Now().Add(time.Duration(secs) * time.Second)
+	} else if unix, err := strconv.ParseInt(h.Get("X-RateLimit-Reset"), 10, 64); err == nil {
+		reset = time.Unix(unix, 0)
+	}
+	return resp.StatusCode, reset, true
+}
+
+// resetsAt says when a rate limit resets.
+func resetsAt(reset, now time.Time) string {
+	if reset.IsZero() {
+		return "; try again later"
+	}
+	in := max(0, reset.Sub(now)).Round(time.Second)
+	return fmt.Sprintf("; it resets at %s (in %s)", reset.UTC().Format("15:04:05 UTC"), in)
 }
 
 // identity resolves whose comments are ours.

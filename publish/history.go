@@ -44,14 +44,6 @@ type History struct {
 	Files  []HistoryFile
 }
 
-// Newest is the most recent results file.
-func (h History) Newest() HistoryFile {
-	if len(h.Files) == 0 {
-		return HistoryFile{}
-	}
-	return h.Files[len(h.Files)-1]
-}
-
 // NewHistoryFile reads the created_at of a results file (all that
 // ordering needs; validating the file is package baseline's work).
 func NewHistoryFile(name string, data []byte) (HistoryFile, error) {
@@ -264,13 +256,58 @@ func readZipFile(f *zip.File, budget int64) ([]byte, error) {
 }
 
 // FetchHistory downloads the newest artifact named q.Name from a
-// successful run on q.Branch and returns every results file in it, oldest
-// first (by created_at, then name), with the run's URL.
+// successful push run of this repository on q.Branch and returns every
+// results file in it, oldest first (by created_at, then name), with the
+// run's URL.
+//
+// Only the repository's own push runs may provide a baseline: a pull
+// request's run (a fork's branch may be named main too, and a pull request
+// can change the workflow to upload any artifact) never does. The API is
+// asked for push runs, and each run it returns is checked again.
 func (g *GitHub) FetchHistory(ctx context.Context, q ArtifactQuery) (History, error) {
+	if q.Branch == "" {
+		return History{}, errors.New("fetching the baseline artifact: no branch to look on")
+	}
+	runs, ignored, err := g.baselineRuns(ctx, q)
+	if err != nil {
+		return History{}, err
+	}
+	for _, run := range runs {
+		arts, resp, err := g.gh.Actions.ListWorkflowRunArtifacts(ctx, g.owner, g.repo, run.GetID(), &github.ListOptions{PerPage: 100})
+		if err != nil {
+			return History{}, needsActionsRead(classify(err, resp, "listing artifacts"))
+		}
+		for _, a := range arts.Artifacts {
+			if a.GetName() != q.Name || a.GetExpired() {
+				continue
+			}
+			zb, err := g.download(ctx, a.GetID())
+			if err != nil {
+				return History{}, needsActionsRead(err)
+			}
+			files, err := ReadHistoryZip(zb)
+			if err != nil {
+				return History{}, fmt.Errorf("artifact %q of %s: %w", q.Name, run.GetHTMLURL(), err)
+			}
+			return History{RunURL: run.GetHTMLURL(), Files: files}, nil
+		}
+	}
+	note := ""
+	if ignored > 0 {
+		note = fmt.Sprintf("; %d run(s) not pushed to %s/%s were ignored", ignored, g.owner, g.repo)
+	}
+	return History{}, fmt.Errorf("%w: no successful push run on %q has an artifact named %q (record one with mode: record on pushes to %s)%s",
+		ErrNoArtifact, q.Branch, q.Name, q.Branch, note)
+}
+
+// baselineRuns lists the successful push runs on q.Branch, newest first,
+// that this repository's own branch made, and counts the runs the API
+// returned that are not such runs.
+func (g *GitHub) baselineRuns(ctx context.Context, q ArtifactQuery) ([]*github.WorkflowRun, int, error) {
 	if q.MaxRuns <= 0 {
 		q.MaxRuns = 20
 	}
-	opts := &github.ListWorkflowRunsOptions{Branch: q.Branch, Status: "success", ListOptions: github.ListOptions{PerPage: q.MaxRuns}}
+	opts := &github.ListWorkflowRunsOptions{Branch: q.Branch, Event: "push", Status: "success", ListOptions: github.ListOptions{PerPage: q.MaxRuns}}
 	var runs *github.WorkflowRuns
 	var resp *github.Response
 	var err error
@@ -280,43 +317,38 @@ func (g *GitHub) FetchHistory(ctx context.Context, q ArtifactQuery) (History, er
 		runs, resp, err = g.gh.Actions.ListRepositoryWorkflowRuns(ctx, g.owner, g.repo, opts)
 	}
 	if err != nil {
-		return History{}, classify(err, resp, "listing workflow runs")
+		what := "listing workflow runs"
+		if q.WorkflowFile != "" {
+			what = "listing the runs of workflow " + q.WorkflowFile
+		}
+		if resp != nil && resp.StatusCode == http.StatusNotFound && q.WorkflowFile != "" {
+			return nil, 0, fmt.Errorf("%s: HTTP 404: %s/%s has no workflow file %s (baseline-workflow names the workflow that records the baseline, e.g. latgate.yml)",
+				what, g.owner, g.repo, q.WorkflowFile)
+		}
+		return nil, 0, needsActionsRead(classify(err, resp, what))
 	}
-	list := runs.WorkflowRuns
+	own := g.owner + "/" + g.repo
+	var list []*github.WorkflowRun
+	ignored := 0
+	for _, run := range runs.WorkflowRuns {
+		if run.GetEvent() != "push" || run.GetHeadBranch() != q.Branch || run.GetConclusion() != "success" ||
+			!strings.EqualFold(run.GetHeadRepository().GetFullName(), own) || !strings.EqualFold(run.GetRepository().GetFullName(), own) {
+			ignored++
+			continue
+		}
+		list = append(list, run)
+	}
 	slices.SortStableFunc(list, func(a, b *github.WorkflowRun) int { return b.GetCreatedAt().Compare(a.GetCreatedAt().Time) })
-	for _, run := range list {
-		arts, resp, err := g.gh.Actions.ListWorkflowRunArtifacts(ctx, g.owner, g.repo, run.GetID(), &github.ListOptions{PerPage: 100})
-		if err != nil {
-			return History{}, classify(err, resp, "listing artifacts")
-		}
-		for _, a := range arts.Artifacts {
-			if a.GetName() != q.Name || a.GetExpired() {
-				continue
-			}
-			zb, err := g.download(ctx, a.GetID())
-			if err != nil {
-				return History{}, err
-			}
-			files, err := ReadHistoryZip(zb)
-			if err != nil {
-				return History{}, fmt.Errorf("artifact %q of %s: %w", q.Name, run.GetHTMLURL(), err)
-			}
-			return History{RunURL: run.GetHTMLURL(), Files: files}, nil
-		}
-	}
-	return History{}, fmt.Errorf("%w: no successful run on %q has an artifact named %q (record one with mode: record on pushes to %s)", ErrNoArtifact, q.Branch, q.Name, q.Branch)
+	return list, ignored, nil
 }
 
-// FetchArtifact returns the newest results file of the baseline artifact
-// and the URL of the run that uploaded it.
-//
-// Deprecated: use FetchHistory, which returns every results file.
-func (g *GitHub) FetchArtifact(ctx context.Context, q ArtifactQuery) ([]byte, string, error) {
-	h, err := g.FetchHistory(ctx, q)
-	if err != nil {
-		return nil, "", err
+// needsActionsRead adds to a 403 of the Actions API what the token lacks.
+func needsActionsRead(err error) error {
+	if errors.Is(err, ErrForbidden) {
+		return fmt.Errorf("%w: the token needs the actions: read permission to find and download the baseline artifact "+
+			"(permissions: actions: read in the workflow or job)", err)
 	}
-	return h.Newest().Data, h.RunURL, nil
+	return err
 }
 
 // download returns the artifact's zip. The storage URL it redirects to is

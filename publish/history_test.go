@@ -52,12 +52,12 @@ func TestFetchHistory(t *testing.T) {
 	if want := []string{"latgate-results.json", "history/a.json", "results-b.json"}; !slices.Equal(names(h.Files), want) {
 		t.Errorf("files %v, want %v (oldest first by created_at)", names(h.Files), want)
 	}
-	if h.RunURL != f.RunURL(11) || string(h.Newest().Data) != results("2026-11-03T00:00:00Z") {
-		t.Errorf("from %s, newest %s", h.RunURL, h.Newest().Data)
+	if newest := h.Files[len(h.Files)-1]; h.RunURL != f.RunURL(11) || string(newest.Data) != results("2026-11-03T00:00:00Z") {
+		t.Errorf("from %s, newest %s", h.RunURL, newest.Data)
 	}
 	calls := f.Take()
 	equal(t, calls[:3], []string{
-		"GET /repos/o/r/actions/workflows/latgate.yml/runs?branch=main&per_page=20&status=success",
+		"GET /repos/o/r/actions/workflows/latgate.yml/runs?branch=main&event=push&per_page=20&status=success",
 		"GET /repos/o/r/actions/runs/11/artifacts?per_page=100",
 		"GET /repos/o/r/actions/artifacts/5/zip",
 	})
@@ -66,18 +66,49 @@ func TestFetchHistory(t *testing.T) {
 	}
 	f.Verify()
 
-	// The deprecated single-file fetch is the newest file.
-	f.Expect(ghfake.ListWorkflowRuns, ghfake.ListArtifacts, ghfake.DownloadArtifact, ghfake.Storage)
-	data, from, err := g.FetchArtifact(context.Background(), q)
-	if err != nil || string(data) != results("2026-11-03T00:00:00Z") || from != f.RunURL(11) {
-		t.Errorf("FetchArtifact = %s from %s, %v", data, from, err)
-	}
-	f.Verify()
-
 	f.Expect(ghfake.ListWorkflowRuns, ghfake.ListArtifacts)
 	q.Name = "nope"
 	if _, err := g.FetchHistory(context.Background(), q); !errors.Is(err, ErrNoArtifact) {
 		t.Errorf("missing artifact: %v, want ErrNoArtifact", err)
+	}
+}
+
+// TestFetchHistoryOnlyOwnPushRuns: a fork's pull request whose branch is
+// named main, a pull_request run of the repository and a run that says
+// push but whose head lives elsewhere never provide the baseline, however
+// new; only the repository's own push runs on the branch do.
+func TestFetchHistoryOnlyOwnPushRuns(t *testing.T) {
+	f := ghfake.New(t, "o/r")
+	planted := ghfake.Zip(ghfake.File{Name: "latgate-results.json", Body: results("2026-12-01T00:00:00Z")})
+	f.AddRun(ghfake.Run{ID: 10, Workflow: "latgate.yml", Branch: "main", Artifacts: []ghfake.Artifact{
+		{ID: 1, Name: "latgate-baseline", Zip: ghfake.Zip(ghfake.File{Name: "results-a.json", Body: results("2026-11-01T00:00:00Z")})}}})
+	f.AddRun(ghfake.Run{ID: 20, Workflow: "latgate.yml", Branch: "main", Event: "pull_request", HeadRepo: f.ForkOf("mallory"),
+		Artifacts: []ghfake.Artifact{{ID: 2, Name: "latgate-baseline", Zip: planted}}})
+	f.AddRun(ghfake.Run{ID: 21, Workflow: "latgate.yml", Branch: "main", Event: "pull_request",
+		Artifacts: []ghfake.Artifact{{ID: 3, Name: "latgate-baseline", Zip: planted}}})
+	f.AddRun(ghfake.Run{ID: 22, Workflow: "latgate.yml", Branch: "main", Event: "push", HeadRepo: f.ForkOf("mallory"),
+		Artifacts: []ghfake.Artifact{{ID: 4, Name: "latgate-baseline", Zip: planted}}})
+	f.Expect(ghfake.ListWorkflowRuns, ghfake.ListArtifacts, ghfake.DownloadArtifact, ghfake.Storage)
+	h, err := client(t, f).FetchHistory(context.Background(), ArtifactQuery{Name: "latgate-baseline", Branch: "main", WorkflowFile: "latgate.yml"})
+	if err != nil || h.RunURL != f.RunURL(10) || !slices.Equal(names(h.Files), []string{"results-a.json"}) {
+		t.Fatalf("got %v from %s, %v; want results-a.json of the push run 10", names(h.Files), h.RunURL, err)
+	}
+	calls := f.Take()
+	equal(t, calls[:2], []string{
+		"GET /repos/o/r/actions/workflows/latgate.yml/runs?branch=main&event=push&per_page=20&status=success",
+		"GET /repos/o/r/actions/runs/10/artifacts?per_page=100",
+	})
+	f.Verify()
+
+	// With only foreign runs there is no baseline, and the error says
+	// what was ignored.
+	g := ghfake.New(t, "o/r")
+	g.AddRun(ghfake.Run{ID: 22, Workflow: "latgate.yml", Branch: "main", HeadRepo: g.ForkOf("mallory"),
+		Artifacts: []ghfake.Artifact{{ID: 4, Name: "latgate-baseline", Zip: planted}}})
+	g.Expect(ghfake.ListWorkflowRuns)
+	_, err = client(t, g).FetchHistory(context.Background(), ArtifactQuery{Name: "latgate-baseline", Branch: "main", WorkflowFile: "latgate.yml"})
+	if !errors.Is(err, ErrNoArtifact) || !strings.Contains(err.Error(), "1 run(s) not pushed to o/r were ignored") {
+		t.Errorf("err = %v, want ErrNoArtifact naming the ignored run", err)
 	}
 }
 

@@ -4,10 +4,12 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/latgate/latgate/internal/ghfake"
 )
@@ -101,6 +103,63 @@ func TestForbiddenComment(t *testing.T) {
 	_, err := client(t, f).UpsertComment(context.Background(), 7, marker, "x")
 	if !errors.Is(err, ErrForbidden) {
 		t.Errorf("err = %v, want ErrForbidden", err)
+	}
+}
+
+// TestRateLimitIsNotForbidden: an exhausted rate limit (403 with
+// X-RateLimit-Remaining: 0, or 429) says so and when it resets; it is not
+// a permission problem.
+func TestRateLimitIsNotForbidden(t *testing.T) {
+	reset := time.Now().Add(20 * time.Minute).Truncate(time.Second)
+	for _, status := range []int{403, 429} {
+		t.Run(fmt.Sprint(status), func(t *testing.T) {
+			f := prWithChatter(t)
+			f.RateLimit(ghfake.ListComments, status, reset)
+			f.Expect(ghfake.GetUser, ghfake.ListComments)
+			_, err := client(t, f).UpsertComment(context.Background(), 7, marker, "x")
+			want := fmt.Sprintf("listing comments: GitHub's API rate limit is exhausted (HTTP %d); it resets at %s (in ", status, reset.UTC().Format("15:04:05 UTC"))
+			if !errors.Is(err, ErrRateLimited) || errors.Is(err, ErrForbidden) || !strings.HasPrefix(err.Error(), want) {
+				t.Errorf("err = %v, want ErrRateLimited saying %q", err, want)
+			}
+		})
+	}
+	if got := resetsAt(time.Time{}, time.Now()); got != "; try again later" {
+		t.Errorf("unknown reset: %q", got)
+	}
+	now := time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)
+	if got := resetsAt(now.Add(90*time.Second), now); got != "; it resets at 12:01:30 UTC (in 1m30s)" {
+		t.Errorf("resetsAt = %q", got)
+	}
+}
+
+// TestFetchHistoryForbidden: a 403 of the Actions API names the permission
+// the token lacks.
+func TestFetchHistoryForbidden(t *testing.T) {
+	for _, op := range []ghfake.Op{ghfake.ListWorkflowRuns, ghfake.ListArtifacts, ghfake.DownloadArtifact} {
+		t.Run(string(op), func(t *testing.T) {
+			f := ghfake.New(t, "o/r")
+			f.AddRun(ghfake.Run{ID: 10, Workflow: "latgate.yml", Branch: "main", Artifacts: []ghfake.Artifact{
+				{ID: 3, Name: "b", Zip: ghfake.Zip(ghfake.File{Name: "old.json", Body: results("2026-10-01T00:00:00Z")})}}})
+			f.FailWith(op, 403)
+			f.Expect(ghfake.ListWorkflowRuns)
+			if op != ghfake.ListWorkflowRuns {
+				f.Expect(ghfake.ListArtifacts)
+			}
+			if op == ghfake.DownloadArtifact {
+				f.Expect(ghfake.DownloadArtifact)
+			}
+			_, err := client(t, f).FetchHistory(context.Background(), ArtifactQuery{Name: "b", Branch: "main", WorkflowFile: "latgate.yml"})
+			if !errors.Is(err, ErrForbidden) || !strings.Contains(err.Error(), "the token needs the actions: read permission") {
+				t.Errorf("err = %v, want ErrForbidden naming actions: read", err)
+			}
+		})
+	}
+	f := ghfake.New(t, "o/r")
+	f.Expect(ghfake.ListWorkflowRuns)
+	f.FailWith(ghfake.ListWorkflowRuns, 404)
+	_, err := client(t, f).FetchHistory(context.Background(), ArtifactQuery{Name: "b", Branch: "main", WorkflowFile: "latgat.yml"})
+	if err == nil || !strings.Contains(err.Error(), "o/r has no workflow file latgat.yml") {
+		t.Errorf("unknown workflow: %v", err)
 	}
 }
 

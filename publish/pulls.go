@@ -54,53 +54,63 @@ func pullOf(p *github.PullRequest) PullRequest {
 // (head=owner:branch) and keeps those from that repository; among several
 // (one branch into two base branches) the one whose head is h.SHA. When the
 // branch has moved on since h.SHA, the pull request of the branch is still
-// the one returned; PullRequest.HeadSHA then differs from h.SHA. Without
-// them, or when that finds nothing, it scans every open pull request (page
-// by page) for head commit h.SHA.
+// the one returned; PullRequest.HeadSHA then differs from h.SHA. Only the
+// head commit (no repository and branch) finds a pull request from a
+// branch of this repository: anyone can push any commit to a fork, so a
+// commit alone never names a fork's pull request.
 //
 // It never falls back to another pull request: no match is
 // ErrNoPullRequest, and several equally good matches are an error.
 func (g *GitHub) FindPullRequest(ctx context.Context, h Head) (PullRequest, error) {
-	if h.SHA == "" && (h.Repo == "" || h.Branch == "") {
+	if h.Repo != "" && h.Branch != "" {
+		return g.pullFromBranch(ctx, h)
+	}
+	if h.SHA == "" {
 		return PullRequest{}, errors.New("finding the pull request: no head commit, and no head repository and branch")
 	}
-	if h.Repo != "" && h.Branch != "" {
-		owner, _, _ := strings.Cut(h.Repo, "/")
-		list, err := g.openPulls(ctx, owner+":"+h.Branch, func(p *github.PullRequest) bool {
-			return strings.EqualFold(p.GetHead().GetRepo().GetFullName(), h.Repo) && p.GetHead().GetRef() == h.Branch
-		})
-		if err != nil {
-			return PullRequest{}, err
-		}
-		if len(list) > 1 && h.SHA != "" {
-			var same []PullRequest
-			for _, p := range list {
-				if p.HeadSHA == h.SHA {
-					same = append(same, p)
-				}
-			}
-			list = same
-		}
-		switch {
-		case len(list) == 1:
-			return list[0], nil
-		case len(list) > 1:
-			return PullRequest{}, ambiguous(list, fmt.Sprintf("branch %s of %s", h.Branch, h.Repo))
-		case h.SHA == "":
-			return PullRequest{}, fmt.Errorf("%w from branch %s of %s", ErrNoPullRequest, h.Branch, h.Repo)
-		}
-	}
-	list, err := g.openPulls(ctx, "", func(p *github.PullRequest) bool { return p.GetHead().GetSHA() == h.SHA })
+	own := g.owner + "/" + g.repo
+	list, err := g.openPulls(ctx, "", func(p *github.PullRequest) bool {
+		return p.GetHead().GetSHA() == h.SHA && strings.EqualFold(p.GetHead().GetRepo().GetFullName(), own)
+	})
 	if err != nil {
 		return PullRequest{}, err
 	}
 	switch len(list) {
 	case 0:
-		return PullRequest{}, fmt.Errorf("%w has head commit %s (closed or merged, or pushed over since)", ErrNoPullRequest, short(h.SHA))
+		return PullRequest{}, fmt.Errorf("%w from a branch of %s has head commit %s (closed or merged, or pushed over since; "+
+			"a fork's pull request is found by its head repository and branch, or give pr)", ErrNoPullRequest, own, short(h.SHA))
 	case 1:
 		return list[0], nil
 	}
 	return PullRequest{}, ambiguous(list, "head commit "+short(h.SHA))
+}
+
+// pullFromBranch finds the open pull request from branch h.Branch of
+// repository h.Repo.
+func (g *GitHub) pullFromBranch(ctx context.Context, h Head) (PullRequest, error) {
+	owner, _, _ := strings.Cut(h.Repo, "/")
+	list, err := g.openPulls(ctx, owner+":"+h.Branch, func(p *github.PullRequest) bool {
+		return strings.EqualFold(p.GetHead().GetRepo().GetFullName(), h.Repo) && p.GetHead().GetRef() == h.Branch
+	})
+	if err != nil {
+		return PullRequest{}, err
+	}
+	if len(list) > 1 && h.SHA != "" {
+		var same []PullRequest
+		for _, p := range list {
+			if p.HeadSHA == h.SHA {
+				same = append(same, p)
+			}
+		}
+		list = same
+	}
+	switch len(list) {
+	case 0:
+		return PullRequest{}, fmt.Errorf("%w from branch %s of %s (closed or merged since, or never opened)", ErrNoPullRequest, h.Branch, h.Repo)
+	case 1:
+		return list[0], nil
+	}
+	return PullRequest{}, ambiguous(list, fmt.Sprintf("branch %s of %s", h.Branch, h.Repo))
 }
 
 // openPulls lists the open pull requests (head = "owner:branch" filter, or
@@ -141,15 +151,6 @@ func short(sha string) string {
 		return sha[:12]
 	}
 	return sha
-}
-
-// PullRequestForCommit is FindPullRequest by head commit only.
-//
-// Deprecated: use FindPullRequest with the workflow_run's head repository
-// and branch (Context.Head).
-func (g *GitHub) PullRequestForCommit(ctx context.Context, sha string) (int, error) {
-	p, err := g.FindPullRequest(ctx, Head{SHA: sha})
-	return p.Number, err
 }
 
 // ResolvePullRequest returns the pull request to comment on, in this

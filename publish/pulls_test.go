@@ -35,16 +35,22 @@ func TestFindPullRequest(t *testing.T) {
 		err      string
 		calls    []string
 	}{
-		{name: "fork, by head commit: scans every open pull request", head: Head{SHA: "f04c"}, want: 4, wantHead: "f04c",
+		{name: "by head commit: scans every open pull request", head: Head{SHA: "5a3e"}, want: 3, wantHead: "5a3e",
 			calls: []string{"GET /repos/o/r/pulls?per_page=100&state=open", "GET /repos/o/r/pulls?page=2&per_page=100&state=open"}},
+		{name: "a fork's, by head commit alone: not found", head: Head{SHA: "f04c"}, err: "no open pull request from a branch of o/r has head commit f04c"},
 		{name: "fork, by repository and branch", head: Head{SHA: "f04c", Repo: "alice/r", Branch: "main"}, want: 4, wantHead: "f04c",
 			calls: []string{"GET /repos/o/r/pulls?head=alice%3Amain&per_page=100&state=open"}},
 		{name: "same repository", head: Head{SHA: "5a3e", Repo: "o/r", Branch: "feature"}, want: 3, wantHead: "5a3e",
 			calls: []string{"GET /repos/o/r/pulls?head=o%3Afeature&per_page=100&state=open"}},
 		{name: "the branch moved on: still its pull request", head: Head{SHA: "0ld", Repo: "bob/r", Branch: "fix"}, want: 5, wantHead: "f05c",
 			calls: []string{"GET /repos/o/r/pulls?head=bob%3Afix&per_page=100&state=open"}},
-		{name: "closed: no pull request, not another one", head: Head{SHA: "c06e"}, err: "no open pull request has head commit c06e"},
-		{name: "unknown branch and commit", head: Head{SHA: "beef", Repo: "carol/r", Branch: "x"}, err: "no open pull request has head commit beef"},
+		{name: "closed: no pull request, not another one", head: Head{SHA: "c06e"}, err: "no open pull request from a branch of o/r has head commit c06e"},
+		{name: "unknown branch and commit", head: Head{SHA: "beef", Repo: "carol/r", Branch: "x"}, err: "no open pull request from branch x of carol/r",
+			calls: []string{"GET /repos/o/r/pulls?head=carol%3Ax&per_page=100&state=open"}},
+		{name: "another repository's branch, a pull request's commit: not that pull request", head: Head{SHA: "f04c", Repo: "mallory/r", Branch: "main"},
+			err: "no open pull request from branch main of mallory/r", calls: []string{"GET /repos/o/r/pulls?head=mallory%3Amain&per_page=100&state=open"}},
+		{name: "this repository's branch, a fork's commit", head: Head{SHA: "f05c", Repo: "o/r", Branch: "fix"},
+			err: "no open pull request from branch fix of o/r", calls: []string{"GET /repos/o/r/pulls?head=o%3Afix&per_page=100&state=open"}},
 		{name: "unknown branch, no commit", head: Head{Repo: "carol/r", Branch: "x"}, err: "no open pull request from branch x of carol/r",
 			calls: []string{"GET /repos/o/r/pulls?head=carol%3Ax&per_page=100&state=open"}},
 		{name: "one head, two pull requests", head: Head{SHA: "d0b1e"}, err: "open pull requests #9, #8 all have head commit d0b1e"},
@@ -99,13 +105,6 @@ func TestForkPullRequestGetsTheComment(t *testing.T) {
 	if c := f.Comments(3); len(c) != 1 {
 		t.Errorf("another pull request was commented on: %+v", c)
 	}
-	// The deprecated lookup by commit finds it too, unlike GitHub's
-	// commits/{sha}/pulls, which knows nothing of fork commits.
-	f.Verify()
-	f.Expect(ghfake.ListPulls)
-	if n, err := g.PullRequestForCommit(ctx, "f04c"); err != nil || n != 4 {
-		t.Errorf("PullRequestForCommit = %d, %v; want 4", n, err)
-	}
 }
 
 func TestResolvePullRequest(t *testing.T) {
@@ -125,8 +124,12 @@ func TestResolvePullRequest(t *testing.T) {
 		{name: "pull_request event, its own head", c: prCtx, headSHA: "f07c", want: 7},
 		{name: "workflow_run of a fork", c: forkRun, want: 4, calls: []string{"GET /repos/o/r/pulls?head=alice%3Amain&per_page=100&state=open"}},
 		{name: "workflow_run and head-sha", c: forkRun, headSHA: "f04c", want: 4, calls: []string{"GET /repos/o/r/pulls?head=alice%3Amain&per_page=100&state=open"}},
-		{name: "head-sha of another commit", c: prCtx, headSHA: "f05c", want: 5,
+		{name: "head-sha of another commit", c: prCtx, headSHA: "5a3e", want: 3,
 			calls: []string{"GET /repos/o/r/pulls?per_page=100&state=open", "GET /repos/o/r/pulls?page=2&per_page=100&state=open"}},
+		{name: "head-sha of a fork's commit", c: prCtx, headSHA: "f05c", err: "no open pull request from a branch of o/r has head commit f05c",
+			calls: []string{"GET /repos/o/r/pulls?per_page=100&state=open", "GET /repos/o/r/pulls?page=2&per_page=100&state=open"}},
+		{name: "workflow_run of a branch without a pull request", c: &Context{Head: Head{SHA: "5a3e", Repo: "mallory/r", Branch: "feature"}},
+			err: "no open pull request from branch feature of mallory/r", calls: []string{"GET /repos/o/r/pulls?head=mallory%3Afeature&per_page=100&state=open"}},
 		{name: "head-sha outside Actions", c: nil, headSHA: "5a3e", want: 3,
 			calls: []string{"GET /repos/o/r/pulls?per_page=100&state=open", "GET /repos/o/r/pulls?page=2&per_page=100&state=open"}},
 		{name: "push event", c: &Context{}, err: "not a pull request"},
@@ -142,6 +145,7 @@ func TestResolvePullRequest(t *testing.T) {
 				if err == nil || !strings.Contains(err.Error(), tt.err) {
 					t.Errorf("got #%d, %v; want an error saying %q", got.Number, err, tt.err)
 				}
+				equal(t, f.Take(), tt.calls)
 				return
 			}
 			if err != nil || got.Number != tt.want {

@@ -1,15 +1,24 @@
 #!/usr/bin/env bash
 # Puts a latgate binary on the runner and sets the step output "bin".
 #
-# 1. A release (the action's ref when it looks like vX.Y.Z; a full commit SHA
-#    whose checkout holds the RELEASE file that make release writes into the
-#    release commit — pinning to a SHA is GitHub's hardening advice; or the
-#    version input): download the binary for this OS/arch and SHA256SUMS from
-#    the action's GitHub release, verify the checksum, cache it in the tool
-#    cache.
-# 2. Otherwise (uses: ./, a branch or a commit, or version: source): build
-#    from the action's own checkout with the runner's Go. Dependencies are
-#    vendored, so this works offline.
+# The binary is pinned by the action's own tree. A release commit holds
+# RELEASE (its version, e.g. v1.4.2) and RELEASE.sha256 (the SHA-256 of each
+# of its binaries), both written by `make release`; the release tag
+# (v1.4.2), the moving major tag (v1, moved to the newest v1.x release
+# commit) and the commit's full SHA all point at it, so `uses:
+# latgate/latgate@<any of them>` checks out the checksums with the action.
+#
+# 1. A release ref (a vN, vN.N or vN.N.N tag, or a full commit SHA) whose
+#    tree holds RELEASE and RELEASE.sha256: use that release's binary for
+#    this OS/arch, verified against RELEASE.sha256 on every use. The tool
+#    cache (shared by every job on a self-hosted runner) only saves the
+#    download: a cached binary is copied into this job's own folder and
+#    checked there; one that does not match is not used, but removed and
+#    downloaded again. A download that does not match fails the step.
+#    Nothing published with the release (its SHA256SUMS) is trusted.
+# 2. Otherwise (uses: ./, a branch, a commit that is not a release, or
+#    version: source): build from the action's own checkout with the
+#    runner's Go. Dependencies are vendored, so this works offline.
 set -euo pipefail
 
 case "${RUNNER_OS:-$(uname -s)}" in
@@ -24,16 +33,24 @@ case "${RUNNER_ARCH:-$(uname -m)}" in
   *) echo "::error::latgate: unsupported runner architecture ${RUNNER_ARCH:-unknown}"; exit 1 ;;
 esac
 ext=""; [ "$os" = windows ] && ext=".exe"
+asset="latgate_${os}_${arch}${ext}"
 
 action_path="${LATGATE_ACTION_PATH:-$(cd "$(dirname "$0")/.." && pwd)}"
+sums="$action_path/RELEASE.sha256"
+release=""
+if [ -f "$action_path/RELEASE" ]; then
+  release=$(tr -d ' \r\n' < "$action_path/RELEASE")
+  [[ "$release" =~ ^v[0-9]+\.[0-9]+\.[0-9]+$ ]] || release=""
+fi
+ref="${LATGATE_ACTION_REF:-}"
 version="${LATGATE_VERSION:-}"
+if [ -n "$version" ] && [ "$version" != source ] && [ "$version" != "$release" ]; then
+  echo "::error::latgate: version $version is not the release of this action's ref (${release:-none}): only a release whose checksums the action's own tree holds is used. Pin the action to it instead (uses: ${LATGATE_ACTION_REPOSITORY:-latgate/latgate}@$version), or set version: source"
+  exit 1
+fi
 if [ -z "$version" ]; then
-  ref="${LATGATE_ACTION_REF:-}"
-  if [[ "$ref" =~ ^v[0-9]+(\.[0-9]+){0,2}$ ]]; then
-    version="$ref"
-  elif [[ "$ref" =~ ^[0-9a-f]{40}$ ]] && [ -f "$action_path/RELEASE" ] &&
-       [[ "$(cat "$action_path/RELEASE")" =~ ^v[0-9]+\.[0-9]+\.[0-9]+$ ]]; then
-    version=$(cat "$action_path/RELEASE") # a release commit pinned by its SHA
+  if [ -n "$release" ] && [[ "$ref" =~ ^(v[0-9]+(\.[0-9]+){0,2}|[0-9a-f]{40})$ ]]; then
+    version="$release"
   else
     version=source
   fi
@@ -55,34 +72,55 @@ sha256() {
   if command -v sha256sum >/dev/null; then sha256sum "$1" | cut -d' ' -f1; else shasum -a 256 "$1" | cut -d' ' -f1; fi
 }
 
+want=""
 if [ "$version" != source ]; then
-  repo="${LATGATE_ACTION_REPOSITORY:-latgate/latgate}"
+  if [ -f "$sums" ]; then
+    want=$(awk -v a="$asset" '$2 == a || $2 == "*" a { print $1; exit }' "$sums")
+  fi
+  if ! [[ "$want" =~ ^[0-9a-f]{64}$ ]]; then
+    echo "::warning::latgate: the action's tree holds no checksum for $asset of $version (RELEASE.sha256): building from source"
+    version=source
+  fi
+fi
+
+if [ "$version" != source ]; then
   cache="${RUNNER_TOOL_CACHE:-${TMPDIR:-/tmp}}/latgate/$version/${os}_${arch}"
-  bin="$cache/latgate$ext"
-  if [ -x "$bin" ]; then out "$bin"; exit 0; fi
-  mkdir -p "$cache"
-  asset="latgate_${os}_${arch}${ext}"
-  base="${GH_SERVER:-https://github.com}/$repo/releases/download/$version"
-  if curl -fsSL --retry 3 --max-time 120 -o "$cache/$asset" "$base/$asset" &&
-     curl -fsSL --retry 3 --max-time 60 -o "$cache/SHA256SUMS" "$base/SHA256SUMS"; then
-    want=$(grep " $asset\$" "$cache/SHA256SUMS" | cut -d' ' -f1)
-    got=$(sha256 "$cache/$asset")
-    if [ -z "$want" ] || [ "$want" != "$got" ]; then
-      rm -f "$cache/$asset"
-      echo "::error::latgate: checksum mismatch for $asset of $version (want ${want:-none}, got $got)"
+  # This job's own folder: what is verified is what runs.
+  own=$(mktemp -d "${RUNNER_TEMP:-${TMPDIR:-/tmp}}/latgate-bin.XXXXXX")
+  bin="$own/latgate$ext"
+  if [ -f "$cache/latgate$ext" ] && cp "$cache/latgate$ext" "$bin" 2>/dev/null; then
+    if [ "$(sha256 "$bin")" = "$want" ]; then
+      chmod +x "$bin"; out "$bin"; exit 0
+    fi
+    rm -f "$bin"
+    echo "::warning::latgate: the cached $cache/latgate$ext does not match the checksum of $asset of $version in the action (RELEASE.sha256): not used, removed, downloaded again"
+    rm -f "$cache/latgate$ext" || true
+  fi
+  url="${GH_SERVER:-https://github.com}/${LATGATE_ACTION_REPOSITORY:-latgate/latgate}/releases/download/$version/$asset"
+  if curl -fsSL --retry 3 --max-time 120 -o "$bin" "$url"; then
+    got=$(sha256 "$bin")
+    if [ "$got" != "$want" ]; then
+      rm -f "$bin"
+      echo "::error::latgate: checksum mismatch for $asset of $version downloaded from $url: want $want (RELEASE.sha256 in the action), got $got. Not used"
       exit 1
     fi
-    mv "$cache/$asset" "$bin"; chmod +x "$bin"
+    chmod +x "$bin"
+    # Save the download for later jobs; it is checked again on every use.
+    if mkdir -p "$cache" 2>/dev/null && cp "$bin" "$cache/latgate$ext.$$" 2>/dev/null; then
+      mv -f "$cache/latgate$ext.$$" "$cache/latgate$ext" || rm -f "$cache/latgate$ext.$$"
+    fi
     out "$bin"; exit 0
   fi
-  echo "::warning::latgate: no release binary for $version ($os/$arch); building from source"
+  rm -f "$bin"
+  echo "::warning::latgate: could not download $asset of $version from $url; building from source"
 fi
 
 if ! command -v go >/dev/null; then
-  echo "::error::latgate: building from source needs Go on the runner (add actions/setup-go before this step) or a released version"
+  echo "::error::latgate: building from source needs Go on the runner (add actions/setup-go before this step) or a release of the action (a release tag such as v1, or a release commit's SHA)"
   exit 1
 fi
 dir="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/latgate-build"
 mkdir -p "$dir"
+echo "latgate: building from source ($action_path)"
 ( cd "$action_path" && CGO_ENABLED=0 GOFLAGS=-mod=vendor go build -trimpath -o "$dir/latgate$ext" ./cmd/latgate )
 out "$dir/latgate$ext"

@@ -3,15 +3,21 @@ package main
 import (
 	"flag"
 	"fmt"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/latgate/latgate/gate"
 	"github.com/latgate/latgate/internal/version"
 )
 
 // boolFlag is a real boolean flag (--dry-run, --dry-run=false) that
-// remembers its text, so INPUT_* can fill it when it is absent.
-type boolFlag struct{ v *string }
+// remembers its text, so INPUT_* can fill it when it is absent; words are
+// other values it takes (--comment=required).
+type boolFlag struct {
+	v     *string
+	words []string
+}
 
 func (b boolFlag) String() string {
 	if b.v == nil {
@@ -20,8 +26,9 @@ func (b boolFlag) String() string {
 	return *b.v
 }
 func (b boolFlag) Set(s string) error {
-	if _, err := strconv.ParseBool(s); err != nil {
-		return fmt.Errorf("want true or false, got %q", s)
+	if _, err := strconv.ParseBool(s); err != nil && !slices.Contains(b.words, s) {
+		ok := append([]string{"true", "false"}, b.words...)
+		return fmt.Errorf("want %s or %s, got %q", strings.Join(ok[:len(ok)-1], ", "), ok[len(ok)-1], s)
 	}
 	*b.v = s
 	return nil
@@ -40,7 +47,7 @@ func parseInputs(e *env, cmd string, args []string) (gate.Inputs, error) {
 		}
 		vals[d.Name] = new(string)
 		if d.Bool {
-			fs.Var(boolFlag{vals[d.Name]}, d.Name, usage+")")
+			fs.Var(boolFlag{vals[d.Name], d.Words}, d.Name, usage+")")
 		} else {
 			fs.StringVar(vals[d.Name], d.Name, "", usage+")")
 		}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/latgate/latgate/baseline"
 	"github.com/latgate/latgate/internal/ghfake"
 	"github.com/latgate/latgate/publish"
 	"github.com/latgate/latgate/sim"
@@ -320,7 +321,7 @@ func TestErrorsBeforeTheRun(t *testing.T) {
 		want string
 	}{
 		{"dry-run not a boolean", []string{"gate", "-c", cfg, "--dry-run=maybe"}, "want true or false"},
-		{"comment not a boolean", []string{"gate", "-c", cfg, "--comment=nah"}, "want true or false"},
+		{"comment not a boolean", []string{"gate", "-c", cfg, "--comment=nah"}, `want true, false or required, got "nah"`},
 		{"truncated baseline", []string{"gate", "-c", cfg, "--baseline", trunc, "--dry-run"}, "not a complete JSON document"},
 		{"mistyped baseline", []string{"gate", "-c", cfg, "--baseline", filepath.Join(dir, "missing.json"), "--dry-run"}, "no such file"},
 		{"results folder missing", []string{"run", "-c", cfg, "-o", filepath.Join(dir, "no", "r.json")}, "cannot write"},
@@ -352,4 +353,81 @@ func TestErrorsBeforeTheRun(t *testing.T) {
 			}
 		})
 	}
+}
+
+// pushEnv is what the runner gives a step on a push to main.
+func pushEnv(t *testing.T, dir string, api *ghfake.Fake) map[string]string {
+	env := actionsEnv(t, dir, api)
+	event := filepath.Join(dir, "push.json")
+	_ = os.WriteFile(event, []byte(`{"ref":"refs/heads/main","repository":{"full_name":"o/r","default_branch":"main"}}`), 0o644)
+	env["GITHUB_EVENT_PATH"], env["GITHUB_EVENT_NAME"] = event, "push"
+	env["GITHUB_REF"], env["GITHUB_REF_NAME"] = "refs/heads/main", "main"
+	env["GITHUB_WORKFLOW_REF"] = "o/r/.github/workflows/latgate.yml@refs/heads/main"
+	delete(env, "GITHUB_BASE_REF")
+	return env
+}
+
+// resultsAt runs the suite and returns the results file with its
+// created_at moved by d (two runs in one second would be one history
+// entry).
+func resultsAt(t *testing.T, cfg, path string, d time.Duration) (string, time.Time) {
+	t.Helper()
+	if r := runCLI(t, map[string]string{"TEST_API_KEY": testKey}, "run", "-c", cfg, "-o", path); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	f, err := baseline.Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.CreatedAt = f.CreatedAt.Add(d)
+	if err := baseline.Write(path, f); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	return string(b), f.CreatedAt
+}
+
+// TestRecordNeverCarriesAPlantedBaseline: on a push to main, record mode
+// continues the history of the repository's own push runs; a fork's
+// pull request whose branch is named main uploaded a newer
+// latgate-baseline artifact, which is never read nor carried forward.
+func TestRecordNeverCarriesAPlantedBaseline(t *testing.T) {
+	dir, cfg, _ := simSuite(t, fastProfile(10*time.Millisecond), "")
+	api := newFakeAPI(t)
+	good, goodAt := resultsAt(t, cfg, filepath.Join(dir, "good.json"), -2*time.Hour)
+	planted, plantedAt := resultsAt(t, cfg, filepath.Join(dir, "planted.json"), -time.Hour)
+	api.AddRun(ghfake.Run{ID: 9, Workflow: "latgate.yml", Branch: "main", Artifacts: []ghfake.Artifact{
+		{ID: 5, Name: "latgate-baseline", Zip: ghfake.Zip(ghfake.File{Name: publish.HistoryName(goodAt), Body: good})}}})
+	api.AddRun(ghfake.Run{ID: 30, Workflow: "latgate.yml", Branch: "main", Event: "pull_request", HeadRepo: api.ForkOf("mallory"),
+		Artifacts: []ghfake.Artifact{{ID: 6, Name: "latgate-baseline", Zip: ghfake.Zip(ghfake.File{Name: publish.HistoryName(plantedAt), Body: planted})}}})
+	env := pushEnv(t, dir, api)
+	hist := filepath.Join(dir, "hist")
+	api.Expect(ghfake.ListWorkflowRuns, ghfake.ListArtifacts, ghfake.DownloadArtifact, ghfake.Storage)
+	r := runCLI(t, env, "gate", "--mode", "record", "-c", cfg, "--baseline-artifact", "latgate-baseline",
+		"--baseline-dir", hist, "--results", filepath.Join(dir, "cur.json"))
+	if r.code != 0 {
+		t.Fatalf("record: exit %d:\n%s", r.code, r.stderr)
+	}
+	files, err := publish.ReadHistoryDir(hist)
+	if err != nil || len(files) != 2 || files[0].Name != publish.HistoryName(goodAt) {
+		t.Errorf("history %v, %v; want the push run's file and this run's", names(files), err)
+	}
+	for _, f := range files {
+		if f.Name == publish.HistoryName(plantedAt) {
+			t.Errorf("the planted file %s was carried forward:\n%s", f.Name, r.stderr)
+		}
+	}
+	for _, c := range api.Calls() {
+		if strings.Contains(c.Path, "/runs/30/") || strings.Contains(c.Path, "/artifacts/6/") {
+			t.Errorf("the fork's run was read: %s", c)
+		}
+	}
+}
+
+func names(files []publish.HistoryFile) []string {
+	var n []string
+	for _, f := range files {
+		n = append(n, f.Name)
+	}
+	return n
 }

@@ -23,8 +23,11 @@
 //	// … run the code with f.Client() and f.APIURL (GITHUB_API_URL) …
 //	got := f.Comments(7)                    // and f.Take() for the exact calls
 //
-// It does not model permissions beyond one token and FailWith, rate limits,
-// or any endpoint latgate does not call.
+// FailWith makes an endpoint answer an error status (403 for a token that
+// may not do it, 404, 502, …) and RateLimit makes it answer as GitHub does
+// when the rate limit is exhausted (403 or 429 with X-RateLimit-Remaining: 0
+// and the time it resets). It does not model permissions beyond one token
+// and these, or any endpoint latgate does not call.
 package ghfake
 
 import (
@@ -93,12 +96,15 @@ type Pull struct {
 	CreatedAt time.Time
 }
 
-// Run is a workflow run with its artifacts.
+// Run is a workflow run with its artifacts. HeadRepo is the full name of
+// the repository its head commit and branch live in: the fake's own
+// repository (the default), or a fork's for a fork's pull_request run.
 type Run struct {
 	ID         int64
 	Workflow   string // workflow file name, e.g. "latgate.yml"
 	Branch     string // head branch
 	HeadSHA    string
+	HeadRepo   string // default the fake's repository
 	Event      string // default "push"
 	Conclusion string // default "success"
 	CreatedAt  time.Time
@@ -159,6 +165,7 @@ type Fake struct {
 	pulls    []*Pull
 	runs     []*Run
 	fail     map[Op]int
+	limited  map[Op]rateLimit
 	expected map[Op]int // expected op → calls since the last Verify
 	calls    []Call
 	taken    int
@@ -173,7 +180,7 @@ func New(t testing.TB, repo string) *Fake {
 	f := &Fake{
 		Repo: repo, t: t, sig: hex.EncodeToString(sig),
 		comments: map[int][]*Comment{}, nextID: 100,
-		fail: map[Op]int{}, expected: map[Op]int{},
+		fail: map[Op]int{}, limited: map[Op]rateLimit{}, expected: map[Op]int{},
 	}
 	api := http.NewServeMux()
 	f.route(api, GetUser, f.getUser)
@@ -250,12 +257,42 @@ func (f *Fake) Verify() {
 	clear(f.expected)
 }
 
-// FailWith makes every call of op answer status (with GitHub's message
-// for a token that may not do it).
+// FailWith makes every call of op answer status, with GitHub's message
+// for it (403: a token that may not do it).
 func (f *Fake) FailWith(op Op, status int) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.fail[op] = status
+}
+
+type rateLimit struct {
+	status int
+	reset  time.Time
+}
+
+// RateLimit makes every call of op answer as GitHub does when the token's
+// rate limit is exhausted until reset: status 403 (the primary limit) or
+// 429, with X-RateLimit-Remaining: 0 and X-RateLimit-Reset, and for 429
+// Retry-After.
+func (f *Fake) RateLimit(op Op, status int, reset time.Time) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.limited[op] = rateLimit{status: status, reset: reset}
+}
+
+// failMessage is GitHub's message for an error status.
+func failMessage(status int) string {
+	switch {
+	case status == http.StatusUnauthorized:
+		return "Bad credentials"
+	case status == http.StatusForbidden:
+		return "Resource not accessible by integration"
+	case status == http.StatusNotFound:
+		return "Not Found"
+	case status >= 500:
+		return "Server Error"
+	}
+	return http.StatusText(status)
 }
 
 // Calls returns every call received so far.
@@ -330,10 +367,13 @@ func (f *Fake) ForkOf(user string) string {
 }
 
 // AddRun adds a workflow run. An empty Event is "push", an empty
-// Conclusion "success".
+// Conclusion "success", an empty HeadRepo the fake's repository.
 func (f *Fake) AddRun(r Run) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if r.HeadRepo == "" {
+		r.HeadRepo = f.Repo
+	}
 	if r.Event == "" {
 		r.Event = "push"
 	}
@@ -395,9 +435,23 @@ func (f *Fake) route(mux *http.ServeMux, op Op, h func(http.ResponseWriter, *htt
 		}
 		f.mu.Lock()
 		status := f.fail[op]
+		limit, limited := f.limited[op]
 		f.mu.Unlock()
+		if limited {
+			h := w.Header()
+			h.Set("X-RateLimit-Limit", "1000")
+			h.Set("X-RateLimit-Remaining", "0")
+			h.Set("X-RateLimit-Used", "1000")
+			h.Set("X-RateLimit-Reset", strconv.FormatInt(limit.reset.Unix(), 10))
+			if limit.status == http.StatusTooManyRequests {
+				h.Set("Retry-After", strconv.Itoa(max(1, int(time.Until(limit.reset).Seconds()+0.999))))
+			}
+			writeJSON(w, limit.status, map[string]any{"message": "API rate limit exceeded for installation ID 1.",
+				"documentation_url": "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api"})
+			return
+		}
 		if status != 0 {
-			writeJSON(w, status, map[string]any{"message": "Resource not accessible by integration"})
+			writeJSON(w, status, map[string]any{"message": failMessage(status)})
 			return
 		}
 		h(w, r)
@@ -668,10 +722,17 @@ func (f *Fake) listRuns(w http.ResponseWriter, r *http.Request) {
 			"id": run.ID, "name": run.Workflow, "head_branch": run.Branch, "head_sha": run.HeadSHA,
 			"event": run.Event, "status": "completed", "conclusion": run.Conclusion,
 			"created_at": run.CreatedAt.Format(time.RFC3339), "html_url": f.RunURL(run.ID),
-			"path": ".github/workflows/" + run.Workflow,
+			"path":            ".github/workflows/" + run.Workflow,
+			"repository":      repoJSON(f.Repo),
+			"head_repository": repoJSON(run.HeadRepo),
 		})
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"total_count": len(list), "workflow_runs": out})
+}
+
+func repoJSON(full string) map[string]any {
+	owner, name, _ := strings.Cut(full, "/")
+	return map[string]any{"full_name": full, "name": name, "owner": map[string]any{"login": owner}}
 }
 
 func (f *Fake) listArtifacts(w http.ResponseWriter, r *http.Request) {

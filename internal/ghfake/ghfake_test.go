@@ -11,6 +11,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-github/v62/github"
 )
@@ -287,5 +288,57 @@ func TestFailWith(t *testing.T) {
 	}
 	if len(f.Comments(7)) != 0 {
 		t.Error("a refused comment was stored")
+	}
+}
+
+// A run names its repository and the repository of its head: a fork's
+// pull_request run has the fork's, and the event filter is applied.
+func TestRunsNameTheirRepositories(t *testing.T) {
+	f := New(t, "o/r")
+	f.AddRun(Run{ID: 9, Workflow: "latgate.yml", Branch: "main"})
+	f.AddRun(Run{ID: 10, Workflow: "latgate.yml", Branch: "main", Event: "pull_request", HeadRepo: f.ForkOf("mallory")})
+	f.Expect(ListWorkflowRuns)
+	gh := client(t, f)
+	runs, _, err := gh.Actions.ListWorkflowRunsByFileName(context.Background(), "o", "r", "latgate.yml", &github.ListWorkflowRunsOptions{Branch: "main"})
+	if err != nil || len(runs.WorkflowRuns) != 2 {
+		t.Fatalf("runs: %+v %v", runs, err)
+	}
+	got := map[int64]string{}
+	for _, r := range runs.WorkflowRuns {
+		if r.GetRepository().GetFullName() != "o/r" {
+			t.Errorf("run %d: repository %q", r.GetID(), r.GetRepository().GetFullName())
+		}
+		got[r.GetID()] = r.GetEvent() + " " + r.GetHeadRepository().GetFullName()
+	}
+	if got[9] != "push o/r" || got[10] != "pull_request mallory/r" {
+		t.Errorf("runs: %v", got)
+	}
+	runs, _, err = gh.Actions.ListWorkflowRunsByFileName(context.Background(), "o", "r", "latgate.yml", &github.ListWorkflowRunsOptions{Branch: "main", Event: "push"})
+	if err != nil || len(runs.WorkflowRuns) != 1 || runs.WorkflowRuns[0].GetID() != 9 {
+		t.Errorf("event=push: %+v %v", runs, err)
+	}
+}
+
+func TestRateLimit(t *testing.T) {
+	reset := time.Now().Add(10 * time.Minute).Truncate(time.Second)
+	for _, status := range []int{403, 429} {
+		t.Run(fmt.Sprint(status), func(t *testing.T) {
+			f := New(t, "o/r")
+			f.AddPull(Pull{Number: 7})
+			f.RateLimit(ListComments, status, reset)
+			f.Expect(ListComments)
+			_, resp, err := client(t, f).Issues.ListComments(context.Background(), "o", "r", 7, nil)
+			if resp == nil || resp.StatusCode != status || resp.Header.Get("X-RateLimit-Remaining") != "0" ||
+				resp.Header.Get("X-RateLimit-Reset") != fmt.Sprint(reset.Unix()) {
+				t.Fatalf("resp %+v, %v", resp, err)
+			}
+			var rl *github.RateLimitError
+			if status == 403 && (!errors.As(err, &rl) || !rl.Rate.Reset.Time.Equal(reset)) {
+				t.Errorf("403: err = %#v, want go-github's RateLimitError resetting at %v", err, reset)
+			}
+			if ra := resp.Header.Get("Retry-After"); status == 429 && ra == "" {
+				t.Error("429 without Retry-After")
+			}
+		})
 	}
 }
