@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/latgate/latgate/baseline"
+	"github.com/latgate/latgate/fileio"
 	"github.com/latgate/latgate/internal/ghfake"
 	"github.com/latgate/latgate/publish"
 	"github.com/latgate/latgate/sim"
@@ -375,12 +375,12 @@ func resultsAt(t *testing.T, cfg, path string, d time.Duration) (string, time.Ti
 	if r := runCLI(t, map[string]string{"TEST_API_KEY": testKey}, "run", "-c", cfg, "-o", path); r.code != 0 {
 		t.Fatal(r.stderr)
 	}
-	f, err := baseline.Read(path)
+	f, err := fileio.Read(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	f.CreatedAt = f.CreatedAt.Add(d)
-	if err := baseline.Write(path, f); err != nil {
+	if err := fileio.Write(path, f); err != nil {
 		t.Fatal(err)
 	}
 	b, _ := os.ReadFile(path)
