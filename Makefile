@@ -7,8 +7,10 @@ LDFLAGS  := -s -w -X github.com/latgate/latgate/internal/version.version=$(VERSI
 # at its deadline ("context deadline exceeded" with no crasher, golang/go#75804,
 # fixed in Go 1.27).
 FUZZTIME ?= 100000x
+# staticcheck, pinned; run from the module proxy (make lint).
+STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all build test unit fuzz demo bench calibrate release clean fmt e2e-action e2e-real browser-test screenshots
+.PHONY: all build test unit lint treecheck fuzz demo bench calibrate release clean fmt e2e-action e2e-real browser-test screenshots
 
 all: build test
 
@@ -18,13 +20,23 @@ build:
 fmt:
 	gofmt -w $$($(GO) list -f '{{.Dir}}' ./...)
 
-# The test command CI runs (.ci/run): format check, vet, race tests, short fuzzing.
+# The test command CI runs (.ci/run): format check, vet, staticcheck, the
+# tree's size check, race tests, short fuzzing.
 test: unit fuzz
 
-unit:
+unit: lint treecheck
+	$(GO) test -race -count=1 ./...
+
+lint:
 	@unformatted=$$(gofmt -l $$($(GO) list -f '{{.Dir}}' ./...)); if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
-	$(GO) test -race -count=1 ./...
+	$(GO) run $(STATICCHECK) ./...
+
+# No binary or generated file in git: every tracked file outside vendor/
+# and docs/img/ is under 1 MB.
+treecheck:
+	@big=$$(git ls-files -z -- ':!vendor' ':!docs/img' | xargs -0 -r stat -c '%s %n' | awk '$$1 > 1048576 {print $$2 " (" $$1 " bytes)"}'); \
+	if [ -n "$$big" ]; then echo "tracked files over 1 MB (binaries and generated files stay out of git):"; echo "$$big"; exit 1; fi
 
 fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzSSE$$' -fuzztime $(FUZZTIME) ./probe

@@ -72,17 +72,10 @@
 //
 // # Measured error rates
 //
-// From `make calibrate` (docs/statistics.md; two-scenario suites, alpha
-// 0.05, tolerance 10%, min_delta 25 ms). One stored baseline, sampling
-// noise only: at most 0.6% of unchanged suites fail for n = 20…300, +30%
-// is caught 100% from n = 50. Per-run drift exp(N(0, σ)) breaks that
-// design (21–29% false alarms at σ = 0.10). Interleaved A/B (blocked
-// test): 0% false alarms in every cell up to σ = 0.20 per block, with a
-// slow stretch or a cold start, and +30% caught 99–100% at n = 50. A
-// history of 10 runs: at most 0.7% false alarms under drift (large drift
-// makes checks inconclusive, never regressions), 1.1–1.5% with a slow
-// stretch confined to the current run. Exact figures and the limits are
-// in docs/statistics.md.
+// `make calibrate` measures the false-alarm rate and the power of every
+// design that ships (stored baseline, interleaved A/B, history, adaptive);
+// docs/statistics.md holds the figures, their commands and their limits,
+// in one place, so that they are never stated twice.
 //
 // The package does not know about files, endpoints' configuration or
 // rendering.

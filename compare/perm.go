@@ -10,14 +10,6 @@ import (
 	"github.com/latgate/latgate/vocab"
 )
 
-// unit is one request as a whole record, so permutations keep the
-// correlation between a request's metrics.
-type unit struct {
-	ok   bool
-	good bool      // succeeded and met the goodput SLO
-	v    []float64 // per metric index, NaN if missing
-}
-
 type testKind int
 
 const (

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/latgate/latgate/compare"
+	"github.com/latgate/latgate/fileio"
 	"github.com/latgate/latgate/report"
 	"github.com/latgate/latgate/results"
 )
@@ -100,4 +101,54 @@ func Render(w io.Writer, rep *report.Report, format string, color bool, mo repor
 // CommentMarker is the hidden line that finds the sticky comment again.
 func CommentMarker(key string) string {
 	return fmt.Sprintf("<!-- latgate:comment key=%q -->", key)
+}
+
+// ComparePaths reads results files and compares them as latgate compare
+// gives them: one file is an interleaved A/B run (its variants are
+// compared, with the noise of an A/A run); two are a baseline and a
+// current run; more are a baseline history, oldest first, then the current
+// run. history is how many runs regression.history keeps (0: unknown); a
+// longer history given is said on warn.
+func ComparePaths(paths []string, th compare.Config, history int, warn io.Writer) (*report.Report, []compare.NoiseCheck, error) {
+	var files []*results.File
+	for _, p := range paths {
+		f, err := fileio.Read(p)
+		if err != nil {
+			return nil, nil, AsBadInput(err)
+		}
+		files = append(files, f)
+	}
+	switch len(files) {
+	case 0:
+		return nil, nil, BadInputf("nothing to compare")
+	case 1:
+		return CompareAB(files[0], paths[0], th)
+	}
+	if history > 0 && history < len(files)-1 {
+		fmt.Fprintf(warn, "latgate: note: %d baselines given, more than regression.history (%d) keeps\n", len(files)-1, history)
+	}
+	last := len(files) - 1
+	rep, err := CompareStored(files[:last], paths[:last], files[last], paths[last], th)
+	return rep, nil, err
+}
+
+// MergeFiles combines results files (matrix legs in several regions) into
+// out, atomically; it returns the merged file.
+func MergeFiles(paths []string, out string) (*results.File, error) {
+	var files []*results.File
+	for _, p := range paths {
+		f, err := fileio.Read(p)
+		if err != nil {
+			return nil, AsBadInput(err)
+		}
+		files = append(files, f)
+	}
+	m, err := results.Merge(files, paths)
+	if err != nil {
+		return nil, AsBadInput(err)
+	}
+	if err := fileio.Write(out, m); err != nil {
+		return nil, AsCannotRun(err)
+	}
+	return m, nil
 }

@@ -33,7 +33,8 @@ func (e *Error) Unwrap() error { return e.Err }
 // ErrFailed is returned when the gate's verdict is fail.
 var ErrFailed = &Error{Kind: Failed, Err: errors.New("gate failed")}
 
-// ErrNoCommonRun: baseline and current share no (endpoint, scenario).
+// ErrNoCommonRun is the error (with errors.Is) when baseline and current
+// share no (endpoint, scenario).
 var ErrNoCommonRun = errors.New("no run in common")
 
 // KindOf returns the kind of err (Internal when it has none).

@@ -49,7 +49,7 @@ func boolean(name string, dst func(*Inputs) *bool) func(*Inputs, string) error {
 // (the default of action.yml's config input, and what latgate init writes).
 const DefaultConfig = "latgate.yaml"
 
-// Inputs lists every Action input (action.yml).
+// InputSpecs lists every Action input (action.yml).
 var InputSpecs = []InputSpec{
 	{Name: "config", Default: DefaultConfig, Usage: "suite file", Set: str(func(in *Inputs) *string { return &in.Config })},
 	{Name: "mode", Default: "gate", Usage: "gate (compare with a stored baseline), record (write the baseline) or ab (base and head interleaved in this job)", GateOnly: true, Set: str(func(in *Inputs) *string { return &in.Mode })},

@@ -471,7 +471,7 @@ func runNonce() string {
 	return hex.EncodeToString(b[:])
 }
 
-// gitSource describes where results were recorded: GitHub's variables when
+// GitSource describes where results were recorded: GitHub's variables when
 // present, else the local git checkout (bounded to 2 seconds).
 func GitSource(getenv func(string) string, region string) results.Source {
 	s := results.Source{GitSHA: getenv("GITHUB_SHA"), GitRef: getenv("GITHUB_REF"), Runner: getenv("RUNNER_NAME"), Region: region}

@@ -105,7 +105,7 @@ type outputEvent struct {
 	chars int
 }
 
-// readerModel returns perceived latency by the reader model of SPEC §4: a
+// readerModel returns perceived latency by the reader model of docs/metrics.md: a
 // reader starts at the first token and reads rate tokens per second, never
 // ahead of what has arrived; perceived = finish time − tokens/rate. An event
 // carrying k tokens delivers all k at its arrival instant.
@@ -127,7 +127,7 @@ func readerModel(events []outputEvent, tokens []float64, rate float64) time.Dura
 }
 
 // spreadTokens gives each event its share of n tokens, in proportion to its
-// characters (SPEC §4); with n <= 0 every event carries one token.
+// characters (docs/metrics.md); with n <= 0 every event carries one token.
 func spreadTokens(events []outputEvent, n int) []float64 {
 	k := make([]float64, len(events))
 	chars := 0

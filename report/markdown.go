@@ -52,15 +52,6 @@ func short(s string, n int) string {
 // characters (the details heading repeats it in full).
 func mdName(s string) string { return md(short(s, 48)) }
 
-var statusIcon = map[vocab.Status]string{
-	vocab.Regression:   "❌ regression",
-	vocab.OverBudget:   "⛔ over budget",
-	vocab.Inconclusive: "⚠️ inconclusive",
-	vocab.Improvement:  "🟢 improvement",
-	vocab.NoBaseline:   "🆕 no baseline",
-	vocab.OK:           "✅ ok",
-}
-
 func cell(v float64, unit string) string {
 	if math.IsNaN(v) {
 		return "–"

@@ -94,7 +94,7 @@ type RunConfig struct {
 	ReadingRate     float64 `json:"reading_rate"`
 }
 
-// Request is one measured request; every key of SPEC §4. A time that was
+// Request is one measured request (docs/formats.md). A time that was
 // not observed (for example the TTFT of a failed request) is null.
 type Request struct {
 	OK           bool      `json:"ok"`

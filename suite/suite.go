@@ -10,7 +10,7 @@
 // and an unset variable is an error before any request is sent.
 //
 // The package does no I/O of its own, sends nothing and does not know how
-// requests are made: it checks the per-API keys of an endpoint (SPEC of
+// requests are made: it checks the per-API keys of an endpoint (listed in
 // docs/config.md) but leaves their meaning to the prober.
 package suite
 

@@ -6,9 +6,7 @@ import (
 	"os"
 	"strconv"
 
-	"github.com/latgate/latgate/fileio"
 	"github.com/latgate/latgate/gate"
-	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/suite"
 )
 
@@ -70,27 +68,13 @@ func cmdCompare(e *env, args []string) error {
 		fmt.Fprintf(e.stderr, "latgate: no suite file: default thresholds (tolerance %s, min_delta %s ms, alpha %s), no budgets (-c FILE to use a suite's)\n",
 			pctText(th.Tolerance), trimNum(th.MinDelta), trimNum(th.Alpha))
 	}
-	var files []*results.File
-	for _, p := range pos {
-		f, err := fileio.Read(p)
-		if err != nil {
-			return gate.AsBadInput(err)
-		}
-		files = append(files, f)
+	history := 0
+	if cfg != nil {
+		history = cfg.Regression.History
 	}
-	if len(files) == 1 {
-		rep, noise, err := gate.CompareAB(files[0], pos[0], th)
-		if err != nil {
-			return err
-		}
-		return renderVerdict(e, rep, noise, *format)
-	}
-	if cfg != nil && cfg.Regression.History < len(files)-1 {
-		fmt.Fprintf(e.stderr, "latgate: note: %d baselines given, more than regression.history (%d) keeps\n", len(files)-1, cfg.Regression.History)
-	}
-	rep, err := gate.CompareStored(files[:len(files)-1], pos[:len(pos)-1], files[len(files)-1], pos[len(pos)-1], th)
+	rep, noise, err := gate.ComparePaths(pos, th, history, e.stderr)
 	if err != nil {
 		return err
 	}
-	return renderVerdict(e, rep, nil, *format)
+	return renderVerdict(e, rep, noise, *format)
 }

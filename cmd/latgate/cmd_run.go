@@ -9,7 +9,6 @@ import (
 	"github.com/latgate/latgate/gate"
 	"github.com/latgate/latgate/internal/version"
 	"github.com/latgate/latgate/report"
-	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/sim"
 )
 
@@ -108,21 +107,10 @@ func cmdMerge(e *env, args []string) error {
 	if *out == "" || len(pos) < 1 {
 		return gate.BadInputf("usage: latgate merge A.json B.json ... -o all.json")
 	}
-	var files []*results.File
-	for _, p := range pos {
-		f, err := fileio.Read(p)
-		if err != nil {
-			return gate.AsBadInput(err)
-		}
-		files = append(files, f)
-	}
-	m, err := results.Merge(files, pos)
+	m, err := gate.MergeFiles(pos, *out)
 	if err != nil {
-		return gate.AsBadInput(err)
+		return err
 	}
-	if err := fileio.Write(*out, m); err != nil {
-		return gate.AsCannotRun(err)
-	}
-	fmt.Fprintf(e.stderr, "latgate: merged %d files (%d runs) into %s\n", len(files), len(m.Runs), *out)
+	fmt.Fprintf(e.stderr, "latgate: merged %d files (%d runs) into %s\n", len(pos), len(m.Runs), *out)
 	return nil
 }

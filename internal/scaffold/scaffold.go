@@ -190,7 +190,8 @@ type Command struct {
 	Files bool     // takes file arguments
 }
 
-// Bash, Zsh and Fish return completion scripts for the commands.
+// Bash returns the bash completion script for the commands (Zsh and
+// Fish the others).
 func Bash(cmds []Command) string {
 	var b strings.Builder
 	b.WriteString("# bash completion for latgate: source <(latgate completion bash)\n_latgate() {\n")
