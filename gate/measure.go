@@ -10,12 +10,12 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"strings"
 	"time"
 
 	"github.com/latgate/latgate/compare"
 	"github.com/latgate/latgate/probe"
+	"github.com/latgate/latgate/publish"
 	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/suite"
 	"github.com/latgate/latgate/vocab"
@@ -478,21 +478,15 @@ func GitSource(getenv func(string) string, region string) results.Source {
 	if s.Region == "" {
 		s.Region = getenv("LATGATE_REGION")
 	}
-	git := func(args ...string) string {
+	if s.GitSHA == "" || s.GitRef == "" {
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
-		defer cancel()
-		out, err := exec.CommandContext(ctx, "git", args...).Output()
-		if err != nil {
-			return ""
+		sha, ref := publish.Git{Dir: "."}.Head(ctx)
+		cancel()
+		if s.GitSHA == "" {
+			s.GitSHA = sha
 		}
-		return strings.TrimSpace(string(out))
-	}
-	if s.GitSHA == "" {
-		s.GitSHA = git("rev-parse", "HEAD")
-	}
-	if s.GitRef == "" {
-		if b := git("rev-parse", "--abbrev-ref", "HEAD"); b != "" && b != "HEAD" {
-			s.GitRef = "refs/heads/" + b
+		if s.GitRef == "" {
+			s.GitRef = ref
 		}
 	}
 	if s.Runner == "" {

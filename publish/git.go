@@ -43,11 +43,7 @@ func (g Git) FileAt(ctx context.Context, commit, file string) ([]byte, error) {
 	if !isHex(commit) || len(commit) < 7 || len(commit) > 64 {
 		return nil, fmt.Errorf("%q is not a commit id (want 7 to 64 hexadecimal digits)", commit)
 	}
-	bin := g.Bin
-	if bin == "" {
-		bin = "git"
-	}
-	bin, err := exec.LookPath(bin)
+	run, err := g.runner()
 	if err != nil {
 		return nil, fmt.Errorf("%w (reading %s at commit %s needs it): %v", ErrNoGit, file, short(commit), err)
 	}
@@ -62,22 +58,6 @@ func (g Git) FileAt(ctx context.Context, commit, file string) ([]byte, error) {
 		}
 	}
 	rel = "./" + filepath.ToSlash(filepath.Clean(rel))
-	run := func(ctx context.Context, args ...string) ([]byte, error) {
-		cmd := exec.CommandContext(ctx, bin, args...)
-		cmd.Dir = g.Dir
-		cmd.WaitDelay = time.Second // a killed git's helpers may hold the pipes
-		cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			if msg := strings.TrimSpace(stderr.String()); msg != "" {
-				return out, fmt.Errorf("git %s: %s", args[0], firstLine(msg))
-			}
-			return out, fmt.Errorf("git %s: %v", args[0], err)
-		}
-		return out, nil
-	}
 	if _, err := run(ctx, "rev-parse", "--git-dir"); err != nil {
 		return nil, fmt.Errorf("%s is not inside a git repository: %v", g.Dir, err)
 	}
@@ -115,6 +95,54 @@ func (g Git) FileAt(ctx context.Context, commit, file string) ([]byte, error) {
 		return nil, fmt.Errorf("%s at commit %s is a %s, not a file", strings.TrimPrefix(rel, "./"), short(commit), t)
 	}
 	return run(ctx, "cat-file", "blob", spec)
+}
+
+// runner is the one way latgate runs git: in g.Dir, never prompting, in
+// the C locale, the first line of git's complaint as the error.
+func (g Git) runner() (func(ctx context.Context, args ...string) ([]byte, error), error) {
+	bin := g.Bin
+	if bin == "" {
+		bin = "git"
+	}
+	bin, err := exec.LookPath(bin)
+	if err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context, args ...string) ([]byte, error) {
+		cmd := exec.CommandContext(ctx, bin, args...)
+		cmd.Dir = g.Dir
+		cmd.WaitDelay = time.Second // a killed git's helpers may hold the pipes
+		cmd.Env = append(os.Environ(), "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			if msg := strings.TrimSpace(stderr.String()); msg != "" {
+				return out, fmt.Errorf("git %s: %s", args[0], firstLine(msg))
+			}
+			return out, fmt.Errorf("git %s: %v", args[0], err)
+		}
+		return out, nil
+	}, nil
+}
+
+// Head returns the checked-out commit and its branch ("refs/heads/NAME";
+// "" when detached), bounded by ctx; empty when git or the repository is
+// not there.
+func (g Git) Head(ctx context.Context) (sha, ref string) {
+	run, err := g.runner()
+	if err != nil {
+		return "", ""
+	}
+	if out, err := run(ctx, "rev-parse", "HEAD"); err == nil {
+		sha = strings.TrimSpace(string(out))
+	}
+	if out, err := run(ctx, "rev-parse", "--abbrev-ref", "HEAD"); err == nil {
+		if b := strings.TrimSpace(string(out)); b != "" && b != "HEAD" {
+			ref = "refs/heads/" + b
+		}
+	}
+	return sha, ref
 }
 
 func isHex(s string) bool {

@@ -120,3 +120,22 @@ func TestFileAtErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestHead: the commit and branch a run records as its provenance, through
+// the one git runner; a detached checkout has no branch; no repository,
+// nothing.
+func TestHead(t *testing.T) {
+	gittest.Need(t)
+	clone, commits := shallowClone(t)
+	ctx := context.Background()
+	if sha, ref := (Git{Dir: clone}).Head(ctx); sha != commits[2] || ref != "refs/heads/main" {
+		t.Errorf("Head = %q, %q; want %s on refs/heads/main", sha, ref, commits[2])
+	}
+	gittest.Run(t, clone, "checkout", "-q", "--detach")
+	if sha, ref := (Git{Dir: clone}).Head(ctx); sha != commits[2] || ref != "" {
+		t.Errorf("detached: Head = %q, %q; want the commit and no branch", sha, ref)
+	}
+	if sha, ref := (Git{Dir: t.TempDir()}).Head(ctx); sha != "" || ref != "" {
+		t.Errorf("no repository: Head = %q, %q; want nothing", sha, ref)
+	}
+}
