@@ -212,6 +212,18 @@ var statDefs = []statDef{{vocab.P50, 0.5}, {vocab.P95, 0.95}, {vocab.P99, 0.99},
 
 func (s statDef) minN() int { return s.name.MinN() }
 
+// statsOf are the statistics checked of a per-request metric (the mean
+// alone of a count).
+func statsOf(m vocab.Metric) []statDef {
+	var out []statDef
+	for _, st := range statDefs {
+		if slices.Contains(m.Stats(), st.name) {
+			out = append(out, st)
+		}
+	}
+	return out
+}
+
 // of is the statistic of sorted values.
 func (s statDef) of(sorted []float64) float64 {
 	if s.q < 0 {
@@ -397,12 +409,12 @@ func unpairedRequests(r Pair) int {
 // (nil without a baseline).
 func addChecks(res *Result, runIndex int, r Pair, cfg Config, boots *[]bootJob) *runTests {
 	d := permData(res, r)
-	for mi, m := range vocab.Latencies {
+	for mi, m := range vocab.PerRequest {
 		bv, cv := okValues(r.Base, m), okValues(r.Head, m)
 		if len(cv) == 0 && len(bv) == 0 {
 			continue // metric not observed in this run (e.g. ttft for tool calls)
 		}
-		for _, st := range statDefs {
+		for _, st := range statsOf(m) {
 			if skipP99(st, sides(r.Base != nil, len(bv), len(cv)), cfg, m) {
 				continue
 			}
@@ -556,7 +568,10 @@ func requestsFor(minN int, base, cur *Sample) int {
 // metrics; for per-token metrics (itl, tpot) MinDelta spread over the
 // response's events, so the change must add up to MinDelta per response.
 func minDelta(cfg Config, metric vocab.Metric, cur *Sample) float64 {
-	if metric != "itl" && metric != "tpot" {
+	switch {
+	case metric.IsCount():
+		return 0 // a count is no latency: the tolerance alone applies
+	case !metric.PerEvent():
 		return cfg.MinDelta
 	}
 	ev := 1.0

@@ -61,7 +61,7 @@ func CompareHistory(series []Series, cfg Config) (Result, error) {
 			continue // removed: the report says so from the pairs
 		}
 		hist := nonNil(s.History)
-		for _, m := range vocab.Latencies {
+		for _, m := range vocab.PerRequest {
 			tests = append(tests, historyLatencyChecks(&res, s, hist, m, cfg)...)
 		}
 		tests = append(tests, historyErrorCheck(&res, s, hist, cfg)...)
@@ -103,7 +103,7 @@ func historyLatencyChecks(res *Result, s Series, hist []*Sample, m vocab.Metric,
 		return nil
 	}
 	var tests []historyTest
-	for _, st := range statDefs {
+	for _, st := range statsOf(m) {
 		if skipP99(st, []int{len(cv)}, cfg, m) {
 			continue
 		}

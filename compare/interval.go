@@ -81,7 +81,7 @@ type bootPlan struct {
 
 // bootWant is one statistic of one metric.
 type bootWant struct {
-	metric int // index into vocab.Latencies
+	metric int // index into vocab.PerRequest
 	st     statDef
 }
 
@@ -239,15 +239,15 @@ type bootRun struct {
 
 func prepareBoot(p *bootPlan, seed uint64) *bootRun {
 	br := &bootRun{plan: p, seed: seed ^ hash(p.r.Endpoint+"\x00"+p.r.Scenario),
-		base: make([]*bootCol, len(vocab.Latencies)), cur: make([]*bootCol, len(vocab.Latencies)), sts: make([][]statDef, len(vocab.Latencies))}
+		base: make([]*bootCol, len(vocab.PerRequest)), cur: make([]*bootCol, len(vocab.PerRequest)), sts: make([][]statDef, len(vocab.PerRequest))}
 	// Metrics whose values are identical on both sides (ttft, ttfc and
 	// perceived often are) are resampled once.
-	br.root = make([]int, len(vocab.Latencies))
-	for mi, m := range vocab.Latencies {
+	br.root = make([]int, len(vocab.PerRequest))
+	for mi, m := range vocab.PerRequest {
 		br.root[mi] = mi
 		for mj := range mi {
-			if br.root[mj] == mj && sameValues(p.r.Base.Values[m], p.r.Base.Values[vocab.Latencies[mj]]) &&
-				sameValues(p.r.Head.Values[m], p.r.Head.Values[vocab.Latencies[mj]]) {
+			if br.root[mj] == mj && sameValues(p.r.Base.Values[m], p.r.Base.Values[vocab.PerRequest[mj]]) &&
+				sameValues(p.r.Head.Values[m], p.r.Head.Values[vocab.PerRequest[mj]]) {
 				br.root[mi] = mj
 				break
 			}
@@ -256,8 +256,8 @@ func prepareBoot(p *bootPlan, seed uint64) *bootRun {
 	for _, w := range p.wants {
 		mi := br.root[w.metric]
 		if br.base[mi] == nil {
-			br.base[mi] = newBootCol(p.r.Base, vocab.Latencies[mi])
-			br.cur[mi] = newBootCol(p.r.Head, vocab.Latencies[mi])
+			br.base[mi] = newBootCol(p.r.Base, vocab.PerRequest[mi])
+			br.cur[mi] = newBootCol(p.r.Head, vocab.PerRequest[mi])
 		}
 		j := slices.Index(br.sts[mi], w.st)
 		if j < 0 {
@@ -311,7 +311,7 @@ func (br *bootRun) resample(from, to int, draws [][]float64) {
 	if br.blocks > 0 {
 		counts = make([]int32, br.blocks)
 	}
-	statB, statC := make([][]float64, len(vocab.Latencies)), make([][]float64, len(vocab.Latencies))
+	statB, statC := make([][]float64, len(vocab.PerRequest)), make([][]float64, len(vocab.PerRequest))
 	for mi, sts := range br.sts {
 		statB[mi], statC[mi] = make([]float64, len(sts)), make([]float64, len(sts))
 	}
@@ -413,7 +413,7 @@ func intervals(res *Result, boots []bootJob, cfg Config) {
 			plans = append(plans, &bootPlan{r: j.run, blocked: j.blocked})
 		}
 		p := plans[len(plans)-1]
-		p.wants = append(p.wants, bootWant{metric: slices.Index(vocab.Latencies, j.metric), st: j.st})
+		p.wants = append(p.wants, bootWant{metric: slices.Index(vocab.PerRequest, j.metric), st: j.st})
 		p.checks = append(p.checks, j.check)
 	}
 	draws := bootstrapChanges(plans, cfg.Bootstrap, cfg.Seed)

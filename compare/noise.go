@@ -74,9 +74,9 @@ func Noise(runs []Pair, cfg Config) []NoiseCheck {
 			continue
 		}
 		tested++ // the error rate
-		for _, m := range vocab.Latencies {
+		for _, m := range vocab.PerRequest {
 			bv, cv := okValues(r.Base, m), okValues(r.Head, m)
-			for _, st := range statDefs {
+			for _, st := range statsOf(m) {
 				if len(bv) < st.minN() || len(cv) < st.minN() {
 					continue
 				}
@@ -95,7 +95,7 @@ func Noise(runs []Pair, cfg Config) []NoiseCheck {
 			plans = append(plans, &bootPlan{r: c.r, blocked: blocked(c.r)})
 		}
 		p := plans[len(plans)-1]
-		p.wants = append(p.wants, bootWant{metric: slices.Index(vocab.Latencies, c.metric), st: c.st})
+		p.wants = append(p.wants, bootWant{metric: slices.Index(vocab.PerRequest, c.metric), st: c.st})
 	}
 	all := bootstrapChanges(plans, cfg.Bootstrap, cfg.Seed)
 	var out []NoiseCheck

@@ -25,7 +25,7 @@ const (
 type testDef struct {
 	check  int // index into Result.Checks
 	kind   testKind
-	metric int // index into vocab.Latencies; -1 for errors
+	metric int // index into vocab.PerRequest; -1 for errors
 	q      float64
 	dir    int
 	// margin is a rate test's minimum effect: its observed statistic is
@@ -104,8 +104,8 @@ func newRunTests(r Pair, isBlocked bool) *runTests {
 func (rt *runTests) build(cfg Config) {
 	r, isBlocked := rt.pair, rt.blocked
 	// Pooled values per metric, NaN where missing.
-	pooled := make([][]float64, len(vocab.Latencies))
-	for mi, m := range vocab.Latencies {
+	pooled := make([][]float64, len(vocab.PerRequest))
+	for mi, m := range vocab.PerRequest {
 		col := make([]float64, 0, rt.n)
 		for _, s := range []*Sample{r.Base, r.Head} {
 			vals := s.Values[m]
@@ -119,8 +119,8 @@ func (rt *runTests) build(cfg Config) {
 		}
 		pooled[mi] = col
 	}
-	rt.alias = make([]int, len(vocab.Latencies))
-	for mi := range vocab.Latencies {
+	rt.alias = make([]int, len(vocab.PerRequest))
+	for mi := range vocab.PerRequest {
 		rt.alias[mi] = mi
 		for mj := range mi {
 			if rt.alias[mj] == mj && sameValues(pooled[mi], pooled[mj]) {
@@ -325,7 +325,7 @@ type scratch struct {
 }
 
 func newScratch() *scratch {
-	return &scratch{passes: [2][]pass{make([]pass, len(vocab.Latencies)), make([]pass, len(vocab.Latencies))}}
+	return &scratch{passes: [2][]pass{make([]pass, len(vocab.PerRequest)), make([]pass, len(vocab.PerRequest))}}
 }
 
 // eval computes every test's statistic for the labelling lab, oriented so

@@ -41,6 +41,14 @@ func SampleOf(r *results.Run) *Sample {
 		add(vocab.TPOT, msOrNaN(q.TPOTMs))
 		add(vocab.Total, msOrNaN(q.TotalMs))
 		add(vocab.Perceived, msOrNaN(q.PerceivedMs))
+		add(vocab.FirstToolCall, msOrNaN(q.FirstToolCallMs))
+		add(vocab.Answer, msOrNaN(q.AnswerMs))
+		add(vocab.Session, msOrNaN(q.SessionMs))
+		steps := math.NaN()
+		if q.StepCount != nil {
+			steps = float64(*q.StepCount)
+		}
+		add(vocab.StepCount, steps)
 		if q.OK {
 			events = append(events, float64(len(q.ITLMs)+1))
 			s.PromptTokens += q.PromptTokens

@@ -101,7 +101,7 @@ func TestValidate(t *testing.T) {
 	neg := file(run("e", "s", "", nil))
 	v := -5.0
 	neg.Runs[0].Requests[0].TTFTMs = &v
-	if err := neg.Validate(); err == nil || !strings.Contains(err.Error(), "runs[0].requests[0]: ttft_ms is -5: a time cannot be negative") {
+	if err := neg.Validate(); err == nil || !strings.Contains(err.Error(), "runs[0].requests[0]: ttft_ms is -5: a time is from 0 to 1e+09 ms") {
 		t.Errorf("negative ttft: %v", err)
 	}
 	neg.Runs[0].Requests[0].TTFTMs = nil
@@ -109,6 +109,31 @@ func TestValidate(t *testing.T) {
 	neg.Runs[0].Requests[0].ITLMs = []float64{3, -1}
 	if err := neg.Validate(); err == nil || !strings.Contains(err.Error(), "itl_ms is -1") {
 		t.Errorf("negative gap: %v", err)
+	}
+	// Values no measurement gives, from a hostile results file: they
+	// rendered as "+Infs" and "NaN%".
+	huge, negLag, negCost := 1e308, -3.0, -0.5
+	steps := 2
+	for name, mod := range map[string]func(q *results.Request) string{
+		"huge total":      func(q *results.Request) string { q.TotalMs = &huge; return "total_ms is 1e+308" },
+		"negative lag":    func(q *results.Request) string { q.LagMs = &negLag; return "lag_ms is -3" },
+		"negative cost":   func(q *results.Request) string { q.CostUSD = &negCost; return "cost_usd is -0.5" },
+		"negative tokens": func(q *results.Request) string { q.OutputTokens = -7; return "output_tokens is -7" },
+		"steps disagree": func(q *results.Request) string {
+			q.StepCount = &steps
+			return "step_count is 2 but the session has 0 steps"
+		},
+	} {
+		f := file(run("e", "s", "", nil))
+		want := mod(&f.Runs[0].Requests[0])
+		if err := f.Validate(); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", name, err, want)
+		}
+	}
+	runCost := file(run("e", "s", "", nil))
+	runCost.Runs[0].CostUSD = &huge
+	if err := runCost.Validate(); err == nil || !strings.Contains(err.Error(), "runs[0]: cost_usd is 1e+308") {
+		t.Errorf("a run's absurd cost: %v", err)
 	}
 }
 

@@ -65,6 +65,7 @@ func cell(v float64, unit string) string {
 var metricLabel = map[vocab.Metric]string{
 	vocab.TTFT: "TTFT", vocab.TTFC: "TTFC", vocab.ITL: "inter-token", vocab.TPOT: "per token",
 	vocab.Total: "total", vocab.Perceived: "perceived", vocab.Errors: "error rate",
+	vocab.FirstToolCall: "first tool call", vocab.Answer: "answer", vocab.Session: "session", vocab.StepCount: "model calls",
 }
 
 // Flag is one status that applies to a scenario or row, with the metrics
@@ -580,13 +581,23 @@ func summary(r *Report, order []int, maxRows int) string {
 			perceived = true
 		}
 	}
+	sessions := false // Answer and Session columns when a scenario is a session
+	for _, s := range r.Scenarios {
+		sessions = sessions || s.Current.IsSession()
+	}
 	header := "| scenario @ endpoint | TTFT p95 |"
 	sep := "|---|---:|"
 	if perceived {
 		header += " Perceived p95 |"
 		sep += "---:|"
 	}
-	header += " Total p50 | Errors | status |\n" + sep + "---:|---:|---|\n"
+	header += " Total p50 |"
+	sep += "---:|"
+	if sessions {
+		header += " Answer p95 | Session p50 |"
+		sep += "---:|---:|"
+	}
+	header += " Errors | status |\n" + sep + "---:|---|\n"
 	// Every row when the suite is small. In a large suite, the rows that
 	// fail or changed first; inconclusive ones in a collapsed table; a count
 	// of the unchanged.
@@ -612,7 +623,11 @@ func summary(r *Report, order []int, maxRows int) string {
 		if perceived {
 			line += fmt.Sprintf(" %s |", changeCell(s.row("Perceived"), "p95"))
 		}
-		line += fmt.Sprintf(" %s | %s | %s |\n", changeCell(s.row("Total"), "p50"), changeCell(s.row("Errors"), "rate"), flagText(fs))
+		line += fmt.Sprintf(" %s |", changeCell(s.row("Total"), "p50"))
+		if sessions {
+			line += fmt.Sprintf(" %s | %s |", changeCell(s.row("Answer"), "p95"), changeCell(s.row("Session"), "p50"))
+		}
+		line += fmt.Sprintf(" %s | %s |\n", changeCell(s.row("Errors"), "rate"), flagText(fs))
 		if large && fs[0].Status == vocab.Inconclusive {
 			doubt = append(doubt, line)
 		} else {
@@ -978,8 +993,61 @@ func scenarioDetails(s Scenario, open bool) string {
 	for _, n := range notes {
 		fmt.Fprintf(&b, "- %s\n", n)
 	}
+	b.WriteString(stepsTable(s))
 	b.WriteString("\n</details>\n\n")
 	return b.String()
+}
+
+// stepsTable shows a session scenario's steps, one row each (p50, with the
+// p95 under it, baseline → current), and the tool time; "" for a single
+// call.
+func stepsTable(s Scenario) string {
+	if !s.Current.IsSession() {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("\n| step | sessions | TTFT | tool call | total | tool time after |\n|---|---:|---:|---:|---:|---:|\n")
+	cellOf := func(base, cur *Stage) string {
+		c := arrow(stageP(base, false), cur.P50, "ms")
+		if p95 := arrow(stageP(base, true), cur.P95, "ms"); p95 != "–" {
+			c += "<br><sub>p95 " + p95 + "</sub>"
+		}
+		return c
+	}
+	for i, cur := range s.Current.Steps {
+		var base *StepBreakdown
+		if s.Base.IsSession() && i < len(s.Base.Steps) {
+			base = &s.Base.Steps[i]
+		}
+		pick := func(f func(*StepBreakdown) *Stage) *Stage {
+			if base == nil {
+				return nil
+			}
+			return f(base)
+		}
+		fmt.Fprintf(&b, "| %d | %d | %s | %s | %s | %s |\n", i+1, cur.N,
+			cellOf(pick(func(x *StepBreakdown) *Stage { return &x.TTFT }), &cur.TTFT),
+			cellOf(pick(func(x *StepBreakdown) *Stage { return &x.ToolCall }), &cur.ToolCall),
+			cellOf(pick(func(x *StepBreakdown) *Stage { return &x.Total }), &cur.Total),
+			cellOf(pick(func(x *StepBreakdown) *Stage { return &x.ToolTime }), &cur.ToolTime))
+	}
+	var base *Stage
+	if s.Base.IsSession() {
+		base = &s.Base.ToolTime
+	}
+	fmt.Fprintf(&b, "\n- Steps in ms from each step's start; tool time of the whole session: %s.\n", cellOf(base, &s.Current.ToolTime))
+	return b.String()
+}
+
+// stageP is a stage's p50 or p95, NaN for no stage.
+func stageP(st *Stage, p95 bool) float64 {
+	switch {
+	case st == nil:
+		return math.NaN()
+	case p95:
+		return st.P95
+	}
+	return st.P50
 }
 
 // detailsRow is one line of a scenario's details table: a cell per

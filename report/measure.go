@@ -10,6 +10,7 @@ import (
 	"github.com/latgate/latgate/compare"
 	"github.com/latgate/latgate/internal/money"
 	"github.com/latgate/latgate/results"
+	"github.com/latgate/latgate/vocab"
 )
 
 // Stage is one row of the budget table's decomposition (docs/metrics.md).
@@ -37,7 +38,22 @@ type Breakdown struct {
 	CacheShare  float64     // cached / prompt tokens; NaN when not reported
 	ColdConns   int         // requests on a new connection
 	TokensUsage bool        // output tokens came from usage
+	// Sessions (scenarios with tools or turns): the answer, the session and
+	// the tool time of the successful sessions, and each step by position.
+	Answer, Session, ToolTime Stage
+	Steps                     []StepBreakdown
 }
+
+// StepBreakdown is the n-th step of a run's successful sessions (the
+// sessions that had it).
+type StepBreakdown struct {
+	N                                    int // sessions with this step
+	TTFT, FirstToolCall, ToolCall, Total Stage
+	ToolTime                             Stage // the tool time after the step
+}
+
+// IsSession reports whether the run's requests were sessions.
+func (b *Breakdown) IsSession() bool { return b != nil && len(b.Steps) > 0 }
 
 // Describe computes the breakdown of a run.
 func Describe(r *results.Run) Breakdown {
@@ -73,12 +89,15 @@ func Describe(r *results.Run) Breakdown {
 	}
 	b.Network = stage("Network", network)
 	b.ServerWait = stage("Server wait", wait)
-	b.TTFT = stage("TTFT", v["ttft"])
-	b.TTFC = stage("TTFC", v["ttfc"])
-	b.ITL = stage("Inter-token", v["itl"])
-	b.TPOT = stage("Per token", v["tpot"])
-	b.Total = stage("Total", v["total"])
-	b.Perceived = stage("Perceived", v["perceived"])
+	b.TTFT = stage("TTFT", v[vocab.TTFT])
+	b.TTFC = stage("TTFC", v[vocab.TTFC])
+	b.ITL = stage("Inter-token", v[vocab.ITL])
+	b.TPOT = stage("Per token", v[vocab.TPOT])
+	b.Total = stage("Total", v[vocab.Total])
+	b.Perceived = stage("Perceived", v[vocab.Perceived])
+	b.Answer = stage("Answer", v[vocab.Answer])
+	b.Session = stage("Session", v[vocab.Session])
+	b.ToolTime, b.Steps = steps(r)
 	if b.N > 0 {
 		b.ErrorRate = float64(b.N-b.OK) / float64(b.N)
 	}
@@ -94,6 +113,48 @@ func Describe(r *results.Run) Breakdown {
 	}
 	b.TokensUsage = usage == b.OK && b.OK > 0
 	return b
+}
+
+// steps describes the steps of a run's successful sessions by position,
+// and their tool time.
+func steps(r *results.Run) (Stage, []StepBreakdown) {
+	type cols struct{ ttft, first, call, total, tool []float64 }
+	var by []cols
+	var toolTime []float64
+	add := func(xs *[]float64, v *float64) {
+		if v != nil {
+			*xs = append(*xs, *v)
+		}
+	}
+	for _, q := range r.Requests {
+		if !q.OK || !q.IsSession() {
+			continue
+		}
+		add(&toolTime, q.ToolMs)
+		for i, st := range q.Steps {
+			if i == len(by) {
+				by = append(by, cols{})
+			}
+			c := &by[i]
+			add(&c.ttft, st.TTFTMs)
+			add(&c.first, st.FirstToolCallMs)
+			add(&c.call, st.ToolCallMs)
+			add(&c.total, st.TotalMs)
+			if i < len(q.Steps)-1 {
+				c.tool = append(c.tool, st.ToolMs)
+			}
+		}
+	}
+	stage := func(name string, xs []float64) Stage {
+		s := compare.Sorted(xs)
+		return Stage{Name: name, P50: compare.Quantile(s, 0.5), P95: compare.Quantile(s, 0.95)}
+	}
+	out := make([]StepBreakdown, len(by))
+	for i, c := range by {
+		out[i] = StepBreakdown{N: len(c.total), TTFT: stage("TTFT", c.ttft), FirstToolCall: stage("First tool call", c.first),
+			ToolCall: stage("Tool call", c.call), Total: stage("Total", c.total), ToolTime: stage("Tool time", c.tool)}
+	}
+	return stage("Tool time", toolTime), out
 }
 
 // KindCount is how many requests failed with one kind of error.

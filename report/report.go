@@ -196,6 +196,10 @@ var rowMetrics = []struct {
 	{vocab.TPOT, "Per token", "ms/token"},
 	{vocab.Total, "Total", "ms"},
 	{vocab.Perceived, "Perceived", "ms"},
+	{vocab.FirstToolCall, "First tool call", "ms"},
+	{vocab.Answer, "Answer", "ms"},
+	{vocab.Session, "Session", "ms"},
+	{vocab.StepCount, "Model calls", "per session"},
 }
 
 // Build assembles a report from matched runs and their comparison.
@@ -587,6 +591,10 @@ func metricName(m vocab.Metric) string {
 		return "error rate"
 	case vocab.CacheHitRate:
 		return "cache hit rate"
+	case vocab.FirstToolCall:
+		return "first tool call"
+	case vocab.StepCount:
+		return "model calls"
 	}
 	return string(m)
 }

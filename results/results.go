@@ -136,6 +136,61 @@ type Request struct {
 	// Block is the interleaving block of an A/B request (from 1): base and
 	// head requests of one block were sent at the same moments. 0 otherwise.
 	Block int `json:"block,omitempty"`
+
+	// A session (a scenario with tools or turns: several dependent model
+	// calls, docs/metrics.md) has its steps and session metrics; a single
+	// call has none of them (absent, which reads as null). Times are from
+	// the session's send; the stream metrics above cover the whole
+	// session (ttft: its first output of any kind; total: its end;
+	// inter-token gaps within steps only).
+	Steps []Step `json:"steps,omitempty"`
+	// FirstToolCallMs is the first step's first tool-call delta; null
+	// when the first step called no tool.
+	FirstToolCallMs *float64 `json:"first_tool_call_ms,omitempty"`
+	// AnswerMs is the first visible token of the final answer; null when
+	// there was none (the session failed or was cut by max_steps).
+	AnswerMs *float64 `json:"answer_ms,omitempty"`
+	// SessionMs is the send of the first step to the end of the final
+	// answer, tool time included.
+	SessionMs *float64 `json:"session_ms,omitempty"`
+	// ToolMs is the tool time inside the session: the client's wait for
+	// its scripted tools, or the server's tool execution it streamed.
+	ToolMs    *float64 `json:"tool_ms,omitempty"`
+	StepCount *int     `json:"step_count,omitempty"`
+	// SessionEnd says how the session ended: "answer" (an answer without
+	// tool calls after the last turn), "max_steps" (cut before an answer:
+	// a failure), or "error" (a step failed).
+	SessionEnd string `json:"session_end,omitempty"`
+	// UnknownTools are the tools the model called that the suite does not
+	// define (each answered {"error": "unknown tool"}).
+	UnknownTools []string `json:"unknown_tools,omitempty"`
+}
+
+// IsSession reports whether the request was a session of several calls.
+func (q *Request) IsSession() bool { return q.StepCount != nil }
+
+// Step is one model call of a session. StartMs is from the session's send;
+// the other times are from the step's own start (its send in a
+// client-driven loop, its start event in a server-driven stream).
+type Step struct {
+	Turn    int      `json:"turn"`
+	StartMs float64  `json:"start_ms"`
+	TTFTMs  *float64 `json:"ttft_ms"`
+	TTFCMs  *float64 `json:"ttfc_ms"`
+	// FirstToolCallMs is the step's first tool-call delta; ToolCallMs
+	// when the first tool call's arguments were complete (a tool can
+	// start); null without tool calls.
+	FirstToolCallMs *float64 `json:"first_tool_call_ms"`
+	ToolCallMs      *float64 `json:"tool_call_ms"`
+	TotalMs         *float64 `json:"total_ms"`
+	ToolCalls       int      `json:"tool_calls"`
+	Tools           []string `json:"tools,omitempty"`
+	// ToolMs is the tool time after the step (before the next one).
+	ToolMs       float64 `json:"tool_ms"`
+	OutputTokens int     `json:"output_tokens"`
+	PromptTokens int     `json:"prompt_tokens"`
+	CachedTokens int     `json:"cached_tokens"`
+	Error        string  `json:"error,omitempty"`
 }
 
 // Validate checks the schema, metrics version and required keys.
@@ -172,35 +227,86 @@ func (f *File) Validate() error {
 			if q.OK && (q.TTFTMs == nil || q.TotalMs == nil) {
 				return fmt.Errorf("runs[%d].requests[%d]: an ok request needs ttft_ms and total_ms", i, j)
 			}
-			if key, v := q.negative(); key != "" {
-				return fmt.Errorf("runs[%d].requests[%d]: %s is %g: a time cannot be negative", i, j, key, v)
+			if err := q.check(); err != nil {
+				return fmt.Errorf("runs[%d].requests[%d]: %v", i, j, err)
 			}
 		}
+		if err := checkCost("cost_usd", r.CostUSD); err != nil {
+			return fmt.Errorf("runs[%d]: %v", i, err)
+		}
+	}
+	return checkCost("cost_usd", f.CostUSD)
+}
+
+// MaxMs bounds every time of a results file (about 11.6 days): a larger
+// value is no measurement, and would overflow what reports compute.
+const MaxMs = 1e9
+
+// maxCount bounds token and step counts, maxUSD a cost.
+const (
+	maxCount = 1e9
+	maxUSD   = 1e6
+)
+
+// check refuses a request whose values no measurement gives: a time below
+// zero or beyond MaxMs, a negative or absurd count or cost, a session whose
+// step count is not its steps'.
+func (q *Request) check() error {
+	for _, t := range q.times() {
+		if t.v != nil && !(*t.v >= 0 && *t.v <= MaxMs) {
+			return fmt.Errorf("%s is %g: a time is from 0 to %g ms", t.key, *t.v, MaxMs)
+		}
+	}
+	for _, c := range []struct {
+		key string
+		v   int
+	}{{"output_tokens", q.OutputTokens}, {"prompt_tokens", q.PromptTokens}, {"cached_tokens", q.CachedTokens}, {"reasoning_tokens", q.ReasoningTokens}} {
+		if c.v < 0 || c.v > maxCount {
+			return fmt.Errorf("%s is %d: a count is from 0 to %g", c.key, c.v, float64(maxCount))
+		}
+	}
+	if err := checkCost("cost_usd", q.CostUSD); err != nil {
+		return err
+	}
+	if q.StepCount != nil && (*q.StepCount < 1 || *q.StepCount != len(q.Steps)) {
+		return fmt.Errorf("step_count is %d but the session has %d steps", *q.StepCount, len(q.Steps))
 	}
 	return nil
 }
 
-// negative returns the first time of the request below zero, if any.
-func (q *Request) negative() (string, float64) {
-	for _, t := range []struct {
-		key string
-		v   *float64
-	}{
+func checkCost(key string, v *float64) error {
+	if v != nil && !(*v >= 0 && *v <= maxUSD) {
+		return fmt.Errorf("%s is %g: a cost is from $0 to $%g", key, *v, float64(maxUSD))
+	}
+	return nil
+}
+
+// timed is one time of a request, by its key.
+type timed struct {
+	key string
+	v   *float64
+}
+
+// times lists every time of a request, its steps' included.
+func (q *Request) times() []timed {
+	out := []timed{
 		{"dns_ms", &q.DNSMs}, {"connect_ms", &q.ConnectMs}, {"tls_ms", &q.TLSMs},
 		{"ttfb_ms", q.TTFBMs}, {"first_event_ms", q.FirstEventMs}, {"ttft_ms", q.TTFTMs},
 		{"ttfc_ms", q.TTFCMs}, {"total_ms", q.TotalMs}, {"perceived_ms", q.PerceivedMs},
-		{"tpot_ms", q.TPOTMs}, {"max_stall_ms", q.MaxStallMs}, {"sent_ms", &q.SentMs},
-	} {
-		if t.v != nil && *t.v < 0 {
-			return t.key, *t.v
-		}
+		{"tpot_ms", q.TPOTMs}, {"max_stall_ms", q.MaxStallMs}, {"sent_ms", &q.SentMs}, {"lag_ms", q.LagMs},
+		{"first_tool_call_ms", q.FirstToolCallMs}, {"answer_ms", q.AnswerMs}, {"session_ms", q.SessionMs}, {"tool_ms", q.ToolMs},
 	}
-	for _, g := range q.ITLMs {
-		if g < 0 {
-			return "itl_ms", g
-		}
+	for i := range q.ITLMs {
+		out = append(out, timed{"itl_ms", &q.ITLMs[i]})
 	}
-	return "", 0
+	for i := range q.Steps {
+		st := &q.Steps[i]
+		p := fmt.Sprintf("steps[%d].", i)
+		out = append(out, timed{p + "start_ms", &st.StartMs}, timed{p + "ttft_ms", st.TTFTMs}, timed{p + "ttfc_ms", st.TTFCMs},
+			timed{p + "first_tool_call_ms", st.FirstToolCallMs}, timed{p + "tool_call_ms", st.ToolCallMs},
+			timed{p + "total_ms", st.TotalMs}, timed{p + "tool_ms", &st.ToolMs})
+	}
+	return out
 }
 
 // Key identifies a run across files: (endpoint, scenario), and the variant

@@ -26,6 +26,23 @@ const (
 	Perceived Metric = "perceived"
 )
 
+// Session metrics: a scenario with tools or turns is a session of several
+// dependent model calls (steps), measured end to end (docs/metrics.md).
+const (
+	// FirstToolCall is the first step's first tool-call delta, from the
+	// session's send.
+	FirstToolCall Metric = "first_tool_call"
+	// Answer is the first visible token of the final answer, from the
+	// session's send: every step and tool before it included.
+	Answer Metric = "answer"
+	// Session is the send of the first step to the end of the final
+	// answer, tool time included.
+	Session Metric = "session"
+	// StepCount is the number of model calls of a session (compared by
+	// its mean: more steps for the same task is a regression).
+	StepCount Metric = "step_count"
+)
+
 // Rates: fractions of a run's requests (or of its prompt tokens).
 const (
 	// Errors is the share of requests that failed.
@@ -39,7 +56,11 @@ const (
 )
 
 // Latencies are the latency metrics in check order.
-var Latencies = []Metric{TTFT, TTFC, ITL, TPOT, Total, Perceived}
+var Latencies = []Metric{TTFT, TTFC, ITL, TPOT, Total, Perceived, FirstToolCall, Answer, Session}
+
+// PerRequest are the metrics with one value per request (per session), in
+// check order: the latencies and the step count.
+var PerRequest = append(append([]Metric{}, Latencies...), StepCount)
 
 // Rates are the rate metrics in check order.
 var Rates = []Metric{Errors, Goodput, CacheHitRate}
@@ -51,6 +72,25 @@ func (m Metric) IsRate() bool { return m == Errors || m == Goodput || m == Cache
 // HigherIsBetter reports whether a drop of the metric is the regression
 // (and a budget on it a floor).
 func (m Metric) HigherIsBetter() bool { return m == Goodput || m == CacheHitRate }
+
+// IsCount reports whether the metric counts something (steps), neither a
+// latency nor a rate.
+func (m Metric) IsCount() bool { return m == StepCount }
+
+// Stats are the statistics checked of the metric: p50, p95, p99 and mean
+// of a latency, the mean of a count, the rate of a rate (the minimum of
+// the cache hit rate).
+func (m Metric) Stats() []Stat {
+	switch {
+	case m == CacheHitRate:
+		return []Stat{Min}
+	case m.IsRate():
+		return []Stat{Rate}
+	case m.IsCount():
+		return []Stat{Mean}
+	}
+	return LatencyStats
+}
 
 // PerEvent reports whether the metric is measured per output event or
 // token (inter-token, time per output token) rather than per request.

@@ -34,3 +34,20 @@ func TestRates(t *testing.T) {
 		t.Error("itl and tpot are per event, ttft is not")
 	}
 }
+
+func TestStatsOfAMetric(t *testing.T) {
+	if s := StepCount.Stats(); len(s) != 1 || s[0] != Mean {
+		t.Errorf("step_count is compared by its mean, got %v", s)
+	}
+	if s := Session.Stats(); len(s) != len(LatencyStats) {
+		t.Errorf("session is a latency: %v", s)
+	}
+	if s := CacheHitRate.Stats(); len(s) != 1 || s[0] != Min {
+		t.Errorf("the cache hit rate has a floor: %v", s)
+	}
+	for _, m := range PerRequest {
+		if m.IsRate() {
+			t.Errorf("%s: a rate is not a per-request value", m)
+		}
+	}
+}
