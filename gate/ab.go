@@ -231,6 +231,9 @@ func AB(ctx context.Context, env Env, o ABOptions, over Overrides, out string) (
 	if err := WritableDir(out); err != nil {
 		return nil, nil, BadInputf("-o: %v", err)
 	}
+	if err := fileio.CheckOutput(out, fileio.Results, o.Config, o.BaseConfig); err != nil {
+		return nil, nil, BadInputf("-o: %v", err)
+	}
 	base, head, err := LoadAB(ctx, env, o)
 	if errors.Is(err, ErrNewSuite) {
 		return nil, nil, BadInputf("%v: there is no base variant to compare with yet; give --base-config, or measure it alone with latgate run", err)

@@ -55,7 +55,7 @@ func CompareFiles(base, cur *results.File, baseName, curName string, th compare.
 func runNames(f *results.File) string {
 	var n []string
 	for _, r := range f.Runs {
-		n = append(n, r.Scenario+" @ "+r.Endpoint)
+		n = append(n, report.Name(r.Scenario)+" @ "+report.Name(r.Endpoint))
 	}
 	if len(n) > 4 {
 		n = append(n[:4], fmt.Sprintf("and %d more", len(n)-4))
@@ -135,6 +135,9 @@ func ComparePaths(paths []string, th compare.Config, history int, warn io.Writer
 // MergeFiles combines results files (matrix legs in several regions) into
 // out, atomically; it returns the merged file.
 func MergeFiles(paths []string, out string) (*results.File, error) {
+	if err := fileio.CheckOutput(out, fileio.Results, paths...); err != nil {
+		return nil, BadInputf("-o: %v", err)
+	}
 	var files []*results.File
 	for _, p := range paths {
 		f, err := fileio.Read(p)

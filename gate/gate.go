@@ -113,6 +113,9 @@ func (in Inputs) Validate(command string) error {
 			return BadInputf("%s: %v", p.name, err)
 		}
 	}
+	if err := in.checkOutputs(command); err != nil {
+		return err
+	}
 	if in.Mode == "record" && in.BaselineDir != "" {
 		if err := CreatableDir(in.Path(in.BaselineDir)); err != nil {
 			return BadInputf("baseline-dir: %v", err)
@@ -124,6 +127,40 @@ func (in Inputs) Validate(command string) error {
 				return BadInputf("baseline %s: %v (to run without a baseline say so: baseline: %s)", in.Path(b), unwrapPath(err), NoBaseline)
 			}
 		}
+	}
+	return nil
+}
+
+// checkOutputs refuses, before anything runs, an output that would replace
+// an input (the suite, a baseline, the base suite) or a file latgate did
+// not write: the results, the Markdown report and the HTML report beside
+// it.
+func (in Inputs) checkOutputs(command string) error {
+	inputs := []string{in.Path(in.Config), in.Path(in.BaseConfig)}
+	if in.BaseConfig == "" {
+		inputs[1] = ""
+	}
+	results := in.Path(in.Results)
+	if command == "publish" {
+		inputs, results = append(inputs, results), "" // publish reads the results
+	}
+	if in.Baseline != "" && in.Baseline != NoBaseline {
+		for _, b := range strings.Split(in.Baseline, ",") {
+			inputs = append(inputs, in.Path(strings.TrimSpace(b)))
+		}
+	}
+	report := in.Path(in.Report)
+	for _, o := range []struct {
+		name, path string
+		kind       fileio.Kind
+	}{{"results", results, fileio.Results}, {"report", report, fileio.Markdown}, {"report (its HTML page)", HTMLPath(report), fileio.HTML}} {
+		if o.path == "" || o.path == HTMLPath("") {
+			continue
+		}
+		if err := fileio.CheckOutput(o.path, o.kind, inputs...); err != nil {
+			return BadInputf("%s: %v", o.name, err)
+		}
+		inputs = append(inputs, o.path) // no two outputs on one file
 	}
 	return nil
 }

@@ -3,6 +3,7 @@ package gate
 import (
 	"fmt"
 
+	"github.com/latgate/latgate/report"
 	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/vocab"
 )
@@ -14,7 +15,7 @@ import (
 func RunWarnings(f *results.File) []string {
 	var w []string
 	for _, r := range f.Runs {
-		name := r.Scenario + " @ " + r.Endpoint
+		name := report.Name(r.Scenario) + " @ " + report.Name(r.Endpoint)
 		if r.Variant != "" {
 			name += " (" + string(r.Variant) + ")"
 		}
@@ -35,7 +36,7 @@ func RunWarnings(f *results.File) []string {
 			w = append(w, fmt.Sprintf("%s: %d of %d streams arrived buffered (the output came all at once after the wait): a proxy or gateway is holding the response — nginx proxy_buffering, a CDN or API gateway, compression middleware — so users see no streaming and TTFT equals total time", name, buffered, ok))
 		}
 		if r.RequestsMin > 0 && r.StoppedAt > 0 && (r.Variant == "" || r.Variant == vocab.Head) {
-			w = append(w, fmt.Sprintf("%s: adaptive: stopped at %d of %d requests: %s", r.Scenario+" @ "+r.Endpoint, r.StoppedAt, r.Config.Requests, r.StopReason))
+			w = append(w, fmt.Sprintf("%s: adaptive: stopped at %d of %d requests: %s", report.Name(r.Scenario)+" @ "+report.Name(r.Endpoint), r.StoppedAt, r.Config.Requests, report.Name(r.StopReason)))
 		}
 		if ok > 0 && late*10 >= ok {
 			w = append(w, fmt.Sprintf("%s: %d of %d requests were sent more than 100 ms behind their open-loop schedule: the client could not keep the rate (raise max_in_flight or lower rate); latencies under that load are understated", name, late, ok))

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/latgate/latgate/vocab"
@@ -23,6 +24,23 @@ func clean(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// Name is a name from a config, a results file or a server for a one-line
+// message: its control characters escaped as Go writes them (\n, \x1b),
+// so that it never starts a line of its own (a workflow command in a CI log)
+// or moves the terminal's cursor.
+func Name(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 {
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+			continue
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // Text renders the report for a terminal; color adds ANSI colors to statuses.

@@ -30,6 +30,9 @@ func cmdRun(e *env, args []string) error {
 	if err := gate.WritableDir(*out); err != nil {
 		return gate.BadInputf("-o: %v", err)
 	}
+	if err := fileio.CheckOutput(*out, fileio.Results, *cfgPath); err != nil {
+		return gate.BadInputf("-o: %v", err)
+	}
 	cfg, err := gate.LoadConfig(*cfgPath, e.getenv, false)
 	if err != nil {
 		return err

@@ -225,6 +225,18 @@ func TestBadInputs(t *testing.T) {
 		{"unknown command", []string{"frobnicate"}, 2, `unknown command "frobnicate"`},
 		{"merge conflict", []string{"merge", good, write("good2.json", file("s", req, req)), "-o", filepath.Join(dir, "m.json")}, 2, "different data"},
 		{"help", []string{"compare", "-h"}, 0, ""},
+		// No output replaces an input or a file latgate did not write.
+		{"results over the suite", []string{"run", "-c", cfgOK, "-o", cfgOK}, 2, "ok.yaml is also an input: latgate never writes over its inputs"},
+		{"results over the baseline", []string{"gate", "-c", cfgNoKey, "--baseline", good, "--results", good, "--dry-run"}, 2, "results: " + good + " is also an input"},
+		{"report over the user's notes", []string{"gate", "-c", cfgNoKey, "--baseline", good, "--results", filepath.Join(dir, "r.json"), "--report", write("notes.md", "# notes\n"), "--dry-run"}, 2,
+			"notes.md exists and latgate did not write it"},
+		{"the report's page over the user's file", []string{"gate", "-c", cfgNoKey, "--baseline", good, "--results", filepath.Join(dir, "r.json"), "--report", filepath.Join(dir, "page.md"), "--dry-run"}, 2,
+			"report (its HTML page): " + write("page.html", "<p>mine</p>") + " exists and latgate did not write it"},
+		{"ab over its base suite", []string{"ab", "-c", cfgNoKey, "--base-config", cfgOK, "-o", cfgOK}, 2, "ok.yaml is also an input"},
+		{"merge over an input", []string{"merge", good, write("good3.json", file("s", req)), "-o", good}, 2, "good.json is also an input"},
+		// A name from a results file never starts a line of its own: a
+		// workflow command in it would run in the privileged job's log.
+		{"no run in common with a hostile name", []string{"compare", good, write("hostile.json", file("t\n::warning::pwned", req))}, 2, `t\n::warning::pwned`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -237,6 +249,11 @@ func TestBadInputs(t *testing.T) {
 			}
 			if strings.Contains(r.stderr, "goroutine ") || strings.Contains(r.stderr, "panic") {
 				t.Errorf("stack trace on stderr: %s", r.stderr)
+			}
+			for _, line := range strings.Split(r.stderr, "\n") {
+				if strings.HasPrefix(line, "::") && !strings.HasPrefix(line, "::add-mask::") {
+					t.Errorf("a workflow command in the log: %q", line)
+				}
 			}
 		})
 	}
