@@ -2,8 +2,11 @@ package gate
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
+	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -70,5 +73,47 @@ func TestABAcrossTwoHostsReusesConnections(t *testing.T) {
 		if cold > 0 {
 			t.Errorf("%s: %d of %d measured requests opened a new connection, want 0 (warmup opened it)", run.Variant, cold, len(run.Requests))
 		}
+	}
+}
+
+// TestRedirectsKeepKeysAtHome: a redirect to another port (another origin)
+// gets nothing — no key, no prompt — and the request fails saying which
+// base_url to set; a redirect within the origin is followed.
+func TestRedirectsKeepKeysAtHome(t *testing.T) {
+	var got atomic.Int32
+	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { got.Add(1) }))
+	t.Cleanup(elsewhere.Close)
+	s := sim.New(sim.Profile{TTFT: sim.Fixed(time.Millisecond), ITL: sim.Fixed(0), Tokens: 4}, 1)
+	home := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/old/v1/chat/completions":
+			http.Redirect(w, r, "/v1/chat/completions", http.StatusTemporaryRedirect)
+		case "/moved/v1/chat/completions":
+			http.Redirect(w, r, elsewhere.URL+"/api/v1/chat/completions", http.StatusPermanentRedirect)
+		default:
+			s.ServeHTTP(w, r)
+		}
+	}))
+	t.Cleanup(home.Close)
+	measure := func(base string) *results.File {
+		t.Setenv("REDIRECT_KEY", "sk-redirect-secret")
+		cfg, err := suite.Parse("c.yaml", []byte("endpoints:\n  - {name: e, base_url: "+home.URL+base+", model: m, api_key_env: REDIRECT_KEY, headers: {X-Team-Token: \"${REDIRECT_KEY}\"}}\n"+
+			"scenarios:\n  - {name: s, prompt: hi, max_tokens: 4, requests: 3, warmup: 0, concurrency: 1}\n"), suite.Options{Getenv: os.Getenv})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, _ := Measure(context.Background(), cfg, MeasureOptions{})
+		return f
+	}
+	if f := measure("/old/v1"); f.Runs[0].OKCount() != 3 {
+		t.Errorf("a same-origin redirect: %d of 3 ok (%s)", f.Runs[0].OKCount(), f.Runs[0].Requests[0].Error)
+	}
+	f := measure("/moved/v1")
+	if got.Load() != 0 {
+		t.Errorf("the other origin received %d requests", got.Load())
+	}
+	want := "set base_url to " + elsewhere.URL + "/api/v1"
+	if q := f.Runs[0].Requests[0]; q.OK || !strings.Contains(q.Error, want) || strings.Contains(q.Error, "sk-redirect-secret") {
+		t.Errorf("a cross-origin redirect: ok %v, error %q; want a failure saying %q", q.OK, q.Error, want)
 	}
 }

@@ -107,10 +107,10 @@ func (p *parser) endpoint(i int, re rawEndpoint, seen map[string]bool, n int) En
 			if e.APIKeyEnv != "" && isAuthHeader(k) {
 				p.errf(p.line(hp), "endpoint %q: set either api_key_env or a %s header, not both", e.Name, k)
 			}
-			val, fromEnv := p.expand(hp, e.Name, "headers."+k, v)
+			val, secrets := p.expand(hp, e.Name, "headers."+k, v)
 			e.Headers[k] = val
-			if fromEnv && val != "" {
-				e.headerSecrets = append(e.headerSecrets, val)
+			if len(secrets) > 0 && val != "" {
+				e.envSecrets = append(e.envSecrets, val)
 			}
 		}
 	}
@@ -163,7 +163,8 @@ func (p *parser) baseURL(ip string, e *Endpoint, raw string) {
 		p.errf(e.Line, "endpoint %q: base_url is required (for example %s)", e.Name, ex)
 		return
 	}
-	v, _ := p.expand(ip+".base_url", e.Name, "base_url", raw)
+	v, secrets := p.expand(ip+".base_url", e.Name, "base_url", raw)
+	e.envSecrets = append(e.envSecrets, secrets...)
 	e.BaseURL = strings.TrimRight(v, "/")
 	// Checks and hints use the value as written, never a value from the
 	// environment.
@@ -242,7 +243,8 @@ func (p *parser) custom(ip string, e *Endpoint, re rawEndpoint) {
 	if re.URL == "" {
 		p.errf(e.Line, "endpoint %q: api custom needs url (the full URL to request, such as http://127.0.0.1:11434/api/chat)", e.Name)
 	} else {
-		v, _ := p.expand(ip+".url", e.Name, "url", re.URL)
+		v, secrets := p.expand(ip+".url", e.Name, "url", re.URL)
+		e.envSecrets = append(e.envSecrets, secrets...)
 		e.URL = v
 		if !urlOK(re.URL, v, p.opt.SkipKeys) {
 			p.errf(p.line(ip+".url"), "endpoint %q: url %q is not an http(s) URL", e.Name, re.URL)

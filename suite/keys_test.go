@@ -67,8 +67,17 @@ func TestEnvReferences(t *testing.T) {
 	if e.BaseURL != "http://h:8080/v1" || e.Headers["api-key"] != "k1" || e.Headers["X-Trace"] != "t-7-x" {
 		t.Errorf("expanded endpoint = %+v", e)
 	}
-	if got := strings.Join(cfg.Secrets(), ","); got != "k1,t-7-x" {
-		t.Errorf("secrets = %q, want the header values from the environment", got)
+	if got := strings.Join(cfg.Secrets(), ","); got != "h:8080,k1,t-7-x" {
+		t.Errorf("secrets = %q, want every value from the environment (a host too)", got)
+	}
+	// A key in a URL is as secret as one in a header: masked everywhere.
+	custom := "endpoints:\n  - {name: c, api: custom, url: \"http://h/gen?key=${URL_KEY}\", body: {p: \"{{prompt}}\"}, stream: {format: ndjson, text: /t}}\n" + scen
+	cfg2, err := Parse("l.yaml", []byte(custom), Options{Getenv: env(map[string]string{"URL_KEY": "sk-in-the-url"})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(cfg2.Secrets(), ","); got != "sk-in-the-url" {
+		t.Errorf("secrets = %q, want the key from the url", got)
 	}
 	// compare needs no key and no variable.
 	cfg, err = Parse("l.yaml", []byte(yml), Options{SkipKeys: true})
@@ -253,7 +262,7 @@ func TestCostGoodputAdaptive(t *testing.T) {
 		{"negative price", base + scen + "pricing:\n  m: {input: -1, output: 2}\n", `l.yaml:6: pricing.m.input: want a price of at least 0 USD per 1M tokens, got -1`},
 		{"price needs output", base + scen + "pricing:\n  m: {input: 1}\n", `pricing.m: give input and output`},
 		{"max_cost zero", base + scen + "limits:\n  max_cost: 0\n", `limits.max_cost: want a positive amount of USD`},
-		{"goodput unknown metric", base + scen + "goodput:\n  ttfb: 800ms\n", `l.yaml:6: goodput: unknown metric "ttfb" (valid: ttft, ttfc, itl, tpot, total, perceived); did you mean "ttft"?`},
+		{"goodput unknown metric", base + scen + "goodput:\n  ttfb: 800ms\n", `l.yaml:6: goodput: unknown metric "ttfb" (valid: ttft, ttfc, itl, tpot, total, perceived, first_tool_call, answer, session); did you mean "ttft"?`},
 		{"goodput bad value", base + scen + "goodput:\n  ttft: soon\n", `goodput.ttft: want milliseconds`},
 		{"goodput budget without slo", base + scen + "budgets:\n  goodput: {rate: 95%}\n", `budgets.goodput: there is no goodput: section`},
 		{"cache budget stat", base + scen + "budgets:\n  cache_hit_rate: {rate: 0.8}\n", `budgets.cache_hit_rate: the only statistic is min`},

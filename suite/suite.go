@@ -91,8 +91,9 @@ type Endpoint struct {
 	Body   any
 	Stream *Stream
 	Line   int
-	// headerSecrets are header values that came from the environment.
-	headerSecrets []string
+	// envSecrets are the values its headers, url or base_url took from the
+	// environment: a key in a URL (?key=${K}) is as secret as a header.
+	envSecrets []string
 }
 
 // Stream says how to read a custom endpoint's response: its framing and
@@ -555,26 +556,29 @@ var (
 // expand replaces ${VAR} in a value of key (an indexed path) from the
 // environment; an unset variable or a malformed reference is an error. With
 // SkipKeys the value is returned as written.
-func (p *parser) expand(ipath, name, key, v string) (string, bool) {
+// expand resolves every ${VAR} of an endpoint's value and returns it with
+// the values it took from the environment (secrets: never shown).
+func (p *parser) expand(ipath, name, key, v string) (string, []string) {
 	if strings.Count(v, "${") != len(envRE.FindAllStringIndex(v, -1)) {
 		// The value is not echoed: a header value may be a secret.
 		p.errf(p.line(ipath), "endpoint %q: %s: malformed variable reference (write ${NAME})", name, key)
-		return v, false
+		return v, nil
 	}
 	if p.opt.SkipKeys {
-		return v, false
+		return v, nil
 	}
-	fromEnv := false
+	var vals []string
 	out := envRE.ReplaceAllStringFunc(v, func(m string) string {
 		vn := m[2 : len(m)-1]
 		val := p.getenv(vn)
 		if val == "" {
 			p.errf(p.line(ipath), "endpoint %q: %s: environment variable %s is not set", name, key, vn)
+		} else {
+			vals = append(vals, val)
 		}
-		fromEnv = true
 		return val
 	})
-	return out, fromEnv
+	return out, vals
 }
 
 func (p *parser) scenario(i int, rs rawScenario, seen map[string]bool, cfg *Config) Scenario {
@@ -1105,7 +1109,7 @@ func (c *Config) Secrets() []string {
 		if e.APIKey != "" {
 			out = append(out, e.APIKey)
 		}
-		out = append(out, e.headerSecrets...)
+		out = append(out, e.envSecrets...)
 	}
 	sort.Strings(out)
 	return out
