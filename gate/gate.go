@@ -17,8 +17,8 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/latgate/latgate/fileio"
 	"github.com/latgate/latgate/compare"
+	"github.com/latgate/latgate/fileio"
 	"github.com/latgate/latgate/publish"
 	"github.com/latgate/latgate/report"
 	"github.com/latgate/latgate/results"
