@@ -263,11 +263,15 @@ func rows(s Scenario) []Row {
 		row.CurP50, row.CurP95 = stageOf(s.Current, f)
 		return row
 	}
-	net := desc("Network", func(b *Breakdown) Stage { return b.Network })
-	if s.Current != nil {
-		net.Notes = append(net.Notes, fmt.Sprintf("%d of %d requests opened a new connection", s.Current.ColdConns, s.Current.N))
+	// Another tool's results (latgate import) record no connection set-up
+	// and no first byte: no network or server-wait row.
+	if s.CurrentRun == nil || s.CurrentRun.Imported == nil {
+		net := desc("Network", func(b *Breakdown) Stage { return b.Network })
+		if s.Current != nil {
+			net.Notes = append(net.Notes, fmt.Sprintf("%d of %d requests opened a new connection", s.Current.ColdConns, s.Current.N))
+		}
+		out = append(out, net, desc("Server wait", func(b *Breakdown) Stage { return b.ServerWait }))
 	}
-	out = append(out, net, desc("Server wait", func(b *Breakdown) Stage { return b.ServerWait }))
 	for _, m := range rowMetrics {
 		row := Row{Stage: m.stage, Unit: m.unit, Metric: m.metric, BaseP50: math.NaN(), BaseP95: math.NaN(), CurP50: math.NaN(), CurP95: math.NaN()}
 		var parts, budgets []string
