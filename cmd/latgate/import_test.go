@@ -84,6 +84,16 @@ func TestImportThenCompare(t *testing.T) {
 	if v.Verdict != "fail" || !found {
 		t.Errorf("verdict %s, want fail with a ttft regression: %+v", v.Verdict, v.Checks)
 	}
+	// The metrics exports of the same comparison: the head's metrics, and
+	// still the verdict as the exit code.
+	r = runCLI(t, nil, "compare", base, head, "--format", "openmetrics")
+	if r.code != 1 || !strings.HasSuffix(r.stdout, "# EOF\n") || !strings.Contains(r.stdout, `gen_ai_client_operation_time_to_first_chunk_seconds_count{gen_ai_operation_name="chat",gen_ai_request_model="example/qwen2.5-0.5b",latgate_endpoint="example/qwen2.5-0.5b",latgate_scenario="rate=inf concurrency=4"} 79`) {
+		t.Errorf("openmetrics: exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	r = runCLI(t, nil, "compare", base, same, "--format", "otlp")
+	if r.code != 0 || !strings.Contains(r.stdout, `"name": "gen_ai.client.operation.duration"`) {
+		t.Errorf("otlp: exit %d:\n%.500s\n%s", r.code, r.stdout, r.stderr)
+	}
 }
 
 // TestImportedThroughTheAction: the workflow of docs/workflows.md — the

@@ -52,7 +52,7 @@ Usage:
   latgate run     [-c latgate.yaml] [-o results.json]     run the suite, write results
   latgate ab      [-c HEAD.yaml] --base-config BASE.yaml [-o ab.json] [--base-url E=URL] [--head-url E=URL]
                                                            base and head interleaved in one job (recommended)
-  latgate compare BASELINE CURRENT | B1 B2 ... CURRENT | AB.json [-c latgate.yaml] [--format text|markdown|json|html|benchstat|bmf|csv]
+  latgate compare BASELINE CURRENT | B1 B2 ... CURRENT | AB.json [-c latgate.yaml] [--format text|markdown|json|html|benchstat|bmf|csv|otlp|openmetrics]
   latgate gate    [-c latgate.yaml] [--mode gate|record|ab] [--baseline FILE] [--dry-run]
   latgate publish --results FILE [--baseline FILE] [--pr N | --head-sha SHA]
   latgate merge   A.json B.json ... -o all.json
