@@ -331,3 +331,29 @@ func TestErrorText(t *testing.T) {
 		}
 	}
 }
+
+// FuzzDecoders: no input makes a decoder panic or produce a file that
+// fails validation; an error is one line.
+func FuzzDecoders(f *testing.F) {
+	for _, name := range []string{"vllm-2024.json", "vllm-0.25.json", "vllm-summary.json", "aiperf-profile_export.jsonl", "guidellm-0.5.json", "guidellm-pre0.3.json"} {
+		b, err := os.ReadFile(filepath.Join("testdata", name))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, tool := range Tools {
+			file, err := Import(tool, []Input{{Name: "f", Data: data}}, testOptions)
+			if err != nil {
+				if strings.Contains(err.Error(), "\n") {
+					t.Fatalf("%s: a message of several lines: %q", tool, err)
+				}
+				continue
+			}
+			if err := file.Validate(); err != nil {
+				t.Fatalf("%s: an invalid file: %v", tool, err)
+			}
+		}
+	})
+}
