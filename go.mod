@@ -9,10 +9,12 @@ require (
 	github.com/sashabaranov/go-openai v1.43.0
 	github.com/sethvargo/go-githubactions v1.4.0
 	github.com/yuin/goldmark v1.7.8
+	go.opentelemetry.io/proto/otlp v1.10.0
 	go.yaml.in/yaml/v3 v3.0.6
+	google.golang.org/protobuf v1.36.11
 )
 
 require (
 	github.com/google/go-querystring v1.1.0 // indirect
-	golang.org/x/text v0.23.0 // indirect
+	golang.org/x/text v0.34.0 // indirect
 )

@@ -64,7 +64,7 @@ func runNames(f *results.File) string {
 }
 
 // Formats are the report formats Render writes.
-var Formats = []string{"text", "markdown", "json", "html", "benchstat", "bmf", "csv"}
+var Formats = []string{"text", "markdown", "json", "html", "benchstat", "bmf", "csv", "otlp", "openmetrics"}
 
 // CheckFormat says whether format is one of Formats.
 func CheckFormat(format string) error {
@@ -93,6 +93,10 @@ func Render(w io.Writer, rep *report.Report, format string, color bool, mo repor
 		return report.BMF(w, rep)
 	case "csv":
 		return report.CSV(w, rep)
+	case "otlp":
+		return report.OTLP(w, rep)
+	case "openmetrics":
+		return report.OpenMetrics(w, rep)
 	}
 	report.Text(w, rep, color)
 	return nil

@@ -475,21 +475,20 @@ func Publish(ctx context.Context, env Env, in Inputs) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := LoadConfig(in.Path(in.Config), env.Getenv, true)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(env.Stderr, "latgate: thresholds and budgets from %s\n", in.Path(in.Config))
-	th, err := Thresholds(cfg, Overrides{FailOn: in.FailOn})
-	if err != nil {
-		return err
-	}
 	if in.Results == "" {
 		return BadInputf("results: give the results file to publish (--results FILE)")
 	}
 	cur, err := fileio.Read(in.Path(in.Results))
 	if err != nil {
 		return AsBadInput(err)
+	}
+	cfg, err := publishSuite(env, in, cur)
+	if err != nil {
+		return err
+	}
+	th, err := Thresholds(cfg, Overrides{FailOn: in.FailOn})
+	if err != nil {
+		return err
 	}
 	fmt.Fprintf(env.Stderr, "latgate: publishing %s (recorded %s)\n", in.Path(in.Results), cur.CreatedAt.Format(time.RFC3339))
 	if cur.Interleaved() {
@@ -508,6 +507,26 @@ func Publish(ctx context.Context, env Env, in Inputs) error {
 		return err
 	}
 	return p.publish(ctx, cfg, rep, nil)
+}
+
+// publishSuite is the suite whose thresholds and budgets publish applies.
+// A file imported from another tool (latgate import) was measured without
+// one: when the default suite file does not exist, the default thresholds
+// apply, as in latgate compare.
+func publishSuite(env Env, in Inputs, cur *results.File) (*suite.Config, error) {
+	path := in.Path(in.Config)
+	if cur.Source.Tool != "" && in.Config == DefaultConfig {
+		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+			fmt.Fprintf(env.Stderr, "latgate: %s was imported from %s and there is no %s: default thresholds, no budgets\n", in.Path(in.Results), cur.Source.Tool, path)
+			return nil, nil
+		}
+	}
+	cfg, err := LoadConfig(path, env.Getenv, true)
+	if err != nil {
+		return nil, err
+	}
+	fmt.Fprintf(env.Stderr, "latgate: thresholds and budgets from %s\n", path)
+	return cfg, nil
 }
 
 func (p *pipeline) github() (*publish.GitHub, error) {
@@ -708,10 +727,14 @@ func outputs(act *publish.Actions, values map[string]string) error {
 	return AsCannotRun(act.SetOutputs(Outputs, values))
 }
 
-// annotations point each failing scenario at its line in the config.
+// annotations point each failing scenario at its line in the config (at
+// no file without a suite: an imported results file).
 func annotations(env Env, in Inputs, cfg *suite.Config, rep *report.Report) []publish.Annotation {
 	file := in.Path(in.Config)
-	if ws := env.Getenv("GITHUB_WORKSPACE"); ws != "" {
+	if cfg == nil {
+		file = ""
+	}
+	if ws := env.Getenv("GITHUB_WORKSPACE"); ws != "" && file != "" {
 		if abs, err := filepath.Abs(file); err == nil {
 			if rel, err := filepath.Rel(ws, abs); err == nil && !strings.HasPrefix(rel, "..") {
 				file = filepath.ToSlash(rel)

@@ -324,6 +324,17 @@ func TestSchemaRejectsResultsMistakes(t *testing.T) {
 		{"created_at not a time", func(doc any) { doc.(map[string]any)["created_at"] = "yesterday" }, false, "/created_at"},
 		{"empty incomplete", func(doc any) { doc.(map[string]any)["incomplete"] = "" }, false, "/incomplete"},
 		{"unknown variant", func(doc any) { run(doc)["variant"] = "candidate" }, false, "/variant"},
+		{"max_tokens 0 in a measured run", func(doc any) { run(doc)["config"].(map[string]any)["max_tokens"] = 0 }, false, "/max_tokens"},
+		{"reading_rate 0 in a measured run", func(doc any) { run(doc)["config"].(map[string]any)["reading_rate"] = 0 }, false, "/reading_rate"},
+		{"an imported run states what its source does", func(doc any) {
+			doc.(map[string]any)["source"].(map[string]any)["tool"] = "vllm"
+			run(doc)["imported"] = map[string]any{"tool": "vllm", "file": "bench.json", "derived": map[string]any{"total_ms": "ttft_ms + sum(itl_ms)"}}
+			run(doc)["config"].(map[string]any)["max_tokens"] = 0
+			run(doc)["config"].(map[string]any)["reading_rate"] = 0
+			okReq(doc)["tokens_source"] = "imported"
+		}, true, ""},
+		{"imported run without its file", func(doc any) { run(doc)["imported"] = map[string]any{"tool": "vllm"} }, false, "missing property 'file'"},
+		{"unknown source tool", func(doc any) { doc.(map[string]any)["source"].(map[string]any)["tool"] = "locust" }, false, "/source/tool"},
 		{"A/B base run without blocks", func(doc any) {
 			for _, r := range doc.(map[string]any)["runs"].([]any) {
 				r.(map[string]any)["variant"] = "base"

@@ -290,6 +290,11 @@ func transportRows(s Scenario) []Row {
 		row.CurP50, row.CurP95 = stageOf(s.Current, f)
 		return row
 	}
+	// Another tool's results (latgate import) record no connection set-up
+	// and no first byte: no network or server-wait row.
+	if s.CurrentRun != nil && s.CurrentRun.Imported != nil {
+		return nil
+	}
 	net := desc("Network", func(b *Breakdown) Stage { return b.Network })
 	if s.Current != nil {
 		net.Notes = append(net.Notes, fmt.Sprintf("%d of %d requests opened a new connection", s.Current.ColdConns, s.Current.N))

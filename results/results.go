@@ -49,6 +49,30 @@ type Source struct {
 	GitRef string `json:"git_ref"`
 	Runner string `json:"runner"`
 	Region string `json:"region"`
+	// Tool names the tool that measured the requests of an imported file
+	// (latgate import): "vllm", "aiperf" or "guidellm"; empty when latgate
+	// measured them itself. Each run's Imported says more.
+	Tool string `json:"tool,omitempty"`
+}
+
+// Imported is the provenance of a run that another tool measured
+// (latgate import): which tool, which of its versions, which file, when,
+// and which values latgate derived from the file rather than read.
+type Imported struct {
+	Tool string `json:"tool"`
+	// ToolVersion is the version the file names; empty when it names none.
+	ToolVersion string `json:"tool_version,omitempty"`
+	// File is the base name of the file the run was read from.
+	File string `json:"file"`
+	// Date is when the source says the benchmark ran: RFC 3339 when it
+	// gives a time zone or an epoch time, else as it wrote it.
+	Date string `json:"date,omitempty"`
+	// Derived maps a request key to how latgate computed it from the
+	// source's values (for example total_ms from ttft and the gaps).
+	Derived map[string]string `json:"derived,omitempty"`
+	// Notes say what the source held that the run leaves out (warmup,
+	// requests the tool cancelled itself), or how it differs.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Run is one (endpoint, scenario) pair.
@@ -80,10 +104,15 @@ type Run struct {
 	StoppedAt   int        `json:"stopped_at,omitempty"`
 	Stop        vocab.Stop `json:"stop,omitempty"`
 	StopReason  string     `json:"stop_reason,omitempty"`
-	Requests    []Request  `json:"requests"`
+	// Imported is set on a run that another tool measured (latgate
+	// import); nil for latgate's own.
+	Imported *Imported `json:"imported,omitempty"`
+	Requests []Request `json:"requests"`
 }
 
-// RunConfig records how the run was driven.
+// RunConfig records how the run was driven. In an imported run
+// (Run.Imported), a value the source does not state is 0: max_tokens,
+// reading_rate (no reader model: perceived_ms is null).
 type RunConfig struct {
 	MaxTokens       int     `json:"max_tokens"`
 	Concurrency     int     `json:"concurrency,omitempty"`

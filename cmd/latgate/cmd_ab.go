@@ -9,7 +9,7 @@ import (
 	"github.com/latgate/latgate/report"
 )
 
-const abUsage = "usage: latgate ab [-c HEAD.yaml] --base-config BASE.yaml [-o ab.json] [--format text|markdown|json|html|benchstat|bmf|csv] [--base-url ENDPOINT=URL ...] [--head-url ENDPOINT=URL ...]"
+const abUsage = "usage: latgate ab [-c HEAD.yaml] --base-config BASE.yaml [-o ab.json] [--format text|markdown|json|html|benchstat|bmf|csv|otlp|openmetrics] [--base-url ENDPOINT=URL ...] [--head-url ENDPOINT=URL ...]"
 
 // cmdAB measures base and head interleaved in one job and compares them.
 func cmdAB(e *env, args []string) error {
@@ -22,7 +22,7 @@ func cmdAB(e *env, args []string) error {
 	fs.Var(listFlag{&o.BaseURL}, "base-url", "`ENDPOINT=URL` for the base variant (repeatable)")
 	fs.Var(listFlag{&o.HeadURL}, "head-url", "`ENDPOINT=URL` for the head variant (repeatable)")
 	out := fs.String("o", "ab.json", "results `file` to write (both variants)")
-	format := fs.String("format", "text", "output `format`: text, markdown, json, html, benchstat, bmf or csv")
+	format := fs.String("format", "text", "output `format`: text, markdown, json, html, benchstat, bmf, csv, otlp or openmetrics")
 	fs.StringVar(&o.Region, "region", "", "region label recorded in the results")
 	sel := selectionFlags(fs)
 	over := thresholdFlags(fs)

@@ -27,14 +27,14 @@ func pctText(f float64) string { return trimNum(100*f) + "%" }
 const compareUsage = `usage: latgate compare BASELINE.json CURRENT.json   a baseline and a current run
        latgate compare B1.json B2.json ... CURRENT.json   a baseline history (oldest first) and a current run
        latgate compare AB.json                      the variants of an interleaved A/B run (latgate ab)
-       [-c latgate.yaml] [--format text|markdown|json|html|benchstat|bmf|csv]`
+       [-c latgate.yaml] [--format text|markdown|json|html|benchstat|bmf|csv|otlp|openmetrics]`
 
 func cmdCompare(e *env, args []string) error {
 	fs := flag.NewFlagSet("latgate compare", flag.ContinueOnError)
 	fs.Usage = func() { fs.Output().Write([]byte(compareUsage + "\n\nFlags:\n")); fs.PrintDefaults() }
 	cfgPath := fs.String("c", "", "suite `file` for budgets and thresholds (default: "+gate.DefaultConfig+" when it exists)")
 	fs.StringVar(cfgPath, "config", "", "suite `file` (same as -c)")
-	format := fs.String("format", "text", "output `format`: text, markdown, json, html, benchstat, bmf or csv")
+	format := fs.String("format", "text", "output `format`: text, markdown, json, html, benchstat, bmf, csv, otlp or openmetrics")
 	over := thresholdFlags(fs)
 	pos, err := parseFlags(fs, args, e.stderr)
 	if err != nil {

@@ -52,10 +52,12 @@ Usage:
   latgate run     [-c latgate.yaml] [-o results.json]     run the suite, write results
   latgate ab      [-c HEAD.yaml] --base-config BASE.yaml [-o ab.json] [--base-url E=URL] [--head-url E=URL]
                                                            base and head interleaved in one job (recommended)
-  latgate compare BASELINE CURRENT | B1 B2 ... CURRENT | AB.json [-c latgate.yaml] [--format text|markdown|json|html|benchstat|bmf|csv]
+  latgate compare BASELINE CURRENT | B1 B2 ... CURRENT | AB.json [-c latgate.yaml] [--format text|markdown|json|html|benchstat|bmf|csv|otlp|openmetrics]
   latgate gate    [-c latgate.yaml] [--mode gate|record|ab] [--baseline FILE] [--dry-run]
   latgate publish --results FILE [--baseline FILE] [--pr N | --head-sha SHA]
   latgate merge   A.json B.json ... -o all.json
+  latgate import  --from vllm|aiperf|guidellm FILE... -o results.json
+                                                           other tools' per-request results as a results file
   latgate demo                                             the whole flow on the built-in simulator
   latgate sim     [--addr 127.0.0.1:8080] [--profile realistic]  serve the simulator
   latgate init    [--base-url URL --model M --api-key-env VAR]  write latgate.yaml and a workflow
@@ -106,6 +108,8 @@ func dispatch(e *env, args []string) error {
 		return cmdPublish(e, rest)
 	case "merge":
 		return cmdMerge(e, rest)
+	case "import":
+		return cmdImport(e, rest)
 	case "demo":
 		return cmdDemo(e, rest)
 	case "sim":

@@ -208,7 +208,7 @@ func TestBadInputs(t *testing.T) {
 		{"ab unknown endpoint", []string{"ab", "-c", cfgNoKey, "--base-config", cfgNoKey, "--base-url", "nope=http://x"}, 2, `base-url: no endpoint "nope"`},
 		{"ab nothing in common", []string{"ab", "-c", cfgNoKey, "--base-config", write("other.yaml", "endpoints:\n  - {name: e, base_url: http://x/v1, model: m}\nscenarios:\n  - {name: t, prompt: hi}\n")}, 2, "no (endpoint, scenario) in common"},
 		{"history below 2", []string{"compare", good, good, "-c", write("h.yaml", "endpoints:\n  - {name: e, base_url: http://x/v1, model: m}\nscenarios:\n  - {name: s, prompt: hi}\nregression:\n  history: 1\n")}, 2, "regression.history"},
-		{"bad format", []string{"compare", good, good, "--format", "xml"}, 2, `format: want one of text, markdown, json, html, benchstat, bmf, csv, got "xml"`},
+		{"bad format", []string{"compare", good, good, "--format", "xml"}, 2, `format: want one of text, markdown, json, html, benchstat, bmf, csv, otlp, openmetrics, got "xml"`},
 		{"bad threshold flag", []string{"compare", good, good, "--alpha", "3"}, 2, "alpha: want a number between 0 and 0.5"},
 		// Flags are checked as the same keys in the config are.
 		{"tolerance flag out of range", []string{"compare", good, good, "--tolerance", "150%"}, 2, "tolerance: 150% is out of range: want at least 0% and below 100%"},
