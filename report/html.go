@@ -50,6 +50,7 @@ td.name{max-width:320px;overflow-wrap:anywhere}.bad{color:var(--bad)}.warn{color
 svg{display:block;overflow:visible}svg text{fill:var(--muted);font-size:11px;font-family:inherit}svg .axis{stroke:var(--line);fill:none}svg .grid{stroke:var(--line);stroke-dasharray:2 3;fill:none}
 svg .base{stroke:var(--base);fill:none;stroke-width:1.5}svg .cur{stroke:var(--cur);fill:none;stroke-width:1.8}svg .dbase{fill:var(--base)}svg .dcur{fill:var(--cur)}svg .fail{stroke:var(--bad);stroke-width:1.5}
 svg .band{fill:var(--band)}svg .tol{stroke:var(--cur);stroke-dasharray:4 3}svg .zero{stroke:var(--fg);stroke-opacity:.5}svg .sbad{fill:var(--bad);stroke:var(--bad)}svg .swarn{fill:var(--warn);stroke:var(--warn)}svg .sgood{fill:var(--good);stroke:var(--good)}svg .sok{fill:var(--base);stroke:var(--base)}
+svg .wwait{fill:var(--band);stroke:var(--cur)}svg .wgen{fill:var(--cur)}svg .wtool{fill:var(--warn)}svg .wbase{fill:var(--base)}
 .legend span{margin-right:14px;white-space:nowrap}.sw{display:inline-block;width:18px;height:3px;vertical-align:middle;margin-right:4px}
 ul{margin:4px 0;padding-left:20px}`
 
@@ -167,12 +168,23 @@ func cellHTML(row *Row, stat vocab.Stat, withCI bool) string {
 
 func (p *page) summary(order []int) {
 	r := p.r
-	p.s("<h3>Summary (latencies in ms, baseline → current)</h3>\n<table><tr><th>scenario</th><th>endpoint</th><th>TTFT p95</th><th>Total p50</th><th>Errors</th><th>status</th></tr>\n")
+	sessions := false // Answer and Session columns when a scenario is a session
+	for _, s := range r.Scenarios {
+		sessions = sessions || s.Current.IsSession()
+	}
+	p.s("<h3>Summary (latencies in ms, baseline → current)</h3>\n<table><tr><th>scenario</th><th>endpoint</th><th>TTFT p95</th><th>Total p50</th>")
+	if sessions {
+		p.s("<th>Answer p95</th><th>Session p50</th>")
+	}
+	p.s("<th>Errors</th><th>status</th></tr>\n")
 	for _, i := range order {
 		s := r.Scenarios[i]
-		p.f("<tr><td class=\"name\"><a href=\"#s%d\">%s</a></td><td class=\"name\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td>%s</td></tr>\n",
-			i, esc(s.Scenario), esc(s.Endpoint), cellHTML(s.row("TTFT"), "p95", false), cellHTML(s.row("Total"), "p50", false),
-			cellHTML(s.row("Errors"), "rate", false), flagsHTML(s.Flags()))
+		p.f("<tr><td class=\"name\"><a href=\"#s%d\">%s</a></td><td class=\"name\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td>",
+			i, esc(s.Scenario), esc(s.Endpoint), cellHTML(s.row("TTFT"), "p95", false), cellHTML(s.row("Total"), "p50", false))
+		if sessions {
+			p.f("<td class=\"n\">%s</td><td class=\"n\">%s</td>", cellHTML(s.row("Answer"), "p95", false), cellHTML(s.row("Session"), "p50", false))
+		}
+		p.f("<td class=\"n\">%s</td><td>%s</td></tr>\n", cellHTML(s.row("Errors"), "rate", false), flagsHTML(s.Flags()))
 	}
 	p.s("</table>\n")
 	p.s("<ul class=\"sub\">")
@@ -377,16 +389,16 @@ func (p *page) scenario(i int, s Scenario) {
 		for _, st := range stats {
 			switch {
 			case row.Metric.IsRate():
-				if st == "p50" {
+				if st == vocab.P50 {
 					p.f("<td class=\"n\">%s</td>", cellHTML(&row, row.Checks[0].Stat, false))
 				} else {
 					p.s("<td></td>")
 				}
 			case row.Metric == "":
 				v := ""
-				if st == "p50" {
+				if st == vocab.P50 {
 					v = arrow(row.BaseP50, row.CurP50, row.Unit)
-				} else if st == "p95" && row.Unit != "%" {
+				} else if st == vocab.P95 && row.Unit != "%" {
 					v = arrow(row.BaseP95, row.CurP95, row.Unit)
 				}
 				p.f("<td class=\"n\">%s</td>", esc(v))
@@ -408,15 +420,56 @@ func (p *page) scenario(i int, s Scenario) {
 	if s.Current != nil && len(s.Current.ErrorKinds) > 0 {
 		p.f("<p class=\"sub\">Failed now: %d of %d (%s).</p>\n", s.Current.N-s.Current.OK, s.Current.N, esc(KindList(s.Current.ErrorKinds)))
 	}
+	if s.Current.IsSession() {
+		p.stepsTable(s)
+	}
 	p.s("<div class=\"charts\">\n")
-	for _, m := range []struct {
+	charts := []struct {
 		metric vocab.Metric
 		name   string
-	}{{vocab.TTFT, "TTFT"}, {vocab.Total, "Total"}} {
+	}{{vocab.TTFT, "TTFT"}, {vocab.Total, "Total"}}
+	if s.Current.IsSession() {
+		charts = []struct {
+			metric vocab.Metric
+			name   string
+		}{{vocab.Answer, "Answer"}, {vocab.Session, "Session"}}
+	}
+	for _, m := range charts {
 		p.ecdf(m.name, okSorted(values(s.BaseRun, m.metric)), okSorted(values(s.CurrentRun, m.metric)))
 	}
+	p.waterfall(s)
 	p.timeline(s)
 	p.s("</div>\n")
+}
+
+// stepsTable is the steps of a session scenario, as the comment's details
+// show them.
+func (p *page) stepsTable(s Scenario) {
+	p.s("<table><tr><th>step</th><th>sessions</th><th>TTFT</th><th>tool call</th><th>total</th><th>tool time after</th></tr>\n")
+	cell := func(base *Stage, cur Stage) string {
+		c := esc(arrow(stageP(base, false), cur.P50, "ms"))
+		if p95 := arrow(stageP(base, true), cur.P95, "ms"); p95 != "–" {
+			c += "<br><span class=\"sub\">p95 " + esc(p95) + "</span>"
+		}
+		return c
+	}
+	for i, cur := range s.Current.Steps {
+		var b *StepBreakdown
+		if s.Base.IsSession() && i < len(s.Base.Steps) {
+			b = &s.Base.Steps[i]
+		}
+		at := func(f func(*StepBreakdown) Stage) *Stage {
+			if b == nil {
+				return nil
+			}
+			st := f(b)
+			return &st
+		}
+		p.f("<tr><td>%d</td><td class=\"n\">%d</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td></tr>\n", i+1, cur.N,
+			cell(at(func(x *StepBreakdown) Stage { return x.TTFT }), cur.TTFT), cell(at(func(x *StepBreakdown) Stage { return x.ToolCall }), cur.ToolCall),
+			cell(at(func(x *StepBreakdown) Stage { return x.Total }), cur.Total), cell(at(func(x *StepBreakdown) Stage { return x.ToolTime }), cur.ToolTime))
+	}
+	p.s("</table>\n<p class=\"sub\">Steps in ms from each step's start.</p>\n")
 }
 
 const chartW, chartH = 340.0, 200.0
@@ -490,8 +543,8 @@ func (p *page) ecdf(name string, base, cur []float64) {
 // timeline draws each request's TTFT and total latency in the order the
 // requests were sent; failed requests are red marks at the top.
 func (p *page) timeline(s Scenario) {
-	tb, tc := values(s.BaseRun, "total"), values(s.CurrentRun, "total")
-	fb, fc := values(s.BaseRun, "ttft"), values(s.CurrentRun, "ttft")
+	tb, tc := values(s.BaseRun, vocab.Total), values(s.CurrentRun, vocab.Total)
+	fb, fc := values(s.BaseRun, vocab.TTFT), values(s.CurrentRun, vocab.TTFT)
 	n := max(len(tb), len(tc))
 	if n == 0 {
 		return
@@ -523,4 +576,94 @@ func (p *page) timeline(s Scenario) {
 		p.s(b.String() + "\n")
 	}
 	p.f("</svg>%s</div>\n", strings.Replace(legend(len(tb) > 0), "</div>", "<span class=\"bad\">× failed</span></div>", 1))
+}
+
+// waterfall draws, for a session scenario, the median and the p95 session
+// of the current run (and of the baseline, when it has sessions) step by
+// step: the wait for the first token, the generation, and the tool time
+// after the step.
+func (p *page) waterfall(s Scenario) {
+	type lane struct {
+		label string
+		q     *results.Request
+		base  bool
+	}
+	var lanes []lane
+	for _, side := range []struct {
+		run  *results.Run
+		name string
+		base bool
+	}{{s.BaseRun, "baseline", true}, {s.CurrentRun, "current", false}} {
+		for _, pick := range []struct {
+			q    float64
+			name string
+		}{{0.5, "median"}, {0.95, "p95"}} {
+			if q := sessionAt(side.run, pick.q); q != nil {
+				lanes = append(lanes, lane{side.name + " " + pick.name + " session", q, side.base})
+			}
+		}
+	}
+	if len(lanes) == 0 {
+		return
+	}
+	hi := 1.0
+	rows := 0
+	for _, l := range lanes {
+		hi = math.Max(hi, *l.q.SessionMs)
+		rows += len(l.q.Steps) + 1
+	}
+	const rowH = 16.0
+	height := float64(rows)*rowH + 40
+	x := axis{0, hi * 1.02, 150, 2*chartW + 8}
+	p.f("<div class=\"chart\"><h3>Sessions step by step: wait for the first token (light), generation (dark), tool time (amber), ms</h3><svg width=\"%.0f\" height=\"%.0f\" role=\"img\" aria-label=\"session waterfall\">\n", 2*chartW+16, height)
+	for _, t := range ticks(0, hi, 5) {
+		p.f("<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"4\" y2=\"%.1f\"/><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n", x.at(t), x.at(t), height-24, x.at(t), height-10, tickLabel(t, false))
+	}
+	y := 8.0
+	for _, l := range lanes {
+		p.f("<text x=\"4\" y=\"%.1f\">%s</text>\n", y+11, esc(l.label))
+		y += rowH
+		for i, st := range l.q.Steps {
+			p.f("<text x=\"16\" y=\"%.1f\">step %d</text>\n", y+11, i+1)
+			start, ttft, total := st.StartMs, msOr(st.TTFTMs, 0), msOr(st.TotalMs, 0)
+			gen := "wgen"
+			if l.base {
+				gen = "wbase"
+			}
+			p.f("<rect class=\"wwait\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"10\"/>", x.at(start), y+2, math.Max(x.at(start+ttft)-x.at(start), 0.5))
+			p.f("<rect class=\"%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"10\"/>", gen, x.at(start+ttft), y+2, math.Max(x.at(start+total)-x.at(start+ttft), 0.5))
+			if st.ToolMs > 0 {
+				p.f("<rect class=\"wtool\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"10\"/>", x.at(start+total), y+2, math.Max(x.at(start+total+st.ToolMs)-x.at(start+total), 0.5))
+			}
+			p.s("\n")
+			y += rowH
+		}
+	}
+	p.s("</svg></div>\n")
+}
+
+// sessionAt is the successful session at quantile q of a run's session
+// times; nil when the run has none.
+func sessionAt(run *results.Run, q float64) *results.Request {
+	if run == nil {
+		return nil
+	}
+	var ok []*results.Request
+	for i := range run.Requests {
+		if r := &run.Requests[i]; r.OK && r.IsSession() && r.SessionMs != nil {
+			ok = append(ok, r)
+		}
+	}
+	if len(ok) == 0 {
+		return nil
+	}
+	sort.Slice(ok, func(i, j int) bool { return *ok[i].SessionMs < *ok[j].SessionMs })
+	return ok[min(len(ok)-1, int(math.Ceil(q*float64(len(ok))))-1)]
+}
+
+func msOr(v *float64, or float64) float64 {
+	if v == nil {
+		return or
+	}
+	return *v
 }

@@ -141,8 +141,38 @@ func textScenario(w io.Writer, s Scenario, color bool) {
 		}
 	}
 	t.write(w)
+	textSteps(w, s)
 	for _, n := range notes {
 		fmt.Fprintf(w, "  - %s\n", clean(n))
 	}
 	fmt.Fprintln(w)
+}
+
+// textSteps is a session scenario's steps: p50 and p95 of each, ms from the
+// step's start, baseline → current.
+func textSteps(w io.Writer, s Scenario) {
+	if !s.Current.IsSession() {
+		return
+	}
+	t := newTable("  step", "sessions", "TTFT p50", "TTFT p95", "tool call p50", "total p50", "total p95", "tool time after p50")
+	for i, cur := range s.Current.Steps {
+		var b *StepBreakdown
+		if s.Base.IsSession() && i < len(s.Base.Steps) {
+			b = &s.Base.Steps[i]
+		}
+		v := func(f func(*StepBreakdown) Stage, p95 bool) string {
+			var base *Stage
+			if b != nil {
+				st := f(b)
+				base = &st
+			}
+			st := f(&cur)
+			return arrow(stageP(base, p95), stageP(&st, p95), "ms")
+		}
+		ttft := func(x *StepBreakdown) Stage { return x.TTFT }
+		total := func(x *StepBreakdown) Stage { return x.Total }
+		t.row(fmt.Sprintf("  %d", i+1), fmt.Sprint(cur.N), v(ttft, false), v(ttft, true), v(func(x *StepBreakdown) Stage { return x.ToolCall }, false),
+			v(total, false), v(total, true), v(func(x *StepBreakdown) Stage { return x.ToolTime }, false))
+	}
+	t.write(w)
 }
