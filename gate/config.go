@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 
 	"github.com/latgate/latgate/compare"
 	"github.com/latgate/latgate/fileio"
@@ -14,6 +15,15 @@ import (
 
 // readConfigFile reads a suite or a prompt file it names, at most 16 MiB.
 func readConfigFile(path string) ([]byte, error) { return fileio.ReadLimited(path, 16<<20) }
+
+// suiteFiles reads the files a suite names (prompt_file, content_file,
+// result_file), each at most 16 MiB, only from inside the repository that
+// holds the suite: a pull request's suite must not send the runner's files
+// (/proc/self/environ, keys) to an endpoint.
+func suiteFiles(config string) func(string) ([]byte, error) {
+	root := fileio.Root(filepath.Dir(config))
+	return func(path string) ([]byte, error) { return fileio.ReadInside(root, path, 16<<20) }
+}
 
 // LoadConfig reads and validates a suite; every error is bad input. With
 // skipKeys the API keys are not resolved (compare needs none).
@@ -29,7 +39,7 @@ func LoadConfig(path string, getenv func(string) string, skipKeys bool) (*suite.
 		}
 		return nil, BadInputf("%s: %v", path, err)
 	}
-	cfg, err := suite.Parse(path, b, suite.Options{ReadFile: readConfigFile, Getenv: getenv, SkipKeys: skipKeys})
+	cfg, err := suite.Parse(path, b, suite.Options{ReadFile: suiteFiles(path), Getenv: getenv, SkipKeys: skipKeys})
 	if err != nil {
 		return nil, AsBadInput(err)
 	}

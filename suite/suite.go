@@ -746,10 +746,11 @@ func (p *parser) readRel(line int, name string) string {
 		p.errf(line, "cannot read %s", name)
 		return ""
 	}
-	full := name
-	if !filepath.IsAbs(name) {
-		full = filepath.Join(filepath.Dir(p.path), name)
+	if filepath.IsAbs(name) {
+		p.errf(line, "%s: a file of the suite is named relative to the config file, inside its repository", name)
+		return ""
 	}
+	full := filepath.Join(filepath.Dir(p.path), name)
 	b, err := p.opt.ReadFile(full)
 	if err != nil {
 		p.errf(line, "cannot read %s: %v", full, unwrapPathErr(err))

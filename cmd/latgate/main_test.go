@@ -234,6 +234,11 @@ func TestBadInputs(t *testing.T) {
 			"report (its HTML page): " + write("page.html", "<p>mine</p>") + " exists and latgate did not write it"},
 		{"ab over its base suite", []string{"ab", "-c", cfgNoKey, "--base-config", cfgOK, "-o", cfgOK}, 2, "ok.yaml is also an input"},
 		{"merge over an input", []string{"merge", good, write("good3.json", file("s", req)), "-o", good}, 2, "good.json is also an input"},
+		// A pull request's suite reads no file outside its repository.
+		{"content_file outside", []string{"run", "-c", write("environ.yaml", "endpoints:\n  - {name: e, base_url: http://127.0.0.1:9/v1, model: m}\nscenarios:\n  - name: s\n    messages: [{role: user, content_file: ../../../../../../proc/self/environ}]\n")}, 2,
+			"outside the repository"},
+		{"prompt_file absolute", []string{"run", "-c", write("abs.yaml", "endpoints:\n  - {name: e, base_url: http://127.0.0.1:9/v1, model: m}\nscenarios:\n  - {name: s, prompt_file: /proc/self/environ}\n")}, 2,
+			"abs.yaml:4: /proc/self/environ: a file of the suite is named relative to the config file"},
 		// A name from a results file never starts a line of its own: a
 		// workflow command in it would run in the privileged job's log.
 		{"no run in common with a hostile name", []string{"compare", good, write("hostile.json", file("t\n::warning::pwned", req))}, 2, `t\n::warning::pwned`},
