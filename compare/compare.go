@@ -314,14 +314,20 @@ func inParallel(n int, f func(i int)) {
 // latency improvement that is not yet significant never fails a strict gate.
 func verdict(checks []Check, cfg Config) string {
 	for _, c := range checks {
-		if c.Status == vocab.Inconclusive && !math.IsNaN(c.Baseline) && !c.worse() {
-			continue
-		}
-		if slices.Contains(cfg.FailOn, c.Status) {
+		if c.Fails(cfg.FailOn) {
 			return "fail"
 		}
 	}
 	return "pass"
+}
+
+// Fails reports whether the check fails a gate that fails on failOn: its
+// status is listed, except an inconclusive change for the better.
+func (c Check) Fails(failOn []vocab.Status) bool {
+	if c.Status == vocab.Inconclusive && !math.IsNaN(c.Baseline) && !c.worse() {
+		return false
+	}
+	return slices.Contains(failOn, c.Status)
 }
 
 func floorFor(cfg Config, metric vocab.Metric, stat vocab.Stat) float64 {

@@ -192,9 +192,15 @@ func CompareAB(f *results.File, name string, th compare.Config) (*report.Report,
 		if p.Base.Fingerprint != p.Head.Fingerprint {
 			aa = false
 		}
-		if p.Base.OKCount() == 0 {
-			// The base variant could not be measured: an outage, not bad input.
-			return nil, nil, AsCannotRun(fmt.Errorf("%s: endpoint %q, scenario %q: no base request succeeded (%s), so the head cannot be compared with it", name, p.Endpoint, p.Scenario, firstError(p.Base)))
+		for _, side := range []struct {
+			run        *results.Run
+			name, then string
+		}{{p.Base, "base", "the head cannot be compared with it"}, {p.Head, "head", "there is no latency to compare: fix the head and run again"}} {
+			if side.run.OKCount() == 0 {
+				// A variant could not be measured at all: an outage (or a
+				// head that never answers), not a latency regression.
+				return nil, nil, AsCannotRun(fmt.Errorf("%s: endpoint %q, scenario %q: no %s request succeeded (%s), so %s", name, p.Endpoint, p.Scenario, side.name, firstError(side.run), side.then))
+			}
 		}
 	}
 	if common == 0 {

@@ -38,6 +38,12 @@ func TestCompareABBaseDown(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "no base request succeeded (for example: dial tcp 127.0.0.1:1: connect: connection refused)") {
 		t.Errorf("error %v: want the cause", err)
 	}
+	// The head down: an outage too, not "error rate 0% → 100%".
+	f.Runs[0].Requests, f.Runs[1].Requests = []results.Request{ok, ok}, []results.Request{down, down}
+	_, _, err = CompareAB(f, "ab.json", th)
+	if KindOf(err) != CannotRun || !strings.Contains(err.Error(), "no head request succeeded (for example: dial tcp 127.0.0.1:1: connect: connection refused)") {
+		t.Errorf("head down: kind %v, error %v; want could not run with the cause", KindOf(err), err)
+	}
 }
 
 // TestABAcrossTwoHostsReusesConnections: base and head on two servers

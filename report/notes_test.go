@@ -2,9 +2,12 @@ package report
 
 import (
 	"math"
+	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/latgate/latgate/compare"
+	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/vocab"
 )
 
@@ -48,5 +51,26 @@ func TestLookText(t *testing.T) {
 		if got := LookText(c.d, th); got != c.want {
 			t.Errorf("LookText = %q, want %q", got, c.want)
 		}
+	}
+}
+
+// TestStrictGateSaysWhatFailedIt: a gate that fails on inconclusive fails
+// on statistics too few requests left untested; its headline says so
+// instead of naming only what passed.
+func TestStrictGateSaysWhatFailedIt(t *testing.T) {
+	var few suiteCase
+	for _, sc := range suiteCases {
+		if sc.name == "few-requests" {
+			few = sc
+		}
+	}
+	rng := rand.New(rand.NewPCG(5, uint64(len(few.name))))
+	br, cr := few.runs(rng)
+	pairs := results.Match(&results.File{Runs: br}, &results.File{Runs: cr})
+	th := thresholds()
+	th.FailOn = []vocab.Status{vocab.Regression, vocab.OverBudget, vocab.Inconclusive}
+	rep := Build(pairs, compare.Compare(compare.Pairs(pairs), th), th)
+	if rep.Verdict != "fail" || !strings.Contains(rep.Headline, "untested checks fail the gate (fail_on: inconclusive)") {
+		t.Errorf("verdict %s, headline %q: want fail, saying what failed it", rep.Verdict, rep.Headline)
 	}
 }

@@ -518,17 +518,26 @@ func (r *Report) Worst() (compare.Check, bool) {
 	return best, found
 }
 
-// Count returns how many scenarios have at least one check with status st
-// (for Inconclusive: a tested change for the worse; untested statistics
-// do not count).
+// Count returns how many scenarios show status st among their flags (what
+// each scenario's line says: for Inconclusive, a tested change for the
+// worse of a metric that did not regress).
 func (r *Report) Count(st vocab.Status) int {
 	n := 0
 	for _, s := range r.Scenarios {
-		for _, c := range s.Checks {
-			if c.Status == st && (st != vocab.Inconclusive || c.Doubtful()) {
-				n++
-				break
-			}
+		if slices.ContainsFunc(s.Flags(), func(f Flag) bool { return f.Status == st }) {
+			n++
+		}
+	}
+	return n
+}
+
+// untestedFailing counts the checks that fail the gate although no flag
+// shows them: untested statistics of a gate that fails on inconclusive.
+func (r *Report) untestedFailing() int {
+	n := 0
+	for _, c := range r.Result.Checks {
+		if c.Untested() && c.Fails(r.Thresholds.FailOn) {
+			n++
 		}
 	}
 	return n
@@ -575,6 +584,9 @@ func headline(r *Report, esc func(string) string) string {
 	}
 	if k := r.countNotTested(); k > 0 {
 		parts = append(parts, fmt.Sprintf("%d not tested (too few requests)", k))
+	}
+	if k := r.untestedFailing(); k > 0 {
+		parts = append([]string{plural(k, "untested check fails", "untested checks fail") + " the gate (fail_on: inconclusive)"}, parts...)
 	}
 	h := r.Verdict + ": "
 	if len(parts) == 0 {
