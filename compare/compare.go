@@ -146,9 +146,12 @@ type Config struct {
 	Floors []Budget
 	// Goodput is the per-request SLO; empty = no goodput check.
 	Goodput      []SLO
-	Permutations int    // default 2000
-	Bootstrap    int    // resamples for change CIs; default 1000, <0 disables
-	Seed         uint64 // default 1
+	Permutations int // default 2000
+	// MaxPermutations bounds the drawing for a p-value not yet settled
+	// against Alpha; default 16 × Permutations.
+	MaxPermutations int
+	Bootstrap       int    // resamples for change CIs; default 1000, <0 disables
+	Seed            uint64 // default 1
 	// rawSettle are raw p-value thresholds the sequential drawing of
 	// permutations also settles (an interim look's futility and 0.5).
 	rawSettle []float64
@@ -178,6 +181,10 @@ type Check struct {
 	// RunsUsable of RunsTotal history runs had enough requests for it.
 	Spread                float64
 	RunsUsable, RunsTotal int
+	// Unsettled: after the most permutations the p-value is still within
+	// Monte Carlo error of Alpha, so another random stream (a renamed
+	// scenario) could give the other status.
+	Unsettled bool
 }
 
 // Result is the outcome of a comparison.

@@ -579,12 +579,17 @@ func (rt *runTests) permute(cfg Config, from, to int) {
 // permuted jointly for all its tests.
 //
 // Permutations are drawn sequentially (sequential Monte Carlo): a first
-// batch of firstBatch, then doubling up to cfg.Permutations, and the
+// batch of firstBatch, then doubling up to cfg.Permutations, and on up to
+// MaxPermutations while a status-deciding p-value is not settled: the
 // drawing stops as soon as every check whose status depends on its
-// p-value is settled (see settled); checks whose point estimate is within
-// the thresholds are OK whatever their p-value, so a suite with no change
-// beyond them stops after the first batch. Res.Permutations says how many
-// were drawn. Permutations come in chunks computed in parallel, each from
+// p-value is, but for a chance below smcError, on the side of Alpha the
+// exact permutation p-value is on (see settled), so a verdict does not
+// hang on the random stream (a renamed scenario draws another). A check
+// still unsettled after MaxPermutations is marked Unsettled: its verdict
+// is within Monte Carlo error of Alpha. Checks whose point estimate is
+// within the thresholds are OK whatever their p-value, so a suite with no
+// change beyond them stops after the first batch. Res.Permutations says
+// how many were drawn. Permutations come in chunks computed in parallel, each from
 // its own stream seeded by the run's identity and the chunk's index, so
 // the result depends neither on the order of runs nor on scheduling.
 func westfallYoung(res *Result, data []*runTests, cfg Config) {
@@ -599,12 +604,13 @@ func westfallYoung(res *Result, data []*runTests, cfg Config) {
 	if k == 0 {
 		return
 	}
-	B := cfg.Permutations
-	total := B
+	B := cfg.maxPermutations()
+	total := cfg.Permutations
 	if firstBatch > 0 {
-		total = min(B, firstBatch)
+		total = min(total, firstBatch)
 	}
 	done := 0
+	var exceed, raw []int
 	for {
 		type job struct{ run, from, to int }
 		var jobs []job
@@ -621,13 +627,27 @@ func westfallYoung(res *Result, data []*runTests, cfg Config) {
 			data[j.run].permute(cfg, j.from, j.to)
 		})
 		done = total
-		exceed, raw := adjust(res, data, done)
-		if done == B || settledAll(res, exceed, raw, cfg, done) {
+		exceed, raw = adjust(res, data, done)
+		if done >= cfg.Permutations && done == B || settledAll(res, exceed, raw, cfg, done, false) {
 			break
+		}
+		if firstBatch == 0 && done >= cfg.Permutations {
+			break // every permutation at once (the calibration's reference)
 		}
 		total = min(B, 2*done)
 	}
+	if done == B && B > cfg.Permutations {
+		settledAll(res, exceed, raw, cfg, done, true)
+	}
 	res.Permutations = done
+}
+
+// maxPermutations bounds the sequential drawing: 16 × Permutations.
+func (c Config) maxPermutations() int {
+	if c.MaxPermutations > 0 {
+		return max(c.MaxPermutations, c.Permutations)
+	}
+	return 16 * c.Permutations
 }
 
 // firstBatch is the size of the first batch of permutations; 0 draws all
@@ -645,25 +665,30 @@ const smcError = 1e-3
 // not tested), raw the counts of its raw p-value. A check pointing to the
 // worse is also settled against each of cfg.rawSettle, the thresholds an
 // interim look compares its raw p-value with.
-func settledAll(res *Result, exceed, raw []int, cfg Config, b int) bool {
+func settledAll(res *Result, exceed, raw []int, cfg Config, b int, mark bool) bool {
 	cdfs := map[float64][]float64{}
 	isSettled := func(a int, level float64) bool {
 		cdf, ok := cdfs[level]
 		if !ok {
-			cdf = binomialCDF(b, settleRate(level, cfg.Permutations))
+			cdf = binomialCDF(b, level)
 			cdfs[level] = cdf
 		}
-		return settled(a, b, cfg.Permutations, level, cdf)
+		return settled(a, b, level, cdf)
 	}
+	all := true
 	for i := range res.Checks {
 		c := &res.Checks[i]
 		if exceed[i] < 0 || !pDecides(c, cfg) {
 			continue
 		}
 		if !isSettled(exceed[i], cfg.Alpha) {
-			return false
+			if !mark {
+				return false
+			}
+			c.Unsettled, all = true, false
+			continue
 		}
-		if c.worse() {
+		if c.worse() && !mark {
 			for _, level := range cfg.rawSettle {
 				if !isSettled(raw[i], level) {
 					return false
@@ -671,25 +696,16 @@ func settledAll(res *Result, exceed, raw []int, cfg Config, b int) bool {
 			}
 		}
 	}
-	return true
+	return all
 }
 
-// settleRate is the exceedance probability at which a p-value from all B
-// permutations would be exactly alpha: (1+a)/(B+1) ≤ alpha ⇔ a/B ≤ this.
-func settleRate(alpha float64, B int) float64 {
-	return (alpha*float64(B+1) - 1) / float64(B)
-}
-
-// settled reports whether a p-value estimated from a exceedances in b of
-// B permutations is, but for a chance below smcError, on the same side of
-// alpha as the exact permutation p-value: a binomial test of the
-// exceedance probability against settleRate (cdf is the Bin(b,
-// settleRate) distribution function), in agreement with (1+a)/(b+1)
-// itself. When no grid of B permutations can reach alpha, nothing will be
-// significant and every check is settled.
-func settled(a, b, B int, alpha float64, cdf []float64) bool {
-	pi := settleRate(alpha, B)
-	if pi <= 0 {
+// settled reports whether a p-value estimated from a exceedances in b
+// permutations is, but for a chance below smcError, on the same side of
+// alpha as the exact permutation p-value (the exceedance probability): a
+// binomial test of that probability against alpha (cdf is the Bin(b,
+// alpha) distribution function), in agreement with (1+a)/(b+1) itself.
+func settled(a, b int, alpha float64, cdf []float64) bool {
+	if alpha <= 0 {
 		return true
 	}
 	p := float64(1+a) / float64(b+1)

@@ -30,6 +30,7 @@ type jsonCheck struct {
 	MinDeltaMs *float64    `json:"min_delta_ms,omitempty"`
 	NeedN      int         `json:"need_n,omitempty"`
 	Reason     string      `json:"reason,omitempty"`
+	Unsettled  bool        `json:"unsettled,omitempty"`
 	Note       string      `json:"note,omitempty"`
 }
 
@@ -130,7 +131,7 @@ func JSON(w io.Writer, r *Report) error {
 			Baseline: num(c.Baseline, scale), Current: num(c.Current, scale),
 			DeltaPct: num(c.DeltaPct, 1), CIPct: pair(c.CIPct, 1), PValue: num(c.PValue, 1),
 			Budget: num(c.Budget, scale), NBaseline: c.NBase, NCurrent: c.NCurrent, Status: string(c.Status),
-			CurrentCI: pair(c.CurrentCI, scale), NeedN: c.NeedN, Reason: string(c.Reason), Note: note(c, r.Thresholds),
+			CurrentCI: pair(c.CurrentCI, scale), NeedN: c.NeedN, Reason: string(c.Reason), Unsettled: c.Unsettled, Note: note(c, r.Thresholds),
 		}
 		if !c.Metric.IsRate() {
 			jc.MinDeltaMs = num(c.MinDelta, 1)

@@ -667,6 +667,7 @@ const (
 	noteFailures                     // failed requests by kind
 	noteChanged                      // ⚙️: a configuration changed
 	noteRemoved                      // scenarios removed since the baseline
+	noteUnsettled                    // statuses within Monte Carlo error of alpha
 	noteWarning                      // the report's warnings
 )
 
@@ -694,7 +695,7 @@ func suiteNotes(r *Report) []suiteNote {
 	for _, n := range []struct {
 		kind noteKind
 		f    func(*Report) string
-	}{{noteUntested, untestedNote}, {noteInconclusive, inconclusiveNote}, {noteFailures, failuresNote}, {noteChanged, changedNote}, {noteRemoved, removedNote}} {
+	}{{noteUntested, untestedNote}, {noteInconclusive, inconclusiveNote}, {noteUnsettled, unsettledNote}, {noteFailures, failuresNote}, {noteChanged, changedNote}, {noteRemoved, removedNote}} {
 		if t := n.f(r); t != "" {
 			notes = append(notes, suiteNote{kind: n.kind, text: t})
 		}
@@ -822,6 +823,26 @@ func inconclusiveNote(r *Report) string {
 		s += fmt.Sprintf("; %d to %d requests per side might decide them", lo, hi)
 	}
 	return s + "."
+}
+
+// unsettledNote names the checks whose p-value stayed within Monte Carlo
+// error of alpha after the most permutations: their status could come out
+// the other way with another random stream (a renamed scenario).
+func unsettledNote(r *Report) string {
+	var names []string
+	for _, c := range r.Result.Checks {
+		if c.Unsettled {
+			names = append(names, fmt.Sprintf("%s @ %s %s %s", mdName(c.Scenario), mdName(c.Endpoint), metricName(c.Metric), c.Stat))
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	if len(names) > 3 {
+		names = append(names[:3], fmt.Sprintf("%d more", len(names)-3))
+	}
+	return fmt.Sprintf("🎲 %s: the p-value stayed within Monte Carlo error of alpha after %d permutations, so its status could come out the other way with another random stream; more requests settle it.",
+		strings.Join(names, ", "), r.Result.Permutations)
 }
 
 // failuresNote counts the failed requests over the suite by kind.
