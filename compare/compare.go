@@ -148,7 +148,7 @@ type Config struct {
 	Goodput      []SLO
 	Permutations int // default 2000
 	// MaxPermutations bounds the drawing for a p-value not yet settled
-	// against Alpha; default 16 × Permutations.
+	// against Alpha; default 4 × Permutations.
 	MaxPermutations int
 	Bootstrap       int    // resamples for change CIs; default 1000, <0 disables
 	Seed            uint64 // default 1

@@ -534,7 +534,7 @@ func TestSequentialPermutationsKeepStatuses(t *testing.T) {
 	}
 	defer func(q int) { firstBatch = q }(firstBatch)
 	c := cfg()
-	c.Permutations = 500 // the reference draws 16 × 500 at once
+	c.Permutations = 500 // the reference draws 4 × 500 at once
 	extended := false
 	for seed := range uint64(40) {
 		// Unchanged to +15%, and 1–5% failed: some p-values near alpha,
@@ -616,15 +616,15 @@ func TestSettled(t *testing.T) {
 		alpha float64
 		want  bool
 	}{
-		{0, 200, 0.05, true},       // nothing as extreme in 200: far below 5%
-		{10, 200, 0.05, false},     // 5.5%: right at alpha
-		{5, 200, 0.05, false},      // 3%: could still be above 5%
-		{40, 200, 0.05, true},      // 20%: far above
-		{45, 800, 0.05, false},     // 5.7%
-		{0, 200, 0.0001, false},    // a strict look needs many more
-		{0, 80000, 0.0001, true},   // … and has them
-		{1450, 32000, 0.05, true},  // 4.5% after 32,000: settled below
-		{1590, 32000, 0.05, false}, // 4.97%: within Monte Carlo error
+		{0, 200, 0.05, true},     // nothing as extreme in 200: far below 5%
+		{10, 200, 0.05, false},   // 5.5%: right at alpha
+		{5, 200, 0.05, false},    // 3%: could still be above 5%
+		{40, 200, 0.05, true},    // 20%: far above
+		{45, 800, 0.05, false},   // 5.7%
+		{0, 200, 0.0001, false},  // a strict look needs many more
+		{0, 80000, 0.0001, true}, // … and has them
+		{340, 8000, 0.05, true},  // 4.25% after 8,000: settled below
+		{395, 8000, 0.05, false}, // 4.94%: within Monte Carlo error
 	} {
 		cdf := binomialCDF(tt.b, tt.alpha)
 		if got := settled(tt.a, tt.b, tt.alpha, cdf); got != tt.want {

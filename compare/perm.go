@@ -642,12 +642,13 @@ func westfallYoung(res *Result, data []*runTests, cfg Config) {
 	res.Permutations = done
 }
 
-// maxPermutations bounds the sequential drawing: 16 × Permutations.
+// maxPermutations bounds the sequential drawing: 4 × Permutations (a
+// suite's permutations are joint: one borderline check draws them all).
 func (c Config) maxPermutations() int {
 	if c.MaxPermutations > 0 {
 		return max(c.MaxPermutations, c.Permutations)
 	}
-	return 16 * c.Permutations
+	return 4 * c.Permutations
 }
 
 // firstBatch is the size of the first batch of permutations; 0 draws all
