@@ -191,6 +191,11 @@ func MeasureAB(ctx context.Context, base, head *suite.Config, opt MeasureOptions
 	return measure(ctx, head, base, opt)
 }
 
+// ABBlockSize is the requests of each variant in one interleaved block of
+// latgate ab: 4 + 4, the design make calibrate measures
+// (docs/statistics.md, which also gives 1 + 1 and 2 + 2).
+const ABBlockSize = 4
+
 // planned is one (endpoint, scenario) of the suite, in plan order, with
 // its base variant in an A/B run.
 type planned struct {
@@ -335,6 +340,7 @@ func planMeasure(cfg, baseCfg *suite.Config) (*measurement, error) {
 					head := g.Request
 					g.Head, g.HeadBodyFor = &head, g.BodyFor
 					g.Request, g.BodyFor = baseReq, baseBody
+					g.BlockSize = ABBlockSize
 					m.total += s.Requests + s.Warmup
 					m.measuredPlanned += s.Requests
 					common++

@@ -9,8 +9,10 @@ import (
 	"time"
 
 	"github.com/latgate/latgate/fileio"
+	"github.com/latgate/latgate/gate"
 	"github.com/latgate/latgate/internal/gittest"
 	"github.com/latgate/latgate/sim"
+	"github.com/latgate/latgate/vocab"
 )
 
 // driftingProfile is a server whose speed swings ±40 % within seconds, as
@@ -53,18 +55,21 @@ func TestABSurvivesDrift(t *testing.T) {
 	if len(f.Runs) != 2 || f.Runs[0].Variant != "base" || f.Runs[1].Variant != "head" {
 		t.Fatalf("runs %d, want a base and a head run", len(f.Runs))
 	}
-	blocks := map[int]int{}
+	blocks := map[int]map[vocab.Side]int{}
 	for _, run := range f.Runs {
 		if len(run.Requests) != 80 {
 			t.Errorf("%s: %d requests, want 80", run.Variant, len(run.Requests))
 		}
 		for _, q := range run.Requests {
-			blocks[q.Block]++
+			if blocks[q.Block] == nil {
+				blocks[q.Block] = map[vocab.Side]int{}
+			}
+			blocks[q.Block][run.Variant]++
 		}
 	}
 	for b, n := range blocks {
-		if b < 1 || n != 2 {
-			t.Errorf("block %d holds %d requests, want one of each variant", b, n)
+		if b < 1 || n[vocab.Base] != gate.ABBlockSize || n[vocab.Head] != gate.ABBlockSize {
+			t.Errorf("block %d holds %v, want %d of each variant (the calibrated design)", b, n, gate.ABBlockSize)
 		}
 	}
 	// compare AB.json gives the same verdict from the file.
