@@ -1,0 +1,201 @@
+package trend
+
+import (
+	"flag"
+	"fmt"
+	"math"
+	"os"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/latgate/latgate/vocab"
+)
+
+var (
+	calibrate = flag.Bool("calibrate", false, "run the calibration study of the change-point detector (make calibrate)")
+	calStudy  = flag.String("study", "trend", "calibration: runs when the comma-separated list holds trend")
+	calSeries = flag.Int("series", 1000, "calibration: simulated series per case")
+	calRuns   = flag.Int("runs", 50, "calibration: runs per series")
+	calOut    = flag.String("calibrate-out", "", "calibration: also write the Markdown table here")
+)
+
+// calCase is a row of the study: a per-run spread and what happens to the
+// level of the series at run i.
+type calCase struct {
+	name  string
+	sigma float64
+	shift func(i, n int, seed uint64) float64
+	// at is where a change point should be (−1: none should be).
+	at int
+}
+
+func constant(int, int, uint64) float64 { return 1 }
+
+func calStep(at int, f float64) func(int, int, uint64) float64 {
+	return func(i, _ int, _ uint64) float64 { return stepAt(at, f)(i) }
+}
+
+// creep is ten +3% steps spread evenly over the series (at n·k/11).
+func creep(i, n int, _ uint64) float64 {
+	k := 0
+	for s := 1; s <= 10; s++ {
+		if i >= n*s/11 {
+			k++
+		}
+	}
+	return math.Pow(1.03, float64(k))
+}
+
+// outlier is one run at +80%, at a place drawn from the seed.
+func outlier(i, n int, seed uint64) float64 {
+	if uint64(i) == (seed*2654435761)%uint64(n) {
+		return 1.8
+	}
+	return 1
+}
+
+func calCases() []calCase {
+	var out []calCase
+	for _, sigma := range []float64{0.05, 0.10} {
+		out = append(out,
+			calCase{"flat", sigma, constant, -1},
+			calCase{"one outlier run +80%", sigma, outlier, -1},
+			calCase{"step +5% at run 30", sigma, calStep(30, 1.05), 30},
+			calCase{"step +10% at run 30", sigma, calStep(30, 1.10), 30},
+			calCase{"step +15% at run 30", sigma, calStep(30, 1.15), 30},
+			calCase{"creep: ten +3% steps", sigma, creep, -2},
+		)
+	}
+	return out
+}
+
+// calSeriesRuns is one simulated series as the runs of a scenario of its
+// own name, so each series draws its own permutations as a real one does.
+func calSeriesRuns(c calCase, seed uint64, n int) []Run {
+	values := lognormal(seed, n, c.sigma, func(i int) float64 { return c.shift(i, n, seed) })
+	runs := runsOf(values)
+	for i := range runs {
+		runs[i].Scenarios[0].Scenario = fmt.Sprintf("cal-%d", seed)
+	}
+	return runs
+}
+
+type calRow struct {
+	flagged, located atomic.Int64
+	mu               sync.Mutex
+	steps            []float64 // the largest step found per flagged series
+	firstSeen        []int     // creep: the first run count at which it was flagged
+}
+
+// TestCalibration runs the study of docs/statistics.md ("Main's trend"):
+// Analyze — the shipped detector, defaults included — on simulated series.
+func TestCalibration(t *testing.T) {
+	if !*calibrate || !strings.Contains(","+*calStudy+",", ",trend,") {
+		t.Skip("run with -calibrate (make calibrate)")
+	}
+	start := time.Now()
+	var b strings.Builder
+	fmt.Fprintf(&b, "| case | σ per run | series | flagged | located ±2 runs | largest step found (median) |\n|---|---:|---:|---:|---:|---:|\n")
+	for _, c := range calCases() {
+		var row calRow
+		parallel(*calSeries, func(seed uint64) { calOne(c, seed, &row) })
+		loc := "–"
+		if c.at >= 0 {
+			loc = pctText(row.located.Load(), *calSeries)
+		}
+		med := "–"
+		if len(row.steps) > 0 {
+			slices.Sort(row.steps)
+			med = fmt.Sprintf("%+.1f%%", row.steps[len(row.steps)/2])
+		}
+		fmt.Fprintf(&b, "| %s | %.2f | %d | %s | %s | %s |\n", c.name, c.sigma, *calSeries, pctText(row.flagged.Load(), *calSeries), loc, med)
+		if len(row.firstSeen) > 0 {
+			slices.Sort(row.firstSeen)
+			fmt.Fprintf(&b, "|   creep first flagged, runs recorded (median, 90th percentile) | %.2f | %d | %d, %d | | |\n",
+				c.sigma, len(row.firstSeen), row.firstSeen[len(row.firstSeen)/2], row.firstSeen[len(row.firstSeen)*9/10])
+		}
+	}
+	fmt.Fprintf(&b, "\n(%d runs per series; %s on %d cores.)\n", *calRuns, time.Since(start).Round(time.Second), runtime.NumCPU())
+	fmt.Println(b.String())
+	if *calOut != "" {
+		if err := os.WriteFile(*calOut, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func calOne(c calCase, seed uint64, row *calRow) {
+	runs := calSeriesRuns(c, seed, *calRuns)
+	a := Analyze(runs, Method{})
+	cps := a.Series[0].ChangePoints
+	if len(cps) == 0 {
+		return
+	}
+	row.flagged.Add(1)
+	if slices.ContainsFunc(cps, func(cp ChangePoint) bool { return abs(cp.Index-c.at) <= 2 }) {
+		row.located.Add(1)
+	}
+	largest := slices.MaxFunc(cps, func(x, y ChangePoint) int { return int(math.Copysign(1, math.Abs(x.StepPct)-math.Abs(y.StepPct))) })
+	row.mu.Lock()
+	row.steps = append(row.steps, largest.StepPct)
+	row.mu.Unlock()
+	if c.at == -2 && seed%5 == 0 { // creep: when would record mode first have said so?
+		for n := 6; n <= len(runs); n++ {
+			if s := Analyze(runs[:n], Method{}).Series[0]; len(s.ChangePoints) > 0 {
+				row.mu.Lock()
+				row.firstSeen = append(row.firstSeen, n)
+				row.mu.Unlock()
+				break
+			}
+		}
+	}
+}
+
+func pctText(k int64, n int) string { return fmt.Sprintf("%.1f%%", 100*float64(k)/float64(n)) }
+
+// parallel runs f(seed) for seeds 0..reps−1 on every core.
+func parallel(reps int, f func(seed uint64)) {
+	var wg sync.WaitGroup
+	jobs := make(chan uint64)
+	for range runtime.NumCPU() {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for seed := range jobs {
+				f(seed)
+			}
+		}()
+	}
+	for s := range uint64(reps) {
+		jobs <- s
+	}
+	close(jobs)
+	wg.Wait()
+}
+
+// TestCalibrationCasesAreWhatTheySay guards the study's simulated series.
+func TestCalibrationCasesAreWhatTheySay(t *testing.T) {
+	if f := creep(49, 50, 0); math.Abs(f-math.Pow(1.03, 10)) > 1e-12 {
+		t.Errorf("creep ends at %g", f)
+	}
+	if creep(4, 50, 0) != 1 || creep(5, 50, 0) != 1.03 {
+		t.Error("the creep's first step is not at run 5")
+	}
+	n := 0
+	for i := range 50 {
+		if outlier(i, 50, 17) != 1 {
+			n++
+		}
+	}
+	if n != 1 {
+		t.Errorf("%d outlier runs", n)
+	}
+	if runs := calSeriesRuns(calCases()[0], 3, 50); len(runs) != 50 || runs[0].Scenarios[0].Values[0].Metric != vocab.TTFT {
+		t.Error("series runs")
+	}
+}
