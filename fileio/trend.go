@@ -66,6 +66,9 @@ func IsGzip(b []byte) bool { return len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b 
 // or plain JSON); name is used in errors. Decompression stops at
 // MaxTrendSize: a small file that inflates without end is refused.
 func DecodeTrend(name string, b []byte) (*trend.File, error) {
+	if len(b) > MaxTrendSize {
+		return nil, fmt.Errorf("%s: larger than %s: too large to be a trend file", name, mib(MaxTrendSize))
+	}
 	if IsGzip(b) {
 		zr, err := gzip.NewReader(bytes.NewReader(b))
 		if err != nil {

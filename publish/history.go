@@ -37,10 +37,16 @@ type HistoryFile struct {
 	Data      []byte
 }
 
-// History is the results files of a baseline artifact, oldest first.
+// History is the results files of a baseline artifact, oldest first, and
+// its trend file.
 type History struct {
 	RunURL string // the run that uploaded the artifact
 	Files  []HistoryFile
+	// Trend is the artifact's trend file (fileio.TrendName) as stored, nil
+	// when it has none (an artifact recorded before trends were kept);
+	// TrendErr says why it could not be read.
+	Trend    []byte
+	TrendErr error
 }
 
 // Newest is the most recent results file.
@@ -246,6 +252,35 @@ func ReadHistoryZip(zb []byte) ([]HistoryFile, error) {
 	return out, nil
 }
 
+// ReadTrendZip returns the trend file (fileio.TrendName) of an artifact
+// zip as stored, at most fileio.MaxTrendSize bytes; nil when there is
+// none.
+func ReadTrendZip(zb []byte) ([]byte, error) {
+	zr, err := zip.NewReader(bytes.NewReader(zb), int64(len(zb)))
+	if err != nil {
+		return nil, fmt.Errorf("%w: not a zip file: %v", ErrBadArtifact, err)
+	}
+	for _, f := range zr.File {
+		if path.Base(f.Name) != fileio.TrendName || f.FileInfo().IsDir() {
+			continue
+		}
+		rc, err := f.Open()
+		if err != nil {
+			return nil, fmt.Errorf("%w: reading %s: %v", ErrBadArtifact, f.Name, err)
+		}
+		defer rc.Close()
+		b, err := io.ReadAll(io.LimitReader(rc, fileio.MaxTrendSize+1))
+		if err != nil {
+			return nil, fmt.Errorf("%w: reading %s: %v", ErrBadArtifact, f.Name, err)
+		}
+		if len(b) > fileio.MaxTrendSize {
+			return nil, fmt.Errorf("%w: %s is larger than %d MiB: not a trend file latgate wrote", ErrBadArtifact, f.Name, fileio.MaxTrendSize>>20)
+		}
+		return b, nil
+	}
+	return nil, nil
+}
+
 func readZipFile(f *zip.File, budget int64) ([]byte, error) {
 	rc, err := f.Open()
 	if err != nil {
@@ -300,7 +335,8 @@ func (g *GitHub) FetchHistory(ctx context.Context, q ArtifactQuery) (History, er
 			if err != nil {
 				return History{}, fmt.Errorf("artifact %q of %s: %w", q.Name, run.GetHTMLURL(), err)
 			}
-			return History{RunURL: run.GetHTMLURL(), Files: files}, nil
+			trend, terr := ReadTrendZip(zb)
+			return History{RunURL: run.GetHTMLURL(), Files: files, Trend: trend, TrendErr: terr}, nil
 		}
 	}
 	return History{}, fmt.Errorf("%w: no successful run on %q has an artifact named %q (record one with mode: record on pushes to %s)", ErrNoArtifact, q.Branch, q.Name, q.Branch)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/latgate/latgate/fileio"
 	"github.com/latgate/latgate/internal/ghfake"
 )
 
@@ -281,5 +282,24 @@ func TestReadHistoryDir(t *testing.T) {
 	h, err = ReadHistoryDir(dir)
 	if want := []string{HistoryName(day(2)), HistoryName(day(3))}; err != nil || !slices.Equal(names(h), want) {
 		t.Errorf("got %v, %v; want %v", names(h), err, want)
+	}
+}
+
+func TestFetchHistoryCarriesTheTrend(t *testing.T) {
+	f := ghfake.New(t, "o/r")
+	f.AddRun(ghfake.Run{ID: 10, Workflow: "latgate.yml", Branch: "main", Artifacts: []ghfake.Artifact{{ID: 3, Name: "b", Zip: ghfake.Zip(
+		ghfake.File{Name: "results-a.json", Body: results("2026-10-01T00:00:00Z")},
+		ghfake.File{Name: fileio.TrendName, Body: "\x1f\x8bstored as is"})}}})
+	f.Expect(ghfake.ListRepoRuns, ghfake.ListArtifacts, ghfake.DownloadArtifact, ghfake.Storage)
+	h, err := client(t, f).FetchHistory(context.Background(), ArtifactQuery{Name: "b", Branch: "main"})
+	if err != nil || string(h.Trend) != "\x1f\x8bstored as is" || h.TrendErr != nil || !slices.Equal(names(h.Files), []string{"results-a.json"}) {
+		t.Errorf("trend %q (%v), files %v, %v", h.Trend, h.TrendErr, names(h.Files), err)
+	}
+	// An artifact recorded before trends were kept has none.
+	if b, err := ReadTrendZip(ghfake.Zip(ghfake.File{Name: "results-a.json", Body: results("2026-10-01T00:00:00Z")})); b != nil || err != nil {
+		t.Errorf("no trend file: %q, %v", b, err)
+	}
+	if _, err := ReadTrendZip([]byte("PK?")); !errors.Is(err, ErrBadArtifact) {
+		t.Errorf("not a zip: %v", err)
 	}
 }
