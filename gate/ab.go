@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/latgate/latgate/fileio"
 	"github.com/latgate/latgate/compare"
+	"github.com/latgate/latgate/fileio"
 	"github.com/latgate/latgate/publish"
 	"github.com/latgate/latgate/report"
 	"github.com/latgate/latgate/results"

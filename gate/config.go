@@ -8,8 +8,8 @@ import (
 	"io"
 	"os"
 
-	"github.com/latgate/latgate/fileio"
 	"github.com/latgate/latgate/compare"
+	"github.com/latgate/latgate/fileio"
 	"github.com/latgate/latgate/suite"
 )
 
