@@ -20,6 +20,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -206,6 +207,9 @@ func Merge(keep int, runs ...[]Run) []Run {
 	return all
 }
 
+// name is what a metric or a statistic is called (vocab spells them so).
+var name = regexp.MustCompile(`^[a-z][a-z0-9_]{0,31}$`)
+
 // Validate checks a decoded trend file: its schema, and that every run has
 // a time and every value is a positive number (or null) with its count.
 func (f *File) Validate() error {
@@ -224,8 +228,8 @@ func (f *File) Validate() error {
 				return fmt.Errorf("runs[%d].scenarios[%d]: \"endpoint\" and \"scenario\" are required", i, j)
 			}
 			for k, v := range s.Values {
-				if v.Metric == "" || v.Stat == "" || v.N < 0 {
-					return fmt.Errorf("runs[%d].scenarios[%d].values[%d]: metric, stat and a count n ≥ 0 are required", i, j, k)
+				if !name.MatchString(string(v.Metric)) || !name.MatchString(string(v.Stat)) || v.N < 0 {
+					return fmt.Errorf("runs[%d].scenarios[%d].values[%d]: metric and stat (lower-case names such as ttft and p95) and a count n ≥ 0 are required", i, j, k)
 				}
 				if v.Value != nil && !(*v.Value > 0 && !math.IsInf(*v.Value, 0)) {
 					return fmt.Errorf("runs[%d].scenarios[%d].values[%d]: value %g is not a positive number of milliseconds", i, j, k, *v.Value)

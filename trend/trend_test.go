@@ -228,6 +228,7 @@ func TestValidate(t *testing.T) {
 		"schema":   {Schema: "latgate/results/v1"},
 		"no time":  {Schema: Schema, Runs: []Run{{}}},
 		"negative": {Schema: Schema, Runs: runsOf([]float64{-1})},
+		"metric":   {Schema: Schema, Runs: []Run{{CreatedAt: t0, Scenarios: []Scenario{{Endpoint: "e", Scenario: "s", Values: []Value{{Metric: "<b>", Stat: vocab.P50}}}}}}},
 	} {
 		if err := f.Validate(); err == nil {
 			t.Errorf("%s: accepted", name)

@@ -56,6 +56,8 @@ Usage:
   latgate gate    [-c latgate.yaml] [--mode gate|record|ab] [--baseline FILE] [--dry-run]
   latgate publish --results FILE [--baseline FILE] [--pr N | --head-sha SHA]
   latgate merge   A.json B.json ... -o all.json
+  latgate trend   DIR|FILES... [--format text|markdown|json|html]
+                                                           main's trend: series and change points of recorded runs
   latgate demo                                             the whole flow on the built-in simulator
   latgate sim     [--addr 127.0.0.1:8080] [--profile realistic]  serve the simulator
   latgate init    [--base-url URL --model M --api-key-env VAR]  write latgate.yaml and a workflow
@@ -106,6 +108,8 @@ func dispatch(e *env, args []string) error {
 		return cmdPublish(e, rest)
 	case "merge":
 		return cmdMerge(e, rest)
+	case "trend":
+		return cmdTrend(e, rest)
 	case "demo":
 		return cmdDemo(e, rest)
 	case "sim":
