@@ -12,9 +12,6 @@ import (
 // change points.
 func TrendText(w io.Writer, t *Trend, color bool) {
 	fmt.Fprintf(w, "latgate trend: %s\n", escapeControls(t.headline()))
-	if t.Recorded != "" {
-		fmt.Fprintf(w, "\nrecorded now:\n%s", t.Recorded)
-	}
 	mark := func(s string) string {
 		if color {
 			return "\x1b[31m" + s + "\x1b[0m"
