@@ -38,13 +38,13 @@ func TrendHTML(w io.Writer, t *Trend) error {
 	trendChangeTable(p, t)
 	p.s("<ul class=\"sub\">")
 	for _, n := range t.trendNotes() {
-		p.f("<li>%s</li>", esc(n))
+		p.f("<li>%s</li>", esc(escapeControls(n)))
 	}
 	p.f("<li>%s</li><li>Reading the charts: every dot is one recorded run (hollow: a scheduled run, which sees the provider's drift without a commit); "+
 		"the solid lines are the levels between change points; a dashed line marks the first run of a new level, with its step (red: slower, green: faster). "+
 		"Hover a dot or a change for its commit, date and value.</li></ul>\n", esc(t.method()))
 	for gi, g := range t.groups() {
-		p.f("<h2 id=\"t%d\">%s @ %s</h2>\n<div class=\"charts\">\n", gi, esc(g.Scenario), esc(g.Endpoint))
+		p.f("<h2 id=\"t%d\">%s @ %s</h2>\n<div class=\"charts\">\n", gi, esc(escapeControls(g.Scenario)), esc(escapeControls(g.Endpoint)))
 		for _, i := range g.Series {
 			trendChart(p, t, t.Analysis.Series[i])
 		}
@@ -71,7 +71,7 @@ func trendChangeTable(p *page, t *Trend) {
 			cls = "bad"
 		}
 		p.f("<tr><td class=\"name\">%s</td><td class=\"name\">%s</td><td>%s</td><td>%s %s%s</td><td class=\"n %s\">%s</td><td class=\"n\">%s → %s</td></tr>\n",
-			esc(kc.Scenario), esc(kc.Endpoint), esc(t.seriesLabel(t.series(kc.Key))), t.commitHTML(kc.GitSHA), day(kc.CreatedAt), fresh,
+			esc(escapeControls(kc.Scenario)), esc(escapeControls(kc.Endpoint)), esc(t.seriesLabel(t.series(kc.Key))), t.commitHTML(kc.GitSHA), day(kc.CreatedAt), fresh,
 			cls, esc(stepText(kc.StepPct, kc.CIPct)), Millis(kc.Before), Millis(kc.After))
 	}
 	p.s("</table>\n")

@@ -22,7 +22,7 @@ func TrendMarkdown(t *Trend) string {
 	var fresh []string
 	for _, kc := range cps {
 		if kc.New {
-			fresh = append(fresh, fmt.Sprintf("- 🆕 **%s @ %s %s %s** from %s (%s)", mdName(kc.Scenario), mdName(kc.Endpoint),
+			fresh = append(fresh, fmt.Sprintf("- 🆕 **%s @ %s %s %s** from %s (%s)", mdName(escapeControls(kc.Scenario)), mdName(escapeControls(kc.Endpoint)),
 				md(t.seriesLabel(t.series(kc.Key))), stepText(kc.StepPct, kc.CIPct), t.commitMD(kc.GitSHA), day(kc.CreatedAt)))
 		}
 	}
@@ -40,7 +40,7 @@ func TrendMarkdown(t *Trend) string {
 			if kc.New {
 				isNew = " 🆕"
 			}
-			fmt.Fprintf(&b, "| %s | %s | %s | %s %s | %s | %s → %s |\n", mdName(kc.Scenario), mdName(kc.Endpoint), md(t.seriesLabel(t.series(kc.Key))),
+			fmt.Fprintf(&b, "| %s | %s | %s | %s %s | %s | %s → %s |\n", mdName(escapeControls(kc.Scenario)), mdName(escapeControls(kc.Endpoint)), md(t.seriesLabel(t.series(kc.Key))),
 				t.commitMD(kc.GitSHA), day(kc.CreatedAt)+isNew, stepText(kc.StepPct, kc.CIPct), Millis(kc.Before), Millis(kc.After))
 		}
 		b.WriteString("\n")
@@ -50,12 +50,12 @@ func TrendMarkdown(t *Trend) string {
 	for _, g := range t.groups() {
 		for _, i := range g.Series {
 			s := t.Analysis.Series[i]
-			fmt.Fprintf(&b, "| %s | %s | %s | %d | %s |\n", mdName(s.Scenario), mdName(s.Endpoint), md(t.seriesLabel(s)), len(s.Points), levelText(s))
+			fmt.Fprintf(&b, "| %s | %s | %s | %d | %s |\n", mdName(escapeControls(s.Scenario)), mdName(escapeControls(s.Endpoint)), md(t.seriesLabel(s)), len(s.Points), levelText(s))
 		}
 	}
 	b.WriteString("\n</details>\n\n")
 	for _, n := range t.trendNotes() {
-		b.WriteString("- " + md(n) + "\n")
+		b.WriteString("- " + md(escapeControls(n)) + "\n")
 	}
 	fmt.Fprintf(&b, "\n<sub>%s</sub>\n", t.method())
 	return b.String()

@@ -28,7 +28,7 @@ func TrendText(w io.Writer, t *Trend, color bool) {
 			if kc.New {
 				isNew = mark("NEW")
 			}
-			tw.row(escapeControls(kc.Scenario+" @ "+kc.Endpoint), t.seriesLabel(s), day(kc.CreatedAt)+" "+shortSHA(kc.GitSHA),
+			tw.row(textName(kc.Scenario, kc.Endpoint), t.seriesLabel(s), day(kc.CreatedAt)+" "+shortSHA(kc.GitSHA),
 				stepText(kc.StepPct, kc.CIPct), Millis(kc.Before)+" → "+Millis(kc.After), isNew)
 		}
 		tw.write(w)
@@ -39,11 +39,17 @@ func TrendText(w io.Writer, t *Trend, color bool) {
 	for _, g := range t.groups() {
 		for _, i := range g.Series {
 			s := t.Analysis.Series[i]
-			tw.row(escapeControls(s.Scenario+" @ "+s.Endpoint), t.seriesLabel(s), fmt.Sprint(len(s.Points)), levelText(s))
+			tw.row(textName(s.Scenario, s.Endpoint), t.seriesLabel(s), fmt.Sprint(len(s.Points)), levelText(s))
 		}
 	}
 	tw.write(w)
 	for _, n := range t.trendNotes() {
 		fmt.Fprintln(w, "note:", escapeControls(n))
 	}
+}
+
+// textName is "scenario @ endpoint" for a terminal table: escaped, and
+// cut to 60 characters (the notes and the other formats carry it whole).
+func textName(scenario, endpoint string) string {
+	return short(escapeControls(scenario+" @ "+endpoint), 60)
 }

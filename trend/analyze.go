@@ -202,6 +202,9 @@ func (s *Series) detect(runs []Run, m Method) {
 	case len(splits) == 0:
 		lv := math.Exp(median(logs(values)))
 		s.Level = Level{First: lv, Current: lv, CIPct: [2]float64{math.NaN(), math.NaN()}}
+	case len(splits) == 1: // the same two segments: the same numbers
+		cp := s.ChangePoints[0]
+		s.Level = Level{First: cp.Before, Current: cp.After, ChangePct: cp.StepPct, CIPct: cp.CIPct}
 	default:
 		first, last := values[:cuts[1]], values[cuts[len(cuts)-2]:]
 		s.Level.First, s.Level.Current, s.Level.ChangePct, s.Level.CIPct = step(first, last, seed, m)

@@ -183,8 +183,8 @@ func TestCalibrationCasesAreWhatTheySay(t *testing.T) {
 	if f := creep(49, 50, 0); math.Abs(f-math.Pow(1.03, 10)) > 1e-12 {
 		t.Errorf("creep ends at %g", f)
 	}
-	if creep(4, 50, 0) != 1 || creep(5, 50, 0) != 1.03 {
-		t.Error("the creep's first step is not at run 5")
+	if creep(3, 50, 0) != 1 || creep(4, 50, 0) != 1.03 || creep(44, 50, 0) >= creep(45, 50, 0) {
+		t.Error("the creep's steps are not at runs 4, 9, …, 45 (50·k/11)")
 	}
 	n := 0
 	for i := range 50 {
