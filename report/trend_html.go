@@ -86,7 +86,7 @@ func (t *Trend) commitHTML(sha string) string {
 	return code
 }
 
-const trendW, trendH = 350.0, 210.0
+const trendW, trendH = 330.0, 210.0 // three charts to a row
 
 // trendChart draws one series against the runs of the analysis: x is the
 // run (dates on the axis), y the value in ms.
