@@ -74,7 +74,9 @@ func Trend(env Env, paths []string) (*report.Trend, error) {
 	if repo == "" && env.Getenv != nil {
 		repo = repositoryURL(env.Getenv("GITHUB_SERVER_URL"), env.Getenv("GITHUB_REPOSITORY"))
 	}
-	return &report.Trend{Analysis: trend.Analyze(runs, trend.Method{}), Repository: repo, Notes: append(in.notes, in.skipped()...)}, nil
+	a := trend.Analyze(runs, trend.Method{})
+	a.MarkAnnounced(in.announced)
+	return &report.Trend{Analysis: a, Repository: repo, Notes: append(in.notes, in.skipped()...)}, nil
 }
 
 // repositoryURL is the repository's web address, "" when either part is
@@ -90,6 +92,7 @@ func repositoryURL(server, repo string) string {
 // passed by.
 type trendInput struct {
 	resultRuns, trendRuns []trend.Run
+	announced             []trend.Announced
 	repo                  string
 	notes                 []string
 	ignored               []string // foreign files of a folder
@@ -147,6 +150,7 @@ func (in *trendInput) file(path string) (bool, error) {
 			return false, AsBadInput(err)
 		}
 		in.trendRuns = append(in.trendRuns, f.Runs...)
+		in.announced = append(in.announced, f.Announced...)
 		in.repo = cmp.Or(in.repo, f.Repository)
 		return true, nil
 	case strings.HasPrefix(schema, "latgate/results/"):

@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 
 	"github.com/latgate/latgate/fileio"
@@ -35,19 +34,23 @@ func readTrendDir(dir string, log io.Writer) []byte {
 }
 
 // recordTrend adds the recorded run to main's trend — the previous trend
-// file, else the runs of the previous history — keeps the newest
-// regression.trend runs in dir's trend file and finds their change points;
-// those that appeared with this run are marked new.
+// file, else the runs of the previous history — finds the change points,
+// announces those that are new (trend.Announce: once each, and only when
+// they hold at the suite's level) and keeps the newest regression.trend
+// runs and the announcements in dir's trend file. The first trend (no
+// trend file yet) announces nothing: it takes the change points already in
+// the history as known.
 func (p *pipeline) recordTrend(cfg *suite.Config, cur *results.File, prev []publish.HistoryFile, prevTrend []byte, dir string) (*report.Trend, error) {
 	path := filepath.Join(dir, fileio.TrendName)
 	var old []trend.Run
-	repo := ""
+	var announced []trend.Announced
+	repo, quiet := "", true
 	if prevTrend != nil {
 		f, err := fileio.DecodeTrend(fileio.TrendName, prevTrend)
 		if err != nil {
 			fmt.Fprintf(p.env.Stderr, "latgate: warning: %v: the trend starts again from the history\n", err)
 		} else {
-			old, repo = f.Runs, f.Repository
+			old, announced, repo, quiet = f.Runs, f.Announced, f.Repository, false
 		}
 	}
 	if _, err := os.Lstat(path); err == nil && old == nil {
@@ -65,13 +68,12 @@ func (p *pipeline) recordTrend(cfg *suite.Config, cur *results.File, prev []publ
 	}
 	repo = cmp.Or(repositoryURL(p.gc.ServerURL, p.gc.Repository), repo)
 	runs := trend.Merge(cfg.Regression.Trend, []trend.Run{run}, old, fromHistory)
-	if err := fileio.WriteTrend(path, &trend.File{Schema: trend.Schema, Repository: repo, Runs: runs}); err != nil {
+	a := trend.Analyze(runs, trend.Method{})
+	announced = trend.Announce(&a, announced, quiet)
+	if err := fileio.WriteTrend(path, &trend.File{Schema: trend.Schema, Repository: repo, Runs: runs, Announced: announced}); err != nil {
 		return nil, AsCannotRun(err)
 	}
 	fmt.Fprintf(p.env.Stderr, "latgate: main's trend of %d run(s) in %s\n", len(runs), path)
-	a := trend.Analyze(runs, trend.Method{})
-	before := slices.DeleteFunc(slices.Clone(runs), func(r trend.Run) bool { return r.CreatedAt.Equal(run.CreatedAt) })
-	a.MarkNew(trend.Analyze(before, trend.Method{}))
 	return &report.Trend{Analysis: a, Repository: repo}, nil
 }
 

@@ -50,7 +50,13 @@ func TestSchemaTrendFiles(t *testing.T) {
 		t.Fatal("the measured run has no null value: the schema's null case is not exercised")
 	}
 	path := filepath.Join(dir, fileio.TrendName)
-	if err := fileio.WriteTrend(path, &trend.File{Schema: trend.Schema, Repository: "https://github.test/o/r", Runs: trend.Merge(100, []trend.Run{now}, runs)}); err != nil {
+	all := trend.Merge(100, []trend.Run{now}, runs)
+	a := trend.Analyze(all, trend.Method{})
+	announced := trend.Announce(&a, nil, false)
+	if len(announced) == 0 {
+		t.Fatal("nothing announced: the schema's announcements are not exercised")
+	}
+	if err := fileio.WriteTrend(path, &trend.File{Schema: trend.Schema, Repository: "https://github.test/o/r", Runs: all, Announced: announced}); err != nil {
 		t.Fatal(err)
 	}
 	zr, err := gzip.NewReader(bytes.NewReader(readFile(t, path)))

@@ -18,7 +18,7 @@ const trendHostile = "<img src=x onerror=alert(1)>|*[x](javascript:alert(1))\x1b
 
 // trendFixture is 40 runs of main, a day apart, every fourth a scheduled
 // run: chat-short steps up by 25% at run 24, summarize speeds up by 20%
-// for the last two runs (new with the newest run), agent's
+// for the last five runs (announced by the newest run), agent's
 // configuration changes at run 30, and a scenario with a hostile name
 // joins for the last five runs.
 func trendFixture() *Trend {
@@ -45,7 +45,7 @@ func trendFixture() *Trend {
 		if i >= 24 {
 			chat = 500
 		}
-		if i >= 38 {
+		if i >= 35 {
 			sum = 720
 		}
 		if i >= 30 {
@@ -57,8 +57,10 @@ func trendFixture() *Trend {
 		}
 		runs = append(runs, r)
 	}
+	prev := trend.Analyze(runs[:35], trend.Method{}) // what the records up to run 35 announced
+	known := trend.Announce(&prev, nil, true)
 	a := trend.Analyze(runs, trend.Method{})
-	a.MarkNew(trend.Analyze(runs[:39], trend.Method{}))
+	trend.Announce(&a, known, false)
 	return &Trend{Analysis: a, Repository: "https://github.com/acme/app", Notes: []string{"ignored 1 file(s) that are not latgate results or trend files: notes\x07.txt"}}
 }
 

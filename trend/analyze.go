@@ -82,7 +82,7 @@ type ChangePoint struct {
 	StepPct float64
 	CIPct   [2]float64
 	PValue  float64
-	// New: it appeared with the newest run (MarkNew).
+	// New: the record of the newest run announced it (Announce).
 	New bool
 }
 
@@ -251,36 +251,6 @@ func median(xs []float64) float64 {
 
 // pctOf turns a log ratio into a change in percent.
 func pctOf(d float64) float64 { return (math.Exp(d) - 1) * 100 }
-
-// MarkNew marks the change points that appeared with the newest run: those
-// of a that prev (the analysis of the same runs without the newest) does
-// not have within two runs of the same place in the same series.
-func (a *Analysis) MarkNew(prev Analysis) {
-	old := map[Key][]time.Time{}
-	for _, s := range prev.Series {
-		for _, cp := range s.ChangePoints {
-			old[s.Key] = append(old[s.Key], cp.CreatedAt)
-		}
-	}
-	for si := range a.Series {
-		s := &a.Series[si]
-		for ci := range s.ChangePoints {
-			cp := &s.ChangePoints[ci]
-			cp.New = true
-			for _, t := range old[s.Key] {
-				// The first point at or after the old change point's run.
-				j, _ := slices.BinarySearchFunc(s.Points, t, func(p Point, t time.Time) int {
-					return a.Runs[p.Run].CreatedAt.Compare(t)
-				})
-				if abs(j-cp.Index) <= 2 {
-					cp.New = false
-				}
-			}
-		}
-	}
-}
-
-func abs(x int) int { return max(x, -x) }
 
 // New lists the change points that appeared with the newest run, series by
 // series; slower counts those whose step is a slowdown.

@@ -22,6 +22,7 @@ var (
 	calSeries = flag.Int("series", 1000, "calibration: simulated series per case")
 	calRuns   = flag.Int("runs", 50, "calibration: runs per series")
 	calOut    = flag.String("calibrate-out", "", "calibration: also write the Markdown table here")
+	calSuites = flag.Int("suites", 200, "calibration: simulated flat suites of 20 scenarios for the record-by-record study")
 )
 
 // calCase is a row of the study: a per-run spread and what happens to the
@@ -120,7 +121,8 @@ func TestCalibration(t *testing.T) {
 				c.sigma, len(row.firstSeen), row.firstSeen[len(row.firstSeen)/2], row.firstSeen[len(row.firstSeen)*9/10])
 		}
 	}
-	fmt.Fprintf(&b, "\n(%d runs per series; %s on %d cores.)\n", *calRuns, time.Since(start).Round(time.Second), runtime.NumCPU())
+	suiteStudy(&b)
+	fmt.Fprintf(&b, "\n(%d runs per series, %d series per case, %d suites; %s on %d cores.)\n", *calRuns, *calSeries, *calSuites, time.Since(start).Round(time.Second), runtime.NumCPU())
 	fmt.Println(b.String())
 	if *calOut != "" {
 		if err := os.WriteFile(*calOut, []byte(b.String()), 0o644); err != nil {
@@ -198,4 +200,94 @@ func TestCalibrationCasesAreWhatTheySay(t *testing.T) {
 	if runs := calSeriesRuns(calCases()[0], 3, 50); len(runs) != 50 || runs[0].Scenarios[0].Values[0].Metric != vocab.TTFT {
 		t.Error("series runs")
 	}
+}
+
+// suiteStudy is record mode, record by record (the 10th run to the last),
+// on suites of 20 scenarios × 3 series (independent, σ 0.05 per run: an
+// upper bound for the correlated series of a real scenario): flat, or with
+// scenario 0 stepping +15% at run 30, or creeping (ten +3% steps). It
+// counts the records that announce a change point of a flat scenario
+// (false), and when the changed scenario's is first announced.
+func suiteStudy(b *strings.Builder) {
+	fmt.Fprintf(b, "\nRecord mode, record by record from the 10th run to the %dth, on suites of 20 scenarios × 3 series (independent, σ 0.05; %d suites per row):\n\n", *calRuns, *calSuites)
+	b.WriteString("| suite | records announcing a false change point | suites with one | changed scenario announced by the last run | at run (median, 90th percentile) |\n|---|---:|---:|---:|---:|\n")
+	for _, c := range []struct {
+		name  string
+		shift func(i, n int, seed uint64) float64
+	}{{"flat", constant}, {"scenario 0 steps +15% at run 30", calStep(30, 1.15)}, {"scenario 0 creeps: ten +3% steps", creep}} {
+		var records, falseRecords, falseSuites, found atomic.Int64
+		var mu sync.Mutex
+		var at []int
+		parallel(*calSuites, func(seed uint64) {
+			first, falseAny := recordByRecord(seed, c.shift, &records, &falseRecords)
+			if falseAny {
+				falseSuites.Add(1)
+			}
+			if first > 0 {
+				found.Add(1)
+				mu.Lock()
+				at = append(at, first)
+				mu.Unlock()
+			}
+		})
+		when := "–"
+		if len(at) > 0 {
+			slices.Sort(at)
+			when = fmt.Sprintf("%d, %d", at[len(at)/2], at[len(at)*9/10])
+		}
+		changed := "–"
+		if c.name != "flat" {
+			changed = pctText(found.Load(), *calSuites)
+		}
+		fmt.Fprintf(b, "| %s | %s of %d | %s | %s | %s |\n", c.name, pctText(falseRecords.Load(), int(records.Load())), records.Load(),
+			pctText(falseSuites.Load(), *calSuites), changed, when)
+	}
+}
+
+// recordByRecord records one simulated suite run by run with Announce, as
+// record mode does; it returns the run count at which scenario 0 was
+// first announced (0: never) and whether another scenario ever was.
+func recordByRecord(seed uint64, shift func(i, n int, seed uint64) float64, records, falseRecords *atomic.Int64) (int, bool) {
+	n := *calRuns
+	series := make([][]float64, 60)
+	for k := range series {
+		sh := flat
+		if k < 3 {
+			sh = func(i int) float64 { return shift(i, n, seed) }
+		}
+		series[k] = lognormal(seed*1000+uint64(k), n, 0.05, sh)
+	}
+	runs := runsOf(series[0])
+	for i := range runs {
+		runs[i].Scenarios = nil
+		for sc := range 20 {
+			vals := make([]Value, 3)
+			for j, sp := range Specs[:3] {
+				v := series[3*sc+j][i]
+				vals[j] = Value{Metric: sp.Metric, Stat: sp.Stat, Value: &v, N: 50}
+			}
+			runs[i].Scenarios = append(runs[i].Scenarios, Scenario{Endpoint: "e", Scenario: fmt.Sprint(sc), Fingerprint: "f", Requests: 50, Values: vals})
+		}
+	}
+	prev := Analyze(runs[:9], Method{})
+	anns := Announce(&prev, nil, true)
+	first, falseAny := 0, false
+	for k := 10; k <= n; k++ {
+		a := Analyze(runs[:k], Method{})
+		anns = Announce(&a, anns, false)
+		records.Add(1)
+		cps, _ := a.New()
+		falseHere := false
+		for _, cp := range cps {
+			if cp.Scenario == "0" && first == 0 {
+				first = k
+			}
+			falseHere = falseHere || cp.Scenario != "0"
+		}
+		if falseHere {
+			falseRecords.Add(1)
+			falseAny = true
+		}
+	}
+	return first, falseAny
 }

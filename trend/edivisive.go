@@ -190,3 +190,25 @@ func permutationP(xs []float64, bounds []int, q float64, m Method, rng *rand.Ran
 	}
 	return float64(1+reached) / float64(1+m.Permutations)
 }
+
+// Confirm tests the segment values[lo:hi] for a change anywhere inside it —
+// its best-split Q against permutations of the segment — at level alpha,
+// with enough permutations for a p-value of alpha/2 to be reached. A
+// change point that record mode announces passes Confirm at the suite's
+// level divided by its number of series (Bonferroni), so that a suite of
+// many series does not announce a borderline split of one of them.
+func Confirm(values []float64, lo, hi int, alpha float64, seed uint64, m Method) bool {
+	m = m.withDefaults()
+	xs := make([]float64, hi-lo)
+	for i, v := range values[lo:hi] {
+		xs[i] = math.Log(v)
+	}
+	q, at := bestSplit(xs, m.MinSegment)
+	if at < 0 {
+		return false
+	}
+	m.Alpha = alpha
+	m.Permutations = max(m.Permutations, int(math.Ceil(2/alpha))-1)
+	rng := rand.New(rand.NewPCG(seed, 0x636f6e6669726d)) // "confirm"
+	return permutationP(xs, []int{0, len(xs)}, q, m, rng) <= alpha
+}

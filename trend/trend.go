@@ -44,6 +44,9 @@ type File struct {
 	// from which commits are linked; empty when unknown.
 	Repository string `json:"repository,omitempty"`
 	Runs       []Run  `json:"runs"`
+	// Announced are the change points record runs have announced (job
+	// summary, log, fail-on-change-point), so that each is announced once.
+	Announced []Announced `json:"announced,omitempty"`
 }
 
 // Run is one recorded run: its provenance and its series' values.
@@ -235,6 +238,11 @@ func (f *File) Validate() error {
 					return fmt.Errorf("runs[%d].scenarios[%d].values[%d]: value %g is not a positive number of milliseconds", i, j, k, *v.Value)
 				}
 			}
+		}
+	}
+	for i, n := range f.Announced {
+		if n.Endpoint == "" || n.Scenario == "" || !name.MatchString(string(n.Metric)) || !name.MatchString(string(n.Stat)) || n.At.IsZero() || n.NamedAt.IsZero() {
+			return fmt.Errorf("announced[%d]: endpoint, scenario, metric, stat, at and named_at are required", i)
 		}
 	}
 	return nil

@@ -148,21 +148,60 @@ func TestConfigurationsAreSeparateSeries(t *testing.T) {
 	}
 }
 
-func TestMarkNew(t *testing.T) {
-	xs := lognormal(9, 40, 0.03, stepAt(20, 1.3))
-	runs := runsOf(xs)
+func TestAnnounce(t *testing.T) {
+	// A change point the previous record knew is not announced again,
+	// even when it moves by a run.
+	runs := runsOf(lognormal(9, 40, 0.03, stepAt(20, 1.3)))
 	prev := Analyze(runs[:39], Method{})
-	cur := Analyze(runs, Method{})
-	cur.MarkNew(prev)
-	if cps, slower := cur.New(); len(cps) != 0 || slower != 0 {
-		t.Errorf("a change point seen before is new: %+v", cps)
+	known := Announce(&prev, nil, true)
+	if len(known) != 1 || known[0].At != runs[20].CreatedAt || prev.Series[0].ChangePoints[0].New {
+		t.Fatalf("a quiet start: %+v, want the step taken as announced, not new", known)
 	}
-	// The third run at a new level makes it a level: new now.
+	known[0].At = runs[21].CreatedAt
+	cur := Analyze(runs, Method{})
+	if got := Announce(&cur, known, false); len(got) != 1 {
+		t.Errorf("announcements %+v", got)
+	}
+	if cps, slower := cur.New(); len(cps) != 0 || slower != 0 {
+		t.Errorf("a change point announced before is new: %+v", cps)
+	}
+	// The third run at a new level makes it a level: announced now, once.
 	runs = runsOf(append(lognormal(9, 30, 0.03, flat), 1300, 1310, 1290))
-	prev, cur = Analyze(runs[:32], Method{}), Analyze(runs, Method{})
-	cur.MarkNew(prev)
-	if cps, slower := cur.New(); len(cps) != 1 || slower != 1 || cps[0].Index != 30 {
-		t.Errorf("new %+v, slower %d", cps, slower)
+	prev = Analyze(runs[:32], Method{})
+	known = Announce(&prev, nil, true)
+	cur = Analyze(runs, Method{})
+	known = Announce(&cur, known, false)
+	if cps, slower := cur.New(); len(cps) != 1 || slower != 1 || cps[0].Index != 30 || len(known) != 1 || known[0].NamedAt != runs[32].CreatedAt {
+		t.Errorf("new %+v, slower %d, announced %+v", cps, slower, known)
+	}
+	// latgate trend reads what that record announced.
+	again := Analyze(runs, Method{})
+	again.MarkAnnounced(known)
+	if cps, _ := again.New(); len(cps) != 1 {
+		t.Errorf("MarkAnnounced: %+v", cps)
+	}
+	// An announcement whose run left the trend is dropped.
+	cur = Analyze(runs[5:], Method{})
+	if got := Announce(&cur, append(known, Announced{At: runs[0].CreatedAt}), false); len(got) != 1 {
+		t.Errorf("kept %+v", got)
+	}
+}
+
+func TestConfirmIsStricterThanDetect(t *testing.T) {
+	xs := lognormal(1, 50, 0.05, stepAt(30, 1.15))
+	if !Confirm(xs, 0, 50, DefaultAlpha/60, 3, Method{}) {
+		t.Error("a +15% step at σ 0.05 over 20 runs is not confirmed at 0.005/60")
+	}
+	// A +5% step shows, at best, at the detection level; never at a
+	// suite's.
+	confirmed := 0
+	for seed := range uint64(20) {
+		if Confirm(lognormal(seed, 50, 0.05, stepAt(30, 1.05)), 0, 50, DefaultAlpha/60, seed, Method{}) {
+			confirmed++
+		}
+	}
+	if confirmed > 10 {
+		t.Errorf("%d of 20 small steps confirmed at the suite level", confirmed)
 	}
 }
 

@@ -70,7 +70,7 @@ func TestRecordNamesANewChangePoint(t *testing.T) {
 	}
 	for _, failOn := range []bool{false, true} {
 		hist := filepath.Join(t.TempDir(), "latgate-baseline")
-		seedTrend(t, fast, hist, 20, 2, 4)
+		seedTrend(t, fast, hist, 20, 4, 4)
 		s.SetProfile(fastProfile(90 * time.Millisecond))
 		api := newFakeAPI(t)
 		ae := actionsEnv(t, dir, api)
@@ -107,12 +107,12 @@ func TestRecordNamesANewChangePoint(t *testing.T) {
 			t.Errorf("the failure is not explained: %s", r.stderr)
 		}
 		tf, err := fileio.ReadTrend(filepath.Join(hist, fileio.TrendName))
-		if err != nil || len(tf.Runs) != 23 || tf.Repository != "https://github.test/o/r" || tf.Runs[22].Event != "push" || tf.Runs[22].RunURL == "" {
+		if err != nil || len(tf.Runs) != 25 || len(tf.Announced) == 0 || tf.Repository != "https://github.test/o/r" || tf.Runs[24].Event != "push" || tf.Runs[24].RunURL == "" {
 			t.Errorf("trend file: %v, %+v", err, tf)
 		}
 		// latgate trend reads the folder the record run left.
 		tr := runCLI(t, nil, "trend", hist)
-		if tr.code != 0 || !strings.Contains(tr.stdout, "23 runs") || !strings.Contains(tr.stdout, "chat @ local") {
+		if tr.code != 0 || !strings.Contains(tr.stdout, "25 runs") || !strings.Contains(tr.stdout, "NEW") || !strings.Contains(tr.stdout, "chat @ local") {
 			t.Errorf("latgate trend %s: exit %d\n%s\n%s", hist, tr.code, tr.stdout, tr.stderr)
 		}
 	}
