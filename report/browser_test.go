@@ -272,9 +272,6 @@ func TestBrowserTrend(t *testing.T) {
 	if !strings.Contains(r.Text, "<img src=x onerror=alert(1)>") || strings.Contains(r.Text, "&lt;") {
 		t.Errorf("the hostile name is not shown literally once:\n%.2000s", r.Text)
 	}
-	if *screenshots != "" {
-		shot(t, bin, path, filepath.Join(*screenshots, "trend-html.png"), 1200, r.Height, false)
-	}
 }
 
 // TestBrowserProbe shows that the probe sees what the tests fail on: a
@@ -341,4 +338,11 @@ func TestScreenshots(t *testing.T) {
 	os.WriteFile(page, []byte(b.String()), 0o644)
 	shot(t, bin, page, filepath.Join(*screenshots, "report-html.png"), 1150, 1900, false)
 	shot(t, bin, page, filepath.Join(*screenshots, "report-html-dark.png"), 1150, 1900, true)
+	b.Reset()
+	if err := TrendHTML(&b, trendFixture()); err != nil {
+		t.Fatal(err)
+	}
+	page = filepath.Join(dir, "trend.html")
+	os.WriteFile(page, []byte(b.String()), 0o644)
+	shot(t, bin, page, filepath.Join(*screenshots, "trend-html.png"), 1150, 1250, false)
 }
