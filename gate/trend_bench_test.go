@@ -112,3 +112,21 @@ func TestTrendFileSize(t *testing.T) {
 		t.Errorf("100 runs × 20 scenarios: %d bytes of JSON, %d compressed; want under 1 MiB and 256 KiB", len(raw), len(gz))
 	}
 }
+
+// BenchmarkRecordTrend is what a record run adds on 100 runs of a
+// 20-scenario suite: the analysis, and announcing its 15 change points
+// when none was announced yet (the worst case: each is confirmed at the
+// suite's level with up to 24,000 permutations).
+func BenchmarkRecordTrend(b *testing.B) {
+	var runs []trend.Run
+	for i := range 100 {
+		r, _ := trend.RunOf(benchSuiteRun(i), trend.Provenance{})
+		runs = append(runs, r)
+	}
+	for b.Loop() {
+		a := trend.Analyze(runs, trend.Method{})
+		if n := len(trend.Announce(&a, nil, false)); n < 10 {
+			b.Fatalf("%d announced", n)
+		}
+	}
+}

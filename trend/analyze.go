@@ -104,23 +104,29 @@ func Analyze(runs []Run, m Method) Analysis {
 	m = m.withDefaults()
 	a := Analysis{Runs: runs, Method: m}
 	a.Series, a.Configs = build(runs)
+	parallel(len(a.Series), func(i int) { a.Series[i].detect(runs, m) })
+	return a
+}
+
+// parallel runs f(0) … f(n−1) on every core. Each job draws from its own
+// seeded generator, so the results do not depend on the schedule.
+func parallel(n int, f func(i int)) {
 	jobs := make(chan int)
 	var wg sync.WaitGroup
-	for range max(1, runtime.GOMAXPROCS(0)) {
+	for range min(n, max(1, runtime.GOMAXPROCS(0))) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				a.Series[i].detect(runs, m)
+				f(i)
 			}
 		}()
 	}
-	for i := range a.Series {
+	for i := range n {
 		jobs <- i
 	}
 	close(jobs)
 	wg.Wait()
-	return a
 }
 
 // build collects the series of runs in the order they first appear, and

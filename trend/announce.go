@@ -54,20 +54,29 @@ func Announce(a *Analysis, prior []Announced, quiet bool) []Announced {
 		}
 	}
 	newest := a.Runs[len(a.Runs)-1].CreatedAt
+	type candidate struct{ si, ci int }
+	var cands []candidate
 	for si := range a.Series {
 		s := &a.Series[si]
 		for ci := range s.ChangePoints {
-			cp := &s.ChangePoints[ci]
-			if s.announced(a.Runs, out, cp.Index) {
-				continue
+			if !s.announced(a.Runs, out, s.ChangePoints[ci].Index) {
+				cands = append(cands, candidate{si, ci})
 			}
-			if !quiet && !s.confirm(ci, m.Alpha/float64(max(1, tested)), m) {
-				continue
-			}
-			cp.New = !quiet
-			out = append(out, Announced{Endpoint: s.Endpoint, Scenario: s.Scenario, Metric: s.Metric, Stat: s.Stat,
-				Fingerprint: s.Fingerprint, MetricsVersion: s.MetricsVersion, At: cp.CreatedAt, NamedAt: newest})
 		}
+	}
+	ok := make([]bool, len(cands))
+	parallel(len(cands), func(k int) {
+		ok[k] = quiet || a.Series[cands[k].si].confirm(cands[k].ci, m.Alpha/float64(max(1, tested)), m)
+	})
+	for k, c := range cands {
+		if !ok[k] {
+			continue
+		}
+		s := &a.Series[c.si]
+		cp := &s.ChangePoints[c.ci]
+		cp.New = !quiet
+		out = append(out, Announced{Endpoint: s.Endpoint, Scenario: s.Scenario, Metric: s.Metric, Stat: s.Stat,
+			Fingerprint: s.Fingerprint, MetricsVersion: s.MetricsVersion, At: cp.CreatedAt, NamedAt: newest})
 	}
 	return out
 }

@@ -104,7 +104,7 @@ func TestCalibration(t *testing.T) {
 	fmt.Fprintf(&b, "| case | σ per run | series | flagged | located ±2 runs | largest step found (median) |\n|---|---:|---:|---:|---:|---:|\n")
 	for _, c := range calCases() {
 		var row calRow
-		parallel(*calSeries, func(seed uint64) { calOne(c, seed, &row) })
+		reps(*calSeries, func(seed uint64) { calOne(c, seed, &row) })
 		loc := "–"
 		if c.at >= 0 {
 			loc = pctText(row.located.Load(), *calSeries)
@@ -160,25 +160,8 @@ func calOne(c calCase, seed uint64, row *calRow) {
 
 func pctText(k int64, n int) string { return fmt.Sprintf("%.1f%%", 100*float64(k)/float64(n)) }
 
-// parallel runs f(seed) for seeds 0..reps−1 on every core.
-func parallel(reps int, f func(seed uint64)) {
-	var wg sync.WaitGroup
-	jobs := make(chan uint64)
-	for range runtime.NumCPU() {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for seed := range jobs {
-				f(seed)
-			}
-		}()
-	}
-	for s := range uint64(reps) {
-		jobs <- s
-	}
-	close(jobs)
-	wg.Wait()
-}
+// reps runs f(seed) for seeds 0..n−1 on every core.
+func reps(n int, f func(seed uint64)) { parallel(n, func(i int) { f(uint64(i)) }) }
 
 // TestCalibrationCasesAreWhatTheySay guards the study's simulated series.
 func TestCalibrationCasesAreWhatTheySay(t *testing.T) {
@@ -218,7 +201,7 @@ func suiteStudy(b *strings.Builder) {
 		var records, falseRecords, falseSuites, found atomic.Int64
 		var mu sync.Mutex
 		var at []int
-		parallel(*calSuites, func(seed uint64) {
+		reps(*calSuites, func(seed uint64) {
 			first, falseAny := recordByRecord(seed, c.shift, &records, &falseRecords)
 			if falseAny {
 				falseSuites.Add(1)
