@@ -96,7 +96,7 @@ type trendInput struct {
 	repo                  string
 	notes                 []string
 	ignored               []string // foreign files of a folder
-	unusable              []string // latgate files that hold no run of the branch, with why
+	unusable              []string // files that cannot be read or hold no run of the branch, with why
 }
 
 // add reads one path: a folder or a file.
@@ -187,7 +187,7 @@ func (in *trendInput) skipped() []string {
 		out = append(out, fmt.Sprintf("ignored %d file(s) that are not latgate results or trend files: %s", len(in.ignored), listOf(in.ignored, 8)))
 	}
 	if len(in.unusable) > 0 {
-		out = append(out, fmt.Sprintf("left out %d latgate file(s): %s", len(in.unusable), listOf(in.unusable, 8)))
+		out = append(out, fmt.Sprintf("left out %d file(s) that cannot be read or hold no run of the branch: %s", len(in.unusable), listOf(in.unusable, 8)))
 	}
 	return out
 }

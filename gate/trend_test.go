@@ -187,6 +187,11 @@ func TestTrendBadInput(t *testing.T) {
 	broken := filepath.Join(dir, "results-x.json")
 	os.WriteFile(broken, []byte(`{"schema": "latgate/results/v1", "runs": [`), 0o644)
 	empty := t.TempDir()
+	// A huge file is refused by its size, never read (a sparse file: no disk).
+	huge := filepath.Join(t.TempDir(), "huge.json")
+	if err := os.WriteFile(huge, []byte(`{"schema": "latgate/results/v1"`), 0o644); err != nil || os.Truncate(huge, fileio.MaxFileSize+1) != nil {
+		t.Fatal(err)
+	}
 	for name, tc := range map[string]struct {
 		paths []string
 		want  string
@@ -197,6 +202,8 @@ func TestTrendBadInput(t *testing.T) {
 		"broken results file": {[]string{broken}, "truncated"},
 		"empty folder":        {[]string{empty}, "no run to follow"},
 		"only foreign files":  {[]string{dir}, "ignored 1 file(s)"},
+		"huge file":           {[]string{huge}, "too large to be a file latgate reads"},
+		"huge file in folder": {[]string{filepath.Dir(huge)}, "huge.json ("},
 	} {
 		_, err := Trend(Env{Getenv: noEnv}, tc.paths)
 		if KindOf(err) != BadInput || !strings.Contains(err.Error(), tc.want) {
