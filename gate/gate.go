@@ -62,8 +62,8 @@ type Inputs struct {
 	// regression on purpose (a larger model, longer answers): the
 	// regression is reported as accepted and does not fail the gate.
 	AcceptLabel string
-	// FailOnChangePoint fails a record run when a slowdown appears in the
-	// trend with the run it records.
+	// FailOnChangePoint fails a record run that announces a change point
+	// of main's trend that is a slowdown.
 	FailOnChangePoint bool
 	// Select narrows the suite (flags only, for local iteration).
 	Select Selection
