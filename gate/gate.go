@@ -577,8 +577,8 @@ func (p *pipeline) loadBaselines(ctx context.Context) ([]*results.File, []string
 		files, names = append(files, f), append(names, "artifact "+in.BaselineArtifact+"/"+hf.Name)
 	}
 	fmt.Fprintf(p.env.Stderr, "latgate: baseline history of %d run(s) from artifact %q of %s\n", len(files), in.BaselineArtifact, h.RunURL)
-	if len(h.Trend) > 0 {
-		p.trendURL = h.RunURL
+	if _, err := fileio.DecodeTrend(fileio.TrendName, h.Trend); len(h.Trend) > 0 && err == nil {
+		p.trendURL = h.RunURL // its record run's report draws the trend
 	}
 	return files, names, nil
 }

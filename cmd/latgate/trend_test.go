@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/latgate/latgate/fileio"
+	"github.com/latgate/latgate/internal/ghfake"
 	"github.com/latgate/latgate/trend"
 )
 
@@ -131,5 +132,41 @@ func TestTrendCommand(t *testing.T) {
 	}
 	if r := runCLI(t, nil, "trend", "-h"); r.code != 0 || !strings.Contains(r.stderr, "--format") {
 		t.Errorf("-h: exit %d, %s", r.code, r.stderr)
+	}
+}
+
+// TestCommentLinksTheTrend: a baseline artifact that holds main's trend
+// gives the comment a link to the run that recorded it; one without does
+// not.
+func TestCommentLinksTheTrend(t *testing.T) {
+	dir, cfg, _ := simSuite(t, fastProfile(10*time.Millisecond), "")
+	bl := filepath.Join(dir, "b.json")
+	if r := runCLI(t, map[string]string{"TEST_API_KEY": testKey}, "run", "-c", cfg, "-o", bl); r.code != 0 {
+		t.Fatal(r.stderr)
+	}
+	data, _ := os.ReadFile(bl)
+	f, _ := fileio.Read(bl)
+	run, _ := trend.RunOf(f, trend.Provenance{Event: "push"})
+	tz, err := fileio.EncodeTrend(&trend.File{Schema: trend.Schema, Runs: []trend.Run{run}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, withTrend := range []bool{true, false} {
+		api := newFakeAPI(t)
+		env := actionsEnv(t, dir, api)
+		files := []ghfake.File{{Name: "latgate-results.json", Body: string(data)}}
+		if withTrend {
+			files = append(files, ghfake.File{Name: fileio.TrendName, Body: string(tz)})
+		}
+		api.AddRun(ghfake.Run{ID: 9, Workflow: "latgate.yml", Branch: "main", Event: "push", Conclusion: "success",
+			Artifacts: []ghfake.Artifact{{ID: 5, Name: "latgate-baseline", Zip: ghfake.Zip(files...)}}})
+		api.Expect(ghfake.ListWorkflowRuns, ghfake.ListArtifacts, ghfake.DownloadArtifact, ghfake.Storage)
+		r := runCLI(t, env, "gate", "-c", cfg, "--baseline-artifact", "latgate-baseline", "--dry-run", "--results", filepath.Join(dir, "r.json"))
+		if r.code != 0 {
+			t.Fatalf("exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
+		}
+		if link := "[main's trend](" + api.RunURL(9) + ")"; strings.Contains(r.stdout, link) != withTrend {
+			t.Errorf("trend in the artifact %v: the comment's link %q present %v:\n%s", withTrend, link, !withTrend, r.stdout)
+		}
 	}
 }
