@@ -71,14 +71,21 @@ screenshots:
 	sh scripts/install-chromium.sh
 	$(GO) test -tags browser -count=1 -run '^TestScreenshots$$' -timeout 10m ./report -screenshots $(CURDIR)/docs/img
 
-# The calibration study of docs/statistics.md (about 30 minutes on 2 cores).
-# The statistics calibration study (docs/statistics.md). Parts: classic, drift,
-# needn, noise, adaptive; e.g. `make calibrate CAL_STUDY=drift CAL_REPS=200 CAL_FLAGS='-perms 500'`.
-CAL_STUDY ?= classic,drift,needn,noise,adaptive
+# The statistics calibration study (docs/statistics.md; about 30 minutes on 2
+# cores). Parts: classic, drift, needn, noise, adaptive (package compare) and
+# trend (the change-point detector of main's trend, package trend: 1,000
+# series per case, TREND_SERIES); e.g.
+# `make calibrate CAL_STUDY=drift CAL_REPS=200 CAL_FLAGS='-perms 500'` or
+# `make calibrate CAL_STUDY=trend`.
+CAL_STUDY ?= classic,drift,needn,noise,adaptive,trend
 CAL_REPS ?= 500
 CAL_FLAGS ?=
+TREND_SERIES ?= 1000
 calibrate:
-	$(GO) test -count=1 -run '^TestCalibration(Adaptive)?$$' -v -timeout 300m ./compare -calibrate -study $(CAL_STUDY) -reps $(CAL_REPS) $(CAL_FLAGS)
+	@case ",$(CAL_STUDY)," in *,classic,*|*,drift,*|*,needn,*|*,noise,*|*,adaptive,*) \
+		$(GO) test -count=1 -run '^TestCalibration(Adaptive)?$$' -v -timeout 300m ./compare -calibrate -study $(CAL_STUDY) -reps $(CAL_REPS) $(CAL_FLAGS);; esac
+	@case ",$(CAL_STUDY)," in *,trend,*) \
+		$(GO) test -count=1 -run '^TestCalibration$$' -v -timeout 60m ./trend -calibrate -series $(TREND_SERIES);; esac
 
 # The action on a real Actions runner (nektos/act, host mode); installs act.
 e2e-action:

@@ -3,8 +3,9 @@
 // size bounded) and every file it writes (results, reports, history, the
 // files of latgate init), written atomically (a temporary file in the same
 // folder, synced, then renamed), so a crash never leaves half a file.
-// Results files (format in docs/formats.md) are decoded with
-// file:line:col errors and validated. The package does not measure or
+// Results files and trend files (formats in docs/formats.md) are decoded
+// with file:line:col errors and validated; a trend file is gzip-compressed
+// JSON, bounded once decompressed too. The package does not measure or
 // compare anything, and does not talk to GitHub.
 package fileio
 
@@ -154,30 +155,40 @@ func mib(n int64) string {
 // Decode parses and validates a results file's bytes; name is used in errors.
 func Decode(name string, b []byte) (*results.File, error) {
 	var f results.File
-	// Unmarshal decodes b in place (a Decoder would copy it into its own
-	// buffer: 125 MB more for a file of 200,000 requests).
-	if err := json.Unmarshal(b, &f); err != nil {
-		var se *json.SyntaxError
-		var te *json.UnmarshalTypeError
-		switch {
-		case len(bytes.TrimSpace(b)) == 0 || errors.As(err, &se) && se.Offset >= int64(len(b)) && strings.Contains(se.Error(), "unexpected end"):
-			return nil, fmt.Errorf("%s: not a complete JSON document (the file is empty or truncated)", name)
-		case errors.As(err, &se):
-			line, col := position(b, se.Offset-1) // Offset counts the offending byte
-			return nil, fmt.Errorf("%s:%d:%d: invalid JSON: %v", name, line, col, se)
-		case errors.As(err, &te):
-			line, col := position(b, te.Offset)
-			if te.Field == "" {
-				return nil, fmt.Errorf("%s: not a latgate results file: the document is a JSON %s, want a JSON object", name, te.Value)
-			}
-			return nil, fmt.Errorf("%s:%d:%d: %q should be a JSON %s, not a JSON %s", name, line, col, te.Field, jsonKind(te.Type), te.Value)
-		}
-		return nil, fmt.Errorf("%s: %v", name, err)
+	if err := unmarshal(name, b, &f, "results"); err != nil {
+		return nil, err
 	}
 	if err := f.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %v", name, err)
 	}
 	return &f, nil
+}
+
+// unmarshal decodes a JSON document into v with file:line:col errors; kind
+// names the latgate file it should be ("results", "trend").
+func unmarshal(name string, b []byte, v any, kind string) error {
+	// Unmarshal decodes b in place (a Decoder would copy it into its own
+	// buffer: 125 MB more for a file of 200,000 requests).
+	err := json.Unmarshal(b, v)
+	if err == nil {
+		return nil
+	}
+	var se *json.SyntaxError
+	var te *json.UnmarshalTypeError
+	switch {
+	case len(bytes.TrimSpace(b)) == 0 || errors.As(err, &se) && se.Offset >= int64(len(b)) && strings.Contains(se.Error(), "unexpected end"):
+		return fmt.Errorf("%s: not a complete JSON document (the file is empty or truncated)", name)
+	case errors.As(err, &se):
+		line, col := position(b, se.Offset-1) // Offset counts the offending byte
+		return fmt.Errorf("%s:%d:%d: invalid JSON: %v", name, line, col, se)
+	case errors.As(err, &te):
+		line, col := position(b, te.Offset)
+		if te.Field == "" {
+			return fmt.Errorf("%s: not a latgate %s file: the document is a JSON %s, want a JSON object", name, kind, te.Value)
+		}
+		return fmt.Errorf("%s:%d:%d: %q should be a JSON %s, not a JSON %s", name, line, col, te.Field, jsonKind(te.Type), te.Value)
+	}
+	return fmt.Errorf("%s: %v", name, err)
 }
 
 // jsonKind names a Go type as the JSON value it decodes from.

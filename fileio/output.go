@@ -30,7 +30,7 @@ const (
 var signature = map[Kind]*regexp.Regexp{
 	Results:  regexp.MustCompile(`^\s*\{\s*"schema"\s*:\s*"latgate/`),
 	Markdown: regexp.MustCompile(`^(<!-- latgate:[^\n]*\n)?### [^\n]*latgate: `),
-	HTML:     regexp.MustCompile(`^<!DOCTYPE html>\s*<html[^>]*><head>[\s\S]*<title>latgate `),
+	HTML:     regexp.MustCompile(`^<!DOCTYPE html>\s*<html[^>]*><head>[\s\S]*<title>latgate[ :]`),
 }
 
 // CheckOutput says whether path may be written as an output of kind: it is

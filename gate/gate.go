@@ -68,6 +68,9 @@ type Inputs struct {
 	// regression on purpose (a larger model, longer answers): the
 	// regression is reported as accepted and does not fail the gate.
 	AcceptLabel string
+	// FailOnChangePoint fails a record run that announces a change point
+	// of main's trend that is a slowdown.
+	FailOnChangePoint bool
 	// Select narrows the suite (flags only, for local iteration).
 	Select Selection
 }
@@ -230,6 +233,9 @@ type pipeline struct {
 	in      Inputs
 	gc      *publish.Context
 	act     *publish.Actions
+	// trendURL is the run that recorded the baseline artifact, when the
+	// artifact holds main's trend (the comment links it).
+	trendURL string
 }
 
 func newPipeline(env Env, in Inputs, command string) (*pipeline, error) {
@@ -326,54 +332,81 @@ func (p *pipeline) measure(ctx context.Context, run func(MeasureOptions) (*resul
 	return cur, nil
 }
 
-// record writes the baseline: the results, and the baseline history folder
+// record writes the baseline: the results, the baseline history folder
 // (the previous history from the artifact, or without one the runs that an
-// earlier record left in the folder, plus this run).
+// earlier record left in the folder, plus this run) and, in the same
+// folder, main's trend with this run; then the job summary and the report
+// name the trend's change points.
 func (p *pipeline) record(ctx context.Context, cfg *suite.Config, cur *results.File) error {
 	var b strings.Builder
 	report.Measurements(&b, cur)
 	fmt.Fprint(p.env.Stdout, b.String())
 	dir := p.in.Path(p.in.BaselineDir)
+	var tr *report.Trend
 	if dir != "" {
-		var prev []publish.HistoryFile
-		var err error
-		if p.in.BaselineArtifact != "" {
-			h, err := p.fetchHistory(ctx, p.gc.RefName)
-			if err != nil && !errors.Is(err, publish.ErrNoArtifact) {
-				return err
-			}
-			prev = h.Files
-		} else if prev, err = publish.ReadHistoryDir(dir); err != nil {
-			return AsCannotRun(err)
-		} else if len(prev) > 0 {
-			fmt.Fprintf(p.env.Stderr, "latgate: no baseline-artifact: the history continues from the %d run(s) already in %s\n", len(prev), dir)
-		}
-		data, err := os.ReadFile(p.in.Path(p.in.Results))
+		prev, prevTrend, err := p.recordHistory(ctx, cfg, cur, dir)
 		if err != nil {
-			return AsCannotRun(err)
+			return err
 		}
-		hf, err := publish.NewHistoryFile(publish.HistoryName(cur.CreatedAt), data)
-		if err != nil {
-			return AsCannotRun(err)
+		if tr, err = p.recordTrend(cfg, cur, prev, prevTrend, dir); err != nil {
+			return err
 		}
-		prev = sameSuite(prev, cur, p.env.Stderr)
-		keep := publish.NextHistory(prev, hf, cfg.Regression.History)
-		removed, err := publish.WriteHistory(dir, keep, p.in.Path(p.in.Results))
-		if err != nil {
-			return AsCannotRun(err)
-		}
-		if len(removed) > 0 {
-			fmt.Fprintf(p.env.Stderr, "latgate: removed %d run(s) that left the history from %s: %s\n", len(removed), dir, strings.Join(removed, ", "))
-		}
-		fmt.Fprintf(p.env.Stderr, "latgate: baseline history of %d run(s) in %s: %s\n", len(keep), dir, uploadHint(p.in.BaselineArtifact))
+		tr.Recorded = b.String()
 	} else {
 		fmt.Fprintf(p.env.Stderr, "latgate: baseline recorded in %s: upload it as an artifact for pull requests to compare with\n", p.in.Path(p.in.Results))
 	}
 	summary := "### ⏱️ latgate: baseline recorded\n\n```\n" + b.String() + "```\n"
-	if err := p.act.Summary(summary); err != nil {
-		p.act.Warning(err.Error())
+	if tr == nil {
+		if err := p.act.Summary(summary); err != nil {
+			p.act.Warning(err.Error())
+		}
+		return outputs(p.act, map[string]string{"verdict": "pass", "results": p.in.Path(p.in.Results), "baseline-dir": dir})
 	}
-	return outputs(p.act, map[string]string{"verdict": "pass", "results": p.in.Path(p.in.Results), "baseline-dir": dir})
+	return p.publishTrend(tr, summary, dir)
+}
+
+// recordHistory writes the baseline history folder and returns what the
+// trend starts from: the previous history (every run, of any
+// configuration) and the previous trend file as stored (nil when none).
+func (p *pipeline) recordHistory(ctx context.Context, cfg *suite.Config, cur *results.File, dir string) ([]publish.HistoryFile, []byte, error) {
+	var prev []publish.HistoryFile
+	var prevTrend []byte
+	var err error
+	if p.in.BaselineArtifact != "" {
+		h, err := p.fetchHistory(ctx, p.gc.RefName)
+		if err != nil && !errors.Is(err, publish.ErrNoArtifact) {
+			return nil, nil, err
+		}
+		if h.TrendErr != nil {
+			fmt.Fprintf(p.env.Stderr, "latgate: warning: the artifact's trend file cannot be read (%v): the trend starts again from the history\n", h.TrendErr)
+		}
+		prev, prevTrend = h.Files, h.Trend
+	} else if prev, err = publish.ReadHistoryDir(dir); err != nil {
+		return nil, nil, AsCannotRun(err)
+	} else {
+		if len(prev) > 0 {
+			fmt.Fprintf(p.env.Stderr, "latgate: no baseline-artifact: the history continues from the %d run(s) already in %s\n", len(prev), dir)
+		}
+		prevTrend = readTrendDir(dir, p.env.Stderr)
+	}
+	data, err := os.ReadFile(p.in.Path(p.in.Results))
+	if err != nil {
+		return nil, nil, AsCannotRun(err)
+	}
+	hf, err := publish.NewHistoryFile(publish.HistoryName(cur.CreatedAt), data)
+	if err != nil {
+		return nil, nil, AsCannotRun(err)
+	}
+	keep := publish.NextHistory(sameSuite(prev, cur, p.env.Stderr), hf, cfg.Regression.History)
+	removed, err := publish.WriteHistory(dir, keep, p.in.Path(p.in.Results))
+	if err != nil {
+		return nil, nil, AsCannotRun(err)
+	}
+	if len(removed) > 0 {
+		fmt.Fprintf(p.env.Stderr, "latgate: removed %d run(s) that left the history from %s: %s\n", len(removed), dir, strings.Join(removed, ", "))
+	}
+	fmt.Fprintf(p.env.Stderr, "latgate: baseline history of %d run(s) in %s: %s\n", len(keep), dir, uploadHint(p.in.BaselineArtifact))
+	return prev, prevTrend, nil
 }
 
 // uploadHint says what to do with the baseline history folder.
@@ -603,6 +636,9 @@ func (p *pipeline) loadBaselines(ctx context.Context) ([]*results.File, []string
 		files, names = append(files, f), append(names, "artifact "+in.BaselineArtifact+"/"+hf.Name)
 	}
 	fmt.Fprintf(p.env.Stderr, "latgate: baseline history of %d run(s) from artifact %q of %s\n", len(files), in.BaselineArtifact, h.RunURL)
+	if _, err := fileio.DecodeTrend(fileio.TrendName, h.Trend); len(h.Trend) > 0 && err == nil {
+		p.trendURL = h.RunURL // its record run's report draws the trend
+	}
 	return files, names, nil
 }
 
@@ -642,6 +678,7 @@ func (p *pipeline) publish(ctx context.Context, cfg *suite.Config, rep *report.R
 	marker := CommentMarker(key)
 	runURL := p.gc.RunURL()
 	rep.Provenance.RunURL = runURL
+	rep.Provenance.TrendURL = p.trendURL
 	if runURL != "" {
 		rep.Provenance.ReportURL = runURL + "#artifacts"
 	}
@@ -716,7 +753,7 @@ func (p *pipeline) accept(rep *report.Report) {
 }
 
 // Outputs are the Action's outputs (action.yml).
-var Outputs = []string{"verdict", "results", "report", "report-html", "regressions", "comment-url", "baseline-dir"}
+var Outputs = []string{"verdict", "results", "report", "report-html", "regressions", "comment-url", "baseline-dir", "change-points"}
 
 // HTMLPath is where the HTML report goes: beside the Markdown report.
 func HTMLPath(markdown string) string {

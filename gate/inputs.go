@@ -80,6 +80,8 @@ var InputSpecs = []InputSpec{
 	}},
 	{Name: "accept-label", Default: "latency-accepted", Usage: "a pull-request label that accepts a latency regression on purpose: reported as accepted, not failed (\"\" turns it off)", Set: str(func(in *Inputs) *string { return &in.AcceptLabel })},
 	{Name: "head-sha", Usage: "find the pull request by its head commit (workflow_run jobs)", Set: str(func(in *Inputs) *string { return &in.HeadSHA })},
+	{Name: "fail-on-change-point", Default: "false", Bool: true, GateOnly: true, Usage: "record: fail the run when it announces a change point of main's trend that is a slowdown (the baseline and the trend are written first)",
+		Set: boolean("fail-on-change-point", func(in *Inputs) *bool { return &in.FailOnChangePoint })},
 }
 
 // commentMode sets the comment input: true, false or required.

@@ -418,8 +418,8 @@ func TestSchemaRejectsVerdictMistakes(t *testing.T) {
 	}
 }
 
-// TestSchemaDocExamples keeps the examples of docs/formats.md valid: the
-// first JSON block is a results file, the second a verdict.
+// TestSchemaDocExamples keeps the examples of docs/formats.md valid: a
+// results file, a verdict, a trend file and latgate trend's JSON, in order.
 func TestSchemaDocExamples(t *testing.T) {
 	doc := string(readFile(t, filepath.Join("..", "docs", "formats.md")))
 	var blocks []string
@@ -430,9 +430,9 @@ func TestSchemaDocExamples(t *testing.T) {
 		}
 		blocks = append(blocks, part[:end])
 	}
-	schemas := []string{"results.schema.json", "verdict.schema.json"}
+	schemas := []string{"results.schema.json", "verdict.schema.json", "trend.schema.json", "trend-report.schema.json"}
 	if len(blocks) != len(schemas) {
-		t.Fatalf("docs/formats.md has %d JSON examples, want %d (a results file, then a verdict)", len(blocks), len(schemas))
+		t.Fatalf("docs/formats.md has %d JSON examples, want %d (a results file, a verdict, a trend file, a trend report)", len(blocks), len(schemas))
 	}
 	for i, b := range blocks {
 		mustValidate(t, compileSchema(t, schemas[i]), "docs/formats.md example "+fmt.Sprint(i+1), []byte(b))

@@ -38,10 +38,16 @@ type HistoryFile struct {
 	Data      []byte
 }
 
-// History is the results files of a baseline artifact, oldest first.
+// History is the results files of a baseline artifact, oldest first, and
+// its trend file.
 type History struct {
 	RunURL string // the run that uploaded the artifact
 	Files  []HistoryFile
+	// Trend is the artifact's trend file (fileio.TrendName) as stored, nil
+	// when it has none (an artifact recorded before trends were kept);
+	// TrendErr says why it could not be read.
+	Trend    []byte
+	TrendErr error
 }
 
 // NewHistoryFile reads the created_at of a results file (all that
@@ -239,6 +245,35 @@ func ReadHistoryZip(zb []byte) ([]HistoryFile, error) {
 	return out, nil
 }
 
+// ReadTrendZip returns the trend file (fileio.TrendName) of an artifact
+// zip as stored, at most fileio.MaxTrendSize bytes; nil when there is
+// none.
+func ReadTrendZip(zb []byte) ([]byte, error) {
+	zr, err := zip.NewReader(bytes.NewReader(zb), int64(len(zb)))
+	if err != nil {
+		return nil, fmt.Errorf("%w: not a zip file: %v", ErrBadArtifact, err)
+	}
+	for _, f := range zr.File {
+		if path.Base(f.Name) != fileio.TrendName || f.FileInfo().IsDir() {
+			continue
+		}
+		rc, err := f.Open()
+		if err != nil {
+			return nil, fmt.Errorf("%w: reading %s: %v", ErrBadArtifact, f.Name, err)
+		}
+		defer rc.Close()
+		b, err := io.ReadAll(io.LimitReader(rc, fileio.MaxTrendSize+1))
+		if err != nil {
+			return nil, fmt.Errorf("%w: reading %s: %v", ErrBadArtifact, f.Name, err)
+		}
+		if len(b) > fileio.MaxTrendSize {
+			return nil, fmt.Errorf("%w: %s is larger than %d MiB: not a trend file latgate wrote", ErrBadArtifact, f.Name, fileio.MaxTrendSize>>20)
+		}
+		return b, nil
+	}
+	return nil, nil
+}
+
 func readZipFile(f *zip.File, budget int64) ([]byte, error) {
 	rc, err := f.Open()
 	if err != nil {
@@ -256,14 +291,16 @@ func readZipFile(f *zip.File, budget int64) ([]byte, error) {
 }
 
 // FetchHistory downloads the newest artifact named q.Name from a
-// successful push run of this repository on q.Branch and returns every
-// results file in it, oldest first (by created_at, then name), with the
-// run's URL.
+// successful push or scheduled run of this repository on q.Branch and
+// returns every results file in it, oldest first (by created_at, then
+// name), with the run's URL and main's trend when the artifact holds one.
 //
-// Only the repository's own push runs may provide a baseline: a pull
+// Only the repository's own runs of its branch may provide a baseline: a
+// push, or the schedule (the nightly record that lets the trend see the
+// provider's drift), both running the branch's own workflow. A pull
 // request's run (a fork's branch may be named main too, and a pull request
 // can change the workflow to upload any artifact) never does. The API is
-// asked for push runs, and each run it returns is checked again.
+// asked for each of those events, and each run it returns is checked again.
 func (g *GitHub) FetchHistory(ctx context.Context, q ArtifactQuery) (History, error) {
 	if q.Branch == "" {
 		return History{}, errors.New("fetching the baseline artifact: no branch to look on")
@@ -289,25 +326,45 @@ func (g *GitHub) FetchHistory(ctx context.Context, q ArtifactQuery) (History, er
 			if err != nil {
 				return History{}, fmt.Errorf("artifact %q of %s: %w", q.Name, run.GetHTMLURL(), err)
 			}
-			return History{RunURL: run.GetHTMLURL(), Files: files}, nil
+			trend, terr := ReadTrendZip(zb)
+			return History{RunURL: run.GetHTMLURL(), Files: files, Trend: trend, TrendErr: terr}, nil
 		}
 	}
 	note := ""
 	if ignored > 0 {
 		note = fmt.Sprintf("; %d run(s) not pushed to %s/%s were ignored", ignored, g.owner, g.repo)
 	}
-	return History{}, fmt.Errorf("%w: no successful push run on %q has an artifact named %q (record one with mode: record on pushes to %s)%s",
+	return History{}, fmt.Errorf("%w: no successful push or scheduled run on %q has an artifact named %q (record one with mode: record on pushes to %s)%s",
 		ErrNoArtifact, q.Branch, q.Name, q.Branch, note)
 }
 
-// baselineRuns lists the successful push runs on q.Branch, newest first,
-// that this repository's own branch made, and counts the runs the API
-// returned that are not such runs.
+// baselineEvents are the events of the runs that may record a baseline.
+var baselineEvents = []string{"push", "schedule"}
+
+// baselineRuns lists the successful push and scheduled runs on q.Branch,
+// newest first, that this repository's own branch made, and counts the
+// runs the API returned that are not such runs.
 func (g *GitHub) baselineRuns(ctx context.Context, q ArtifactQuery) ([]*github.WorkflowRun, int, error) {
+	var list []*github.WorkflowRun
+	ignored := 0
+	for _, event := range baselineEvents {
+		runs, n, err := g.eventRuns(ctx, q, event)
+		if err != nil {
+			return nil, 0, err
+		}
+		list, ignored = append(list, runs...), ignored+n
+	}
+	slices.SortStableFunc(list, func(a, b *github.WorkflowRun) int { return b.GetCreatedAt().Compare(a.GetCreatedAt().Time) })
+	return list, ignored, nil
+}
+
+// eventRuns lists the successful runs of one event on q.Branch that this
+// repository's own branch made, and counts the others the API returned.
+func (g *GitHub) eventRuns(ctx context.Context, q ArtifactQuery, event string) ([]*github.WorkflowRun, int, error) {
 	if q.MaxRuns <= 0 {
 		q.MaxRuns = 20
 	}
-	opts := &github.ListWorkflowRunsOptions{Branch: q.Branch, Event: "push", Status: "success", ListOptions: github.ListOptions{PerPage: q.MaxRuns}}
+	opts := &github.ListWorkflowRunsOptions{Branch: q.Branch, Event: event, Status: "success", ListOptions: github.ListOptions{PerPage: q.MaxRuns}}
 	var runs *github.WorkflowRuns
 	var resp *github.Response
 	var err error
@@ -331,14 +388,13 @@ func (g *GitHub) baselineRuns(ctx context.Context, q ArtifactQuery) ([]*github.W
 	var list []*github.WorkflowRun
 	ignored := 0
 	for _, run := range runs.WorkflowRuns {
-		if run.GetEvent() != "push" || run.GetHeadBranch() != q.Branch || run.GetConclusion() != "success" ||
+		if run.GetEvent() != event || run.GetHeadBranch() != q.Branch || run.GetConclusion() != "success" ||
 			!strings.EqualFold(run.GetHeadRepository().GetFullName(), own) || !strings.EqualFold(run.GetRepository().GetFullName(), own) {
 			ignored++
 			continue
 		}
 		list = append(list, run)
 	}
-	slices.SortStableFunc(list, func(a, b *github.WorkflowRun) int { return b.GetCreatedAt().Compare(a.GetCreatedAt().Time) })
 	return list, ignored, nil
 }
 

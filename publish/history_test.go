@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/latgate/latgate/fileio"
 	"github.com/latgate/latgate/internal/ghfake"
 )
 
@@ -56,13 +57,14 @@ func TestFetchHistory(t *testing.T) {
 		t.Errorf("from %s, newest %s", h.RunURL, newest.Data)
 	}
 	calls := f.Take()
-	equal(t, calls[:3], []string{
+	equal(t, calls[:4], []string{
 		"GET /repos/o/r/actions/workflows/latgate.yml/runs?branch=main&event=push&per_page=20&status=success",
+		"GET /repos/o/r/actions/workflows/latgate.yml/runs?branch=main&event=schedule&per_page=20&status=success",
 		"GET /repos/o/r/actions/runs/11/artifacts?per_page=100",
 		"GET /repos/o/r/actions/artifacts/5/zip",
 	})
-	if len(calls) != 4 || !strings.HasPrefix(calls[3], "GET /storage/5?sig=") {
-		t.Errorf("last call %v, want the storage download", calls[3:])
+	if len(calls) != 5 || !strings.HasPrefix(calls[4], "GET /storage/5?sig=") {
+		t.Errorf("last call %v, want the storage download", calls[4:])
 	}
 	f.Verify()
 
@@ -94,10 +96,24 @@ func TestFetchHistoryOnlyOwnPushRuns(t *testing.T) {
 		t.Fatalf("got %v from %s, %v; want results-a.json of the push run 10", names(h.Files), h.RunURL, err)
 	}
 	calls := f.Take()
-	equal(t, calls[:2], []string{
+	equal(t, calls[:3], []string{
 		"GET /repos/o/r/actions/workflows/latgate.yml/runs?branch=main&event=push&per_page=20&status=success",
+		"GET /repos/o/r/actions/workflows/latgate.yml/runs?branch=main&event=schedule&per_page=20&status=success",
 		"GET /repos/o/r/actions/runs/10/artifacts?per_page=100",
 	})
+	f.Verify()
+
+	// The nightly record (a scheduled run of the repository's own
+	// branch) is a baseline too, and the newest wins.
+	f.AddRun(ghfake.Run{ID: 30, Workflow: "latgate.yml", Branch: "main", Event: "schedule", Artifacts: []ghfake.Artifact{
+		{ID: 6, Name: "latgate-baseline", Zip: ghfake.Zip(ghfake.File{Name: "results-n.json", Body: results("2026-11-02T00:00:00Z")})}}})
+	f.AddRun(ghfake.Run{ID: 31, Workflow: "latgate.yml", Branch: "main", Event: "schedule", HeadRepo: f.ForkOf("mallory"),
+		Artifacts: []ghfake.Artifact{{ID: 7, Name: "latgate-baseline", Zip: planted}}})
+	f.Expect(ghfake.ListWorkflowRuns, ghfake.ListArtifacts, ghfake.DownloadArtifact, ghfake.Storage)
+	h, err = client(t, f).FetchHistory(context.Background(), ArtifactQuery{Name: "latgate-baseline", Branch: "main", WorkflowFile: "latgate.yml"})
+	if err != nil || h.RunURL != f.RunURL(30) || !slices.Equal(names(h.Files), []string{"results-n.json"}) {
+		t.Fatalf("got %v from %s, %v; want results-n.json of the scheduled run 30", names(h.Files), h.RunURL, err)
+	}
 	f.Verify()
 
 	// With only foreign runs there is no baseline, and the error says
@@ -312,5 +328,24 @@ func TestReadHistoryDir(t *testing.T) {
 	h, err = ReadHistoryDir(dir)
 	if want := []string{HistoryName(day(2)), HistoryName(day(3))}; err != nil || !slices.Equal(names(h), want) {
 		t.Errorf("got %v, %v; want %v", names(h), err, want)
+	}
+}
+
+func TestFetchHistoryCarriesTheTrend(t *testing.T) {
+	f := ghfake.New(t, "o/r")
+	f.AddRun(ghfake.Run{ID: 10, Workflow: "latgate.yml", Branch: "main", Artifacts: []ghfake.Artifact{{ID: 3, Name: "b", Zip: ghfake.Zip(
+		ghfake.File{Name: "results-a.json", Body: results("2026-10-01T00:00:00Z")},
+		ghfake.File{Name: fileio.TrendName, Body: "\x1f\x8bstored as is"})}}})
+	f.Expect(ghfake.ListRepoRuns, ghfake.ListArtifacts, ghfake.DownloadArtifact, ghfake.Storage)
+	h, err := client(t, f).FetchHistory(context.Background(), ArtifactQuery{Name: "b", Branch: "main"})
+	if err != nil || string(h.Trend) != "\x1f\x8bstored as is" || h.TrendErr != nil || !slices.Equal(names(h.Files), []string{"results-a.json"}) {
+		t.Errorf("trend %q (%v), files %v, %v", h.Trend, h.TrendErr, names(h.Files), err)
+	}
+	// An artifact recorded before trends were kept has none.
+	if b, err := ReadTrendZip(ghfake.Zip(ghfake.File{Name: "results-a.json", Body: results("2026-10-01T00:00:00Z")})); b != nil || err != nil {
+		t.Errorf("no trend file: %q, %v", b, err)
+	}
+	if _, err := ReadTrendZip([]byte("PK?")); !errors.Is(err, ErrBadArtifact) {
+		t.Errorf("not a zip: %v", err)
 	}
 }

@@ -66,7 +66,7 @@ const githubCSS = `body{margin:0;background:#fff;color:#1f2328}
 // request for a resource and the layout, as JSON in #latgate-probe.
 const probe = `<script>
 (function(){
- var out={errors:[],requests:[],tables:[],height:0,text:"",elements:[]};
+ var out={errors:[],requests:[],tables:[],height:0,text:"",elements:[],points:0};
  window.addEventListener("error",function(e){out.errors.push(String(e.message))});
  document.addEventListener("securitypolicyviolation",function(e){out.requests.push(e.blockedURI+" ("+e.violatedDirective+")")});
  var ce=console.error;console.error=function(){out.errors.push(Array.from(arguments).join(" "));ce.apply(console,arguments)};
@@ -78,6 +78,7 @@ const probe = `<script>
   out.height=document.documentElement.scrollHeight;
   out.text=root.innerText;
   var seen={};root.querySelectorAll("*").forEach(function(e){seen[e.tagName.toLowerCase()]=1});out.elements=Object.keys(seen);
+  root.querySelectorAll("svg circle").forEach(function(c){var r=c.getBoundingClientRect();if(r.width>0&&r.height>0&&r.right>0&&r.bottom>0)out.points++});
   var p=document.createElement("pre");p.id="latgate-probe";p.textContent=JSON.stringify(out);document.body.appendChild(p);
  });
 })();
@@ -92,6 +93,7 @@ type probeResult struct {
 	Height   int
 	Text     string
 	Elements []string
+	Points   int // SVG circles laid out with a size, on the page
 }
 
 // load opens a page in headless Chromium and returns what the probe saw.
@@ -237,6 +239,41 @@ func TestBrowserHTMLReport(t *testing.T) {
 	}
 }
 
+// TestBrowserTrend renders main's trend page: no console error, no
+// request, every run of every series drawn as a visible point, and the
+// hostile name shown as text.
+func TestBrowserTrend(t *testing.T) {
+	bin := chromium(t)
+	tr := trendFixture()
+	var b strings.Builder
+	if err := TrendHTML(&b, tr); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	i := strings.Index(page, `<meta http-equiv="Content-Security-Policy"`)
+	j := i + strings.Index(page[i:], ">") + 1
+	page = page[:i] + testCSP + page[j:]
+	page = strings.Replace(page, "</body>", probe+"</body>", 1)
+	path := filepath.Join(t.TempDir(), "trend.html")
+	if err := os.WriteFile(path, []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := load(t, bin, path)
+	if len(r.Errors) > 0 || len(r.Requests) > 0 {
+		t.Errorf("console errors %v, requests %v", r.Errors, r.Requests)
+	}
+	want := 0
+	for _, s := range tr.Analysis.Series {
+		want += len(s.Points)
+	}
+	if r.Points != want {
+		t.Errorf("%d points visible, want %d (one per run of every series)", r.Points, want)
+	}
+	if !strings.Contains(r.Text, "<img src=x onerror=alert(1)>") || strings.Contains(r.Text, "&lt;") {
+		t.Errorf("the hostile name is not shown literally once:\n%.2000s", r.Text)
+	}
+}
+
 // TestBrowserProbe shows that the probe sees what the tests fail on: a
 // table wider than the column, a request, a script error, leaked markup.
 func TestBrowserProbe(t *testing.T) {
@@ -301,4 +338,11 @@ func TestScreenshots(t *testing.T) {
 	os.WriteFile(page, []byte(b.String()), 0o644)
 	shot(t, bin, page, filepath.Join(*screenshots, "report-html.png"), 1150, 1900, false)
 	shot(t, bin, page, filepath.Join(*screenshots, "report-html-dark.png"), 1150, 1900, true)
+	b.Reset()
+	if err := TrendHTML(&b, trendFixture()); err != nil {
+		t.Fatal(err)
+	}
+	page = filepath.Join(dir, "trend.html")
+	os.WriteFile(page, []byte(b.String()), 0o644)
+	shot(t, bin, page, filepath.Join(*screenshots, "trend-html.png"), 1150, 1250, false)
 }

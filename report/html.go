@@ -125,6 +125,9 @@ func (p *page) provenance() string {
 	if u := safeURL(pv.RunURL); u != "" {
 		parts = append(parts, "<a href=\""+esc(u)+"\">workflow run</a>")
 	}
+	if u := safeURL(pv.TrendURL); u != "" {
+		parts = append(parts, "<a href=\""+esc(u)+"\">main's trend</a>")
+	}
 	return strings.Join(parts, " · ")
 }
 

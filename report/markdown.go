@@ -503,6 +503,9 @@ func provenance(r *Report) string {
 	if u := safeURL(p.ReportURL); u != "" {
 		parts = append(parts, "[HTML report]("+u+")")
 	}
+	if u := safeURL(p.TrendURL); u != "" {
+		parts = append(parts, "[main's trend]("+u+")")
+	}
 	if len(parts) == 0 {
 		return ""
 	}

@@ -110,6 +110,9 @@ type Provenance struct {
 	Runner, Region string
 	RunURL         string // the CI run that measured the head
 	ReportURL      string // the HTML report (an artifact)
+	// TrendURL is the run that recorded the baseline when its artifact
+	// holds main's trend: its report draws the trend.
+	TrendURL string
 }
 
 // ProvenanceOf reads the commits, times, runner and region of two results

@@ -100,18 +100,18 @@ func TestRegressionHistory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cfg.Regression.History != DefaultHistory || cfg.Regression.MaxBaselineAge != 14*24*time.Hour || cfg.Limits.MaxDuration != DefaultMaxDuration {
+	if cfg.Regression.History != DefaultHistory || cfg.Regression.Trend != DefaultTrend || cfg.Regression.MaxBaselineAge != 14*24*time.Hour || cfg.Limits.MaxDuration != DefaultMaxDuration {
 		t.Errorf("defaults: %+v %+v", cfg.Regression, cfg.Limits)
 	}
 	for _, tt := range []struct {
 		in   string
 		want time.Duration
 	}{{"14d", 14 * 24 * time.Hour}, {"336h", 336 * time.Hour}, {"1.5d", 36 * time.Hour}} {
-		cfg, err := Parse("l.yaml", []byte(base+"regression:\n  history: 5\n  max_baseline_age: "+tt.in+"\n"), Options{})
+		cfg, err := Parse("l.yaml", []byte(base+"regression:\n  history: 5\n  trend: 30\n  max_baseline_age: "+tt.in+"\n"), Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", tt.in, err)
 		}
-		if cfg.Regression.MaxBaselineAge != tt.want || cfg.Regression.History != 5 {
+		if cfg.Regression.MaxBaselineAge != tt.want || cfg.Regression.History != 5 || cfg.Regression.Trend != 30 {
 			t.Errorf("max_baseline_age %s = %v, history %d; want %v, 5", tt.in, cfg.Regression.MaxBaselineAge, cfg.Regression.History, tt.want)
 		}
 	}

@@ -406,6 +406,8 @@ func TestSchemaAgreesWithParser(t *testing.T) {
 		"history 1":           base + "regression: {history: 1}\n",
 		"fractional requests": "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\nscenarios:\n  - {name: s, prompt: hi, requests: 12.9}\n",
 		"fractional history":  base + "regression: {history: 2.5}\n",
+		"trend 5":             base + "regression: {trend: 5}\n",
+		"trend 5000":          base + "regression: {trend: 5000}\n",
 		"max_cost unpriced":   base + "limits: {max_cost: 2}\n",
 		"bad pointer":         "endpoints:\n  - {api: custom, url: http://x/a, stream: {text: message}}\n" + scen,
 	}

@@ -50,7 +50,15 @@ const (
 	DefaultMinDelta        = 25 * time.Millisecond
 	DefaultAlpha           = 0.05
 	DefaultHistory         = 10
+	DefaultTrend           = 100
 	DefaultMaxBaselineAge  = 14 * 24 * time.Hour
+)
+
+// MinTrend and MaxTrend bound regression.trend: a change point needs runs
+// on both sides, and the trend file stays small.
+const (
+	MinTrend = 10
+	MaxTrend = 1000
 )
 
 // DefaultFailOn is the default list of statuses that fail the gate.
@@ -168,6 +176,9 @@ type Regression struct {
 	FailOn    []vocab.Status
 	// History is how many recorded runs a baseline artifact keeps (≥ 2).
 	History int
+	// Trend is how many recorded runs the baseline artifact's trend keeps
+	// (MinTrend to MaxTrend).
+	Trend int
 	// MaxBaselineAge: a stored baseline older than this gets a warning.
 	MaxBaselineAge time.Duration
 }
@@ -346,6 +357,7 @@ type rawRegression struct {
 	Alpha          *scalar  `yaml:"alpha"`
 	FailOn         []string `yaml:"fail_on"`
 	History        *int     `yaml:"history"`
+	Trend          *int     `yaml:"trend"`
 	MaxBaselineAge *scalar  `yaml:"max_baseline_age"`
 }
 
@@ -769,7 +781,7 @@ func unwrapPathErr(err error) error {
 
 func (p *parser) regression(r rawRegression) Regression {
 	out := Regression{Tolerance: DefaultTolerance, MinDelta: DefaultMinDelta, Alpha: DefaultAlpha, FailOn: DefaultFailOn,
-		History: DefaultHistory, MaxBaselineAge: DefaultMaxBaselineAge}
+		History: DefaultHistory, Trend: DefaultTrend, MaxBaselineAge: DefaultMaxBaselineAge}
 	kl := func(key string) int { return p.line("regression." + key) }
 	if r.Tolerance != nil {
 		v, err := ParseTolerance(r.Tolerance.Value)
@@ -804,6 +816,12 @@ func (p *parser) regression(r rawRegression) Regression {
 			p.errf(kl("history"), "regression.history: want at least 2 runs (a history estimates run-to-run spread), got %d", *r.History)
 		}
 		out.History = *r.History
+	}
+	if r.Trend != nil {
+		if *r.Trend < MinTrend || *r.Trend > MaxTrend {
+			p.errf(kl("trend"), "regression.trend: want %d to %d runs (a change point needs runs on both sides; the trend file stays small), got %d", MinTrend, MaxTrend, *r.Trend)
+		}
+		out.Trend = *r.Trend
 	}
 	if r.MaxBaselineAge != nil {
 		v, err := ParseDuration(r.MaxBaselineAge.Value)

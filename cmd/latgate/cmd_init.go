@@ -51,11 +51,11 @@ func cmdInit(e *env, args []string) error {
 func completionCommands(e *env) []scaffold.Command {
 	flagLine := regexp.MustCompile(`(?m)^  -([a-z][a-z0-9-]*)`)
 	var out []scaffold.Command
-	for _, name := range []string{"run", "ab", "compare", "gate", "publish", "merge", "import", "init", "demo", "sim", "completion", "version"} {
+	for _, name := range []string{"run", "ab", "compare", "gate", "publish", "merge", "import", "trend", "init", "demo", "sim", "completion", "version"} {
 		var help bytes.Buffer
 		sub := &env{stdout: &help, stderr: &help, getenv: func(string) string { return "" }, ctx: e.ctx}
 		_ = dispatch(sub, []string{name, "-h"})
-		c := scaffold.Command{Name: name, Files: slices.Contains([]string{"compare", "merge", "import"}, name)}
+		c := scaffold.Command{Name: name, Files: slices.Contains([]string{"compare", "merge", "import", "trend"}, name)}
 		for _, m := range flagLine.FindAllStringSubmatch(help.String(), -1) {
 			c.Flags = append(c.Flags, m[1])
 		}

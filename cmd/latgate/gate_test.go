@@ -135,7 +135,8 @@ func TestGateRecordIntoAFolderOfOtherFiles(t *testing.T) {
 		if i > 0 {
 			time.Sleep(time.Second) // created_at has whole seconds: two runs in one second are one history entry
 		}
-		r := runCLI(t, map[string]string{"TEST_API_KEY": testKey}, "gate", "--mode", "record", "-c", cfg, "--baseline-dir", dir, "--results", res)
+		r := runCLI(t, map[string]string{"TEST_API_KEY": testKey}, "gate", "--mode", "record", "-c", cfg, "--baseline-dir", dir, "--results", res,
+			"--report", filepath.Join(dir, "latgate-report.md"))
 		log += r.stderr
 		if r.code != 0 || !strings.Contains(r.stderr, want) {
 			t.Fatalf("record %d: exit %d, stderr %q; want 0 and %q", i+1, r.code, r.stderr, want)
@@ -158,6 +159,11 @@ func TestGateRecordIntoAFolderOfOtherFiles(t *testing.T) {
 	h, err := publish.ReadHistoryDir(dir)
 	if err != nil || len(h) != 2 {
 		t.Errorf("history: got %d run(s), %v; want both recordings:\n%s", len(h), err, log)
+	}
+	// Main's trend continues from the folder too.
+	tf, err := fileio.ReadTrend(filepath.Join(dir, fileio.TrendName))
+	if err != nil || len(tf.Runs) != 2 || !strings.Contains(log, "main's trend of 2 run(s)") {
+		t.Errorf("trend: %v; want both recordings:\n%s", err, log)
 	}
 }
 

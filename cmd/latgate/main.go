@@ -58,6 +58,8 @@ Usage:
   latgate merge   A.json B.json ... -o all.json
   latgate import  --from vllm|aiperf|guidellm FILE... -o results.json
                                                            other tools' per-request results as a results file
+  latgate trend   DIR|FILES... [--format text|markdown|json|html]
+                                                           main's trend: series and change points of recorded runs
   latgate demo                                             the whole flow on the built-in simulator
   latgate sim     [--addr 127.0.0.1:8080] [--profile realistic]  serve the simulator
   latgate init    [--base-url URL --model M --api-key-env VAR]  write latgate.yaml and a workflow
@@ -110,6 +112,8 @@ func dispatch(e *env, args []string) error {
 		return cmdMerge(e, rest)
 	case "import":
 		return cmdImport(e, rest)
+	case "trend":
+		return cmdTrend(e, rest)
 	case "demo":
 		return cmdDemo(e, rest)
 	case "sim":

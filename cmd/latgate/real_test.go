@@ -49,7 +49,8 @@ limits:
 		t.Fatal(err)
 	}
 	base := filepath.Join(dir, "baseline.json")
-	if r := runCLI(t, nil, "gate", "--mode", "record", "-c", cfg, "--results", base, "--baseline-dir", filepath.Join(dir, "history")); r.code != 0 {
+	if r := runCLI(t, nil, "gate", "--mode", "record", "-c", cfg, "--results", base, "--baseline-dir", filepath.Join(dir, "history"),
+		"--report", filepath.Join(dir, "latgate-report.md")); r.code != 0 {
 		t.Fatalf("record: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 	f, err := fileio.Read(base)
