@@ -222,13 +222,13 @@ func Measurements(w io.Writer, f *results.File) {
 		b := Describe(&runs[i])
 		errs := "0"
 		if b.N > b.OK {
-			errs = fmt.Sprintf("%d (%s)", b.N-b.OK, b.TopError)
+			errs = fmt.Sprintf("%d (%s)", b.N-b.OK, clean(b.TopError))
 		}
 		scenario := runs[i].Scenario
 		if runs[i].Variant != "" {
 			scenario += " (" + string(runs[i].Variant) + ")"
 		}
-		tw.row(runs[i].Endpoint, scenario, fmt.Sprintf("%d/%d", b.OK, b.N),
+		tw.row(clean(runs[i].Endpoint), clean(scenario), fmt.Sprintf("%d/%d", b.OK, b.N),
 			Millis(b.TTFT.P50), Millis(b.TTFT.P95), Millis(b.ITL.P50), Millis(b.Total.P50), Millis(b.Total.P95), Millis(b.Perceived.P95), errs)
 	}
 	fmt.Fprintln(w, "latencies in ms")
