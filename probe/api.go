@@ -1,7 +1,6 @@
 package probe
 
 import (
-	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -22,10 +21,11 @@ const (
 	Gemini    API = "gemini"    // Google Gemini streamGenerateContent (SSE)
 	Azure     API = "azure"     // Azure OpenAI chat completions
 	Custom    API = "custom"    // the team's own endpoint, read by StreamSpec
+	AISDK     API = "ai-sdk"    // a Vercel AI SDK chat route (UI message stream)
 )
 
 // APIs lists every API, in the order of the documentation.
-func APIs() []API { return []API{Chat, Responses, Anthropic, Gemini, Azure, Custom} }
+func APIs() []API { return []API{Chat, Responses, Anthropic, Gemini, Azure, Custom, AISDK} }
 
 // ParseAPI checks an api name ("" is Chat).
 func ParseAPI(s string) (API, error) {
@@ -35,7 +35,7 @@ func ParseAPI(s string) (API, error) {
 	if slices.Contains(APIs(), API(s)) {
 		return API(s), nil
 	}
-	names := make([]string, 0, 6)
+	names := make([]string, 0, 7)
 	for _, a := range APIs() {
 		names = append(names, string(a))
 	}
@@ -152,120 +152,10 @@ func URL(api API, base, model, apiVersion string) string {
 		return base + "/models/" + url.PathEscape(model) + ":streamGenerateContent?alt=sse"
 	case Azure:
 		return base + "/chat/completions?api-version=" + url.QueryEscape(apiVersion)
-	case Custom:
+	case Custom, AISDK:
 		return base
 	}
 	return base + "/chat/completions"
-}
-
-// Message is one prompt message.
-type Message struct {
-	Role    string // system, user or assistant
-	Content string
-}
-
-// BodyParams are the plain values a request body is built from.
-type BodyParams struct {
-	Model       string
-	Messages    []Message
-	MaxTokens   int      // 0: the API's default (Anthropic requires one: 1024)
-	Temperature *float64 // nil: the API's default
-	// Template is a Custom endpoint's body (decoded JSON or YAML; nil for
-	// no body): every string that is exactly "{{prompt}}" (the last
-	// message's content), "{{messages}}" or "{{max_tokens}}" is replaced
-	// by that value.
-	Template any
-}
-
-// Body builds the streaming request body of api.
-func Body(api API, p BodyParams) ([]byte, error) {
-	switch api {
-	case Responses:
-		b := map[string]any{"model": p.Model, "input": p.Messages, "stream": true}
-		if p.MaxTokens > 0 {
-			b["max_output_tokens"] = p.MaxTokens
-		}
-		putTemperature(b, p.Temperature)
-		return json.Marshal(b)
-	case Anthropic:
-		var system []string
-		var msgs []Message
-		for _, m := range p.Messages {
-			if m.Role == "system" {
-				system = append(system, m.Content)
-				continue
-			}
-			msgs = append(msgs, m)
-		}
-		b := map[string]any{"model": p.Model, "messages": msgs, "stream": true, "max_tokens": p.MaxTokens}
-		if p.MaxTokens <= 0 {
-			b["max_tokens"] = 1024
-		}
-		if len(system) > 0 {
-			b["system"] = strings.Join(system, "\n\n")
-		}
-		putTemperature(b, p.Temperature)
-		return json.Marshal(b)
-	case Gemini:
-		type part struct {
-			Text string `json:"text"`
-		}
-		type content struct {
-			Role  string `json:"role,omitempty"`
-			Parts []part `json:"parts"`
-		}
-		var system []part
-		var contents []content
-		for _, m := range p.Messages {
-			switch m.Role {
-			case "system":
-				system = append(system, part{m.Content})
-			case "assistant":
-				contents = append(contents, content{Role: "model", Parts: []part{{m.Content}}})
-			default:
-				contents = append(contents, content{Role: "user", Parts: []part{{m.Content}}})
-			}
-		}
-		b := map[string]any{"contents": contents}
-		if len(system) > 0 {
-			b["systemInstruction"] = content{Parts: system}
-		}
-		gen := map[string]any{}
-		if p.MaxTokens > 0 {
-			gen["maxOutputTokens"] = p.MaxTokens
-		}
-		putTemperature(gen, p.Temperature)
-		if len(gen) > 0 {
-			b["generationConfig"] = gen
-		}
-		return json.Marshal(b)
-	case Custom:
-		if p.Template == nil {
-			return nil, nil // no body (e.g. a GET endpoint)
-		}
-		return json.Marshal(fillTemplate(p.Template, p))
-	}
-	// Chat and Azure.
-	b := map[string]any{"model": p.Model, "messages": p.Messages, "stream": true, "stream_options": map[string]any{"include_usage": true}}
-	if p.MaxTokens > 0 {
-		b["max_tokens"] = p.MaxTokens
-	}
-	putTemperature(b, p.Temperature)
-	return json.Marshal(b)
-}
-
-func putTemperature(b map[string]any, t *float64) {
-	if t != nil {
-		b["temperature"] = *t
-	}
-}
-
-// MarshalJSON writes a message as {"role":…,"content":…}.
-func (m Message) MarshalJSON() ([]byte, error) {
-	return json.Marshal(struct {
-		Role    string `json:"role"`
-		Content string `json:"content"`
-	}{m.Role, m.Content})
 }
 
 // fillTemplate replaces the placeholders of a Custom body template.

@@ -347,7 +347,7 @@ func TestURLAndBody(t *testing.T) {
 		}
 	}
 	temp := 0.5
-	p := BodyParams{Model: "m", MaxTokens: 64, Temperature: &temp, Messages: []Message{{"system", "Be brief."}, {"user", "Hi"}, {"assistant", "Hello"}, {"user", "Why?"}}}
+	p := BodyParams{Model: "m", MaxTokens: 64, Temperature: &temp, Messages: []Message{{Role: "system", Content: "Be brief."}, {Role: "user", Content: "Hi"}, {Role: "assistant", Content: "Hello"}, {Role: "user", Content: "Why?"}}}
 	bodies := []struct {
 		api  API
 		want string
@@ -364,7 +364,7 @@ func TestURLAndBody(t *testing.T) {
 		}
 	}
 	tmpl := map[string]any{"model": "llama3", "stream": true, "messages": "{{messages}}", "prompt": "{{prompt}}", "options": map[string]any{"num_predict": "{{max_tokens}}"}, "tags": []any{"{{prompt}}", "x"}}
-	got, err := Body(Custom, BodyParams{Messages: []Message{{"user", "Hi"}}, MaxTokens: 8, Template: tmpl})
+	got, err := Body(Custom, BodyParams{Messages: []Message{{Role: "user", Content: "Hi"}}, MaxTokens: 8, Template: tmpl})
 	want := `{"messages":[{"role":"user","content":"Hi"}],"model":"llama3","options":{"num_predict":8},"prompt":"Hi","stream":true,"tags":["Hi","x"]}`
 	if err != nil || string(got) != want {
 		t.Errorf("custom body = %s, %v\nwant %s", got, err, want)
@@ -411,7 +411,7 @@ func TestEveryAPIAgainstTheSimulator(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.api), func(t *testing.T) {
-			params := BodyParams{Model: "m", MaxTokens: 64, Messages: []Message{{"system", "Be brief."}, {"user", "hello there"}}}
+			params := BodyParams{Model: "m", MaxTokens: 64, Messages: []Message{{Role: "system", Content: "Be brief."}, {Role: "user", Content: "hello there"}}}
 			if tt.api == Custom {
 				params.Template = map[string]any{"model": "m", "messages": "{{messages}}", "options": map[string]any{"num_predict": "{{max_tokens}}"}}
 			}
@@ -467,7 +467,7 @@ func TestSimulatorFaultsPerAPI(t *testing.T) {
 		t.Run(string(tt.api)+" "+tt.err, func(t *testing.T) {
 			srv := httptest.NewServer(sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 8, Faults: tt.faults}, 1))
 			defer srv.Close()
-			b, _ := Body(tt.api, BodyParams{Model: "m", Messages: []Message{{"user", "hi"}}, Template: map[string]any{"messages": "{{messages}}"}})
+			b, _ := Body(tt.api, BodyParams{Model: "m", Messages: []Message{{Role: "user", Content: "hi"}}, Template: map[string]any{"messages": "{{messages}}"}})
 			req := Request{API: tt.api, URL: URL(tt.api, srv.URL+tt.base, "m", "v"), Body: b,
 				Stream: &StreamSpec{Format: "ndjson", Text: "/message/content", Done: "/done", Error: "/error"}}
 			rec := (&Prober{Client: srv.Client(), Timeout: 5 * time.Second}).Do(context.Background(), req)
@@ -483,7 +483,7 @@ func TestSimulatorFaultsPerAPI(t *testing.T) {
 func TestBufferingProxyIsFlagged(t *testing.T) {
 	for _, buffered := range []bool{false, true} {
 		srv := httptest.NewServer(sim.New(sim.Profile{TTFT: sim.Fixed(20 * ms), ITL: sim.Fixed(10 * ms), Tokens: 12, Quirks: sim.Quirks{RoleChunk: true, Buffered: buffered}}, 1))
-		b, _ := Body(Chat, BodyParams{Model: "m", Messages: []Message{{"user", "hi"}}})
+		b, _ := Body(Chat, BodyParams{Model: "m", Messages: []Message{{Role: "user", Content: "hi"}}})
 		rec := (&Prober{Client: srv.Client(), Timeout: 5 * time.Second}).Do(context.Background(), Request{URL: URL(Chat, srv.URL+"/v1", "", ""), Body: b})
 		srv.Close()
 		if !rec.OK || rec.Buffered() != buffered {
@@ -505,7 +505,7 @@ func TestKeyNeverInErrorsWhateverTheHeader(t *testing.T) {
 	defer srv.Close()
 	bases := map[API]string{Chat: "/v1", Responses: "/v1", Anthropic: "", Gemini: "/v1beta", Azure: "/openai/deployments/d", Custom: "/api/chat"}
 	for _, api := range APIs() {
-		b, _ := Body(api, BodyParams{Model: "m", Messages: []Message{{"user", "hi"}}, Template: map[string]any{}})
+		b, _ := Body(api, BodyParams{Model: "m", Messages: []Message{{Role: "user", Content: "hi"}}, Template: map[string]any{}})
 		req := Request{API: api, URL: URL(api, srv.URL+bases[api], "m", "v"), Body: b, APIKey: "sk-wrong-secret", Stream: &StreamSpec{Format: "ndjson", Text: "/t"}}
 		rec := (&Prober{Client: srv.Client()}).Do(context.Background(), req)
 		if rec.Status != 401 || strings.Contains(rec.Error, "sk-wrong-secret") || !strings.Contains(rec.Error, "Incorrect API key provided: ***") {
