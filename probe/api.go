@@ -57,6 +57,43 @@ type StreamSpec struct {
 	OutputTokens string
 	InputTokens  string
 	CachedTokens string
+	// Type points at an event's type (such as /type); with Types, the
+	// type says which role the event plays, and Text, Reasoning and
+	// ToolCall are read only from events of their role.
+	Type  string
+	Types StreamTypes
+	// ToolCall points at the piece of a tool call's arguments an event of
+	// role tool_call carries (such as /inputTextDelta).
+	ToolCall string
+}
+
+// StreamTypes lists, per role, the event types (the value at
+// StreamSpec.Type) that play it: a server-driven agent's stream marks its
+// text, reasoning, tool calls, the tools' results and each new step.
+type StreamTypes struct {
+	Text, Reasoning []string
+	ToolCall        []string // a tool call begins or streams its arguments
+	ToolCallDone    []string // a tool call's arguments are complete
+	ToolResult      []string // a tool's result arrived
+	Step            []string // a new step (model call) begins
+}
+
+// Empty reports whether no type plays any role.
+func (t StreamTypes) Empty() bool {
+	return len(t.Text)+len(t.Reasoning)+len(t.ToolCall)+len(t.ToolCallDone)+len(t.ToolResult)+len(t.Step) == 0
+}
+
+// role is the role an event of type typ plays ("" for none).
+func (t StreamTypes) role(typ string) string {
+	for _, r := range []struct {
+		name  string
+		types []string
+	}{{"text", t.Text}, {"reasoning", t.Reasoning}, {"tool_call", t.ToolCall}, {"tool_call_done", t.ToolCallDone}, {"tool_result", t.ToolResult}, {"step", t.Step}} {
+		if slices.Contains(r.types, typ) {
+			return r.name
+		}
+	}
+	return ""
 }
 
 // Validate says what is wrong with a stream spec, naming the key.
@@ -80,10 +117,18 @@ func (s StreamSpec) Validate() error {
 		return fmt.Errorf("stream.format: unknown %q (known: sse, ndjson, text)", s.Format)
 	}
 	for k, v := range map[string]string{"text": s.Text, "reasoning": s.Reasoning, "done": s.Done, "error": s.Error,
-		"output_tokens": s.OutputTokens, "input_tokens": s.InputTokens, "cached_tokens": s.CachedTokens} {
+		"output_tokens": s.OutputTokens, "input_tokens": s.InputTokens, "cached_tokens": s.CachedTokens, "type": s.Type, "tool_call": s.ToolCall} {
 		if v != "" && !strings.HasPrefix(v, "/") {
 			return fmt.Errorf("stream.%s: %q is not a JSON pointer: it starts with / (e.g. /message/content)", k, v)
 		}
+	}
+	switch {
+	case !s.Types.Empty() && s.Type == "":
+		return fmt.Errorf("stream.types: needs stream.type, the JSON pointer to each event's type (e.g. /type)")
+	case s.Type != "" && s.Types.Empty():
+		return fmt.Errorf("stream.type: says where an event's type is; stream.types says which types are text, reasoning, tool_call, tool_call_done, tool_result and step")
+	case !s.Types.Empty() && len(s.Types.Text) == 0:
+		return fmt.Errorf("stream.types.text: which event types carry the visible text is required (e.g. [text-delta])")
 	}
 	return nil
 }
@@ -101,6 +146,8 @@ func wireOf(req Request) wire {
 		if req.Stream != nil {
 			return customWire(*req.Stream)
 		}
+	case AISDK:
+		return aiSDKWire
 	}
 	return chatWire // Chat, Azure, and "" (chat)
 }

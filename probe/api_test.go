@@ -16,6 +16,9 @@ import (
 func TestDecoders(t *testing.T) {
 	ollama := StreamSpec{Format: "ndjson", Text: "/message/content", Done: "/done", OutputTokens: "/eval_count", InputTokens: "/prompt_eval_count"}
 	fastapi := StreamSpec{Format: "sse", Text: "/delta", Reasoning: "/thinking", Error: "/error", OutputTokens: "/usage/output_tokens", CachedTokens: "/usage/cached"}
+	uiStream := StreamSpec{Format: "sse", Type: "/type", Text: "/delta", Reasoning: "/delta", ToolCall: "/inputTextDelta", Error: "/errorText",
+		Types: StreamTypes{Text: []string{"text-delta"}, Reasoning: []string{"reasoning-delta"}, ToolCall: []string{"tool-input-start", "tool-input-delta"},
+			ToolCallDone: []string{"tool-input-available"}, ToolResult: []string{"tool-output-available"}, Step: []string{"start-step"}}}
 	tests := []struct {
 		name string
 		dec  decoder
@@ -25,11 +28,11 @@ func TestDecoders(t *testing.T) {
 	}{
 		// Responses.
 		{"responses created", responsesDecoder{}, frame{Name: "response.created", Data: []byte(`{"type":"response.created","response":{"status":"in_progress"}}`)}, event{}, false},
-		{"responses text", responsesDecoder{}, frame{Data: []byte(`{"type":"response.output_text.delta","delta":"Hi!"}`)}, event{content: 3}, false},
+		{"responses text", responsesDecoder{}, frame{Data: []byte(`{"type":"response.output_text.delta","delta":"Hi!"}`)}, event{content: 3, text: "Hi!"}, false},
 		{"responses reasoning summary", responsesDecoder{}, frame{Data: []byte(`{"type":"response.reasoning_summary_text.delta","delta":"hmm"}`)}, event{reasoning: 3}, false},
 		{"responses reasoning text", responsesDecoder{}, frame{Data: []byte(`{"type":"response.reasoning_text.delta","delta":"ab"}`)}, event{reasoning: 2}, false},
-		{"responses function args", responsesDecoder{}, frame{Data: []byte(`{"type":"response.function_call_arguments.delta","delta":"{\"a\":1}"}`)}, event{tool: 7}, false},
-		{"responses type from the event name", responsesDecoder{}, frame{Name: "response.output_text.delta", Data: []byte(`{"delta":"ab"}`)}, event{content: 2}, false},
+		{"responses function args", responsesDecoder{}, frame{Data: []byte(`{"type":"response.function_call_arguments.delta","output_index":1,"delta":"{\"a\":1}"}`)}, event{tool: 7, calls: []callPart{{index: 1, args: `{"a":1}`}}}, false},
+		{"responses type from the event name", responsesDecoder{}, frame{Name: "response.output_text.delta", Data: []byte(`{"delta":"ab"}`)}, event{content: 2, text: "ab"}, false},
 		{"responses completed", responsesDecoder{}, frame{Data: []byte(`{"type":"response.completed","response":{"status":"completed","usage":{"input_tokens":20,"input_tokens_details":{"cached_tokens":8},"output_tokens":30,"output_tokens_details":{"reasoning_tokens":12}}}}`)},
 			event{done: true, finish: "completed", usage: &usage{prompt: 20, output: 30, cached: 8, reasoning: 12}}, false},
 		{"responses incomplete", responsesDecoder{}, frame{Data: []byte(`{"type":"response.incomplete","response":{"incomplete_details":{"reason":"max_output_tokens"}}}`)}, event{done: true, finish: "max_output_tokens"}, false},
@@ -41,33 +44,55 @@ func TestDecoders(t *testing.T) {
 			event{usage: &usage{prompt: 25, cached: 20, output: 1}}, false},
 		{"anthropic ping", &anthropicDecoder{}, frame{Name: "ping", Data: []byte(`{"type": "ping"}`)}, event{}, false},
 		{"anthropic block start", &anthropicDecoder{}, frame{Data: []byte(`{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}`)}, event{}, false},
-		{"anthropic text", &anthropicDecoder{}, frame{Data: []byte(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello"}}`)}, event{content: 5}, false},
+		{"anthropic text", &anthropicDecoder{}, frame{Data: []byte(`{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello"}}`)}, event{content: 5, text: "Hello"}, false},
 		{"anthropic thinking", &anthropicDecoder{}, frame{Data: []byte(`{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"Let me"}}`)}, event{reasoning: 6}, false},
 		{"anthropic signature is not output", &anthropicDecoder{}, frame{Data: []byte(`{"type":"content_block_delta","index":0,"delta":{"type":"signature_delta","signature":"EqQBCgIYAhIM"}}`)}, event{}, false},
-		{"anthropic tool input", &anthropicDecoder{}, frame{Data: []byte(`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"x\""}}`)}, event{tool: 4}, false},
+		{"anthropic tool input", &anthropicDecoder{}, frame{Data: []byte(`{"type":"content_block_delta","index":1,"delta":{"type":"input_json_delta","partial_json":"{\"x\""}}`)}, event{tool: 4, calls: []callPart{{index: 1, args: `{"x"`}}}, false},
 		{"anthropic message_delta", &anthropicDecoder{}, frame{Data: []byte(`{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":15}}`)}, event{finish: "end_turn", usage: &usage{output: 15}}, false},
 		{"anthropic stop", &anthropicDecoder{}, frame{Data: []byte(`{"type":"message_stop"}`)}, event{done: true}, false},
 		{"anthropic overloaded", &anthropicDecoder{}, frame{Name: "error", Data: []byte(`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`)}, event{err: "Overloaded [overloaded_error]"}, false},
 		// Gemini.
-		{"gemini text", geminiDecoder{}, frame{Data: []byte(`{"candidates":[{"content":{"parts":[{"text":"Hey"}],"role":"model"}}]}`)}, event{content: 3}, false},
-		{"gemini thought", geminiDecoder{}, frame{Data: []byte(`{"candidates":[{"content":{"parts":[{"text":"hmm","thought":true}],"role":"model"}}]}`)}, event{reasoning: 3}, false},
-		{"gemini thought signature only", geminiDecoder{}, frame{Data: []byte(`{"candidates":[{"content":{"parts":[{"thoughtSignature":"CiQB0e2Kb"}],"role":"model"}}]}`)}, event{}, false},
-		{"gemini function call", geminiDecoder{}, frame{Data: []byte(`{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","args":{}}}]}}]}`)}, event{tool: 22}, false},
-		{"gemini finish and usage", geminiDecoder{}, frame{Data: []byte(`{"candidates":[{"content":{"parts":[{"text":"."}]},"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":9,"candidatesTokenCount":7,"thoughtsTokenCount":5,"cachedContentTokenCount":4}}`)},
-			event{content: 1, finish: "STOP", usage: &usage{prompt: 9, output: 12, cached: 4, reasoning: 5}}, false},
-		{"gemini error", geminiDecoder{}, frame{Data: []byte(`{"error":{"code":403,"message":"Permission denied","status":"PERMISSION_DENIED"}}`)}, event{err: "Permission denied [PERMISSION_DENIED]"}, false},
+		{"gemini text", &geminiDecoder{}, frame{Data: []byte(`{"candidates":[{"content":{"parts":[{"text":"Hey"}],"role":"model"}}]}`)}, event{content: 3, text: "Hey"}, false},
+		{"gemini thought", &geminiDecoder{}, frame{Data: []byte(`{"candidates":[{"content":{"parts":[{"text":"hmm","thought":true}],"role":"model"}}]}`)}, event{reasoning: 3}, false},
+		{"gemini thought signature only", &geminiDecoder{}, frame{Data: []byte(`{"candidates":[{"content":{"parts":[{"thoughtSignature":"CiQB0e2Kb"}],"role":"model"}}]}`)}, event{}, false},
+		{"gemini function call", &geminiDecoder{}, frame{Data: []byte(`{"candidates":[{"content":{"parts":[{"functionCall":{"name":"f","args":{}}}]}}]}`)}, event{tool: 22, calls: []callPart{{index: 0, id: "call_1", name: "f", args: "{}"}}, callsDone: 1}, false},
+		{"gemini finish and usage", &geminiDecoder{}, frame{Data: []byte(`{"candidates":[{"content":{"parts":[{"text":"."}]},"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":9,"candidatesTokenCount":7,"thoughtsTokenCount":5,"cachedContentTokenCount":4}}`)},
+			event{content: 1, text: ".", finish: "STOP", usage: &usage{prompt: 9, output: 12, cached: 4, reasoning: 5}}, false},
+		{"gemini error", &geminiDecoder{}, frame{Data: []byte(`{"error":{"code":403,"message":"Permission denied","status":"PERMISSION_DENIED"}}`)}, event{err: "Permission denied [PERMISSION_DENIED]"}, false},
 		// Custom.
-		{"ollama line", &customDecoder{spec: ollama}, frame{Data: []byte(`{"model":"m","message":{"role":"assistant","content":"Hi"},"done":false}`)}, event{content: 2}, false},
+		{"ollama line", &customDecoder{spec: ollama}, frame{Data: []byte(`{"model":"m","message":{"role":"assistant","content":"Hi"},"done":false}`)}, event{content: 2, text: "Hi"}, false},
 		{"ollama last line", &customDecoder{spec: ollama}, frame{Data: []byte(`{"model":"m","message":{"role":"assistant","content":""},"done":true,"done_reason":"stop","prompt_eval_count":26,"eval_count":290}`)},
 			event{done: true, finish: "done", usage: &usage{prompt: 26, output: 290}}, false},
 		{"custom sse reasoning", &customDecoder{spec: fastapi}, frame{Data: []byte(`{"thinking":"abc"}`)}, event{reasoning: 3}, false},
 		{"custom sse error string", &customDecoder{spec: fastapi}, frame{Data: []byte(`{"error":"tool timed out"}`)}, event{err: "tool timed out"}, false},
 		{"custom sse error object", &customDecoder{spec: fastapi}, frame{Data: []byte(`{"error":{"message":"quota"}}`)}, event{err: "quota"}, false},
-		{"custom null error is no error", &customDecoder{spec: fastapi}, frame{Data: []byte(`{"error":null,"delta":"x"}`)}, event{content: 1}, false},
+		{"custom null error is no error", &customDecoder{spec: fastapi}, frame{Data: []byte(`{"error":null,"delta":"x"}`)}, event{content: 1, text: "x"}, false},
 		{"custom usage", &customDecoder{spec: fastapi}, frame{Data: []byte(`{"usage":{"output_tokens":12,"cached":3}}`)}, event{usage: &usage{output: 12, cached: 3}}, false},
 		{"custom [DONE]", &customDecoder{spec: fastapi}, frame{Data: []byte(`[DONE]`)}, event{done: true}, false},
 		{"custom text", &customDecoder{spec: StreamSpec{Format: "text"}}, frame{Data: []byte("any bytes")}, event{content: 9}, false},
 		{"custom malformed", &customDecoder{spec: ollama}, frame{Data: []byte(`{"message":`)}, event{}, true},
+		// A server-driven agent read by event types: reasoning carries
+		// /delta too, and is not text (it was, by a pointer alone).
+		{"typed text", &customDecoder{spec: uiStream}, frame{Data: []byte(`{"type":"text-delta","id":"t","delta":"Hi"}`)}, event{content: 2, text: "Hi"}, false},
+		{"typed reasoning", &customDecoder{spec: uiStream}, frame{Data: []byte(`{"type":"reasoning-delta","id":"r","delta":"hmm"}`)}, event{reasoning: 3}, false},
+		{"typed tool start", &customDecoder{spec: uiStream}, frame{Data: []byte(`{"type":"tool-input-start","toolCallId":"c1","toolName":"f"}`)}, event{toolStart: true, calls: []callPart{{}}}, false},
+		{"typed tool args", &customDecoder{spec: uiStream}, frame{Data: []byte(`{"type":"tool-input-delta","toolCallId":"c1","inputTextDelta":"{\"id\""}`)}, event{tool: 5, calls: []callPart{{args: `{"id"`}}}, false},
+		{"typed tool done", &customDecoder{spec: uiStream}, frame{Data: []byte(`{"type":"tool-input-available","toolCallId":"c1","input":{}}`)}, event{callsDone: 1}, false},
+		{"typed tool result", &customDecoder{spec: uiStream}, frame{Data: []byte(`{"type":"tool-output-available","toolCallId":"c1","output":"ok"}`)}, event{toolResult: true}, false},
+		{"typed step", &customDecoder{spec: uiStream}, frame{Data: []byte(`{"type":"start-step"}`)}, event{step: true}, false},
+		{"untyped event", &customDecoder{spec: uiStream}, frame{Data: []byte(`{"type":"start","messageId":"m","delta":"not text"}`)}, event{}, false},
+		// The AI SDK's UI message stream (api: ai-sdk).
+		{"ai-sdk step", &aiSDKDecoder{}, frame{Data: []byte(`{"type":"start-step"}`)}, event{step: true}, false},
+		{"ai-sdk text", &aiSDKDecoder{}, frame{Data: []byte(`{"type":"text-delta","id":"0","delta":"Hello"}`)}, event{content: 5, text: "Hello"}, false},
+		{"ai-sdk reasoning", &aiSDKDecoder{}, frame{Data: []byte(`{"type":"reasoning-delta","id":"0","delta":"hm"}`)}, event{reasoning: 2}, false},
+		{"ai-sdk tool start", &aiSDKDecoder{}, frame{Data: []byte(`{"type":"tool-input-start","toolCallId":"call-1","toolName":"lookup"}`)},
+			event{toolStart: true, calls: []callPart{{id: "call-1", name: "lookup"}}}, false},
+		{"ai-sdk tool whole", &aiSDKDecoder{}, frame{Data: []byte(`{"type":"tool-input-available","toolCallId":"call-9","toolName":"lookup","input":{"id":"42"}}`)},
+			event{toolStart: true, callsDone: 1, calls: []callPart{{id: "call-9", name: "lookup"}}}, false},
+		{"ai-sdk tool output", &aiSDKDecoder{}, frame{Data: []byte(`{"type":"tool-output-available","toolCallId":"call-1","output":{"status":"shipped"}}`)}, event{toolResult: true}, false},
+		{"ai-sdk finish", &aiSDKDecoder{}, frame{Data: []byte(`{"type":"finish","finishReason":"stop"}`)}, event{finish: "stop"}, false},
+		{"ai-sdk error", &aiSDKDecoder{}, frame{Data: []byte(`{"type":"error","errorText":"model overloaded"}`)}, event{err: "model overloaded"}, false},
+		{"ai-sdk done", &aiSDKDecoder{}, frame{Data: []byte(`[DONE]`)}, event{done: true}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -33,16 +33,19 @@ type hinter interface {
 }
 
 // chatWire is OpenAI chat completions (and every compatible server).
-var chatWire = wire{framing: framingSSE, newDecoder: func() decoder { return chatDecoder{} }, ends: "finish_reason or [DONE]"}
+var chatWire = wire{framing: framingSSE, newDecoder: func() decoder { return &chatDecoder{open: -1} }, ends: "finish_reason or [DONE]"}
 
 // chatDecoder decodes OpenAI chat-completion chunks: output is non-empty
 // delta.content (visible), delta.reasoning_content or delta.reasoning, and
 // tool-call or function-call arguments; usage comes in a final chunk;
 // "[DONE]" ends the stream; an "error" object or an "event: error" is the
-// provider's error.
-type chatDecoder struct{}
+// provider's error. Tool calls stream one after the other by index: a call
+// is complete when the next one begins, or at the finish.
+type chatDecoder struct {
+	open int // the index of the tool call being streamed; -1 before any
+}
 
-func (chatDecoder) decode(f frame) (event, error) {
+func (d *chatDecoder) decode(f frame) (event, error) {
 	var e event
 	data := bytes.TrimSpace(f.Data)
 	if string(data) == "[DONE]" {
@@ -75,14 +78,32 @@ func (chatDecoder) decode(f frame) (event, error) {
 		if i < len(c.reasoning) {
 			e.reasoning += len(c.reasoning[i])
 		}
+		e.text += ch.Delta.Content
 		for _, tc := range ch.Delta.ToolCalls {
 			e.tool += len(tc.Function.Arguments)
+			idx := 0
+			if tc.Index != nil {
+				idx = *tc.Index
+			}
+			e.calls = append(e.calls, callPart{index: idx, id: tc.ID, name: tc.Function.Name, args: tc.Function.Arguments})
+			if idx > d.open {
+				if d.open >= 0 {
+					e.callsDone++ // the previous call's arguments are complete
+				}
+				d.open = idx
+			}
 		}
-		if ch.Delta.FunctionCall != nil {
-			e.tool += len(ch.Delta.FunctionCall.Arguments)
+		if fc := ch.Delta.FunctionCall; fc != nil {
+			e.tool += len(fc.Arguments)
+			e.calls = append(e.calls, callPart{name: fc.Name, args: fc.Arguments})
+			d.open = max(d.open, 0)
 		}
 		if ch.FinishReason != "" {
 			e.finish = string(ch.FinishReason)
+			if d.open >= 0 {
+				e.callsDone++ // the last call is complete
+				d.open = -2
+			}
 		}
 	}
 	return e, nil

@@ -12,7 +12,9 @@ import (
 // the first response.*.delta of output text, reasoning (summary) text or
 // function-call arguments; only output_text is visible. Usage comes in
 // response.completed, which ends the stream; response.failed and error
-// events are the provider's error.
+// events are the provider's error. A function call is an output item
+// (response.output_item.added names it) whose arguments stream as deltas
+// until response.function_call_arguments.done.
 var responsesWire = wire{framing: framingSSE, newDecoder: func() decoder { return responsesDecoder{} }, ends: "response.completed"}
 
 type responsesDecoder struct{}
@@ -25,10 +27,16 @@ func (responsesDecoder) decode(f frame) (event, error) {
 		return e, nil
 	}
 	var v struct {
-		Type     string `json:"type"`
-		Delta    string `json:"delta"`
-		Message  string `json:"message"`
-		Code     any    `json:"code"`
+		Type        string `json:"type"`
+		Delta       string `json:"delta"`
+		Message     string `json:"message"`
+		Code        any    `json:"code"`
+		OutputIndex int    `json:"output_index"`
+		Item        *struct {
+			Type   string `json:"type"`
+			CallID string `json:"call_id"`
+			Name   string `json:"name"`
+		} `json:"item"`
 		Response *struct {
 			Status string `json:"status"`
 			Error  *struct {
@@ -59,11 +67,18 @@ func (responsesDecoder) decode(f frame) (event, error) {
 	}
 	switch typ {
 	case "response.output_text.delta", "response.refusal.delta":
-		e.content = len(v.Delta)
+		e.content, e.text = len(v.Delta), v.Delta
 	case "response.reasoning_summary_text.delta", "response.reasoning_text.delta":
 		e.reasoning = len(v.Delta)
+	case "response.output_item.added":
+		if it := v.Item; it != nil && (it.Type == "function_call" || it.Type == "custom_tool_call") {
+			e.calls = []callPart{{index: v.OutputIndex, id: it.CallID, name: it.Name}}
+		}
 	case "response.function_call_arguments.delta", "response.custom_tool_call_input.delta":
 		e.tool = len(v.Delta)
+		e.calls = []callPart{{index: v.OutputIndex, args: v.Delta}}
+	case "response.function_call_arguments.done", "response.custom_tool_call_input.done":
+		e.callsDone = 1
 	case "response.completed", "response.incomplete":
 		e.done, e.finish = true, "completed"
 		if r := v.Response; r != nil && r.IncompleteDetails != nil && r.IncompleteDetails.Reason != "" {
@@ -106,6 +121,7 @@ var anthropicWire = wire{framing: framingSSE, newDecoder: func() decoder { retur
 type anthropicDecoder struct {
 	u                    usage
 	input, read, created int
+	tools                map[int]bool // content blocks that are tool_use
 }
 
 type anthropicUsage struct {
@@ -122,7 +138,13 @@ func (d *anthropicDecoder) decode(f frame) (event, error) {
 		return e, nil
 	}
 	var v struct {
-		Type    string `json:"type"`
+		Type         string `json:"type"`
+		Index        int    `json:"index"`
+		ContentBlock *struct {
+			Type string `json:"type"`
+			ID   string `json:"id"`
+			Name string `json:"name"`
+		} `json:"content_block"`
 		Message *struct {
 			Usage *anthropicUsage `json:"usage"`
 		} `json:"message"`
@@ -152,9 +174,25 @@ func (d *anthropicDecoder) decode(f frame) (event, error) {
 			d.merge(v.Message.Usage)
 			e.usage = d.snapshot()
 		}
+	case "content_block_start":
+		if b := v.ContentBlock; b != nil && (b.Type == "tool_use" || b.Type == "server_tool_use") {
+			if d.tools == nil {
+				d.tools = map[int]bool{}
+			}
+			d.tools[v.Index] = true
+			e.calls = []callPart{{index: v.Index, id: b.ID, name: b.Name}}
+		}
 	case "content_block_delta":
 		if dl := v.Delta; dl != nil {
 			e.content, e.reasoning, e.tool = len(dl.Text), len(dl.Thinking), len(dl.PartialJSON)
+			e.text = dl.Text
+			if dl.PartialJSON != "" {
+				e.calls = []callPart{{index: v.Index, args: dl.PartialJSON}}
+			}
+		}
+	case "content_block_stop":
+		if d.tools[v.Index] {
+			e.callsDone = 1
 		}
 	case "message_delta":
 		if v.Delta != nil && v.Delta.StopReason != "" {
@@ -201,11 +239,13 @@ func (d *anthropicDecoder) snapshot() *usage { u := d.u; return &u }
 // that carry only a thought signature are not output. usageMetadata holds
 // the counts (output = candidates + thoughts). The stream ends at EOF after
 // a finishReason; an error object is the provider's error.
-var geminiWire = wire{framing: framingSSE, newDecoder: func() decoder { return geminiDecoder{} }, ends: "a finishReason"}
+var geminiWire = wire{framing: framingSSE, newDecoder: func() decoder { return &geminiDecoder{} }, ends: "a finishReason"}
 
-type geminiDecoder struct{}
+// geminiDecoder numbers the function calls of an answer: each arrives
+// whole, its arguments complete.
+type geminiDecoder struct{ calls int }
 
-func (geminiDecoder) decode(f frame) (event, error) {
+func (d *geminiDecoder) decode(f frame) (event, error) {
 	var e event
 	data := bytes.TrimSpace(f.Data)
 	if len(data) == 0 {
@@ -244,9 +284,12 @@ func (geminiDecoder) decode(f frame) (event, error) {
 				e.reasoning += len(p.Text)
 			default:
 				e.content += len(p.Text)
+				e.text += p.Text
 			}
 			if len(p.FunctionCall) > 0 && string(p.FunctionCall) != "null" {
 				e.tool += len(p.FunctionCall)
+				e.calls = append(e.calls, d.call(p.FunctionCall))
+				e.callsDone++
 			}
 		}
 		if c.FinishReason != "" && c.FinishReason != "FINISH_REASON_UNSPECIFIED" {
@@ -258,6 +301,26 @@ func (geminiDecoder) decode(f frame) (event, error) {
 			cached: u.CachedContentTokenCount, reasoning: u.ThoughtsTokenCount}
 	}
 	return e, nil
+}
+
+// call reads a functionCall part ({"name", "args", and an "id" in newer
+// versions); a call without id gets one by its position.
+func (d *geminiDecoder) call(raw json.RawMessage) callPart {
+	var fc struct {
+		ID   string          `json:"id"`
+		Name string          `json:"name"`
+		Args json.RawMessage `json:"args"`
+	}
+	_ = json.Unmarshal(raw, &fc)
+	c := callPart{index: d.calls, id: fc.ID, name: fc.Name, args: string(fc.Args)}
+	if c.id == "" {
+		c.id = fmt.Sprintf("call_%d", d.calls+1)
+	}
+	if c.args == "" || c.args == "null" {
+		c.args = "{}"
+	}
+	d.calls++
+	return c
 }
 
 // geminiError reads {"code":403,"message":…,"status":"PERMISSION_DENIED"}.
@@ -293,9 +356,10 @@ func customWire(s StreamSpec) wire {
 // format every chunk is visible text. It remembers the first event, to say
 // what it saw when the text pointer never matches.
 type customDecoder struct {
-	spec    StreamSpec
-	matched bool
-	first   string
+	spec      StreamSpec
+	matched   bool
+	first     string
+	toolCalls int // the tool calls completed so far (the next one's index)
 }
 
 func (d *customDecoder) decode(f frame) (event, error) {
@@ -330,16 +394,22 @@ func (d *customDecoder) decode(f frame) (event, error) {
 		}
 		return e, nil
 	}
-	if x, ok := pointer(v, d.spec.Text); ok {
+	role := "text"
+	if !d.spec.Types.Empty() {
+		typ, _ := pointerString(v, d.spec.Type)
+		if role = d.spec.Types.role(typ); role == "" {
+			return e, nil // an event of no listed type carries no output
+		}
+		d.roles(&e, role, v)
+	}
+	if x, ok := pointer(v, d.spec.Text); ok && role == "text" {
 		d.matched = true
 		if s, ok := x.(string); ok {
-			e.content = len(s)
+			e.content, e.text = len(s), s
 		}
 	}
-	if x, ok := pointer(v, d.spec.Reasoning); ok {
-		if s, ok := x.(string); ok {
-			e.reasoning = len(s)
-		}
+	if x, ok := pointerString(v, d.spec.Reasoning); ok && (role == "text" && d.spec.Types.Empty() || role == "reasoning") {
+		e.reasoning = len(x)
 	}
 	var u usage
 	found := false
@@ -362,6 +432,36 @@ func (d *customDecoder) decode(f frame) (event, error) {
 		e.done, e.finish = true, "done"
 	}
 	return e, nil
+}
+
+// roles sets what an event of a server-driven agent's role means: a tool
+// call (its arguments at stream.tool_call), its completion, a tool's
+// result, a new step.
+func (d *customDecoder) roles(e *event, role string, v any) {
+	switch role {
+	case "tool_call":
+		args, _ := pointerString(v, d.spec.ToolCall)
+		e.tool = len(args)
+		e.toolStart = args == ""
+		e.calls = []callPart{{index: d.toolCalls, args: args}}
+	case "tool_call_done":
+		e.callsDone = 1
+		d.toolCalls++
+	case "tool_result":
+		e.toolResult = true
+	case "step":
+		e.step = true
+	}
+}
+
+// pointerString is the string at a JSON pointer, if there is one.
+func pointerString(v any, ptr string) (string, bool) {
+	x, ok := pointer(v, ptr)
+	if !ok {
+		return "", false
+	}
+	s, ok := x.(string)
+	return s, ok
 }
 
 // hint says why a stream had no output, when the text pointer never

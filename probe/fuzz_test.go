@@ -91,7 +91,7 @@ func FuzzDecoders(f *testing.F) {
 	spec := StreamSpec{Format: "ndjson", Text: "/message/content", Reasoning: "/r/0", Done: "/done", Error: "/error",
 		OutputTokens: "/eval_count", InputTokens: "/prompt_eval_count", CachedTokens: "/c~1d"}
 	f.Fuzz(func(t *testing.T, name string, data []byte) {
-		decs := []decoder{chatDecoder{}, responsesDecoder{}, &anthropicDecoder{}, geminiDecoder{}, &customDecoder{spec: spec}, &customDecoder{spec: StreamSpec{Format: "text"}}}
+		decs := []decoder{&chatDecoder{open: -1}, responsesDecoder{}, &anthropicDecoder{}, &geminiDecoder{}, &customDecoder{spec: spec}, &customDecoder{spec: StreamSpec{Format: "text"}}}
 		for _, d := range decs {
 			e, err := d.decode(frame{Name: name, Data: data})
 			if err != nil {

@@ -23,6 +23,32 @@ type event struct {
 	done bool
 	// err is the provider's message of an error event.
 	err string
+
+	// text is the visible text the event carries (a session keeps the
+	// answer to send it back with the next turn).
+	text string
+	// calls are the pieces of tool calls the event carries: a call's id and
+	// name when first seen, and a piece of its arguments.
+	calls []callPart
+	// callsDone counts the tool calls whose arguments became complete with
+	// this event (a tool can start).
+	callsDone int
+	// toolStart: a tool call begins with this event before any of its
+	// arguments (the AI SDK's tool-input-start): a first tool-call delta.
+	toolStart bool
+	// toolResult: a tool's result arrived (a server-driven agent streams
+	// the tools it runs).
+	toolResult bool
+	// step: a new step (model call) of a server-driven agent begins.
+	step bool
+}
+
+// callPart is a piece of one tool call of an answer: the call's position
+// in the answer, its id and name (when the event names them) and a piece of
+// its arguments (JSON text).
+type callPart struct {
+	index          int
+	id, name, args string
 }
 
 func (e event) output() int { return e.content + e.reasoning + e.tool }

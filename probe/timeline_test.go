@@ -2,6 +2,7 @@ package probe
 
 import (
 	"fmt"
+	"reflect"
 	"testing"
 	"time"
 )
@@ -14,7 +15,7 @@ func sameEvent(a, b event) bool {
 		return false
 	}
 	a.usage, b.usage = nil, nil
-	return a == b
+	return reflect.DeepEqual(a, b)
 }
 
 // out builds an output event.
@@ -129,11 +130,11 @@ func TestChatDecoder(t *testing.T) {
 		bad  bool
 	}{
 		{"role chunk", frame{Data: []byte(`{"choices":[{"index":0,"delta":{"role":"assistant"}}]}`)}, event{}, false},
-		{"content", frame{Data: []byte(`{"choices":[{"delta":{"content":"Hello"}}]}`)}, event{content: 5}, false},
+		{"content", frame{Data: []byte(`{"choices":[{"delta":{"content":"Hello"}}]}`)}, event{content: 5, text: "Hello"}, false},
 		{"reasoning_content", frame{Data: []byte(`{"choices":[{"delta":{"reasoning_content":"hmm"}}]}`)}, event{reasoning: 3}, false},
 		{"reasoning", frame{Data: []byte(`{"choices":[{"delta":{"reasoning":"think"}}]}`)}, event{reasoning: 5}, false},
-		{"tool-call arguments", frame{Data: []byte(`{"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"a\""}}]}}]}`)}, event{tool: 4}, false},
-		{"function-call arguments", frame{Data: []byte(`{"choices":[{"delta":{"function_call":{"arguments":"xy"}}}]}`)}, event{tool: 2}, false},
+		{"tool-call arguments", frame{Data: []byte(`{"choices":[{"delta":{"tool_calls":[{"index":0,"function":{"arguments":"{\"a\""}}]}}]}`)}, event{tool: 4, calls: []callPart{{index: 0, args: `{"a"`}}}, false},
+		{"function-call arguments", frame{Data: []byte(`{"choices":[{"delta":{"function_call":{"arguments":"xy"}}}]}`)}, event{tool: 2, calls: []callPart{{args: "xy"}}}, false},
 		{"finish reason", frame{Data: []byte(`{"choices":[{"delta":{},"finish_reason":"length"}]}`)}, event{finish: "length"}, false},
 		{"azure empty choices", frame{Data: []byte(`{"choices":[],"prompt_filter_results":[{"prompt_index":0}]}`)}, event{}, false},
 		{"usage", frame{Data: []byte(`{"choices":[],"usage":{"prompt_tokens":10,"completion_tokens":7,"prompt_tokens_details":{"cached_tokens":3},"completion_tokens_details":{"reasoning_tokens":2}}}`)},
@@ -146,7 +147,7 @@ func TestChatDecoder(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := chatDecoder{}.decode(tt.in)
+			got, err := (&chatDecoder{open: -1}).decode(tt.in)
 			if (err != nil) != tt.bad {
 				t.Fatalf("err = %v, want error %v", err, tt.bad)
 			}
