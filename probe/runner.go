@@ -10,10 +10,9 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"time"
 
+	"github.com/latgate/latgate/internal/clock"
 	"github.com/latgate/latgate/internal/money"
-	"github.com/latgate/latgate/internal/wait"
 )
 
 // Group is one (scenario, endpoint) pair to measure.
@@ -85,7 +84,8 @@ const DefaultFailFast = 5
 // Runner sends groups of requests: a pure pacer plans every request of a
 // phase, a fixed pool of workers sends them and one aggregator collects
 // their records. Cancel ctx to stop: in-flight streams are aborted and what
-// was measured has already gone to Sink.
+// was measured has already gone to Sink. The run's clock is its Prober's:
+// it times the open-loop arrivals and the records' send times.
 type Runner struct {
 	Prober *Prober
 	Limits Limits
@@ -289,7 +289,8 @@ func (r *Runner) phase(ctx context.Context, gi int, g Group, slots []slot, warmu
 	workers = min(workers, n)
 	jobs := make(chan slot)
 	results := make(chan Record)
-	start := time.Now()
+	clk := clock.Or(r.Prober.Clock)
+	start := clk.Now()
 	// enough is set when the group's decider stopped it (adaptive sampling).
 	var enough atomic.Bool
 	// started is the highest A/B block a worker has begun sending.
@@ -311,7 +312,7 @@ func (r *Runner) phase(ctx context.Context, gi int, g Group, slots []slot, warmu
 			if skip(s) {
 				return
 			}
-			if s.intended != Missing && !wait.Until(ctx, start.Add(s.intended)) {
+			if s.intended != Missing && !clk.Until(ctx, start.Add(s.intended)) {
 				return
 			}
 			if ctx.Err() != nil || b.isStopped() || skip(s) {

@@ -44,8 +44,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/latgate/latgate/internal/wait"
 	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/latgate/latgate/internal/clock"
 )
 
 // Server is an http.Handler serving the simulator.
@@ -54,6 +55,9 @@ type Server struct {
 	Seed uint64
 	// APIKey, when set, is required as a Bearer token.
 	APIKey string
+	// Clock stamps each request's arrival and times every delay;
+	// clock.Real when nil. Set it before serving.
+	Clock clock.Clock
 
 	mu       sync.RWMutex
 	profile  Profile
@@ -182,7 +186,8 @@ func (p Profile) draw(r *rand.Rand, maxTokens int, speed float64) plan {
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request, a api) {
-	start := time.Now()
+	clk := clock.Or(s.Clock)
+	start := clk.Now()
 	n := s.requests.Add(1)
 	if s.APIKey != "" {
 		if got := key(a, r); got != s.APIKey {
@@ -203,7 +208,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, a api) {
 	ctx := r.Context()
 
 	if pl.httpError {
-		if !wait.Until(ctx, start.Add(pl.header)) {
+		if !clk.Until(ctx, start.Add(pl.header)) {
 			return
 		}
 		status := p.Faults.ErrorStatus
@@ -224,20 +229,20 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, a api) {
 	}
 	switch {
 	case q.stream:
-		s.stream(ctx, w, start, a, p, pl, q)
+		s.stream(ctx, clk, w, start, a, p, pl, q)
 	case a == apiChat || a == apiAzure:
-		s.complete(ctx, w, start, p, pl, q.chat)
+		s.complete(ctx, clk, w, start, p, pl, q.chat)
 	default:
 		writeAPIError(w, a, http.StatusBadRequest, "invalid_request_error", "the simulator answers this API only with a stream: set stream: true (Gemini: ?alt=sse)", "")
 	}
 }
 
-func (s *Server) complete(ctx context.Context, w http.ResponseWriter, start time.Time, p Profile, pl plan, req openai.ChatCompletionRequest) {
+func (s *Server) complete(ctx context.Context, clk clock.Clock, w http.ResponseWriter, start time.Time, p Profile, pl plan, req openai.ChatCompletionRequest) {
 	at := start.Add(pl.ttft)
 	for _, g := range pl.gaps[1:] {
 		at = at.Add(g)
 	}
-	if !wait.Until(ctx, at) {
+	if !clk.Until(ctx, at) {
 		return
 	}
 	resp := openai.ChatCompletionResponse{
@@ -330,11 +335,11 @@ func (s *sseWriter) chunk(c openai.ChatCompletionStreamResponse) {
 	s.data(b)
 }
 
-func (s *Server) stream(ctx context.Context, w http.ResponseWriter, start time.Time, a api, p Profile, pl plan, q request) {
+func (s *Server) stream(ctx context.Context, clk clock.Clock, w http.ResponseWriter, start time.Time, a api, p Profile, pl plan, q request) {
 	ndjson := a == apiOllama
 	sw, closeBody := newWriter(w, p.Quirks, ndjson)
 	defer closeBody()
-	if !wait.Until(ctx, start.Add(pl.header)) {
+	if !clk.Until(ctx, start.Add(pl.header)) {
 		return
 	}
 	w.WriteHeader(http.StatusOK)
@@ -363,7 +368,7 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, start time.T
 		if pl.stall && i == p.Faults.StallAfter {
 			at = at.Add(p.Faults.StallFor)
 		}
-		if !wait.Until(ctx, at) {
+		if !clk.Until(ctx, at) {
 			return
 		}
 		half := len(evs) / 2
@@ -389,7 +394,7 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, start time.T
 			text += strings.Repeat("x", p.Quirks.LongLine)
 		}
 		if i == 0 && p.Quirks.StampFirstOutput && !ndjson {
-			sw.comment = fmt.Sprintf(": x-sim-first-output-unix-ns=%d%s", time.Now().UnixNano(), sw.nl)
+			sw.comment = fmt.Sprintf(": x-sim-first-output-unix-ns=%d%s", clk.Now().UnixNano(), sw.nl)
 		}
 		enc.output(sw, i, text, k)
 		if sw.err != nil {
