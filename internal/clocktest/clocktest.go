@@ -33,9 +33,9 @@ type Server struct {
 	// URL is http://127.0.0.1:port, with a port no other Server has; it
 	// is reached only through Client.
 	URL string
-	// Connect is how long dialing a new connection takes: it passes on
-	// the virtual clock and httptrace reports it as the connect time.
-	// Set it before the first request.
+	// Connect is how long dialing a new connection to this server takes:
+	// it passes on the virtual clock and httptrace reports it as the
+	// connect time. Set it before the first request.
 	Connect time.Duration
 
 	ln     *listener
@@ -46,19 +46,19 @@ type Server struct {
 }
 
 var (
-	ports     atomic.Int64
-	mu        sync.Mutex
-	listeners = map[string]*listener{} // by address
+	ports   atomic.Int64
+	mu      sync.Mutex
+	servers = map[string]*Server{} // by address
 )
 
 // NewServer serves h on the in-memory loopback until the test ends.
 func NewServer(t testing.TB, h http.Handler) *Server {
 	addr := fmt.Sprintf("127.0.0.1:%d", 20000+ports.Add(1))
 	ln := &listener{addr: pipeAddr(addr), conns: make(chan net.Conn), done: make(chan struct{})}
-	mu.Lock()
-	listeners[addr] = ln
-	mu.Unlock()
 	s := &Server{URL: "http://" + addr, ln: ln, srv: &http.Server{Handler: h}}
+	mu.Lock()
+	servers[addr] = s
+	mu.Unlock()
 	s.tr = &http.Transport{DialContext: s.dial}
 	s.client = &http.Client{Transport: s.tr}
 	go func() { _ = s.srv.Serve(ln) }()
@@ -75,7 +75,7 @@ func (s *Server) Client() *http.Client { return s.client }
 func (s *Server) Close() {
 	s.once.Do(func() {
 		mu.Lock()
-		delete(listeners, string(s.ln.addr))
+		delete(servers, string(s.ln.addr))
 		mu.Unlock()
 		_ = s.srv.Close()
 		s.tr.CloseIdleConnections()
@@ -84,17 +84,21 @@ func (s *Server) Close() {
 
 var errRefused = errors.New("connection refused (in-memory loopback)")
 
-// dial connects to the listener at address, reporting the connection to
+// dial connects to the server at address, reporting the connection to
 // httptrace as a TCP dial would.
 func (s *Server) dial(ctx context.Context, _, address string) (net.Conn, error) {
 	mu.Lock()
-	ln := listeners[address]
+	to := servers[address]
 	mu.Unlock()
 	trace := httptrace.ContextClientTrace(ctx)
 	if trace != nil && trace.ConnectStart != nil {
 		trace.ConnectStart("tcp", address)
 	}
-	c, err := ln.connect(ctx, s.Connect)
+	var c net.Conn
+	err := errRefused
+	if to != nil {
+		c, err = to.ln.connect(ctx, to.Connect)
+	}
 	if trace != nil && trace.ConnectDone != nil {
 		trace.ConnectDone("tcp", address, err)
 	}
@@ -111,9 +115,6 @@ type listener struct {
 
 // connect waits d, then makes a connection and hands its server end over.
 func (l *listener) connect(ctx context.Context, d time.Duration) (net.Conn, error) {
-	if l == nil {
-		return nil, errRefused
-	}
 	if d > 0 {
 		tm := time.NewTimer(d)
 		defer tm.Stop()
