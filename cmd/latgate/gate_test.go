@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -132,7 +133,9 @@ func TestGateRecordIntoAFolderOfOtherFiles(t *testing.T) {
 	var log string
 	for i, want := range []string{"history of 1 run(s)", "history continues from the 1 run(s) already in " + dir} {
 		if i > 0 {
-			time.Sleep(time.Second) // created_at has whole seconds: two runs in one second are one history entry
+			// created_at has whole seconds: two runs in one second are one
+			// history entry. Date the first a second back instead of waiting.
+			ageHistory(t, dir, time.Second)
 		}
 		r := runCLI(t, map[string]string{"TEST_API_KEY": testKey}, "gate", "--mode", "record", "-c", cfg, "--baseline-dir", dir, "--results", res)
 		log += r.stderr
@@ -157,6 +160,34 @@ func TestGateRecordIntoAFolderOfOtherFiles(t *testing.T) {
 	h, err := publish.ReadHistoryDir(dir)
 	if err != nil || len(h) != 2 {
 		t.Errorf("history: got %d run(s), %v; want both recordings:\n%s", len(h), err, log)
+	}
+}
+
+// ageHistory dates every results file of the history folder dir by
+// earlier, as if it had been recorded that much before.
+func ageHistory(t *testing.T, dir string, by time.Duration) {
+	t.Helper()
+	h, err := publish.ReadHistoryDir(dir)
+	if err != nil || len(h) == 0 {
+		t.Fatalf("history in %s: %d file(s), %v", dir, len(h), err)
+	}
+	for _, hf := range h {
+		var f map[string]json.RawMessage
+		if err := json.Unmarshal(hf.Data, &f); err != nil {
+			t.Fatal(err)
+		}
+		at := hf.CreatedAt.Add(-by)
+		f["created_at"], _ = json.Marshal(at)
+		data, err := json.Marshal(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, publish.HistoryName(at)), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Remove(filepath.Join(dir, hf.Name)); err != nil {
+			t.Fatal(err)
+		}
 	}
 }
 
