@@ -2,7 +2,6 @@ package gate
 
 import (
 	"context"
-	"net/http/httptest"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -73,24 +72,27 @@ scenarios:
 
 // TestBufferingProxyWarns: a stream held by a buffering proxy (the
 // simulator's Buffered quirk) gets a warning naming the likely cause; the
-// same stream unbuffered does not.
+// same stream unbuffered does not, however loaded the machine (virtual
+// time: the gaps are exactly 5ms).
 func TestBufferingProxyWarns(t *testing.T) {
+	t.Parallel()
 	for _, buffered := range []bool{false, true} {
-		s := sim.New(sim.Profile{TTFT: sim.Fixed(20 * time.Millisecond), ITL: sim.Fixed(5 * time.Millisecond), Tokens: 8,
-			Quirks: sim.Quirks{Buffered: buffered}}, 1)
-		srv := httptest.NewServer(s)
-		cfg, err := suite.Parse("b.yaml", []byte("endpoints:\n  - {name: e, base_url: "+srv.URL+"/v1, model: m}\nscenarios:\n  - {name: s, prompt: hi, max_tokens: 8, requests: 6, concurrency: 2}\n"), suite.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := Measure(context.Background(), cfg, MeasureOptions{})
-		srv.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		w := RunWarnings(f)
-		if got := len(w) > 0 && strings.Contains(w[0], "arrived buffered"); got != buffered {
-			t.Errorf("buffered %v: warnings %q", buffered, w)
-		}
+		synctest.Test(t, func(t *testing.T) {
+			s := sim.New(sim.Profile{TTFT: sim.Fixed(20 * time.Millisecond), ITL: sim.Fixed(5 * time.Millisecond), Tokens: 8,
+				Quirks: sim.Quirks{Buffered: buffered}}, 1)
+			srv := clocktest.NewServer(t, s)
+			cfg, err := suite.Parse("b.yaml", []byte("endpoints:\n  - {name: e, base_url: "+srv.URL+"/v1, model: m}\nscenarios:\n  - {name: s, prompt: hi, max_tokens: 8, requests: 6, concurrency: 2}\n"), suite.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := Measure(context.Background(), cfg, MeasureOptions{Client: srv.Client()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := RunWarnings(f)
+			if got := len(w) > 0 && strings.Contains(w[0], "arrived buffered"); got != buffered {
+				t.Errorf("buffered %v: warnings %q", buffered, w)
+			}
+		})
 	}
 }

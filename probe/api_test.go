@@ -16,6 +16,7 @@ import (
 )
 
 func TestDecoders(t *testing.T) {
+	t.Parallel()
 	ollama := StreamSpec{Format: "ndjson", Text: "/message/content", Done: "/done", OutputTokens: "/eval_count", InputTokens: "/prompt_eval_count"}
 	fastapi := StreamSpec{Format: "sse", Text: "/delta", Reasoning: "/thinking", Error: "/error", OutputTokens: "/usage/output_tokens", CachedTokens: "/usage/cached"}
 	tests := []struct {
@@ -85,6 +86,7 @@ func TestDecoders(t *testing.T) {
 }
 
 func TestAnthropicUsageMerges(t *testing.T) {
+	t.Parallel()
 	d := &anthropicDecoder{}
 	for _, s := range []string{
 		`{"type":"message_start","message":{"usage":{"input_tokens":5,"cache_read_input_tokens":20,"output_tokens":1}}}`,
@@ -101,6 +103,7 @@ func TestAnthropicUsageMerges(t *testing.T) {
 }
 
 func TestPointer(t *testing.T) {
+	t.Parallel()
 	var doc any
 	_ = json.Unmarshal([]byte(`{"a":{"b":[10,{"c":"x"}]},"m~n":1,"p/q":2,"":3}`), &doc)
 	tests := []struct {
@@ -130,6 +133,7 @@ func TestPointer(t *testing.T) {
 }
 
 func TestStreamSpecValidate(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		spec StreamSpec
 		err  string
@@ -186,6 +190,7 @@ func sse(events ...string) string {
 // TestAPIStreams reads whole canned streams of every API through Do: the
 // ordinary stream and the faults that matter per API.
 func TestAPIStreams(t *testing.T) {
+	t.Parallel()
 	anthropicOK := sse(
 		`message_start|{"type":"message_start","message":{"usage":{"input_tokens":9,"output_tokens":1}}}`,
 		`content_block_start|{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":""}}`,
@@ -293,6 +298,7 @@ func TestAPIStreams(t *testing.T) {
 }
 
 func TestAuthHeadersPerAPI(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		api    API
 		header string
@@ -331,6 +337,7 @@ func TestAuthHeadersPerAPI(t *testing.T) {
 }
 
 func TestURLAndBody(t *testing.T) {
+	t.Parallel()
 	urls := []struct {
 		api  API
 		base string
@@ -462,6 +469,7 @@ func probeAPI(t *testing.T, client *http.Client, api API, base string, stream *S
 // TestSimulatorFaultsPerAPI: the simulator's mid-stream errors and HTTP
 // errors reach the probe as each API's provider message.
 func TestSimulatorFaultsPerAPI(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		api    API
 		base   string
@@ -518,6 +526,7 @@ func TestBufferingProxyIsFlagged(t *testing.T) {
 // key back gets it replaced by *** for every API's auth header, even when
 // the caller passed no Secrets.
 func TestKeyNeverInErrorsWhateverTheHeader(t *testing.T) {
+	t.Parallel()
 	s := sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 1}, 1)
 	s.APIKey = "the-right-key"
 	srv := httptest.NewServer(s)

@@ -286,6 +286,7 @@ func TestInterleavedABCancel(t *testing.T) {
 }
 
 func TestInterleave(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		n, size int
 		blocks  []int // requests of each variant per block
@@ -343,6 +344,7 @@ func TestInterleave(t *testing.T) {
 }
 
 func TestSchedule(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		rate  float64
@@ -394,6 +396,7 @@ func TestSchedule(t *testing.T) {
 }
 
 func TestFailFast(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		statuses []int // server answers in this order, then 200s
@@ -455,6 +458,7 @@ func checkFailFast(t *testing.T, statuses []int, limit int, stops bool, sent int
 // pointer matches no event stops the run after the first request, saying
 // what it saw, instead of recording hundreds of zero-token failures.
 func TestPointerThatNeverMatchesStopsAtOnce(t *testing.T) {
+	t.Parallel()
 	srv := canned(t, 200, "text/event-stream", sse(`{"delta":"a"}`, `{"delta":"b"}`), nil)
 	g := Group{Request: Request{API: Custom, URL: srv.URL, Stream: &StreamSpec{Format: "sse", Text: "/text"}}, Requests: 50}
 	_, res := collect(context.Background(), &Runner{Prober: &Prober{Client: srv.Client()}}, []Group{g})
@@ -708,6 +712,7 @@ func TestCostCapMessage(t *testing.T) {
 }
 
 func TestCapAmounts(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		v         float64
 		want      string

@@ -43,6 +43,7 @@ const ownRunEvent = `{"workflow_run":{"id":98,"head_sha":"5a3e","head_branch":"f
   {"number":3,"head":{"sha":"5a3e","ref":"feature"},"base":{"sha":"ba5e","ref":"main","repo":{"url":"https://ghe.test/api/v3/repos/o/r"}}}]}}`
 
 func TestContext(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, eventName, event string
 		pr                     int
@@ -85,6 +86,7 @@ func TestContext(t *testing.T) {
 }
 
 func TestContextOutsideActions(t *testing.T) {
+	t.Parallel()
 	c, err := NewContext(func(string) string { return "" })
 	if err != nil {
 		t.Fatal(err)
@@ -99,6 +101,7 @@ func TestContextOutsideActions(t *testing.T) {
 }
 
 func TestContextRerunURL(t *testing.T) {
+	t.Parallel()
 	env := runnerEnv(t, "")
 	env["GITHUB_RUN_ATTEMPT"] = "2"
 	c, err := NewContext(func(k string) string { return env[k] })
@@ -108,6 +111,7 @@ func TestContextRerunURL(t *testing.T) {
 }
 
 func TestContextErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, key, value, want string
 	}{

@@ -39,6 +39,7 @@ func streamText(t *testing.T, url string) string {
 }
 
 func TestSeededAndReproducible(t *testing.T) {
+	t.Parallel()
 	p := Profile{TTFT: LogNormal(time.Millisecond, 0.5), ITL: Fixed(0), Tokens: 30}
 	a := httptest.NewServer(New(p, 5))
 	b := httptest.NewServer(New(p, 5))
@@ -61,6 +62,7 @@ func TestSeededAndReproducible(t *testing.T) {
 }
 
 func TestDistributions(t *testing.T) {
+	t.Parallel()
 	r := newRand(1)
 	d := LogNormal(100*time.Millisecond, 0.3).WithSpikes(0.1, time.Second, 2*time.Second)
 	spikes, below := 0, 0
@@ -85,6 +87,7 @@ func TestDistributions(t *testing.T) {
 }
 
 func TestNonStreamingAndModels(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(New(Profile{Tokens: 4}, 1))
 	defer srv.Close()
 	resp := post(t, srv.URL, `{"model":"m","messages":[{"role":"user","content":"hi"}]}`)
@@ -146,6 +149,7 @@ func TestStopsWhenClientGoesAway(t *testing.T) {
 }
 
 func TestNamedProfiles(t *testing.T) {
+	t.Parallel()
 	for _, n := range []string{"fast", "slow", "flaky", "realistic", "reasoning"} {
 		if p, err := Named(n); err != nil || p.Name != n {
 			t.Errorf("Named(%q) = %v, %v", n, p.Name, err)
@@ -160,6 +164,7 @@ func TestNamedProfiles(t *testing.T) {
 // TTFT and inter-token medians and in the time of a full answer; flaky
 // fails, reasoning reasons.
 func TestProfilesMeanWhatTheySay(t *testing.T) {
+	t.Parallel()
 	median := func(d Dist) time.Duration {
 		r := newRand(3)
 		xs := make([]time.Duration, 4001)
@@ -200,6 +205,7 @@ func TestProfilesMeanWhatTheySay(t *testing.T) {
 }
 
 func TestSpeedFactor(t *testing.T) {
+	t.Parallel()
 	s := time.Second
 	tests := []struct {
 		name    string
@@ -244,6 +250,7 @@ func TestSpeedFactor(t *testing.T) {
 // TestSpeedScalesEveryDelay: the same seed at speed 1.3 gives every delay
 // of the plan 1.3 times as long.
 func TestSpeedScalesEveryDelay(t *testing.T) {
+	t.Parallel()
 	p := Profile{HeaderDelay: 10 * time.Millisecond, TTFT: LogNormal(100*time.Millisecond, 0.3), ITL: LogNormal(10*time.Millisecond, 0.3), Tokens: 20}
 	a, b := p.draw(newRand(1), 0, 1), p.draw(newRand(1), 0, 1.3)
 	near := func(x, y time.Duration) bool { return math.Abs(float64(y)-1.3*float64(x)) <= 1 }
@@ -261,6 +268,7 @@ func TestSpeedScalesEveryDelay(t *testing.T) {
 }
 
 func TestRoutes(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		method, path string
 		want         api
@@ -286,6 +294,7 @@ func TestRoutes(t *testing.T) {
 // TestEveryAPIStreams reads the raw stream of every API: each has its
 // preamble before the first output and its own end.
 func TestEveryAPIStreams(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(New(Profile{TTFT: Fixed(0), Tokens: 3, Quirks: Quirks{ReasoningTokens: 1}}, 1))
 	defer srv.Close()
 	tests := []struct {

@@ -24,6 +24,7 @@ import (
 // INPUT_* variables from GitHub's runner) and is a flag of latgate gate,
 // and every output of SPEC §7 is wired from the step.
 func TestActionPassesEveryInput(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile("../../action.yml")
 	if err != nil {
 		t.Fatal(err)
@@ -93,6 +94,7 @@ func TestActionPassesEveryInput(t *testing.T) {
 
 // TestExampleSuiteParses keeps examples/latgate.yaml valid.
 func TestExampleSuitesParse(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob("../../examples/*.yaml")
 	if len(files) < 3 {
 		t.Fatalf("found %d example suites, want at least 3", len(files))
@@ -114,6 +116,7 @@ func TestExampleSuitesParse(t *testing.T) {
 
 // TestREADMEWorkflowMatchesExample keeps the README's workflow copy-paste correct.
 func TestREADMEWorkflowMatchesExample(t *testing.T) {
+	t.Parallel()
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)
@@ -148,6 +151,7 @@ func TestREADMEWorkflowMatchesExample(t *testing.T) {
 // commit's full SHA (RELEASE in its checkout) downloads that release's
 // binary and checks it against SHA256SUMS instead of building from source.
 func TestInstallPinnedSHADownloadsTheRelease(t *testing.T) {
+	t.Parallel()
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skip("needs bash")
 	}

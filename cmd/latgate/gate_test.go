@@ -56,8 +56,12 @@ func noSecrets(t *testing.T, where string, texts ...string) {
 	}
 }
 
+// TestGateRecordThenUnchangedThenSlower measures on the wall clock (gate
+// builds its own HTTP client), so it runs alone in the package and its
+// tolerance (60ms) passes a loaded machine's jitter but not a server
+// 130ms slower.
 func TestGateRecordThenUnchangedThenSlower(t *testing.T) {
-	dir, cfg, s := simSuite(t, fastProfile(20*time.Millisecond), "")
+	dir, cfg, s := simSuite(t, fastProfile(20*time.Millisecond), "regression: {min_delta: 60ms}\n")
 	api := newFakeAPI(t)
 	env := actionsEnv(t, dir, api)
 	bl := filepath.Join(dir, "baseline.json")
@@ -122,6 +126,7 @@ func TestGateRecordThenUnchangedThenSlower(t *testing.T) {
 // results file it wrote, and a second local record (no artifact) continues
 // the history already in the folder.
 func TestGateRecordIntoAFolderOfOtherFiles(t *testing.T) {
+	t.Parallel()
 	dir, cfg, _ := simSuite(t, fastProfile(10*time.Millisecond), "")
 	others := map[string]string{"package.json": `{"name": "app"}`, "tsconfig.json": "{}", "notes.txt": "mine"}
 	for name, body := range others {
@@ -192,6 +197,7 @@ func ageHistory(t *testing.T, dir string, by time.Duration) {
 }
 
 func TestGateForbiddenCommentKeepsVerdict(t *testing.T) {
+	t.Parallel()
 	dir, cfg, _ := simSuite(t, fastProfile(10*time.Millisecond), "")
 	api := newFakeAPI(t)
 	api.FailWith(ghfake.CreateComment, 403)
@@ -211,6 +217,7 @@ func TestGateForbiddenCommentKeepsVerdict(t *testing.T) {
 }
 
 func TestGateDryRunMakesNoAPICall(t *testing.T) {
+	t.Parallel()
 	dir, cfg, _ := simSuite(t, fastProfile(10*time.Millisecond), "")
 	api := newFakeAPI(t)
 	env := actionsEnv(t, dir, api)
@@ -231,8 +238,11 @@ func TestGateDryRunMakesNoAPICall(t *testing.T) {
 	}
 }
 
+// TestGateBaselineFromArtifact compares two wall-clock runs of one server
+// (gate builds its own HTTP client): it runs alone in the package, with a
+// tolerance no load jitter reaches.
 func TestGateBaselineFromArtifact(t *testing.T) {
-	dir, cfg, _ := simSuite(t, fastProfile(10*time.Millisecond), "")
+	dir, cfg, _ := simSuite(t, fastProfile(10*time.Millisecond), "regression: {min_delta: 500ms}\n")
 	api := newFakeAPI(t)
 	env := actionsEnv(t, dir, api)
 	bl := filepath.Join(dir, "b.json")
@@ -265,6 +275,7 @@ func TestGateBaselineFromArtifact(t *testing.T) {
 }
 
 func TestPublishOnly(t *testing.T) {
+	t.Parallel()
 	dir, cfg, _ := simSuite(t, fastProfile(10*time.Millisecond), "")
 	api := newFakeAPI(t)
 	res := filepath.Join(dir, "r.json")
@@ -290,6 +301,7 @@ func TestPublishOnly(t *testing.T) {
 }
 
 func TestGateWithoutTokenWarns(t *testing.T) {
+	t.Parallel()
 	dir, cfg, _ := simSuite(t, fastProfile(10*time.Millisecond), "budgets:\n  ttft: {p50: 1}\n")
 	api := newFakeAPI(t)
 	env := actionsEnv(t, dir, api)
@@ -307,6 +319,7 @@ func TestGateWithoutTokenWarns(t *testing.T) {
 // TestGateAcceptLabel: a pull request labelled latency-accepted reports its
 // regression as accepted, by whom, and passes; without the label it fails.
 func TestGateAcceptLabel(t *testing.T) {
+	t.Parallel()
 	dir, cfg, s := simSuite(t, fastProfile(20*time.Millisecond), "")
 	api := newFakeAPI(t)
 	env := actionsEnv(t, dir, api)
@@ -336,6 +349,7 @@ func TestGateAcceptLabel(t *testing.T) {
 // TestErrorsBeforeTheRun: bad flags, paths and baselines are reported
 // (exit 2) before a single request is sent.
 func TestErrorsBeforeTheRun(t *testing.T) {
+	t.Parallel()
 	var hits atomic.Int64
 	s := sim.New(fastProfile(time.Millisecond), 1)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1); s.ServeHTTP(w, r) }))
