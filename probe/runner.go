@@ -127,10 +127,6 @@ type Result struct {
 	// Stopped says why in words ("" when complete); for fail-fast it holds
 	// the provider's message.
 	Stopped string
-	// Interrupted is Cause == Interrupted.
-	//
-	// Deprecated: use Cause; kept only until cmd/latgate moves to it.
-	Interrupted bool
 }
 
 // Complete reports whether the run measured everything it planned: not
@@ -234,7 +230,6 @@ func (r *Runner) Run(ctx context.Context, groups []Group) Result {
 	if ctx.Err() != nil {
 		res.Cause, res.Stopped = Interrupted, "interrupted: the run was stopped before it finished"
 	}
-	res.Interrupted = res.Cause == Interrupted
 	return res
 }
 
