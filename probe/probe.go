@@ -109,7 +109,7 @@ func (p *Prober) Do(ctx context.Context, req Request) Record {
 	}
 	w := wireOf(req)
 
-	c := &conn{now: clk.Now}
+	c := &conn{clk: clk}
 	rec := newRecord()
 	hreq, err := p.newRequest(ctx, req, w, c)
 	if err != nil {
@@ -164,7 +164,7 @@ func (p *Prober) Do(ctx context.Context, req Request) Record {
 
 // conn is what httptrace reports about one request's connection, from t0.
 type conn struct {
-	now func() time.Time
+	clk clock.Clock
 	t0  time.Time // when the request was handed to the client
 
 	mu                         sync.Mutex
@@ -173,7 +173,7 @@ type conn struct {
 	reused                     bool
 }
 
-func (c *conn) since() time.Duration { return c.now().Sub(c.t0) }
+func (c *conn) since() time.Duration { return c.clk.Now().Sub(c.t0) }
 
 func (c *conn) trace() *httptrace.ClientTrace {
 	c.ttfb = Missing
@@ -222,7 +222,7 @@ func (p *Prober) send(hreq *http.Request, c *conn) (*http.Response, error) {
 		client = http.DefaultClient
 	}
 	c.mu.Lock()
-	c.t0 = c.now()
+	c.t0 = c.clk.Now()
 	c.mu.Unlock()
 	return client.Do(hreq)
 }

@@ -71,15 +71,46 @@ func derive(tl timeline, readingRate float64) Record {
 	rec := newRecord()
 	rec.Total = tl.end
 	rec.misread = tl.hint != ""
-	s := scan(tl.events, &rec)
-	rec.OutputTokens, rec.TokensSource = len(s.outs), "events"
-	if u := s.usage; u != nil {
+	var (
+		outs    []outputEvent
+		visible []int // characters of each output event a reader sees
+		last    = Missing
+		u       *usage
+		end     streamEnd
+	)
+	for i, e := range tl.events {
+		if i == 0 {
+			rec.FirstEvent = e.at
+		}
+		// Stalls are gaps between any two events after the first output.
+		if len(outs) > 0 && e.at-last > rec.MaxStall {
+			rec.MaxStall = e.at - last
+		}
+		last = e.at
+		if e.usage != nil {
+			u = e.usage
+		}
+		end.see(e)
+		if n := e.output(); n > 0 {
+			if len(outs) == 0 {
+				rec.TTFT = e.at
+				rec.MaxStall = 0
+			}
+			if e.content > 0 && rec.TTFC == Missing {
+				rec.TTFC = e.at
+			}
+			outs = append(outs, outputEvent{at: e.at, chars: n})
+			visible = append(visible, e.content+e.tool)
+		}
+	}
+	rec.OutputTokens, rec.TokensSource = len(outs), "events"
+	if u != nil {
 		rec.PromptTokens, rec.CachedTokens, rec.ReasoningTokens = u.prompt, u.cached, u.reasoning
 		if u.output > 0 {
 			rec.OutputTokens, rec.TokensSource = u.output, "usage"
 		}
 	}
-	if outs := s.outs; len(outs) > 0 {
+	if len(outs) > 0 {
 		rec.ITL = make([]time.Duration, 0, len(outs)-1)
 		for i := 1; i < len(outs); i++ {
 			rec.ITL = append(rec.ITL, outs[i].at-outs[i-1].at)
@@ -87,73 +118,41 @@ func derive(tl timeline, readingRate float64) Record {
 		if rec.OutputTokens >= 2 {
 			rec.TPOT = (outs[len(outs)-1].at - outs[0].at) / time.Duration(rec.OutputTokens-1)
 		}
-		rec.Perceived = perceived(outs, s.visible, rec.TokensSource == "usage", rec.OutputTokens, rec.ReasoningTokens, readingRate)
+		rec.Perceived = perceived(outs, visible, rec.TokensSource == "usage", rec.OutputTokens, rec.ReasoningTokens, readingRate)
 	}
-	rec.Error = s.failure(tl)
+	rec.Error = end.failure(tl, len(outs))
 	rec.OK = rec.Error == ""
 	return rec
 }
 
-// scanned is what one pass over a timeline's events finds besides the
-// event times.
-type scanned struct {
-	outs     []outputEvent
-	visible  []int  // characters of each output event a reader sees
-	usage    *usage // the last usage report
+// streamEnd is what the events said about the end of the answer.
+type streamEnd struct {
 	finished bool   // an event gave a finish reason
 	why      string // the last finish reason
 	done     bool   // the end-of-stream event came
 }
 
-// scan reads the events in order: it sets the record's first event, ttft,
-// ttfc and max stall, and returns the output events, usage and end.
-func scan(events []event, rec *Record) scanned {
-	var s scanned
-	last := Missing
-	for i, e := range events {
-		if i == 0 {
-			rec.FirstEvent = e.at
-		}
-		// Stalls are gaps between any two events after the first output.
-		if len(s.outs) > 0 && e.at-last > rec.MaxStall {
-			rec.MaxStall = e.at - last
-		}
-		last = e.at
-		if e.usage != nil {
-			s.usage = e.usage
-		}
-		if e.finish != "" {
-			s.finished, s.why = true, e.finish
-		}
-		s.done = s.done || e.done
-		if n := e.output(); n > 0 {
-			if len(s.outs) == 0 {
-				rec.TTFT = e.at
-				rec.MaxStall = 0
-			}
-			if e.content > 0 && rec.TTFC == Missing {
-				rec.TTFC = e.at
-			}
-			s.outs = append(s.outs, outputEvent{at: e.at, chars: n})
-			s.visible = append(s.visible, e.content+e.tool)
-		}
+func (s *streamEnd) see(e event) {
+	if e.finish != "" {
+		s.finished, s.why = true, e.finish
 	}
-	return s
+	s.done = s.done || e.done
 }
 
-// failure says why the stream is not a proper answer: a read failure, a
-// truncated stream, a stream without output; "" when it is one.
-func (s scanned) failure(tl timeline) string {
+// failure says why a stream of outputs output events is not a proper
+// answer: a read failure, a truncated stream, a stream without output; ""
+// when it is one.
+func (s streamEnd) failure(tl timeline, outputs int) string {
 	switch {
 	case tl.failure != "":
 		return tl.failure
 	case !s.done && !s.finished && !(tl.eofEnds && tl.end != Missing):
-		msg := fmt.Sprintf("truncated: stream ended without %s after %d output events", tl.ends, len(s.outs))
-		if len(s.outs) == 0 && tl.hint != "" {
+		msg := fmt.Sprintf("truncated: stream ended without %s after %d output events", tl.ends, outputs)
+		if outputs == 0 && tl.hint != "" {
 			msg += ": " + tl.hint
 		}
 		return msg
-	case len(s.outs) == 0:
+	case outputs == 0:
 		why := ""
 		if s.why != "" {
 			why = " (finish_reason " + s.why + ")"
