@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -61,17 +62,29 @@ func virtualSuite(t *testing.T, p sim.Profile, extra string) (dir, cfg string, s
 // simSuite starts a simulator and writes a suite for it.
 func simSuite(t *testing.T, p sim.Profile, extra string) (dir, cfg string, s *sim.Server) {
 	t.Helper()
+	return simSuiteN(t, p, 40, extra)
+}
+
+// simSuiteN is simSuite with requests measured requests.
+func simSuiteN(t *testing.T, p sim.Profile, requests int, extra string) (dir, cfg string, s *sim.Server) {
+	t.Helper()
 	s = sim.New(p, 7)
 	s.APIKey = testKey
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
-	dir, cfg = writeSuite(t, srv.URL, extra)
+	dir, cfg = writeSuiteN(t, srv.URL, requests, extra)
 	return dir, cfg, s
 }
 
 // writeSuite writes a suite of one scenario (40 requests at concurrency
 // 4) against the simulator at url.
 func writeSuite(t *testing.T, url, extra string) (dir, cfg string) {
+	t.Helper()
+	return writeSuiteN(t, url, 40, extra)
+}
+
+// writeSuiteN is writeSuite with requests measured requests.
+func writeSuiteN(t *testing.T, url string, requests int, extra string) (dir, cfg string) {
 	t.Helper()
 	dir = t.TempDir()
 	cfg = filepath.Join(dir, "latgate.yaml")
@@ -84,7 +97,7 @@ scenarios:
   - name: chat
     prompt: "Say hello."
     max_tokens: 16
-    requests: 40
+    requests: ` + strconv.Itoa(requests) + `
     concurrency: 4
 limits:
   timeout: 10s
