@@ -15,9 +15,12 @@ import (
 
 // driftingProfile is a server whose speed swings ±40 % within seconds, as
 // a shared provider's does: a stored baseline cannot be trusted against it.
+// Two tokens: the one inter-token gap must move by min_delta (25ms) to
+// count, beyond a loaded machine's scheduling delays, which spread over 16
+// tokens (1.6ms a gap) made an A/A run on the wall clock fail.
 func driftingProfile(slowdown float64) sim.Profile {
 	return sim.Profile{
-		TTFT: sim.LogNormal(200*time.Millisecond, 0.15), ITL: sim.Fixed(2 * time.Millisecond), Tokens: 16,
+		TTFT: sim.LogNormal(200*time.Millisecond, 0.15), ITL: sim.Fixed(2 * time.Millisecond), Tokens: 2,
 		Speed: sim.Speed{Swing: 0.4, SwingPeriod: 1500 * time.Millisecond, Slowdown: slowdown},
 	}
 }
