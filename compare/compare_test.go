@@ -100,6 +100,7 @@ func find(t *testing.T, r Result, scenario string, metric vocab.Metric, stat voc
 }
 
 func TestUnchangedRarelyFails(t *testing.T) {
+	t.Parallel()
 	c := cfg()
 	c.Bootstrap = -1
 	c.Permutations = 300
@@ -119,6 +120,7 @@ func TestUnchangedRarelyFails(t *testing.T) {
 }
 
 func TestDetectsShift(t *testing.T) {
+	t.Parallel()
 	slow := realistic()
 	slow.scale = 1.4
 	r := Compare(pair(realistic(), slow, 50, 3), cfg())
@@ -148,6 +150,7 @@ func TestDetectsShift(t *testing.T) {
 }
 
 func TestDetectsTailOnlyRegression(t *testing.T) {
+	t.Parallel()
 	spiky := realistic()
 	spiky.spikeP = 0.30
 	r := Compare(pair(realistic(), spiky, 100, 5), cfg())
@@ -157,6 +160,7 @@ func TestDetectsTailOnlyRegression(t *testing.T) {
 }
 
 func TestFewSamplesAreInconclusive(t *testing.T) {
+	t.Parallel()
 	r := Compare(pair(realistic(), realistic(), 20, 1), cfg())
 	c := find(t, r, "short", "ttft", "p95")
 	if c.Status != vocab.Inconclusive || c.NeedN != 40 || c.Reason != vocab.TooFew || !c.Untested() {
@@ -173,6 +177,7 @@ func TestFewSamplesAreInconclusive(t *testing.T) {
 }
 
 func TestBigButUncertainChangeIsInconclusive(t *testing.T) {
+	t.Parallel()
 	// A +25% TTFT shift with very noisy TTFT at n=12: beyond tolerance,
 	// rarely significant.
 	noisy := realistic()
@@ -202,6 +207,7 @@ func TestBigButUncertainChangeIsInconclusive(t *testing.T) {
 }
 
 func TestNeededN(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name string
 		c    Check
@@ -234,6 +240,7 @@ func TestNeededN(t *testing.T) {
 }
 
 func TestBudgetsAndFailOn(t *testing.T) {
+	t.Parallel()
 	c := cfg()
 	c.Budgets = []Budget{{Metric: "ttft", Stat: "p95", Value: 200}, {Metric: "errors", Stat: "rate", Value: 0.5}}
 	r := Compare(pair(realistic(), realistic(), 50, 2), c)
@@ -255,6 +262,7 @@ func TestBudgetsAndFailOn(t *testing.T) {
 }
 
 func TestNoBaseline(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 1))
 	c := cfg()
 	c.Budgets = []Budget{{Metric: "total", Stat: "p50", Value: 100}}
@@ -271,6 +279,7 @@ func TestNoBaseline(t *testing.T) {
 }
 
 func TestErrorRate(t *testing.T) {
+	t.Parallel()
 	bad := realistic()
 	bad.errRate = 0.2
 	r := Compare(pair(realistic(), bad, 100, 4), cfg())
@@ -280,6 +289,7 @@ func TestErrorRate(t *testing.T) {
 }
 
 func TestDeterministic(t *testing.T) {
+	t.Parallel()
 	slow := realistic()
 	slow.scale = 1.15
 	a := Compare(pair(realistic(), slow, 50, 9), cfg())
@@ -300,6 +310,7 @@ func stripNaN(r Result) []string {
 }
 
 func TestQuantile(t *testing.T) {
+	t.Parallel()
 	xs := []float64{1, 2, 3, 4}
 	for _, tt := range []struct{ q, want float64 }{{0, 1}, {0.5, 2.5}, {1, 4}, {0.95, 3.85}} {
 		if got := Quantile(xs, tt.q); math.Abs(got-tt.want) > 1e-12 {
@@ -312,6 +323,7 @@ func TestQuantile(t *testing.T) {
 }
 
 func TestQuantileCICoverage(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 3))
 	// Uniform(0,1): the true p95 is 0.95.
 	covered, trials := 0, 400
@@ -334,6 +346,7 @@ func TestQuantileCICoverage(t *testing.T) {
 }
 
 func TestReorderingScenariosKeepsResults(t *testing.T) {
+	t.Parallel()
 	slow := realistic()
 	slow.scale = 1.15
 	rng := rand.New(rand.NewPCG(11, 11))
@@ -376,6 +389,7 @@ func mixModel(hits float64) model {
 }
 
 func TestMeanCatchesAMixChange(t *testing.T) {
+	t.Parallel()
 	// 70/30 → 50/50 hits/misses: mean TTFT +40%, median and p95 barely
 	// move beyond the tolerance.
 	caught := 0
@@ -429,6 +443,7 @@ func unblock(r Pair) Pair {
 }
 
 func TestBlockedPermutationCancelsBlockWideSlowdown(t *testing.T) {
+	t.Parallel()
 	// Half the blocks are twice as slow for both variants, and the head
 	// happens to have most of its requests in them: unpaired, the head
 	// looks much slower; within blocks, nothing changed.
@@ -464,6 +479,7 @@ func TestBlockedPermutationCancelsBlockWideSlowdown(t *testing.T) {
 }
 
 func TestBlockedPermutationSeesThroughDrift(t *testing.T) {
+	t.Parallel()
 	// Strong drift between blocks (σ = 0.6) and a +30% head: within blocks
 	// the head is always slower; pooled, the drift drowns it.
 	detected, unpairedDetected := 0, 0
@@ -488,6 +504,7 @@ func TestBlockedPermutationSeesThroughDrift(t *testing.T) {
 }
 
 func TestBinomial(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		n    int
 		p    float64
@@ -611,6 +628,7 @@ func TestSequentialPermutationsKeepStatuses(t *testing.T) {
 }
 
 func TestSettled(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		a, b  int
 		alpha float64
@@ -664,6 +682,7 @@ func TestPermutationsDoNotAllocate(t *testing.T) {
 // over_budget, inconclusive], an improvement not yet significant passes,
 // while a worsening one that is not significant fails.
 func TestImprovementNeverFailsAStrictGate(t *testing.T) {
+	t.Parallel()
 	strict := []vocab.Status{vocab.Regression, vocab.OverBudget, vocab.Inconclusive}
 	tests := []struct {
 		name string
@@ -689,6 +708,7 @@ func TestImprovementNeverFailsAStrictGate(t *testing.T) {
 // (12.5 %), in a suite whose latency is unchanged: a regression without any
 // errors budget.
 func TestErrorRiseFailsByDefault(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(3, 4))
 	sample := func(failed int) *Sample {
 		s := &Sample{Values: map[vocab.Metric][]float64{}}
@@ -722,6 +742,7 @@ func TestErrorRiseFailsByDefault(t *testing.T) {
 }
 
 func TestRequestsForCountsFailures(t *testing.T) {
+	t.Parallel()
 	s := func(n, failed int) *Sample {
 		x := &Sample{}
 		for i := 0; i < n; i++ {
@@ -749,6 +770,7 @@ func TestRequestsForCountsFailures(t *testing.T) {
 // that regresses when it drops, fails below its floor, and a cache hit
 // rate below its floor is over budget.
 func TestGoodputAndFloors(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(5, 6))
 	sample := func(median float64, prompt, cached int) *Sample {
 		s := &Sample{Values: map[vocab.Metric][]float64{}, PromptTokens: prompt, CachedTokens: cached}
@@ -794,6 +816,7 @@ func TestGoodputAndFloors(t *testing.T) {
 // TestEmptySideIsNotTested: a run with no requests on one side has no rate
 // to compare; its rate checks are inconclusive, never a p-value.
 func TestEmptySideIsNotTested(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(2, 2))
 	empty := &Sample{Values: map[vocab.Metric][]float64{}}
 	r := Compare([]Pair{{Endpoint: "e", Scenario: "s", Base: realistic().sample(50, rng), Head: empty}}, cfg())
@@ -806,6 +829,7 @@ func TestEmptySideIsNotTested(t *testing.T) {
 // TestOneSidedBlocksWarn: requests in blocks the other variant lacks take
 // no part in the blocked tests; the comparison says so.
 func TestOneSidedBlocksWarn(t *testing.T) {
+	t.Parallel()
 	r := pair(realistic(), realistic(), 40, 8)[0]
 	r.Base.Block, r.Head.Block = make([]int, 40), make([]int, 40)
 	for i := range 40 {

@@ -39,6 +39,7 @@ func findIn(t *testing.T, r Result, metric vocab.Metric, stat vocab.Stat) Check 
 }
 
 func TestHistory(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name         string
 		sigma, scale float64
@@ -68,6 +69,7 @@ func TestHistory(t *testing.T) {
 }
 
 func TestHistoryRarelyFailsUnderDrift(t *testing.T) {
+	t.Parallel()
 	// Drift of 5% per run: the history sees it, so unchanged runs pass.
 	fails := 0
 	for seed := range uint64(40) {
@@ -85,6 +87,7 @@ func TestHistoryRarelyFailsUnderDrift(t *testing.T) {
 }
 
 func TestHistoryBadInputAndNoBaseline(t *testing.T) {
+	t.Parallel()
 	s := history(1, 50, 0, 1, 1)
 	if _, err := CompareHistory(s, cfg()); !errors.Is(err, ErrShortHistory) {
 		t.Errorf("one baseline run: err %v, want ErrShortHistory", err)
@@ -116,6 +119,7 @@ func TestHistoryBadInputAndNoBaseline(t *testing.T) {
 }
 
 func TestHistoryIntervalHoldsTheChange(t *testing.T) {
+	t.Parallel()
 	r, err := CompareHistory(history(10, 200, 0.02, 1.5, 4), cfg())
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 // TestWeightedStats: a statistic of weighted requests is the statistic of
 // the multiset in which each value appears as often as its weight.
 func TestWeightedStats(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(7, 7))
 	sts := []statDef{{"p50", 0.5}, {"p95", 0.95}, {"p99", 0.99}, {"mean", -1}}
 	for _, n := range []int{1, 2, 3, 10, 57, 400} {
@@ -61,6 +62,7 @@ func TestWeightedStats(t *testing.T) {
 // interleaved run contains the observed change, and a 30% slowdown's
 // interval lies around +30%, away from zero.
 func TestIntervalsHoldTheChange(t *testing.T) {
+	t.Parallel()
 	slow := realistic()
 	slow.scale = 1.3
 	for _, blockedRun := range []bool{false, true} {
@@ -91,6 +93,7 @@ func TestIntervalsHoldTheChange(t *testing.T) {
 // TestColumnStatistics: the statistics computed by a column's walk agree
 // with their definitions computed from scratch, with and without ties.
 func TestColumnStatistics(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(5, 5))
 	for _, ties := range []bool{false, true} {
 		n := 300
@@ -175,6 +178,7 @@ func TestColumnStatistics(t *testing.T) {
 // with those of many permutations, unpaired and within blocks (singleton
 // blocks never move).
 func TestRateMoments(t *testing.T) {
+	t.Parallel()
 	for _, blockedRun := range []bool{false, true} {
 		base, cur := realistic(), realistic()
 		base.errRate, cur.errRate = 0.1, 0.25
@@ -214,6 +218,7 @@ func TestRateMoments(t *testing.T) {
 // on one side is not a shared block; with fewer than two shared blocks the
 // interval falls back to resampling requests, and still holds the change.
 func TestBlockedIntervalWithAFailedBlock(t *testing.T) {
+	t.Parallel()
 	runs := pair(realistic(), realistic(), 80, 6)
 	r := runs[0]
 	for _, s := range []*Sample{r.Base, r.Head} {

@@ -6,6 +6,7 @@ import (
 )
 
 func TestNoise(t *testing.T) {
+	t.Parallel()
 	at := func(n int) NoiseCheck {
 		rng := rand.New(rand.NewPCG(21, uint64(n)))
 		runs := []Pair{{Endpoint: "e", Scenario: "s", Base: realistic().sample(n, rng), Head: realistic().sample(n, rng)}}

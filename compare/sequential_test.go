@@ -10,6 +10,7 @@ import (
 )
 
 func TestPlannedLooks(t *testing.T) {
+	t.Parallel()
 	tests := []struct{ min, max, batch, want int }{
 		{0, 50, 0, 1},       // fixed
 		{50, 50, 0, 1},      // min = max: fixed
@@ -30,6 +31,7 @@ func TestPlannedLooks(t *testing.T) {
 // TestDesignSpendsAlpha: the interim looks and the final look of every run
 // add up to alpha over the suite (the union bound the design rests on).
 func TestDesignSpendsAlpha(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		looks, runs int
 		interim     float64
@@ -50,6 +52,7 @@ func TestDesignSpendsAlpha(t *testing.T) {
 }
 
 func TestLook(t *testing.T) {
+	t.Parallel()
 	c := Config{Tolerance: 0.10, MinDelta: 25, Permutations: 500}
 	d := NewDesign(0.05, 5, 1)
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -85,6 +88,7 @@ func TestLook(t *testing.T) {
 // TestCompareSequential: each run is compared alone at the design's run
 // level, and the results are merged in run order.
 func TestCompareSequential(t *testing.T) {
+	t.Parallel()
 	c := Config{Tolerance: 0.10, MinDelta: 25, Permutations: 300, Bootstrap: -1}
 	rng := rand.New(rand.NewPCG(5, 6))
 	slow := realistic()

@@ -20,6 +20,7 @@ func file(runs ...results.Run) *results.File {
 }
 
 func TestWriteIsAtomicAndRoundTrips(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	path := filepath.Join(dir, "results.json")
 	if err := os.WriteFile(path, []byte("old content"), 0o644); err != nil {
@@ -57,6 +58,7 @@ func TestWriteIsAtomicAndRoundTrips(t *testing.T) {
 
 // TestWrittenFilesAreReadable: results and other outputs are 0644.
 func TestWrittenFilesAreReadable(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		write func(path string) error
@@ -82,6 +84,7 @@ func TestWrittenFilesAreReadable(t *testing.T) {
 }
 
 func TestValidate(t *testing.T) {
+	t.Parallel()
 	dup := file(run("e", "s", "", nil), run("e", "s", "", nil))
 	if err := dup.Validate(); err == nil || !strings.Contains(err.Error(), "appears twice") {
 		t.Errorf("duplicate runs: %v", err)
@@ -139,6 +142,7 @@ func TestValidate(t *testing.T) {
 
 // TestDecodeErrors: what is wrong with a file, and where.
 func TestDecodeErrors(t *testing.T) {
+	t.Parallel()
 	path := filepath.Join(t.TempDir(), "good.json")
 	if err := Write(path, file(run("e", "s", "fp", nil))); err != nil {
 		t.Fatal(err)
@@ -171,6 +175,7 @@ func TestDecodeErrors(t *testing.T) {
 // TestReadLimited: a file over the limit, regular or endless, is an error
 // naming the limit, read no further than one byte past it.
 func TestReadLimited(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	small := filepath.Join(dir, "small.json")
 	if err := os.WriteFile(small, []byte("0123456789"), 0o644); err != nil {

@@ -2,28 +2,31 @@ package gate
 
 import (
 	"context"
-	"math"
-	"net/http/httptest"
-	"sort"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
+	"github.com/latgate/latgate/internal/clocktest"
 	"github.com/latgate/latgate/sim"
 	"github.com/latgate/latgate/suite"
 )
 
 // TestEveryAPIThroughThePipeline: a suite with one endpoint per api, each
 // served by the simulator with a fixed TTFT behind the API's preamble
-// events, is measured with every request ok, TTFT near the injected value
-// and token counts from each API's usage.
+// events, is measured with every request ok, TTFT exactly the injected
+// value (on virtual time) and token counts from each API's usage.
 func TestEveryAPIThroughThePipeline(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, testEveryAPIThroughThePipeline)
+}
+
+func testEveryAPIThroughThePipeline(t *testing.T) {
 	const ttft = 60 * time.Millisecond
 	s := sim.New(sim.Profile{TTFT: sim.Fixed(ttft), ITL: sim.Fixed(2 * time.Millisecond), Tokens: 12,
 		Quirks: sim.Quirks{RoleChunk: true, KeepAlives: 2}}, 5)
 	s.APIKey = "sk-apis-SECRET-42"
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
+	srv := clocktest.NewServer(t, s)
 	u := srv.URL
 	cfgText := `endpoints:
   - {name: chat, base_url: ` + u + `/v1, model: m, api_key_env: K}
@@ -45,7 +48,7 @@ scenarios:
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := Measure(context.Background(), cfg, MeasureOptions{})
+	f, err := Measure(context.Background(), cfg, MeasureOptions{Client: srv.Client()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,49 +56,43 @@ scenarios:
 		t.Fatalf("%d runs, want one per api (6)", len(f.Runs))
 	}
 	for _, run := range f.Runs {
-		t.Run(run.Endpoint, func(t *testing.T) {
-			var ttfts []float64
-			for _, q := range run.Requests {
-				if !q.OK {
-					t.Fatalf("request failed: %s", q.Error)
-				}
-				if strings.Contains(q.Error, "SECRET") {
-					t.Errorf("the key leaked into an error")
-				}
-				if q.OutputTokens != 12 || q.TokensSource != "usage" {
-					t.Errorf("output_tokens %d from %q, want 12 from usage", q.OutputTokens, q.TokensSource)
-				}
-				ttfts = append(ttfts, *q.TTFTMs)
+		for i, q := range run.Requests {
+			if !q.OK || strings.Contains(q.Error, "SECRET") {
+				t.Fatalf("%s: request %d failed: %s", run.Endpoint, i, q.Error)
 			}
-			sort.Float64s(ttfts)
-			med := ttfts[len(ttfts)/2]
-			if want := float64(ttft.Milliseconds()); med < want || math.Abs(med-want) > 25 {
-				t.Errorf("TTFT median %.1f ms, want %.0f ms (up to +25 ms) behind the preamble events", med, want)
+			if q.OutputTokens != 12 || q.TokensSource != "usage" {
+				t.Errorf("%s: output_tokens %d from %q, want 12 from usage", run.Endpoint, q.OutputTokens, q.TokensSource)
 			}
-		})
+			if want := float64(ttft.Milliseconds()); *q.TTFTMs != want {
+				t.Errorf("%s: request %d: TTFT %v ms, want exactly %v ms behind the preamble events", run.Endpoint, i, *q.TTFTMs, want)
+			}
+		}
 	}
 }
 
 // TestBufferingProxyWarns: a stream held by a buffering proxy (the
 // simulator's Buffered quirk) gets a warning naming the likely cause; the
-// same stream unbuffered does not.
+// same stream unbuffered does not, however loaded the machine (virtual
+// time: the gaps are exactly 5ms).
 func TestBufferingProxyWarns(t *testing.T) {
+	t.Parallel()
 	for _, buffered := range []bool{false, true} {
-		s := sim.New(sim.Profile{TTFT: sim.Fixed(20 * time.Millisecond), ITL: sim.Fixed(5 * time.Millisecond), Tokens: 8,
-			Quirks: sim.Quirks{Buffered: buffered}}, 1)
-		srv := httptest.NewServer(s)
-		cfg, err := suite.Parse("b.yaml", []byte("endpoints:\n  - {name: e, base_url: "+srv.URL+"/v1, model: m}\nscenarios:\n  - {name: s, prompt: hi, max_tokens: 8, requests: 6, concurrency: 2}\n"), suite.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := Measure(context.Background(), cfg, MeasureOptions{})
-		srv.Close()
-		if err != nil {
-			t.Fatal(err)
-		}
-		w := RunWarnings(f)
-		if got := len(w) > 0 && strings.Contains(w[0], "arrived buffered"); got != buffered {
-			t.Errorf("buffered %v: warnings %q", buffered, w)
-		}
+		synctest.Test(t, func(t *testing.T) {
+			s := sim.New(sim.Profile{TTFT: sim.Fixed(20 * time.Millisecond), ITL: sim.Fixed(5 * time.Millisecond), Tokens: 8,
+				Quirks: sim.Quirks{Buffered: buffered}}, 1)
+			srv := clocktest.NewServer(t, s)
+			cfg, err := suite.Parse("b.yaml", []byte("endpoints:\n  - {name: e, base_url: "+srv.URL+"/v1, model: m}\nscenarios:\n  - {name: s, prompt: hi, max_tokens: 8, requests: 6, concurrency: 2}\n"), suite.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := Measure(context.Background(), cfg, MeasureOptions{Client: srv.Client()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := RunWarnings(f)
+			if got := len(w) > 0 && strings.Contains(w[0], "arrived buffered"); got != buffered {
+				t.Errorf("buffered %v: warnings %q", buffered, w)
+			}
+		})
 	}
 }

@@ -51,6 +51,7 @@ func BenchmarkResults100k(b *testing.B) {
 }
 
 func TestRequestOf(t *testing.T) {
+	t.Parallel()
 	rec := probe.Record{OK: true, Status: 200, TTFT: 402500 * time.Microsecond, TTFC: probe.Missing, Total: 1530900*time.Microsecond + 400,
 		TPOT: probe.Missing, ITL: []time.Duration{9 * time.Millisecond}, TTFB: probe.Missing, FirstEvent: probe.Missing,
 		Perceived: probe.Missing, MaxStall: probe.Missing, OutputTokens: 1, TokensSource: "events"}

@@ -20,6 +20,7 @@ import (
 // cannot be compared; that is an outage (could not run, with an example of
 // the failure), not bad input.
 func TestCompareABBaseDown(t *testing.T) {
+	t.Parallel()
 	v := 100.0
 	ok := results.Request{OK: true, Status: 200, TTFTMs: &v, TotalMs: &v, Block: 1}
 	down := results.Request{Error: "dial tcp 127.0.0.1:1: connect: connection refused", Block: 1}

@@ -11,6 +11,7 @@ import (
 // A threshold flag accepts and rejects what the same key in the config
 // does, with the same message, and gives the same value.
 func TestThresholdFlagsParseAsTheConfig(t *testing.T) {
+	t.Parallel()
 	const base = "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\nscenarios:\n  - {name: s, prompt: hi}\nregression:\n  "
 	tests := []struct {
 		key, flag, value string

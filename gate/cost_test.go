@@ -20,6 +20,7 @@ import (
 )
 
 func TestCostAndMaxCost(t *testing.T) {
+	t.Parallel()
 	s := sim.New(sim.Profile{TTFT: sim.Fixed(5 * time.Millisecond), ITL: sim.Fixed(time.Millisecond), Tokens: 10}, 1)
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
@@ -78,6 +79,7 @@ func trimUSD(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
 // counts them, at full precision (a cheap run is not $0, and the sum is
 // not off by the rounding of each request).
 func TestRunCostIsWhatWasPaid(t *testing.T) {
+	t.Parallel()
 	s := sim.New(sim.Profile{TTFT: sim.Fixed(2 * time.Millisecond), ITL: sim.Fixed(0), Tokens: 10}, 1)
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
@@ -151,6 +153,7 @@ func usdOf(v *float64) string {
 }
 
 func TestCostInEveryReport(t *testing.T) {
+	t.Parallel()
 	s := sim.New(sim.Profile{TTFT: sim.Fixed(5 * time.Millisecond), ITL: sim.Fixed(time.Millisecond), Tokens: 10}, 1)
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)

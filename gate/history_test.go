@@ -12,6 +12,7 @@ import (
 )
 
 func TestSameSuiteStartsANewHistoryOnAConfigChange(t *testing.T) {
+	t.Parallel()
 	file := func(fp string, at time.Time) *results.File {
 		v := 100.0
 		return &results.File{Schema: results.Schema, MetricsVersion: results.MetricsVersion, CreatedAt: at,
@@ -38,6 +39,7 @@ func TestSameSuiteStartsANewHistoryOnAConfigChange(t *testing.T) {
 }
 
 func TestUploadHint(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		artifact string
 		want     string

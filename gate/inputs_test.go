@@ -8,6 +8,7 @@ import (
 )
 
 func TestResolveInputsDefaults(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name       string
 		command    string
@@ -33,6 +34,7 @@ func TestResolveInputsDefaults(t *testing.T) {
 }
 
 func TestCreatableDir(t *testing.T) {
+	t.Parallel()
 	tmp := t.TempDir()
 	file := filepath.Join(tmp, "package.json")
 	if err := os.WriteFile(file, []byte("{}"), 0o644); err != nil {

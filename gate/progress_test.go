@@ -11,6 +11,7 @@ import (
 )
 
 func TestProgressCountsMeasuredRequestsWithETA(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	now := func() time.Time { return clock }

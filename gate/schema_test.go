@@ -140,6 +140,7 @@ func readFile(t *testing.T, path string) []byte {
 }
 
 func TestSchemaProducedFiles(t *testing.T) {
+	t.Parallel()
 	resSchema := compileSchema(t, "results.schema.json")
 	verSchema := compileSchema(t, "verdict.schema.json")
 	dir := t.TempDir()
@@ -248,6 +249,7 @@ func TestSchemaProducedFiles(t *testing.T) {
 }
 
 func TestSchemaReportGolden(t *testing.T) {
+	t.Parallel()
 	sch := compileSchema(t, "verdict.schema.json")
 	path := filepath.Join("..", "report", "testdata", "verdict.json")
 	mustValidate(t, sch, path, readFile(t, path))
@@ -281,6 +283,7 @@ func find(t *testing.T, doc any, pred func(q map[string]any) bool) int {
 func isOK(q map[string]any) bool { return q["ok"] == true }
 
 func TestSchemaRejectsResultsMistakes(t *testing.T) {
+	t.Parallel()
 	sch := compileSchema(t, "results.schema.json")
 	path := filepath.Join(t.TempDir(), "r.json")
 	if _, err := measureTo(t, schemaSuite(t, ""), path); err != nil {
@@ -365,6 +368,7 @@ func TestSchemaRejectsResultsMistakes(t *testing.T) {
 }
 
 func TestSchemaRejectsVerdictMistakes(t *testing.T) {
+	t.Parallel()
 	sch := compileSchema(t, "verdict.schema.json")
 	good := readFile(t, filepath.Join("..", "report", "testdata", "verdict.json"))
 	check := func(doc any, metric string) map[string]any {
@@ -421,6 +425,7 @@ func TestSchemaRejectsVerdictMistakes(t *testing.T) {
 // TestSchemaDocExamples keeps the examples of docs/formats.md valid: a
 // results file, a verdict, a trend file and latgate trend's JSON, in order.
 func TestSchemaDocExamples(t *testing.T) {
+	t.Parallel()
 	doc := string(readFile(t, filepath.Join("..", "docs", "formats.md")))
 	var blocks []string
 	for _, part := range strings.Split(doc, "```json\n")[1:] {

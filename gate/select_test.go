@@ -9,6 +9,7 @@ import (
 )
 
 func TestSelection(t *testing.T) {
+	t.Parallel()
 	base := func() *suite.Config {
 		return &suite.Config{Path: "l.yaml", Scenarios: []suite.Scenario{{Name: "a", Requests: 50}, {Name: "b", Requests: 50}, {Name: "c", Requests: 50}}}
 	}
@@ -46,6 +47,7 @@ func TestSelection(t *testing.T) {
 }
 
 func TestConfigWarningsArePrinted(t *testing.T) {
+	t.Parallel()
 	cfg, err := suite.Parse("w.yaml", []byte("endpoints:\n  - {name: e, base_url: http://127.0.0.1:9/v1, model: m}\nscenarios:\n  - {name: s, prompt: hi}\npricing:\n  other-model: {input: 1, output: 2}\n"), suite.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -60,6 +62,7 @@ func TestConfigWarningsArePrinted(t *testing.T) {
 // --requests replaces the warnings about the file's request counts, so
 // they are printed after the selection is applied.
 func TestRequestsWarningsFollowTheSelection(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		name string
 		sel  Selection

@@ -8,6 +8,7 @@ import (
 )
 
 func TestRunWarnings(t *testing.T) {
+	t.Parallel()
 	lag := func(v float64) *float64 { return &v }
 	run := func(buffered int, lagMs *float64) results.Run {
 		r := results.Run{Scenario: "s", Endpoint: "e"}

@@ -8,12 +8,15 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
+	"github.com/latgate/latgate/internal/clocktest"
 	"github.com/latgate/latgate/sim"
 )
 
 func TestDecoders(t *testing.T) {
+	t.Parallel()
 	ollama := StreamSpec{Format: "ndjson", Text: "/message/content", Done: "/done", OutputTokens: "/eval_count", InputTokens: "/prompt_eval_count"}
 	fastapi := StreamSpec{Format: "sse", Text: "/delta", Reasoning: "/thinking", Error: "/error", OutputTokens: "/usage/output_tokens", CachedTokens: "/usage/cached"}
 	uiStream := StreamSpec{Format: "sse", Type: "/type", Text: "/delta", Reasoning: "/delta", ToolCall: "/inputTextDelta", Error: "/errorText",
@@ -108,6 +111,7 @@ func TestDecoders(t *testing.T) {
 }
 
 func TestAnthropicUsageMerges(t *testing.T) {
+	t.Parallel()
 	d := &anthropicDecoder{}
 	for _, s := range []string{
 		`{"type":"message_start","message":{"usage":{"input_tokens":5,"cache_read_input_tokens":20,"output_tokens":1}}}`,
@@ -124,6 +128,7 @@ func TestAnthropicUsageMerges(t *testing.T) {
 }
 
 func TestPointer(t *testing.T) {
+	t.Parallel()
 	var doc any
 	_ = json.Unmarshal([]byte(`{"a":{"b":[10,{"c":"x"}]},"m~n":1,"p/q":2,"":3}`), &doc)
 	tests := []struct {
@@ -153,6 +158,7 @@ func TestPointer(t *testing.T) {
 }
 
 func TestStreamSpecValidate(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		spec StreamSpec
 		err  string
@@ -209,6 +215,7 @@ func sse(events ...string) string {
 // TestAPIStreams reads whole canned streams of every API through Do: the
 // ordinary stream and the faults that matter per API.
 func TestAPIStreams(t *testing.T) {
+	t.Parallel()
 	anthropicOK := sse(
 		`message_start|{"type":"message_start","message":{"usage":{"input_tokens":9,"output_tokens":1}}}`,
 		`content_block_start|{"type":"content_block_start","index":0,"content_block":{"type":"thinking","thinking":""}}`,
@@ -316,6 +323,7 @@ func TestAPIStreams(t *testing.T) {
 }
 
 func TestAuthHeadersPerAPI(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		api    API
 		header string
@@ -354,6 +362,7 @@ func TestAuthHeadersPerAPI(t *testing.T) {
 }
 
 func TestURLAndBody(t *testing.T) {
+	t.Parallel()
 	urls := []struct {
 		api  API
 		base string
@@ -405,19 +414,15 @@ func TestURLAndBody(t *testing.T) {
 	}
 }
 
-// TestEveryAPIAgainstTheSimulator: for every API, TTFT is within a few ms
-// of the injected delay behind the API's preamble events (role chunk,
+// TestEveryAPIAgainstTheSimulator: for every API, TTFT is exactly the
+// injected delay behind the API's preamble events (role chunk,
 // message_start and ping, response.created, a thought-signature-only part,
 // Azure's empty-choices frame), TTFC is TTFT plus the reasoning time, and
 // the token counts come from usage.
 func TestEveryAPIAgainstTheSimulator(t *testing.T) {
+	t.Parallel()
 	const reasoning, answer = 4, 6
 	gap := 10 * ms
-	s := sim.New(sim.Profile{TTFT: sim.Fixed(80 * ms), ITL: sim.Fixed(gap), Tokens: answer,
-		Quirks: sim.Quirks{RoleChunk: true, KeepAlives: 2, ReasoningTokens: reasoning, CachedTokens: 3}}, 1)
-	s.APIKey = "sk-sim-key"
-	srv := httptest.NewServer(s)
-	defer srv.Close()
 	ollama := &StreamSpec{Format: "ndjson", Text: "/message/content", Reasoning: "/message/thinking", Done: "/done", OutputTokens: "/eval_count", InputTokens: "/prompt_eval_count"}
 	tests := []struct {
 		api    API
@@ -427,52 +432,69 @@ func TestEveryAPIAgainstTheSimulator(t *testing.T) {
 		// reasoning tokens reported in usage (Anthropic and Ollama report none)
 		reasoning int
 	}{
-		{api: Chat, base: srv.URL + "/v1", cached: 3, reasoning: reasoning},
-		{api: Responses, base: srv.URL + "/v1", cached: 3, reasoning: reasoning},
-		{api: Anthropic, base: srv.URL, cached: 3},
-		{api: Gemini, base: srv.URL + "/v1beta", cached: 3, reasoning: reasoning},
-		{api: Azure, base: srv.URL + "/openai/deployments/sim", cached: 3, reasoning: reasoning},
-		{api: Custom, base: srv.URL + "/api/chat", stream: ollama},
+		{api: Chat, base: "/v1", cached: 3, reasoning: reasoning},
+		{api: Responses, base: "/v1", cached: 3, reasoning: reasoning},
+		{api: Anthropic, base: "", cached: 3},
+		{api: Gemini, base: "/v1beta", cached: 3, reasoning: reasoning},
+		{api: Azure, base: "/openai/deployments/sim", cached: 3, reasoning: reasoning},
+		{api: Custom, base: "/api/chat", stream: ollama},
 	}
 	for _, tt := range tests {
 		t.Run(string(tt.api), func(t *testing.T) {
-			params := BodyParams{Model: "m", MaxTokens: 64, Messages: []Message{{Role: "system", Content: "Be brief."}, {Role: "user", Content: "hello there"}}}
-			if tt.api == Custom {
-				params.Template = map[string]any{"model": "m", "messages": "{{messages}}", "options": map[string]any{"num_predict": "{{max_tokens}}"}}
-			}
-			b, err := Body(tt.api, params)
-			if err != nil {
-				t.Fatal(err)
-			}
-			req := Request{API: tt.api, URL: URL(tt.api, tt.base, "m", "2024-10-21"), Body: b, APIKey: "sk-sim-key", Stream: tt.stream}
-			rec := (&Prober{Client: srv.Client(), Timeout: 10 * time.Second}).Do(context.Background(), req)
-			if !rec.OK {
-				t.Fatalf("request failed: %s", rec.Error)
-			}
-			within(t, "ttft", rec.TTFT, 80*ms)
-			// The simulator sends on an absolute schedule: a late first
-			// output does not delay the later ones.
-			within(t, "ttfc", rec.TTFC, 80*ms+reasoning*gap)
-			if rec.FirstEvent >= rec.TTFT && tt.api != Custom {
-				t.Errorf("first_event %v should be a preamble event before ttft %v", rec.FirstEvent, rec.TTFT)
-			}
-			if rec.OutputTokens != reasoning+answer || rec.TokensSource != "usage" || rec.PromptTokens == 0 || rec.CachedTokens != tt.cached {
-				t.Errorf("tokens %d from %q, prompt %d, cached %d; want %d from usage, prompt > 0, cached %d",
-					rec.OutputTokens, rec.TokensSource, rec.PromptTokens, rec.CachedTokens, reasoning+answer, tt.cached)
-			}
-			if rec.ReasoningTokens != tt.reasoning || rec.PromptTokens != 12 {
-				t.Errorf("reasoning tokens %d, prompt %d; want %d, 12", rec.ReasoningTokens, rec.PromptTokens, tt.reasoning)
-			}
-			if len(rec.ITL) != reasoning+answer-1 {
-				t.Errorf("%d gaps, want %d", len(rec.ITL), reasoning+answer-1)
-			}
+			t.Parallel()
+			synctest.Test(t, func(t *testing.T) {
+				s := sim.New(sim.Profile{TTFT: sim.Fixed(80 * ms), ITL: sim.Fixed(gap), Tokens: answer,
+					Quirks: sim.Quirks{RoleChunk: true, KeepAlives: 2, ReasoningTokens: reasoning, CachedTokens: 3}}, 1)
+				s.APIKey = "sk-sim-key"
+				srv := clocktest.NewServer(t, s)
+				rec := probeAPI(t, srv.Client(), tt.api, srv.URL+tt.base, tt.stream)
+				exactly(t, "ttft", rec.TTFT, 80*ms)
+				// The simulator sends on an absolute schedule, the
+				// reasoning events first, one gap apart.
+				exactly(t, "ttfc", rec.TTFC, 80*ms+reasoning*gap)
+				exactly(t, "total", rec.Total, 80*ms+(reasoning+answer-1)*gap)
+				if rec.FirstEvent != 0 && tt.api != Custom {
+					t.Errorf("first_event %v, want 0: a preamble event right after the headers", rec.FirstEvent)
+				}
+				if rec.OutputTokens != reasoning+answer || rec.TokensSource != "usage" || rec.PromptTokens == 0 || rec.CachedTokens != tt.cached {
+					t.Errorf("tokens %d from %q, prompt %d, cached %d; want %d from usage, prompt > 0, cached %d",
+						rec.OutputTokens, rec.TokensSource, rec.PromptTokens, rec.CachedTokens, reasoning+answer, tt.cached)
+				}
+				if rec.ReasoningTokens != tt.reasoning || rec.PromptTokens != 12 {
+					t.Errorf("reasoning tokens %d, prompt %d; want %d, 12", rec.ReasoningTokens, rec.PromptTokens, tt.reasoning)
+				}
+				if len(rec.ITL) != reasoning+answer-1 {
+					t.Errorf("%d gaps, want %d", len(rec.ITL), reasoning+answer-1)
+				}
+			})
 		})
 	}
+}
+
+// probeAPI sends the test's prompt to an API's endpoint at base; the
+// request must succeed.
+func probeAPI(t *testing.T, client *http.Client, api API, base string, stream *StreamSpec) Record {
+	t.Helper()
+	params := BodyParams{Model: "m", MaxTokens: 64, Messages: []Message{{Role: "system", Content: "Be brief."}, {Role: "user", Content: "hello there"}}}
+	if api == Custom {
+		params.Template = map[string]any{"model": "m", "messages": "{{messages}}", "options": map[string]any{"num_predict": "{{max_tokens}}"}}
+	}
+	b, err := Body(api, params)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := Request{API: api, URL: URL(api, base, "m", "2024-10-21"), Body: b, APIKey: "sk-sim-key", Stream: stream}
+	rec := (&Prober{Client: client, Timeout: 10 * time.Second}).Do(context.Background(), req)
+	if !rec.OK {
+		t.Fatalf("request failed: %s", rec.Error)
+	}
+	return rec
 }
 
 // TestSimulatorFaultsPerAPI: the simulator's mid-stream errors and HTTP
 // errors reach the probe as each API's provider message.
 func TestSimulatorFaultsPerAPI(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		api    API
 		base   string
@@ -506,17 +528,22 @@ func TestSimulatorFaultsPerAPI(t *testing.T) {
 // TestBufferingProxyIsFlagged: the same stream through a buffering proxy
 // (the simulator holding the whole body) is flagged, unbuffered it is not.
 func TestBufferingProxyIsFlagged(t *testing.T) {
+	t.Parallel()
 	for _, buffered := range []bool{false, true} {
-		srv := httptest.NewServer(sim.New(sim.Profile{TTFT: sim.Fixed(20 * ms), ITL: sim.Fixed(10 * ms), Tokens: 12, Quirks: sim.Quirks{RoleChunk: true, Buffered: buffered}}, 1))
-		b, _ := Body(Chat, BodyParams{Model: "m", Messages: []Message{{Role: "user", Content: "hi"}}})
-		rec := (&Prober{Client: srv.Client(), Timeout: 5 * time.Second}).Do(context.Background(), Request{URL: URL(Chat, srv.URL+"/v1", "", ""), Body: b})
-		srv.Close()
-		if !rec.OK || rec.Buffered() != buffered {
-			t.Errorf("buffered %v: ok %v (%s), Buffered() = %v, itl %v", buffered, rec.OK, rec.Error, rec.Buffered(), rec.ITL)
-		}
-		if buffered && rec.TTFT < 20*ms+10*10*ms {
-			t.Errorf("buffered ttft %v, want the whole stream's time (>= 120ms)", rec.TTFT)
-		}
+		synctest.Test(t, func(t *testing.T) {
+			srv := clocktest.NewServer(t, sim.New(sim.Profile{TTFT: sim.Fixed(20 * ms), ITL: sim.Fixed(10 * ms), Tokens: 12, Quirks: sim.Quirks{RoleChunk: true, Buffered: buffered}}, 1))
+			b, _ := Body(Chat, BodyParams{Model: "m", Messages: []Message{{Role: "user", Content: "hi"}}})
+			rec := (&Prober{Client: srv.Client(), Timeout: 5 * time.Second}).Do(context.Background(), Request{URL: URL(Chat, srv.URL+"/v1", "", ""), Body: b})
+			if !rec.OK || rec.Buffered() != buffered {
+				t.Errorf("buffered %v: ok %v (%s), Buffered() = %v, itl %v", buffered, rec.OK, rec.Error, rec.Buffered(), rec.ITL)
+			}
+			// Held back, the first token comes with the last, 11 gaps later.
+			want := 20 * ms
+			if buffered {
+				want += 11 * 10 * ms
+			}
+			exactly(t, fmt.Sprintf("buffered %v: ttft", buffered), rec.TTFT, want)
+		})
 	}
 }
 
@@ -524,6 +551,7 @@ func TestBufferingProxyIsFlagged(t *testing.T) {
 // key back gets it replaced by *** for every API's auth header, even when
 // the caller passed no Secrets.
 func TestKeyNeverInErrorsWhateverTheHeader(t *testing.T) {
+	t.Parallel()
 	s := sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 1}, 1)
 	s.APIKey = "the-right-key"
 	srv := httptest.NewServer(s)

@@ -34,6 +34,7 @@ func FuzzSSE(f *testing.F) {
 }
 
 func TestSSEDecoder(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		in   string

@@ -31,6 +31,8 @@ import (
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
+
+	"github.com/latgate/latgate/internal/clock"
 )
 
 // Request is one prepared request.
@@ -47,8 +49,9 @@ type Request struct {
 // Prober sends requests and times them.
 type Prober struct {
 	Client *http.Client
-	// Now is the clock; time.Now (monotonic) when nil.
-	Now func() time.Time
+	// Clock stamps the request and every event and runs the timeouts;
+	// clock.Real (monotonic) when nil.
+	Clock clock.Clock
 	// Timeout bounds a whole request; StallTimeout bounds any wait for the
 	// next byte (including the headers). Zero disables a bound.
 	Timeout      time.Duration
@@ -68,7 +71,7 @@ var (
 // stallReader cancels the request when no byte arrives for d.
 type stallReader struct {
 	r     io.Reader
-	timer *time.Timer
+	timer clock.Timer
 	d     time.Duration
 }
 
@@ -88,10 +91,7 @@ func (s *stallReader) Read(p []byte) (int, error) {
 // a classified event stamped with its arrival: the timeline) and derive (a
 // pure function from the timeline to every stream metric).
 func (p *Prober) Do(ctx context.Context, req Request) Record {
-	now := p.Now
-	if now == nil {
-		now = time.Now
-	}
+	clk := clock.Or(p.Clock)
 	rate := p.ReadingRate
 	if rate <= 0 {
 		rate = 10
@@ -99,17 +99,17 @@ func (p *Prober) Do(ctx context.Context, req Request) Record {
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	if p.Timeout > 0 {
-		t := time.AfterFunc(p.Timeout, func() { cancel(errTimeout) })
+		t := clk.AfterFunc(p.Timeout, func() { cancel(errTimeout) })
 		defer t.Stop()
 	}
-	var stallTimer *time.Timer
+	var stallTimer clock.Timer
 	if p.StallTimeout > 0 {
-		stallTimer = time.AfterFunc(p.StallTimeout, func() { cancel(errStall) })
+		stallTimer = clk.AfterFunc(p.StallTimeout, func() { cancel(errStall) })
 		defer stallTimer.Stop()
 	}
 	w := wireOf(req)
 
-	c := &conn{now: now}
+	c := &conn{clk: clk}
 	rec := newRecord()
 	hreq, err := p.newRequest(ctx, req, w, c)
 	if err != nil {
@@ -154,7 +154,7 @@ func (p *Prober) Do(ctx context.Context, req Request) Record {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	rec.Start, rec.TTFB, rec.Reused = c.start, c.ttfb, c.reused
+	rec.Start, rec.TTFB, rec.Reused = c.t0, c.ttfb, c.reused
 	if !c.reused {
 		rec.DNS, rec.Connect, rec.TLS = c.dns, c.connect, c.tls
 	}
@@ -164,9 +164,8 @@ func (p *Prober) Do(ctx context.Context, req Request) Record {
 
 // conn is what httptrace reports about one request's connection, from t0.
 type conn struct {
-	now   func() time.Time
-	start time.Time // wall clock at t0
-	t0    time.Time
+	clk clock.Clock
+	t0  time.Time // when the request was handed to the client
 
 	mu                         sync.Mutex
 	dnsStart, connStart, tlsAt time.Duration
@@ -174,7 +173,7 @@ type conn struct {
 	reused                     bool
 }
 
-func (c *conn) since() time.Duration { return c.now().Sub(c.t0) }
+func (c *conn) since() time.Duration { return c.clk.Now().Sub(c.t0) }
 
 func (c *conn) trace() *httptrace.ClientTrace {
 	c.ttfb = Missing
@@ -223,8 +222,7 @@ func (p *Prober) send(hreq *http.Request, c *conn) (*http.Response, error) {
 		client = http.DefaultClient
 	}
 	c.mu.Lock()
-	c.start = time.Now()
-	c.t0 = c.now()
+	c.t0 = c.clk.Now()
 	c.mu.Unlock()
 	return client.Do(hreq)
 }

@@ -8,17 +8,14 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
 
+	"github.com/latgate/latgate/internal/clocktest"
 	"github.com/latgate/latgate/sim"
 )
-
-// tol is how far a measured time may exceed the injected one. The probe
-// can never measure less than the truth (the server waits at least that
-// long), so tests check both bounds.
-const tol = 20 * time.Millisecond
 
 func body(t *testing.T, maxTokens int) []byte {
 	t.Helper()
@@ -35,14 +32,15 @@ func body(t *testing.T, maxTokens int) []byte {
 	return b
 }
 
-func serve(t *testing.T, p sim.Profile) *httptest.Server {
+// serve starts a simulator on the in-memory loopback of the test's
+// synctest bubble: the simulator and the prober share one virtual clock,
+// so every latency the simulator injects is measured exactly.
+func serve(t *testing.T, p sim.Profile) *clocktest.Server {
 	t.Helper()
-	s := httptest.NewServer(sim.New(p, 1))
-	t.Cleanup(s.Close)
-	return s
+	return clocktest.NewServer(t, sim.New(p, 1))
 }
 
-func do(t *testing.T, srv *httptest.Server, p *Prober, maxTokens int) Record {
+func do(t *testing.T, srv *clocktest.Server, p *Prober, maxTokens int) Record {
 	t.Helper()
 	if p == nil {
 		p = &Prober{StallTimeout: 2 * time.Second, Timeout: 10 * time.Second}
@@ -53,55 +51,54 @@ func do(t *testing.T, srv *httptest.Server, p *Prober, maxTokens int) Record {
 	return p.Do(context.Background(), Request{URL: srv.URL + "/v1/chat/completions", Body: body(t, maxTokens), APIKey: "sk-test-123456"})
 }
 
-func within(t *testing.T, name string, got, want time.Duration) {
+// exactly checks a latency measured on virtual time: the simulator waits
+// exactly what it injects and the clock stands still while the prober
+// reads, so a probe that mis-measures by a nanosecond fails.
+func exactly(t *testing.T, name string, got, want time.Duration) {
 	t.Helper()
-	if got < want || got > want+tol {
-		t.Errorf("%s = %v, want %v (up to +%v)", name, got, want, tol)
+	if got != want {
+		t.Errorf("%s = %v, want exactly %v", name, got, want)
 	}
 }
 
 func TestTTFTIgnoresRoleChunkAndKeepAlives(t *testing.T) {
-	srv := serve(t, sim.Profile{
-		TTFT:   sim.Fixed(150 * time.Millisecond),
-		ITL:    sim.Fixed(10 * time.Millisecond),
-		Tokens: 20,
-		Quirks: sim.Quirks{RoleChunk: true, KeepAlives: 5, EmptyChunk: true},
-	})
-	rec := do(t, srv, nil, 0)
-	if !rec.OK {
-		t.Fatalf("request failed: %s", rec.Error)
-	}
-	within(t, "ttft", rec.TTFT, 150*time.Millisecond)
-	within(t, "ttfc", rec.TTFC, 150*time.Millisecond)
-	if rec.FirstEvent > 50*time.Millisecond {
-		t.Errorf("first_event = %v, want the role chunk right after the headers (< 50ms)", rec.FirstEvent)
-	}
-	if rec.TTFB > rec.FirstEvent || rec.FirstEvent > rec.TTFT {
-		t.Errorf("want ttfb <= first_event <= ttft, got %v, %v, %v", rec.TTFB, rec.FirstEvent, rec.TTFT)
-	}
-	// 20 tokens, 19 gaps of 10ms after the first token.
-	within(t, "total", rec.Total, 150*time.Millisecond+19*10*time.Millisecond)
-	if len(rec.ITL) != 19 {
-		t.Fatalf("len(itl) = %d, want 19", len(rec.ITL))
-	}
-	for i, g := range rec.ITL {
-		if g < 5*time.Millisecond || g > 10*time.Millisecond+tol {
-			t.Errorf("itl[%d] = %v, want about 10ms", i, g)
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		srv := serve(t, sim.Profile{
+			TTFT:   sim.Fixed(150 * time.Millisecond),
+			ITL:    sim.Fixed(10 * time.Millisecond),
+			Tokens: 20,
+			Quirks: sim.Quirks{RoleChunk: true, KeepAlives: 5, EmptyChunk: true},
+		})
+		rec := do(t, srv, nil, 0)
+		if !rec.OK {
+			t.Fatalf("request failed: %s", rec.Error)
 		}
-	}
-	if rec.TPOT < 9*time.Millisecond || rec.TPOT > 10*time.Millisecond+tol {
-		t.Errorf("tpot = %v, want about 10ms", rec.TPOT)
-	}
-	if rec.OutputTokens != 20 || rec.TokensSource != "usage" {
-		t.Errorf("tokens = %d from %q, want 20 from usage", rec.OutputTokens, rec.TokensSource)
-	}
-	// The stream (100 tokens/s) outpaces the reader (10/s): perceived == ttft.
-	if rec.Perceived != rec.TTFT {
-		t.Errorf("perceived = %v, want ttft %v", rec.Perceived, rec.TTFT)
-	}
+		exactly(t, "ttft", rec.TTFT, 150*time.Millisecond)
+		exactly(t, "ttfc", rec.TTFC, 150*time.Millisecond)
+		// No header delay: the headers and the role chunk come at once.
+		exactly(t, "ttfb", rec.TTFB, 0)
+		exactly(t, "first_event", rec.FirstEvent, 0)
+		// 20 tokens, 19 gaps of 10ms after the first token.
+		exactly(t, "total", rec.Total, 150*time.Millisecond+19*10*time.Millisecond)
+		if len(rec.ITL) != 19 {
+			t.Fatalf("len(itl) = %d, want 19", len(rec.ITL))
+		}
+		for i, g := range rec.ITL {
+			exactly(t, fmt.Sprintf("itl[%d]", i), g, 10*time.Millisecond)
+		}
+		exactly(t, "tpot", rec.TPOT, 10*time.Millisecond)
+		exactly(t, "max_stall", rec.MaxStall, 10*time.Millisecond)
+		if rec.OutputTokens != 20 || rec.TokensSource != "usage" {
+			t.Errorf("tokens = %d from %q, want 20 from usage", rec.OutputTokens, rec.TokensSource)
+		}
+		// The stream (100 tokens/s) outpaces the reader (10/s): perceived == ttft.
+		exactly(t, "perceived", rec.Perceived, 150*time.Millisecond)
+	})
 }
 
 func TestReaderModelWorkedCase(t *testing.T) {
+	t.Parallel()
 	ms := time.Millisecond
 	// A reader at 10 tokens/s (100ms a token) starts at the first token
 	// (1000ms). Token 2 is there when needed; token 3 arrives at 1500ms,
@@ -130,36 +127,42 @@ func TestReaderModelWorkedCase(t *testing.T) {
 }
 
 func TestPerceivedGrowsWithStall(t *testing.T) {
-	srv := serve(t, sim.Profile{
-		TTFT:   sim.Fixed(50 * time.Millisecond),
-		ITL:    sim.Fixed(time.Millisecond),
-		Tokens: 10,
-		Quirks: sim.Quirks{NoUsage: true}, // one token per event
-		Faults: sim.Faults{StallRate: 1, StallAfter: 5, StallFor: 900 * time.Millisecond},
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		srv := serve(t, sim.Profile{
+			TTFT:   sim.Fixed(50 * time.Millisecond),
+			ITL:    sim.Fixed(time.Millisecond),
+			Tokens: 10,
+			Quirks: sim.Quirks{NoUsage: true}, // one token per event
+			Faults: sim.Faults{StallRate: 1, StallAfter: 5, StallFor: 900 * time.Millisecond},
+		})
+		rec := do(t, srv, nil, 0)
+		if !rec.OK {
+			t.Fatalf("request failed: %s", rec.Error)
+		}
+		// Tokens 1-5 arrive at 50-54ms and are read by 550ms; token 6
+		// arrives at 955ms: the reader waits 405ms, so perceived = 50 +
+		// 405 = 455ms.
+		exactly(t, "perceived", rec.Perceived, 455*time.Millisecond)
+		exactly(t, "max_stall", rec.MaxStall, 901*time.Millisecond)
+		exactly(t, "total", rec.Total, 959*time.Millisecond)
 	})
-	rec := do(t, srv, nil, 0)
-	if !rec.OK {
-		t.Fatalf("request failed: %s", rec.Error)
-	}
-	// Tokens 1-5 arrive at 50-54ms and are read by 550ms; token 6 arrives
-	// at 955ms: the reader waits 405ms, so perceived = 50 + 405 = 455ms.
-	within(t, "perceived", rec.Perceived, 455*time.Millisecond)
-	// The gap can come out slightly short when the event before it was late.
-	if rec.MaxStall < 890*time.Millisecond || rec.MaxStall > 901*time.Millisecond+tol {
-		t.Errorf("max_stall = %v, want about 901ms", rec.MaxStall)
-	}
 }
 
 func TestEventCountedTokensWithoutUsage(t *testing.T) {
-	srv := serve(t, sim.Profile{TTFT: sim.Fixed(time.Millisecond), ITL: sim.Fixed(0), Tokens: 12,
-		Quirks: sim.Quirks{NoUsage: true, TokensPerEvent: 3}})
-	rec := do(t, srv, nil, 0)
-	if !rec.OK || rec.OutputTokens != 4 || rec.TokensSource != "events" {
-		t.Errorf("got ok=%v tokens=%d source=%q err=%q, want 4 events counted", rec.OK, rec.OutputTokens, rec.TokensSource, rec.Error)
-	}
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		srv := serve(t, sim.Profile{TTFT: sim.Fixed(time.Millisecond), ITL: sim.Fixed(0), Tokens: 12,
+			Quirks: sim.Quirks{NoUsage: true, TokensPerEvent: 3}})
+		rec := do(t, srv, nil, 0)
+		if !rec.OK || rec.OutputTokens != 4 || rec.TokensSource != "events" {
+			t.Errorf("got ok=%v tokens=%d source=%q err=%q, want 4 events counted", rec.OK, rec.OutputTokens, rec.TokensSource, rec.Error)
+		}
+	})
 }
 
 func TestQuirksAndFaults(t *testing.T) {
+	t.Parallel()
 	base := sim.Profile{TTFT: sim.Fixed(20 * time.Millisecond), ITL: sim.Fixed(time.Millisecond), Tokens: 16}
 	with := func(f func(*sim.Profile)) sim.Profile { p := base; f(&p); return p }
 	type quirkCase struct {
@@ -168,9 +171,8 @@ func TestQuirksAndFaults(t *testing.T) {
 		ok      bool
 		errHas  string
 		check   func(t *testing.T, r Record)
-		// stall overrides the 300 ms stall timeout for a case that is not
-		// about stalls but can be slow to produce its first byte.
-		stall time.Duration
+		// took, if set, is how long the request takes on virtual time.
+		took time.Duration
 	}
 	tests := []quirkCase{
 		{name: "plain", profile: base, ok: true},
@@ -178,7 +180,7 @@ func TestQuirksAndFaults(t *testing.T) {
 		{name: "data without space", profile: with(func(p *sim.Profile) { p.Quirks.NoSpace = true }), ok: true},
 		{name: "multi-line data", profile: with(func(p *sim.Profile) { p.Quirks.MultiLineData = true }), ok: true},
 		{name: "400 keep-alives before first token", profile: with(func(p *sim.Profile) { p.Quirks.KeepAlives = 400; p.Quirks.RoleChunk = true }), ok: true,
-			check: func(t *testing.T, r Record) { within(t, "ttft", r.TTFT, 20*time.Millisecond) }},
+			check: func(t *testing.T, r Record) { exactly(t, "ttft", r.TTFT, 20*time.Millisecond) }},
 		{name: "azure content-filter first chunk", profile: with(func(p *sim.Profile) { p.Quirks.AzureFilterChunk = true }), ok: true,
 			check: func(t *testing.T, r Record) {
 				if r.FirstEvent >= r.TTFT {
@@ -190,8 +192,8 @@ func TestQuirksAndFaults(t *testing.T) {
 			p.ITL = sim.Fixed(5 * time.Millisecond)
 		}), ok: true,
 			check: func(t *testing.T, r Record) {
-				within(t, "ttft", r.TTFT, 20*time.Millisecond)
-				within(t, "ttfc", r.TTFC, 20*time.Millisecond+8*5*time.Millisecond)
+				exactly(t, "ttft", r.TTFT, 20*time.Millisecond)
+				exactly(t, "ttfc", r.TTFC, 20*time.Millisecond+8*5*time.Millisecond)
 				if r.OutputTokens != 24 {
 					t.Errorf("output_tokens = %d, want 24 (8 reasoning + 16)", r.OutputTokens)
 				}
@@ -217,9 +219,10 @@ func TestQuirksAndFaults(t *testing.T) {
 		{name: "EOF after finish_reason without [DONE]", profile: with(func(p *sim.Profile) { p.Quirks.NoDone = true }), ok: true},
 		{name: "gzip", profile: with(func(p *sim.Profile) { p.Quirks.Gzip = true }), ok: true},
 		{name: "byte-by-byte trickle", profile: with(func(p *sim.Profile) { p.Quirks.Trickle = true }), ok: true},
-		// Building and sending a 1 MiB line takes a loaded machine (the race
-		// detector, other packages' tests) longer than 300 ms.
-		{name: "very long line", profile: with(func(p *sim.Profile) { p.Quirks.LongLine = 1 << 20 }), ok: true, stall: 5 * time.Second},
+		// Building and sending a 1 MiB line takes no virtual time, however
+		// loaded the machine: the 300 ms stall timeout holds.
+		{name: "very long line", profile: with(func(p *sim.Profile) { p.Quirks.LongLine = 1 << 20 }), ok: true,
+			check: func(t *testing.T, r Record) { exactly(t, "ttft", r.TTFT, 20*time.Millisecond) }},
 		{name: "truncated stream", profile: with(func(p *sim.Profile) { p.Faults.TruncateRate = 1 }), errHas: "truncated"},
 		{name: "connection closed mid-line", profile: with(func(p *sim.Profile) { p.Faults.MidLineRate = 1 }), errHas: "connection closed"},
 		{name: "malformed JSON", profile: with(func(p *sim.Profile) { p.Faults.MalformedRate = 1 }), errHas: "malformed JSON"},
@@ -227,7 +230,9 @@ func TestQuirksAndFaults(t *testing.T) {
 		{name: "zero output tokens", profile: with(func(p *sim.Profile) { p.Faults.ZeroTokens = true }), errHas: "no output tokens"},
 		{name: "stall after some tokens", profile: with(func(p *sim.Profile) {
 			p.Faults = sim.Faults{StallRate: 1, StallAfter: 4, StallFor: 5 * time.Second}
-		}), errHas: "stalled: no data for 300ms (stall_timeout) after 4 output events"},
+		}), errHas: "stalled: no data for 300ms (stall_timeout) after 4 output events",
+			// The 4th output at 23ms, then 300ms without a byte.
+			took: 323 * time.Millisecond},
 		{name: "429 with Retry-After", profile: with(func(p *sim.Profile) {
 			p.Faults = sim.Faults{ErrorRate: 1, ErrorStatus: 429, RetryAfter: "7"}
 		}), errHas: "HTTP 429 Too Many Requests: The server is overloaded (simulated 429). [server_error] (Retry-After: 7)"},
@@ -242,43 +247,43 @@ func TestQuirksAndFaults(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := serve(t, tt.profile)
-			done := make(chan Record, 1)
-			stall := 300 * time.Millisecond
-			if tt.stall > 0 {
-				stall = tt.stall
-			}
-			go func() {
-				done <- do(t, srv, &Prober{StallTimeout: stall, Timeout: 8 * time.Second}, 0)
-			}()
-			var rec Record
-			select {
-			case rec = <-done:
-			case <-time.After(10 * time.Second):
-				t.Fatal("probe hung")
-			}
-			if rec.OK != tt.ok {
-				t.Fatalf("ok = %v, want %v (error %q)", rec.OK, tt.ok, rec.Error)
-			}
-			if tt.errHas != "" && !strings.Contains(rec.Error, tt.errHas) {
-				t.Errorf("error = %q, want it to contain %q", rec.Error, tt.errHas)
-			}
-			if tt.ok {
-				if rec.Error != "" {
-					t.Errorf("error = %q on an ok record", rec.Error)
-				}
-				if rec.TTFT <= 0 || rec.Total < rec.TTFT {
-					t.Errorf("ttft %v, total %v: want 0 < ttft <= total", rec.TTFT, rec.Total)
-				}
-			}
-			if tt.check != nil {
-				tt.check(t, rec)
-			}
+			t.Parallel()
+			synctest.Test(t, func(t *testing.T) { checkQuirk(t, tt.profile, tt.ok, tt.errHas, tt.took, tt.check) })
 		})
 	}
 }
 
+// checkQuirk probes a simulator with profile (stall timeout 300ms, timeout
+// 8s; a probe that hangs is a deadlock the bubble reports) and checks the
+// record.
+func checkQuirk(t *testing.T, profile sim.Profile, ok bool, errHas string, took time.Duration, check func(*testing.T, Record)) {
+	srv := serve(t, profile)
+	start := time.Now()
+	rec := do(t, srv, &Prober{StallTimeout: 300 * time.Millisecond, Timeout: 8 * time.Second}, 0)
+	if took > 0 {
+		exactly(t, "request time", time.Since(start), took)
+	}
+	if rec.OK != ok {
+		t.Fatalf("ok = %v, want %v (error %q)", rec.OK, ok, rec.Error)
+	}
+	if errHas != "" && !strings.Contains(rec.Error, errHas) {
+		t.Errorf("error = %q, want it to contain %q", rec.Error, errHas)
+	}
+	if ok {
+		if rec.Error != "" {
+			t.Errorf("error = %q on an ok record", rec.Error)
+		}
+		if rec.TTFT <= 0 || rec.Total < rec.TTFT {
+			t.Errorf("ttft %v, total %v: want 0 < ttft <= total", rec.TTFT, rec.Total)
+		}
+	}
+	if check != nil {
+		check(t, rec)
+	}
+}
+
 func TestAPIKeyRedactedFromErrors(t *testing.T) {
+	t.Parallel()
 	s := sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 1}, 1)
 	s.APIKey = "sk-right-key"
 	srv := httptest.NewServer(s)
@@ -294,42 +299,61 @@ func TestAPIKeyRedactedFromErrors(t *testing.T) {
 }
 
 func TestNonStreamingResponseIsAClearError(t *testing.T) {
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		fmt.Fprint(w, `{"choices":[{"message":{"content":"hi"}}]}`)
-	}))
-	defer srv.Close()
-	rec := do(t, srv, nil, 0)
-	if rec.OK || !strings.Contains(rec.Error, "expected an SSE stream") {
-		t.Errorf("got ok=%v error=%q", rec.OK, rec.Error)
-	}
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		srv := clocktest.NewServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Content-Type", "application/json")
+			fmt.Fprint(w, `{"choices":[{"message":{"content":"hi"}}]}`)
+		}))
+		rec := do(t, srv, nil, 0)
+		if rec.OK || !strings.Contains(rec.Error, "expected an SSE stream") {
+			t.Errorf("got ok=%v error=%q", rec.OK, rec.Error)
+		}
+	})
 }
 
 func TestTimeoutBoundsTheRequest(t *testing.T) {
-	srv := serve(t, sim.Profile{TTFT: sim.Fixed(10 * time.Second), Tokens: 1})
-	rec := do(t, srv, &Prober{Timeout: 200 * time.Millisecond}, 0)
-	if rec.OK || !strings.HasPrefix(rec.Error, "timeout: request took longer than 200ms") {
-		t.Errorf("got ok=%v error=%q", rec.OK, rec.Error)
-	}
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		srv := serve(t, sim.Profile{TTFT: sim.Fixed(10 * time.Second), Tokens: 1})
+		start := time.Now()
+		rec := do(t, srv, &Prober{Timeout: 200 * time.Millisecond}, 0)
+		exactly(t, "request time", time.Since(start), 200*time.Millisecond)
+		if rec.OK || !strings.HasPrefix(rec.Error, "timeout: request took longer than 200ms") {
+			t.Errorf("got ok=%v error=%q", rec.OK, rec.Error)
+		}
+	})
 }
 
+// TestReusedConnectionHasNoNetworkTime: the first request pays the connect
+// time (3ms on the in-memory loopback) before its first byte; the second
+// reuses the connection and pays nothing.
 func TestReusedConnectionHasNoNetworkTime(t *testing.T) {
-	srv := serve(t, sim.Profile{TTFT: sim.Fixed(time.Millisecond), Tokens: 2})
-	p := &Prober{Client: srv.Client()}
-	first := do(t, srv, p, 0)
-	second := do(t, srv, p, 0)
-	if first.Reused || first.Connect <= 0 {
-		t.Errorf("first request: reused=%v connect=%v, want a new connection", first.Reused, first.Connect)
-	}
-	if !second.Reused || second.Connect != 0 || second.DNS != 0 || second.TLS != 0 {
-		t.Errorf("second request: reused=%v connect=%v, want a reused connection with zero network time", second.Reused, second.Connect)
-	}
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		srv := serve(t, sim.Profile{TTFT: sim.Fixed(time.Millisecond), Tokens: 2})
+		srv.Connect = 3 * time.Millisecond
+		p := &Prober{Client: srv.Client()}
+		first := do(t, srv, p, 0)
+		second := do(t, srv, p, 0)
+		if first.Reused || !second.Reused || second.DNS != 0 || second.TLS != 0 {
+			t.Errorf("reused %v then %v, second dns %v tls %v; want a new connection, then a reused one with zero network time", first.Reused, second.Reused, second.DNS, second.TLS)
+		}
+		exactly(t, "first connect", first.Connect, 3*time.Millisecond)
+		exactly(t, "first ttfb", first.TTFB, 3*time.Millisecond)
+		exactly(t, "first ttft", first.TTFT, 4*time.Millisecond)
+		exactly(t, "second connect", second.Connect, 0)
+		exactly(t, "second ttfb", second.TTFB, 0)
+		exactly(t, "second ttft", second.TTFT, time.Millisecond)
+		exactly(t, "second start", second.Start.Sub(first.Start), first.Total)
+	})
 }
 
 // TestReaderModel checks the reader model over a timeline whose every
 // event is visible (docs/metrics.md's worked timeline, which has hidden
 // reasoning events too, is checked by TestDerive's "worked timeline").
 func TestReaderModel(t *testing.T) {
+	t.Parallel()
 	ms := time.Millisecond
 	events := []outputEvent{{400 * ms, 3}, {420 * ms, 3}, {700 * ms, 3}, {710 * ms, 3}, {1400 * ms, 3}, {1410 * ms, 3}}
 	k := spreadTokens(events, 6)

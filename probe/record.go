@@ -40,8 +40,8 @@ type Record struct {
 	ReasoningTokens int
 	TokensSource    string // "usage" or "events"
 
-	// Start is the wall-clock time the request was sent (for ordering and
-	// for the results file); never used to compute a latency.
+	// Start is when the request was handed to the client, on the Prober's
+	// clock (for ordering and SentAt); never used to compute a latency.
 	Start time.Time
 
 	// Set by the Runner. IntendedAt is when the open-loop schedule meant

@@ -10,8 +10,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/latgate/latgate/internal/clock"
 	"github.com/latgate/latgate/internal/money"
-	"github.com/latgate/latgate/internal/wait"
 	"github.com/latgate/latgate/vocab"
 )
 
@@ -84,7 +84,8 @@ const DefaultFailFast = 5
 // Runner sends groups of requests: a pure pacer plans every request of a
 // phase, a fixed pool of workers sends them and one aggregator collects
 // their records. Cancel ctx to stop: in-flight streams are aborted and what
-// was measured has already gone to Sink.
+// was measured has already gone to Sink. The run's clock is its Prober's:
+// it times the open-loop arrivals and the records' send times.
 type Runner struct {
 	Prober *Prober
 	Limits Limits
@@ -125,10 +126,6 @@ type Result struct {
 	// Stopped says why in words ("" when complete); for fail-fast it holds
 	// the provider's message.
 	Stopped string
-	// Interrupted is Cause == Interrupted.
-	//
-	// Deprecated: use Cause; kept only until cmd/latgate moves to it.
-	Interrupted bool
 }
 
 // Complete reports whether the run measured everything it planned: not
@@ -223,20 +220,15 @@ func (r *Runner) Run(ctx context.Context, groups []Group) Result {
 		}
 		seeds := newSeeds(r.Seed, gi)
 		warmSeed, measSeed := seeds.Uint64(), seeds.Uint64()
-		// Requests are numbered per variant across warmup and measurement.
-		seq := map[vocab.Side]*atomic.Int64{"": {}, vocab.Base: {}, vocab.Head: {}}
-		// Fail-fast streaks are counted per variant: a broken head must
-		// not hide behind a working base in the same blocks.
-		ff := map[vocab.Side]*failFast{"": {limit: r.FailFast}, vocab.Base: {limit: r.FailFast}, vocab.Head: {limit: r.FailFast}}
-		r.phase(ctx, gi, g, plan(g, g.Warmup, warmSeed), true, b, seq, ff)
-		r.phase(ctx, gi, g, plan(g, g.Requests, measSeed), false, b, seq, ff)
+		gs := newGroupState(r.FailFast)
+		r.phase(ctx, gi, g, plan(g, g.Warmup, warmSeed), true, b, gs)
+		r.phase(ctx, gi, g, plan(g, g.Requests, measSeed), false, b, gs)
 	}
 	res := Result{Sent: int(b.sent.Load()), OutputTokens: int(b.tokens.Load())}
 	res.Cause, res.Stopped = b.cause, b.stopped
 	if ctx.Err() != nil {
 		res.Cause, res.Stopped = Interrupted, "interrupted: the run was stopped before it finished"
 	}
-	res.Interrupted = res.Cause == Interrupted
 	return res
 }
 
@@ -273,110 +265,159 @@ func (f *failFast) see(rec Record) bool {
 	return f.streak >= limit
 }
 
-func (r *Runner) phase(ctx context.Context, gi int, g Group, slots []slot, warmup bool, b *budget, seq map[vocab.Side]*atomic.Int64, ff map[vocab.Side]*failFast) {
-	n := len(slots)
-	if n == 0 {
+// groupState is what a group's two phases share: request numbers and
+// fail-fast streaks, both per variant.
+type groupState struct {
+	// seq numbers requests per variant across warmup and measurement.
+	seq map[vocab.Side]*atomic.Int64
+	// ff counts fail-fast streaks per variant: a broken head must not
+	// hide behind a working base in the same blocks.
+	ff map[vocab.Side]*failFast
+}
+
+func newGroupState(failFastLimit int) *groupState {
+	return &groupState{
+		seq: map[vocab.Side]*atomic.Int64{"": {}, vocab.Base: {}, vocab.Head: {}},
+		ff:  map[vocab.Side]*failFast{"": {limit: failFastLimit}, vocab.Base: {limit: failFastLimit}, vocab.Head: {limit: failFastLimit}},
+	}
+}
+
+// phase is one phase (warmup or measurement) of a group in flight: the
+// pacer hands its planned slots to a fixed pool of workers, whose records
+// one aggregator collects.
+type phase struct {
+	r      *Runner
+	ctx    context.Context
+	gi     int
+	g      Group
+	warmup bool
+	b      *budget
+	gs     *groupState
+	clk    clock.Clock
+	start  time.Time // SentAt and the open-loop arrivals count from here
+	// enough is set when the group's decider stopped it (adaptive sampling).
+	enough atomic.Bool
+	// started is the highest A/B block a worker has begun sending.
+	started atomic.Int64
+}
+
+// phase runs the planned slots of one phase of group gi and returns when
+// every record sent has been aggregated.
+func (r *Runner) phase(ctx context.Context, gi int, g Group, slots []slot, warmup bool, b *budget, gs *groupState) {
+	if len(slots) == 0 {
 		return
 	}
-	workers := max(g.Concurrency, 1)
-	if g.Rate > 0 {
-		workers = g.MaxInFlight
-		if workers <= 0 {
-			workers = 64
-		}
-	}
-	workers = min(workers, n)
+	clk := clock.Or(r.Prober.Clock)
+	ph := &phase{r: r, ctx: ctx, gi: gi, g: g, warmup: warmup, b: b, gs: gs, clk: clk, start: clk.Now()}
 	jobs := make(chan slot)
-	results := make(chan Record)
-	start := time.Now()
-	// enough is set when the group's decider stopped it (adaptive sampling).
-	var enough atomic.Bool
-	// started is the highest A/B block a worker has begun sending.
-	var started atomic.Int64
-	// skip says whether a slot is no longer to be sent after an adaptive
-	// stop: every slot of a single-variant group, and the slots of A/B
-	// blocks not yet begun.
-	skip := func(s slot) bool {
-		return enough.Load() && (g.Head == nil || int64(s.block) > started.Load())
+	records := make(chan Record)
+	go ph.pace(slots, jobs)
+	var wg sync.WaitGroup
+	for range ph.workers(len(slots)) {
+		wg.Go(func() { ph.work(jobs, records) })
 	}
+	go func() { wg.Wait(); close(records) }()
+	ph.aggregate(records)
+}
 
-	// Pacer: hands out the planned slots; closed loop to the next free
-	// worker, open loop at each slot's intended time.
-	go func() {
-		defer close(jobs)
-		for _, s := range slots {
-			// After an adaptive stop only the rest of a started A/B block
-			// is sent (checked again after waiting for an open-loop slot).
-			if skip(s) {
-				return
-			}
-			if s.intended != Missing && !wait.Until(ctx, start.Add(s.intended)) {
-				return
-			}
-			if ctx.Err() != nil || b.isStopped() || skip(s) {
-				return
-			}
-			select {
-			case jobs <- s:
-			case <-ctx.Done():
-				return
+// workers is the size of the pool: the concurrency (closed loop) or
+// MaxInFlight (open loop, default 64), at most one per slot.
+func (ph *phase) workers(slots int) int {
+	n := max(ph.g.Concurrency, 1)
+	if ph.g.Rate > 0 {
+		n = ph.g.MaxInFlight
+		if n <= 0 {
+			n = 64
+		}
+	}
+	return min(n, slots)
+}
+
+// skip says whether a slot is no longer to be sent after an adaptive stop:
+// every slot of a single-variant group, and the slots of A/B blocks not yet
+// begun.
+func (ph *phase) skip(s slot) bool {
+	return ph.enough.Load() && (ph.g.Head == nil || int64(s.block) > ph.started.Load())
+}
+
+// pace hands out the planned slots: closed loop to the next free worker,
+// open loop at each slot's intended time. After an adaptive stop only the
+// rest of a started A/B block is sent (checked again after waiting for an
+// open-loop slot).
+func (ph *phase) pace(slots []slot, jobs chan<- slot) {
+	defer close(jobs)
+	for _, s := range slots {
+		if ph.skip(s) {
+			return
+		}
+		if s.intended != Missing && !ph.clk.Until(ph.ctx, ph.start.Add(s.intended)) {
+			return
+		}
+		if ph.ctx.Err() != nil || ph.b.isStopped() || ph.skip(s) {
+			return
+		}
+		select {
+		case jobs <- s:
+		case <-ph.ctx.Done():
+			return
+		}
+	}
+}
+
+// work sends the slots it is handed, each once the budget allows it, and
+// passes their records on.
+func (ph *phase) work(jobs <-chan slot, records chan<- Record) {
+	g := ph.g
+	for s := range jobs {
+		if ph.skip(s) {
+			continue
+		}
+		if s.block > 0 {
+			for cur := ph.started.Load(); int64(s.block) > cur && !ph.started.CompareAndSwap(cur, int64(s.block)); cur = ph.started.Load() {
 			}
 		}
-	}()
-
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for s := range jobs {
-				if skip(s) {
-					continue
-				}
-				if s.block > 0 {
-					for cur := started.Load(); int64(s.block) > cur && !started.CompareAndSwap(cur, int64(s.block)); cur = started.Load() {
-					}
-				}
-				// Reserve the request when it starts, so the caps see the
-				// tokens of every request that finished before it.
-				if !b.take() {
-					continue
-				}
-				req, bodyFor := g.Request, g.BodyFor
-				if s.variant == vocab.Head {
-					req, bodyFor = *g.Head, g.HeadBodyFor
-				}
-				if bodyFor != nil {
-					req.Body = bodyFor(int(seq[s.variant].Add(1)))
-				}
-				rec := r.Prober.Do(ctx, req)
-				rec.IntendedAt, rec.SentAt = s.intended, rec.Start.Sub(start)
-				rec.Variant, rec.Block = s.variant, s.block
-				b.tokens.Add(int64(rec.OutputTokens))
-				if b.limits.Cost != nil {
-					b.spend(b.limits.Cost(gi, rec))
-				}
-				results <- rec
-			}
-		}()
+		// Reserve the request when it starts, so the caps see the tokens
+		// of every request that finished before it.
+		if !ph.b.take() {
+			continue
+		}
+		req, bodyFor := g.Request, g.BodyFor
+		if s.variant == vocab.Head {
+			req, bodyFor = *g.Head, g.HeadBodyFor
+		}
+		if bodyFor != nil {
+			req.Body = bodyFor(int(ph.gs.seq[s.variant].Add(1)))
+		}
+		rec := ph.r.Prober.Do(ph.ctx, req)
+		rec.IntendedAt, rec.SentAt = s.intended, rec.Start.Sub(ph.start)
+		rec.Variant, rec.Block = s.variant, s.block
+		ph.b.tokens.Add(int64(rec.OutputTokens))
+		if ph.b.limits.Cost != nil {
+			ph.b.spend(ph.b.limits.Cost(ph.gi, rec))
+		}
+		records <- rec
 	}
-	go func() { wg.Wait(); close(results) }()
+}
 
+// aggregate hands each record to the caller, takes the adaptive looks and
+// stops the run on fail-fast, until the workers are done.
+func (ph *phase) aggregate(records <-chan Record) {
+	r, g := ph.r, ph.g
 	isAdaptive, batch := g.adaptive()
-	isAdaptive = isAdaptive && !warmup
+	isAdaptive = isAdaptive && !ph.warmup
 	next := g.MinRequests // the next look, in records per variant
 	count := map[vocab.Side]int{}
-	for rec := range results {
-		if ctx.Err() != nil && !rec.OK {
+	for rec := range records {
+		if ph.ctx.Err() != nil && !rec.OK {
 			continue // aborted by the interrupt: not a server failure
 		}
 		if r.OnRecord != nil {
-			r.OnRecord(gi, rec, warmup)
+			r.OnRecord(ph.gi, rec, ph.warmup)
 		}
-		if !warmup && r.Sink != nil {
-			r.Sink(gi, rec)
+		if !ph.warmup && r.Sink != nil {
+			r.Sink(ph.gi, rec)
 		}
-		if isAdaptive && !enough.Load() {
+		if isAdaptive && !ph.enough.Load() {
 			count[rec.Variant]++
 			have := count[rec.Variant]
 			if g.Head != nil {
@@ -384,20 +425,26 @@ func (r *Runner) phase(ctx context.Context, gi int, g Group, slots []slot, warmu
 			}
 			if have >= next && next < g.Requests {
 				if g.Decide(next) {
-					enough.Store(true)
+					ph.enough.Store(true)
 				}
 				next += batch
 			}
 		}
-		if rec.misread {
-			b.stop(FailedFast, "stopped early: the stream cannot be read as configured: "+rec.Error)
+		ph.failFast(rec)
+	}
+}
+
+// failFast stops the run on a stream that cannot be read as configured
+// and on a streak of the same authentication or not-found failure.
+func (ph *phase) failFast(rec Record) {
+	if rec.misread {
+		ph.b.stop(FailedFast, "stopped early: the stream cannot be read as configured: "+rec.Error)
+	}
+	if f := ph.gs.ff[rec.Variant]; f.see(rec) {
+		what := ""
+		if rec.Variant != "" {
+			what = " of the " + string(rec.Variant) + " variant"
 		}
-		if f := ff[rec.Variant]; f.see(rec) {
-			what := ""
-			if rec.Variant != "" {
-				what = " of the " + string(rec.Variant) + " variant"
-			}
-			b.stop(FailedFast, fmt.Sprintf("stopped early: %d requests%s in a row failed the same way, so every further one would too: %s", f.streak, what, rec.Error))
-		}
+		ph.b.stop(FailedFast, fmt.Sprintf("stopped early: %d requests%s in a row failed the same way, so every further one would too: %s", f.streak, what, rec.Error))
 	}
 }

@@ -4,18 +4,19 @@ import (
 	"context"
 	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
+	"github.com/latgate/latgate/internal/clocktest"
 	"github.com/latgate/latgate/internal/money"
 	"github.com/latgate/latgate/sim"
 	"github.com/latgate/latgate/vocab"
 )
 
-func group(t *testing.T, srv *httptest.Server, n, warmup, conc int) Group {
+func group(t *testing.T, srv *clocktest.Server, n, warmup, conc int) Group {
 	return Group{Request: Request{URL: srv.URL + "/v1/chat/completions", Body: body(t, 0)}, Requests: n, Warmup: warmup, Concurrency: conc}
 }
 
@@ -28,107 +29,118 @@ func collect(ctx context.Context, r *Runner, groups []Group) ([][]Record, Result
 	return got, res
 }
 
+// TestRunnerCountsWarmupAndConcurrency: requests of exactly 20ms. The 3
+// warmup requests run at once (0-20ms); the 20 measured ones, 5 at a time,
+// are sent in 4 rounds at 0, 20, 40 and 60ms of their phase: exactly 5 in
+// flight, never more, never fewer.
 func TestRunnerCountsWarmupAndConcurrency(t *testing.T) {
-	s := sim.New(sim.Profile{TTFT: sim.Fixed(20 * time.Millisecond), ITL: sim.Fixed(0), Tokens: 3}, 1)
-	srv := httptest.NewServer(s)
-	defer srv.Close()
-	warm := 0
-	r := &Runner{Prober: &Prober{Client: srv.Client()}, OnRecord: func(_ int, _ Record, w bool) {
-		if w {
-			warm++
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		s := sim.New(sim.Profile{TTFT: sim.Fixed(20 * time.Millisecond), ITL: sim.Fixed(0), Tokens: 3}, 1)
+		srv := clocktest.NewServer(t, s)
+		warm := 0
+		r := &Runner{Prober: &Prober{Client: srv.Client()}, OnRecord: func(_ int, _ Record, w bool) {
+			if w {
+				warm++
+			}
+		}}
+		start := time.Now()
+		got, res := collect(context.Background(), r, []Group{group(t, srv, 20, 3, 5)})
+		if len(got[0]) != 20 || warm != 3 || res.Sent != 23 || s.Requests() != 23 {
+			t.Errorf("measured %d, warmup %d, sent %d, server saw %d; want 20, 3, 23, 23", len(got[0]), warm, res.Sent, s.Requests())
 		}
-	}}
-	start := time.Now()
-	got, res := collect(context.Background(), r, []Group{group(t, srv, 20, 3, 5)})
-	if len(got[0]) != 20 || warm != 3 || res.Sent != 23 || s.Requests() != 23 {
-		t.Errorf("measured %d, warmup %d, sent %d, server saw %d; want 20, 3, 23, 23", len(got[0]), warm, res.Sent, s.Requests())
-	}
-	if !res.Complete() || res.Stopped != "" {
-		t.Errorf("complete %v, stopped %q; want a complete run", res.Complete(), res.Stopped)
-	}
-	// 20 requests of >= 20ms at concurrency 5 need at least 4 rounds.
-	if el := time.Since(start); el < 80*time.Millisecond {
-		t.Errorf("took %v: more than 5 requests were in flight", el)
-	}
-	for _, rec := range got[0] {
-		if rec.IntendedAt != Missing || rec.ScheduleLag() != Missing || rec.SentAt < 0 {
-			t.Fatalf("closed loop: intended %v, lag %v, sent %v; want no schedule and a send time", rec.IntendedAt, rec.ScheduleLag(), rec.SentAt)
+		if !res.Complete() || res.Stopped != "" {
+			t.Errorf("complete %v, stopped %q; want a complete run", res.Complete(), res.Stopped)
 		}
-		if rec.Variant != "" || rec.Block != 0 {
-			t.Fatalf("single-variant record has variant %q block %d", rec.Variant, rec.Block)
+		exactly(t, "run time", time.Since(start), 20*time.Millisecond+4*20*time.Millisecond)
+		rounds := map[time.Duration]int{}
+		for _, rec := range got[0] {
+			if rec.IntendedAt != Missing || rec.ScheduleLag() != Missing {
+				t.Fatalf("closed loop: intended %v, lag %v; want no schedule", rec.IntendedAt, rec.ScheduleLag())
+			}
+			if rec.Variant != "" || rec.Block != 0 {
+				t.Fatalf("single-variant record has variant %q block %d", rec.Variant, rec.Block)
+			}
+			rounds[rec.SentAt]++
 		}
-	}
+		if want := map[time.Duration]int{0: 5, 20 * ms: 5, 40 * ms: 5, 60 * ms: 5}; fmt.Sprint(rounds) != fmt.Sprint(want) {
+			t.Errorf("requests sent at %v, want %v", rounds, want)
+		}
+	})
 }
 
 func TestRunnerCaps(t *testing.T) {
-	srv := httptest.NewServer(sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 10}, 1))
-	defer srv.Close()
-	r := &Runner{Prober: &Prober{Client: srv.Client()}, Limits: Limits{MaxRequests: 7}}
-	got, res := collect(context.Background(), r, []Group{group(t, srv, 5, 0, 1), group(t, srv, 5, 0, 1)})
-	if res.Sent != 7 || len(got[0]) != 5 || len(got[1]) != 2 || res.Stopped != "stopped early: limits.max_requests (7) reached" {
-		t.Errorf("sent %d, groups %d+%d, stopped %q", res.Sent, len(got[0]), len(got[1]), res.Stopped)
-	}
-	if res.Complete() || res.Cause != Capped {
-		t.Errorf("cause %q, complete %v; want capped, incomplete", res.Cause, res.Complete())
-	}
-	r = &Runner{Prober: &Prober{Client: srv.Client()}, Limits: Limits{MaxOutputTokens: 25}}
-	_, res = collect(context.Background(), r, []Group{group(t, srv, 10, 0, 1)})
-	if res.Sent != 3 || !strings.Contains(res.Stopped, "max_output_tokens (25)") || res.Cause != Capped {
-		t.Errorf("sent %d, stopped %q (%q); want 3 requests of 10 tokens, capped", res.Sent, res.Stopped, res.Cause)
-	}
-	// A cap that is reached exactly when the plan ends stops nothing.
-	r = &Runner{Prober: &Prober{Client: srv.Client()}, Limits: Limits{MaxRequests: 5}}
-	if _, res = collect(context.Background(), r, []Group{group(t, srv, 5, 0, 1)}); !res.Complete() {
-		t.Errorf("a plan of exactly max_requests is incomplete: %q", res.Stopped)
-	}
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		srv := clocktest.NewServer(t, sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 10}, 1))
+		r := &Runner{Prober: &Prober{Client: srv.Client()}, Limits: Limits{MaxRequests: 7}}
+		got, res := collect(context.Background(), r, []Group{group(t, srv, 5, 0, 1), group(t, srv, 5, 0, 1)})
+		if res.Sent != 7 || len(got[0]) != 5 || len(got[1]) != 2 || res.Stopped != "stopped early: limits.max_requests (7) reached" {
+			t.Errorf("sent %d, groups %d+%d, stopped %q", res.Sent, len(got[0]), len(got[1]), res.Stopped)
+		}
+		if res.Complete() || res.Cause != Capped {
+			t.Errorf("cause %q, complete %v; want capped, incomplete", res.Cause, res.Complete())
+		}
+		r = &Runner{Prober: &Prober{Client: srv.Client()}, Limits: Limits{MaxOutputTokens: 25}}
+		_, res = collect(context.Background(), r, []Group{group(t, srv, 10, 0, 1)})
+		if res.Sent != 3 || !strings.Contains(res.Stopped, "max_output_tokens (25)") || res.Cause != Capped {
+			t.Errorf("sent %d, stopped %q (%q); want 3 requests of 10 tokens, capped", res.Sent, res.Stopped, res.Cause)
+		}
+		// A cap that is reached exactly when the plan ends stops nothing.
+		r = &Runner{Prober: &Prober{Client: srv.Client()}, Limits: Limits{MaxRequests: 5}}
+		if _, res = collect(context.Background(), r, []Group{group(t, srv, 5, 0, 1)}); !res.Complete() {
+			t.Errorf("a plan of exactly max_requests is incomplete: %q", res.Stopped)
+		}
+	})
 }
 
+// TestRunnerInterruptAbortsStreamsPromptly: streams take 5s each; the run
+// is interrupted at 300ms and returns at that very moment, the streams in
+// flight aborted.
 func TestRunnerInterruptAbortsStreamsPromptly(t *testing.T) {
-	// Streams take 5s each; the run is interrupted after 300ms.
-	srv := httptest.NewServer(sim.New(sim.Profile{TTFT: sim.Fixed(0), ITL: sim.Fixed(100 * time.Millisecond), Tokens: 50}, 1))
-	defer srv.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(300*time.Millisecond, cancel)
-	r := &Runner{Prober: &Prober{Client: srv.Client()}}
-	start := time.Now()
-	got, res := collect(ctx, r, []Group{group(t, srv, 10, 0, 2)})
-	if el := time.Since(start); el > 2*time.Second {
-		t.Errorf("interrupt took %v to stop in-flight streams", el)
-	}
-	if res.Cause != Interrupted || res.Complete() || len(got[0]) != 0 {
-		t.Errorf("cause %q, %d records; want interrupted and no aborted record counted as a failure", res.Cause, len(got[0]))
-	}
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		srv := clocktest.NewServer(t, sim.New(sim.Profile{TTFT: sim.Fixed(0), ITL: sim.Fixed(100 * time.Millisecond), Tokens: 50}, 1))
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(300*time.Millisecond, cancel)
+		r := &Runner{Prober: &Prober{Client: srv.Client()}}
+		start := time.Now()
+		got, res := collect(ctx, r, []Group{group(t, srv, 10, 0, 2)})
+		exactly(t, "time to stop", time.Since(start), 300*time.Millisecond)
+		if res.Cause != Interrupted || res.Complete() || len(got[0]) != 0 {
+			t.Errorf("cause %q, %d records; want interrupted and no aborted record counted as a failure", res.Cause, len(got[0]))
+		}
+	})
 }
 
+// TestOpenLoopRate: requests that take no time, at 100/s: each is sent at
+// exactly its intended time from the pure schedule, and the run lasts
+// until the last one.
 func TestOpenLoopRate(t *testing.T) {
-	srv := httptest.NewServer(sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 1}, 1))
-	defer srv.Close()
-	g := group(t, srv, 30, 0, 1)
-	g.Rate = 100 // 30 arrivals at 100/s: about 0.3s
-	r := &Runner{Prober: &Prober{Client: srv.Client()}, Seed: 3}
-	start := time.Now()
-	got, _ := collect(context.Background(), r, []Group{g})
-	el := time.Since(start)
-	if len(got[0]) != 30 {
-		t.Fatalf("%d records", len(got[0]))
-	}
-	if el < 100*time.Millisecond || el > 2*time.Second {
-		t.Errorf("30 Poisson arrivals at 100/s took %v, want roughly 0.3s", el)
-	}
-	// Every record carries its intended time from the pure schedule, and
-	// was never sent before it.
-	intended := map[time.Duration]bool{}
-	for _, d := range Schedule(g.Rate, seedsOf(3, 0)[1], 30) {
-		intended[d] = true
-	}
-	for _, rec := range got[0] {
-		if !intended[rec.IntendedAt] {
-			t.Errorf("intended %v is not in the schedule", rec.IntendedAt)
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		srv := clocktest.NewServer(t, sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 1}, 1))
+		g := group(t, srv, 30, 0, 1)
+		g.Rate = 100
+		r := &Runner{Prober: &Prober{Client: srv.Client()}, Seed: 3}
+		start := time.Now()
+		got, _ := collect(context.Background(), r, []Group{g})
+		if len(got[0]) != 30 {
+			t.Fatalf("%d records", len(got[0]))
 		}
-		if rec.ScheduleLag() < 0 {
-			t.Errorf("sent %v before its intended time %v", rec.SentAt, rec.IntendedAt)
+		sched := Schedule(g.Rate, seedsOf(3, 0)[1], 30)
+		exactly(t, "run time", time.Since(start), sched[29])
+		intended := map[time.Duration]bool{}
+		for _, d := range sched {
+			intended[d] = true
 		}
-	}
+		for _, rec := range got[0] {
+			if !intended[rec.IntendedAt] {
+				t.Errorf("intended %v is not in the schedule", rec.IntendedAt)
+			}
+			exactly(t, "schedule lag", rec.ScheduleLag(), 0)
+		}
+	})
 }
 
 // seedsOf repeats Run's derivation of the warmup and measurement seeds.
@@ -139,40 +151,44 @@ func seedsOf(seed uint64, group int) [2]uint64 {
 	return out
 }
 
-// TestScheduleLagShowsASaturatedPool: one worker, requests of at least
-// 20ms, arrivals every millisecond or so. The lag of the 10th request is at
-// least 9 × 20ms minus its intended time: coordinated omission is visible.
+// TestScheduleLagShowsASaturatedPool: one worker, requests of exactly 20ms,
+// arrivals every millisecond or so. The k-th request waits for the k
+// before it: it is sent at k × 20ms, whatever its intended time, and its
+// lag shows the coordinated omission.
 func TestScheduleLagShowsASaturatedPool(t *testing.T) {
-	srv := httptest.NewServer(sim.New(sim.Profile{TTFT: sim.Fixed(20 * time.Millisecond), Tokens: 1}, 1))
-	defer srv.Close()
-	g := group(t, srv, 10, 0, 1)
-	g.Rate, g.MaxInFlight = 1000, 1
-	got, _ := collect(context.Background(), &Runner{Prober: &Prober{Client: srv.Client()}}, []Group{g})
-	var last Record
-	for _, rec := range got[0] {
-		if rec.IntendedAt > last.IntendedAt || last.SentAt == 0 {
-			last = rec
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		srv := clocktest.NewServer(t, sim.New(sim.Profile{TTFT: sim.Fixed(20 * time.Millisecond), Tokens: 1}, 1))
+		g := group(t, srv, 10, 0, 1)
+		g.Rate, g.MaxInFlight = 1000, 1
+		got, _ := collect(context.Background(), &Runner{Prober: &Prober{Client: srv.Client()}}, []Group{g})
+		sched := Schedule(g.Rate, seedsOf(0, 0)[1], 10)
+		if len(got[0]) != 10 || sched[9] >= 20*ms {
+			t.Fatalf("%d records, last intended at %v; want 10, all due before the second is sent", len(got[0]), sched[9])
 		}
-	}
-	if min := 9*20*time.Millisecond - last.IntendedAt; last.ScheduleLag() < min {
-		t.Errorf("last request: intended %v, sent %v, lag %v; want at least %v", last.IntendedAt, last.SentAt, last.ScheduleLag(), min)
-	}
+		for k, rec := range got[0] {
+			exactly(t, fmt.Sprintf("request %d: intended", k), rec.IntendedAt, sched[k])
+			exactly(t, fmt.Sprintf("request %d: sent", k), rec.SentAt, time.Duration(k)*20*ms)
+		}
+	})
 }
 
 func TestBodyForVariesEachRequest(t *testing.T) {
-	srv := httptest.NewServer(sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 1}, 1))
-	defer srv.Close()
-	seen := map[string]bool{}
-	g := group(t, srv, 5, 2, 1)
-	g.BodyFor = func(i int) []byte {
-		b := []byte(strings.Replace(string(body(t, 0)), "hello there", "req "+string(rune('a'+i)), 1))
-		seen[string(b)] = true
-		return b
-	}
-	got, _ := collect(context.Background(), &Runner{Prober: &Prober{Client: srv.Client()}}, []Group{g})
-	if len(got[0]) != 5 || len(seen) != 7 {
-		t.Errorf("%d records, %d distinct bodies; want 5 and 7 (warmup included)", len(got[0]), len(seen))
-	}
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		srv := clocktest.NewServer(t, sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 1}, 1))
+		seen := map[string]bool{}
+		g := group(t, srv, 5, 2, 1)
+		g.BodyFor = func(i int) []byte {
+			b := []byte(strings.Replace(string(body(t, 0)), "hello there", "req "+string(rune('a'+i)), 1))
+			seen[string(b)] = true
+			return b
+		}
+		got, _ := collect(context.Background(), &Runner{Prober: &Prober{Client: srv.Client()}}, []Group{g})
+		if len(got[0]) != 5 || len(seen) != 7 {
+			t.Errorf("%d records, %d distinct bodies; want 5 and 7 (warmup included)", len(got[0]), len(seen))
+		}
+	})
 }
 
 // abServer answers base and head requests (told apart by path) with one
@@ -191,81 +207,86 @@ func (a *abServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	a.sim.ServeHTTP(w, r)
 }
 
-func abGroup(t *testing.T, srv *httptest.Server, n, warmup, block int) Group {
+func abGroup(t *testing.T, srv *clocktest.Server, n, warmup, block int) Group {
 	head := Request{URL: srv.URL + "/head/v1/chat/completions", Body: body(t, 0)}
 	return Group{Request: Request{URL: srv.URL + "/base/v1/chat/completions", Body: body(t, 0)}, Head: &head,
 		Requests: n, Warmup: warmup, Concurrency: 1, BlockSize: block}
 }
 
 func TestInterleavedAB(t *testing.T) {
-	a := &abServer{sim: sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 2}, 1)}
-	srv := httptest.NewServer(a)
-	defer srv.Close()
-	warm := map[vocab.Side]int{}
-	r := &Runner{Prober: &Prober{Client: srv.Client()}, Seed: 7, OnRecord: func(_ int, rec Record, w bool) {
-		if w {
-			warm[rec.Variant]++
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		a := &abServer{sim: sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 2}, 1)}
+		srv := clocktest.NewServer(t, a)
+		warm := map[vocab.Side]int{}
+		r := &Runner{Prober: &Prober{Client: srv.Client()}, Seed: 7, OnRecord: func(_ int, rec Record, w bool) {
+			if w {
+				warm[rec.Variant]++
+			}
+		}}
+		got, res := collect(context.Background(), r, []Group{abGroup(t, srv, 9, 2, 2)})
+		if !res.Complete() || res.Sent != 22 {
+			t.Fatalf("complete %v, sent %d; want 2×(9+2) = 22", res.Complete(), res.Sent)
 		}
-	}}
-	got, res := collect(context.Background(), r, []Group{abGroup(t, srv, 9, 2, 2)})
-	if !res.Complete() || res.Sent != 22 {
-		t.Fatalf("complete %v, sent %d; want 2×(9+2) = 22", res.Complete(), res.Sent)
-	}
-	if warm[vocab.Base] != 2 || warm[vocab.Head] != 2 {
-		t.Errorf("warmup %v, want 2 of each variant", warm)
-	}
-	// Blocks of 2 per variant: 9 = 2+2+2+2+1, so 5 blocks of 4,4,4,4,2.
-	perBlock := map[int]map[vocab.Side]int{}
-	for _, rec := range got[0] {
-		if perBlock[rec.Block] == nil {
-			perBlock[rec.Block] = map[vocab.Side]int{}
+		if warm[vocab.Base] != 2 || warm[vocab.Head] != 2 {
+			t.Errorf("warmup %v, want 2 of each variant", warm)
 		}
-		perBlock[rec.Block][rec.Variant]++
-		if !rec.OK {
-			t.Fatalf("request failed: %s", rec.Error)
+		// Blocks of 2 per variant: 9 = 2+2+2+2+1, so 5 blocks of 4,4,4,4,2.
+		perBlock := map[int]map[vocab.Side]int{}
+		for _, rec := range got[0] {
+			if perBlock[rec.Block] == nil {
+				perBlock[rec.Block] = map[vocab.Side]int{}
+			}
+			perBlock[rec.Block][rec.Variant]++
+			if !rec.OK {
+				t.Fatalf("request failed: %s", rec.Error)
+			}
 		}
-	}
-	for b := 1; b <= 5; b++ {
-		want := 2
-		if b == 5 {
-			want = 1
+		for b := 1; b <= 5; b++ {
+			want := 2
+			if b == 5 {
+				want = 1
+			}
+			if perBlock[b][vocab.Base] != want || perBlock[b][vocab.Head] != want {
+				t.Errorf("block %d holds %v, want %d of each variant", b, perBlock[b], want)
+			}
 		}
-		if perBlock[b][vocab.Base] != want || perBlock[b][vocab.Head] != want {
-			t.Errorf("block %d holds %v, want %d of each variant", b, perBlock[b], want)
+		if len(perBlock) != 5 {
+			t.Errorf("blocks %v, want 1..5", perBlock)
 		}
-	}
-	if len(perBlock) != 5 {
-		t.Errorf("blocks %v, want 1..5", perBlock)
-	}
-	// The server saw the variants in the planned order (closed loop, one
-	// worker): warmup blocks first, then the measured ones.
-	var want []string
-	seeds := newSeeds(7, 0)
-	for _, n := range []int{2, 9} {
-		seed := seeds.Uint64()
-		for _, s := range interleave(n, 2, seed) {
-			want = append(want, string(s.variant))
+		// The server saw the variants in the planned order (closed loop, one
+		// worker): warmup blocks first, then the measured ones.
+		var want []string
+		seeds := newSeeds(7, 0)
+		for _, n := range []int{2, 9} {
+			seed := seeds.Uint64()
+			for _, s := range interleave(n, 2, seed) {
+				want = append(want, string(s.variant))
+			}
 		}
-	}
-	if fmt.Sprint(a.order) != fmt.Sprint(want) {
-		t.Errorf("server saw %v\nwant        %v", a.order, want)
-	}
+		if fmt.Sprint(a.order) != fmt.Sprint(want) {
+			t.Errorf("server saw %v\nwant        %v", a.order, want)
+		}
+	})
 }
 
 func TestInterleavedABCancel(t *testing.T) {
-	srv := httptest.NewServer(&abServer{sim: sim.New(sim.Profile{TTFT: sim.Fixed(0), ITL: sim.Fixed(100 * time.Millisecond), Tokens: 50}, 1)})
-	defer srv.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(300*time.Millisecond, cancel)
-	g := abGroup(t, srv, 10, 0, 1)
-	g.Concurrency = 2
-	got, res := collect(ctx, &Runner{Prober: &Prober{Client: srv.Client()}}, []Group{g})
-	if res.Cause != Interrupted || len(got[0]) != 0 {
-		t.Errorf("cause %q, %d records; want interrupted, no aborted record", res.Cause, len(got[0]))
-	}
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		srv := clocktest.NewServer(t, &abServer{sim: sim.New(sim.Profile{TTFT: sim.Fixed(0), ITL: sim.Fixed(100 * time.Millisecond), Tokens: 50}, 1)})
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(300*time.Millisecond, cancel)
+		g := abGroup(t, srv, 10, 0, 1)
+		g.Concurrency = 2
+		got, res := collect(ctx, &Runner{Prober: &Prober{Client: srv.Client()}}, []Group{g})
+		if res.Cause != Interrupted || len(got[0]) != 0 {
+			t.Errorf("cause %q, %d records; want interrupted, no aborted record", res.Cause, len(got[0]))
+		}
+	})
 }
 
 func TestInterleave(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		n, size int
 		blocks  []int // requests of each variant per block
@@ -323,6 +344,7 @@ func TestInterleave(t *testing.T) {
 }
 
 func TestSchedule(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		rate  float64
@@ -374,6 +396,7 @@ func TestSchedule(t *testing.T) {
 }
 
 func TestFailFast(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		statuses []int // server answers in this order, then 200s
@@ -391,37 +414,43 @@ func TestFailFast(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var mu sync.Mutex
-			n := 0
-			ok := sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 1}, 1)
-			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				mu.Lock()
-				i := n
-				n++
-				mu.Unlock()
-				if i < len(tt.statuses) && tt.statuses[i] != 200 {
-					w.Header().Set("Content-Type", "application/json")
-					w.WriteHeader(tt.statuses[i])
-					fmt.Fprintf(w, `{"error":{"message":"provider says no (%d)","type":"invalid_request_error"}}`, tt.statuses[i])
-					return
-				}
-				ok.ServeHTTP(w, r)
-			}))
-			defer srv.Close()
-			r := &Runner{Prober: &Prober{Client: srv.Client()}, FailFast: tt.limit}
-			_, res := collect(context.Background(), r, []Group{group(t, srv, 6, 0, 1), group(t, srv, 6, 0, 1)})
-			// A worker may start one more request while the aggregator
-			// looks at the record that ends the streak.
-			if res.Sent < tt.sent || res.Sent > tt.sent+1 || !tt.stops && res.Sent != tt.sent {
-				t.Errorf("sent %d, want %d (+1 in flight when it stops)", res.Sent, tt.sent)
-			}
-			if got := res.Cause == FailedFast; got != tt.stops {
-				t.Fatalf("cause %q, want fail-fast %v", res.Cause, tt.stops)
-			}
-			if tt.stops && (!strings.Contains(res.Stopped, "provider says no") || res.Complete()) {
-				t.Errorf("stopped %q, complete %v; want the provider's message and an incomplete run", res.Stopped, res.Complete())
-			}
+			t.Parallel()
+			synctest.Test(t, func(t *testing.T) { checkFailFast(t, tt.statuses, tt.limit, tt.stops, tt.sent) })
 		})
+	}
+}
+
+// checkFailFast runs two groups of 6 requests against a server that
+// answers with statuses, then with successes.
+func checkFailFast(t *testing.T, statuses []int, limit int, stops bool, sent int) {
+	var mu sync.Mutex
+	n := 0
+	ok := sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 1}, 1)
+	srv := clocktest.NewServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		i := n
+		n++
+		mu.Unlock()
+		if i < len(statuses) && statuses[i] != 200 {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(statuses[i])
+			fmt.Fprintf(w, `{"error":{"message":"provider says no (%d)","type":"invalid_request_error"}}`, statuses[i])
+			return
+		}
+		ok.ServeHTTP(w, r)
+	}))
+	r := &Runner{Prober: &Prober{Client: srv.Client()}, FailFast: limit}
+	_, res := collect(context.Background(), r, []Group{group(t, srv, 6, 0, 1), group(t, srv, 6, 0, 1)})
+	// A worker may start one more request while the aggregator
+	// looks at the record that ends the streak.
+	if res.Sent < sent || res.Sent > sent+1 || !stops && res.Sent != sent {
+		t.Errorf("sent %d, want %d (+1 in flight when it stops)", res.Sent, sent)
+	}
+	if got := res.Cause == FailedFast; got != stops {
+		t.Fatalf("cause %q, want fail-fast %v", res.Cause, stops)
+	}
+	if stops && (!strings.Contains(res.Stopped, "provider says no") || res.Complete()) {
+		t.Errorf("stopped %q, complete %v; want the provider's message and an incomplete run", res.Stopped, res.Complete())
 	}
 }
 
@@ -429,6 +458,7 @@ func TestFailFast(t *testing.T) {
 // pointer matches no event stops the run after the first request, saying
 // what it saw, instead of recording hundreds of zero-token failures.
 func TestPointerThatNeverMatchesStopsAtOnce(t *testing.T) {
+	t.Parallel()
 	srv := canned(t, 200, "text/event-stream", sse(`{"delta":"a"}`, `{"delta":"b"}`), nil)
 	g := Group{Request: Request{API: Custom, URL: srv.URL, Stream: &StreamSpec{Format: "sse", Text: "/text"}}, Requests: 50}
 	_, res := collect(context.Background(), &Runner{Prober: &Prober{Client: srv.Client()}}, []Group{g})
@@ -440,89 +470,97 @@ func TestPointerThatNeverMatchesStopsAtOnce(t *testing.T) {
 // TestInterleavedABOpenLoop: at a rate, the A/B slots follow one schedule;
 // both variants are in every block and every record has its intended time.
 func TestInterleavedABOpenLoop(t *testing.T) {
-	srv := httptest.NewServer(&abServer{sim: sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 1}, 1)})
-	defer srv.Close()
-	g := abGroup(t, srv, 6, 1, 1)
-	g.Rate = 200
-	got, res := collect(context.Background(), &Runner{Prober: &Prober{Client: srv.Client()}, Seed: 2}, []Group{g})
-	if !res.Complete() || len(got[0]) != 12 || res.Sent != 14 {
-		t.Fatalf("complete %v, %d records, sent %d; want 12 measured of 14", res.Complete(), len(got[0]), res.Sent)
-	}
-	sched := map[time.Duration]bool{}
-	for _, d := range Schedule(200, seedsOf(2, 0)[1], 12) {
-		sched[d] = true
-	}
-	blocks := map[int]map[vocab.Side]int{}
-	for _, rec := range got[0] {
-		if !sched[rec.IntendedAt] || rec.ScheduleLag() < 0 {
-			t.Errorf("intended %v (lag %v) is not from the schedule", rec.IntendedAt, rec.ScheduleLag())
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		srv := clocktest.NewServer(t, &abServer{sim: sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 1}, 1)})
+		g := abGroup(t, srv, 6, 1, 1)
+		g.Rate = 200
+		got, res := collect(context.Background(), &Runner{Prober: &Prober{Client: srv.Client()}, Seed: 2}, []Group{g})
+		if !res.Complete() || len(got[0]) != 12 || res.Sent != 14 {
+			t.Fatalf("complete %v, %d records, sent %d; want 12 measured of 14", res.Complete(), len(got[0]), res.Sent)
 		}
-		if blocks[rec.Block] == nil {
-			blocks[rec.Block] = map[vocab.Side]int{}
+		sched := map[time.Duration]bool{}
+		for _, d := range Schedule(200, seedsOf(2, 0)[1], 12) {
+			sched[d] = true
 		}
-		blocks[rec.Block][rec.Variant]++
-	}
-	for b := 1; b <= 6; b++ {
-		if blocks[b][vocab.Base] != 1 || blocks[b][vocab.Head] != 1 {
-			t.Errorf("block %d = %v, want one of each", b, blocks[b])
+		blocks := map[int]map[vocab.Side]int{}
+		for _, rec := range got[0] {
+			if !sched[rec.IntendedAt] || rec.ScheduleLag() != 0 {
+				t.Errorf("intended %v (lag %v): want a time from the schedule, met exactly", rec.IntendedAt, rec.ScheduleLag())
+			}
+			if blocks[rec.Block] == nil {
+				blocks[rec.Block] = map[vocab.Side]int{}
+			}
+			blocks[rec.Block][rec.Variant]++
 		}
-	}
+		for b := 1; b <= 6; b++ {
+			if blocks[b][vocab.Base] != 1 || blocks[b][vocab.Head] != 1 {
+				t.Errorf("block %d = %v, want one of each", b, blocks[b])
+			}
+		}
+	})
 }
 
 // TestInterleavedABCaps: the run-wide caps count both variants.
 func TestInterleavedABCaps(t *testing.T) {
-	srv := httptest.NewServer(&abServer{sim: sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 1}, 1)})
-	defer srv.Close()
-	got, res := collect(context.Background(), &Runner{Prober: &Prober{Client: srv.Client()}, Limits: Limits{MaxRequests: 9}}, []Group{abGroup(t, srv, 10, 1, 2)})
-	if res.Cause != Capped || res.Sent != 9 || len(got[0]) != 7 {
-		t.Errorf("cause %q, sent %d, measured %d; want capped after 9 (2 warmup + 7)", res.Cause, res.Sent, len(got[0]))
-	}
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		srv := clocktest.NewServer(t, &abServer{sim: sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 1}, 1)})
+		got, res := collect(context.Background(), &Runner{Prober: &Prober{Client: srv.Client()}, Limits: Limits{MaxRequests: 9}}, []Group{abGroup(t, srv, 10, 1, 2)})
+		if res.Cause != Capped || res.Sent != 9 || len(got[0]) != 7 {
+			t.Errorf("cause %q, sent %d, measured %d; want capped after 9 (2 warmup + 7)", res.Cause, res.Sent, len(got[0]))
+		}
+	})
 }
 
 // TestInterleavedABBodies: each variant numbers its own bodies from 1,
 // warmup included.
 func TestInterleavedABBodies(t *testing.T) {
-	srv := httptest.NewServer(&abServer{sim: sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 1}, 1)})
-	defer srv.Close()
-	var mu sync.Mutex
-	seen := map[string][]int{}
-	number := func(v string) func(int) []byte {
-		return func(i int) []byte {
-			mu.Lock()
-			seen[v] = append(seen[v], i)
-			mu.Unlock()
-			return body(t, 0)
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		srv := clocktest.NewServer(t, &abServer{sim: sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 1}, 1)})
+		var mu sync.Mutex
+		seen := map[string][]int{}
+		number := func(v string) func(int) []byte {
+			return func(i int) []byte {
+				mu.Lock()
+				seen[v] = append(seen[v], i)
+				mu.Unlock()
+				return body(t, 0)
+			}
 		}
-	}
-	g := abGroup(t, srv, 3, 1, 1)
-	g.BodyFor, g.HeadBodyFor = number("base"), number("head")
-	collect(context.Background(), &Runner{Prober: &Prober{Client: srv.Client()}}, []Group{g})
-	for _, v := range []string{"base", "head"} {
-		if fmt.Sprint(seen[v]) != "[1 2 3 4]" {
-			t.Errorf("%s bodies %v, want [1 2 3 4]", v, seen[v])
+		g := abGroup(t, srv, 3, 1, 1)
+		g.BodyFor, g.HeadBodyFor = number("base"), number("head")
+		collect(context.Background(), &Runner{Prober: &Prober{Client: srv.Client()}}, []Group{g})
+		for _, v := range []string{"base", "head"} {
+			if fmt.Sprint(seen[v]) != "[1 2 3 4]" {
+				t.Errorf("%s bodies %v, want [1 2 3 4]", v, seen[v])
+			}
 		}
-	}
+	})
 }
 
 // TestFailFastPerVariant: a head that always gets 404 stops the run even
 // though its requests alternate with a working base.
 func TestFailFastPerVariant(t *testing.T) {
-	ok := sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 1}, 1)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if strings.HasPrefix(r.URL.Path, "/head/") {
-			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(404)
-			fmt.Fprint(w, `{"error":{"message":"The model does not exist"}}`)
-			return
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		ok := sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 1}, 1)
+		srv := clocktest.NewServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if strings.HasPrefix(r.URL.Path, "/head/") {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(404)
+				fmt.Fprint(w, `{"error":{"message":"The model does not exist"}}`)
+				return
+			}
+			r.URL.Path = "/v1/chat/completions"
+			ok.ServeHTTP(w, r)
+		}))
+		_, res := collect(context.Background(), &Runner{Prober: &Prober{Client: srv.Client()}, Seed: 1}, []Group{abGroup(t, srv, 50, 0, 1)})
+		if res.Cause != FailedFast || res.Sent > 14 || !strings.Contains(res.Stopped, "5 requests of the head variant in a row failed the same way") || !strings.Contains(res.Stopped, "The model does not exist") {
+			t.Errorf("cause %q, sent %d, stopped %q", res.Cause, res.Sent, res.Stopped)
 		}
-		r.URL.Path = "/v1/chat/completions"
-		ok.ServeHTTP(w, r)
-	}))
-	defer srv.Close()
-	_, res := collect(context.Background(), &Runner{Prober: &Prober{Client: srv.Client()}, Seed: 1}, []Group{abGroup(t, srv, 50, 0, 1)})
-	if res.Cause != FailedFast || res.Sent > 14 || !strings.Contains(res.Stopped, "5 requests of the head variant in a row failed the same way") || !strings.Contains(res.Stopped, "The model does not exist") {
-		t.Errorf("cause %q, sent %d, stopped %q", res.Cause, res.Sent, res.Stopped)
-	}
+	})
 }
 
 // TestAdaptiveStop: a group with a decider is looked at every batch from
@@ -530,6 +568,7 @@ func TestFailFastPerVariant(t *testing.T) {
 // flight still finish, an A/B group completes its block, the run stays
 // complete.
 func TestAdaptiveStop(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name        string
 		ab          bool
@@ -550,75 +589,77 @@ func TestAdaptiveStop(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			srv := httptest.NewServer(&abServer{sim: sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 1}, 1)})
-			defer srv.Close()
-			var g Group
-			if tt.ab {
-				g = abGroup(t, srv, tt.n, 1, tt.block)
-			} else {
-				g = Group{Request: Request{URL: srv.URL + "/base/v1/chat/completions", Body: body(t, 0)}, Requests: tt.n, Warmup: 1}
-			}
-			g.Concurrency = tt.conc
-			if tt.rate > 0 {
-				g.Rate, g.MaxInFlight = tt.rate, tt.conc
-			}
-			var seen []int
-			var got [][]Record
-			counts := map[vocab.Side]int{}
-			r := &Runner{Prober: &Prober{Client: srv.Client()}, Seed: 5}
-			r.Sink = func(_ int, rec Record) {
-				got = append(got, []Record{rec})
-				counts[rec.Variant]++
-			}
-			g.MinRequests, g.Batch = tt.min, tt.bat
-			g.Decide = func(n int) bool {
-				// The decider sees at least n records of each variant.
-				for _, v := range []vocab.Side{"", vocab.Base, vocab.Head} {
-					if c := counts[v]; c > 0 && c < n {
-						t.Errorf("look %d: only %d records of variant %q so far", n, c, v)
+			t.Parallel()
+			synctest.Test(t, func(t *testing.T) {
+				srv := clocktest.NewServer(t, &abServer{sim: sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 1}, 1)})
+				var g Group
+				if tt.ab {
+					g = abGroup(t, srv, tt.n, 1, tt.block)
+				} else {
+					g = Group{Request: Request{URL: srv.URL + "/base/v1/chat/completions", Body: body(t, 0)}, Requests: tt.n, Warmup: 1}
+				}
+				g.Concurrency = tt.conc
+				if tt.rate > 0 {
+					g.Rate, g.MaxInFlight = tt.rate, tt.conc
+				}
+				var seen []int
+				var got [][]Record
+				counts := map[vocab.Side]int{}
+				r := &Runner{Prober: &Prober{Client: srv.Client()}, Seed: 5}
+				r.Sink = func(_ int, rec Record) {
+					got = append(got, []Record{rec})
+					counts[rec.Variant]++
+				}
+				g.MinRequests, g.Batch = tt.min, tt.bat
+				g.Decide = func(n int) bool {
+					// The decider sees at least n records of each variant.
+					for _, v := range []vocab.Side{"", vocab.Base, vocab.Head} {
+						if c := counts[v]; c > 0 && c < n {
+							t.Errorf("look %d: only %d records of variant %q so far", n, c, v)
+						}
+					}
+					seen = append(seen, n)
+					return n == tt.stopAt
+				}
+				res := r.Run(context.Background(), []Group{g})
+				if !res.Complete() {
+					t.Fatalf("run incomplete: %q", res.Stopped)
+				}
+				if fmt.Sprint(seen) != fmt.Sprint(tt.looks) {
+					t.Errorf("looks %v, want %v", seen, tt.looks)
+				}
+				want, slack := tt.n, 0
+				if tt.stopAt > 0 {
+					// In flight at the stop: up to one per worker, and for A/B
+					// the rest of the started block.
+					want, slack = tt.stopAt, tt.conc+2*tt.block
+				}
+				if !tt.ab {
+					if c := counts[""]; c < want || c > want+slack {
+						t.Errorf("measured %d, want %d..%d", c, want, want+slack)
+					}
+					return
+				}
+				if counts[vocab.Base] != counts[vocab.Head] {
+					t.Errorf("base %d, head %d: an A/B stop must keep the variants balanced", counts[vocab.Base], counts[vocab.Head])
+				}
+				if c := counts[vocab.Base]; c < want || c > want+slack {
+					t.Errorf("measured %d per variant, want %d..%d", c, want, want+slack)
+				}
+				blocks := map[int]map[vocab.Side]int{}
+				for _, recs := range got {
+					rec := recs[0]
+					if blocks[rec.Block] == nil {
+						blocks[rec.Block] = map[vocab.Side]int{}
+					}
+					blocks[rec.Block][rec.Variant]++
+				}
+				for b, c := range blocks {
+					if c[vocab.Base] != c[vocab.Head] {
+						t.Errorf("block %d holds %v: unbalanced", b, c)
 					}
 				}
-				seen = append(seen, n)
-				return n == tt.stopAt
-			}
-			res := r.Run(context.Background(), []Group{g})
-			if !res.Complete() {
-				t.Fatalf("run incomplete: %q", res.Stopped)
-			}
-			if fmt.Sprint(seen) != fmt.Sprint(tt.looks) {
-				t.Errorf("looks %v, want %v", seen, tt.looks)
-			}
-			want, slack := tt.n, 0
-			if tt.stopAt > 0 {
-				// In flight at the stop: up to one per worker, and for A/B
-				// the rest of the started block.
-				want, slack = tt.stopAt, tt.conc+2*tt.block
-			}
-			if !tt.ab {
-				if c := counts[""]; c < want || c > want+slack {
-					t.Errorf("measured %d, want %d..%d", c, want, want+slack)
-				}
-				return
-			}
-			if counts[vocab.Base] != counts[vocab.Head] {
-				t.Errorf("base %d, head %d: an A/B stop must keep the variants balanced", counts[vocab.Base], counts[vocab.Head])
-			}
-			if c := counts[vocab.Base]; c < want || c > want+slack {
-				t.Errorf("measured %d per variant, want %d..%d", c, want, want+slack)
-			}
-			blocks := map[int]map[vocab.Side]int{}
-			for _, recs := range got {
-				rec := recs[0]
-				if blocks[rec.Block] == nil {
-					blocks[rec.Block] = map[vocab.Side]int{}
-				}
-				blocks[rec.Block][rec.Variant]++
-			}
-			for b, c := range blocks {
-				if c[vocab.Base] != c[vocab.Head] {
-					t.Errorf("block %d holds %v: unbalanced", b, c)
-				}
-			}
+			})
 		})
 	}
 }
@@ -626,24 +667,25 @@ func TestAdaptiveStop(t *testing.T) {
 // TestAdaptiveIgnoredWithoutRange: a decider on a group whose min is not
 // below its count is never called.
 func TestAdaptiveIgnoredWithoutRange(t *testing.T) {
-	srv := httptest.NewServer(sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 1}, 1))
-	defer srv.Close()
-	for _, min := range []int{0, 10, 12} {
-		g := group(t, srv, 10, 0, 1)
-		called := false
-		g.MinRequests, g.Decide = min, func(int) bool { called = true; return true }
-		got, _ := collect(context.Background(), &Runner{Prober: &Prober{Client: srv.Client()}}, []Group{g})
-		if called || len(got[0]) != 10 {
-			t.Errorf("min %d: decider called %v, %d records; want never, 10", min, called, len(got[0]))
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		srv := clocktest.NewServer(t, sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 1}, 1))
+		for _, min := range []int{0, 10, 12} {
+			g := group(t, srv, 10, 0, 1)
+			called := false
+			g.MinRequests, g.Decide = min, func(int) bool { called = true; return true }
+			got, _ := collect(context.Background(), &Runner{Prober: &Prober{Client: srv.Client()}}, []Group{g})
+			if called || len(got[0]) != 10 {
+				t.Errorf("min %d: decider called %v, %d records; want never, 10", min, called, len(got[0]))
+			}
 		}
-	}
+	})
 }
 
 // The cost cap's message shows the cap and the spend with the digits that
 // make "reached" visibly true: never "($0.01) reached ($0.0052 spent)".
 func TestCostCapMessage(t *testing.T) {
-	srv := httptest.NewServer(sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 2}, 1))
-	defer srv.Close()
+	t.Parallel()
 	for _, tt := range []struct {
 		name        string
 		cap, perReq float64
@@ -656,16 +698,21 @@ func TestCostCapMessage(t *testing.T) {
 		{"more digits than cents", 1.00001, 0.500006, 2, "stopped early: limits.max_cost ($1.00001) reached ($1.00001 spent, warmup included)"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			r := &Runner{Prober: &Prober{Client: srv.Client()}, Limits: Limits{MaxCost: tt.cap, Cost: func(int, Record) float64 { return tt.perReq }}}
-			_, res := collect(context.Background(), r, []Group{group(t, srv, 10, 1, 1)})
-			if res.Stopped != tt.want || res.Sent != tt.sent {
-				t.Errorf("got %q after %d requests, want %q after %d", res.Stopped, res.Sent, tt.want, tt.sent)
-			}
+			t.Parallel()
+			synctest.Test(t, func(t *testing.T) {
+				srv := clocktest.NewServer(t, sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 2}, 1))
+				r := &Runner{Prober: &Prober{Client: srv.Client()}, Limits: Limits{MaxCost: tt.cap, Cost: func(int, Record) float64 { return tt.perReq }}}
+				_, res := collect(context.Background(), r, []Group{group(t, srv, 10, 1, 1)})
+				if res.Stopped != tt.want || res.Sent != tt.sent {
+					t.Errorf("got %q after %d requests, want %q after %d", res.Stopped, res.Sent, tt.want, tt.sent)
+				}
+			})
 		})
 	}
 }
 
 func TestCapAmounts(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		v         float64
 		want      string

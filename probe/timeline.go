@@ -98,13 +98,11 @@ func derive(tl timeline, readingRate float64) Record {
 	rec.Total = tl.end
 	rec.misread = tl.hint != ""
 	var (
-		outs     []outputEvent
-		visible  []int // characters of each output event a reader sees
-		last     = Missing
-		u        *usage
-		finished bool
-		done     bool
-		why      string
+		outs    []outputEvent
+		visible []int // characters of each output event a reader sees
+		last    = Missing
+		u       *usage
+		end     streamEnd
 	)
 	for i, e := range tl.events {
 		if i == 0 {
@@ -118,10 +116,7 @@ func derive(tl timeline, readingRate float64) Record {
 		if e.usage != nil {
 			u = e.usage
 		}
-		if e.finish != "" {
-			finished, why = true, e.finish
-		}
-		done = done || e.done
+		end.see(e)
 		if n := e.output(); n > 0 {
 			if len(outs) == 0 {
 				rec.TTFT = e.at
@@ -134,7 +129,6 @@ func derive(tl timeline, readingRate float64) Record {
 			visible = append(visible, e.content+e.tool)
 		}
 	}
-
 	rec.OutputTokens, rec.TokensSource = len(outs), "events"
 	if u != nil {
 		rec.PromptTokens, rec.CachedTokens, rec.ReasoningTokens = u.prompt, u.cached, u.reasoning
@@ -152,27 +146,50 @@ func derive(tl timeline, readingRate float64) Record {
 		}
 		rec.Perceived = perceived(outs, visible, rec.TokensSource == "usage", rec.OutputTokens, rec.ReasoningTokens, readingRate)
 	}
+	rec.Error = end.failure(tl, len(outs))
+	rec.OK = rec.Error == ""
+	return rec
+}
 
+// streamEnd is what the events said about the end of the answer.
+type streamEnd struct {
+	finished bool   // an event gave a finish reason
+	why      string // the last finish reason
+	done     bool   // the end-of-stream event came
+}
+
+func (s *streamEnd) see(e event) {
+	if e.finish != "" {
+		s.finished, s.why = true, e.finish
+	}
+	s.done = s.done || e.done
+}
+
+// failure says why a stream of outputs output events is not a proper
+// answer: a read failure, a truncated stream, a stream without output; ""
+// when it is one.
+func (s streamEnd) failure(tl timeline, outputs int) string {
 	switch {
 	case tl.failure != "":
-		rec.Error = tl.failure
-	case !done && !finished && !(tl.eofEnds && tl.end != Missing):
-		rec.Error = fmt.Sprintf("truncated: stream ended without %s after %d output events", tl.ends, len(outs))
-		if len(outs) == 0 && tl.hint != "" {
-			rec.Error += ": " + tl.hint
+		return tl.failure
+	case !s.done && !s.finished && !(tl.eofEnds && tl.end != Missing):
+		msg := fmt.Sprintf("truncated: stream ended without %s after %d output events", tl.ends, outputs)
+		if outputs == 0 && tl.hint != "" {
+			msg += ": " + tl.hint
 		}
-	case len(outs) == 0:
-		if why != "" {
-			why = " (finish_reason " + why + ")"
+		return msg
+	case outputs == 0:
+		why := ""
+		if s.why != "" {
+			why = " (finish_reason " + s.why + ")"
 		}
-		rec.Error = "no output tokens: the stream finished without any content, reasoning or tool-call delta" + why
+		msg := "no output tokens: the stream finished without any content, reasoning or tool-call delta" + why
 		if tl.hint != "" {
-			rec.Error += ": " + tl.hint
+			msg += ": " + tl.hint
 		}
-	default:
-		rec.OK = true
+		return msg
 	}
-	return rec
+	return ""
 }
 
 // perceived runs the reader model over what a reader sees: the visible

@@ -24,6 +24,7 @@ func out(at time.Duration, content, reasoning int) event {
 }
 
 func TestDerive(t *testing.T) {
+	t.Parallel()
 	u6 := &usage{prompt: 31, output: 6, cached: 4, reasoning: 2}
 	// The worked timeline of docs/metrics.md: role chunk, two reasoning
 	// events, four content events with a stall, usage, [DONE].
@@ -123,6 +124,7 @@ func TestDerive(t *testing.T) {
 }
 
 func TestChatDecoder(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		in   frame
@@ -159,6 +161,7 @@ func TestChatDecoder(t *testing.T) {
 }
 
 func TestBuffered(t *testing.T) {
+	t.Parallel()
 	us := time.Microsecond
 	tests := []struct {
 		name string

@@ -50,6 +50,7 @@ const forkRunNamingOurs = `{"workflow_run":{"id":97,"head_sha":"5a3e","head_bran
   {"number":3,"head":{"sha":"5a3e","ref":"feature","repo":{"url":"https://ghe.test/api/v3/repos/o/r"}},"base":{"sha":"ba5e","ref":"main","repo":{"url":"https://ghe.test/api/v3/repos/o/r"}}}]}}`
 
 func TestContext(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, eventName, event string
 		pr                     int
@@ -96,6 +97,7 @@ func TestContext(t *testing.T) {
 }
 
 func TestContextOutsideActions(t *testing.T) {
+	t.Parallel()
 	c, err := NewContext(func(string) string { return "" })
 	if err != nil {
 		t.Fatal(err)
@@ -110,6 +112,7 @@ func TestContextOutsideActions(t *testing.T) {
 }
 
 func TestContextRerunURL(t *testing.T) {
+	t.Parallel()
 	env := runnerEnv(t, "")
 	env["GITHUB_RUN_ATTEMPT"] = "2"
 	c, err := NewContext(func(k string) string { return env[k] })
@@ -119,6 +122,7 @@ func TestContextRerunURL(t *testing.T) {
 }
 
 func TestContextErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name, key, value, want string
 	}{

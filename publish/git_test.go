@@ -52,6 +52,7 @@ func shallowClone(t *testing.T) (string, []string) {
 }
 
 func TestFileAtShallowClone(t *testing.T) {
+	t.Parallel()
 	clone, commits := shallowClone(t)
 	base := commits[0]
 	ctx := context.Background()

@@ -28,6 +28,7 @@ func names(files []HistoryFile) []string {
 }
 
 func TestFetchHistory(t *testing.T) {
+	t.Parallel()
 	f := ghfake.New(t, "o/r")
 	f.Token = "ghs_token"
 	hist := ghfake.Zip(
@@ -129,6 +130,7 @@ func TestFetchHistoryOnlyOwnPushRuns(t *testing.T) {
 }
 
 func TestFetchHistorySkipsExpired(t *testing.T) {
+	t.Parallel()
 	f := ghfake.New(t, "o/r")
 	f.AddRun(ghfake.Run{ID: 10, Workflow: "latgate.yml", Branch: "main", Artifacts: []ghfake.Artifact{
 		{ID: 3, Name: "b", Zip: ghfake.Zip(ghfake.File{Name: "old.json", Body: results("2026-10-01T00:00:00Z")})}}})
@@ -141,6 +143,7 @@ func TestFetchHistorySkipsExpired(t *testing.T) {
 }
 
 func TestReadHistoryZipErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		zip  []byte
@@ -175,6 +178,7 @@ func hfile(d int) HistoryFile {
 }
 
 func TestNextHistory(t *testing.T) {
+	t.Parallel()
 	var ten []HistoryFile
 	for d := 1; d <= 10; d++ {
 		ten = append(ten, hfile(d))
@@ -213,6 +217,7 @@ func TestNextHistory(t *testing.T) {
 }
 
 func TestHistoryName(t *testing.T) {
+	t.Parallel()
 	at := time.Date(2026, 11, 30, 5, 10, 49, 123456789, time.FixedZone("x", 3600))
 	if got, want := HistoryName(at), "results-20261130T041049.123Z.json"; got != want {
 		t.Errorf("HistoryName = %q, want %q", got, want)
@@ -224,6 +229,7 @@ func TestHistoryName(t *testing.T) {
 }
 
 func TestWriteHistory(t *testing.T) {
+	t.Parallel()
 	at := func(d int) string { return day(d).Format(time.RFC3339) }
 	// What else a folder such as "." holds: none of it is latgate's.
 	foreign := map[string]string{
@@ -289,6 +295,7 @@ func TestWriteHistory(t *testing.T) {
 }
 
 func TestWriteHistoryErrors(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name  string
 		files []HistoryFile
@@ -316,6 +323,7 @@ func TestWriteHistoryErrors(t *testing.T) {
 }
 
 func TestReadHistoryDir(t *testing.T) {
+	t.Parallel()
 	h, err := ReadHistoryDir(filepath.Join(t.TempDir(), "missing"))
 	if err != nil || len(h) != 0 {
 		t.Errorf("a missing folder: got %v, %v; want no files and no error", names(h), err)

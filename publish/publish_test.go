@@ -47,6 +47,7 @@ func prWithChatter(t *testing.T) *ghfake.Fake {
 }
 
 func TestStickyComment(t *testing.T) {
+	t.Parallel()
 	f := prWithChatter(t)
 	g := client(t, f)
 	ctx := context.Background()
@@ -97,6 +98,7 @@ func TestStickyComment(t *testing.T) {
 }
 
 func TestForbiddenComment(t *testing.T) {
+	t.Parallel()
 	f := prWithChatter(t)
 	f.FailWith(ghfake.CreateComment, 403)
 	f.Expect(ghfake.GetUser, ghfake.ListComments, ghfake.CreateComment)
@@ -164,6 +166,7 @@ func TestFetchHistoryForbidden(t *testing.T) {
 }
 
 func TestActionsFiles(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	out, sum := filepath.Join(dir, "out"), filepath.Join(dir, "sum")
 	env := map[string]string{"GITHUB_ACTIONS": "true", "GITHUB_OUTPUT": out, "GITHUB_STEP_SUMMARY": sum, "INPUT_FAIL-ON": " regression ", "INPUT_DRY_RUN": "true"}

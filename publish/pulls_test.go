@@ -27,6 +27,7 @@ func repoWithForks(t *testing.T) *ghfake.Fake {
 }
 
 func TestFindPullRequest(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name     string
 		head     Head
@@ -87,6 +88,7 @@ func TestFindPullRequest(t *testing.T) {
 // The fork-safe split's publish job: the fork's pull request gets the
 // comment; the other open pull request is never touched.
 func TestForkPullRequestGetsTheComment(t *testing.T) {
+	t.Parallel()
 	f := repoWithForks(t)
 	f.AddComment(3, "alice", "unrelated")
 	g := client(t, f)
@@ -108,6 +110,7 @@ func TestForkPullRequestGetsTheComment(t *testing.T) {
 }
 
 func TestResolvePullRequest(t *testing.T) {
+	t.Parallel()
 	prCtx := &Context{PullRequest: 7, BaseSHA: "ba5e", Head: Head{SHA: "f07c", Repo: "o/r", Branch: "x"}}
 	forkRun := &Context{Head: Head{SHA: "f04c", Repo: "alice/r", Branch: "main"}}
 	tests := []struct {

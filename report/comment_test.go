@@ -33,6 +33,7 @@ func tableShape(t *testing.T, name, md string) {
 }
 
 func TestComments(t *testing.T) {
+	t.Parallel()
 	for _, sc := range suiteCases {
 		t.Run(sc.name, func(t *testing.T) {
 			rep := buildCase(t, sc)
@@ -107,6 +108,7 @@ func TestComments(t *testing.T) {
 }
 
 func TestHTML(t *testing.T) {
+	t.Parallel()
 	for _, sc := range suiteCases {
 		t.Run(sc.name, func(t *testing.T) {
 			rep := buildCase(t, sc)
@@ -139,6 +141,7 @@ func TestHTML(t *testing.T) {
 // TestHiddenRowNeverHidesAFailure: a budget on perceived latency alone,
 // with perceived equal to TTFT, still shows as over budget.
 func TestHiddenRowNeverHidesAFailure(t *testing.T) {
+	t.Parallel()
 	th := thresholds()
 	th.Budgets = []compare.Budget{{Metric: "perceived", Stat: "p95", Value: 100}}
 	rng := rand.New(rand.NewPCG(1, 2))
@@ -159,6 +162,7 @@ func TestHiddenRowNeverHidesAFailure(t *testing.T) {
 // TestProvenanceLine: a side without a commit shows its time alone (no
 // "?"), and a baseline recorded after the current run is called out.
 func TestProvenanceLine(t *testing.T) {
+	t.Parallel()
 	t0 := time.Date(2026, 11, 30, 8, 0, 0, 0, time.UTC)
 	for _, tt := range []struct {
 		name string

@@ -10,6 +10,7 @@ import (
 )
 
 func TestBenchstat(t *testing.T) {
+	t.Parallel()
 	for _, sc := range suiteCases {
 		t.Run(sc.name, func(t *testing.T) {
 			rep := buildCase(t, sc)
@@ -49,6 +50,7 @@ func TestBenchstat(t *testing.T) {
 }
 
 func TestBMF(t *testing.T) {
+	t.Parallel()
 	rep := buildCase(t, suiteCases[1])
 	var b bytes.Buffer
 	if err := BMF(&b, rep); err != nil {
@@ -71,6 +73,7 @@ func TestBMF(t *testing.T) {
 }
 
 func TestCSV(t *testing.T) {
+	t.Parallel()
 	rep := buildCase(t, suiteCases[4]) // hostile names
 	var b bytes.Buffer
 	if err := CSV(&b, rep); err != nil {
@@ -106,6 +109,7 @@ func TestCSV(t *testing.T) {
 }
 
 func TestJSONProvenance(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	if err := JSON(&b, buildCase(t, suiteCases[0])); err != nil {
 		t.Fatal(err)
@@ -124,6 +128,7 @@ func TestJSONProvenance(t *testing.T) {
 // TestEmptyReport: no scenario at all renders in every format without a
 // panic and says so where people read it.
 func TestEmptyReport(t *testing.T) {
+	t.Parallel()
 	r := Build(nil, compareEmpty(), thresholds())
 	if md := Markdown(r, MarkdownOptions{MaxLen: 65536}); !strings.Contains(md, "No scenario was measured") {
 		t.Errorf("markdown:\n%s", md)

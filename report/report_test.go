@@ -164,16 +164,19 @@ func lineDiff(want, got string) string {
 }
 
 func TestGoldenText(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	Text(&b, build(t), false)
 	golden(t, "report.txt", b.Bytes())
 }
 
 func TestGoldenMarkdown(t *testing.T) {
+	t.Parallel()
 	golden(t, "report.md", []byte(Markdown(build(t), MarkdownOptions{Marker: "<!-- latgate:comment key=\"k\" -->"})))
 }
 
 func TestGoldenJSON(t *testing.T) {
+	t.Parallel()
 	var b bytes.Buffer
 	if err := JSON(&b, build(t)); err != nil {
 		t.Fatal(err)
@@ -198,6 +201,7 @@ func TestGoldenJSON(t *testing.T) {
 }
 
 func TestReportContent(t *testing.T) {
+	t.Parallel()
 	r := build(t)
 	if r.Verdict != "fail" {
 		t.Fatalf("verdict %s, want fail", r.Verdict)
@@ -225,6 +229,7 @@ func textOf(r *Report) string {
 }
 
 func TestMarkdownTrimmedToLimit(t *testing.T) {
+	t.Parallel()
 	r := build(t)
 	full := Markdown(r, MarkdownOptions{})
 	limit := len(full) - 500
@@ -249,6 +254,7 @@ func TestMarkdownTrimmedToLimit(t *testing.T) {
 // status and its rows — with its values shown, never as "ok" or "no
 // significant latency change".
 func TestNotTestedIsNeverOK(t *testing.T) {
+	t.Parallel()
 	rep := buildCase(t, suiteCase{"tiny", func(rng *rand.Rand) (b, c []results.Run) {
 		b = append(b, fixtureRun(rng, "us-east", "tiny", 8, 0.30, 0.010, 0, false, false))
 		c = append(c, fixtureRun(rng, "us-east", "tiny", 8, 0.45, 0.010, 0, false, false))
@@ -273,6 +279,7 @@ func TestNotTestedIsNeverOK(t *testing.T) {
 // direction at 40 requests) is not called inconclusive in the text report,
 // which the reader would take for a change for the worse.
 func TestUnsettledImprovementIsNotFlagged(t *testing.T) {
+	t.Parallel()
 	rep := buildCase(t, suiteCase{"faster", func(rng *rand.Rand) (b, c []results.Run) {
 		b = append(b, fixtureRun(rng, "us-east", "faster", 40, 0.60, 0.010, 0, false, false))
 		c = append(c, fixtureRun(rng, "us-east", "faster", 40, 0.24, 0.010, 0, false, false))
@@ -295,6 +302,7 @@ func TestUnsettledImprovementIsNotFlagged(t *testing.T) {
 // TestHTMLSaysTheCost: the HTML report carries the cost line the text and
 // the comment have.
 func TestHTMLSaysTheCost(t *testing.T) {
+	t.Parallel()
 	rep := buildCase(t, suiteCases[0])
 	rep.Costs = []Cost{{Endpoint: "us-east", Scenario: "chat-short", USD: 0.0000075}}
 	var b bytes.Buffer
@@ -310,6 +318,7 @@ func TestHTMLSaysTheCost(t *testing.T) {
 // buffered (all events at once: gaps near 0), its inter-token "speed-up"
 // is not flagged as faster; the buffering warning says what happened.
 func TestBufferedHeadIsNotFaster(t *testing.T) {
+	t.Parallel()
 	rep := buildCase(t, suiteCase{"buffered", func(rng *rand.Rand) (b, c []results.Run) {
 		b = append(b, fixtureRun(rng, "us-east", "buffered", 60, 0.30, 0.010, 0, false, false))
 		// A proxy holds the stream: the first token comes with the last.
@@ -342,6 +351,7 @@ func TestBufferedHeadIsNotFaster(t *testing.T) {
 // TestMeasurementsKeepTheConfigOrder: the run table groups endpoints in the
 // order the results file has them (the config's), not by name.
 func TestMeasurementsKeepTheConfigOrder(t *testing.T) {
+	t.Parallel()
 	rng := rand.New(rand.NewPCG(1, 1))
 	f := &results.File{Schema: results.Schema, MetricsVersion: results.MetricsVersion, Runs: []results.Run{
 		fixtureRun(rng, "zeta", "a", 5, 0.3, 0.01, 0, false, false),

@@ -17,6 +17,7 @@ func file(runs ...Run) *File {
 }
 
 func TestMatch(t *testing.T) {
+	t.Parallel()
 	base := file(run("e", "a", "fp1", map[string]string{"max_tokens": "128", "model": "m"}), run("e", "gone", "x", nil))
 	cur := file(run("e", "a", "fp2", map[string]string{"max_tokens": "256", "model": "m"}), run("e", "new", "y", nil))
 	pairs := Match(base, cur)
@@ -35,6 +36,7 @@ func TestMatch(t *testing.T) {
 }
 
 func TestMatchVariants(t *testing.T) {
+	t.Parallel()
 	b1, h1, h2 := run("e", "a", "fp1", nil), run("e", "a", "fp2", nil), run("e", "new", "y", nil)
 	b1.Variant, h1.Variant, h2.Variant = vocab.Base, vocab.Head, vocab.Head
 	f := file(h1, b1, h2)

@@ -6,6 +6,7 @@ import (
 )
 
 func TestMerge(t *testing.T) {
+	t.Parallel()
 	a := file(run("us", "s", "fp", nil))
 	a.Source.Region = "us"
 	b := file(run("eu", "s", "fp", nil), run("us", "s", "fp", nil))
@@ -27,6 +28,7 @@ func TestMerge(t *testing.T) {
 // incomplete, costs add up over the kept runs, and an A/B file does not
 // merge with a plain one.
 func TestMergeKeepsWhatMatters(t *testing.T) {
+	t.Parallel()
 	cost := func(r Run, usd float64) Run { r.CostUSD = &usd; return r }
 	a := file(cost(run("us", "s", "fp", nil), 0.25))
 	b := file(cost(run("eu", "s", "fp", nil), 0.5))

@@ -97,105 +97,141 @@ func flatten(raw json.RawMessage) string {
 // parse reads the request body of any API.
 func parse(a api, r *http.Request) (request, error) {
 	body := io.LimitReader(r.Body, 8<<20)
-	var q request
 	switch a {
 	case apiChat, apiAzure:
-		if err := json.NewDecoder(body).Decode(&q.chat); err != nil {
-			return q, err
-		}
-		q.model, q.maxTokens, q.stream = q.chat.Model, maxTokensOf(q.chat), q.chat.Stream
-		q.includeUsage = q.chat.StreamOptions != nil && q.chat.StreamOptions.IncludeUsage
-		for _, m := range q.chat.Messages {
-			q.promptTokens += promptWords(m.Content)
-		}
-		if a == apiAzure {
-			// The deployment names the model.
-			q.model = strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/openai/deployments/"), "/chat/completions")
-		}
+		return parseChat(a, r, body)
 	case apiResponses:
-		var v struct {
-			Model           string          `json:"model"`
-			Input           json.RawMessage `json:"input"`
-			MaxOutputTokens int             `json:"max_output_tokens"`
-			Stream          bool            `json:"stream"`
-		}
-		if err := json.NewDecoder(body).Decode(&v); err != nil {
-			return q, err
-		}
-		q.model, q.maxTokens, q.stream, q.includeUsage = v.Model, v.MaxOutputTokens, v.Stream, true
-		var msgs []struct {
-			Content json.RawMessage `json:"content"`
-		}
-		if json.Unmarshal(v.Input, &msgs) == nil {
-			for _, m := range msgs {
-				q.promptTokens += promptWords(flatten(m.Content))
-			}
-		} else {
-			q.promptTokens = promptWords(flatten(v.Input))
-		}
+		return parseResponses(body)
 	case apiAnthropic:
-		var v struct {
-			Model     string          `json:"model"`
-			MaxTokens int             `json:"max_tokens"`
-			Stream    bool            `json:"stream"`
-			System    json.RawMessage `json:"system"`
-			Messages  []struct {
-				Content json.RawMessage `json:"content"`
-			} `json:"messages"`
-		}
-		if err := json.NewDecoder(body).Decode(&v); err != nil {
-			return q, err
-		}
-		q.model, q.maxTokens, q.stream, q.includeUsage = v.Model, v.MaxTokens, v.Stream, true
-		for _, m := range v.Messages {
+		return parseAnthropic(body)
+	case apiGemini:
+		return parseGemini(r, body)
+	case apiOllama:
+		return parseOllama(body)
+	}
+	return request{}, nil
+}
+
+// parseChat reads an OpenAI chat completions (or Azure OpenAI) body.
+func parseChat(a api, r *http.Request, body io.Reader) (request, error) {
+	var q request
+	if err := json.NewDecoder(body).Decode(&q.chat); err != nil {
+		return q, err
+	}
+	q.model, q.maxTokens, q.stream = q.chat.Model, maxTokensOf(q.chat), q.chat.Stream
+	q.includeUsage = q.chat.StreamOptions != nil && q.chat.StreamOptions.IncludeUsage
+	for _, m := range q.chat.Messages {
+		q.promptTokens += promptWords(m.Content)
+	}
+	if a == apiAzure {
+		// The deployment names the model.
+		q.model = strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/openai/deployments/"), "/chat/completions")
+	}
+	return q, nil
+}
+
+// parseResponses reads an OpenAI Responses API body, whose input is a
+// string or a list of messages.
+func parseResponses(body io.Reader) (request, error) {
+	var q request
+	var v struct {
+		Model           string          `json:"model"`
+		Input           json.RawMessage `json:"input"`
+		MaxOutputTokens int             `json:"max_output_tokens"`
+		Stream          bool            `json:"stream"`
+	}
+	if err := json.NewDecoder(body).Decode(&v); err != nil {
+		return q, err
+	}
+	q.model, q.maxTokens, q.stream, q.includeUsage = v.Model, v.MaxOutputTokens, v.Stream, true
+	var msgs []struct {
+		Content json.RawMessage `json:"content"`
+	}
+	if json.Unmarshal(v.Input, &msgs) == nil {
+		for _, m := range msgs {
 			q.promptTokens += promptWords(flatten(m.Content))
 		}
-		if len(v.System) > 0 {
-			q.promptTokens += promptWords(flatten(v.System))
-		}
-	case apiGemini:
-		var v struct {
-			Contents []struct {
-				Parts json.RawMessage `json:"parts"`
-			} `json:"contents"`
-			SystemInstruction *struct {
-				Parts json.RawMessage `json:"parts"`
-			} `json:"systemInstruction"`
-			GenerationConfig struct {
-				MaxOutputTokens int `json:"maxOutputTokens"`
-			} `json:"generationConfig"`
-		}
-		if err := json.NewDecoder(body).Decode(&v); err != nil {
-			return q, err
-		}
-		q.model = strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/v1beta/models/"), ":streamGenerateContent")
-		q.maxTokens, q.includeUsage = v.GenerationConfig.MaxOutputTokens, true
-		q.stream = r.URL.Query().Get("alt") == "sse"
-		for _, c := range v.Contents {
-			q.promptTokens += promptWords(flatten(c.Parts))
-		}
-		if v.SystemInstruction != nil {
-			q.promptTokens += promptWords(flatten(v.SystemInstruction.Parts))
-		}
-	case apiOllama:
-		v := struct {
-			Model    string `json:"model"`
-			Stream   *bool  `json:"stream"`
-			Messages []struct {
-				Content string `json:"content"`
-			} `json:"messages"`
-			Options struct {
-				NumPredict int `json:"num_predict"`
-			} `json:"options"`
-		}{}
-		if err := json.NewDecoder(body).Decode(&v); err != nil {
-			return q, err
-		}
-		q.model, q.maxTokens, q.includeUsage = v.Model, v.Options.NumPredict, true
-		q.stream = v.Stream == nil || *v.Stream // Ollama streams by default
-		for _, m := range v.Messages {
-			q.promptTokens += promptWords(m.Content)
-		}
+	} else {
+		q.promptTokens = promptWords(flatten(v.Input))
+	}
+	return q, nil
+}
+
+// parseAnthropic reads an Anthropic Messages body.
+func parseAnthropic(body io.Reader) (request, error) {
+	var q request
+	var v struct {
+		Model     string          `json:"model"`
+		MaxTokens int             `json:"max_tokens"`
+		Stream    bool            `json:"stream"`
+		System    json.RawMessage `json:"system"`
+		Messages  []struct {
+			Content json.RawMessage `json:"content"`
+		} `json:"messages"`
+	}
+	if err := json.NewDecoder(body).Decode(&v); err != nil {
+		return q, err
+	}
+	q.model, q.maxTokens, q.stream, q.includeUsage = v.Model, v.MaxTokens, v.Stream, true
+	for _, m := range v.Messages {
+		q.promptTokens += promptWords(flatten(m.Content))
+	}
+	if len(v.System) > 0 {
+		q.promptTokens += promptWords(flatten(v.System))
+	}
+	return q, nil
+}
+
+// parseGemini reads a Gemini body; the model is in the path and streaming
+// is ?alt=sse.
+func parseGemini(r *http.Request, body io.Reader) (request, error) {
+	var q request
+	var v struct {
+		Contents []struct {
+			Parts json.RawMessage `json:"parts"`
+		} `json:"contents"`
+		SystemInstruction *struct {
+			Parts json.RawMessage `json:"parts"`
+		} `json:"systemInstruction"`
+		GenerationConfig struct {
+			MaxOutputTokens int `json:"maxOutputTokens"`
+		} `json:"generationConfig"`
+	}
+	if err := json.NewDecoder(body).Decode(&v); err != nil {
+		return q, err
+	}
+	q.model = strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/v1beta/models/"), ":streamGenerateContent")
+	q.maxTokens, q.includeUsage = v.GenerationConfig.MaxOutputTokens, true
+	q.stream = r.URL.Query().Get("alt") == "sse"
+	for _, c := range v.Contents {
+		q.promptTokens += promptWords(flatten(c.Parts))
+	}
+	if v.SystemInstruction != nil {
+		q.promptTokens += promptWords(flatten(v.SystemInstruction.Parts))
+	}
+	return q, nil
+}
+
+// parseOllama reads an Ollama /api/chat body, which streams by default.
+func parseOllama(body io.Reader) (request, error) {
+	var q request
+	v := struct {
+		Model    string `json:"model"`
+		Stream   *bool  `json:"stream"`
+		Messages []struct {
+			Content string `json:"content"`
+		} `json:"messages"`
+		Options struct {
+			NumPredict int `json:"num_predict"`
+		} `json:"options"`
+	}{}
+	if err := json.NewDecoder(body).Decode(&v); err != nil {
+		return q, err
+	}
+	q.model, q.maxTokens, q.includeUsage = v.Model, v.Options.NumPredict, true
+	q.stream = v.Stream == nil || *v.Stream // Ollama streams by default
+	for _, m := range v.Messages {
+		q.promptTokens += promptWords(m.Content)
 	}
 	return q, nil
 }

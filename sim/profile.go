@@ -119,9 +119,9 @@ type Speed struct {
 	Slowdown float64
 	// Swing makes the speed drift like a shared provider's: delays are
 	// multiplied by 1 + Swing·sin(2π·t/SwingPeriod) (0.4: ±40 %), t the
-	// wall-clock time of the request's arrival, so every simulator on the
-	// machine (the base and head servers of an A/B test, even in separate
-	// processes) swings in phase. Swing must be in [0, 1); it needs a
+	// time of the request's arrival on the server's Clock (the wall clock
+	// by default), so every simulator on the machine (the base and head
+	// servers of an A/B test, even in separate processes) swings in phase. Swing must be in [0, 1); it needs a
 	// SwingPeriod.
 	Swing       float64
 	SwingPeriod time.Duration

@@ -46,7 +46,7 @@ import (
 
 	openai "github.com/sashabaranov/go-openai"
 
-	"github.com/latgate/latgate/internal/wait"
+	"github.com/latgate/latgate/internal/clock"
 )
 
 // Server is an http.Handler serving the simulator.
@@ -55,6 +55,9 @@ type Server struct {
 	Seed uint64
 	// APIKey, when set, is required as a Bearer token.
 	APIKey string
+	// Clock stamps each request's arrival and times every delay;
+	// clock.Real when nil. Set it before serving.
+	Clock clock.Clock
 
 	mu       sync.RWMutex
 	profile  Profile
@@ -183,7 +186,8 @@ func (p Profile) draw(r *rand.Rand, maxTokens int, speed float64) plan {
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request, a api) {
-	start := time.Now()
+	clk := clock.Or(s.Clock)
+	start := clk.Now()
 	n := s.requests.Add(1)
 	if s.APIKey != "" {
 		if got := key(a, r); got != s.APIKey {
@@ -204,7 +208,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, a api) {
 	ctx := r.Context()
 
 	if pl.httpError {
-		if !wait.Until(ctx, start.Add(pl.header)) {
+		if !clk.Until(ctx, start.Add(pl.header)) {
 			return
 		}
 		status := p.Faults.ErrorStatus
@@ -225,20 +229,20 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, a api) {
 	}
 	switch {
 	case q.stream:
-		s.stream(ctx, w, start, a, p, pl, q)
+		s.stream(ctx, clk, w, start, a, p, pl, q)
 	case a == apiChat || a == apiAzure:
-		s.complete(ctx, w, start, p, pl, q.chat)
+		s.complete(ctx, clk, w, start, p, pl, q.chat)
 	default:
 		writeAPIError(w, a, http.StatusBadRequest, "invalid_request_error", "the simulator answers this API only with a stream: set stream: true (Gemini: ?alt=sse)", "")
 	}
 }
 
-func (s *Server) complete(ctx context.Context, w http.ResponseWriter, start time.Time, p Profile, pl plan, req openai.ChatCompletionRequest) {
+func (s *Server) complete(ctx context.Context, clk clock.Clock, w http.ResponseWriter, start time.Time, p Profile, pl plan, req openai.ChatCompletionRequest) {
 	at := start.Add(pl.ttft)
 	for _, g := range pl.gaps[1:] {
 		at = at.Add(g)
 	}
-	if !wait.Until(ctx, at) {
+	if !clk.Until(ctx, at) {
 		return
 	}
 	resp := openai.ChatCompletionResponse{
@@ -331,30 +335,19 @@ func (s *sseWriter) chunk(c openai.ChatCompletionStreamResponse) {
 	s.data(b)
 }
 
-func (s *Server) stream(ctx context.Context, w http.ResponseWriter, start time.Time, a api, p Profile, pl plan, q request) {
+func (s *Server) stream(ctx context.Context, clk clock.Clock, w http.ResponseWriter, start time.Time, a api, p Profile, pl plan, q request) {
 	ndjson := a == apiOllama
 	sw, closeBody := newWriter(w, p.Quirks, ndjson)
 	defer closeBody()
-	if !wait.Until(ctx, start.Add(pl.header)) {
+	if !clk.Until(ctx, start.Add(pl.header)) {
 		return
 	}
 	w.WriteHeader(http.StatusOK)
 	sw.flush()
-
-	enc := encoderFor(a, q, start, p)
-	enc.preamble(sw)
-	if !ndjson {
-		for range p.Quirks.KeepAlives {
-			sw.raw([]byte(": keep-alive" + sw.nl + sw.nl))
-		}
-	}
-	if c, ok := enc.(*chatEnc); ok && p.Quirks.EmptyChunk {
-		sw.chunk(c.delta(openai.ChatCompletionStreamChoiceDelta{Content: ""}, ""))
-	}
-	if sw.err != nil {
+	st := &streamer{clk: clk, sw: sw, enc: encoderFor(a, q, start, p), p: p, pl: pl, ndjson: ndjson}
+	if !st.preamble() {
 		return
 	}
-
 	evs := outputs(p.Quirks, pl.words)
 	at := start.Add(pl.ttft)
 	for i, e := range evs {
@@ -364,41 +357,80 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, start time.T
 		if pl.stall && i == p.Faults.StallAfter {
 			at = at.Add(p.Faults.StallFor)
 		}
-		if !wait.Until(ctx, at) {
-			return
-		}
-		half := len(evs) / 2
-		switch {
-		case pl.truncate && i == half:
-			return // clean EOF with no end of stream
-		case pl.midLine && i == half:
-			sw.raw([]byte(sw.prefix + `{"id":"chatcmpl-sim","choices":[{"delta":{"content":" tr`))
-			panic(http.ErrAbortHandler) // drop the connection mid-line
-		case pl.streamErr && i == half:
-			enc.fail(sw)
-			return
-		case pl.malformed && i == half:
-			sw.raw([]byte(sw.prefix + `{"id":"chatcmpl-sim","choices":[{"delta":{"content":` + sw.nl + sw.nl))
-		}
-		k, text := kindContent, e.text
-		switch {
-		case e.reasoning:
-			k = kindReasoning
-		case p.Quirks.ToolCall:
-			k = kindTool
-		case i == 0 && p.Quirks.LongLine > 0:
-			text += strings.Repeat("x", p.Quirks.LongLine)
-		}
-		if i == 0 && p.Quirks.StampFirstOutput && !ndjson {
-			sw.comment = fmt.Sprintf(": x-sim-first-output-unix-ns=%d%s", time.Now().UnixNano(), sw.nl)
-		}
-		enc.output(sw, i, text, k)
-		if sw.err != nil {
+		if !clk.Until(ctx, at) || !st.output(i, len(evs), e) {
 			return
 		}
 	}
+	st.end(q, len(evs))
+}
+
+// streamer writes the events of one streamed answer.
+type streamer struct {
+	clk    clock.Clock
+	sw     *sseWriter
+	enc    encoder
+	p      Profile
+	pl     plan
+	ndjson bool
+}
+
+// preamble writes what comes before the first output: the API's own
+// events, keep-alives, an empty chunk. It reports whether the client is
+// still there.
+func (st *streamer) preamble() bool {
+	sw, qk := st.sw, st.p.Quirks
+	st.enc.preamble(sw)
+	if !st.ndjson {
+		for range qk.KeepAlives {
+			sw.raw([]byte(": keep-alive" + sw.nl + sw.nl))
+		}
+	}
+	if c, ok := st.enc.(*chatEnc); ok && qk.EmptyChunk {
+		sw.chunk(c.delta(openai.ChatCompletionStreamChoiceDelta{Content: ""}, ""))
+	}
+	return sw.err == nil
+}
+
+// output writes the i-th of n output events, or the fault the plan puts
+// halfway. It reports whether the stream goes on.
+func (st *streamer) output(i, n int, e outputEvent) bool {
+	sw, pl, qk := st.sw, st.pl, st.p.Quirks
+	if i == n/2 {
+		switch {
+		case pl.truncate:
+			return false // clean EOF with no end of stream
+		case pl.midLine:
+			sw.raw([]byte(sw.prefix + `{"id":"chatcmpl-sim","choices":[{"delta":{"content":" tr`))
+			panic(http.ErrAbortHandler) // drop the connection mid-line
+		case pl.streamErr:
+			st.enc.fail(sw)
+			return false
+		case pl.malformed:
+			sw.raw([]byte(sw.prefix + `{"id":"chatcmpl-sim","choices":[{"delta":{"content":` + sw.nl + sw.nl))
+		}
+	}
+	k, text := kindContent, e.text
+	switch {
+	case e.reasoning:
+		k = kindReasoning
+	case qk.ToolCall:
+		k = kindTool
+	case i == 0 && qk.LongLine > 0:
+		text += strings.Repeat("x", qk.LongLine)
+	}
+	if i == 0 && qk.StampFirstOutput && !st.ndjson {
+		sw.comment = fmt.Sprintf(": x-sim-first-output-unix-ns=%d%s", st.clk.Now().UnixNano(), sw.nl)
+	}
+	st.enc.output(sw, i, text, k)
+	return sw.err == nil
+}
+
+// end writes the API's end of a stream of events output events, with its
+// finish reason and usage.
+func (st *streamer) end(q request, events int) {
+	p, pl := st.p, st.pl
 	finish := "stop"
-	if len(evs) > 0 && len(pl.words) == q.maxTokens {
+	if events > 0 && len(pl.words) == q.maxTokens {
 		finish = "length"
 	}
 	if p.Quirks.ToolCall {
@@ -408,7 +440,7 @@ func (s *Server) stream(ctx context.Context, w http.ResponseWriter, start time.T
 	if p.Quirks.CachedTokens > 0 {
 		u.cached = min(p.Quirks.CachedTokens, u.prompt)
 	}
-	enc.end(sw, finish, u, q.includeUsage && !p.Quirks.NoUsage)
+	st.enc.end(st.sw, finish, u, q.includeUsage && !p.Quirks.NoUsage)
 }
 
 // maxTokensOf is the request's token limit: max_completion_tokens, else

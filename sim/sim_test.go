@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 	"net/http"
@@ -11,7 +12,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
+
+	"github.com/latgate/latgate/internal/clocktest"
 )
 
 func post(t *testing.T, url, body string) *http.Response {
@@ -35,6 +39,7 @@ func streamText(t *testing.T, url string) string {
 }
 
 func TestSeededAndReproducible(t *testing.T) {
+	t.Parallel()
 	p := Profile{TTFT: LogNormal(time.Millisecond, 0.5), ITL: Fixed(0), Tokens: 30}
 	a := httptest.NewServer(New(p, 5))
 	b := httptest.NewServer(New(p, 5))
@@ -57,6 +62,7 @@ func TestSeededAndReproducible(t *testing.T) {
 }
 
 func TestDistributions(t *testing.T) {
+	t.Parallel()
 	r := newRand(1)
 	d := LogNormal(100*time.Millisecond, 0.3).WithSpikes(0.1, time.Second, 2*time.Second)
 	spikes, below := 0, 0
@@ -81,6 +87,7 @@ func TestDistributions(t *testing.T) {
 }
 
 func TestNonStreamingAndModels(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(New(Profile{Tokens: 4}, 1))
 	defer srv.Close()
 	resp := post(t, srv.URL, `{"model":"m","messages":[{"role":"user","content":"hi"}]}`)
@@ -112,32 +119,37 @@ func TestNonStreamingAndModels(t *testing.T) {
 	}
 }
 
+// TestStopsWhenClientGoesAway: a 1000-token stream takes 50s; the client
+// leaves after the first line and the handler returns at that moment.
 func TestStopsWhenClientGoesAway(t *testing.T) {
-	s := New(Profile{TTFT: Fixed(0), ITL: Fixed(50 * time.Millisecond), Tokens: 1000}, 1)
-	done := make(chan struct{})
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		s.ServeHTTP(w, r)
-		close(done)
-	}))
-	defer srv.Close()
-	ctx, cancel := context.WithCancel(context.Background())
-	req, _ := http.NewRequestWithContext(ctx, "POST", srv.URL+"/v1/chat/completions",
-		strings.NewReader(`{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"}]}`))
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, _ = bufio.NewReader(resp.Body).ReadString('\n')
-	cancel()
-	resp.Body.Close()
-	select {
-	case <-done:
-	case <-time.After(2 * time.Second):
-		t.Fatal("the handler kept streaming after the client left (a 1000-token stream takes 50s)")
-	}
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		s := New(Profile{TTFT: Fixed(0), ITL: Fixed(50 * time.Millisecond), Tokens: 1000}, 1)
+		done := make(chan time.Time)
+		srv := clocktest.NewServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			s.ServeHTTP(w, r)
+			done <- time.Now()
+		}))
+		ctx, cancel := context.WithCancel(context.Background())
+		req, _ := http.NewRequestWithContext(ctx, "POST", srv.URL+"/v1/chat/completions",
+			strings.NewReader(`{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"}]}`))
+		resp, err := srv.Client().Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = bufio.NewReader(resp.Body).ReadString('\n')
+		time.Sleep(120 * time.Millisecond) // 3 tokens in
+		left := time.Now()
+		cancel()
+		resp.Body.Close()
+		if ended := <-done; ended != left {
+			t.Errorf("the handler ended %v after the client left, want at once", ended.Sub(left))
+		}
+	})
 }
 
 func TestNamedProfiles(t *testing.T) {
+	t.Parallel()
 	for _, n := range []string{"fast", "slow", "flaky", "realistic", "reasoning"} {
 		if p, err := Named(n); err != nil || p.Name != n {
 			t.Errorf("Named(%q) = %v, %v", n, p.Name, err)
@@ -152,6 +164,7 @@ func TestNamedProfiles(t *testing.T) {
 // TTFT and inter-token medians and in the time of a full answer; flaky
 // fails, reasoning reasons.
 func TestProfilesMeanWhatTheySay(t *testing.T) {
+	t.Parallel()
 	median := func(d Dist) time.Duration {
 		r := newRand(3)
 		xs := make([]time.Duration, 4001)
@@ -192,6 +205,7 @@ func TestProfilesMeanWhatTheySay(t *testing.T) {
 }
 
 func TestSpeedFactor(t *testing.T) {
+	t.Parallel()
 	s := time.Second
 	tests := []struct {
 		name    string
@@ -220,7 +234,7 @@ func TestSpeedFactor(t *testing.T) {
 	if got := sw.FactorAt(time.Unix(1000, 0).Add(s)); math.Abs(got-1.4) > 1e-9 {
 		t.Errorf("FactorAt one second into a 4s period = %v, want 1.4 (phase from the wall clock)", got)
 	}
-	if got := (Speed{Slowdown: 0.3}).FactorAt(time.Now()); got != 1.3 {
+	if got := (Speed{Slowdown: 0.3}).FactorAt(time.Unix(1234, 567)); got != 1.3 {
 		t.Errorf("FactorAt without swing = %v, want 1.3", got)
 	}
 	for _, bad := range []Speed{{Slowdown: -1}, {Swing: 1, SwingPeriod: s}, {Swing: -0.1, SwingPeriod: s}, {Swing: 0.2}} {
@@ -236,6 +250,7 @@ func TestSpeedFactor(t *testing.T) {
 // TestSpeedScalesEveryDelay: the same seed at speed 1.3 gives every delay
 // of the plan 1.3 times as long.
 func TestSpeedScalesEveryDelay(t *testing.T) {
+	t.Parallel()
 	p := Profile{HeaderDelay: 10 * time.Millisecond, TTFT: LogNormal(100*time.Millisecond, 0.3), ITL: LogNormal(10*time.Millisecond, 0.3), Tokens: 20}
 	a, b := p.draw(newRand(1), 0, 1), p.draw(newRand(1), 0, 1.3)
 	near := func(x, y time.Duration) bool { return math.Abs(float64(y)-1.3*float64(x)) <= 1 }
@@ -253,6 +268,7 @@ func TestSpeedScalesEveryDelay(t *testing.T) {
 }
 
 func TestRoutes(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		method, path string
 		want         api
@@ -278,6 +294,7 @@ func TestRoutes(t *testing.T) {
 // TestEveryAPIStreams reads the raw stream of every API: each has its
 // preamble before the first output and its own end.
 func TestEveryAPIStreams(t *testing.T) {
+	t.Parallel()
 	srv := httptest.NewServer(New(Profile{TTFT: Fixed(0), Tokens: 3, Quirks: Quirks{ReasoningTokens: 1}}, 1))
 	defer srv.Close()
 	tests := []struct {
@@ -306,4 +323,87 @@ func TestEveryAPIStreams(t *testing.T) {
 			}
 		})
 	}
+}
+
+// arrivals reads a stream and says when each of its data lines arrived,
+// from when the request was sent.
+func arrivals(t *testing.T, srv *clocktest.Server, path, body string) (headers time.Duration, lines []time.Duration) {
+	t.Helper()
+	start := time.Now()
+	resp, err := srv.Client().Post(srv.URL+path, "application/json", strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	headers = time.Since(start)
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		if strings.HasPrefix(sc.Text(), "data: ") {
+			lines = append(lines, time.Since(start))
+		}
+	}
+	return headers, lines
+}
+
+// TestStreamTimingOnVirtualTime: the simulator sends each event exactly
+// when its profile says, on the virtual clock: headers after the header
+// delay, the role chunk with them, the first token at the TTFT, then one
+// per gap, a stall where it is injected, every delay but the stall scaled
+// by the speed.
+func TestStreamTimingOnVirtualTime(t *testing.T) {
+	t.Parallel()
+	ms := time.Millisecond
+	const req = `{"model":"m","stream":true,"messages":[{"role":"user","content":"hi"}]}`
+	p := Profile{HeaderDelay: 10 * ms, TTFT: Fixed(100 * ms), ITL: Fixed(10 * ms), Tokens: 5, Quirks: Quirks{RoleChunk: true},
+		Faults: Faults{StallRate: 1, StallAfter: 3, StallFor: 500 * ms}}
+	for _, tt := range []struct {
+		name  string
+		speed Speed
+		wait  time.Duration // before the request, from the bubble's start
+		f     float64       // the speed factor the request gets
+	}{
+		{"as drawn", Speed{}, 0, 1},
+		{"30% slower", Speed{Slowdown: 0.3}, 0, 1.3},
+		// The bubble's clock starts at a whole second: the swing starts
+		// a period there, and is at its slowest a quarter period later.
+		{"swing at its slowest", Speed{Swing: 0.4, SwingPeriod: 4 * time.Second}, time.Second, 1.4},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			synctest.Test(t, func(t *testing.T) {
+				q := p
+				q.Speed = tt.speed
+				srv := clocktest.NewServer(t, New(q, 1))
+				time.Sleep(tt.wait)
+				d := func(v time.Duration) time.Duration { return time.Duration(float64(v) * tt.f) }
+				headers, got := arrivals(t, srv, "/v1/chat/completions", req)
+				ttft, gap := d(100*ms), d(10*ms)
+				// role chunk, 5 tokens, finish_reason, [DONE]
+				want := []time.Duration{d(10 * ms), ttft, ttft + gap, ttft + 2*gap, ttft + 3*gap + 500*ms, ttft + 4*gap + 500*ms}
+				want = append(want, want[5], want[5])
+				if headers != d(10*ms) || fmt.Sprint(got) != fmt.Sprint(want) {
+					t.Errorf("headers at %v, data lines at %v; want %v and %v", headers, got, d(10*ms), want)
+				}
+			})
+		})
+	}
+}
+
+// TestAnswerTimingOnVirtualTime: a non-streaming answer comes whole when
+// the stream would have ended.
+func TestAnswerTimingOnVirtualTime(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		srv := clocktest.NewServer(t, New(Profile{TTFT: Fixed(200 * time.Millisecond), ITL: Fixed(5 * time.Millisecond), Tokens: 9}, 1))
+		start := time.Now()
+		resp, err := srv.Client().Post(srv.URL+"/v1/chat/completions", "application/json", strings.NewReader(`{"model":"m","messages":[{"role":"user","content":"hi"}]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if got, want := time.Since(start), 200*time.Millisecond+8*5*time.Millisecond; got != want {
+			t.Errorf("the answer came after %v, want %v", got, want)
+		}
+	})
 }

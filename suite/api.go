@@ -74,6 +74,15 @@ func (p *parser) endpoint(i int, re rawEndpoint, seen map[string]bool, n int) En
 	} else {
 		p.baseURL(ip, &e, re.BaseURL)
 	}
+	p.endpointModel(line, &e)
+	p.endpointAuth(ip, &e, re)
+	return e
+}
+
+// endpointModel checks what names the model: azure's deployment and API
+// version (the deployment is the model), the model of the other APIs but
+// custom (whose body names it).
+func (p *parser) endpointModel(line int, e *Endpoint) {
 	switch e.API {
 	case "azure":
 		if e.Deployment == "" {
@@ -91,6 +100,11 @@ func (p *parser) endpoint(i int, re rawEndpoint, seen map[string]bool, n int) En
 			p.errf(line, "endpoint %q: model is required", e.Name)
 		}
 	}
+}
+
+// endpointAuth resolves an endpoint's key (api_key_env) and headers, with
+// their ${VAR} references; header values from the environment are secrets.
+func (p *parser) endpointAuth(ip string, e *Endpoint, re rawEndpoint) {
 	if e.APIKeyEnv != "" && !envNameRE.MatchString(e.APIKeyEnv) {
 		// Never echo it: it is often the key itself pasted in.
 		p.errf(p.line(ip+".api_key_env"), "endpoint %q: api_key_env names the environment variable that holds the key (such as OPENAI_API_KEY), not the key itself", e.Name)
@@ -114,7 +128,6 @@ func (p *parser) endpoint(i int, re rawEndpoint, seen map[string]bool, n int) En
 			}
 		}
 	}
-	return e
 }
 
 var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)

@@ -58,6 +58,7 @@ func parseErr(t *testing.T, yml string, opt Options) error {
 }
 
 func TestEnvReferences(t *testing.T) {
+	t.Parallel()
 	yml := "endpoints:\n  - name: a\n    base_url: http://${HOST}/v1\n    model: m\n    headers: {api-key: \"${AZ_KEY}\", X-Trace: \"t-${RUN}-x\"}\n" + scen
 	cfg, err := Parse("l.yaml", []byte(yml), Options{Getenv: env(map[string]string{"HOST": "h:8080", "AZ_KEY": "k1", "RUN": "7"})})
 	if err != nil {
@@ -95,6 +96,7 @@ func TestEnvReferences(t *testing.T) {
 }
 
 func TestRegressionHistory(t *testing.T) {
+	t.Parallel()
 	base := "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\n" + scen
 	cfg, err := Parse("l.yaml", []byte(base), Options{})
 	if err != nil {
@@ -118,6 +120,7 @@ func TestRegressionHistory(t *testing.T) {
 }
 
 func TestValues(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		in   string
 		want float64
@@ -161,6 +164,7 @@ func TestValues(t *testing.T) {
 }
 
 func TestAPIs(t *testing.T) {
+	t.Parallel()
 	good := everyAPI
 	cfg, err := Parse("l.yaml", []byte(good), Options{Getenv: env(map[string]string{"K": "sk"})})
 	if err != nil {
@@ -223,6 +227,7 @@ func TestAPIs(t *testing.T) {
 }
 
 func TestCostGoodputAdaptive(t *testing.T) {
+	t.Parallel()
 	yml := costGoodputAdaptive
 	cfg, err := Parse("l.yaml", []byte(yml), Options{})
 	if err != nil {
@@ -280,6 +285,7 @@ func TestCostGoodputAdaptive(t *testing.T) {
 }
 
 func TestReadingRate(t *testing.T) {
+	t.Parallel()
 	base := "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\n" + scen
 	for in, want := range map[string]float64{"12": 12, "600/m": 10, "20/s": 20} {
 		cfg, err := Parse("l.yaml", []byte(base+"reading_rate: "+in+"\n"), Options{})
@@ -290,6 +296,7 @@ func TestReadingRate(t *testing.T) {
 }
 
 func TestMergeKeys(t *testing.T) {
+	t.Parallel()
 	yml := "x-defaults: &d {max_tokens: 32, requests: 60}\n"
 	base := "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\nscenarios:\n  - <<: *d\n    name: s\n    prompt: hi\n"
 	// Anchors must live under a known key: the top level has no free keys.
@@ -311,6 +318,7 @@ func TestMergeKeys(t *testing.T) {
 }
 
 func TestSuggest(t *testing.T) {
+	t.Parallel()
 	keys := []string{"requests", "rate", "warmup", "max_tokens"}
 	for in, want := range map[string]string{"request": "requests", "Rate": "rate", "warmpu": "warmup", "max-tokens": "max_tokens", "zzz": "", "r": ""} {
 		if got := suggest(in, keys); got != want {
@@ -322,6 +330,7 @@ func TestSuggest(t *testing.T) {
 // A fraction for a whole-number key is an error naming the key, as a
 // quoted number is, instead of being truncated (12.9 requests ran 12).
 func TestFractionForWholeNumber(t *testing.T) {
+	t.Parallel()
 	ep := "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\n"
 	sc := ep + "scenarios:\n  - name: s\n    prompt: hi\n"
 	tests := []struct {
@@ -362,6 +371,7 @@ func TestFractionForWholeNumber(t *testing.T) {
 // limits.max_cost counts only priced requests: without a price for every
 // model in use there is no cap, so it is an error naming what has none.
 func TestMaxCostNeedsPricing(t *testing.T) {
+	t.Parallel()
 	eps := "endpoints:\n  - {name: a, base_url: http://x/v1, model: m1}\n  - {name: b, base_url: http://x/v1, model: m2}\n" +
 		"  - {name: own, api: custom, url: http://x/a, stream: {text: /t}}\n"
 	tests := []struct {
@@ -391,6 +401,7 @@ func TestMaxCostNeedsPricing(t *testing.T) {
 // A fixed request count below what p50 or p95 checks need is a warning
 // naming the line and the scenario; --requests replaces those warnings.
 func TestRequestsTooFewWarning(t *testing.T) {
+	t.Parallel()
 	ep := "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\nscenarios:\n"
 	warnings := func(cfg *Config) string {
 		var out []string

@@ -122,6 +122,7 @@ func checkKeys(t *testing.T, where string, typ reflect.Type, s map[string]any) {
 }
 
 func TestSchemaKeysMatchParser(t *testing.T) {
+	t.Parallel()
 	s := loadSchema(t)
 	checkKeys(t, "latgate.yaml", reflect.TypeFor[rawConfig](), s)
 	props := s["properties"].(map[string]any)
@@ -370,6 +371,7 @@ func readRepo(t *testing.T, name string) string {
 }
 
 func TestSchemaAgreesWithParser(t *testing.T) {
+	t.Parallel()
 	s := loadSchema(t)
 	readme := readRepo(t, "README.md")
 	i := strings.Index(readme, "```yaml\n")

@@ -596,14 +596,13 @@ func (p *parser) expand(ipath, name, key, v string) (string, []string) {
 func (p *parser) scenario(i int, rs rawScenario, seen map[string]bool, cfg *Config) Scenario {
 	ip := fmt.Sprintf("scenarios[%d]", i)
 	line := p.line(ip)
-	kl := func(key string) int { return p.line(ip + "." + key) }
 	s := Scenario{Name: rs.Name, Line: line, Temperature: rs.Temperature, Endpoints: rs.Endpoints, Cache: rs.Cache}
 	switch s.Cache {
 	case "":
 		s.Cache = "warm"
 	case "warm", "cold":
 	default:
-		p.errf(kl("cache"), "scenario %q: cache: want warm or cold, got %q", s.Name, s.Cache)
+		p.errf(p.line(ip+".cache"), "scenario %q: cache: want warm or cold, got %q", s.Name, s.Cache)
 	}
 	if s.Name == "" {
 		p.errf(line, "scenario %d: name is required", i+1)
@@ -612,6 +611,15 @@ func (p *parser) scenario(i int, rs rawScenario, seen map[string]bool, cfg *Conf
 		p.errf(line, "scenario name %q is used twice", s.Name)
 	}
 	seen[s.Name] = true
+	s.Messages = p.scenarioMessages(ip, s.Name, rs)
+	p.scenarioLoad(ip, rs, &s, cfg)
+	p.scenarioRate(ip, rs, &s, cfg)
+	return s
+}
+
+// scenarioMessages reads a scenario's prompt: exactly one of messages,
+// prompt or prompt_file, each message with one of content or content_file.
+func (p *parser) scenarioMessages(ip, name string, rs rawScenario) []Message {
 	sources := 0
 	if len(rs.Messages) > 0 {
 		sources++
@@ -623,13 +631,14 @@ func (p *parser) scenario(i int, rs rawScenario, seen map[string]bool, cfg *Conf
 		sources++
 	}
 	if sources != 1 {
-		p.errf(line, "scenario %q: give exactly one of messages, prompt or prompt_file", s.Name)
+		p.errf(p.line(ip), "scenario %q: give exactly one of messages, prompt or prompt_file", name)
 	}
+	var out []Message
 	switch {
 	case rs.Prompt != "":
-		s.Messages = []Message{{Role: "user", Content: rs.Prompt}}
+		out = []Message{{Role: "user", Content: rs.Prompt}}
 	case rs.PromptFile != "":
-		s.Messages = []Message{{Role: "user", Content: p.readRel(kl("prompt_file"), rs.PromptFile)}}
+		out = []Message{{Role: "user", Content: p.readRel(p.line(ip+".prompt_file"), rs.PromptFile)}}
 	}
 	for j, m := range rs.Messages {
 		ml := p.line(fmt.Sprintf("%s.messages[%d]", ip, j))
@@ -637,16 +646,24 @@ func (p *parser) scenario(i int, rs rawScenario, seen map[string]bool, cfg *Conf
 		switch m.Role {
 		case "system", "user", "assistant", "developer":
 		default:
-			p.errf(ml, "scenario %q: message role %q is not system, user, assistant or developer", s.Name, m.Role)
+			p.errf(ml, "scenario %q: message role %q is not system, user, assistant or developer", name, m.Role)
 		}
 		if (m.Content == "") == (m.ContentFile == "") {
-			p.errf(ml, "scenario %q: each message needs exactly one of content or content_file", s.Name)
+			p.errf(ml, "scenario %q: each message needs exactly one of content or content_file", name)
 		}
 		if m.ContentFile != "" {
 			msg.Content = p.readRel(ml, m.ContentFile)
 		}
-		s.Messages = append(s.Messages, msg)
+		out = append(out, msg)
 	}
+	return out
+}
+
+// scenarioLoad sets what a scenario sends: max tokens (and checks the
+// temperature), requests (a count or {min, max}), concurrency, warmup, the
+// open-loop pool.
+func (p *parser) scenarioLoad(ip string, rs rawScenario, s *Scenario, cfg *Config) {
+	kl := func(key string) int { return p.line(ip + "." + key) }
 	intOr := func(v *int, def int, key string, minV int) int {
 		if v == nil {
 			return def
@@ -677,6 +694,13 @@ func (p *parser) scenario(i int, rs rawScenario, seen map[string]bool, cfg *Conf
 	if t := rs.Temperature; t != nil && !(*t >= 0 && *t <= 2) {
 		p.errf(kl("temperature"), "scenario %q: temperature: want a number from 0 to 2, got %v", s.Name, *t)
 	}
+}
+
+// scenarioRate sets a scenario's rate (open loop, not with a concurrency)
+// and checks its endpoints, and that the rate sends the requests to them
+// within limits.max_duration.
+func (p *parser) scenarioRate(ip string, rs rawScenario, s *Scenario, cfg *Config) {
+	kl := func(key string) int { return p.line(ip + "." + key) }
 	if rs.Rate != nil {
 		r, err := ParseRate(rs.Rate.Value)
 		if err != nil {
@@ -693,13 +717,12 @@ func (p *parser) scenario(i int, rs rawScenario, seen map[string]bool, cfg *Conf
 		}
 	}
 	if s.Rate > 0 {
-		eps := len(cfg.EndpointsFor(s))
+		eps := len(cfg.EndpointsFor(*s))
 		if d := openLoopTime(s.Requests*eps, s.Rate); d > cfg.Limits.MaxDuration {
 			p.errf(kl("rate"), "scenario %q: rate %s sends %d requests in about %s, longer than limits.max_duration (%s): raise the rate, lower requests or raise limits.max_duration",
 				s.Name, rs.Rate.Value, s.Requests*eps, roundDuration(d), cfg.Limits.MaxDuration)
 		}
 	}
-	return s
 }
 
 // requestRange validates requests: {min, max}.
@@ -944,53 +967,60 @@ func (p *parser) budgets(n *yaml.Node, cfg *Config) (budgets, floors []Budget) {
 		}
 		for j := 0; j+1 < len(v.Content); j += 2 {
 			sk, sv := v.Content[j], v.Content[j+1]
-			b := Budget{Metric: metric, Stat: vocab.Stat(sk.Value), Line: sk.Line}
 			if sv.Kind != yaml.ScalarNode {
 				p.errf(sv.Line, "budgets.%s.%s: want a single value", k.Value, sk.Value)
 				continue
 			}
-			if isRate {
-				if b.Stat != rate.stat {
-					p.errf(sk.Line, "budgets.%s: the only statistic is %s, got %q", k.Value, rate.stat, sk.Value)
-					continue
-				}
-				f, err := ParsePercent(sv.Value)
-				if err == nil && (f < 0 || f > 1) {
-					err = fmt.Errorf("want a share from 0%% to 100%%, got %q", sv.Value)
-				}
-				if err != nil {
-					p.errf(sv.Line, "budgets.%s.%s: %v", k.Value, sk.Value, err)
-					continue
-				}
-				b.Value = f
-				if rate.floor {
-					floors = append(floors, b)
-				} else {
-					budgets = append(budgets, b)
-				}
-				continue
+			switch b, ok := p.budget(metric, sk, sv); {
+			case !ok:
+			case isRate && rate.floor:
+				floors = append(floors, b)
+			default:
+				budgets = append(budgets, b)
 			}
-			if !slices.Contains(stats, b.Stat) {
-				msg := fmt.Sprintf("budgets.%s: unknown statistic %q (valid: %s)", k.Value, sk.Value, names(stats))
-				if s := suggest(sk.Value, stats); s != "" {
-					msg += fmt.Sprintf("; did you mean %q?", s)
-				}
-				p.errf(sk.Line, "%s", msg)
-				continue
-			}
-			d, err := ParseMillis(sv.Value)
-			if err == nil && d <= 0 {
-				err = fmt.Errorf("want a positive number of milliseconds, got %q", sv.Value)
-			}
-			if err != nil {
-				p.errf(sv.Line, "budgets.%s.%s: %v", k.Value, sk.Value, err)
-				continue
-			}
-			b.Value = d.Seconds()
-			budgets = append(budgets, b)
 		}
 	}
 	return budgets, floors
+}
+
+// budget reads one statistic's budget of a metric (stat: value), a share
+// for a rate, milliseconds for a latency; false after an error.
+func (p *parser) budget(metric vocab.Metric, sk, sv *yaml.Node) (Budget, bool) {
+	b := Budget{Metric: metric, Stat: vocab.Stat(sk.Value), Line: sk.Line}
+	if rate, isRate := budgetRates[metric]; isRate {
+		if b.Stat != rate.stat {
+			p.errf(sk.Line, "budgets.%s: the only statistic is %s, got %q", metric, rate.stat, sk.Value)
+			return b, false
+		}
+		f, err := ParsePercent(sv.Value)
+		if err == nil && (f < 0 || f > 1) {
+			err = fmt.Errorf("want a share from 0%% to 100%%, got %q", sv.Value)
+		}
+		if err != nil {
+			p.errf(sv.Line, "budgets.%s.%s: %v", metric, sk.Value, err)
+			return b, false
+		}
+		b.Value = f
+		return b, true
+	}
+	if !slices.Contains(stats, b.Stat) {
+		msg := fmt.Sprintf("budgets.%s: unknown statistic %q (valid: %s)", metric, sk.Value, names(stats))
+		if s := suggest(sk.Value, stats); s != "" {
+			msg += fmt.Sprintf("; did you mean %q?", s)
+		}
+		p.errf(sk.Line, "%s", msg)
+		return b, false
+	}
+	d, err := ParseMillis(sv.Value)
+	if err == nil && d <= 0 {
+		err = fmt.Errorf("want a positive number of milliseconds, got %q", sv.Value)
+	}
+	if err != nil {
+		p.errf(sv.Line, "budgets.%s.%s: %v", metric, sk.Value, err)
+		return b, false
+	}
+	b.Value = d.Seconds()
+	return b, true
 }
 
 func (p *parser) goodput(n *yaml.Node) []SLO {

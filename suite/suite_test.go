@@ -51,6 +51,7 @@ reading_rate: 12
 `
 
 func TestParseGood(t *testing.T) {
+	t.Parallel()
 	cfg, err := Parse("cfg/latgate.yaml", []byte(good), Options{
 		ReadFile: files(map[string]string{"cfg/prompts/system.md": "Be brief.", "cfg/prompts/user.txt": "Hello"}),
 		Getenv:   env(map[string]string{"OPENAI_API_KEY": "sk-secret", "ORG_ID": "org-42"}),
@@ -90,6 +91,7 @@ func TestParseGood(t *testing.T) {
 }
 
 func TestParseErrors(t *testing.T) {
+	t.Parallel()
 	base := "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\nscenarios:\n  - name: s\n    prompt: hi\n"
 	tests := []struct {
 		name, yaml, want string
@@ -177,6 +179,7 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestSkipKeysNeedsNoEnvironment(t *testing.T) {
+	t.Parallel()
 	_, err := Parse("l.yaml", []byte("endpoints:\n  - {name: a, base_url: http://x/v1, model: m, api_key_env: K}\nscenarios:\n  - {name: s, prompt: hi}\n"), Options{SkipKeys: true})
 	if err != nil {
 		t.Errorf("compare must not need API keys: %v", err)
@@ -222,6 +225,7 @@ func FuzzParse(f *testing.F) {
 }
 
 func TestCacheMode(t *testing.T) {
+	t.Parallel()
 	base := "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\nscenarios:\n  - name: s\n    prompt: hi\n"
 	cfg, err := Parse("l.yaml", []byte(base), Options{})
 	if err != nil || cfg.Scenarios[0].Cache != "warm" {

@@ -6,6 +6,7 @@ import (
 )
 
 func TestURLFromTheEnvironment(t *testing.T) {
+	t.Parallel()
 	cfg := "endpoints:\n  - {name: e, base_url: \"${BASE}/v1\", model: m}\n  - {name: c, api: custom, url: \"${APP}/api\", stream: {format: text}}\nscenarios:\n  - {name: s, prompt: hi}\n"
 	tests := []struct {
 		name    string

@@ -119,31 +119,7 @@ func (x *docIndex) walk(file string, n *yaml.Node, t reflect.Type, path, ipath s
 	}
 	switch {
 	case t.Kind() == reflect.Struct && n.Kind == yaml.MappingNode:
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, v := n.Content[i], n.Content[i+1]
-			if k.ShortTag() == "!!merge" { // <<: *defaults
-				x.walkMerge(file, v, t, path, ipath)
-				continue
-			}
-			kp, kip := join(path, k.Value), join(ipath, k.Value)
-			x.lines[kip] = k.Line
-			ft, ok := fieldByKey(t, k.Value)
-			if !ok {
-				msg := fmt.Sprintf("unknown key %q", k.Value)
-				if path != "" {
-					msg += " in " + path
-				}
-				if s := suggest(k.Value, yamlKeys(t)); s != "" {
-					msg += fmt.Sprintf(" (did you mean %q?)", s)
-				} else {
-					msg += " (valid: " + strings.Join(yamlKeys(t), ", ") + ")"
-				}
-				x.errs = append(x.errs, &Error{File: file, Line: k.Line, Msg: msg})
-				continue
-			}
-			x.keys = append(x.keys, keyInfo{path: kp, line: k.Line, valueLine: v.Line, value: v.Value, kind: v.Kind})
-			x.walk(file, v, ft, kp, kip)
-		}
+		x.walkStruct(file, n, t, path, ipath)
 	case t.Kind() == reflect.Slice && n.Kind == yaml.SequenceNode:
 		for i, item := range n.Content {
 			ip := fmt.Sprintf("%s[%d]", ipath, i)
@@ -160,6 +136,42 @@ func (x *docIndex) walk(file string, n *yaml.Node, t reflect.Type, path, ipath s
 			x.walk(file, v, t.Elem(), kp, kip)
 		}
 	}
+}
+
+// walkStruct walks a mapping decoded into the struct type t: every key
+// must be one of its fields (or a "<<" merge).
+func (x *docIndex) walkStruct(file string, n *yaml.Node, t reflect.Type, path, ipath string) {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		if k.ShortTag() == "!!merge" { // <<: *defaults
+			x.walkMerge(file, v, t, path, ipath)
+			continue
+		}
+		kp, kip := join(path, k.Value), join(ipath, k.Value)
+		x.lines[kip] = k.Line
+		ft, ok := fieldByKey(t, k.Value)
+		if !ok {
+			x.errs = append(x.errs, &Error{File: file, Line: k.Line, Msg: unknownKey(k.Value, path, t)})
+			continue
+		}
+		x.keys = append(x.keys, keyInfo{path: kp, line: k.Line, valueLine: v.Line, value: v.Value, kind: v.Kind})
+		x.walk(file, v, ft, kp, kip)
+	}
+}
+
+// unknownKey says that key is not a field of t (at path), suggesting the
+// nearest one or listing them.
+func unknownKey(key, path string, t reflect.Type) string {
+	msg := fmt.Sprintf("unknown key %q", key)
+	if path != "" {
+		msg += " in " + path
+	}
+	if s := suggest(key, yamlKeys(t)); s != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", s)
+	} else {
+		msg += " (valid: " + strings.Join(yamlKeys(t), ", ") + ")"
+	}
+	return msg
 }
 
 // walkMerge checks the mappings merged into a struct by "<<".

@@ -3,6 +3,7 @@ package vocab
 import "testing"
 
 func TestMinN(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		s    Stat
 		want int
@@ -17,6 +18,7 @@ func TestMinN(t *testing.T) {
 }
 
 func TestRates(t *testing.T) {
+	t.Parallel()
 	for _, m := range Latencies {
 		if m.IsRate() || m.HigherIsBetter() {
 			t.Errorf("%s: a latency is neither a rate nor better when higher", m)

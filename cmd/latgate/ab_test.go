@@ -17,16 +17,20 @@ import (
 
 // driftingProfile is a server whose speed swings ±40 % within seconds, as
 // a shared provider's does: a stored baseline cannot be trusted against it.
+// Two tokens: the one inter-token gap must move by min_delta (25ms) to
+// count, beyond a loaded machine's scheduling delays, which spread over 16
+// tokens (1.6ms a gap) made an A/A run on the wall clock fail.
 func driftingProfile(slowdown float64) sim.Profile {
 	return sim.Profile{
-		TTFT: sim.LogNormal(200*time.Millisecond, 0.15), ITL: sim.Fixed(2 * time.Millisecond), Tokens: 16,
+		TTFT: sim.LogNormal(200*time.Millisecond, 0.15), ITL: sim.Fixed(2 * time.Millisecond), Tokens: 2,
 		Speed: sim.Speed{Swing: 0.4, SwingPeriod: 1500 * time.Millisecond, Slowdown: slowdown},
 	}
 }
 
 // TestABSurvivesDrift: an A/A run against a drifting server passes and says
 // what the suite can detect; the same run with the head 30 % slower fails;
-// the results file holds both variants with their blocks.
+// the results file holds both variants with their blocks. It measures on
+// the wall clock (gate builds its own HTTP client), alone in the package.
 func TestABSurvivesDrift(t *testing.T) {
 	base := sim.New(driftingProfile(0), 3)
 	head := sim.New(driftingProfile(0.3), 4) // started at the same moment: the same swing
@@ -106,7 +110,9 @@ func gitRepo(t *testing.T, dir string, base ...string) (baseSHA, headSHA string)
 // that adds latgate.yaml (absent at the base commit) measures the head
 // alone, passes and says "no baseline yet"; with the suite at the base
 // commit it measures both variants; latgate ab, which has no such
-// fallback, says what to give.
+// fallback, says what to give. It measures an A/A run on the wall clock
+// (gate builds its own HTTP client): it runs alone in the package, with a
+// tolerance (10s) no scheduling delay reaches.
 func TestGateABOnThePullRequestThatAddsTheSuite(t *testing.T) {
 	tests := []struct {
 		name         string
@@ -122,7 +128,7 @@ func TestGateABOnThePullRequestThatAddsTheSuite(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			dir, cfg, _ := simSuite(t, fastProfile(10*time.Millisecond), "")
+			dir, cfg, _ := simSuite(t, fastProfile(10*time.Millisecond), "regression: {min_delta: 10s}\n")
 			var base []string
 			if tt.atBase {
 				base = append(base, "latgate.yaml")

@@ -17,6 +17,7 @@ import (
 // INPUT_* variables from GitHub's runner) and is a flag of latgate gate,
 // and every documented output is wired from the step.
 func TestActionPassesEveryInput(t *testing.T) {
+	t.Parallel()
 	b, err := os.ReadFile("../../action.yml")
 	if err != nil {
 		t.Fatal(err)
@@ -86,6 +87,7 @@ func TestActionPassesEveryInput(t *testing.T) {
 
 // TestExampleSuiteParses keeps examples/latgate.yaml valid.
 func TestExampleSuitesParse(t *testing.T) {
+	t.Parallel()
 	files, _ := filepath.Glob("../../examples/*.yaml")
 	if len(files) < 3 {
 		t.Fatalf("found %d example suites, want at least 3", len(files))
@@ -107,6 +109,7 @@ func TestExampleSuitesParse(t *testing.T) {
 
 // TestREADMEWorkflowMatchesExample keeps the README's workflow copy-paste correct.
 func TestREADMEWorkflowMatchesExample(t *testing.T) {
+	t.Parallel()
 	readme, err := os.ReadFile("../../README.md")
 	if err != nil {
 		t.Fatal(err)

@@ -41,7 +41,7 @@ func cmdRun(e *env, args []string) error {
 		return err
 	}
 	gate.ConfigWarnings(e.stderr, cfg)
-	f, err := gate.Measure(e.ctx, cfg, gate.MeasureOptions{Source: gate.GitSource(e.getenv, *region), Progress: e.stderr, TTY: progressBar(e), ToolVersion: version.Tool()})
+	f, err := gate.Measure(e.ctx, cfg, gate.MeasureOptions{Client: e.client, Source: gate.GitSource(e.getenv, *region), Progress: e.stderr, TTY: progressBar(e), ToolVersion: version.Tool()})
 	if f != nil && len(f.Runs) > 0 {
 		if werr := fileio.Write(*out, f); werr != nil {
 			return gate.AsCannotRun(werr)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -56,8 +57,14 @@ func noSecrets(t *testing.T, where string, texts ...string) {
 	}
 }
 
+// TestGateRecordThenUnchangedThenSlower measures on the wall clock (gate
+// builds its own HTTP client, so the test cannot put it on virtual time):
+// it runs alone in the package, on 12 requests, and tells a server 980ms
+// slower from an unchanged one with a tolerance of 500ms, which a loaded
+// machine's scheduling delays (a p95 +250ms seen on 2 busy cores) do not
+// reach.
 func TestGateRecordThenUnchangedThenSlower(t *testing.T) {
-	dir, cfg, s := simSuite(t, fastProfile(20*time.Millisecond), "")
+	dir, cfg, s := simSuiteN(t, fastProfile(20*time.Millisecond), 12, "regression: {min_delta: 500ms}\n")
 	api := newFakeAPI(t)
 	env := actionsEnv(t, dir, api)
 	bl := filepath.Join(dir, "baseline.json")
@@ -86,7 +93,7 @@ func TestGateRecordThenUnchangedThenSlower(t *testing.T) {
 	}
 
 	// Slower server: fail, the same comment edited, an annotation.
-	s.SetProfile(fastProfile(150 * time.Millisecond))
+	s.SetProfile(fastProfile(time.Second))
 	api.Expect(ghfake.GetUser, ghfake.ListComments, ghfake.UpdateComment)
 	r2 := runCLI(t, env, "gate", "-c", cfg, "--baseline", bl, "--results", filepath.Join(dir, "r2.json"))
 	if r2.code != 1 {
@@ -122,6 +129,7 @@ func TestGateRecordThenUnchangedThenSlower(t *testing.T) {
 // results file it wrote, and a second local record (no artifact) continues
 // the history already in the folder.
 func TestGateRecordIntoAFolderOfOtherFiles(t *testing.T) {
+	t.Parallel()
 	dir, cfg, _ := simSuite(t, fastProfile(10*time.Millisecond), "")
 	others := map[string]string{"package.json": `{"name": "app"}`, "tsconfig.json": "{}", "notes.txt": "mine"}
 	for name, body := range others {
@@ -133,7 +141,9 @@ func TestGateRecordIntoAFolderOfOtherFiles(t *testing.T) {
 	var log string
 	for i, want := range []string{"history of 1 run(s)", "history continues from the 1 run(s) already in " + dir} {
 		if i > 0 {
-			time.Sleep(time.Second) // created_at has whole seconds: two runs in one second are one history entry
+			// created_at has whole seconds: two runs in one second are one
+			// history entry. Date the first a second back instead of waiting.
+			ageHistory(t, dir, time.Second)
 		}
 		r := runCLI(t, map[string]string{"TEST_API_KEY": testKey}, "gate", "--mode", "record", "-c", cfg, "--baseline-dir", dir, "--results", res,
 			"--report", filepath.Join(dir, "latgate-report.md"))
@@ -167,7 +177,36 @@ func TestGateRecordIntoAFolderOfOtherFiles(t *testing.T) {
 	}
 }
 
+// ageHistory dates every results file of the history folder dir by
+// earlier, as if it had been recorded that much before.
+func ageHistory(t *testing.T, dir string, by time.Duration) {
+	t.Helper()
+	h, err := publish.ReadHistoryDir(dir)
+	if err != nil || len(h) == 0 {
+		t.Fatalf("history in %s: %d file(s), %v", dir, len(h), err)
+	}
+	for _, hf := range h {
+		var f map[string]json.RawMessage
+		if err := json.Unmarshal(hf.Data, &f); err != nil {
+			t.Fatal(err)
+		}
+		at := hf.CreatedAt.Add(-by)
+		f["created_at"], _ = json.Marshal(at)
+		data, err := json.Marshal(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, publish.HistoryName(at)), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Remove(filepath.Join(dir, hf.Name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
 func TestGateForbiddenCommentKeepsVerdict(t *testing.T) {
+	t.Parallel()
 	dir, cfg, _ := simSuite(t, fastProfile(10*time.Millisecond), "")
 	api := newFakeAPI(t)
 	api.FailWith(ghfake.CreateComment, 403)
@@ -187,6 +226,7 @@ func TestGateForbiddenCommentKeepsVerdict(t *testing.T) {
 }
 
 func TestGateDryRunMakesNoAPICall(t *testing.T) {
+	t.Parallel()
 	dir, cfg, _ := simSuite(t, fastProfile(10*time.Millisecond), "")
 	api := newFakeAPI(t)
 	env := actionsEnv(t, dir, api)
@@ -207,8 +247,12 @@ func TestGateDryRunMakesNoAPICall(t *testing.T) {
 	}
 }
 
+// TestGateBaselineFromArtifact compares two wall-clock runs of one server
+// (gate builds its own HTTP client): it is about where the baseline comes
+// from, so it runs alone in the package with a tolerance (10s) no
+// scheduling delay reaches.
 func TestGateBaselineFromArtifact(t *testing.T) {
-	dir, cfg, _ := simSuite(t, fastProfile(10*time.Millisecond), "")
+	dir, cfg, _ := simSuite(t, fastProfile(10*time.Millisecond), "regression: {min_delta: 10s}\n")
 	api := newFakeAPI(t)
 	env := actionsEnv(t, dir, api)
 	bl := filepath.Join(dir, "b.json")
@@ -241,6 +285,7 @@ func TestGateBaselineFromArtifact(t *testing.T) {
 }
 
 func TestPublishOnly(t *testing.T) {
+	t.Parallel()
 	dir, cfg, _ := simSuite(t, fastProfile(10*time.Millisecond), "")
 	api := newFakeAPI(t)
 	res := filepath.Join(dir, "r.json")
@@ -266,6 +311,7 @@ func TestPublishOnly(t *testing.T) {
 }
 
 func TestGateWithoutTokenWarns(t *testing.T) {
+	t.Parallel()
 	dir, cfg, _ := simSuite(t, fastProfile(10*time.Millisecond), "budgets:\n  ttft: {p50: 1}\n")
 	api := newFakeAPI(t)
 	env := actionsEnv(t, dir, api)
@@ -283,6 +329,7 @@ func TestGateWithoutTokenWarns(t *testing.T) {
 // TestGateAcceptLabel: a pull request labelled latency-accepted reports its
 // regression as accepted, by whom, and passes; without the label it fails.
 func TestGateAcceptLabel(t *testing.T) {
+	t.Parallel()
 	dir, cfg, s := simSuite(t, fastProfile(20*time.Millisecond), "")
 	api := newFakeAPI(t)
 	env := actionsEnv(t, dir, api)
@@ -312,6 +359,7 @@ func TestGateAcceptLabel(t *testing.T) {
 // TestErrorsBeforeTheRun: bad flags, paths and baselines are reported
 // (exit 2) before a single request is sent.
 func TestErrorsBeforeTheRun(t *testing.T) {
+	t.Parallel()
 	var hits atomic.Int64
 	s := sim.New(fastProfile(time.Millisecond), 1)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { hits.Add(1); s.ServeHTTP(w, r) }))

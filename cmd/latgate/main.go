@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"os"
 	"os/signal"
 	"strings"
@@ -44,6 +45,10 @@ type env struct {
 	stdout, stderr io.Writer
 	getenv         func(string) string
 	ctx            context.Context
+	// client sends latgate run's requests; nil: the one gate sizes for
+	// the suite. Tests give one that reaches a simulator on virtual time
+	// (internal/clocktest).
+	client *http.Client
 }
 
 const usageText = `latgate measures LLM streaming latency and gates CI on drift.
@@ -79,10 +84,14 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 }
 
 func runContext(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
-	e := &env{stdout: stdout, stderr: stderr, getenv: getenv, ctx: ctx}
+	return runEnv(&env{stdout: stdout, stderr: stderr, getenv: getenv, ctx: ctx}, args)
+}
+
+// runEnv runs a command in e and returns its exit code.
+func runEnv(e *env, args []string) int {
 	err := dispatch(e, args)
 	if err != nil && gate.KindOf(err) != gate.Failed && !errors.Is(err, errHelp) {
-		fmt.Fprintln(stderr, "latgate: "+oneLine(err.Error()))
+		fmt.Fprintln(e.stderr, "latgate: "+oneLine(err.Error()))
 	}
 	return exitCode(err)
 }

@@ -4,14 +4,19 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/latgate/latgate/fileio"
+	"github.com/latgate/latgate/internal/clocktest"
 	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/sim"
 )
@@ -31,25 +36,68 @@ func runCLI(t *testing.T, env map[string]string, args ...string) result {
 	return result{code, out.String(), errb.String()}
 }
 
+// virtualCLI runs the command as runCLI does, inside the test's synctest
+// bubble: latgate run measures through client, a clocktest server's, on
+// virtual time (the other commands send no request of their own).
+func virtualCLI(t *testing.T, client *http.Client, vars map[string]string, args ...string) result {
+	t.Helper()
+	var out, errb bytes.Buffer
+	e := &env{stdout: &out, stderr: &errb, getenv: func(k string) string { return vars[k] }, ctx: context.Background(), client: client}
+	code := runEnv(e, args)
+	return result{code, out.String(), errb.String()}
+}
+
+// virtualSuite starts a simulator on the in-memory loopback of the test's
+// synctest bubble and writes a suite for it; latgate run reaches it through
+// client (see virtualCLI).
+func virtualSuite(t *testing.T, p sim.Profile, extra string) (dir, cfg string, s *sim.Server, client *http.Client) {
+	t.Helper()
+	s = sim.New(p, 7)
+	s.APIKey = testKey
+	srv := clocktest.NewServer(t, s)
+	dir, cfg = writeSuite(t, srv.URL, extra)
+	return dir, cfg, s, srv.Client()
+}
+
 // simSuite starts a simulator and writes a suite for it.
 func simSuite(t *testing.T, p sim.Profile, extra string) (dir, cfg string, s *sim.Server) {
+	t.Helper()
+	return simSuiteN(t, p, 40, extra)
+}
+
+// simSuiteN is simSuite with requests measured requests.
+func simSuiteN(t *testing.T, p sim.Profile, requests int, extra string) (dir, cfg string, s *sim.Server) {
 	t.Helper()
 	s = sim.New(p, 7)
 	s.APIKey = testKey
 	srv := httptest.NewServer(s)
 	t.Cleanup(srv.Close)
+	dir, cfg = writeSuiteN(t, srv.URL, requests, extra)
+	return dir, cfg, s
+}
+
+// writeSuite writes a suite of one scenario (40 requests at concurrency
+// 4) against the simulator at url.
+func writeSuite(t *testing.T, url, extra string) (dir, cfg string) {
+	t.Helper()
+	return writeSuiteN(t, url, 40, extra)
+}
+
+// writeSuiteN is writeSuite with requests measured requests.
+func writeSuiteN(t *testing.T, url string, requests int, extra string) (dir, cfg string) {
+	t.Helper()
 	dir = t.TempDir()
 	cfg = filepath.Join(dir, "latgate.yaml")
 	yaml := `endpoints:
   - name: local
-    base_url: ` + srv.URL + `/v1
+    base_url: ` + url + `/v1
     model: test-model
     api_key_env: TEST_API_KEY
 scenarios:
   - name: chat
     prompt: "Say hello."
     max_tokens: 16
-    requests: 40
+    requests: ` + strconv.Itoa(requests) + `
     concurrency: 4
 limits:
   timeout: 10s
@@ -58,7 +106,7 @@ limits:
 	if err := os.WriteFile(cfg, []byte(yaml), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return dir, cfg, s
+	return dir, cfg
 }
 
 func fastProfile(ttft time.Duration) sim.Profile {
@@ -66,67 +114,76 @@ func fastProfile(ttft time.Duration) sim.Profile {
 }
 
 func TestRunCompareExitCodes(t *testing.T) {
-	dir, cfg, s := simSuite(t, fastProfile(20*time.Millisecond), "")
-	env := map[string]string{"TEST_API_KEY": testKey}
-	base := filepath.Join(dir, "base.json")
-	r := runCLI(t, env, "run", "-c", cfg, "-o", base)
-	if r.code != 0 {
-		t.Fatalf("run exit %d: %s", r.code, r.stderr)
-	}
-	f, err := fileio.Read(base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if n := len(f.Runs[0].Requests); n != 40 || f.Runs[0].OKCount() != 40 {
-		t.Fatalf("%d requests, %d ok; want 40 and 40", n, f.Runs[0].OKCount())
-	}
-	if !strings.Contains(r.stdout, "chat") || !strings.Contains(r.stdout, "40/40") {
-		t.Errorf("run printed no table:\n%s", r.stdout)
-	}
-	// Same server: unchanged → pass (flags after the positional arguments).
-	same := filepath.Join(dir, "same.json")
-	if r := runCLI(t, env, "run", "-c", cfg, "-o", same); r.code != 0 {
-		t.Fatalf("second run exit %d: %s", r.code, r.stderr)
-	}
-	if r := runCLI(t, nil, "compare", base, same, "-c", cfg); r.code != 0 {
-		t.Errorf("unchanged compare exit %d, want 0:\n%s%s", r.code, r.stdout, r.stderr)
-	}
-	// Slower server → fail, JSON verdict.
-	s.SetProfile(fastProfile(120 * time.Millisecond))
-	slow := filepath.Join(dir, "slow.json")
-	if r := runCLI(t, env, "run", "-c", cfg, "-o", slow); r.code != 0 {
-		t.Fatalf("slow run exit %d: %s", r.code, r.stderr)
-	}
-	r = runCLI(t, nil, "compare", "--format", "json", base, slow, "-c", cfg)
-	if r.code != 1 {
-		t.Fatalf("slower compare exit %d, want 1:\n%s%s", r.code, r.stdout, r.stderr)
-	}
-	var v struct {
-		Schema, Verdict string
-		Checks          []struct{ Metric, Stat, Status string }
-	}
-	if err := json.Unmarshal([]byte(r.stdout), &v); err != nil {
-		t.Fatalf("json: %v\n%s", err, r.stdout)
-	}
-	regressed := false
-	for _, c := range v.Checks {
-		if c.Metric == "ttft" && c.Stat == "p50" && c.Status == "regression" {
-			regressed = true
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		dir, cfg, s, client := virtualSuite(t, fastProfile(20*time.Millisecond), "")
+		env := map[string]string{"TEST_API_KEY": testKey}
+		base := filepath.Join(dir, "base.json")
+		r := virtualCLI(t, client, env, "run", "-c", cfg, "-o", base)
+		if r.code != 0 {
+			t.Fatalf("run exit %d: %s", r.code, r.stderr)
 		}
-	}
-	if v.Schema != "latgate/verdict/v1" || v.Verdict != "fail" || !regressed {
-		t.Errorf("verdict %q schema %q, ttft p50 regression %v", v.Verdict, v.Schema, regressed)
-	}
-	// --fail-on over_budget only (and no budget): the same comparison passes.
-	if r := runCLI(t, nil, "compare", base, slow, "--fail-on", "over_budget"); r.code != 0 {
-		t.Errorf("with --fail-on over_budget exit %d, want 0", r.code)
-	}
-	if r := runCLI(t, nil, "compare", base, slow, "--format", "markdown"); !strings.Contains(r.stdout, "### ❌ latgate") {
-		t.Errorf("markdown output:\n%s", r.stdout)
-	}
+		f, err := fileio.Read(base)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(f.Runs[0].Requests); n != 40 || f.Runs[0].OKCount() != 40 {
+			t.Fatalf("%d requests, %d ok; want 40 and 40", n, f.Runs[0].OKCount())
+		}
+		for i, q := range f.Runs[0].Requests {
+			if *q.TTFTMs != 20 {
+				t.Fatalf("request %d: ttft %v ms, want exactly 20 (virtual time)", i, *q.TTFTMs)
+			}
+		}
+		if !strings.Contains(r.stdout, "chat") || !strings.Contains(r.stdout, "40/40") {
+			t.Errorf("run printed no table:\n%s", r.stdout)
+		}
+		// Same server: unchanged → pass (flags after the positional arguments).
+		same := filepath.Join(dir, "same.json")
+		if r := virtualCLI(t, client, env, "run", "-c", cfg, "-o", same); r.code != 0 {
+			t.Fatalf("second run exit %d: %s", r.code, r.stderr)
+		}
+		if r := virtualCLI(t, client, nil, "compare", base, same, "-c", cfg); r.code != 0 {
+			t.Errorf("unchanged compare exit %d, want 0:\n%s%s", r.code, r.stdout, r.stderr)
+		}
+		// Slower server → fail, JSON verdict.
+		s.SetProfile(fastProfile(120 * time.Millisecond))
+		slow := filepath.Join(dir, "slow.json")
+		if r := virtualCLI(t, client, env, "run", "-c", cfg, "-o", slow); r.code != 0 {
+			t.Fatalf("slow run exit %d: %s", r.code, r.stderr)
+		}
+		r = virtualCLI(t, client, nil, "compare", "--format", "json", base, slow, "-c", cfg)
+		if r.code != 1 {
+			t.Fatalf("slower compare exit %d, want 1:\n%s%s", r.code, r.stdout, r.stderr)
+		}
+		var v struct {
+			Schema, Verdict string
+			Checks          []struct{ Metric, Stat, Status string }
+		}
+		if err := json.Unmarshal([]byte(r.stdout), &v); err != nil {
+			t.Fatalf("json: %v\n%s", err, r.stdout)
+		}
+		regressed := false
+		for _, c := range v.Checks {
+			if c.Metric == "ttft" && c.Stat == "p50" && c.Status == "regression" {
+				regressed = true
+			}
+		}
+		if v.Schema != "latgate/verdict/v1" || v.Verdict != "fail" || !regressed {
+			t.Errorf("verdict %q schema %q, ttft p50 regression %v", v.Verdict, v.Schema, regressed)
+		}
+		// --fail-on over_budget only (and no budget): the same comparison passes.
+		if r := virtualCLI(t, client, nil, "compare", base, slow, "--fail-on", "over_budget"); r.code != 0 {
+			t.Errorf("with --fail-on over_budget exit %d, want 0", r.code)
+		}
+		if r := virtualCLI(t, client, nil, "compare", base, slow, "--format", "markdown"); !strings.Contains(r.stdout, "### ❌ latgate") {
+			t.Errorf("markdown output:\n%s", r.stdout)
+		}
+	})
 }
 
 func TestAPIKeyNeverLeaks(t *testing.T) {
+	t.Parallel()
 	// A profile with every kind of failure, and a server that echoes a
 	// wrong key back in its 401 message.
 	flaky, _ := sim.Named("flaky")
@@ -158,6 +215,7 @@ func TestAPIKeyNeverLeaks(t *testing.T) {
 }
 
 func TestBadInputs(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	write := func(name, content string) string {
 		p := filepath.Join(dir, name)
@@ -265,6 +323,7 @@ func TestBadInputs(t *testing.T) {
 }
 
 func TestMerge(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	ms := func(v float64) *float64 { return &v }
 	req := results.Request{OK: true, TTFTMs: ms(100), TotalMs: ms(200), ITLMs: []float64{}}
@@ -290,23 +349,46 @@ func TestMerge(t *testing.T) {
 }
 
 func TestVersion(t *testing.T) {
+	t.Parallel()
 	r := runCLI(t, nil, "version")
 	if r.code != 0 || !strings.HasPrefix(r.stdout, "latgate dev (commit ") || !strings.Contains(r.stdout, "go1.") {
 		t.Errorf("version: %d %q", r.code, r.stdout)
 	}
 }
 
+// TestInterruptStillWritesResults is a wall-clock smoke test of the whole
+// command over a real loopback (the runner's interrupt is tested exactly on
+// virtual time in probe): 4 warmup then 40 requests of 1s at concurrency 4
+// take 11s. The run is interrupted when the 9th request arrives, so after
+// a measured one completed; it must end within 3s of the interrupt, with
+// what was measured written and marked interrupted.
 func TestInterruptStillWritesResults(t *testing.T) {
-	// 40 requests of about 200ms at concurrency 4: about 2s; interrupted at 700ms.
-	dir, cfg, _ := simSuite(t, sim.Profile{TTFT: sim.Fixed(100 * time.Millisecond), ITL: sim.Fixed(10 * time.Millisecond), Tokens: 10}, "")
-	out := filepath.Join(dir, "r.json")
+	t.Parallel()
+	s := sim.New(sim.Profile{TTFT: sim.Fixed(100 * time.Millisecond), ITL: sim.Fixed(100 * time.Millisecond), Tokens: 10}, 7)
+	s.APIKey = testKey
 	ctx, cancel := context.WithCancel(context.Background())
-	time.AfterFunc(700*time.Millisecond, cancel)
+	defer cancel()
+	var arrived atomic.Int64
+	interrupted := make(chan time.Time, 1)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if arrived.Add(1) == 9 {
+			interrupted <- time.Now()
+			cancel()
+		}
+		s.ServeHTTP(w, r)
+	}))
+	t.Cleanup(srv.Close)
+	dir, cfg := writeSuite(t, srv.URL, "")
+	out := filepath.Join(dir, "r.json")
 	var so, se bytes.Buffer
-	start := time.Now()
 	code := runContext(ctx, []string{"run", "-c", cfg, "-o", out}, &so, &se, func(k string) string { return map[string]string{"TEST_API_KEY": testKey}[k] })
-	if el := time.Since(start); el > 1500*time.Millisecond {
-		t.Errorf("stopping took %v", el)
+	select {
+	case at := <-interrupted:
+		if el := time.Since(at); el > 3*time.Second {
+			t.Errorf("stopping took %v after the interrupt: it did not stop the run", el)
+		}
+	default:
+		t.Fatal("the run ended before its 9th request")
 	}
 	if code != 3 || !strings.Contains(se.String(), "incomplete run (interrupted") {
 		t.Errorf("exit %d, want 3 and the interruption named: %s", code, se.String())
@@ -332,6 +414,7 @@ func TestInterruptStillWritesResults(t *testing.T) {
 }
 
 func TestCapsAreCheckedOrMarkIncomplete(t *testing.T) {
+	t.Parallel()
 	// A request cap the plan cannot fit in is an error before any request.
 	_, cfg, _ := simSuite(t, fastProfile(time.Millisecond), "  max_requests: 2\n")
 	r := runCLI(t, map[string]string{"TEST_API_KEY": testKey}, "run", "-c", cfg, "-o", filepath.Join(t.TempDir(), "r.json"))
@@ -351,6 +434,7 @@ func TestCapsAreCheckedOrMarkIncomplete(t *testing.T) {
 }
 
 func TestColdConnections(t *testing.T) {
+	t.Parallel()
 	for _, cold := range []bool{false, true} {
 		extra := ""
 		if cold {
@@ -387,6 +471,7 @@ func TestColdConnections(t *testing.T) {
 }
 
 func TestInitAndCompletion(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	if r := runCLI(t, nil, "init", "--dir", dir); r.code != 0 {
 		t.Fatalf("init exit %d: %s", r.code, r.stderr)
@@ -424,6 +509,7 @@ func TestInitAndCompletion(t *testing.T) {
 // TestInterruptedGateNeverRecordsOrPasses: SIGTERM during gate --mode
 // record records no baseline; during a gate it never prints PASS.
 func TestInterruptedGateNeverRecordsOrPasses(t *testing.T) {
+	t.Parallel()
 	dir, cfg, _ := simSuite(t, sim.Profile{TTFT: sim.Fixed(100 * time.Millisecond), ITL: sim.Fixed(10 * time.Millisecond), Tokens: 10}, "")
 	getenv := func(k string) string { return map[string]string{"TEST_API_KEY": testKey}[k] }
 	for _, mode := range []string{"record", "gate"} {
@@ -485,6 +571,7 @@ func TestCompareReadsTheSuiteInTheFolder(t *testing.T) {
 // TestDefaultConfigInHelp: every command that reads a suite defaults to
 // latgate.yaml, and its -h says so.
 func TestDefaultConfigInHelp(t *testing.T) {
+	t.Parallel()
 	for _, cmd := range []string{"run", "ab", "gate", "publish"} {
 		t.Run(cmd, func(t *testing.T) {
 			r := runCLI(t, nil, cmd, "-h")

@@ -66,6 +66,7 @@ func client(t *testing.T, f *Fake) *github.Client {
 }
 
 func TestExpectations(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name   string
 		expect []Op
@@ -105,6 +106,7 @@ func TestExpectations(t *testing.T) {
 }
 
 func TestVerifyStartsANewPhase(t *testing.T) {
+	t.Parallel()
 	f, rec := newRecorded(t)
 	f.Login = "latgate-bot"
 	gh := client(t, f)
@@ -120,6 +122,7 @@ func TestVerifyStartsANewPhase(t *testing.T) {
 }
 
 func TestCommentsPagingAndIdentity(t *testing.T) {
+	t.Parallel()
 	f := New(t, "o/r")
 	f.Token = "ghs_x"
 	f.AddPull(Pull{Number: 7, HeadSHA: "a1"})
@@ -175,6 +178,7 @@ func TestCommentsPagingAndIdentity(t *testing.T) {
 }
 
 func TestForkPullRequests(t *testing.T) {
+	t.Parallel()
 	f := New(t, "o/r")
 	f.AddPull(Pull{Number: 3, HeadSHA: "same", HeadRef: "feature"})
 	f.AddPull(Pull{Number: 4, HeadSHA: "forked", HeadRef: "main", HeadRepo: f.ForkOf("alice")})
@@ -221,6 +225,7 @@ func TestForkPullRequests(t *testing.T) {
 }
 
 func TestArtifactDownload(t *testing.T) {
+	t.Parallel()
 	f := New(t, "o/r")
 	f.Token = "ghs_x"
 	zb := Zip(File{"a.json", `{"a":1}`})
@@ -256,6 +261,7 @@ func TestArtifactDownload(t *testing.T) {
 }
 
 func TestTokenSentToStorageFails(t *testing.T) {
+	t.Parallel()
 	f, rec := newRecorded(t)
 	f.AddRun(Run{ID: 9, Workflow: "latgate.yml", Artifacts: []Artifact{{ID: 5, Name: "b", Zip: Zip()}}})
 	f.Expect(DownloadArtifact, Storage)
@@ -277,6 +283,7 @@ func TestTokenSentToStorageFails(t *testing.T) {
 }
 
 func TestFailWith(t *testing.T) {
+	t.Parallel()
 	f := New(t, "o/r")
 	f.AddPull(Pull{Number: 7})
 	f.FailWith(CreateComment, 403)

@@ -3,6 +3,7 @@ package money
 import "testing"
 
 func TestUSD(t *testing.T) {
+	t.Parallel()
 	for _, tt := range []struct {
 		v    float64
 		want string

@@ -12,6 +12,7 @@ import (
 )
 
 func TestInitWritesASuiteThatParses(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		opt     InitOptions
@@ -109,6 +110,7 @@ func TestInitWritesASuiteThatParses(t *testing.T) {
 }
 
 func TestInitBaseURLNeedsAModel(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name string
 		opt  InitOptions
@@ -135,6 +137,7 @@ func TestInitBaseURLNeedsAModel(t *testing.T) {
 }
 
 func TestCompletionScripts(t *testing.T) {
+	t.Parallel()
 	cmds := []Command{{Name: "run", Flags: []string{"c", "scenario"}}, {Name: "compare", Flags: []string{"format"}, Files: true}}
 	for name, script := range map[string]string{"bash": Bash(cmds), "zsh": Zsh(cmds), "fish": Fish(cmds)} {
 		for _, want := range []string{"run", "compare", "scenario", "format"} {

@@ -45,6 +45,7 @@ func (r *reader) value(t uint32) any {
 }
 
 func TestWriteIsValidGGUF(t *testing.T) {
+	t.Parallel()
 	c := Config{Hidden: 64, Layers: 2, Heads: 4, FFN: 96, Context: 256, Seed: 3}
 	var buf bytes.Buffer
 	if err := Write(&buf, c); err != nil {
@@ -100,6 +101,7 @@ func TestWriteIsValidGGUF(t *testing.T) {
 // dimension 0 is the anchor, and after the final norm and output layer every
 // printable byte beats </s> and every unprintable byte.
 func TestBannedTokensNeverWin(t *testing.T) {
+	t.Parallel()
 	c := Small
 	ts := c.tensors()
 	var out []float32
