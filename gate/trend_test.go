@@ -214,13 +214,12 @@ func TestTrendBadInput(t *testing.T) {
 
 func TestTrendEscapesHostileNames(t *testing.T) {
 	dir := t.TempDir()
-	var paths []string
 	for i := range 8 {
 		f := trendResults(i, map[string]float64{"chat": 400})
 		f.Runs[0].Scenario = "chat\x1b[2J\n::error::pwned\u202e"
-		p := filepath.Join(dir, fmt.Sprintf("r%d.json", i))
-		fileio.Write(p, f)
-		paths = append(paths, p)
+		if err := fileio.Write(filepath.Join(dir, fmt.Sprintf("r%d.json", i)), f); err != nil {
+			t.Fatal(err)
+		}
 	}
 	os.WriteFile(filepath.Join(dir, "evil\x1b]0;x\x07.txt"), []byte("x"), 0o644)
 	tr, err := Trend(Env{Getenv: noEnv}, []string{dir})

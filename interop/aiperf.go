@@ -243,23 +243,23 @@ func aiperfRequest(rec *aiperfRecord) (results.Request, error) {
 
 // fill adds what a successful record may hold besides TTFT and total:
 // chunk gaps, time per token, time to first visible token, reasoning.
-func (m aiperfMetrics) fill(q *results.Request) error {
-	gaps, err := m.gaps(aiperfGaps)
+func (a aiperfMetrics) fill(q *results.Request) error {
+	gaps, err := a.gaps(aiperfGaps)
 	if err != nil {
 		return err
 	}
 	q.ITLMs = gaps
-	if v, ok, err := m.ms(aiperfTPOT); err != nil {
+	if v, ok, err := a.ms(aiperfTPOT); err != nil {
 		return err
 	} else if ok && q.OutputTokens >= 2 {
 		q.TPOTMs = ptr(v)
 	}
-	if v, ok, err := m.ms(aiperfTTFO); err != nil {
+	if v, ok, err := a.ms(aiperfTTFO); err != nil {
 		return err
 	} else if ok {
 		q.TTFCMs = ptr(v)
 	}
-	n, ok, err := m.count(aiperfReason)
+	n, ok, err := a.count(aiperfReason)
 	if ok && n <= q.OutputTokens {
 		q.ReasoningTokens = n
 	}

@@ -164,7 +164,7 @@ func TestFidelity(t *testing.T) {
 	if !*skipNode {
 		script = nodeReference(t)
 	}
-	body, _ := json.Marshal(openai.ChatCompletionRequest{Model: "fidelity", MaxTokens: fidTokens, Stream: true,
+	body, _ := json.Marshal(openai.ChatCompletionRequest{Model: "fidelity", MaxCompletionTokens: fidTokens, Stream: true,
 		StreamOptions: &openai.StreamOptions{IncludeUsage: true}, Messages: []openai.ChatCompletionMessage{{Role: "user", Content: "Say something."}}})
 	var b strings.Builder
 	fmt.Fprintf(&b, "Injected: TTFT %v (fixed), inter-token %v, %d tokens, a role-only first chunk. Errors in ms: measured − injected, and for latgate also measured − the server's actual send time (stamped by the simulator), which removes the simulator's own timer lateness.\n\n", injectedTTFT, injectedITL, fidTokens)

@@ -20,11 +20,11 @@ import (
 func body(t *testing.T, maxTokens int) []byte {
 	t.Helper()
 	b, err := json.Marshal(openai.ChatCompletionRequest{
-		Model:         "test",
-		Messages:      []openai.ChatCompletionMessage{{Role: "user", Content: "hello there"}},
-		MaxTokens:     maxTokens,
-		Stream:        true,
-		StreamOptions: &openai.StreamOptions{IncludeUsage: true},
+		Model:               "test",
+		Messages:            []openai.ChatCompletionMessage{{Role: "user", Content: "hello there"}},
+		MaxCompletionTokens: maxTokens,
+		Stream:              true,
+		StreamOptions:       &openai.StreamOptions{IncludeUsage: true},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -77,16 +77,6 @@ type timeline struct {
 	hint string
 }
 
-// outputs counts the output events so far (for failure messages).
-func (tl *timeline) outputs() int {
-	n := 0
-	for _, e := range tl.events {
-		if e.output() > 0 {
-			n++
-		}
-	}
-	return n
-}
 
 // derive computes every stream metric of a request from its timeline: a
 // pure function of what arrived when (docs/metrics.md). It fills the

@@ -415,12 +415,11 @@ func omAddSample(fams map[string]*omFamily, cur, name, labels, value string) err
 // le with canonical numbers, cumulative, +Inf last equal to _count, _sum.
 func omHistogram(name string, f *omFamily) error {
 	type series struct {
-		les          []float64
-		counts       []float64
-		count        float64
-		hasCount     bool
-		hasSum       bool
-		canonicalErr error
+		les      []float64
+		counts   []float64
+		count    float64
+		hasCount bool
+		hasSum   bool
 	}
 	all := map[string]*series{}
 	for _, s := range f.samples {
