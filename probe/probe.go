@@ -44,6 +44,10 @@ type Request struct {
 	APIKey  string            // sent in the API's auth header when non-empty
 	Headers map[string]string // extra headers; they win over the API's
 	Stream  *StreamSpec       // Custom: how to read the stream (required)
+	// Session, when set, makes the request a session of several model
+	// calls (steps): Body is then built for each step from Session.Params
+	// and the conversation so far.
+	Session *Session
 }
 
 // Prober sends requests and times them.
@@ -91,6 +95,16 @@ func (s *stallReader) Read(p []byte) (int, error) {
 // a classified event stamped with its arrival: the timeline) and derive (a
 // pure function from the timeline to every stream metric).
 func (p *Prober) Do(ctx context.Context, req Request) Record {
+	if req.Session != nil {
+		return p.session(ctx, req)
+	}
+	rec, _ := p.call(ctx, req)
+	return rec
+}
+
+// call sends one request and measures it: its record, and the timeline the
+// stream metrics were derived from (a session combines its calls').
+func (p *Prober) call(ctx context.Context, req Request) (Record, timeline) {
 	clk := clock.Or(p.Clock)
 	rate := p.ReadingRate
 	if rate <= 0 {
@@ -111,10 +125,11 @@ func (p *Prober) Do(ctx context.Context, req Request) Record {
 
 	c := &conn{clk: clk}
 	rec := newRecord()
+	var tl timeline
 	hreq, err := p.newRequest(ctx, req, w, c)
 	if err != nil {
 		rec.Error = p.redact("building request: "+err.Error(), req)
-		return rec
+		return rec, tl
 	}
 	resp, err := p.send(hreq, c)
 	if err == nil {
@@ -138,7 +153,7 @@ func (p *Prober) Do(ctx context.Context, req Request) Record {
 			}
 			rec.Error = fmt.Sprintf("expected an SSE stream (text/event-stream), got Content-Type %q: %s", ct, ask)
 		default:
-			tl := p.read(ctx, body, w, c.since)
+			tl = p.read(ctx, body, w, c.since)
 			if tl.end != Missing && tl.failure == "" {
 				// Read the end of the body so the connection can be
 				// reused (Go's transport reuses only fully read bodies).
@@ -159,7 +174,7 @@ func (p *Prober) Do(ctx context.Context, req Request) Record {
 		rec.DNS, rec.Connect, rec.TLS = c.dns, c.connect, c.tls
 	}
 	rec.Error = p.redact(rec.Error, req)
-	return rec
+	return rec, tl
 }
 
 // conn is what httptrace reports about one request's connection, from t0.

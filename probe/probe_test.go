@@ -104,14 +104,14 @@ func TestReaderModelWorkedCase(t *testing.T) {
 	// (1000ms). Token 2 is there when needed; token 3 arrives at 1500ms,
 	// 300ms after the reader finished token 2 (1200ms): the reader waits
 	// 300ms. Token 4 arrives while token 3 is being read.
-	events := []outputEvent{{1000 * ms, 4}, {1050 * ms, 4}, {1500 * ms, 4}, {1520 * ms, 4}}
+	events := []outputEvent{{at: 1000 * ms, chars: 4}, {at: 1050 * ms, chars: 4}, {at: 1500 * ms, chars: 4}, {at: 1520 * ms, chars: 4}}
 	got := readerModel(events, spreadTokens(events, 0), 10)
 	if want := 1300 * ms; got != want {
 		t.Errorf("perceived = %v, want %v (ttft 1000ms + 300ms of waiting)", got, want)
 	}
 	// An event carrying several tokens gives them all at once: 4 tokens by
 	// usage spread over 2 events by characters (1 and 3 tokens).
-	events = []outputEvent{{100 * ms, 2}, {150 * ms, 6}}
+	events = []outputEvent{{at: 100 * ms, chars: 2}, {at: 150 * ms, chars: 6}}
 	k := spreadTokens(events, 4)
 	if k[0] != 1 || k[1] != 3 {
 		t.Fatalf("spread = %v, want [1 3]", k)
@@ -120,7 +120,7 @@ func TestReaderModelWorkedCase(t *testing.T) {
 		t.Errorf("perceived = %v, want ttft 100ms (no waiting)", got)
 	}
 	// A slow stream: one token every 500ms; the reader waits 400ms per token.
-	events = []outputEvent{{200 * ms, 1}, {700 * ms, 1}, {1200 * ms, 1}}
+	events = []outputEvent{{at: 200 * ms, chars: 1}, {at: 700 * ms, chars: 1}, {at: 1200 * ms, chars: 1}}
 	if got, want := readerModel(events, spreadTokens(events, 0), 10), (200+800)*ms; got != want {
 		t.Errorf("perceived = %v, want %v", got, want)
 	}
@@ -355,7 +355,7 @@ func TestReusedConnectionHasNoNetworkTime(t *testing.T) {
 func TestReaderModel(t *testing.T) {
 	t.Parallel()
 	ms := time.Millisecond
-	events := []outputEvent{{400 * ms, 3}, {420 * ms, 3}, {700 * ms, 3}, {710 * ms, 3}, {1400 * ms, 3}, {1410 * ms, 3}}
+	events := []outputEvent{{at: 400 * ms, chars: 3}, {at: 420 * ms, chars: 3}, {at: 700 * ms, chars: 3}, {at: 710 * ms, chars: 3}, {at: 1400 * ms, chars: 3}, {at: 1410 * ms, chars: 3}}
 	k := spreadTokens(events, 6)
 	for i, v := range k {
 		if v != 1 {

@@ -57,6 +57,11 @@ type Record struct {
 	Variant vocab.Side
 	Block   int
 
+	// Session is what a session of several model calls measured beyond a
+	// single call (its steps, tool time, answer); nil for a single call.
+	// For a session the stream fields above cover the whole session.
+	Session *SessionRecord
+
 	// misread: the stream could not be read as configured (a custom
 	// endpoint's text pointer matched no event). Every further request
 	// would fail the same way, so the Runner stops at the first one.
@@ -103,6 +108,7 @@ func newRecord() Record {
 type outputEvent struct {
 	at    time.Duration
 	chars int
+	step  int // the session step it belongs to (0 for a single call)
 }
 
 // readerModel returns perceived latency by the reader model of docs/metrics.md: a

@@ -93,13 +93,19 @@ func derive(tl timeline, readingRate float64) Record {
 		last    = Missing
 		u       *usage
 		end     streamEnd
+		step    int
 	)
 	for i, e := range tl.events {
 		if i == 0 {
 			rec.FirstEvent = e.at
 		}
-		// Stalls are gaps between any two events after the first output.
-		if len(outs) > 0 && e.at-last > rec.MaxStall {
+		if e.step && i > 0 {
+			step++ // a session's next step: the wait before it is no stall
+			last = Missing
+		}
+		// Stalls are gaps between any two events of a step after its
+		// first output.
+		if len(outs) > 0 && last != Missing && e.at-last > rec.MaxStall {
 			rec.MaxStall = e.at - last
 		}
 		last = e.at
@@ -115,7 +121,7 @@ func derive(tl timeline, readingRate float64) Record {
 			if e.content > 0 && rec.TTFC == Missing {
 				rec.TTFC = e.at
 			}
-			outs = append(outs, outputEvent{at: e.at, chars: n})
+			outs = append(outs, outputEvent{at: e.at, chars: n, step: step})
 			visible = append(visible, e.content+e.tool)
 		}
 	}
@@ -127,12 +133,19 @@ func derive(tl timeline, readingRate float64) Record {
 		}
 	}
 	if len(outs) > 0 {
+		var span time.Duration // generation time: within steps
+		steps := 1
 		rec.ITL = make([]time.Duration, 0, len(outs)-1)
 		for i := 1; i < len(outs); i++ {
+			if outs[i].step != outs[i-1].step {
+				steps++ // the gap between steps is a tool's or a turn's
+				continue
+			}
 			rec.ITL = append(rec.ITL, outs[i].at-outs[i-1].at)
+			span += outs[i].at - outs[i-1].at
 		}
-		if rec.OutputTokens >= 2 {
-			rec.TPOT = (outs[len(outs)-1].at - outs[0].at) / time.Duration(rec.OutputTokens-1)
+		if rec.OutputTokens > steps {
+			rec.TPOT = span / time.Duration(rec.OutputTokens-steps)
 		}
 		rec.Perceived = perceived(outs, visible, rec.TokensSource == "usage", rec.OutputTokens, rec.ReasoningTokens, readingRate)
 	}

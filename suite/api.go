@@ -17,6 +17,7 @@ var apiFields = map[string][]string{
 	"gemini":    {"base_url"},
 	"azure":     {"base_url", "deployment", "api_version"},
 	"custom":    {"url", "method", "body", "stream"},
+	"ai-sdk":    {"url", "body"},
 }
 
 // defaultBaseURL is the base URL of an API with one public host.
@@ -69,9 +70,12 @@ func (p *parser) endpoint(i int, re rawEndpoint, seen map[string]bool, n int) En
 			p.errf(p.line(ip+"."+k), "endpoint %q: %s is not a key of api %s (%s takes %s)", e.Name, k, e.API, e.API, strings.Join(allowed, ", "))
 		}
 	}
-	if e.API == "custom" {
+	switch e.API {
+	case "custom":
 		p.custom(ip, &e, re)
-	} else {
+	case "ai-sdk":
+		p.aiSDK(ip, &e, re)
+	default:
 		p.baseURL(ip, &e, re.BaseURL)
 	}
 	p.endpointModel(line, &e)
@@ -94,7 +98,7 @@ func (p *parser) endpointModel(line int, e *Endpoint) {
 		if e.Model == "" {
 			e.Model = e.Deployment
 		}
-	case "custom":
+	case "custom", "ai-sdk": // the body (or the route itself) names the model
 	default:
 		if e.Model == "" {
 			p.errf(line, "endpoint %q: model is required", e.Name)
@@ -252,17 +256,43 @@ func (p *parser) azureURL(kl int, e *Endpoint, raw, path string) {
 
 var streamFormats = []string{"sse", "ndjson", "text"}
 
-func (p *parser) custom(ip string, e *Endpoint, re rawEndpoint) {
+// aiSDK reads a Vercel AI SDK chat route: its url (such as
+// http://127.0.0.1:3000/api/chat) and an optional body replacing the one
+// useChat sends.
+func (p *parser) aiSDK(ip string, e *Endpoint, re rawEndpoint) {
+	p.endpointURL(ip, e, re, "http://127.0.0.1:3000/api/chat")
+	e.Method = "POST"
+	p.endpointBody(ip, e, re)
+}
+
+// endpointURL reads the full URL of a custom or AI SDK endpoint.
+func (p *parser) endpointURL(ip string, e *Endpoint, re rawEndpoint, example string) {
 	if re.URL == "" {
-		p.errf(e.Line, "endpoint %q: api custom needs url (the full URL to request, such as http://127.0.0.1:11434/api/chat)", e.Name)
-	} else {
-		v, secrets := p.expand(ip+".url", e.Name, "url", re.URL)
-		e.envSecrets = append(e.envSecrets, secrets...)
-		e.URL = v
-		if !urlOK(re.URL, v, p.opt.SkipKeys) {
-			p.errf(p.line(ip+".url"), "endpoint %q: url %q is not an http(s) URL", e.Name, re.URL)
-		}
+		p.errf(e.Line, "endpoint %q: api %s needs url (the full URL to request, such as %s)", e.Name, e.API, example)
+		return
 	}
+	v, secrets := p.expand(ip+".url", e.Name, "url", re.URL)
+	e.envSecrets = append(e.envSecrets, secrets...)
+	e.URL = v
+	if !urlOK(re.URL, v, p.opt.SkipKeys) {
+		p.errf(p.line(ip+".url"), "endpoint %q: url %q is not an http(s) URL", e.Name, re.URL)
+	}
+}
+
+// endpointBody reads a body template (any YAML value).
+func (p *parser) endpointBody(ip string, e *Endpoint, re rawEndpoint) {
+	if re.Body == nil {
+		return
+	}
+	var body any
+	if err := re.Body.Node.Decode(&body); err != nil {
+		p.errf(p.line(ip+".body"), "endpoint %q: body: %v", e.Name, err)
+	}
+	e.Body = body
+}
+
+func (p *parser) custom(ip string, e *Endpoint, re rawEndpoint) {
+	p.endpointURL(ip, e, re, "http://127.0.0.1:11434/api/chat")
 	switch strings.ToUpper(e.Method) {
 	case "":
 		e.Method = "POST"
@@ -271,21 +301,24 @@ func (p *parser) custom(ip string, e *Endpoint, re rawEndpoint) {
 	default:
 		p.errf(p.line(ip+".method"), "endpoint %q: method: want GET, POST, PUT or PATCH, got %q", e.Name, e.Method)
 	}
-	if re.Body != nil {
-		var body any
-		if err := re.Body.Node.Decode(&body); err != nil {
-			p.errf(p.line(ip+".body"), "endpoint %q: body: %v", e.Name, err)
-		}
-		e.Body = body
-	}
+	p.endpointBody(ip, e, re)
 	if re.Stream == nil {
 		p.errf(e.Line, "endpoint %q: api custom needs stream: {format: sse, text: /pointer/to/text}", e.Name)
 		return
 	}
-	rs := *re.Stream
-	sp := ip + ".stream"
+	p.stream(ip+".stream", e, *re.Stream)
+}
+
+// stream reads how a custom endpoint's stream is read: its format, the
+// JSON pointers into each event and, for a server-driven agent, which
+// event types play which role.
+func (p *parser) stream(sp string, e *Endpoint, rs rawStream) {
 	st := &Stream{Format: rs.Format, Text: rs.Text, Reasoning: rs.Reasoning, Done: rs.Done, Error: rs.Error,
-		OutputTokens: rs.OutputTokens, InputTokens: rs.InputTokens, CachedTokens: rs.CachedTokens}
+		OutputTokens: rs.OutputTokens, InputTokens: rs.InputTokens, CachedTokens: rs.CachedTokens, Type: rs.Type, ToolCall: rs.ToolCall}
+	if rs.Types != nil {
+		t := rs.Types
+		st.Types = StreamTypes{Text: t.Text, Reasoning: t.Reasoning, ToolCall: t.ToolCall, ToolCallDone: t.ToolCallDone, ToolResult: t.ToolResult, Step: t.Step}
+	}
 	e.Stream = st
 	if st.Format == "" {
 		st.Format = "sse"
@@ -295,7 +328,7 @@ func (p *parser) custom(ip string, e *Endpoint, re rawEndpoint) {
 		return
 	}
 	pointers := []struct{ key, v string }{{"text", st.Text}, {"reasoning", st.Reasoning}, {"done", st.Done}, {"error", st.Error},
-		{"output_tokens", st.OutputTokens}, {"input_tokens", st.InputTokens}, {"cached_tokens", st.CachedTokens}}
+		{"output_tokens", st.OutputTokens}, {"input_tokens", st.InputTokens}, {"cached_tokens", st.CachedTokens}, {"type", st.Type}, {"tool_call", st.ToolCall}}
 	for _, ptr := range pointers {
 		if ptr.v == "" {
 			continue
@@ -310,6 +343,22 @@ func (p *parser) custom(ip string, e *Endpoint, re rawEndpoint) {
 	}
 	if st.Format != "text" && st.Text == "" {
 		p.errf(p.line(sp), "endpoint %q: stream.text is required: the JSON pointer (RFC 6901) to each event's output text, such as /message/content", e.Name)
+	}
+	p.streamTypes(sp, e, st, rs.Types != nil)
+}
+
+// streamTypes checks stream.type and stream.types: together or not at all,
+// and the visible text's types among them.
+func (p *parser) streamTypes(sp string, e *Endpoint, st *Stream, given bool) {
+	switch {
+	case given && st.Type == "":
+		p.errf(p.line(sp+".types"), "endpoint %q: stream.types needs stream.type, the JSON pointer to each event's type (such as /type)", e.Name)
+	case st.Type != "" && !given:
+		p.errf(p.line(sp+".type"), "endpoint %q: stream.type says where an event's type is; stream.types says which types are text, reasoning, tool_call, tool_call_done, tool_result and step", e.Name)
+	case given && len(st.Types.Text) == 0:
+		p.errf(p.line(sp+".types"), "endpoint %q: stream.types.text: which event types carry the visible text is required (such as [text-delta])", e.Name)
+	case st.ToolCall != "" && len(st.Types.ToolCall) == 0:
+		p.errf(p.line(sp+".tool_call"), "endpoint %q: stream.tool_call points into the events of stream.types.tool_call: list them", e.Name)
 	}
 }
 

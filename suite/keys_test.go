@@ -183,7 +183,7 @@ func TestAPIs(t *testing.T) {
 	own := e[6]
 	wantBody := map[string]any{"model": "llama3", "stream": true, "messages": "{{messages}}", "options": map[string]any{"num_predict": "{{max_tokens}}"}}
 	if own.URL != "http://127.0.0.1:11434/api/chat" || own.Method != "POST" || !reflect.DeepEqual(own.Body, wantBody) ||
-		*own.Stream != (Stream{Format: "ndjson", Text: "/message/content", Done: "/done", OutputTokens: "/eval_count", InputTokens: "/prompt_eval_count"}) {
+		!reflect.DeepEqual(*own.Stream, Stream{Format: "ndjson", Text: "/message/content", Done: "/done", OutputTokens: "/eval_count", InputTokens: "/prompt_eval_count"}) {
 		t.Errorf("custom: %+v %+v", own, own.Stream)
 	}
 	f1, parts := Fingerprint(cfg.Scenarios[0], e[6])
@@ -193,7 +193,7 @@ func TestAPIs(t *testing.T) {
 	}
 
 	bad := []struct{ name, ep, want string }{
-		{"unknown api", "{name: a, api: antropic, base_url: http://x, model: m}", `l.yaml:2: endpoint "a": api: unknown API "antropic" (valid: chat, responses, anthropic, gemini, azure, custom); did you mean "anthropic"?`},
+		{"unknown api", "{name: a, api: antropic, base_url: http://x, model: m}", `l.yaml:2: endpoint "a": api: unknown API "antropic" (valid: chat, responses, anthropic, gemini, azure, custom, ai-sdk); did you mean "anthropic"?`},
 		{"azure field on chat", "{name: a, base_url: http://x/v1, model: m, deployment: d}", `l.yaml:2: endpoint "a": deployment is not a key of api chat (chat takes base_url)`},
 		{"custom field on chat", "{name: a, base_url: http://x/v1, model: m, stream: {text: /t}}", `endpoint "a": stream is not a key of api chat`},
 		{"base_url on custom", "{name: a, api: custom, base_url: http://x, url: http://x/a, stream: {text: /t}}", `endpoint "a": base_url is not a key of api custom (custom takes url, method, body, stream)`},

@@ -68,7 +68,7 @@ var DefaultFailOn = []vocab.Status{vocab.Regression, vocab.OverBudget}
 var stats = []vocab.Stat{vocab.P50, vocab.P95, vocab.P99}
 
 // APIs an endpoint can speak (the `api` key; chat is the default).
-var APIs = []string{"chat", "responses", "anthropic", "gemini", "azure", "custom"}
+var APIs = []string{"chat", "responses", "anthropic", "gemini", "azure", "custom", "ai-sdk"}
 
 // Message is one chat message, with content resolved.
 type Message struct {
@@ -115,6 +115,17 @@ type Stream struct {
 	OutputTokens string
 	InputTokens  string
 	CachedTokens string
+	// Type points at each event's type; Types says which types are text,
+	// reasoning, a tool call (its arguments at ToolCall), its completion, a
+	// tool's result and a new step (a server-driven agent).
+	Type     string
+	ToolCall string
+	Types    StreamTypes
+}
+
+// StreamTypes lists, per role, the event types that play it.
+type StreamTypes struct {
+	Text, Reasoning, ToolCall, ToolCallDone, ToolResult, Step []string
 }
 
 // Scenario is one representative request, sent Requests times per endpoint.
@@ -138,6 +149,12 @@ type Scenario struct {
 	// Cache is "warm" (identical prompts: a server's prefix cache can serve
 	// them) or "cold" (a unique prefix per request defeats it).
 	Cache string
+	// A session (several dependent model calls: docs/metrics.md): the
+	// tools offered with their scripted results, the most model calls of a
+	// session, and the further user turns. None of them: a single call.
+	Tools    []Tool
+	MaxSteps int
+	Turns    []string
 	Line  int
 }
 
@@ -275,14 +292,38 @@ type rawMessage struct {
 }
 
 type rawStream struct {
-	Format       string `yaml:"format"`
-	Text         string `yaml:"text"`
-	Reasoning    string `yaml:"reasoning"`
-	Done         string `yaml:"done"`
-	Error        string `yaml:"error"`
-	OutputTokens string `yaml:"output_tokens"`
-	InputTokens  string `yaml:"input_tokens"`
-	CachedTokens string `yaml:"cached_tokens"`
+	Format       string          `yaml:"format"`
+	Text         string          `yaml:"text"`
+	Reasoning    string          `yaml:"reasoning"`
+	Done         string          `yaml:"done"`
+	Error        string          `yaml:"error"`
+	OutputTokens string          `yaml:"output_tokens"`
+	InputTokens  string          `yaml:"input_tokens"`
+	CachedTokens string          `yaml:"cached_tokens"`
+	Type         string          `yaml:"type"`
+	ToolCall     string          `yaml:"tool_call"`
+	Types        *rawStreamTypes `yaml:"types"`
+}
+
+// rawStreamTypes says which event types play which role in a
+// server-driven agent's stream.
+type rawStreamTypes struct {
+	Text         []string `yaml:"text"`
+	Reasoning    []string `yaml:"reasoning"`
+	ToolCall     []string `yaml:"tool_call"`
+	ToolCallDone []string `yaml:"tool_call_done"`
+	ToolResult   []string `yaml:"tool_result"`
+	Step         []string `yaml:"step"`
+}
+
+// rawTool is a tool of a session scenario.
+type rawTool struct {
+	Name        string   `yaml:"name"`
+	Description string   `yaml:"description"`
+	Parameters  *rawBody `yaml:"parameters"`
+	Result      *rawBody `yaml:"result"`
+	ResultFile  string   `yaml:"result_file"`
+	Latency     *scalar  `yaml:"latency"`
 }
 
 // rawBody is a custom endpoint's body template: any YAML value.
@@ -349,6 +390,9 @@ type rawScenario struct {
 	Temperature *float64     `yaml:"temperature"`
 	Endpoints   []string     `yaml:"endpoints"`
 	Cache       string       `yaml:"cache"`
+	Tools       []rawTool    `yaml:"tools"`
+	MaxSteps    *int         `yaml:"max_steps"`
+	Turns       []string     `yaml:"turns"`
 }
 
 type rawRegression struct {
@@ -494,6 +538,7 @@ func (p *parser) build(raw *rawConfig) *Config {
 		cfg.Scenarios = append(cfg.Scenarios, p.scenario(i, rs, seen, cfg))
 	}
 	p.duration(cfg)
+	p.sessionEndpoints(cfg)
 	cfg.ReadingRate = DefaultReadingRate
 	if raw.ReadingRate != nil {
 		cfg.ReadingRate = p.readingRate(raw.ReadingRate.Value)
@@ -614,6 +659,7 @@ func (p *parser) scenario(i int, rs rawScenario, seen map[string]bool, cfg *Conf
 	s.Messages = p.scenarioMessages(ip, s.Name, rs)
 	p.scenarioLoad(ip, rs, &s, cfg)
 	p.scenarioRate(ip, rs, &s, cfg)
+	p.scenarioSession(ip, rs, &s)
 	return s
 }
 
@@ -1169,7 +1215,7 @@ func (c *Config) Secrets() []string {
 // concurrency or rate, and the API when it is not chat. Described returns the parts for "what changed".
 func Fingerprint(s Scenario, e Endpoint) (string, map[string]string) {
 	host := e.BaseURL
-	if e.API == "custom" {
+	if e.API == "custom" || e.API == "ai-sdk" {
 		host = e.URL
 	}
 	if u, err := url.Parse(host); err == nil {
@@ -1203,6 +1249,7 @@ func Fingerprint(s Scenario, e Endpoint) (string, map[string]string) {
 	if s.Temperature != nil {
 		parts["temperature"] = strconv.FormatFloat(*s.Temperature, 'g', -1, 64)
 	}
+	sessionParts(s, parts)
 	keys := make([]string, 0, len(parts))
 	for k := range parts {
 		keys = append(keys, k)

@@ -1,0 +1,207 @@
+package suite
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Tool is a tool offered to the model in a session scenario, with what it
+// answers: the client-driven loop (chat, responses, anthropic, gemini,
+// azure) waits Latency and sends Result back.
+type Tool struct {
+	Name, Description string
+	// Parameters is the JSON Schema of its arguments (an object schema).
+	Parameters json.RawMessage
+	Result     string
+	Latency    time.Duration
+	Line       int
+}
+
+// DefaultMaxSteps is the most model calls of a session with tools per
+// turn: five, as an agent that has not answered after five calls is
+// looping.
+const DefaultMaxSteps = 5
+
+// MaxToolLatency bounds a scripted tool's latency.
+const MaxToolLatency = 10 * time.Minute
+
+// IsSession reports whether the scenario is a session of several model
+// calls (it offers tools, or has further turns).
+func (s Scenario) IsSession() bool { return len(s.Tools) > 0 || len(s.Turns) > 0 }
+
+var toolNameRE = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+
+// scenarioSession reads a scenario's tools, turns and max_steps. The most
+// model calls default to 5 per turn with tools, one per turn without.
+func (p *parser) scenarioSession(ip string, rs rawScenario, s *Scenario) {
+	seen := map[string]bool{}
+	for i, rt := range rs.Tools {
+		t := p.tool(fmt.Sprintf("%s.tools[%d]", ip, i), s.Name, rt)
+		if seen[t.Name] {
+			p.errf(t.Line, "scenario %q: tool %q is defined twice", s.Name, t.Name)
+		}
+		seen[t.Name] = true
+		s.Tools = append(s.Tools, t)
+	}
+	for i, turn := range rs.Turns {
+		if strings.TrimSpace(turn) == "" {
+			p.errf(p.line(fmt.Sprintf("%s.turns[%d]", ip, i)), "scenario %q: turns[%d] is empty: each turn is what the user says next", s.Name, i)
+		}
+	}
+	s.Turns = rs.Turns
+	answers := 1 + len(s.Turns)
+	switch {
+	case rs.MaxSteps == nil && len(s.Tools) > 0:
+		s.MaxSteps = DefaultMaxSteps * answers
+	case rs.MaxSteps == nil:
+		s.MaxSteps = answers
+	case !s.IsSession():
+		p.errf(p.line(ip+".max_steps"), "scenario %q: max_steps bounds a session's model calls: give tools or turns (a single call has one)", s.Name)
+	case *rs.MaxSteps < answers:
+		p.errf(p.line(ip+".max_steps"), "scenario %q: max_steps %d cannot hold an answer to each of %d turns: at least %d", s.Name, *rs.MaxSteps, answers, answers)
+	default:
+		s.MaxSteps = *rs.MaxSteps
+	}
+}
+
+// tool reads one tool: its name, schema, scripted result and latency.
+func (p *parser) tool(ip, scenario string, rt rawTool) Tool {
+	t := Tool{Name: rt.Name, Description: rt.Description, Line: p.line(ip)}
+	if !toolNameRE.MatchString(t.Name) {
+		p.errf(t.Line, "scenario %q: tool name %q: want 1 to 64 letters, digits, _ or - (what every API accepts)", scenario, t.Name)
+	}
+	t.Parameters = json.RawMessage(`{"type":"object","properties":{}}`)
+	if rt.Parameters != nil {
+		var v any
+		err := rt.Parameters.Node.Decode(&v)
+		m, isMap := v.(map[string]any)
+		if err == nil && (!isMap || m["type"] != "object") {
+			err = fmt.Errorf("want a JSON Schema of an object, such as {type: object, properties: {id: {type: string}}}")
+		}
+		if b, jerr := json.Marshal(v); err == nil && jerr == nil {
+			t.Parameters = b
+		} else if err == nil {
+			err = jerr
+		}
+		if err != nil {
+			p.errf(p.line(ip+".parameters"), "scenario %q: tool %q: parameters: %v", scenario, t.Name, err)
+		}
+	}
+	t.Result = p.toolResult(ip, scenario, rt)
+	if rt.Latency != nil {
+		d, err := ParseDuration(rt.Latency.Value)
+		if err == nil && (d < 0 || d > MaxToolLatency) {
+			err = fmt.Errorf("want a duration from 0 to %s, such as 150ms, got %q", MaxToolLatency, rt.Latency.Value)
+		}
+		if err != nil {
+			p.errf(p.line(ip+".latency"), "scenario %q: tool %q: latency: %v", scenario, t.Name, err)
+		}
+		t.Latency = d
+	}
+	return t
+}
+
+// toolResult is what a tool answers: result (a string as it is, any other
+// value as JSON) or the content of result_file; exactly one of them.
+func (p *parser) toolResult(ip, scenario string, rt rawTool) string {
+	switch {
+	case rt.Result == nil && rt.ResultFile == "":
+		p.errf(p.line(ip), "scenario %q: tool %q needs result (what the tool answers, such as '{\"status\": \"shipped\"}') or result_file", scenario, rt.Name)
+		return ""
+	case rt.Result != nil && rt.ResultFile != "":
+		p.errf(p.line(ip), "scenario %q: tool %q: give result or result_file, not both", scenario, rt.Name)
+		return ""
+	case rt.ResultFile != "":
+		return p.readRel(p.line(ip+".result_file"), rt.ResultFile)
+	}
+	var v any
+	if err := rt.Result.Node.Decode(&v); err != nil {
+		p.errf(p.line(ip+".result"), "scenario %q: tool %q: result: %v", scenario, rt.Name, err)
+		return ""
+	}
+	if s, ok := v.(string); ok {
+		return s
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		p.errf(p.line(ip+".result"), "scenario %q: tool %q: result: %v", scenario, rt.Name, err)
+	}
+	return string(b)
+}
+
+// clientTools are the APIs on which latgate runs the tool loop itself: the
+// model's tool calls come back to the client.
+var clientTools = []string{"chat", "responses", "anthropic", "gemini", "azure"}
+
+// sessionEndpoints checks each session scenario against the APIs of its
+// endpoints: tools need a client-driven API (an AI SDK route or a custom
+// endpoint runs its tools on the server), and turns need an API latgate
+// can send the conversation to.
+func (p *parser) sessionEndpoints(cfg *Config) {
+	for _, s := range cfg.Scenarios {
+		for _, e := range cfg.EndpointsFor(s) {
+			api := e.API
+			if api == "" {
+				api = "chat"
+			}
+			switch {
+			case len(s.Tools) > 0 && !slices.Contains(clientTools, api):
+				p.errf(s.Line, "scenario %q: tools are run by latgate's client-driven loop, on api %s; endpoint %q (api %s) runs its tools on the server: drop tools (its steps and tool time are read from its stream) or give the scenario other endpoints",
+					s.Name, strings.Join(clientTools, ", "), e.Name, api)
+			case len(s.Turns) > 0 && (api == "custom" || api == "ai-sdk" && e.Body != nil) && !holdsMessages(e.Body):
+				p.errf(s.Line, "scenario %q: turns send the conversation so far, and endpoint %q's body has no \"{{messages}}\" to hold it: add messages: \"{{messages}}\" to its body, or drop turns", s.Name, e.Name)
+			}
+		}
+	}
+}
+
+// holdsMessages reports whether a body template has a "{{messages}}".
+func holdsMessages(body any) bool {
+	switch t := body.(type) {
+	case string:
+		return t == "{{messages}}"
+	case map[string]any:
+		for _, v := range t {
+			if holdsMessages(v) {
+				return true
+			}
+		}
+	case []any:
+		for _, v := range t {
+			if holdsMessages(v) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// sessionParts adds what changes a session's latency to its fingerprint:
+// each tool (its name, latency and a hash of its schema and result), the
+// turns (how many, and a hash of what they say) and max_steps.
+func sessionParts(s Scenario, parts map[string]string) {
+	if !s.IsSession() {
+		return
+	}
+	var tools []string
+	for _, t := range s.Tools {
+		h := sha256.Sum256([]byte(t.Description + "\x00" + string(t.Parameters) + "\x00" + t.Result))
+		tools = append(tools, fmt.Sprintf("%s@%s#%s", t.Name, t.Latency, hex.EncodeToString(h[:4])))
+	}
+	if len(tools) > 0 {
+		parts["tools"] = strings.Join(tools, ",")
+	}
+	if len(s.Turns) > 0 {
+		h := sha256.Sum256([]byte(strings.Join(s.Turns, "\x00")))
+		parts["turns"] = strconv.Itoa(len(s.Turns))
+		parts["turns_text"] = hex.EncodeToString(h[:8])
+	}
+	parts["max_steps"] = strconv.Itoa(s.MaxSteps)
+}
