@@ -289,7 +289,7 @@ func TestAPIStreams(t *testing.T) {
 		{name: "custom sse without done pointer ends at EOF", req: Request{API: Custom, Stream: &StreamSpec{Format: "sse", Text: "/delta"}},
 			body: sse(`{"delta":"a"}`, `{"delta":"b"}`), ok: true, tokens: 2, events: 2, visible: true},
 		{name: "custom pointer that never matches", req: Request{API: Custom, Stream: &StreamSpec{Format: "sse", Text: "/text"}},
-			body: sse(`{"delta":"a"}`, `{"delta":"b"}`), err: `no output tokens: the stream finished without any content, reasoning or tool-call delta: stream.text /text matched no event; the first event was: {"delta":"a"}`},
+			body: sse(`{"delta":"a"}`, `{"delta":"b"}`), err: `no output tokens: the stream finished without any content, reasoning or tool-call delta: stream.text /text matched no event; the most frequent kind of event (2 of 2) was: {"delta":"a"}`},
 		{name: "custom plain text", req: Request{API: Custom, Stream: &StreamSpec{Format: "text"}}, ctype: "text/plain",
 			body: "Hello, world", ok: true, tokens: 1, events: 1, visible: true},
 	}
@@ -564,5 +564,27 @@ func TestKeyNeverInErrorsWhateverTheHeader(t *testing.T) {
 		if rec.Status != 401 || strings.Contains(rec.Error, "sk-wrong-secret") || !strings.Contains(rec.Error, "Incorrect API key provided: ***") {
 			t.Errorf("%s: status %d, error %q", api, rec.Status, rec.Error)
 		}
+	}
+}
+
+// TestMisreadHintShowsTheTextEvents: a wrong text pointer is explained with
+// the kind of event most of the stream is made of (its text), not with
+// the first event (a start marker).
+func TestMisreadHintShowsTheTextEvents(t *testing.T) {
+	t.Parallel()
+	d := &customDecoder{spec: StreamSpec{Format: "sse", Text: "/text"}}
+	for _, ev := range []string{`{"type":"start","messageId":"m"}`, `{"type":"text-delta","delta":"He"}`, `{"type":"text-delta","delta":"llo"}`, `{"type":"finish"}`} {
+		if _, err := d.decode(frame{Data: []byte(ev)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if h := d.hint(); !strings.Contains(h, `(2 of 4) was: {"type":"text-delta","delta":"He"}`) {
+		t.Errorf("hint %q", h)
+	}
+	// Reasoning alone (an answer cut by max_tokens) is a proper answer,
+	// not a misread stream that stops the run.
+	rec := derive(timeline{events: []event{{at: ms, reasoning: 3}, {at: 2 * ms, done: true}}, end: 2 * ms, hint: "stream.text /t matched no event"}, 10)
+	if !rec.OK || rec.misread {
+		t.Errorf("reasoning only: ok %v (%s), misread %v", rec.OK, rec.Error, rec.misread)
 	}
 }

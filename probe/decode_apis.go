@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -353,13 +354,21 @@ func customWire(s StreamSpec) wire {
 }
 
 // customDecoder reads each JSON event by the spec's pointers; in text
-// format every chunk is visible text. It remembers the first event, to say
-// what it saw when the text pointer never matches.
+// format every chunk is visible text. It counts the events by their shape
+// (their keys), to show the most frequent one — where the text most
+// likely is — when the text pointer never matches.
 type customDecoder struct {
 	spec      StreamSpec
 	matched   bool
-	first     string
+	shapes    map[string]*shape
+	events    int
 	toolCalls int // the tool calls completed so far (the next one's index)
+}
+
+// shape is how many events had one set of keys, and the first of them.
+type shape struct {
+	n       int
+	example string
 }
 
 func (d *customDecoder) decode(f frame) (event, error) {
@@ -376,15 +385,13 @@ func (d *customDecoder) decode(f frame) (event, error) {
 		e.done = true
 		return e, nil
 	}
-	if d.first == "" {
-		d.first = clip(string(data), 200)
-	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var v any
 	if err := dec.Decode(&v); err != nil {
 		return e, err
 	}
+	d.count(v, data)
 	if x, ok := pointer(v, d.spec.Error); ok && truthy(x) {
 		if s, ok := x.(string); ok {
 			e.err = clip(s, 300)
@@ -467,10 +474,42 @@ func pointerString(v any, ptr string) (string, bool) {
 // hint says why a stream had no output, when the text pointer never
 // matched any event.
 func (d *customDecoder) hint() string {
-	if d.matched || d.first == "" {
+	if d.matched || d.events == 0 {
 		return ""
 	}
-	return fmt.Sprintf("stream.text %s matched no event; the first event was: %s", d.spec.Text, d.first)
+	var top *shape
+	for _, s := range d.shapes {
+		if top == nil || s.n > top.n || s.n == top.n && s.example < top.example {
+			top = s
+		}
+	}
+	return fmt.Sprintf("stream.text %s matched no event; the most frequent kind of event (%d of %d) was: %s", d.spec.Text, top.n, d.events, top.example)
+}
+
+// count tallies an event by its shape: its keys, and its type when the
+// spec names where the type is.
+func (d *customDecoder) count(v any, data []byte) {
+	d.events++
+	m, _ := v.(map[string]any)
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	key := strings.Join(keys, ",")
+	if typ, ok := pointerString(v, d.spec.Type); ok {
+		key += "=" + typ
+	} else if typ, ok := m["type"].(string); ok {
+		key += "=" + typ
+	}
+	if d.shapes == nil {
+		d.shapes = map[string]*shape{}
+	}
+	if s, ok := d.shapes[key]; ok {
+		s.n++
+	} else if len(d.shapes) < 64 {
+		d.shapes[key] = &shape{n: 1, example: clip(string(data), 200)}
+	}
 }
 
 // pointer resolves an RFC 6901 JSON pointer in a decoded document; ""

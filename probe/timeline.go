@@ -86,7 +86,6 @@ type timeline struct {
 func derive(tl timeline, readingRate float64) Record {
 	rec := newRecord()
 	rec.Total = tl.end
-	rec.misread = tl.hint != ""
 	var (
 		outs    []outputEvent
 		visible []int // characters of each output event a reader sees
@@ -151,6 +150,10 @@ func derive(tl timeline, readingRate float64) Record {
 	}
 	rec.Error = end.failure(tl, len(outs))
 	rec.OK = rec.Error == ""
+	// A text pointer that matched nothing misreads the stream only when
+	// nothing else was output either: an answer of reasoning or tool calls
+	// alone (cut by max_tokens, or a step of an agent) is a proper one.
+	rec.misread = tl.hint != "" && !rec.OK && len(outs) == 0
 	return rec
 }
 
