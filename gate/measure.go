@@ -130,7 +130,9 @@ func movedBase(from, to *url.URL, base string) string {
 
 // requestBody builds the streaming request of the endpoint's API; a
 // non-empty prefix goes in front of the first message.
-func requestBody(s suite.Scenario, e suite.Endpoint, prefix string) ([]byte, error) {
+// bodyParams are the plain values of a scenario's first request; a
+// non-empty prefix goes in front of the first message.
+func bodyParams(s suite.Scenario, e suite.Endpoint, prefix string) probe.BodyParams {
 	p := probe.BodyParams{Model: e.Model, MaxTokens: s.MaxTokens, Temperature: s.Temperature, Template: e.Body}
 	for i, m := range s.Messages {
 		c := m.Content
@@ -139,7 +141,20 @@ func requestBody(s suite.Scenario, e suite.Endpoint, prefix string) ([]byte, err
 		}
 		p.Messages = append(p.Messages, probe.Message{Role: m.Role, Content: c})
 	}
-	return probe.Body(apiOf(e), p)
+	for _, t := range s.Tools {
+		p.Tools = append(p.Tools, probe.ToolSpec{Name: t.Name, Description: t.Description, Parameters: t.Parameters})
+	}
+	return p
+}
+
+// sessionOf is a session scenario's probe form: its first request, its
+// scripted tools, its bound and its further turns.
+func sessionOf(s suite.Scenario, p probe.BodyParams) *probe.Session {
+	ses := &probe.Session{Params: p, Tools: map[string]probe.Tool{}, MaxSteps: s.MaxSteps, Turns: s.Turns}
+	for _, t := range s.Tools {
+		ses.Tools[t.Name] = probe.Tool{Result: t.Result, Latency: t.Latency}
+	}
+	return ses
 }
 
 func apiOf(e suite.Endpoint) probe.API {
@@ -205,31 +220,43 @@ type planned struct {
 }
 
 // groupOf builds the probe's form of one variant.
-func groupOf(s suite.Scenario, ep suite.Endpoint) (probe.Request, func(int) []byte, error) {
-	body, err := requestBody(s, ep, "")
-	if err != nil {
+func groupOf(s suite.Scenario, ep suite.Endpoint) (probe.Request, func(int, *probe.Request), error) {
+	api := apiOf(ep)
+	req := probe.Request{API: api, Method: ep.Method, APIKey: ep.APIKey, Headers: ep.Headers}
+	// vary is the i-th request's: a single call's body, or a session.
+	vary := func(prefix string, r *probe.Request) error {
+		p := bodyParams(s, ep, prefix)
+		if s.IsSession() {
+			r.Session = sessionOf(s, p)
+			return nil
+		}
+		b, err := probe.Body(api, p)
+		r.Body = b
+		return err
+	}
+	if err := vary("", &req); err != nil {
 		return probe.Request{}, nil, err
 	}
-	var bodyFor func(int) []byte
+	var prepare func(int, *probe.Request)
 	if s.Cache == "cold" {
 		nonce := runNonce()
-		bodyFor = func(i int) []byte {
-			b, _ := requestBody(s, ep, fmt.Sprintf("[%s-%d]\n", nonce, i))
-			return b
-		}
+		prepare = func(i int, r *probe.Request) { _ = vary(fmt.Sprintf("[%s-%d]\n", nonce, i), r) }
 	}
-	api := apiOf(ep)
-	req := probe.Request{API: api, Method: ep.Method, Body: body, APIKey: ep.APIKey, Headers: ep.Headers}
-	if api == probe.Custom {
+	switch api {
+	case probe.Custom:
 		req.URL = ep.URL
-		if ep.Stream != nil {
-			req.Stream = &probe.StreamSpec{Format: ep.Stream.Format, Text: ep.Stream.Text, Reasoning: ep.Stream.Reasoning, Done: ep.Stream.Done,
-				Error: ep.Stream.Error, OutputTokens: ep.Stream.OutputTokens, InputTokens: ep.Stream.InputTokens, CachedTokens: ep.Stream.CachedTokens}
+		if st := ep.Stream; st != nil {
+			req.Stream = &probe.StreamSpec{Format: st.Format, Text: st.Text, Reasoning: st.Reasoning, Done: st.Done,
+				Error: st.Error, OutputTokens: st.OutputTokens, InputTokens: st.InputTokens, CachedTokens: st.CachedTokens,
+				Type: st.Type, ToolCall: st.ToolCall, Types: probe.StreamTypes{Text: st.Types.Text, Reasoning: st.Types.Reasoning,
+					ToolCall: st.Types.ToolCall, ToolCallDone: st.Types.ToolCallDone, ToolResult: st.Types.ToolResult, Step: st.Types.Step}}
 		}
-	} else {
+	case probe.AISDK:
+		req.URL = ep.URL
+	default:
 		req.URL = probe.URL(api, ep.BaseURL, ep.Model, ep.APIVersion)
 	}
-	return req, bodyFor, nil
+	return req, prepare, nil
 }
 
 func findVariant(cfg *suite.Config, scenario, endpoint string) *planned {
@@ -319,12 +346,12 @@ func planMeasure(cfg, baseCfg *suite.Config) (*measurement, error) {
 	common := 0
 	for _, s := range cfg.Scenarios {
 		for _, ep := range cfg.EndpointsFor(s) {
-			req, bodyFor, err := groupOf(s, ep)
+			req, prepare, err := groupOf(s, ep)
 			if err != nil {
 				return nil, err
 			}
 			g := probe.Group{
-				Request: req, BodyFor: bodyFor,
+				Request: req, Prepare: prepare,
 				Requests: s.Requests, Warmup: s.Warmup,
 				Concurrency: s.Concurrency, Rate: s.Rate, MaxInFlight: s.MaxInFlight,
 			}
@@ -333,13 +360,13 @@ func planMeasure(cfg, baseCfg *suite.Config) (*measurement, error) {
 			m.measuredPlanned += s.Requests
 			if baseCfg != nil {
 				if pl.base = findVariant(baseCfg, s.Name, ep.Name); pl.base != nil {
-					baseReq, baseBody, err := groupOf(pl.base.scenario, pl.base.endpoint)
+					baseReq, basePrepare, err := groupOf(pl.base.scenario, pl.base.endpoint)
 					if err != nil {
 						return nil, err
 					}
 					head := g.Request
-					g.Head, g.HeadBodyFor = &head, g.BodyFor
-					g.Request, g.BodyFor = baseReq, baseBody
+					g.Head, g.HeadPrepare = &head, g.Prepare
+					g.Request, g.Prepare = baseReq, basePrepare
 					g.BlockSize = ABBlockSize
 					m.total += s.Requests + s.Warmup
 					m.measuredPlanned += s.Requests
@@ -603,5 +630,27 @@ func requestOf(r probe.Record) results.Request {
 	for i, g := range r.ITL {
 		q.ITLMs[i] = ms(g)
 	}
+	if r.Session != nil {
+		sessionOfRecord(&q, r)
+	}
 	return q
+}
+
+// sessionOfRecord fills a session's steps and metrics in its file form.
+func sessionOfRecord(q *results.Request, r probe.Record) {
+	s := r.Session
+	q.Steps = make([]results.Step, len(s.Steps))
+	for i, st := range s.Steps {
+		q.Steps[i] = results.Step{Turn: st.Turn, StartMs: ms(st.Start), TTFTMs: optMs(st.TTFT), TTFCMs: optMs(st.TTFC),
+			FirstToolCallMs: optMs(st.FirstToolCall), ToolCallMs: optMs(st.ToolCall), TotalMs: optMs(st.Total),
+			ToolCalls: st.ToolCalls, Tools: st.Tools, ToolMs: ms(st.ToolTime),
+			OutputTokens: st.OutputTokens, PromptTokens: st.PromptTokens, CachedTokens: st.CachedTokens}
+	}
+	n := len(s.Steps)
+	q.StepCount, q.SessionEnd, q.UnknownTools = &n, s.End, s.UnknownTools
+	q.FirstToolCallMs, q.AnswerMs = optMs(s.FirstToolCall), optMs(s.Answer)
+	q.ToolMs = optMs(s.ToolTime)
+	if s.End == probe.EndAnswer {
+		q.SessionMs = optMs(r.Total) // to the end of the final answer
+	}
 }

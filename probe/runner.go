@@ -17,8 +17,8 @@ import (
 
 // Group is one (scenario, endpoint) pair to measure.
 //
-// With Head set it is an interleaved A/B group: Request and BodyFor are the
-// base variant, Head and HeadBodyFor the head variant. Requests and Warmup
+// With Head set it is an interleaved A/B group: Request and Prepare are the
+// base variant, Head and HeadPrepare the head variant. Requests and Warmup
 // then count per variant, and requests are issued in blocks of BlockSize
 // requests of each variant, in a seeded random order within every block, at
 // the group's concurrency or rate: both variants meet the same load at the
@@ -32,12 +32,13 @@ type Group struct {
 	Concurrency int     // closed loop: requests in flight (default 1)
 	Rate        float64 // open loop: Poisson arrivals per second (overrides Concurrency)
 	MaxInFlight int     // open loop: worker pool size (default 64)
-	// BodyFor, if set, gives the body of the i-th request (from 1, warmup
-	// included), e.g. a unique prefix per request to defeat prompt caching.
-	BodyFor func(i int) []byte
+	// Prepare, if set, makes the i-th request (from 1, warmup included)
+	// from a copy of Request: e.g. a unique prefix per request to defeat
+	// prompt caching, in its body or its session's first message.
+	Prepare func(i int, req *Request)
 
 	Head        *Request           // the head variant; nil for a single-variant group
-	HeadBodyFor func(i int) []byte // as BodyFor, numbered separately, for Head
+	HeadPrepare func(i int, req *Request) // as Prepare, numbered separately, for Head
 	BlockSize   int                // A/B: requests of each variant per block (default 1)
 
 	// Adaptive sampling: with Decide set and 0 < MinRequests < Requests,
@@ -381,12 +382,12 @@ func (ph *phase) work(jobs <-chan slot, records chan<- Record) {
 		if !ph.b.take() {
 			continue
 		}
-		req, bodyFor := g.Request, g.BodyFor
+		req, prepare := g.Request, g.Prepare
 		if s.variant == vocab.Head {
-			req, bodyFor = *g.Head, g.HeadBodyFor
+			req, prepare = *g.Head, g.HeadPrepare
 		}
-		if bodyFor != nil {
-			req.Body = bodyFor(int(ph.gs.seq[s.variant].Add(1)))
+		if prepare != nil {
+			prepare(int(ph.gs.seq[s.variant].Add(1)), &req)
 		}
 		rec := ph.r.Prober.Do(ph.ctx, req)
 		rec.IntendedAt, rec.SentAt = s.intended, rec.Start.Sub(ph.start)

@@ -173,16 +173,15 @@ func TestScheduleLagShowsASaturatedPool(t *testing.T) {
 	})
 }
 
-func TestBodyForVariesEachRequest(t *testing.T) {
+func TestPrepareVariesEachRequest(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
 		srv := clocktest.NewServer(t, sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 1}, 1))
 		seen := map[string]bool{}
 		g := group(t, srv, 5, 2, 1)
-		g.BodyFor = func(i int) []byte {
-			b := []byte(strings.Replace(string(body(t, 0)), "hello there", "req "+string(rune('a'+i)), 1))
-			seen[string(b)] = true
-			return b
+		g.Prepare = func(i int, req *Request) {
+			req.Body = []byte(strings.Replace(string(body(t, 0)), "hello there", "req "+string(rune('a'+i)), 1))
+			seen[string(req.Body)] = true
 		}
 		got, _ := collect(context.Background(), &Runner{Prober: &Prober{Client: srv.Client()}}, []Group{g})
 		if len(got[0]) != 5 || len(seen) != 7 {
@@ -521,16 +520,16 @@ func TestInterleavedABBodies(t *testing.T) {
 		srv := clocktest.NewServer(t, &abServer{sim: sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 1}, 1)})
 		var mu sync.Mutex
 		seen := map[string][]int{}
-		number := func(v string) func(int) []byte {
-			return func(i int) []byte {
+		number := func(v string) func(int, *Request) {
+			return func(i int, req *Request) {
 				mu.Lock()
 				seen[v] = append(seen[v], i)
 				mu.Unlock()
-				return body(t, 0)
+				req.Body = body(t, 0)
 			}
 		}
 		g := abGroup(t, srv, 3, 1, 1)
-		g.BodyFor, g.HeadBodyFor = number("base"), number("head")
+		g.Prepare, g.HeadPrepare = number("base"), number("head")
 		collect(context.Background(), &Runner{Prober: &Prober{Client: srv.Client()}}, []Group{g})
 		for _, v := range []string{"base", "head"} {
 			if fmt.Sprint(seen[v]) != "[1 2 3 4]" {
