@@ -13,10 +13,12 @@ import (
 	"time"
 
 	"github.com/latgate/latgate/internal/money"
+	"github.com/latgate/latgate/probe"
 	"github.com/latgate/latgate/report"
 	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/sim"
 	"github.com/latgate/latgate/suite"
+	"github.com/latgate/latgate/vocab"
 )
 
 func TestCostAndMaxCost(t *testing.T) {
@@ -185,5 +187,28 @@ func TestCostInEveryReport(t *testing.T) {
 	}
 	if !strings.Contains(js.String(), `"cost_usd"`) {
 		t.Errorf("the JSON verdict lacks cost_usd:\n%.400s", js.String())
+	}
+}
+
+// The cost cap's words show the cap and the spend with the digits that
+// make "reached" visibly true: never "($0.01) reached ($0.0052 spent)".
+func TestCostCapWords(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		cap, spent float64
+		want       string
+	}{
+		{0.005, 0.0052, "limits.max_cost ($0.005) reached ($0.0052 spent, warmup included)"},
+		{0.0000001, 0.00000015, "limits.max_cost ($0.0000001) reached ($0.00000015 spent, warmup included)"},
+		{2, 2.25, "limits.max_cost ($2.00) reached ($2.25 spent, warmup included)"},
+		{1.00001, 1.000012, "limits.max_cost ($1.00001) reached ($1.00001 spent, warmup included)"},
+	} {
+		res := probe.Result{Cause: vocab.Capped, Cap: probe.Cap{Limit: probe.CapCost, Value: tt.cap, Spent: tt.spent}}
+		if got := stopText(res); got != tt.want {
+			t.Errorf("got %q, want %q", got, tt.want)
+		}
+	}
+	if got := stopText(probe.Result{Cause: vocab.Capped, Cap: probe.Cap{Limit: probe.CapRequests, Value: 7}}); got != "limits.max_requests (7) reached" {
+		t.Errorf("requests cap: %q", got)
 	}
 }

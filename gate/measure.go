@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/latgate/latgate/compare"
+	"github.com/latgate/latgate/internal/money"
 	"github.com/latgate/latgate/probe"
 	"github.com/latgate/latgate/publish"
 	"github.com/latgate/latgate/results"
@@ -451,13 +452,6 @@ func (m *measurement) assemble(res probe.Result, sink *sink, adaptive *adaptiveR
 		Schema: results.Schema, MetricsVersion: results.MetricsVersion, ToolVersion: opt.ToolVersion,
 		CreatedAt: now().UTC().Truncate(time.Second), Source: opt.Source,
 	}
-	switch res.Cause {
-	case "":
-	case probe.Interrupted:
-		f.Incomplete = fmt.Sprintf("interrupted by a signal after %d of %d planned requests", res.Sent, m.total)
-	default:
-		f.Incomplete = res.Stopped
-	}
 	cut := cutShort(res)
 	// side is the run's variant in the file; measured, the records' (a
 	// scenario only the head of an A/B run has is measured alone).
@@ -484,7 +478,40 @@ func (m *measurement) assemble(res probe.Result, sink *sink, adaptive *adaptiveR
 		}
 	}
 	sink.spent.fillFile(f)
+	switch res.Cause {
+	case "":
+	case vocab.Interrupted:
+		// What the file holds, not what was sent: requests cut short by
+		// the signal are not measurements.
+		f.Incomplete = fmt.Sprintf("interrupted by a signal: %d of %d planned requests measured", f.Requests(), m.measuredPlanned)
+	default:
+		f.Incomplete = "stopped early: " + stopText(res)
+	}
 	return f
+}
+
+// stopText says why a run stopped before its plan was done, in the
+// suite's own keys.
+func stopText(res probe.Result) string {
+	switch res.Cause {
+	case vocab.Interrupted:
+		return "interrupted: the run was stopped before it finished"
+	case vocab.Capped:
+		if c := res.Cap; c.Limit == probe.CapCost {
+			return fmt.Sprintf("limits.max_cost (%s) reached (%s spent, warmup included)", money.Exact(c.Value), money.AtLeast(c.Spent, c.Value))
+		}
+		return fmt.Sprintf("limits.%s (%d) reached", res.Cap.Limit, int(res.Cap.Value))
+	case vocab.FailedFast:
+		if res.Misread {
+			return "the stream cannot be read as configured: " + res.Failure.Error
+		}
+		what := ""
+		if v := res.Failure.Variant; v != "" {
+			what = " of the " + string(v) + " variant"
+		}
+		return fmt.Sprintf("%d requests%s in a row failed the same way, so every further one would too: %s", res.Streak, what, res.Failure.Error)
+	}
+	return ""
 }
 
 // noResults says why a run measured no successful request.
@@ -494,12 +521,12 @@ func noResults(f *results.File, res probe.Result) string {
 		recorded += len(run.Requests)
 	}
 	switch {
-	case res.Cause == probe.Interrupted:
+	case res.Cause == vocab.Interrupted:
 		return "interrupted before any request completed"
-	case recorded == 0 && res.Cause == probe.Capped:
-		return res.Stopped + " before any measured request (warmup requests count toward the caps)"
-	case recorded == 0 && res.Stopped != "":
-		return res.Stopped
+	case recorded == 0 && res.Cause == vocab.Capped:
+		return "stopped early: " + stopText(res) + " before any measured request (warmup requests count toward the caps)"
+	case recorded == 0 && res.Cause != "":
+		return "stopped early: " + stopText(res)
 	}
 	why := "every request failed"
 	for i := range f.Runs {
@@ -518,14 +545,14 @@ func cutShort(res probe.Result) func(run *results.Run, decided bool) {
 	switch res.Cause {
 	case "":
 		return func(*results.Run, bool) {}
-	case probe.Interrupted:
+	case vocab.Interrupted:
 		why = "interrupted by a signal before max"
 	default:
-		why = strings.TrimPrefix(res.Stopped, "stopped early: ") + " before max"
+		why = stopText(res) + " before max"
 	}
 	return func(run *results.Run, decided bool) {
 		if run.RequestsMin > 0 && !decided && run.StoppedAt < run.Config.Requests {
-			run.Stop, run.StopReason = vocab.Stop(res.Cause), why
+			run.Stop, run.StopReason = res.Cause, why
 		}
 	}
 }

@@ -16,6 +16,8 @@
 package probe
 
 import (
+	"github.com/latgate/latgate/vocab"
+
 	"bytes"
 	"context"
 	"crypto/tls"
@@ -128,7 +130,7 @@ func (p *Prober) call(ctx context.Context, req Request) (Record, timeline) {
 	var tl timeline
 	hreq, err := p.newRequest(ctx, req, w, c)
 	if err != nil {
-		rec.Error = p.redact("building request: "+err.Error(), req)
+		rec.Error, rec.Failure = p.redact("building request: "+err.Error(), req), vocab.Request
 		return rec, tl
 	}
 	resp, err := p.send(hreq, c)
@@ -142,9 +144,10 @@ func (p *Prober) call(ctx context.Context, req Request) (Record, timeline) {
 		switch ct := resp.Header.Get("Content-Type"); {
 		case resp.StatusCode < 200 || resp.StatusCode > 299:
 			b, rerr := io.ReadAll(io.LimitReader(body, 64<<10))
-			rec.Error = httpErrorMessage(resp, b)
+			rec.Error, rec.Failure = httpErrorMessage(resp, b), vocab.HTTPStatus
 			if rerr != nil && len(b) == 0 {
-				rec.Error += " (" + p.causeMessage(ctx, rerr, "reading error body", 0) + ")"
+				msg, _ := p.causeMessage(ctx, rerr, "reading error body", 0)
+				rec.Error += " (" + msg + ")"
 			}
 		case w.framing == framingSSE && strings.Contains(ct, "json") && !strings.Contains(ct, "event-stream"):
 			ask := "does the endpoint support stream: true?"
@@ -152,6 +155,7 @@ func (p *Prober) call(ctx context.Context, req Request) (Record, timeline) {
 				ask = "does the URL end in :streamGenerateContent?alt=sse?"
 			}
 			rec.Error = fmt.Sprintf("expected an SSE stream (text/event-stream), got Content-Type %q: %s", ct, ask)
+			rec.Failure = vocab.Malformed
 		default:
 			tl = p.read(ctx, body, w, c.since)
 			if tl.end != Missing && tl.failure == "" {
@@ -165,7 +169,7 @@ func (p *Prober) call(ctx context.Context, req Request) (Record, timeline) {
 			rec.Status = status
 		}
 	} else {
-		rec.Error = p.causeMessage(ctx, err, "sending request", 0)
+		rec.Error, rec.Failure = p.causeMessage(ctx, err, "sending request", 0)
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -261,9 +265,9 @@ func (p *Prober) read(ctx context.Context, body io.Reader, w wire, since func() 
 		}
 		if err != nil {
 			if errors.Is(err, errMidLine) || errors.Is(err, errLineTooLong) {
-				tl.failure = err.Error()
+				tl.failure, tl.kind = err.Error(), vocab.Malformed
 			} else {
-				tl.failure = p.causeMessage(ctx, err, "reading stream", outputs)
+				tl.failure, tl.kind = p.causeMessage(ctx, err, "reading stream", outputs)
 			}
 			return tl
 		}
@@ -272,6 +276,7 @@ func (p *Prober) read(ctx context.Context, body io.Reader, w wire, since func() 
 		if err != nil {
 			tl.events = append(tl.events, event{at: at})
 			tl.failure = fmt.Sprintf("malformed JSON in %s after %d output events: %v (data: %s)", w.framing.what(), outputs, err, clip(string(bytes.TrimSpace(f.Data)), 120))
+			tl.kind = vocab.Malformed
 			return tl
 		}
 		tl.events = append(tl.events, e)
@@ -280,7 +285,7 @@ func (p *Prober) read(ctx context.Context, body io.Reader, w wire, since func() 
 		}
 		switch {
 		case e.err != "":
-			tl.failure = "error inside the stream: " + e.err
+			tl.failure, tl.kind = "error inside the stream: "+e.err, vocab.Provider
 			return tl
 		case e.done:
 			tl.end = at
@@ -289,20 +294,20 @@ func (p *Prober) read(ctx context.Context, body io.Reader, w wire, since func() 
 	}
 }
 
-// causeMessage explains why a read or send failed.
-func (p *Prober) causeMessage(ctx context.Context, err error, doing string, outputEvents int) string {
+// causeMessage explains why a read or send failed, and its kind.
+func (p *Prober) causeMessage(ctx context.Context, err error, doing string, outputEvents int) (string, vocab.Failure) {
 	switch cause := context.Cause(ctx); {
 	case errors.Is(cause, errStall):
-		return fmt.Sprintf("stalled: no data for %s (stall_timeout) after %d output events", p.StallTimeout, outputEvents)
+		return fmt.Sprintf("stalled: no data for %s (stall_timeout) after %d output events", p.StallTimeout, outputEvents), vocab.Stall
 	case errors.Is(cause, errTimeout):
-		return fmt.Sprintf("timeout: request took longer than %s (timeout) after %d output events", p.Timeout, outputEvents)
+		return fmt.Sprintf("timeout: request took longer than %s (timeout) after %d output events", p.Timeout, outputEvents), vocab.Timeout
 	case errors.Is(cause, context.Canceled):
-		return "canceled: the run was interrupted"
+		return "canceled: the run was interrupted", vocab.Canceled
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) {
-		return fmt.Sprintf("connection closed unexpectedly while %s after %d output events", doing, outputEvents)
+		return fmt.Sprintf("connection closed unexpectedly while %s after %d output events", doing, outputEvents), vocab.Truncated
 	}
-	return doing + ": " + err.Error()
+	return doing + ": " + err.Error(), vocab.Connection
 }
 
 // httpErrorMessage builds "HTTP 429 Too Many Requests: <provider message>

@@ -18,6 +18,8 @@ type Record struct {
 	OK     bool
 	Status int
 	Error  string
+	// Failure is the kind of a failed request's error ("" when ok).
+	Failure vocab.Failure
 
 	DNS, Connect, TLS time.Duration
 	Reused            bool

@@ -4,14 +4,11 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/latgate/latgate/internal/clock"
-	"github.com/latgate/latgate/internal/money"
 	"github.com/latgate/latgate/vocab"
 )
 
@@ -37,9 +34,9 @@ type Group struct {
 	// prompt caching, in its body or its session's first message.
 	Prepare func(i int, req *Request)
 
-	Head        *Request           // the head variant; nil for a single-variant group
+	Head        *Request                  // the head variant; nil for a single-variant group
 	HeadPrepare func(i int, req *Request) // as Prepare, numbered separately, for Head
-	BlockSize   int                // A/B: requests of each variant per block (default 1)
+	BlockSize   int                       // A/B: requests of each variant per block (default 1)
 
 	// Adaptive sampling: with Decide set and 0 < MinRequests < Requests,
 	// the aggregator calls Decide(n) each time the group's measured records
@@ -78,8 +75,9 @@ type Limits struct {
 	Cost    func(group int, rec Record) float64
 }
 
-// DefaultFailFast is how many authentication (401, 403) or not-found (404)
-// failures with the same status in a row stop a run.
+// DefaultFailFast is how many requests in a row failing the same way
+// (an authentication or not-found status, a refused connection, a stall,
+// a timeout) stop a run.
 const DefaultFailFast = 5
 
 // Runner sends groups of requests: a pure pacer plans every request of a
@@ -91,10 +89,11 @@ type Runner struct {
 	Prober *Prober
 	Limits Limits
 	Seed   uint64 // seeds the open-loop arrivals and the A/B block orders
-	// FailFast is the number of 401/403/404 failures with the same status
-	// in a row (within a group and variant) that stops the run: the configuration is
-	// wrong and every further request would fail the same way. 0 means
-	// DefaultFailFast; negative disables it.
+	// FailFast is the number of requests in a row (within a group and
+	// variant) failing the same way — a 401, 403 or 404, a connection that
+	// cannot be made, a stall, a timeout — that stops the run: every
+	// further request would fail the same way. 0 means DefaultFailFast;
+	// negative disables it.
 	FailFast int
 	// OnRecord, if set, is called from the aggregator goroutine after each
 	// request, measured or warmup (for progress).
@@ -104,30 +103,40 @@ type Runner struct {
 	Sink func(group int, rec Record)
 }
 
-// StopCause says why a run did not measure everything it planned.
-type StopCause string
-
-const (
-	// Interrupted: the context was canceled (Ctrl-C, SIGTERM).
-	Interrupted StopCause = "interrupted"
-	// Capped: limits.max_requests or limits.max_output_tokens was reached.
-	Capped StopCause = "capped"
-	// FailedFast: repeated authentication or not-found failures, or a
-	// stream that cannot be read as configured.
-	FailedFast StopCause = "fail_fast"
-)
-
 // Result is what a run did (the records went to Runner.Sink).
 type Result struct {
 	Sent         int // requests sent, warmup included
 	OutputTokens int // output tokens received, warmup included
-	// Cause is why the run stopped early; "" when it ran to completion.
-	// An interruption wins over a cap or fail-fast that came before it.
-	Cause StopCause
-	// Stopped says why in words ("" when complete); for fail-fast it holds
-	// the provider's message.
-	Stopped string
+	// Cause is why the run stopped early: vocab.Interrupted, vocab.Capped
+	// or vocab.FailedFast; "" when it ran to completion. An interruption
+	// wins over a cap or fail-fast that came before it.
+	Cause vocab.Stop
+	// Cap is the limit that capped the run (Cause vocab.Capped).
+	Cap Cap
+	// Failure is the request that made the run fail fast (Cause
+	// vocab.FailedFast), the last of Streak in a row that failed the same
+	// way; Misread when its stream could not be read as configured.
+	Failure *Record
+	Streak  int
+	Misread bool
 }
+
+// Cap is a run-wide limit reached: which one, its value and, for the
+// cost, what had been spent (warmup included).
+type Cap struct {
+	Limit        CapKind
+	Value, Spent float64
+}
+
+// CapKind names a run-wide limit.
+type CapKind string
+
+// The run-wide limits (Limits).
+const (
+	CapRequests     CapKind = "max_requests"
+	CapOutputTokens CapKind = "max_output_tokens"
+	CapCost         CapKind = "max_cost"
+)
 
 // Complete reports whether the run measured everything it planned: not
 // interrupted, not capped, not stopped by fail-fast. An incomplete run must
@@ -135,60 +144,36 @@ type Result struct {
 func (r Result) Complete() bool { return r.Cause == "" }
 
 type budget struct {
-	limits  Limits
-	sent    atomic.Int64
-	tokens  atomic.Int64
-	mu      sync.Mutex
-	cost    float64 // under mu
-	cause   StopCause
-	stopped string
+	limits Limits
+	sent   atomic.Int64
+	tokens atomic.Int64
+	mu     sync.Mutex
+	cost   float64 // under mu
+	res    Result  // under mu: why it stopped
 }
 
 // take reserves one request, or reports why not.
 func (b *budget) take() bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.cause != "" {
+	if b.res.Cause != "" {
 		return false
 	}
-	if b.limits.MaxRequests > 0 && b.sent.Load() >= int64(b.limits.MaxRequests) {
-		b.cause, b.stopped = Capped, fmt.Sprintf("stopped early: limits.max_requests (%d) reached", b.limits.MaxRequests)
-		return false
+	var reached *Cap
+	switch l := b.limits; {
+	case l.MaxRequests > 0 && b.sent.Load() >= int64(l.MaxRequests):
+		reached = &Cap{Limit: CapRequests, Value: float64(l.MaxRequests)}
+	case l.MaxOutputTokens > 0 && b.tokens.Load() >= int64(l.MaxOutputTokens):
+		reached = &Cap{Limit: CapOutputTokens, Value: float64(l.MaxOutputTokens)}
+	case l.MaxCost > 0 && b.cost >= l.MaxCost:
+		reached = &Cap{Limit: CapCost, Value: l.MaxCost, Spent: b.cost}
 	}
-	if b.limits.MaxOutputTokens > 0 && b.tokens.Load() >= int64(b.limits.MaxOutputTokens) {
-		b.cause, b.stopped = Capped, fmt.Sprintf("stopped early: limits.max_output_tokens (%d) reached", b.limits.MaxOutputTokens)
-		return false
-	}
-	if b.limits.MaxCost > 0 && b.cost >= b.limits.MaxCost {
-		b.cause, b.stopped = Capped, fmt.Sprintf("stopped early: limits.max_cost (%s) reached (%s spent, warmup included)", usdExact(b.limits.MaxCost), usdAtLeast(b.cost, b.limits.MaxCost))
+	if reached != nil {
+		b.res.Cause, b.res.Cap = vocab.Capped, *reached
 		return false
 	}
 	b.sent.Add(1)
 	return true
-}
-
-// usdExact formats an amount as given (a cap), at least to the cent.
-func usdExact(v float64) string {
-	s := strconv.FormatFloat(v, 'f', -1, 64)
-	i := strings.IndexByte(s, '.')
-	if i < 0 {
-		s, i = s+".", len(s)
-	}
-	return "$" + s + strings.Repeat("0", max(0, i+3-len(s)))
-}
-
-// usdAtLeast formats v, which is at least limit, with as many digits as it
-// takes to show that it is: $0.0052 against $0.005, never $0.01 against
-// $0.01.
-func usdAtLeast(v, limit float64) string {
-	s := money.USD(v)
-	for sig := 5; sig <= 17; sig++ {
-		if f, err := strconv.ParseFloat(s[1:], 64); err != nil || f >= limit {
-			break
-		}
-		s = money.Digits(v, sig)
-	}
-	return s
 }
 
 // spend adds a received request's cost.
@@ -198,18 +183,20 @@ func (b *budget) spend(usd float64) {
 	b.mu.Unlock()
 }
 
-func (b *budget) stop(cause StopCause, why string) {
+// failFast stops the run on rec, the last of streak requests in a row that
+// failed the same way (a misread stream stops at its first).
+func (b *budget) failFast(rec Record, streak int, misread bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if b.cause == "" {
-		b.cause, b.stopped = cause, why
+	if b.res.Cause == "" {
+		b.res.Cause, b.res.Failure, b.res.Streak, b.res.Misread = vocab.FailedFast, &rec, streak, misread
 	}
 }
 
 func (b *budget) isStopped() bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	return b.cause != ""
+	return b.res.Cause != ""
 }
 
 // Run measures every group in order.
@@ -225,10 +212,12 @@ func (r *Runner) Run(ctx context.Context, groups []Group) Result {
 		r.phase(ctx, gi, g, plan(g, g.Warmup, warmSeed), true, b, gs)
 		r.phase(ctx, gi, g, plan(g, g.Requests, measSeed), false, b, gs)
 	}
-	res := Result{Sent: int(b.sent.Load()), OutputTokens: int(b.tokens.Load())}
-	res.Cause, res.Stopped = b.cause, b.stopped
+	b.mu.Lock()
+	res := b.res
+	b.mu.Unlock()
+	res.Sent, res.OutputTokens = int(b.sent.Load()), int(b.tokens.Load())
 	if ctx.Err() != nil {
-		res.Cause, res.Stopped = Interrupted, "interrupted: the run was stopped before it finished"
+		res.Cause = vocab.Interrupted
 	}
 	return res
 }
@@ -239,10 +228,13 @@ func newSeeds(seed uint64, group int) *rand.Rand {
 	return rand.New(rand.NewPCG(seed, uint64(group)))
 }
 
-// failFast counts 401/403/404 failures with the same status in a row.
+// failFast counts the requests in a row that failed the same way, for the
+// failures every further request would repeat: an authentication or
+// not-found status (401, 403, 404), a connection that cannot be made, a
+// stall or a timeout (a server that accepts and never answers).
 type failFast struct {
 	limit  int
-	status int
+	same   string // the kind of the streak's failures
 	streak int
 }
 
@@ -255,15 +247,30 @@ func (f *failFast) see(rec Record) bool {
 	if limit < 0 {
 		return false
 	}
+	kind := repeats(rec)
 	switch {
-	case rec.OK || (rec.Status != 401 && rec.Status != 403 && rec.Status != 404):
-		f.status, f.streak = 0, 0
-	case rec.Status == f.status:
+	case kind == "":
+		f.same, f.streak = "", 0
+	case kind == f.same:
 		f.streak++
 	default:
-		f.status, f.streak = rec.Status, 1
+		f.same, f.streak = kind, 1
 	}
 	return f.streak >= limit
+}
+
+// repeats is the kind of a failure that every further request would
+// repeat, "" for others (and for a success).
+func repeats(rec Record) string {
+	switch {
+	case rec.OK:
+		return ""
+	case rec.Failure == vocab.HTTPStatus && (rec.Status == 401 || rec.Status == 403 || rec.Status == 404):
+		return fmt.Sprintf("http %d", rec.Status)
+	case rec.Failure == vocab.Connection, rec.Failure == vocab.Stall, rec.Failure == vocab.Timeout:
+		return string(rec.Failure)
+	}
+	return ""
 }
 
 // groupState is what a group's two phases share: request numbers and
@@ -439,13 +446,9 @@ func (ph *phase) aggregate(records <-chan Record) {
 // and on a streak of the same authentication or not-found failure.
 func (ph *phase) failFast(rec Record) {
 	if rec.misread {
-		ph.b.stop(FailedFast, "stopped early: the stream cannot be read as configured: "+rec.Error)
+		ph.b.failFast(rec, 1, true)
 	}
 	if f := ph.gs.ff[rec.Variant]; f.see(rec) {
-		what := ""
-		if rec.Variant != "" {
-			what = " of the " + string(rec.Variant) + " variant"
-		}
-		ph.b.stop(FailedFast, fmt.Sprintf("stopped early: %d requests%s in a row failed the same way, so every further one would too: %s", f.streak, what, rec.Error))
+		ph.b.failFast(rec, f.streak, false)
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/latgate/latgate/internal/clocktest"
-	"github.com/latgate/latgate/internal/money"
 	"github.com/latgate/latgate/sim"
 	"github.com/latgate/latgate/vocab"
 )
@@ -49,8 +48,8 @@ func TestRunnerCountsWarmupAndConcurrency(t *testing.T) {
 		if len(got[0]) != 20 || warm != 3 || res.Sent != 23 || s.Requests() != 23 {
 			t.Errorf("measured %d, warmup %d, sent %d, server saw %d; want 20, 3, 23, 23", len(got[0]), warm, res.Sent, s.Requests())
 		}
-		if !res.Complete() || res.Stopped != "" {
-			t.Errorf("complete %v, stopped %q; want a complete run", res.Complete(), res.Stopped)
+		if !res.Complete() || res.Cause != "" {
+			t.Errorf("complete %v, cause %q; want a complete run", res.Complete(), res.Cause)
 		}
 		exactly(t, "run time", time.Since(start), 20*time.Millisecond+4*20*time.Millisecond)
 		rounds := map[time.Duration]int{}
@@ -75,21 +74,21 @@ func TestRunnerCaps(t *testing.T) {
 		srv := clocktest.NewServer(t, sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 10}, 1))
 		r := &Runner{Prober: &Prober{Client: srv.Client()}, Limits: Limits{MaxRequests: 7}}
 		got, res := collect(context.Background(), r, []Group{group(t, srv, 5, 0, 1), group(t, srv, 5, 0, 1)})
-		if res.Sent != 7 || len(got[0]) != 5 || len(got[1]) != 2 || res.Stopped != "stopped early: limits.max_requests (7) reached" {
-			t.Errorf("sent %d, groups %d+%d, stopped %q", res.Sent, len(got[0]), len(got[1]), res.Stopped)
+		if res.Sent != 7 || len(got[0]) != 5 || len(got[1]) != 2 || res.Cap != (Cap{Limit: CapRequests, Value: 7}) {
+			t.Errorf("sent %d, groups %d+%d, cap %+v", res.Sent, len(got[0]), len(got[1]), res.Cap)
 		}
-		if res.Complete() || res.Cause != Capped {
+		if res.Complete() || res.Cause != vocab.Capped {
 			t.Errorf("cause %q, complete %v; want capped, incomplete", res.Cause, res.Complete())
 		}
 		r = &Runner{Prober: &Prober{Client: srv.Client()}, Limits: Limits{MaxOutputTokens: 25}}
 		_, res = collect(context.Background(), r, []Group{group(t, srv, 10, 0, 1)})
-		if res.Sent != 3 || !strings.Contains(res.Stopped, "max_output_tokens (25)") || res.Cause != Capped {
-			t.Errorf("sent %d, stopped %q (%q); want 3 requests of 10 tokens, capped", res.Sent, res.Stopped, res.Cause)
+		if res.Sent != 3 || res.Cap != (Cap{Limit: CapOutputTokens, Value: 25}) || res.Cause != vocab.Capped {
+			t.Errorf("sent %d, cap %+v (%q); want 3 requests of 10 tokens, capped", res.Sent, res.Cap, res.Cause)
 		}
 		// A cap that is reached exactly when the plan ends stops nothing.
 		r = &Runner{Prober: &Prober{Client: srv.Client()}, Limits: Limits{MaxRequests: 5}}
 		if _, res = collect(context.Background(), r, []Group{group(t, srv, 5, 0, 1)}); !res.Complete() {
-			t.Errorf("a plan of exactly max_requests is incomplete: %q", res.Stopped)
+			t.Errorf("a plan of exactly max_requests is incomplete: %q %+v", res.Cause, res.Cap)
 		}
 	})
 }
@@ -107,7 +106,7 @@ func TestRunnerInterruptAbortsStreamsPromptly(t *testing.T) {
 		start := time.Now()
 		got, res := collect(ctx, r, []Group{group(t, srv, 10, 0, 2)})
 		exactly(t, "time to stop", time.Since(start), 300*time.Millisecond)
-		if res.Cause != Interrupted || res.Complete() || len(got[0]) != 0 {
+		if res.Cause != vocab.Interrupted || res.Complete() || len(got[0]) != 0 {
 			t.Errorf("cause %q, %d records; want interrupted and no aborted record counted as a failure", res.Cause, len(got[0]))
 		}
 	})
@@ -278,7 +277,7 @@ func TestInterleavedABCancel(t *testing.T) {
 		g := abGroup(t, srv, 10, 0, 1)
 		g.Concurrency = 2
 		got, res := collect(ctx, &Runner{Prober: &Prober{Client: srv.Client()}}, []Group{g})
-		if res.Cause != Interrupted || len(got[0]) != 0 {
+		if res.Cause != vocab.Interrupted || len(got[0]) != 0 {
 			t.Errorf("cause %q, %d records; want interrupted, no aborted record", res.Cause, len(got[0]))
 		}
 	})
@@ -445,11 +444,11 @@ func checkFailFast(t *testing.T, statuses []int, limit int, stops bool, sent int
 	if res.Sent < sent || res.Sent > sent+1 || !stops && res.Sent != sent {
 		t.Errorf("sent %d, want %d (+1 in flight when it stops)", res.Sent, sent)
 	}
-	if got := res.Cause == FailedFast; got != stops {
+	if got := res.Cause == vocab.FailedFast; got != stops {
 		t.Fatalf("cause %q, want fail-fast %v", res.Cause, stops)
 	}
-	if stops && (!strings.Contains(res.Stopped, "provider says no") || res.Complete()) {
-		t.Errorf("stopped %q, complete %v; want the provider's message and an incomplete run", res.Stopped, res.Complete())
+	if stops && (res.Failure == nil || !strings.Contains(res.Failure.Error, "provider says no") || res.Complete()) {
+		t.Errorf("stopped on %+v, complete %v; want the provider's message and an incomplete run", res.Failure, res.Complete())
 	}
 }
 
@@ -461,8 +460,8 @@ func TestPointerThatNeverMatchesStopsAtOnce(t *testing.T) {
 	srv := canned(t, 200, "text/event-stream", sse(`{"delta":"a"}`, `{"delta":"b"}`), nil)
 	g := Group{Request: Request{API: Custom, URL: srv.URL, Stream: &StreamSpec{Format: "sse", Text: "/text"}}, Requests: 50}
 	_, res := collect(context.Background(), &Runner{Prober: &Prober{Client: srv.Client()}}, []Group{g})
-	if res.Cause != FailedFast || res.Sent > 2 || !strings.Contains(res.Stopped, `stream.text /text matched no event; the most frequent kind of event (2 of 2) was: {"delta":"a"}`) {
-		t.Errorf("cause %q, sent %d, stopped %q", res.Cause, res.Sent, res.Stopped)
+	if res.Cause != vocab.FailedFast || res.Sent > 2 || !res.Misread || !strings.Contains(res.Failure.Error, `stream.text /text matched no event; the most frequent kind of event (2 of 2) was: {"delta":"a"}`) {
+		t.Errorf("cause %q, sent %d, misread %v, failure %+v", res.Cause, res.Sent, res.Misread, res.Failure)
 	}
 }
 
@@ -506,7 +505,7 @@ func TestInterleavedABCaps(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		srv := clocktest.NewServer(t, &abServer{sim: sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 1}, 1)})
 		got, res := collect(context.Background(), &Runner{Prober: &Prober{Client: srv.Client()}, Limits: Limits{MaxRequests: 9}}, []Group{abGroup(t, srv, 10, 1, 2)})
-		if res.Cause != Capped || res.Sent != 9 || len(got[0]) != 7 {
+		if res.Cause != vocab.Capped || res.Sent != 9 || len(got[0]) != 7 {
 			t.Errorf("cause %q, sent %d, measured %d; want capped after 9 (2 warmup + 7)", res.Cause, res.Sent, len(got[0]))
 		}
 	})
@@ -556,8 +555,8 @@ func TestFailFastPerVariant(t *testing.T) {
 			ok.ServeHTTP(w, r)
 		}))
 		_, res := collect(context.Background(), &Runner{Prober: &Prober{Client: srv.Client()}, Seed: 1}, []Group{abGroup(t, srv, 50, 0, 1)})
-		if res.Cause != FailedFast || res.Sent > 14 || !strings.Contains(res.Stopped, "5 requests of the head variant in a row failed the same way") || !strings.Contains(res.Stopped, "The model does not exist") {
-			t.Errorf("cause %q, sent %d, stopped %q", res.Cause, res.Sent, res.Stopped)
+		if res.Cause != vocab.FailedFast || res.Sent > 14 || res.Streak != 5 || res.Failure.Variant != vocab.Head || !strings.Contains(res.Failure.Error, "The model does not exist") {
+			t.Errorf("cause %q, sent %d, streak %d, failure %+v", res.Cause, res.Sent, res.Streak, res.Failure)
 		}
 	})
 }
@@ -622,7 +621,7 @@ func TestAdaptiveStop(t *testing.T) {
 				}
 				res := r.Run(context.Background(), []Group{g})
 				if !res.Complete() {
-					t.Fatalf("run incomplete: %q", res.Stopped)
+					t.Fatalf("run incomplete: %q", res.Cause)
 				}
 				if fmt.Sprint(seen) != fmt.Sprint(tt.looks) {
 					t.Errorf("looks %v, want %v", seen, tt.looks)
@@ -681,61 +680,22 @@ func TestAdaptiveIgnoredWithoutRange(t *testing.T) {
 	})
 }
 
-// The cost cap's message shows the cap and the spend with the digits that
-// make "reached" visibly true: never "($0.01) reached ($0.0052 spent)".
-func TestCostCapMessage(t *testing.T) {
+// A cost cap stops the run once what was received reaches it, and says
+// which cap and what was spent (gate says it in words).
+func TestCostCap(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
-		name        string
 		cap, perReq float64
 		sent        int
-		want        string
-	}{
-		{"half a cent", 0.005, 0.0026, 2, "stopped early: limits.max_cost ($0.005) reached ($0.0052 spent, warmup included)"},
-		{"below a cent", 0.0000001, 0.00000015, 1, "stopped early: limits.max_cost ($0.0000001) reached ($0.00000015 spent, warmup included)"},
-		{"dollars", 2, 0.75, 3, "stopped early: limits.max_cost ($2.00) reached ($2.25 spent, warmup included)"},
-		{"more digits than cents", 1.00001, 0.500006, 2, "stopped early: limits.max_cost ($1.00001) reached ($1.00001 spent, warmup included)"},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			synctest.Test(t, func(t *testing.T) {
-				srv := clocktest.NewServer(t, sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 2}, 1))
-				r := &Runner{Prober: &Prober{Client: srv.Client()}, Limits: Limits{MaxCost: tt.cap, Cost: func(int, Record) float64 { return tt.perReq }}}
-				_, res := collect(context.Background(), r, []Group{group(t, srv, 10, 1, 1)})
-				if res.Stopped != tt.want || res.Sent != tt.sent {
-					t.Errorf("got %q after %d requests, want %q after %d", res.Stopped, res.Sent, tt.want, tt.sent)
-				}
-			})
+	}{{0.005, 0.0026, 2}, {0.0000001, 0.00000015, 1}, {2, 0.75, 3}, {1.00001, 0.500006, 2}} {
+		synctest.Test(t, func(t *testing.T) {
+			srv := clocktest.NewServer(t, sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 2}, 1))
+			r := &Runner{Prober: &Prober{Client: srv.Client()}, Limits: Limits{MaxCost: tt.cap, Cost: func(int, Record) float64 { return tt.perReq }}}
+			_, res := collect(context.Background(), r, []Group{group(t, srv, 10, 1, 1)})
+			spent := float64(tt.sent) * tt.perReq
+			if res.Cause != vocab.Capped || res.Cap.Limit != CapCost || res.Cap.Value != tt.cap || res.Cap.Spent != spent || res.Sent != tt.sent {
+				t.Errorf("cap %v: %q %+v after %d requests, want capped at %v spent after %d", tt.cap, res.Cause, res.Cap, res.Sent, spent, tt.sent)
+			}
 		})
-	}
-}
-
-func TestCapAmounts(t *testing.T) {
-	t.Parallel()
-	for _, tt := range []struct {
-		v         float64
-		want      string
-		limit     float64
-		wantAbove string
-	}{
-		{0, "$0.00", 0, "$0.00"},
-		{2, "$2.00", 2, "$2.00"},
-		{12.3456, "$12.35", 12.3456, "$12.35"},
-		{0.0052, "$0.0052", 0.005, "$0.0052"},
-		{0.0000075, "$0.0000075", 0.0000075, "$0.0000075"},
-		{1.000004, "$1.00", 1.000003, "$1.000004"},
-		{0.12345678, "$0.1235", 0.1234567, "$0.1235"},
-	} {
-		if got := money.USD(tt.v); got != tt.want {
-			t.Errorf("money.USD(%v): got %s, want %s", tt.v, got, tt.want)
-		}
-		if got := usdAtLeast(tt.v, tt.limit); got != tt.wantAbove {
-			t.Errorf("usdAtLeast(%v, %v): got %s, want %s", tt.v, tt.limit, got, tt.wantAbove)
-		}
-	}
-	for v, want := range map[float64]string{2: "$2.00", 0.005: "$0.005", 0.0000001: "$0.0000001", 1.5: "$1.50", 1.00001: "$1.00001"} {
-		if got := usdExact(v); got != want {
-			t.Errorf("usdExact(%v): got %s, want %s", v, got, want)
-		}
 	}
 }

@@ -1,6 +1,8 @@
 package probe
 
 import (
+	"github.com/latgate/latgate/vocab"
+
 	"context"
 	"fmt"
 	"slices"
@@ -106,7 +108,7 @@ func (p *Prober) session(ctx context.Context, req Request) Record {
 		body, err := Body(req.API, params)
 		if err != nil {
 			rec := newRecord()
-			rec.Error = "building request: " + err.Error()
+			rec.Error, rec.Failure = "building request: "+err.Error(), vocab.Request
 			return rec
 		}
 		one := req

@@ -1,6 +1,8 @@
 package probe
 
 import (
+	"github.com/latgate/latgate/vocab"
+
 	"fmt"
 	"slices"
 	"time"
@@ -36,10 +38,11 @@ func (p *Prober) sessionRecord(calls []sessionCall, end string, maxSteps int, un
 	switch {
 	case !last.OK:
 		s.End, rec.OK = EndError, false
-		rec.Error = fmt.Sprintf("step %d: %s", len(s.Steps), last.Error)
+		rec.Error, rec.Failure = fmt.Sprintf("step %d: %s", len(s.Steps), last.Error), last.Failure
 	case end == EndMaxSteps:
 		rec.OK = false
 		rec.Error = fmt.Sprintf("max_steps (%d) reached without a final answer: the model called tools at every step", maxSteps)
+		rec.Failure = vocab.MaxSteps
 	case end == EndAnswer:
 		if st := s.Steps[len(s.Steps)-1]; st.TTFC != Missing {
 			s.Answer = st.Start + st.TTFC

@@ -15,7 +15,6 @@ import (
 	"github.com/latgate/latgate/internal/clocktest"
 )
 
-
 // agentServer is a chat-completions server scripted for a tool loop: while
 // the conversation holds fewer than toolSteps tool results it answers with
 // a call of tool (first piece 100ms after the request, then one every

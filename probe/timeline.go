@@ -1,6 +1,8 @@
 package probe
 
 import (
+	"github.com/latgate/latgate/vocab"
+
 	"fmt"
 	"time"
 )
@@ -66,8 +68,10 @@ type timeline struct {
 	// Missing when reading failed before that.
 	end time.Duration
 	// failure says why reading stopped before the end ("" when it did
-	// not): a read error, a stall, a timeout, a malformed or error event.
+	// not): a read error, a stall, a timeout, a malformed or error event;
+	// kind is its kind.
 	failure string
+	kind    vocab.Failure
 	// ends says how a proper stream of this API ends, for the message of a
 	// truncated one (e.g. "finish_reason or [DONE]").
 	ends string
@@ -76,7 +80,6 @@ type timeline struct {
 	// hint is the decoder's explanation of a stream without output.
 	hint string
 }
-
 
 // derive computes every stream metric of a request from its timeline: a
 // pure function of what arrived when (docs/metrics.md). It fills the
@@ -148,7 +151,7 @@ func derive(tl timeline, readingRate float64) Record {
 		}
 		rec.Perceived = perceived(outs, visible, rec.TokensSource == "usage", rec.OutputTokens, rec.ReasoningTokens, readingRate)
 	}
-	rec.Error = end.failure(tl, len(outs))
+	rec.Error, rec.Failure = end.failure(tl, len(outs))
 	rec.OK = rec.Error == ""
 	// A text pointer that matched nothing misreads the stream only when
 	// nothing else was output either: an answer of reasoning or tool calls
@@ -173,17 +176,17 @@ func (s *streamEnd) see(e event) {
 
 // failure says why a stream of outputs output events is not a proper
 // answer: a read failure, a truncated stream, a stream without output; ""
-// when it is one.
-func (s streamEnd) failure(tl timeline, outputs int) string {
+// when it is one; and its kind.
+func (s streamEnd) failure(tl timeline, outputs int) (string, vocab.Failure) {
 	switch {
 	case tl.failure != "":
-		return tl.failure
+		return tl.failure, tl.kind
 	case !s.done && !s.finished && !(tl.eofEnds && tl.end != Missing):
 		msg := fmt.Sprintf("truncated: stream ended without %s after %d output events", tl.ends, outputs)
 		if outputs == 0 && tl.hint != "" {
 			msg += ": " + tl.hint
 		}
-		return msg
+		return msg, vocab.Truncated
 	case outputs == 0:
 		why := ""
 		if s.why != "" {
@@ -193,9 +196,9 @@ func (s streamEnd) failure(tl timeline, outputs int) string {
 		if tl.hint != "" {
 			msg += ": " + tl.hint
 		}
-		return msg
+		return msg, vocab.NoOutput
 	}
-	return ""
+	return "", ""
 }
 
 // perceived runs the reader model over what a reader sees: the visible

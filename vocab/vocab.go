@@ -282,3 +282,37 @@ type Pair[T any] struct {
 	Endpoint, Scenario string
 	Base, Head         T
 }
+
+// Failure is the kind of a failed request (its error says the details).
+type Failure string
+
+// Kinds of failure.
+const (
+	// HTTPStatus: the server answered with a status other than 2xx.
+	HTTPStatus Failure = "http"
+	// Connection: no response, or the connection broke (refused, DNS,
+	// TLS, reset).
+	Connection Failure = "connection"
+	// Timeout: the request took longer than limits.timeout.
+	Timeout Failure = "timeout"
+	// Stall: no byte for limits.stall_timeout.
+	Stall Failure = "stall"
+	// Truncated: the stream ended without its proper end.
+	Truncated Failure = "truncated"
+	// Malformed: an event that is not what the API sends (bad JSON, a
+	// line too long), or JSON where a stream was expected.
+	Malformed Failure = "malformed"
+	// NoOutput: the stream ended properly without any output token.
+	NoOutput Failure = "no_output"
+	// Provider: the server sent an error inside the stream.
+	Provider Failure = "provider"
+	// Canceled: the run was interrupted.
+	Canceled Failure = "canceled"
+	// MaxSteps: a session reached max_steps without a final answer.
+	MaxSteps Failure = "max_steps"
+	// Request: the request could not be built.
+	Request Failure = "request"
+)
+
+// Failures lists every kind of failure.
+var Failures = []Failure{HTTPStatus, Connection, Timeout, Stall, Truncated, Malformed, NoOutput, Provider, Canceled, MaxSteps, Request}

@@ -203,6 +203,16 @@ func ageHistory(t *testing.T, dir string, by time.Duration) {
 			t.Fatal(err)
 		}
 	}
+	// Main's trend holds the same runs: date them back alike.
+	path := filepath.Join(dir, fileio.TrendName)
+	if tf, err := fileio.ReadTrend(path); err == nil {
+		for i := range tf.Runs {
+			tf.Runs[i].CreatedAt = tf.Runs[i].CreatedAt.Add(-by)
+		}
+		if err := fileio.WriteTrend(path, tf); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 func TestGateForbiddenCommentKeepsVerdict(t *testing.T) {

@@ -27,3 +27,27 @@ func Digits(v float64, sig int) string {
 	}
 	return "$" + s
 }
+
+// Exact formats an amount as given (a cap), at least to the cent.
+func Exact(v float64) string {
+	s := strconv.FormatFloat(v, 'f', -1, 64)
+	i := strings.IndexByte(s, '.')
+	if i < 0 {
+		s, i = s+".", len(s)
+	}
+	return "$" + s + strings.Repeat("0", max(0, i+3-len(s)))
+}
+
+// AtLeast formats v, which is at least limit, with as many digits as it
+// takes to show that it is: $0.0052 against $0.005, never $0.01 against
+// $0.01.
+func AtLeast(v, limit float64) string {
+	s := USD(v)
+	for sig := 5; sig <= 17; sig++ {
+		if f, err := strconv.ParseFloat(s[1:], 64); err != nil || f >= limit {
+			break
+		}
+		s = Digits(v, sig)
+	}
+	return s
+}
