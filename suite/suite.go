@@ -155,7 +155,7 @@ type Scenario struct {
 	Tools    []Tool
 	MaxSteps int
 	Turns    []string
-	Line  int
+	Line     int
 }
 
 // Budget is an absolute limit on one metric's statistic.
