@@ -370,7 +370,11 @@ func okSorted(xs []float64) []float64 {
 }
 
 func (p *page) scenario(i int, s Scenario) {
-	p.f("<h2 id=\"s%d\">%s @ %s <span class=\"sub\">(%s)</span></h2>\n<p>%s</p>\n", i, esc(s.Scenario), esc(s.Endpoint), esc(s.Model), flagsHTML(s.Flags()))
+	model := ""
+	if s.Model != "" {
+		model = " <span class=\"sub\">(" + esc(s.Model) + ")</span>"
+	}
+	p.f("<h2 id=\"s%d\">%s @ %s%s</h2>\n<p>%s</p>\n", i, esc(s.Scenario), esc(s.Endpoint), model, flagsHTML(s.Flags()))
 	if len(s.Changed) > 0 {
 		p.f("<p class=\"warn\">⚙️ Configuration %s: %s.</p>\n", s.changed(), esc(strings.Join(s.Changed, ", ")))
 	}

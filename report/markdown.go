@@ -975,7 +975,11 @@ func scenarioDetails(s Scenario, open bool) string {
 	if open {
 		attr = " open"
 	}
-	fmt.Fprintf(&b, "<details%s><summary><b>%s</b> @ %s (%s): %s</summary>\n\n", attr, md(s.Scenario), md(s.Endpoint), md(short(s.Model, 80)),
+	model := ""
+	if s.Model != "" {
+		model = " (" + md(short(s.Model, 80)) + ")"
+	}
+	fmt.Fprintf(&b, "<details%s><summary><b>%s</b> @ %s%s: %s</summary>\n\n", attr, md(s.Scenario), md(s.Endpoint), model,
 		strings.ReplaceAll(flagText(s.Flags()), "<br>", " · "))
 	if len(s.Changed) > 0 {
 		fmt.Fprintf(&b, "⚙️ Configuration %s: %s. The comparison may reflect that change.\n\n", s.changed(), md(short(strings.Join(s.Changed, ", "), 300)))

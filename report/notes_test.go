@@ -74,3 +74,23 @@ func TestStrictGateSaysWhatFailedIt(t *testing.T) {
 		t.Errorf("verdict %s, headline %q: want fail, saying what failed it", rep.Verdict, rep.Headline)
 	}
 }
+
+// TestNoEmptyModel: a scenario whose endpoint names no model (a custom
+// endpoint's body does) shows no empty parentheses.
+func TestNoEmptyModel(t *testing.T) {
+	rep := buildCase(t, suiteCases[0])
+	for i := range rep.Scenarios {
+		rep.Scenarios[i].Model = ""
+	}
+	var b strings.Builder
+	Text(&b, rep, false)
+	var page strings.Builder
+	if err := HTML(&page, rep); err != nil {
+		t.Fatal(err)
+	}
+	for name, out := range map[string]string{"text": b.String(), "markdown": Markdown(rep, MarkdownOptions{}), "html": page.String()} {
+		if strings.Contains(out, "()") || strings.Contains(out, "(</span>") {
+			t.Errorf("%s shows an empty model", name)
+		}
+	}
+}

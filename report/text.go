@@ -109,7 +109,11 @@ func textScenario(w io.Writer, s Scenario, color bool) {
 		}
 		fl = append(fl, p)
 	}
-	fmt.Fprintf(w, "%s @ %s (%s): %s\n", clean(s.Scenario), clean(s.Endpoint), clean(s.Model), strings.Join(fl, "; "))
+	model := ""
+	if s.Model != "" {
+		model = " (" + clean(s.Model) + ")"
+	}
+	fmt.Fprintf(w, "%s @ %s%s: %s\n", clean(s.Scenario), clean(s.Endpoint), model, strings.Join(fl, "; "))
 	if len(s.Changed) > 0 {
 		fmt.Fprintf(w, "  configuration %s: %s\n", s.changed(), clean(strings.Join(s.Changed, ", ")))
 	}

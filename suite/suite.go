@@ -444,6 +444,9 @@ type rawConfig struct {
 func Parse(path string, data []byte, opt Options) (*Config, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
+		if line := tabIndent(data); line > 0 {
+			return nil, &Error{File: path, Line: line, Msg: "a tab in the indentation: YAML indents with spaces only"}
+		}
 		return nil, syntaxError(path, err)
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
@@ -471,6 +474,18 @@ func Parse(path string, data []byte, opt Options) (*Config, error) {
 		return nil, first(p.errs)
 	}
 	return cfg, nil
+}
+
+// tabIndent is the first line (from 1) whose indentation holds a tab, 0
+// when none does.
+func tabIndent(data []byte) int {
+	for i, line := range strings.Split(string(data), "\n") {
+		indent := line[:len(line)-len(strings.TrimLeft(line, " \t"))]
+		if strings.Contains(indent, "\t") && strings.TrimSpace(line) != "" {
+			return i + 1
+		}
+	}
+	return 0
 }
 
 // first returns the error with the lowest line (errors without a line

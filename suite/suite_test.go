@@ -124,7 +124,9 @@ func TestParseErrors(t *testing.T) {
 		{"alpha bare 5", base + "regression:\n  alpha: 5\n", `latgate.yaml:7: regression.alpha: want a number between 0 and 0.5`},
 		{"alpha zero", base + "regression:\n  alpha: 0\n", `regression.alpha: want a number between 0 and 0.5`},
 		{"errors rate bare 2", base + "budgets:\n  errors: {rate: 2}\n", `latgate.yaml:7: budgets.errors.rate: "2" is ambiguous`},
-		{"latency budget below 1ms", base + "budgets:\n  ttft: {p95: 0.8}\n", `latgate.yaml:7: budgets.ttft.p95: "0.8" is ambiguous (a bare number is milliseconds): write 0.8ms, or 0.8s if you meant seconds`},
+		{"latency budget below 1ms", base + "budgets:\n  ttft: {p95: 0.8}\n", `latgate.yaml:7: budgets.ttft.p95: "0.8" is ambiguous (a bare number is milliseconds, and no answer comes within 0.8 ms): write 0.8s if you meant seconds, or 0.8ms`},
+		{"a tab in the indentation", "endpoints:\n\t- {name: a, base_url: http://x/v1, model: m}\n", "latgate.yaml:2: a tab in the indentation: YAML indents with spaces only"},
+		{"latency budget in seconds without unit", base + "budgets:\n  ttft: {p95: 1.5}\n", `latgate.yaml:7: budgets.ttft.p95: "1.5" is ambiguous (a bare number is milliseconds, and no answer comes within 1.5 ms): write 1.5s if you meant seconds, or 1.5ms`},
 		{"temperature out of range", "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\nscenarios:\n  - name: s\n    prompt: hi\n    temperature: 7\n", `latgate.yaml:6: scenario "s": temperature: want a number from 0 to 2`},
 
 		// Issue 15 item 12: type errors name the key; unknown keys get a suggestion.

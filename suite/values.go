@@ -88,15 +88,16 @@ func ParseDuration(s string) (time.Duration, error) {
 
 // ParseMillis parses a latency limit (budgets, goodput): a duration with its
 // unit ("800ms", "1.2s") or a bare number of milliseconds ("800"). A bare
-// number below 1 is an error: 0.8 ms is almost surely meant as 0.8 s.
+// number below 10 is an error: no LLM answers within 1.5 ms, so 1.5 is
+// almost surely meant as seconds; with its unit any value is taken.
 func ParseMillis(s string) (time.Duration, error) {
 	s = strings.TrimSpace(s)
 	if v, err := strconv.ParseFloat(s, 64); err == nil {
 		if v != v || v > 1e9 {
 			return 0, fmt.Errorf("want a number of milliseconds such as 800, got %q", s)
 		}
-		if v > 0 && v < 1 {
-			return 0, fmt.Errorf("%q is ambiguous (a bare number is milliseconds): write %sms, or %ss if you meant seconds", s, s, s)
+		if v > 0 && v < 10 {
+			return 0, fmt.Errorf("%q is ambiguous (a bare number is milliseconds, and no answer comes within %s ms): write %ss if you meant seconds, or %sms", s, s, s, s)
 		}
 		return time.Duration(v * float64(time.Millisecond)), nil
 	}

@@ -104,7 +104,7 @@ func TestGateRequiredComment(t *testing.T) {
 		code        int
 	}{
 		{"gate passed", "", 3},
-		{"gate failed", "budgets:\n  ttft: {p50: 1}\n", 1},
+		{"gate failed", "budgets:\n  ttft: {p50: 1ms}\n", 1},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			dir, cfg, _ := simSuite(t, fastProfile(10*time.Millisecond), tt.extra)

@@ -16,14 +16,18 @@ import (
 // It returns the positional arguments; -h prints the flags and returns
 // errHelp.
 func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) ([]string, error) {
-	fs.SetOutput(stderr)
+	// The flag package would print the error and the whole usage; the
+	// error is said once, by main, and the usage only when asked for.
+	fs.SetOutput(io.Discard)
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
+				fs.SetOutput(stderr)
+				fs.Usage()
 				return nil, errHelp
 			}
-			return nil, gate.AsBadInput(err)
+			return nil, gate.BadInputf("%v (%s -h lists the flags)", err, fs.Name())
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {

@@ -322,7 +322,7 @@ func TestPublishOnly(t *testing.T) {
 
 func TestGateWithoutTokenWarns(t *testing.T) {
 	t.Parallel()
-	dir, cfg, _ := simSuite(t, fastProfile(10*time.Millisecond), "budgets:\n  ttft: {p50: 1}\n")
+	dir, cfg, _ := simSuite(t, fastProfile(10*time.Millisecond), "budgets:\n  ttft: {p50: 1ms}\n")
 	api := newFakeAPI(t)
 	env := actionsEnv(t, dir, api)
 	delete(env, "GITHUB_TOKEN")
