@@ -671,7 +671,7 @@ func sessionOfRecord(q *results.Request, r probe.Record) {
 		q.Steps[i] = results.Step{Turn: st.Turn, StartMs: ms(st.Start), TTFTMs: optMs(st.TTFT), TTFCMs: optMs(st.TTFC),
 			FirstToolCallMs: optMs(st.FirstToolCall), ToolCallMs: optMs(st.ToolCall), TotalMs: optMs(st.Total),
 			ToolCalls: st.ToolCalls, Tools: st.Tools, ToolMs: ms(st.ToolTime),
-			OutputTokens: st.OutputTokens, PromptTokens: st.PromptTokens, CachedTokens: st.CachedTokens}
+			OutputTokens: st.OutputTokens, PromptTokens: st.PromptTokens, CachedTokens: st.CachedTokens, Error: st.Error}
 	}
 	n := len(s.Steps)
 	q.StepCount, q.SessionEnd, q.UnknownTools = &n, s.End, s.UnknownTools

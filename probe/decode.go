@@ -86,6 +86,7 @@ func (d *chatDecoder) decode(f frame) (event, error) {
 				idx = *tc.Index
 			}
 			e.calls = append(e.calls, callPart{index: idx, id: tc.ID, name: tc.Function.Name, args: tc.Function.Arguments})
+			e.toolStart = e.toolStart || tc.Function.Name != "" // the model names the tool first
 			if idx > d.open {
 				if d.open >= 0 {
 					e.callsDone++ // the previous call's arguments are complete
@@ -96,6 +97,7 @@ func (d *chatDecoder) decode(f frame) (event, error) {
 		if fc := ch.Delta.FunctionCall; fc != nil {
 			e.tool += len(fc.Arguments)
 			e.calls = append(e.calls, callPart{name: fc.Name, args: fc.Arguments})
+			e.toolStart = e.toolStart || fc.Name != ""
 			d.open = max(d.open, 0)
 		}
 		if ch.FinishReason != "" {

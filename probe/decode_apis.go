@@ -73,6 +73,7 @@ func (responsesDecoder) decode(f frame) (event, error) {
 		e.reasoning = len(v.Delta)
 	case "response.output_item.added":
 		if it := v.Item; it != nil && (it.Type == "function_call" || it.Type == "custom_tool_call") {
+			e.toolStart = true
 			e.calls = []callPart{{index: v.OutputIndex, id: it.CallID, name: it.Name}}
 		}
 	case "response.function_call_arguments.delta", "response.custom_tool_call_input.delta":
@@ -181,6 +182,7 @@ func (d *anthropicDecoder) decode(f frame) (event, error) {
 				d.tools = map[int]bool{}
 			}
 			d.tools[v.Index] = true
+			e.toolStart = true
 			e.calls = []callPart{{index: v.Index, id: b.ID, name: b.Name}}
 		}
 	case "content_block_delta":

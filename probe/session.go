@@ -77,6 +77,8 @@ type Step struct {
 	// ToolTime is the tool time after the step, before the next one.
 	ToolTime                                 time.Duration
 	OutputTokens, PromptTokens, CachedTokens int
+	// Error is why the step failed ("" when it did not).
+	Error string
 }
 
 // clientDriven reports whether the API returns tool calls to the client.

@@ -38,6 +38,7 @@ func (p *Prober) sessionRecord(calls []sessionCall, end string, maxSteps int, un
 	switch {
 	case !last.OK:
 		s.End, rec.OK = EndError, false
+		s.Steps[len(s.Steps)-1].Error = last.Error
 		rec.Error, rec.Failure = fmt.Sprintf("step %d: %s", len(s.Steps), last.Error), last.Failure
 	case end == EndMaxSteps:
 		rec.OK = false
@@ -56,7 +57,7 @@ func (p *Prober) sessionRecord(calls []sessionCall, end string, maxSteps int, un
 // starts of its steps: a client-driven call is a step from its send; a
 // server-driven one has a step from each of its step marks.
 func combine(calls []sessionCall) (timeline, []time.Duration) {
-	var tl timeline
+	tl := timeline{session: true}
 	var starts []time.Duration
 	for _, c := range calls {
 		marked := stepMarks(c.tl) > 0

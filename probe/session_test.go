@@ -23,6 +23,7 @@ import (
 type agentServer struct {
 	toolSteps int
 	tool      string
+	failAt    int // the request answered 429 (from 1; 0: none)
 	mu        sync.Mutex
 	bodies    []map[string]any
 }
@@ -35,6 +36,10 @@ func (a *agentServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	a.bodies = append(a.bodies, body)
 	n := len(a.bodies)
 	a.mu.Unlock()
+	if n == a.failAt {
+		http.Error(w, `{"error":{"message":"Rate limit reached"}}`, http.StatusTooManyRequests)
+		return
+	}
 	results := 0
 	msgs, _ := body["messages"].([]any)
 	for _, m := range msgs {
@@ -152,6 +157,12 @@ func TestSessionOutcomes(t *testing.T) {
 			t.Errorf("unknown tool: ok %v (%s), unknown %v, answered %v", rec.OK, rec.Error, rec.Session.UnknownTools, sent)
 		}
 		exactly(t, "unknown tool's latency", rec.Session.ToolTime, 0)
+		failing := clocktest.NewServer(t, &agentServer{toolSteps: 1, tool: "lookup_order", failAt: 2})
+		rec = (&Prober{Client: failing.Client()}).Do(context.Background(), Request{API: Chat, URL: failing.URL, Session: orderSession(5)})
+		if st := rec.Session.Steps; rec.OK || rec.Session.End != EndError || len(st) != 2 || !strings.HasPrefix(rec.Error, "step 2: HTTP 429") ||
+			st[0].Error != "" || !strings.HasPrefix(st[1].Error, "HTTP 429") || rec.Session.Answer != Missing {
+			t.Errorf("a failed step: ok %v, end %q, error %q, steps %+v", rec.OK, rec.Session.End, rec.Error, st)
+		}
 		c := &agentServer{toolSteps: 0}
 		chat := clocktest.NewServer(t, c)
 		rec = (&Prober{Client: chat.Client()}).Do(context.Background(), Request{API: Chat, URL: chat.URL, Session: orderSession(5, "And when will it arrive?")})
@@ -225,6 +236,38 @@ func TestServerDrivenAgent(t *testing.T) {
 			if g > 20*ms {
 				t.Errorf("inter-token gap %v spans the tool", g)
 			}
+		}
+	})
+}
+
+// TestWorkedSessionTimeline checks the numbers of the worked timeline in
+// docs/metrics.md ("Sessions"): one tool step, a 150ms tool, the answer.
+func TestWorkedSessionTimeline(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		srv := clocktest.NewServer(t, &agentServer{toolSteps: 1, tool: "lookup_order"})
+		rec := (&Prober{Client: srv.Client()}).Do(context.Background(), Request{API: Chat, URL: srv.URL, Session: orderSession(5)})
+		if !rec.OK || len(rec.Session.Steps) != 2 {
+			t.Fatalf("ok %v (%s), %+v", rec.OK, rec.Error, rec.Session)
+		}
+		s, st := rec.Session, rec.Session.Steps
+		for _, c := range []struct {
+			name      string
+			got, want time.Duration
+		}{
+			{"ttft_ms", rec.TTFT, 100 * ms}, {"ttfc_ms", rec.TTFC, 360 * ms}, {"total_ms = session_ms", rec.Total, 400 * ms},
+			{"first_tool_call_ms", s.FirstToolCall, 100 * ms}, {"answer_ms", s.Answer, 360 * ms}, {"tool_ms", s.ToolTime, 150 * ms},
+			{"perceived_ms", rec.Perceived, 360 * ms}, {"max_stall_ms", rec.MaxStall, 10 * ms},
+			{"steps[0].ttft_ms", st[0].TTFT, 100 * ms}, {"steps[0].first_tool_call_ms", st[0].FirstToolCall, 100 * ms},
+			{"steps[0].tool_call_ms", st[0].ToolCall, 130 * ms}, {"steps[0].total_ms", st[0].Total, 130 * ms},
+			{"steps[0].tool_ms", st[0].ToolTime, 150 * ms},
+			{"steps[1].start_ms", st[1].Start, 280 * ms}, {"steps[1].ttft_ms", st[1].TTFT, 80 * ms},
+			{"steps[1].ttfc_ms", st[1].TTFC, 80 * ms}, {"steps[1].total_ms", st[1].Total, 120 * ms},
+		} {
+			exactly(t, c.name, c.got, c.want)
+		}
+		if len(rec.ITL) != 6 || rec.PromptTokens != 50 || rec.CachedTokens != 16 || rec.OutputTokens != 8 {
+			t.Errorf("itl %v, tokens prompt %d cached %d output %d; want six 10ms gaps, 50, 16, 8", rec.ITL, rec.PromptTokens, rec.CachedTokens, rec.OutputTokens)
 		}
 	})
 }

@@ -35,8 +35,10 @@ type event struct {
 	// callsDone counts the tool calls whose arguments became complete with
 	// this event (a tool can start).
 	callsDone int
-	// toolStart: a tool call begins with this event before any of its
-	// arguments (the AI SDK's tool-input-start): a first tool-call delta.
+	// toolStart: a tool call begins with this event, which names the tool
+	// (chat's first tool_calls delta, Responses' function_call item,
+	// Anthropic's tool_use block, the AI SDK's tool-input-start): the
+	// model has decided to call it, maybe before any argument.
 	toolStart bool
 	// toolResult: a tool's result arrived (a server-driven agent streams
 	// the tools it runs).
@@ -79,6 +81,9 @@ type timeline struct {
 	eofEnds bool
 	// hint is the decoder's explanation of a stream without output.
 	hint string
+	// session: the timeline of a session's steps, whose tool-call
+	// arguments are the agent's, not what its user reads.
+	session bool
 }
 
 // derive computes every stream metric of a request from its timeline: a
@@ -124,7 +129,11 @@ func derive(tl timeline, readingRate float64) Record {
 				rec.TTFC = e.at
 			}
 			outs = append(outs, outputEvent{at: e.at, chars: n, step: step})
-			visible = append(visible, e.content+e.tool)
+			seen := e.content + e.tool
+			if tl.session {
+				seen = e.content
+			}
+			visible = append(visible, seen)
 		}
 	}
 	rec.OutputTokens, rec.TokensSource = len(outs), "events"
@@ -202,7 +211,8 @@ func (s streamEnd) failure(tl timeline, outputs int) (string, vocab.Failure) {
 }
 
 // perceived runs the reader model over what a reader sees: the visible
-// answer and tool-call arguments, never hidden reasoning. The reader starts
+// answer and tool-call arguments (in a session, the text alone), never
+// hidden reasoning. The reader starts
 // at the first visible event, so perceived >= ttfc. Visible tokens are the
 // usage count minus the reported reasoning tokens, spread over the visible
 // events by their characters; without a reasoning count, each event's share

@@ -94,7 +94,7 @@ func TestExampleSuitesParse(t *testing.T) {
 	}
 	// The examples read their URL and token from the environment.
 	getenv := func(k string) string {
-		return map[string]string{"APP_URL": "http://127.0.0.1:8000", "APP_TOKEN": "t"}[k]
+		return map[string]string{"APP_URL": "http://127.0.0.1:8000", "APP_TOKEN": "t", "OPENAI_API_KEY": "k"}[k]
 	}
 	for _, f := range files {
 		b, err := os.ReadFile(f)
