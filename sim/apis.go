@@ -53,7 +53,6 @@ type request struct {
 	stream       bool
 	includeUsage bool
 	promptTokens int
-	chat         openai.ChatCompletionRequest // chat and azure only
 }
 
 // key is the API key the request carries in its API's header.
@@ -112,16 +111,36 @@ func parse(a api, r *http.Request) (request, error) {
 	return request{}, nil
 }
 
+// chatBody is the part of an OpenAI chat completions (or Azure OpenAI)
+// body the simulator reads. Both token limits are read: max_tokens, which
+// most OpenAI-compatible servers still take, and max_completion_tokens.
+type chatBody struct {
+	Model         string `json:"model"`
+	Stream        bool   `json:"stream"`
+	StreamOptions *struct {
+		IncludeUsage bool `json:"include_usage"`
+	} `json:"stream_options"`
+	MaxTokens           int `json:"max_tokens"`
+	MaxCompletionTokens int `json:"max_completion_tokens"`
+	Messages            []struct {
+		Content json.RawMessage `json:"content"`
+	} `json:"messages"`
+}
+
 // parseChat reads an OpenAI chat completions (or Azure OpenAI) body.
 func parseChat(a api, r *http.Request, body io.Reader) (request, error) {
 	var q request
-	if err := json.NewDecoder(body).Decode(&q.chat); err != nil {
+	var v chatBody
+	if err := json.NewDecoder(body).Decode(&v); err != nil {
 		return q, err
 	}
-	q.model, q.maxTokens, q.stream = q.chat.Model, maxTokensOf(q.chat), q.chat.Stream
-	q.includeUsage = q.chat.StreamOptions != nil && q.chat.StreamOptions.IncludeUsage
-	for _, m := range q.chat.Messages {
-		q.promptTokens += promptWords(m.Content)
+	q.model, q.maxTokens, q.stream = v.Model, v.MaxCompletionTokens, v.Stream
+	if q.maxTokens == 0 {
+		q.maxTokens = v.MaxTokens
+	}
+	q.includeUsage = v.StreamOptions != nil && v.StreamOptions.IncludeUsage
+	for _, m := range v.Messages {
+		q.promptTokens += promptWords(flatten(m.Content))
 	}
 	if a == apiAzure {
 		// The deployment names the model.
@@ -367,7 +386,7 @@ func (c *chatEnc) fail(sw *sseWriter) {
 func jsonOf(v any) []byte { b, _ := json.Marshal(v); return b }
 
 // responsesEnc writes OpenAI Responses API events.
-type responsesEnc struct{ kind kind }
+type responsesEnc struct{}
 
 func (e *responsesEnc) preamble(sw *sseWriter) {
 	resp := map[string]any{"id": "resp_sim", "object": "response", "status": "in_progress"}
@@ -410,7 +429,6 @@ type anthropicEnc struct {
 	index int
 	open  bool
 	last  kind
-	u     counts
 }
 
 func (e *anthropicEnc) preamble(sw *sseWriter) {

@@ -231,13 +231,13 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, a api) {
 	case q.stream:
 		s.stream(ctx, clk, w, start, a, p, pl, q)
 	case a == apiChat || a == apiAzure:
-		s.complete(ctx, clk, w, start, p, pl, q.chat)
+		s.complete(ctx, clk, w, start, p, pl, q)
 	default:
 		writeAPIError(w, a, http.StatusBadRequest, "invalid_request_error", "the simulator answers this API only with a stream: set stream: true (Gemini: ?alt=sse)", "")
 	}
 }
 
-func (s *Server) complete(ctx context.Context, clk clock.Clock, w http.ResponseWriter, start time.Time, p Profile, pl plan, req openai.ChatCompletionRequest) {
+func (s *Server) complete(ctx context.Context, clk clock.Clock, w http.ResponseWriter, start time.Time, p Profile, pl plan, q request) {
 	at := start.Add(pl.ttft)
 	for _, g := range pl.gaps[1:] {
 		at = at.Add(g)
@@ -246,22 +246,19 @@ func (s *Server) complete(ctx context.Context, clk clock.Clock, w http.ResponseW
 		return
 	}
 	resp := openai.ChatCompletionResponse{
-		ID: "chatcmpl-sim", Object: "chat.completion", Created: start.Unix(), Model: req.Model,
+		ID: "chatcmpl-sim", Object: "chat.completion", Created: start.Unix(), Model: q.model,
 		Choices: []openai.ChatCompletionChoice{{
 			Message:      openai.ChatCompletionMessage{Role: "assistant", Content: strings.Join(pl.words, "")},
 			FinishReason: openai.FinishReasonStop,
 		}},
-		Usage: usage(p, pl, req),
+		Usage: usage(p, pl, q),
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(resp)
 }
 
-func usage(p Profile, pl plan, req openai.ChatCompletionRequest) openai.Usage {
-	prompt := 0
-	for _, m := range req.Messages {
-		prompt += len(strings.Fields(m.Content)) + 4
-	}
+func usage(p Profile, pl plan, q request) openai.Usage {
+	prompt := q.promptTokens
 	completion := len(pl.words) + p.Quirks.ReasoningTokens
 	u := openai.Usage{PromptTokens: prompt, CompletionTokens: completion, TotalTokens: prompt + completion}
 	if p.Quirks.CachedTokens > 0 {
@@ -441,15 +438,6 @@ func (st *streamer) end(q request, events int) {
 		u.cached = min(p.Quirks.CachedTokens, u.prompt)
 	}
 	st.enc.end(st.sw, finish, u, q.includeUsage && !p.Quirks.NoUsage)
-}
-
-// maxTokensOf is the request's token limit: max_completion_tokens, else
-// max_tokens (which most OpenAI-compatible servers still use).
-func maxTokensOf(req openai.ChatCompletionRequest) int {
-	if req.MaxCompletionTokens > 0 {
-		return req.MaxCompletionTokens
-	}
-	return req.MaxTokens
 }
 
 // newWriter sets the stream's headers and returns its writer (with the

@@ -407,3 +407,28 @@ func TestAnswerTimingOnVirtualTime(t *testing.T) {
 		}
 	})
 }
+
+// TestBothTokenLimits: a chat body limits the answer with
+// max_completion_tokens or with max_tokens (which most OpenAI-compatible
+// servers still take); the first wins when both are there.
+func TestBothTokenLimits(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(New(Profile{Tokens: 20}, 1))
+	defer srv.Close()
+	for _, tt := range []struct {
+		limits string
+		want   int
+	}{{`"max_tokens":5`, 5}, {`"max_completion_tokens":6`, 6}, {`"max_tokens":5,"max_completion_tokens":7`, 7}, {`"max_tokens":0`, 20}} {
+		resp := post(t, srv.URL, `{"model":"m",`+tt.limits+`,"messages":[{"role":"user","content":"hi"}]}`)
+		var out struct {
+			Usage struct {
+				CompletionTokens int `json:"completion_tokens"`
+			}
+		}
+		_ = json.NewDecoder(resp.Body).Decode(&out)
+		resp.Body.Close()
+		if out.Usage.CompletionTokens != tt.want {
+			t.Errorf("%s: %d tokens, want %d", tt.limits, out.Usage.CompletionTokens, tt.want)
+		}
+	}
+}
