@@ -47,6 +47,31 @@ func (o Options) Build() (Profile, error) {
 	return p, nil
 }
 
+// Server returns the simulator the options describe, seeded with seed: it
+// serves the options' profile, and a request whose model names another
+// built-in profile at that profile, the options' overrides (fixed delays,
+// token count, speed, buffering, stamps) applied to each.
+func (o Options) Server(seed uint64) (*Server, error) {
+	p, err := o.Build()
+	if err != nil {
+		return nil, err
+	}
+	s := New(p, seed)
+	for _, name := range ProfileNames() {
+		if name == p.Name {
+			continue
+		}
+		other := o
+		other.Profile = name
+		q, err := other.Build()
+		if err != nil {
+			return nil, err
+		}
+		s.SetModelProfile(name, q)
+	}
+	return s, nil
+}
+
 // Routes says where each API is served on addr.
 func Routes(addr string) string {
 	return fmt.Sprintf("  chat, responses: base_url http://%[1]s/v1\n  anthropic: base_url http://%[1]s\n  gemini: base_url http://%[1]s/v1beta\n"+

@@ -20,6 +20,8 @@
 // bodies, truncation, stalls, malformed events, in-stream errors). A
 // profile's Speed scales every delay: uniformly (Slowdown, for the slower
 // head of an A/B test) or swinging over time (Swing, for A/A drift tests).
+// A request whose model is the name of a built-in profile ("fast",
+// "slow", …) is served at that profile: names mean what they say.
 // Every draw comes from a PCG generator seeded by (Seed, request number), so
 // a run is reproducible. When the client goes away the stream stops at the
 // next wait.
@@ -65,8 +67,9 @@ type Server struct {
 	requests atomic.Uint64
 }
 
-// New returns a simulator that answers every request with p (requests for a
-// model mapped with SetModelProfile use that model's profile instead).
+// New returns a simulator that answers every request with p, except
+// requests for a model mapped with SetModelProfile and requests whose model
+// names another built-in profile, which are served at that profile.
 func New(p Profile, seed uint64) *Server {
 	return &Server{Seed: seed, profile: p}
 }
@@ -91,10 +94,18 @@ func (s *Server) SetModelProfile(model string, p Profile) {
 // Requests is the number of requests received, of every API.
 func (s *Server) Requests() uint64 { return s.requests.Load() }
 
+// profileFor is the profile a request for model is served at: the one
+// SetModelProfile mapped model to; else, when model is the name of a
+// built-in profile (Named) other than the default profile's, that profile,
+// so that names mean what they say (model "fast" is served fast); else the
+// default profile.
 func (s *Server) profileFor(model string) Profile {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if p, ok := s.byModel[model]; ok {
+		return p
+	}
+	if p, ok := profiles[model]; ok && model != s.profile.Name {
 		return p
 	}
 	return s.profile

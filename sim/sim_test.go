@@ -432,3 +432,56 @@ func TestBothTokenLimits(t *testing.T) {
 		}
 	}
 }
+
+// TestModelNamesItsProfile: names mean what they say. A request for model
+// "fast" is served at the fast profile, whatever the server's default;
+// `latgate sim`'s overrides apply to every profile; a model mapped with
+// SetModelProfile keeps its mapping, and any other model gets the default.
+func TestModelNamesItsProfile(t *testing.T) {
+	t.Parallel()
+	ms := time.Millisecond
+	fast, _ := Named("fast")
+	fixed := Options{Profile: "realistic", TTFT: 40 * ms}
+	s, err := fixed.Server(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := New(Profile{Name: "mine", TTFT: Fixed(7 * ms), Tokens: 3}, 1)
+	plain.SetModelProfile("slow", Profile{Name: "mapped"})
+	for _, tt := range []struct {
+		srv   *Server
+		model string
+		name  string
+		ttft  Dist
+	}{
+		{plain, "fast", "fast", fast.TTFT},
+		{plain, "gpt-4o", "mine", Fixed(7 * ms)},
+		{plain, "slow", "mapped", Dist{}},
+		{s, "fast", "fast", Fixed(40 * ms)},
+		{s, "realistic", "realistic", Fixed(40 * ms)},
+		{s, "m", "realistic", Fixed(40 * ms)},
+	} {
+		if p := tt.srv.profileFor(tt.model); p.Name != tt.name || p.TTFT != tt.ttft {
+			t.Errorf("model %q: profile %q with ttft %+v, want %q with %+v", tt.model, p.Name, p.TTFT, tt.name, tt.ttft)
+		}
+	}
+	if _, err := (Options{Profile: "warp"}).Server(1); err == nil {
+		t.Error("an unknown profile made a server")
+	}
+}
+
+// TestModelFastServedFast: on virtual time, a server whose default is the
+// slow profile answers model "fast" with the fast profile's header delay.
+func TestModelFastServedFast(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		slow, _ := Named("slow")
+		srv := clocktest.NewServer(t, New(slow, 1))
+		for model, want := range map[string]time.Duration{"fast": 5 * time.Millisecond, "m": 30 * time.Millisecond} {
+			headers, _ := arrivals(t, srv, "/v1/chat/completions", `{"model":"`+model+`","stream":true,"max_tokens":1,"messages":[{"role":"user","content":"hi"}]}`)
+			if headers != want {
+				t.Errorf("model %q: headers after %v, want %v", model, headers, want)
+			}
+		}
+	})
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/latgate/latgate/fileio"
@@ -63,7 +64,7 @@ func cmdSim(e *env, args []string) error {
 	fs := flag.NewFlagSet("latgate sim", flag.ContinueOnError)
 	addr := fs.String("addr", "127.0.0.1:8080", "listen `address`")
 	o := sim.Options{}
-	fs.StringVar(&o.Profile, "profile", "realistic", "latency `profile`: "+fmt.Sprint(sim.ProfileNames()))
+	fs.StringVar(&o.Profile, "profile", "realistic", "latency `profile` of requests whose model names no profile: "+fmt.Sprint(sim.ProfileNames()))
 	seed := fs.Uint64("seed", 1, "random seed")
 	key := fs.String("require-key", "", "require this API key (tests 401 handling)")
 	fs.DurationVar(&o.TTFT, "ttft", 0, "override: fixed time to first token")
@@ -84,14 +85,14 @@ func cmdSim(e *env, args []string) error {
 		}
 		o.ITL, o.SetITL = d, true
 	}
-	p, err := o.Build()
+	s, err := o.Server(*seed)
 	if err != nil {
 		return gate.BadInputf("sim: %v", err)
 	}
-	s := sim.New(p, *seed)
 	s.APIKey = *key
 	err = sim.ListenAndServe(e.ctx, *addr, s, func(a string) {
-		fmt.Fprintf(e.stderr, "latgate sim: serving profile %q on http://%s (Ctrl-C to stop). Every api at once:\n%s", p.Name, a, sim.Routes(a))
+		fmt.Fprintf(e.stderr, "latgate sim: serving profile %q on http://%s (Ctrl-C to stop); a request whose model names another profile (%s) is served at that one. Every api at once:\n%s",
+			o.Profile, a, strings.Join(sim.ProfileNames(), ", "), sim.Routes(a))
 	})
 	return gate.AsCannotRun(err)
 }
