@@ -257,10 +257,14 @@ func TestSpeedScalesEveryDelay(t *testing.T) {
 	if !near(a.header, b.header) || !near(a.ttft, b.ttft) {
 		t.Errorf("header %v→%v, ttft %v→%v; want ×1.3", a.header, b.header, a.ttft, b.ttft)
 	}
-	for i := range a.gaps {
-		if !near(a.gaps[i], b.gaps[i]) {
-			t.Errorf("gap %d: %v→%v, want ×1.3", i, a.gaps[i], b.gaps[i])
+	ga, gb := a.drawGaps(20), b.drawGaps(20)
+	for i := range ga {
+		if !near(ga[i], gb[i]) {
+			t.Errorf("gap %d: %v→%v, want ×1.3", i, ga[i], gb[i])
 		}
+	}
+	if ta, tb := a.nextTTFT(), b.nextTTFT(); !near(ta, tb) {
+		t.Errorf("a later step's ttft %v→%v, want ×1.3", ta, tb)
 	}
 	if strings.Join(a.words, "") != strings.Join(b.words, "") {
 		t.Error("the speed changed the words")
