@@ -75,7 +75,8 @@ func (o Options) Server(seed uint64) (*Server, error) {
 // Routes says where each API is served on addr.
 func Routes(addr string) string {
 	return fmt.Sprintf("  chat, responses: base_url http://%[1]s/v1\n  anthropic: base_url http://%[1]s\n  gemini: base_url http://%[1]s/v1beta\n"+
-		"  azure: base_url http://%[1]s/openai/deployments/NAME\n  custom (Ollama-style NDJSON): url http://%[1]s/api/chat\n", addr)
+		"  azure: base_url http://%[1]s/openai/deployments/NAME\n  custom (Ollama-style NDJSON): url http://%[1]s/api/chat\n"+
+		"  ai-sdk (Vercel AI SDK UI message stream, useChat's body): url http://%[1]s/api/chat\n", addr)
 }
 
 // ErrListen wraps a failure to listen on the address.

@@ -6,9 +6,13 @@
 //	POST /v1/messages                               Anthropic Messages
 //	POST /v1beta/models/{model}:streamGenerateContent?alt=sse   Gemini
 //	POST /openai/deployments/{deployment}/chat/completions       Azure OpenAI
-//	POST /api/chat                                  Ollama's native NDJSON (for api: custom)
+//	POST /api/chat                                  Ollama's native NDJSON (for api: custom), and
+//	                                                the Vercel AI SDK's UI message stream to useChat's body (api: ai-sdk)
 //	GET  /v1/models
 //
+// A request that offers tools gets tool calls in its API's own format
+// (Profile.ToolSteps); the AI SDK route is a server-driven agent that
+// streams its tool steps, runs the tools and answers, in one response.
 // Each API streams with its own preamble before the first output (a
 // role-only chunk; message_start and ping; response.created; a part with
 // only a thought signature; Azure's empty-choices content-filter frame),
