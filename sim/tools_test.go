@@ -58,10 +58,10 @@ func sseFrames(t *testing.T, srv *clocktest.Server, path, body string) (http.Hea
 // structure: its tool calls (with when each argument delta arrived), its
 // text, how it finished and its usage.
 type answer struct {
-	calls          []*wireCall
-	text           string
-	finish         string
-	output, cached int
+	calls                  []*wireCall
+	text                   string
+	finish                 string
+	output, cached, prompt int
 }
 
 type wireCall struct {
@@ -102,6 +102,7 @@ func decodeChat(t *testing.T, frames []sseFrame) answer {
 				FinishReason string `json:"finish_reason"`
 			} `json:"choices"`
 			Usage *struct {
+				PromptTokens        int `json:"prompt_tokens"`
 				CompletionTokens    int `json:"completion_tokens"`
 				PromptTokensDetails *struct {
 					CachedTokens int `json:"cached_tokens"`
@@ -134,7 +135,7 @@ func decodeChat(t *testing.T, frames []sseFrame) answer {
 			}
 		}
 		if c.Usage != nil {
-			a.output = c.Usage.CompletionTokens
+			a.output, a.prompt = c.Usage.CompletionTokens, c.Usage.PromptTokens
 			if c.Usage.PromptTokensDetails != nil {
 				a.cached = c.Usage.PromptTokensDetails.CachedTokens
 			}
@@ -165,6 +166,7 @@ func decodeResponses(t *testing.T, frames []sseFrame) answer {
 			Response struct {
 				Status string `json:"status"`
 				Usage  struct {
+					InputTokens        int `json:"input_tokens"`
 					OutputTokens       int `json:"output_tokens"`
 					InputTokensDetails struct {
 						CachedTokens int `json:"cached_tokens"`
@@ -203,7 +205,8 @@ func decodeResponses(t *testing.T, frames []sseFrame) answer {
 		case "response.output_text.delta":
 			a.text += e.Delta
 		case "response.completed", "response.incomplete":
-			a.finish, a.output, a.cached = e.Response.Status, e.Response.Usage.OutputTokens, e.Response.Usage.InputTokensDetails.CachedTokens
+			u := e.Response.Usage
+			a.finish, a.output, a.cached, a.prompt = e.Response.Status, u.OutputTokens, u.InputTokensDetails.CachedTokens, u.InputTokens
 		}
 	}
 	return a
@@ -231,6 +234,7 @@ func decodeAnthropic(t *testing.T, frames []sseFrame) answer {
 				StopReason  string `json:"stop_reason"`
 			} `json:"delta"`
 			Usage struct {
+				InputTokens          int `json:"input_tokens"`
 				OutputTokens         int `json:"output_tokens"`
 				CacheReadInputTokens int `json:"cache_read_input_tokens"`
 			} `json:"usage"`
@@ -258,7 +262,9 @@ func decodeAnthropic(t *testing.T, frames []sseFrame) answer {
 		case "content_block_stop":
 			stopped[e.Index] = true
 		case "message_delta":
-			a.finish, a.output, a.cached = e.Delta.StopReason, e.Usage.OutputTokens, e.Usage.CacheReadInputTokens
+			// input_tokens leaves out the tokens read from the cache
+			u := e.Usage
+			a.finish, a.output, a.cached, a.prompt = e.Delta.StopReason, u.OutputTokens, u.CacheReadInputTokens, u.InputTokens+u.CacheReadInputTokens
 		}
 	}
 	for i := range blocks {
@@ -289,6 +295,7 @@ func decodeGemini(t *testing.T, frames []sseFrame) answer {
 				FinishReason string `json:"finishReason"`
 			} `json:"candidates"`
 			UsageMetadata *struct {
+				PromptTokenCount        int `json:"promptTokenCount"`
 				CandidatesTokenCount    int `json:"candidatesTokenCount"`
 				ThoughtsTokenCount      int `json:"thoughtsTokenCount"`
 				CachedContentTokenCount int `json:"cachedContentTokenCount"`
@@ -309,7 +316,7 @@ func decodeGemini(t *testing.T, frames []sseFrame) answer {
 			}
 		}
 		if u := c.UsageMetadata; u != nil {
-			a.output, a.cached = u.CandidatesTokenCount+u.ThoughtsTokenCount, u.CachedContentTokenCount
+			a.output, a.cached, a.prompt = u.CandidatesTokenCount+u.ThoughtsTokenCount, u.CachedContentTokenCount, u.PromptTokenCount
 		}
 	}
 	return a
@@ -500,5 +507,57 @@ func TestToolCallDefaults(t *testing.T) {
 	}
 	if p.ToolArgs = 3; len(p.call(1, 0, "f").args) != 8 {
 		t.Errorf("ToolArgs 3 gives %q, want the shortest object with its key (8)", p.call(1, 0, "f").args)
+	}
+}
+
+// TestPrefixCache: with the PrefixCache quirk each API reports, in its
+// own usage field, the prompt tokens of the longest start of the
+// conversation seen before: nothing on turn 1, turn 1's prompt on turn 2,
+// turn 2's on turn 3. Without it nothing is cached.
+func TestPrefixCache(t *testing.T) {
+	t.Parallel()
+	for _, tt := range apiCases() {
+		for _, on := range []bool{true, false} {
+			t.Run(fmt.Sprintf("%s %v", tt.name, on), func(t *testing.T) {
+				t.Parallel()
+				synctest.Test(t, func(t *testing.T) {
+					srv := clocktest.NewServer(t, New(Profile{Tokens: 2, Quirks: Quirks{PrefixCache: on}}, 1))
+					conversation := []string{"Where is order 42?", "And when will it arrive?", "Thanks, and order 43?"}
+					prev := 0
+					for turn := 1; turn <= 3; turn++ {
+						_, frames := sseFrames(t, srv, tt.path, tt.body(conversation[:turn], 0))
+						a := tt.decode(t, frames)
+						want := 0
+						if on {
+							want = prev
+						}
+						if a.cached != want || a.prompt <= prev {
+							t.Errorf("turn %d: %d of %d prompt tokens cached, want %d (turn %d's prompt: %d)", turn, a.cached, a.prompt, want, turn-1, prev)
+						}
+						prev = a.prompt
+					}
+				})
+			})
+		}
+	}
+}
+
+// TestPrefixCacheForgetsTheOldest: the cache holds a bounded number of
+// prefixes and forgets the oldest first.
+func TestPrefixCacheForgetsTheOldest(t *testing.T) {
+	t.Parallel()
+	var c prefixCache
+	c.hit([]prefix{{hash: 1, tokens: 10}})
+	if got := c.hit([]prefix{{hash: 1, tokens: 10}, {hash: 2, tokens: 20}}); got != 10 {
+		t.Errorf("hit %d, want 10", got)
+	}
+	for h := range uint64(prefixCacheSize) {
+		c.hit([]prefix{{hash: 100 + h}})
+	}
+	if len(c.seen) != prefixCacheSize {
+		t.Errorf("%d prefixes remembered, want %d", len(c.seen), prefixCacheSize)
+	}
+	if got := c.hit([]prefix{{hash: 1, tokens: 10}}); got != 0 {
+		t.Errorf("the oldest prefix still hits: %d", got)
 	}
 }
