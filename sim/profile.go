@@ -194,13 +194,32 @@ func (s Speed) Validate() error {
 	return nil
 }
 
+// profiles are the built-in profiles. Each makes tool calls (two steps of
+// one call, agent more) when a request offers tools; a request that offers
+// none is answered as ever.
 var profiles = map[string]Profile{
+	// agent is a tool-using model behind a prompt cache: three tool steps
+	// of two parallel calls before the answer, at realistic speed.
+	"agent": {
+		Name:        "agent",
+		HeaderDelay: 20 * time.Millisecond,
+		TTFT:        LogNormal(350*time.Millisecond, 0.35),
+		ITL:         LogNormal(15*time.Millisecond, 0.3),
+		Tokens:      96,
+		ToolSteps:   3,
+		ToolCalls:   2,
+		ToolArgs:    48,
+		ToolLatency: 150 * time.Millisecond,
+		Quirks:      Quirks{RoleChunk: true, PrefixCache: true},
+	},
 	"fast": {
 		Name:        "fast",
 		HeaderDelay: 5 * time.Millisecond,
 		TTFT:        LogNormal(120*time.Millisecond, 0.25),
 		ITL:         LogNormal(8*time.Millisecond, 0.2),
 		Tokens:      64,
+		ToolSteps:   2,
+		ToolLatency: 50 * time.Millisecond,
 		Quirks:      Quirks{RoleChunk: true},
 	},
 	// slow is slower than realistic in every delay: a loaded provider.
@@ -210,6 +229,8 @@ var profiles = map[string]Profile{
 		TTFT:        LogNormal(500*time.Millisecond, 0.35).WithSpikes(0.1, 300*time.Millisecond, 1500*time.Millisecond),
 		ITL:         LogNormal(22*time.Millisecond, 0.3),
 		Tokens:      128,
+		ToolSteps:   2,
+		ToolLatency: 300 * time.Millisecond,
 		Quirks:      Quirks{RoleChunk: true, KeepAlives: 2},
 	},
 	"realistic": {
@@ -218,6 +239,8 @@ var profiles = map[string]Profile{
 		TTFT:        LogNormal(350*time.Millisecond, 0.35).WithSpikes(0.05, 300*time.Millisecond, 1500*time.Millisecond),
 		ITL:         LogNormal(15*time.Millisecond, 0.3),
 		Tokens:      128,
+		ToolSteps:   2,
+		ToolLatency: 150 * time.Millisecond,
 		Quirks:      Quirks{RoleChunk: true, KeepAlives: 2},
 	},
 	"flaky": {
@@ -226,6 +249,8 @@ var profiles = map[string]Profile{
 		TTFT:        LogNormal(150*time.Millisecond, 0.3),
 		ITL:         LogNormal(10*time.Millisecond, 0.3),
 		Tokens:      64,
+		ToolSteps:   2,
+		ToolLatency: 150 * time.Millisecond,
 		Quirks:      Quirks{RoleChunk: true},
 		Faults: Faults{
 			ErrorRate: 0.05, ErrorStatus: 503, RetryAfter: "1",
@@ -239,6 +264,8 @@ var profiles = map[string]Profile{
 		TTFT:        LogNormal(200*time.Millisecond, 0.25),
 		ITL:         LogNormal(8*time.Millisecond, 0.2),
 		Tokens:      96,
+		ToolSteps:   2,
+		ToolLatency: 100 * time.Millisecond,
 		Quirks:      Quirks{RoleChunk: true, ReasoningTokens: 32},
 	},
 }

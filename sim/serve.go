@@ -19,6 +19,14 @@ type Options struct {
 	Stamp    bool
 	Buffered bool
 	Speed    Speed
+
+	// Tool calls: ToolSteps (>= 0 with SetToolSteps; 0 never calls),
+	// and, when > 0, ToolCalls, ToolArgs, ToolChunk and ToolLatency.
+	ToolSteps                      int
+	SetToolSteps                   bool
+	ToolCalls, ToolArgs, ToolChunk int
+	ToolLatency                    time.Duration
+	PrefixCache                    bool // turn the PrefixCache quirk on
 }
 
 // Build returns the profile the options describe.
@@ -40,11 +48,44 @@ func (o Options) Build() (Profile, error) {
 		p.Tokens = o.Tokens
 	}
 	p.Quirks.StampFirstOutput, p.Quirks.Buffered = o.Stamp, o.Buffered
+	if err := o.tools(&p); err != nil {
+		return p, err
+	}
 	if err := o.Speed.Validate(); err != nil {
 		return p, err
 	}
 	p.Speed = o.Speed
 	return p, nil
+}
+
+// tools applies the tool-call overrides to p.
+func (o Options) tools(p *Profile) error {
+	if o.SetToolSteps {
+		if o.ToolSteps < 0 {
+			return fmt.Errorf("tool steps %d: must not be negative", o.ToolSteps)
+		}
+		p.ToolSteps = o.ToolSteps
+	}
+	for _, v := range []struct {
+		name string
+		val  int
+		dst  *int
+	}{{"tool calls", o.ToolCalls, &p.ToolCalls}, {"tool args", o.ToolArgs, &p.ToolArgs}, {"tool chunk", o.ToolChunk, &p.ToolChunk}} {
+		if v.val < 0 {
+			return fmt.Errorf("%s %d: must not be negative", v.name, v.val)
+		}
+		if v.val > 0 {
+			*v.dst = v.val
+		}
+	}
+	if o.ToolLatency < 0 {
+		return fmt.Errorf("tool latency %v: must not be negative", o.ToolLatency)
+	}
+	if o.ToolLatency > 0 {
+		p.ToolLatency = o.ToolLatency
+	}
+	p.Quirks.PrefixCache = p.Quirks.PrefixCache || o.PrefixCache
+	return nil
 }
 
 // Server returns the simulator the options describe, seeded with seed: it

@@ -150,12 +150,12 @@ func TestStopsWhenClientGoesAway(t *testing.T) {
 
 func TestNamedProfiles(t *testing.T) {
 	t.Parallel()
-	for _, n := range []string{"fast", "slow", "flaky", "realistic", "reasoning"} {
+	for _, n := range []string{"agent", "fast", "slow", "flaky", "realistic", "reasoning"} {
 		if p, err := Named(n); err != nil || p.Name != n {
 			t.Errorf("Named(%q) = %v, %v", n, p.Name, err)
 		}
 	}
-	if _, err := Named("warp"); err == nil || !strings.Contains(err.Error(), "known: fast, flaky") {
+	if _, err := Named("warp"); err == nil || !strings.Contains(err.Error(), "known: agent, fast, flaky") {
 		t.Errorf("unknown profile error: %v", err)
 	}
 }
@@ -196,6 +196,14 @@ func TestProfilesMeanWhatTheySay(t *testing.T) {
 	}
 	if p, _ := Named("reasoning"); p.Quirks.ReasoningTokens == 0 {
 		t.Error("reasoning streams no reasoning")
+	}
+	if p, _ := Named("agent"); p.ToolSteps < 2 || p.ToolCalls < 2 || !p.Quirks.PrefixCache {
+		t.Errorf("agent makes %d steps of %d calls, prefix cache %v", p.ToolSteps, p.ToolCalls, p.Quirks.PrefixCache)
+	}
+	for i := 1; i < len(order); i++ {
+		if a, b := profiles[order[i-1]], profiles[order[i]]; a.ToolSteps == 0 || a.ToolLatency >= b.ToolLatency {
+			t.Errorf("%s's tools (%d steps, %v) are not faster than %s's (%v)", a.Name, a.ToolSteps, a.ToolLatency, b.Name, b.ToolLatency)
+		}
 	}
 	for _, n := range ProfileNames() {
 		if p, _ := Named(n); p.Speed != (Speed{}) {
@@ -488,4 +496,23 @@ func TestModelFastServedFast(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestToolOverrides: latgate sim's tool flags override the profile's keys
+// (tool steps even to 0), and bad values are refused.
+func TestToolOverrides(t *testing.T) {
+	t.Parallel()
+	p, err := Options{Profile: "fast", ToolSteps: 0, SetToolSteps: true, ToolCalls: 3, ToolArgs: 40, ToolChunk: 5, ToolLatency: time.Second, PrefixCache: true}.Build()
+	if err != nil || p.ToolSteps != 0 || p.ToolCalls != 3 || p.ToolArgs != 40 || p.ToolChunk != 5 || p.ToolLatency != time.Second || !p.Quirks.PrefixCache {
+		t.Errorf("%+v, %v", p, err)
+	}
+	if p, _ := (Options{Profile: "agent"}).Build(); p.ToolSteps != 3 || p.ToolCalls != 2 {
+		t.Errorf("no overrides changed agent: %d steps of %d calls", p.ToolSteps, p.ToolCalls)
+	}
+	for _, bad := range []Options{{ToolSteps: -1, SetToolSteps: true}, {ToolCalls: -1}, {ToolChunk: -2}, {ToolLatency: -time.Second}} {
+		bad.Profile = "fast"
+		if _, err := bad.Build(); err == nil {
+			t.Errorf("%+v: no error", bad)
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"slices"
 	"strings"
@@ -560,4 +561,55 @@ func TestPrefixCacheForgetsTheOldest(t *testing.T) {
 	if got := c.hit([]prefix{{hash: 1, tokens: 10}}); got != 0 {
 		t.Errorf("the oldest prefix still hits: %d", got)
 	}
+}
+
+// TestToolCallsWithoutStream: a chat request without a stream gets the
+// step's calls whole in the message, finish_reason tool_calls, when the
+// stream would have ended.
+func TestToolCallsWithoutStream(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		srv := clocktest.NewServer(t, New(agentProfile(), 1))
+		start := time.Now()
+		resp, err := srv.Client().Post(srv.URL+"/v1/chat/completions", "application/json", strings.NewReader(strings.Replace(chatConvo([]string{"hi"}, 0), `"stream":true`, `"stream":false`, 1)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var out struct {
+			Choices []struct {
+				Message struct {
+					ToolCalls []struct {
+						ID, Type string
+						Function struct{ Name, Arguments string }
+					} `json:"tool_calls"`
+				}
+				FinishReason string `json:"finish_reason"`
+			}
+			Usage struct {
+				CompletionTokens int `json:"completion_tokens"`
+			}
+		}
+		mustJSON(t, readAll(t, resp.Body), &out)
+		if took := time.Since(start); took != 150*time.Millisecond {
+			t.Errorf("answered after %v, want 150ms (the last delta's time)", took)
+		}
+		if len(out.Choices) != 1 || len(out.Choices[0].Message.ToolCalls) != 2 || out.Choices[0].FinishReason != "tool_calls" || out.Usage.CompletionTokens != 6 {
+			t.Fatalf("%+v", out)
+		}
+		for _, c := range out.Choices[0].Message.ToolCalls {
+			if c.ID == "" || c.Type != "function" || !json.Valid([]byte(c.Function.Arguments)) {
+				t.Errorf("call %+v", c)
+			}
+		}
+	})
+}
+
+func readAll(t *testing.T, r io.Reader) string {
+	t.Helper()
+	b, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -75,8 +75,17 @@ func cmdSim(e *env, args []string) error {
 	fs.Float64Var(&o.Speed.Swing, "swing", 0, "swing every delay by ± this share over time, e.g. 0.4 (a drifting provider)")
 	fs.DurationVar(&o.Speed.SwingPeriod, "swing-period", 0, "the swing's `period`, e.g. 3s")
 	fs.BoolVar(&o.Buffered, "buffered", false, "hold each response and release it at once, as a buffering proxy does")
+	toolSteps := fs.Int("tool-steps", -1, "override: tool-call `steps` before the answer for a request that offers tools (0: never call; default: the profile's)")
+	fs.IntVar(&o.ToolCalls, "tool-calls", 0, "override: parallel tool `calls` per step (default: the profile's, 1)")
+	fs.IntVar(&o.ToolArgs, "tool-args", 0, "override: `characters` of each call's JSON arguments (default 24)")
+	fs.IntVar(&o.ToolChunk, "tool-chunk", 0, "override: argument `characters` per delta (default 8; Gemini sends each call whole)")
+	fs.DurationVar(&o.ToolLatency, "tool-latency", 0, "override: how long the ai-sdk route takes to run a tool, e.g. 150ms")
+	fs.BoolVar(&o.PrefixCache, "prefix-cache", false, "report the prompt tokens of the longest conversation start seen before as cached")
 	if _, err := parseFlags(fs, args, e.stderr); err != nil {
 		return err
+	}
+	if *toolSteps != -1 {
+		o.ToolSteps, o.SetToolSteps = *toolSteps, true
 	}
 	if *itl != "" {
 		d, err := time.ParseDuration(*itl)
