@@ -1,14 +1,13 @@
 package sim
 
 import (
+	"bytes"
 	"encoding/json"
-	"fmt"
+	"hash"
+	"hash/fnv"
 	"io"
 	"net/http"
 	"strings"
-	"time"
-
-	openai "github.com/sashabaranov/go-openai"
 )
 
 // api is a wire API the simulator speaks.
@@ -21,6 +20,7 @@ const (
 	apiAnthropic api = "anthropic"
 	apiGemini    api = "gemini"
 	apiOllama    api = "ollama" // Ollama's native /api/chat (NDJSON), for api: custom
+	apiAISDK     api = "ai-sdk" // a Vercel AI SDK chat route (UI message stream), also on /api/chat
 )
 
 // route picks the API of a request from its method and path.
@@ -53,7 +53,63 @@ type request struct {
 	stream       bool
 	includeUsage bool
 	promptTokens int
-	chat         openai.ChatCompletionRequest // chat and azure only
+	// tools are the names of the function tools the request offers, in
+	// order.
+	tools []string
+	// toolSteps is how many tool steps the conversation has answered: its
+	// runs of consecutive tool results (one run per step, however many
+	// calls the step made).
+	toolSteps int
+	// prefixes are, per message, the hash of the conversation up to and
+	// including it, and its prompt tokens (PrefixCache).
+	prefixes []prefix
+	// aiSDK: a body of the AI SDK's useChat on /api/chat (UI messages with
+	// parts), not Ollama's.
+	aiSDK bool
+}
+
+// prefix is the start of a conversation: its hash and prompt tokens.
+type prefix struct {
+	hash   uint64
+	tokens int
+}
+
+// convo reads a conversation message by message into a request: prompt
+// tokens, tool steps answered, prefixes.
+type convo struct {
+	q         *request
+	h         hash.Hash64
+	inResults bool
+}
+
+// newConvo starts the conversation of q: what a prompt cache keys on before
+// the messages (the API, the model, the tools offered).
+func newConvo(q *request, a api, tools json.RawMessage) *convo {
+	c := &convo{q: q, h: fnv.New64a()}
+	_, _ = io.WriteString(c.h, string(a)+"\x00"+q.model+"\x00")
+	c.h.Write(compact(tools))
+	return c
+}
+
+// add reads one message: raw is its JSON, text what it says (its prompt
+// tokens), toolResult whether it holds tool results.
+func (c *convo) add(raw json.RawMessage, text string, toolResult bool) {
+	c.q.promptTokens += promptWords(text)
+	if toolResult && !c.inResults {
+		c.q.toolSteps++
+	}
+	c.inResults = toolResult
+	c.h.Write([]byte{0})
+	c.h.Write(compact(raw))
+	c.q.prefixes = append(c.q.prefixes, prefix{hash: c.h.Sum64(), tokens: c.q.promptTokens})
+}
+
+func compact(raw json.RawMessage) []byte {
+	var b bytes.Buffer
+	if json.Compact(&b, raw) != nil {
+		return raw
+	}
+	return b.Bytes()
 }
 
 // key is the API key the request carries in its API's header.
@@ -76,25 +132,43 @@ func key(a api, r *http.Request) string {
 // message.
 func promptWords(s string) int { return len(strings.Fields(s)) + 4 }
 
-// flatten flattens a message content that is a string or a list of blocks
-// with "text".
-func flatten(raw json.RawMessage) string {
-	var s string
-	if json.Unmarshal(raw, &s) == nil {
-		return s
+// textOf is what a message's content says, whatever its API's shape: a
+// string, or blocks and parts with text, tool inputs and arguments (as
+// JSON) and tool results.
+func textOf(raw json.RawMessage) string {
+	var v any
+	if len(raw) == 0 || json.Unmarshal(raw, &v) != nil {
+		return ""
 	}
-	var blocks []struct {
-		Text string `json:"text"`
-	}
-	_ = json.Unmarshal(raw, &blocks)
 	var b strings.Builder
-	for _, bl := range blocks {
-		b.WriteString(bl.Text + " ")
-	}
+	collectText(&b, v)
 	return b.String()
 }
 
-// parse reads the request body of any API.
+func collectText(b *strings.Builder, v any) {
+	switch t := v.(type) {
+	case string:
+		b.WriteString(t + " ")
+	case []any:
+		for _, x := range t {
+			collectText(b, x)
+		}
+	case map[string]any:
+		for _, k := range []string{"text", "content", "output", "arguments", "function", "parts", "functionCall", "function_call", "functionResponse", "function_response"} {
+			if x, ok := t[k]; ok {
+				collectText(b, x)
+			}
+		}
+		for _, k := range []string{"input", "args", "response"} { // objects: their JSON
+			if x, ok := t[k]; ok {
+				b.WriteString(string(jsonOf(x)) + " ")
+			}
+		}
+	}
+}
+
+// parse reads the request body of any API; a body on /api/chat is
+// Ollama's or, with UI messages, the AI SDK's.
 func parse(a api, r *http.Request) (request, error) {
 	body := io.LimitReader(r.Body, 8<<20)
 	switch a {
@@ -107,95 +181,184 @@ func parse(a api, r *http.Request) (request, error) {
 	case apiGemini:
 		return parseGemini(r, body)
 	case apiOllama:
-		return parseOllama(body)
+		return parseLocalChat(body)
 	}
 	return request{}, nil
 }
 
-// parseChat reads an OpenAI chat completions (or Azure OpenAI) body.
+// chatBody is the part of an OpenAI chat completions (or Azure OpenAI)
+// body the simulator reads. Both token limits are read: max_tokens, which
+// most OpenAI-compatible servers still take, and max_completion_tokens.
+type chatBody struct {
+	Model         string `json:"model"`
+	Stream        bool   `json:"stream"`
+	StreamOptions *struct {
+		IncludeUsage bool `json:"include_usage"`
+	} `json:"stream_options"`
+	MaxTokens           int               `json:"max_tokens"`
+	MaxCompletionTokens int               `json:"max_completion_tokens"`
+	Messages            []json.RawMessage `json:"messages"`
+	Tools               json.RawMessage   `json:"tools"`
+}
+
+// parseChat reads an OpenAI chat completions (or Azure OpenAI) body: tools
+// offered as {type: function, function: {name}}, an assistant's calls in
+// tool_calls, their results as role tool messages.
 func parseChat(a api, r *http.Request, body io.Reader) (request, error) {
 	var q request
-	if err := json.NewDecoder(body).Decode(&q.chat); err != nil {
+	var v chatBody
+	if err := json.NewDecoder(body).Decode(&v); err != nil {
 		return q, err
 	}
-	q.model, q.maxTokens, q.stream = q.chat.Model, maxTokensOf(q.chat), q.chat.Stream
-	q.includeUsage = q.chat.StreamOptions != nil && q.chat.StreamOptions.IncludeUsage
-	for _, m := range q.chat.Messages {
-		q.promptTokens += promptWords(m.Content)
+	q.model, q.maxTokens, q.stream = v.Model, v.MaxCompletionTokens, v.Stream
+	if q.maxTokens == 0 {
+		q.maxTokens = v.MaxTokens
 	}
+	q.includeUsage = v.StreamOptions != nil && v.StreamOptions.IncludeUsage
 	if a == apiAzure {
 		// The deployment names the model.
 		q.model = strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/openai/deployments/"), "/chat/completions")
 	}
+	var tools []struct {
+		Function struct {
+			Name string `json:"name"`
+		} `json:"function"`
+	}
+	_ = json.Unmarshal(v.Tools, &tools)
+	for _, t := range tools {
+		q.tools = appendName(q.tools, t.Function.Name)
+	}
+	c := newConvo(&q, a, v.Tools)
+	for _, raw := range v.Messages {
+		var m struct {
+			Role      string          `json:"role"`
+			Content   json.RawMessage `json:"content"`
+			ToolCalls json.RawMessage `json:"tool_calls"`
+		}
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return q, err
+		}
+		c.add(raw, textOf(m.Content)+" "+textOf(m.ToolCalls), m.Role == "tool" || m.Role == "function")
+	}
 	return q, nil
 }
 
-// parseResponses reads an OpenAI Responses API body, whose input is a
-// string or a list of messages.
+func appendName(names []string, name string) []string {
+	if name == "" {
+		return names
+	}
+	return append(names, name)
+}
+
+// parseResponses reads an OpenAI Responses API body: instructions, an
+// input that is a string or a list of items (messages, function_call and
+// function_call_output items), function tools {type: function, name}.
 func parseResponses(body io.Reader) (request, error) {
 	var q request
 	var v struct {
 		Model           string          `json:"model"`
+		Instructions    json.RawMessage `json:"instructions"`
 		Input           json.RawMessage `json:"input"`
 		MaxOutputTokens int             `json:"max_output_tokens"`
 		Stream          bool            `json:"stream"`
+		Tools           json.RawMessage `json:"tools"`
 	}
 	if err := json.NewDecoder(body).Decode(&v); err != nil {
 		return q, err
 	}
 	q.model, q.maxTokens, q.stream, q.includeUsage = v.Model, v.MaxOutputTokens, v.Stream, true
-	var msgs []struct {
-		Content json.RawMessage `json:"content"`
+	var tools []struct {
+		Type string `json:"type"`
+		Name string `json:"name"`
 	}
-	if json.Unmarshal(v.Input, &msgs) == nil {
-		for _, m := range msgs {
-			q.promptTokens += promptWords(flatten(m.Content))
+	_ = json.Unmarshal(v.Tools, &tools)
+	for _, t := range tools {
+		if t.Type == "function" {
+			q.tools = appendName(q.tools, t.Name)
 		}
-	} else {
-		q.promptTokens = promptWords(flatten(v.Input))
+	}
+	c := newConvo(&q, apiResponses, v.Tools)
+	if len(v.Instructions) > 0 && string(v.Instructions) != "null" {
+		c.add(v.Instructions, textOf(v.Instructions), false)
+	}
+	var items []json.RawMessage
+	if json.Unmarshal(v.Input, &items) != nil {
+		c.add(v.Input, textOf(v.Input), false)
+		return q, nil
+	}
+	for _, raw := range items {
+		var it struct {
+			Type string `json:"type"`
+		}
+		_ = json.Unmarshal(raw, &it)
+		c.add(raw, textOf(raw), it.Type == "function_call_output")
 	}
 	return q, nil
 }
 
-// parseAnthropic reads an Anthropic Messages body.
+// parseAnthropic reads an Anthropic Messages body: the system prompt,
+// messages whose content is a string or blocks (text, tool_use, and
+// tool_result in a user message), tools {name, input_schema}.
 func parseAnthropic(body io.Reader) (request, error) {
 	var q request
 	var v struct {
-		Model     string          `json:"model"`
-		MaxTokens int             `json:"max_tokens"`
-		Stream    bool            `json:"stream"`
-		System    json.RawMessage `json:"system"`
-		Messages  []struct {
-			Content json.RawMessage `json:"content"`
-		} `json:"messages"`
+		Model     string            `json:"model"`
+		MaxTokens int               `json:"max_tokens"`
+		Stream    bool              `json:"stream"`
+		System    json.RawMessage   `json:"system"`
+		Messages  []json.RawMessage `json:"messages"`
+		Tools     json.RawMessage   `json:"tools"`
 	}
 	if err := json.NewDecoder(body).Decode(&v); err != nil {
 		return q, err
 	}
 	q.model, q.maxTokens, q.stream, q.includeUsage = v.Model, v.MaxTokens, v.Stream, true
-	for _, m := range v.Messages {
-		q.promptTokens += promptWords(flatten(m.Content))
+	var tools []struct {
+		Type string `json:"type"`
+		Name string `json:"name"`
 	}
-	if len(v.System) > 0 {
-		q.promptTokens += promptWords(flatten(v.System))
+	_ = json.Unmarshal(v.Tools, &tools)
+	for _, t := range tools {
+		if t.Type == "" || t.Type == "custom" { // not a server tool (web search, …)
+			q.tools = appendName(q.tools, t.Name)
+		}
+	}
+	c := newConvo(&q, apiAnthropic, v.Tools)
+	if len(v.System) > 0 && string(v.System) != "null" {
+		c.add(v.System, textOf(v.System), false)
+	}
+	for _, raw := range v.Messages {
+		var m struct {
+			Content json.RawMessage `json:"content"`
+		}
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return q, err
+		}
+		var blocks []struct {
+			Type string `json:"type"`
+		}
+		_ = json.Unmarshal(m.Content, &blocks)
+		results := false
+		for _, b := range blocks {
+			results = results || b.Type == "tool_result"
+		}
+		c.add(raw, textOf(m.Content), results)
 	}
 	return q, nil
 }
 
 // parseGemini reads a Gemini body; the model is in the path and streaming
-// is ?alt=sse.
+// is ?alt=sse. Contents hold text, functionCall and functionResponse parts;
+// tools are [{functionDeclarations: [{name}]}] (snake_case accepted too).
 func parseGemini(r *http.Request, body io.Reader) (request, error) {
 	var q request
 	var v struct {
-		Contents []struct {
-			Parts json.RawMessage `json:"parts"`
-		} `json:"contents"`
-		SystemInstruction *struct {
-			Parts json.RawMessage `json:"parts"`
-		} `json:"systemInstruction"`
-		GenerationConfig struct {
+		Contents          []json.RawMessage `json:"contents"`
+		SystemInstruction json.RawMessage   `json:"systemInstruction"`
+		GenerationConfig  struct {
 			MaxOutputTokens int `json:"maxOutputTokens"`
 		} `json:"generationConfig"`
+		Tools json.RawMessage `json:"tools"`
 	}
 	if err := json.NewDecoder(body).Decode(&v); err != nil {
 		return q, err
@@ -203,25 +366,53 @@ func parseGemini(r *http.Request, body io.Reader) (request, error) {
 	q.model = strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/v1beta/models/"), ":streamGenerateContent")
 	q.maxTokens, q.includeUsage = v.GenerationConfig.MaxOutputTokens, true
 	q.stream = r.URL.Query().Get("alt") == "sse"
-	for _, c := range v.Contents {
-		q.promptTokens += promptWords(flatten(c.Parts))
+	var tools []struct {
+		Decls []struct {
+			Name string `json:"name"`
+		} `json:"functionDeclarations"`
+		SnakeDecls []struct {
+			Name string `json:"name"`
+		} `json:"function_declarations"`
 	}
-	if v.SystemInstruction != nil {
-		q.promptTokens += promptWords(flatten(v.SystemInstruction.Parts))
+	_ = json.Unmarshal(v.Tools, &tools)
+	for _, t := range tools {
+		for _, d := range append(t.Decls, t.SnakeDecls...) {
+			q.tools = appendName(q.tools, d.Name)
+		}
+	}
+	c := newConvo(&q, apiGemini, v.Tools)
+	if len(v.SystemInstruction) > 0 && string(v.SystemInstruction) != "null" {
+		c.add(v.SystemInstruction, textOf(v.SystemInstruction), false)
+	}
+	for _, raw := range v.Contents {
+		var m struct {
+			Parts []map[string]json.RawMessage `json:"parts"`
+		}
+		if err := json.Unmarshal(raw, &m); err != nil {
+			return q, err
+		}
+		results := false
+		for _, part := range m.Parts {
+			_, camel := part["functionResponse"]
+			_, snake := part["function_response"]
+			results = results || camel || snake
+		}
+		c.add(raw, textOf(raw), results)
 	}
 	return q, nil
 }
 
-// parseOllama reads an Ollama /api/chat body, which streams by default.
-func parseOllama(body io.Reader) (request, error) {
+// parseLocalChat reads a body on /api/chat: Ollama's (messages with
+// content; it streams by default) or the AI SDK's useChat (UI messages
+// with parts; useChat also sends a trigger).
+func parseLocalChat(body io.Reader) (request, error) {
 	var q request
 	v := struct {
-		Model    string `json:"model"`
-		Stream   *bool  `json:"stream"`
-		Messages []struct {
-			Content string `json:"content"`
-		} `json:"messages"`
-		Options struct {
+		Model    string            `json:"model"`
+		Stream   *bool             `json:"stream"`
+		Trigger  string            `json:"trigger"` // useChat's: submit-message, regenerate-message
+		Messages []json.RawMessage `json:"messages"`
+		Options  struct {
 			NumPredict int `json:"num_predict"`
 		} `json:"options"`
 	}{}
@@ -229,9 +420,22 @@ func parseOllama(body io.Reader) (request, error) {
 		return q, err
 	}
 	q.model, q.maxTokens, q.includeUsage = v.Model, v.Options.NumPredict, true
-	q.stream = v.Stream == nil || *v.Stream // Ollama streams by default
-	for _, m := range v.Messages {
-		q.promptTokens += promptWords(m.Content)
+	q.stream = v.Stream == nil || *v.Stream // Ollama streams by default; the AI SDK always does
+	q.aiSDK = v.Trigger != ""
+	a := apiOllama
+	for _, raw := range v.Messages {
+		var m struct {
+			Parts json.RawMessage `json:"parts"`
+		}
+		_ = json.Unmarshal(raw, &m)
+		q.aiSDK = q.aiSDK || len(m.Parts) > 0
+	}
+	if q.aiSDK {
+		a, q.stream = apiAISDK, true
+	}
+	c := newConvo(&q, a, nil)
+	for _, raw := range v.Messages {
+		c.add(raw, textOf(raw), false)
 	}
 	return q, nil
 }
@@ -255,280 +459,4 @@ func writeAPIError(w http.ResponseWriter, a api, status int, typ, msg, retryAfte
 		body = map[string]any{"error": map[string]any{"message": msg, "type": typ, "param": nil, "code": nil}}
 	}
 	_ = json.NewEncoder(w).Encode(body)
-}
-
-// kind is what an output event carries.
-type kind int
-
-const (
-	kindContent kind = iota
-	kindReasoning
-	kindTool
-)
-
-// counts are the usage numbers of a finished stream.
-type counts struct {
-	prompt, output, cached, reasoning int
-}
-
-// encoder renders one API's stream: the events before the first output
-// (the preamble every client must skip), output events, the end with usage,
-// and a mid-stream error.
-type encoder interface {
-	preamble(sw *sseWriter)
-	output(sw *sseWriter, i int, text string, k kind)
-	end(sw *sseWriter, finish string, u counts, includeUsage bool)
-	fail(sw *sseWriter)
-}
-
-func encoderFor(a api, q request, start time.Time, p Profile) encoder {
-	switch a {
-	case apiResponses:
-		return &responsesEnc{}
-	case apiAnthropic:
-		return &anthropicEnc{}
-	case apiGemini:
-		return &geminiEnc{}
-	case apiOllama:
-		return &ollamaEnc{model: q.model}
-	}
-	c := &chatEnc{base: openai.ChatCompletionStreamResponse{ID: "chatcmpl-sim", Object: "chat.completion.chunk", Created: start.Unix(), Model: q.model}, quirks: p.Quirks}
-	if a == apiAzure {
-		c.quirks.AzureFilterChunk, c.quirks.RoleChunk = true, true
-	}
-	return c
-}
-
-// chatEnc writes OpenAI chat-completion chunks (and Azure's).
-type chatEnc struct {
-	base   openai.ChatCompletionStreamResponse
-	quirks Quirks
-}
-
-func (c *chatEnc) delta(d openai.ChatCompletionStreamChoiceDelta, finish openai.FinishReason) openai.ChatCompletionStreamResponse {
-	ch := c.base
-	ch.Choices = []openai.ChatCompletionStreamChoice{{Index: 0, Delta: d, FinishReason: finish}}
-	return ch
-}
-
-func (c *chatEnc) preamble(sw *sseWriter) {
-	if c.quirks.AzureFilterChunk {
-		ch := c.base
-		ch.Model = ""
-		ch.PromptFilterResults = []openai.PromptFilterResult{{Index: 0}}
-		sw.chunk(ch)
-	}
-	if c.quirks.RoleChunk {
-		sw.chunk(c.delta(openai.ChatCompletionStreamChoiceDelta{Role: "assistant"}, ""))
-	}
-}
-
-func (c *chatEnc) output(sw *sseWriter, i int, text string, k kind) {
-	var d openai.ChatCompletionStreamChoiceDelta
-	switch k {
-	case kindReasoning:
-		d.ReasoningContent = text
-	case kindTool:
-		idx := 0
-		fn := openai.FunctionCall{Arguments: text}
-		if i == 0 {
-			fn.Name = "lookup"
-		}
-		d.ToolCalls = []openai.ToolCall{{Index: &idx, ID: "call_sim", Type: openai.ToolTypeFunction, Function: fn}}
-	default:
-		d.Content = text
-	}
-	sw.chunk(c.delta(d, ""))
-}
-
-func (c *chatEnc) end(sw *sseWriter, finish string, u counts, includeUsage bool) {
-	sw.chunk(c.delta(openai.ChatCompletionStreamChoiceDelta{}, openai.FinishReason(finish)))
-	if includeUsage {
-		ch := c.base
-		ou := openai.Usage{PromptTokens: u.prompt, CompletionTokens: u.output, TotalTokens: u.prompt + u.output}
-		if u.cached > 0 {
-			ou.PromptTokensDetails = &openai.PromptTokensDetails{CachedTokens: u.cached}
-		}
-		if u.reasoning > 0 {
-			ou.CompletionTokensDetails = &openai.CompletionTokensDetails{ReasoningTokens: u.reasoning}
-		}
-		ch.Usage = &ou
-		sw.chunk(ch)
-	}
-	if !c.quirks.NoDone {
-		sw.data([]byte("[DONE]"))
-	}
-}
-
-func (c *chatEnc) fail(sw *sseWriter) {
-	sw.data([]byte(`{"error":{"message":"The server had an error while processing your request. Sorry about that!","type":"server_error","code":null}}`))
-}
-
-func jsonOf(v any) []byte { b, _ := json.Marshal(v); return b }
-
-// responsesEnc writes OpenAI Responses API events.
-type responsesEnc struct{ kind kind }
-
-func (e *responsesEnc) preamble(sw *sseWriter) {
-	resp := map[string]any{"id": "resp_sim", "object": "response", "status": "in_progress"}
-	sw.event("response.created", jsonOf(map[string]any{"type": "response.created", "sequence_number": 0, "response": resp}))
-	sw.event("response.in_progress", jsonOf(map[string]any{"type": "response.in_progress", "sequence_number": 1, "response": resp}))
-	sw.event("response.output_item.added", jsonOf(map[string]any{"type": "response.output_item.added", "output_index": 0,
-		"item": map[string]any{"id": "msg_sim", "type": "message", "role": "assistant", "content": []any{}}}))
-}
-
-func (e *responsesEnc) output(sw *sseWriter, i int, text string, k kind) {
-	typ := "response.output_text.delta"
-	switch k {
-	case kindReasoning:
-		typ = "response.reasoning_summary_text.delta"
-	case kindTool:
-		typ = "response.function_call_arguments.delta"
-	}
-	sw.event(typ, jsonOf(map[string]any{"type": typ, "item_id": "msg_sim", "output_index": 0, "content_index": 0, "delta": text}))
-}
-
-func (e *responsesEnc) end(sw *sseWriter, finish string, u counts, _ bool) {
-	resp := map[string]any{"id": "resp_sim", "object": "response", "status": "completed", "usage": map[string]any{
-		"input_tokens": u.prompt, "input_tokens_details": map[string]any{"cached_tokens": u.cached},
-		"output_tokens": u.output, "output_tokens_details": map[string]any{"reasoning_tokens": u.reasoning},
-		"total_tokens": u.prompt + u.output}}
-	typ := "response.completed"
-	if finish == "length" {
-		typ, resp["status"], resp["incomplete_details"] = "response.incomplete", "incomplete", map[string]any{"reason": "max_output_tokens"}
-	}
-	sw.event(typ, jsonOf(map[string]any{"type": typ, "response": resp}))
-}
-
-func (e *responsesEnc) fail(sw *sseWriter) {
-	sw.event("response.failed", jsonOf(map[string]any{"type": "response.failed", "response": map[string]any{"id": "resp_sim", "status": "failed",
-		"error": map[string]any{"code": "server_error", "message": "The model failed to generate a response (simulated)."}}}))
-}
-
-// anthropicEnc writes Anthropic Messages events.
-type anthropicEnc struct {
-	index int
-	open  bool
-	last  kind
-	u     counts
-}
-
-func (e *anthropicEnc) preamble(sw *sseWriter) {
-	sw.event("message_start", jsonOf(map[string]any{"type": "message_start", "message": map[string]any{"id": "msg_sim", "type": "message", "role": "assistant",
-		"content": []any{}, "model": "sim", "stop_reason": nil, "usage": map[string]any{"input_tokens": 0, "output_tokens": 1}}}))
-	sw.event("ping", []byte(`{"type": "ping"}`))
-}
-
-func (e *anthropicEnc) block(sw *sseWriter, k kind) {
-	if e.open && e.last == k {
-		return
-	}
-	if e.open {
-		if e.last == kindReasoning {
-			sw.event("content_block_delta", jsonOf(map[string]any{"type": "content_block_delta", "index": e.index, "delta": map[string]any{"type": "signature_delta", "signature": "EqQBCgIYAhIMsim"}}))
-		}
-		sw.event("content_block_stop", jsonOf(map[string]any{"type": "content_block_stop", "index": e.index}))
-		e.index++
-	}
-	cb := map[string]any{"type": "text", "text": ""}
-	switch k {
-	case kindReasoning:
-		cb = map[string]any{"type": "thinking", "thinking": ""}
-	case kindTool:
-		cb = map[string]any{"type": "tool_use", "id": "toolu_sim", "name": "lookup", "input": map[string]any{}}
-	}
-	sw.event("content_block_start", jsonOf(map[string]any{"type": "content_block_start", "index": e.index, "content_block": cb}))
-	e.open, e.last = true, k
-}
-
-func (e *anthropicEnc) output(sw *sseWriter, i int, text string, k kind) {
-	e.block(sw, k)
-	d := map[string]any{"type": "text_delta", "text": text}
-	switch k {
-	case kindReasoning:
-		d = map[string]any{"type": "thinking_delta", "thinking": text}
-	case kindTool:
-		d = map[string]any{"type": "input_json_delta", "partial_json": text}
-	}
-	sw.event("content_block_delta", jsonOf(map[string]any{"type": "content_block_delta", "index": e.index, "delta": d}))
-}
-
-func (e *anthropicEnc) end(sw *sseWriter, finish string, u counts, _ bool) {
-	if e.open {
-		sw.event("content_block_stop", jsonOf(map[string]any{"type": "content_block_stop", "index": e.index}))
-	}
-	stop := map[string]string{"stop": "end_turn", "length": "max_tokens", "tool_calls": "tool_use"}[finish]
-	sw.event("message_delta", jsonOf(map[string]any{"type": "message_delta", "delta": map[string]any{"stop_reason": stop, "stop_sequence": nil},
-		"usage": map[string]any{"input_tokens": u.prompt - u.cached, "cache_read_input_tokens": u.cached, "output_tokens": u.output}}))
-	sw.event("message_stop", []byte(`{"type":"message_stop"}`))
-}
-
-func (e *anthropicEnc) fail(sw *sseWriter) {
-	sw.event("error", []byte(`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}`))
-}
-
-// geminiEnc writes Gemini GenerateContentResponse chunks (alt=sse). Its
-// preamble is a part carrying only a thought signature.
-type geminiEnc struct{}
-
-func geminiChunk(parts []map[string]any, finish string) map[string]any {
-	c := map[string]any{"content": map[string]any{"parts": parts, "role": "model"}, "index": 0}
-	if finish != "" {
-		c["finishReason"] = finish
-	}
-	return map[string]any{"candidates": []any{c}, "modelVersion": "sim"}
-}
-
-func (e *geminiEnc) preamble(sw *sseWriter) {
-	sw.data(jsonOf(geminiChunk([]map[string]any{{"thoughtSignature": "CiQB0e2Kb3sim"}}, "")))
-}
-
-func (e *geminiEnc) output(sw *sseWriter, i int, text string, k kind) {
-	part := map[string]any{"text": text}
-	switch k {
-	case kindReasoning:
-		part["thought"] = true
-	case kindTool:
-		part = map[string]any{"functionCall": map[string]any{"name": "lookup", "args": map[string]any{"q": text}}}
-	}
-	sw.data(jsonOf(geminiChunk([]map[string]any{part}, "")))
-}
-
-func (e *geminiEnc) end(sw *sseWriter, finish string, u counts, _ bool) {
-	reason := map[string]string{"stop": "STOP", "length": "MAX_TOKENS", "tool_calls": "STOP"}[finish]
-	c := geminiChunk([]map[string]any{{"text": ""}}, reason)
-	c["usageMetadata"] = map[string]any{"promptTokenCount": u.prompt, "candidatesTokenCount": u.output - u.reasoning,
-		"thoughtsTokenCount": u.reasoning, "cachedContentTokenCount": u.cached, "totalTokenCount": u.prompt + u.output}
-	sw.data(jsonOf(c))
-}
-
-func (e *geminiEnc) fail(sw *sseWriter) {
-	sw.data([]byte(`{"error":{"code":500,"message":"An internal error has occurred (simulated).","status":"INTERNAL"}}`))
-}
-
-// ollamaEnc writes Ollama's native /api/chat NDJSON lines.
-type ollamaEnc struct{ model string }
-
-func (e *ollamaEnc) preamble(*sseWriter) {}
-
-func (e *ollamaEnc) line(msg map[string]any, done bool) map[string]any {
-	return map[string]any{"model": e.model, "created_at": "2026-01-01T00:00:00Z", "message": msg, "done": done}
-}
-
-func (e *ollamaEnc) output(sw *sseWriter, i int, text string, k kind) {
-	msg := map[string]any{"role": "assistant", "content": text}
-	if k == kindReasoning {
-		msg = map[string]any{"role": "assistant", "content": "", "thinking": text}
-	}
-	sw.data(jsonOf(e.line(msg, false)))
-}
-
-func (e *ollamaEnc) end(sw *sseWriter, finish string, u counts, _ bool) {
-	l := e.line(map[string]any{"role": "assistant", "content": ""}, true)
-	l["done_reason"], l["prompt_eval_count"], l["eval_count"] = finish, u.prompt, u.output
-	sw.data(jsonOf(l))
-}
-
-func (e *ollamaEnc) fail(sw *sseWriter) {
-	sw.data([]byte(fmt.Sprintf(`{"error":%q}`, "model runner has unexpectedly stopped (simulated)")))
 }

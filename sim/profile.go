@@ -69,6 +69,11 @@ type Quirks struct {
 	Buffered         bool // hold the whole body and release it at the end, as a buffering proxy does
 	TokensPerEvent   int  // tokens per output event (default 1)
 	CachedTokens     int  // reported as prompt_tokens_details.cached_tokens
+	// PrefixCache reports as cached (each API's own usage field) the prompt
+	// tokens of the longest start of the conversation the server has seen
+	// before (it remembers recent ones by hash): a prompt cache that hits
+	// on a conversation's second turn. It overrides CachedTokens.
+	PrefixCache bool
 	// StampFirstOutput writes ": x-sim-first-output-unix-ns=N" right before
 	// the first output event, in the same write: the server's actual send
 	// time, for fidelity benchmarks (clients ignore comments).
@@ -104,10 +109,41 @@ type Profile struct {
 	ITL Dist
 	// Tokens is the number of output tokens (capped by max_tokens).
 	Tokens int
-	Quirks Quirks
-	Faults Faults
-	Speed  Speed
+	// ToolSteps is how many tool-call steps come before the answer: a
+	// request that offers tools gets tool calls while its conversation
+	// holds fewer answered tool steps (runs of tool results) than
+	// ToolSteps, then the text answer. The AI SDK route streams ToolSteps
+	// tool steps and the answer in one response, running the tools itself.
+	// 0: never call a tool.
+	ToolSteps int
+	// ToolCalls is the number of parallel calls in a tool step (default 1).
+	ToolCalls int
+	// ToolArgs is the length in characters of each call's arguments, a JSON
+	// object (default 24, at least 8).
+	ToolArgs int
+	// ToolChunk is the number of argument characters per delta (default 8;
+	// Gemini sends each call whole). A tool step has the TTFT, then one ITL
+	// per delta; its output tokens are its deltas.
+	ToolChunk int
+	// ToolLatency is how long the AI SDK route takes to run a tool, from the
+	// call's complete input to its output (Speed does not scale it: the
+	// tool is the application's, not the model's).
+	ToolLatency time.Duration
+	Quirks      Quirks
+	Faults      Faults
+	Speed       Speed
 }
+
+func orDefault(v, def int) int {
+	if v > 0 {
+		return v
+	}
+	return def
+}
+
+func (p Profile) toolCalls() int { return orDefault(p.ToolCalls, 1) }
+func (p Profile) toolArgs() int  { return max(orDefault(p.ToolArgs, 24), len(`{"q":""}`)) }
+func (p Profile) toolChunk() int { return orDefault(p.ToolChunk, 8) }
 
 // Speed scales every delay of a request (header delay, TTFT, inter-token
 // gaps) by one factor, drawn when the request arrives: the server's speed
@@ -158,13 +194,32 @@ func (s Speed) Validate() error {
 	return nil
 }
 
+// profiles are the built-in profiles. Each makes tool calls (two steps of
+// one call, agent more) when a request offers tools; a request that offers
+// none is answered as ever.
 var profiles = map[string]Profile{
+	// agent is a tool-using model behind a prompt cache: three tool steps
+	// of two parallel calls before the answer, at realistic speed.
+	"agent": {
+		Name:        "agent",
+		HeaderDelay: 20 * time.Millisecond,
+		TTFT:        LogNormal(350*time.Millisecond, 0.35),
+		ITL:         LogNormal(15*time.Millisecond, 0.3),
+		Tokens:      96,
+		ToolSteps:   3,
+		ToolCalls:   2,
+		ToolArgs:    48,
+		ToolLatency: 150 * time.Millisecond,
+		Quirks:      Quirks{RoleChunk: true, PrefixCache: true},
+	},
 	"fast": {
 		Name:        "fast",
 		HeaderDelay: 5 * time.Millisecond,
 		TTFT:        LogNormal(120*time.Millisecond, 0.25),
 		ITL:         LogNormal(8*time.Millisecond, 0.2),
 		Tokens:      64,
+		ToolSteps:   2,
+		ToolLatency: 50 * time.Millisecond,
 		Quirks:      Quirks{RoleChunk: true},
 	},
 	// slow is slower than realistic in every delay: a loaded provider.
@@ -174,6 +229,8 @@ var profiles = map[string]Profile{
 		TTFT:        LogNormal(500*time.Millisecond, 0.35).WithSpikes(0.1, 300*time.Millisecond, 1500*time.Millisecond),
 		ITL:         LogNormal(22*time.Millisecond, 0.3),
 		Tokens:      128,
+		ToolSteps:   2,
+		ToolLatency: 300 * time.Millisecond,
 		Quirks:      Quirks{RoleChunk: true, KeepAlives: 2},
 	},
 	"realistic": {
@@ -182,6 +239,8 @@ var profiles = map[string]Profile{
 		TTFT:        LogNormal(350*time.Millisecond, 0.35).WithSpikes(0.05, 300*time.Millisecond, 1500*time.Millisecond),
 		ITL:         LogNormal(15*time.Millisecond, 0.3),
 		Tokens:      128,
+		ToolSteps:   2,
+		ToolLatency: 150 * time.Millisecond,
 		Quirks:      Quirks{RoleChunk: true, KeepAlives: 2},
 	},
 	"flaky": {
@@ -190,6 +249,8 @@ var profiles = map[string]Profile{
 		TTFT:        LogNormal(150*time.Millisecond, 0.3),
 		ITL:         LogNormal(10*time.Millisecond, 0.3),
 		Tokens:      64,
+		ToolSteps:   2,
+		ToolLatency: 150 * time.Millisecond,
 		Quirks:      Quirks{RoleChunk: true},
 		Faults: Faults{
 			ErrorRate: 0.05, ErrorStatus: 503, RetryAfter: "1",
@@ -203,6 +264,8 @@ var profiles = map[string]Profile{
 		TTFT:        LogNormal(200*time.Millisecond, 0.25),
 		ITL:         LogNormal(8*time.Millisecond, 0.2),
 		Tokens:      96,
+		ToolSteps:   2,
+		ToolLatency: 100 * time.Millisecond,
 		Quirks:      Quirks{RoleChunk: true, ReasoningTokens: 32},
 	},
 }

@@ -19,6 +19,14 @@ type Options struct {
 	Stamp    bool
 	Buffered bool
 	Speed    Speed
+
+	// Tool calls: ToolSteps (>= 0 with SetToolSteps; 0 never calls),
+	// and, when > 0, ToolCalls, ToolArgs, ToolChunk and ToolLatency.
+	ToolSteps                      int
+	SetToolSteps                   bool
+	ToolCalls, ToolArgs, ToolChunk int
+	ToolLatency                    time.Duration
+	PrefixCache                    bool // turn the PrefixCache quirk on
 }
 
 // Build returns the profile the options describe.
@@ -40,6 +48,9 @@ func (o Options) Build() (Profile, error) {
 		p.Tokens = o.Tokens
 	}
 	p.Quirks.StampFirstOutput, p.Quirks.Buffered = o.Stamp, o.Buffered
+	if err := o.tools(&p); err != nil {
+		return p, err
+	}
 	if err := o.Speed.Validate(); err != nil {
 		return p, err
 	}
@@ -47,10 +58,66 @@ func (o Options) Build() (Profile, error) {
 	return p, nil
 }
 
+// tools applies the tool-call overrides to p.
+func (o Options) tools(p *Profile) error {
+	if o.SetToolSteps {
+		if o.ToolSteps < 0 {
+			return fmt.Errorf("tool steps %d: must not be negative", o.ToolSteps)
+		}
+		p.ToolSteps = o.ToolSteps
+	}
+	for _, v := range []struct {
+		name string
+		val  int
+		dst  *int
+	}{{"tool calls", o.ToolCalls, &p.ToolCalls}, {"tool args", o.ToolArgs, &p.ToolArgs}, {"tool chunk", o.ToolChunk, &p.ToolChunk}} {
+		if v.val < 0 {
+			return fmt.Errorf("%s %d: must not be negative", v.name, v.val)
+		}
+		if v.val > 0 {
+			*v.dst = v.val
+		}
+	}
+	if o.ToolLatency < 0 {
+		return fmt.Errorf("tool latency %v: must not be negative", o.ToolLatency)
+	}
+	if o.ToolLatency > 0 {
+		p.ToolLatency = o.ToolLatency
+	}
+	p.Quirks.PrefixCache = p.Quirks.PrefixCache || o.PrefixCache
+	return nil
+}
+
+// Server returns the simulator the options describe, seeded with seed: it
+// serves the options' profile, and a request whose model names another
+// built-in profile at that profile, the options' overrides (fixed delays,
+// token count, speed, buffering, stamps) applied to each.
+func (o Options) Server(seed uint64) (*Server, error) {
+	p, err := o.Build()
+	if err != nil {
+		return nil, err
+	}
+	s := New(p, seed)
+	for _, name := range ProfileNames() {
+		if name == p.Name {
+			continue
+		}
+		other := o
+		other.Profile = name
+		q, err := other.Build()
+		if err != nil {
+			return nil, err
+		}
+		s.SetModelProfile(name, q)
+	}
+	return s, nil
+}
+
 // Routes says where each API is served on addr.
 func Routes(addr string) string {
 	return fmt.Sprintf("  chat, responses: base_url http://%[1]s/v1\n  anthropic: base_url http://%[1]s\n  gemini: base_url http://%[1]s/v1beta\n"+
-		"  azure: base_url http://%[1]s/openai/deployments/NAME\n  custom (Ollama-style NDJSON): url http://%[1]s/api/chat\n", addr)
+		"  azure: base_url http://%[1]s/openai/deployments/NAME\n  custom (Ollama-style NDJSON): url http://%[1]s/api/chat\n"+
+		"  ai-sdk (Vercel AI SDK UI message stream, useChat's body): url http://%[1]s/api/chat\n", addr)
 }
 
 // ErrListen wraps a failure to listen on the address.

@@ -6,9 +6,13 @@
 //	POST /v1/messages                               Anthropic Messages
 //	POST /v1beta/models/{model}:streamGenerateContent?alt=sse   Gemini
 //	POST /openai/deployments/{deployment}/chat/completions       Azure OpenAI
-//	POST /api/chat                                  Ollama's native NDJSON (for api: custom)
+//	POST /api/chat                                  Ollama's native NDJSON (for api: custom), and
+//	                                                the Vercel AI SDK's UI message stream to useChat's body (api: ai-sdk)
 //	GET  /v1/models
 //
+// A request that offers tools gets tool calls in its API's own format
+// (Profile.ToolSteps); the AI SDK route is a server-driven agent that
+// streams its tool steps, runs the tools and answers, in one response.
 // Each API streams with its own preamble before the first output (a
 // role-only chunk; message_start and ping; response.created; a part with
 // only a thought signature; Azure's empty-choices content-filter frame),
@@ -20,6 +24,8 @@
 // bodies, truncation, stalls, malformed events, in-stream errors). A
 // profile's Speed scales every delay: uniformly (Slowdown, for the slower
 // head of an A/B test) or swinging over time (Swing, for A/A drift tests).
+// A request whose model is the name of a built-in profile ("fast",
+// "slow", …) is served at that profile: names mean what they say.
 // Every draw comes from a PCG generator seeded by (Seed, request number), so
 // a run is reproducible. When the client goes away the stream stops at the
 // next wait.
@@ -63,10 +69,12 @@ type Server struct {
 	profile  Profile
 	byModel  map[string]Profile
 	requests atomic.Uint64
+	cache    prefixCache
 }
 
-// New returns a simulator that answers every request with p (requests for a
-// model mapped with SetModelProfile use that model's profile instead).
+// New returns a simulator that answers every request with p, except
+// requests for a model mapped with SetModelProfile and requests whose model
+// names another built-in profile, which are served at that profile.
 func New(p Profile, seed uint64) *Server {
 	return &Server{Seed: seed, profile: p}
 }
@@ -91,10 +99,18 @@ func (s *Server) SetModelProfile(model string, p Profile) {
 // Requests is the number of requests received, of every API.
 func (s *Server) Requests() uint64 { return s.requests.Load() }
 
+// profileFor is the profile a request for model is served at: the one
+// SetModelProfile mapped model to; else, when model is the name of a
+// built-in profile (Named) other than the default profile's, that profile,
+// so that names mean what they say (model "fast" is served fast); else the
+// default profile.
 func (s *Server) profileFor(model string) Profile {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	if p, ok := s.byModel[model]; ok {
+		return p
+	}
+	if p, ok := profiles[model]; ok && model != s.profile.Name {
 		return p
 	}
 	return s.profile
@@ -134,11 +150,13 @@ func writeError(w http.ResponseWriter, status int, typ, msg, retryAfter string) 
 }
 
 // plan is every random decision for one request, drawn up front in a fixed
-// order so the same seed and request number give the same stream.
+// order so the same seed and request number give the same stream: the
+// header delay, the first step's TTFT, the faults and the answer's words by
+// draw; each step's gaps (and the TTFT of each later step) as the
+// timeline is laid out.
 type plan struct {
 	header    time.Duration
 	ttft      time.Duration
-	gaps      []time.Duration
 	httpError bool
 	truncate  bool
 	midLine   bool
@@ -146,6 +164,10 @@ type plan struct {
 	malformed bool
 	streamErr bool
 	words     []string
+
+	r     *rand.Rand
+	p     Profile
+	speed float64
 }
 
 var words = strings.Fields("the quick brown fox jumps over a lazy dog while latency budgets hold and every token arrives on time for the reader")
@@ -153,10 +175,9 @@ var words = strings.Fields("the quick brown fox jumps over a lazy dog while late
 // draw plans a request; speed multiplies every delay (Profile.Speed's
 // factor at the request's arrival).
 func (p Profile) draw(r *rand.Rand, maxTokens int, speed float64) plan {
-	var pl plan
-	scale := func(d time.Duration) time.Duration { return time.Duration(float64(d) * speed) }
-	pl.header = scale(p.HeaderDelay)
-	pl.ttft = scale(p.TTFT.Sample(r))
+	pl := plan{r: r, p: p, speed: speed}
+	pl.header = pl.scale(p.HeaderDelay)
+	pl.ttft = pl.scale(p.TTFT.Sample(r))
 	pl.httpError = r.Float64() < p.Faults.ErrorRate
 	pl.truncate = r.Float64() < p.Faults.TruncateRate
 	pl.midLine = r.Float64() < p.Faults.MidLineRate
@@ -174,16 +195,23 @@ func (p Profile) draw(r *rand.Rand, maxTokens int, speed float64) plan {
 	for i := range pl.words {
 		pl.words[i] = " " + words[r.IntN(len(words))]
 	}
-	events := p.Quirks.ReasoningTokens + n
-	if p.Quirks.TokensPerEvent > 1 {
-		events = (events + p.Quirks.TokensPerEvent - 1) / p.Quirks.TokensPerEvent
-	}
-	pl.gaps = make([]time.Duration, events)
-	for i := range pl.gaps {
-		pl.gaps[i] = scale(p.ITL.Sample(r))
-	}
 	return pl
 }
+
+func (pl *plan) scale(d time.Duration) time.Duration { return time.Duration(float64(d) * pl.speed) }
+
+// drawGaps draws the gaps before each of n output events (the first is not
+// used: the TTFT places the first event).
+func (pl *plan) drawGaps(n int) []time.Duration {
+	gaps := make([]time.Duration, n)
+	for i := range gaps {
+		gaps[i] = pl.scale(pl.p.ITL.Sample(pl.r))
+	}
+	return gaps
+}
+
+// nextTTFT draws the TTFT of a step after the first.
+func (pl *plan) nextTTFT() time.Duration { return pl.scale(pl.p.TTFT.Sample(pl.r)) }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request, a api) {
 	clk := clock.Or(s.Clock)
@@ -202,72 +230,102 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, a api) {
 		writeAPIError(w, a, http.StatusBadRequest, "invalid_request_error", "We could not parse the JSON body of your request: "+err.Error(), "")
 		return
 	}
+	if q.aiSDK {
+		a = apiAISDK
+	}
 	p := s.profileFor(q.model)
 	rng := rand.New(rand.NewPCG(s.Seed, n))
 	pl := p.draw(rng, q.maxTokens, p.Speed.FactorAt(start))
 	ctx := r.Context()
-
 	if pl.httpError {
-		if !clk.Until(ctx, start.Add(pl.header)) {
-			return
+		if clk.Until(ctx, start.Add(pl.header)) {
+			writeFault(w, a, p.Faults)
 		}
-		status := p.Faults.ErrorStatus
-		if status == 0 {
-			status = http.StatusInternalServerError
-		}
-		if p.Faults.HTMLError {
-			if p.Faults.RetryAfter != "" {
-				w.Header().Set("Retry-After", p.Faults.RetryAfter)
-			}
-			w.Header().Set("Content-Type", "text/html")
-			w.WriteHeader(status)
-			fmt.Fprintf(w, "<html><head><title>%d %s</title></head><body><h1>%s</h1><hr>nginx</body></html>\n", status, http.StatusText(status), http.StatusText(status))
-			return
-		}
-		writeAPIError(w, a, status, "server_error", fmt.Sprintf("The server is overloaded (simulated %d).", status), p.Faults.RetryAfter)
 		return
 	}
-	switch {
-	case q.stream:
-		s.stream(ctx, clk, w, start, a, p, pl, q)
-	case a == apiChat || a == apiAzure:
-		s.complete(ctx, clk, w, start, p, pl, q.chat)
-	default:
+	if !q.stream && a != apiChat && a != apiAzure {
 		writeAPIError(w, a, http.StatusBadRequest, "invalid_request_error", "the simulator answers this API only with a stream: set stream: true (Gemini: ?alt=sse)", "")
+		return
 	}
+	steps := p.steps(q, n)
+	rs := response{start: start, api: a, p: p, pl: pl, q: q, n: n, steps: steps}
+	rs.events = pl.timeline(p, steps, a == apiGemini)
+	rs.finish, rs.u.output = p.outcome(q, pl, steps[len(steps)-1])
+	rs.u.prompt, rs.u.reasoning = q.promptTokens, p.Quirks.ReasoningTokens
+	switch {
+	case p.Quirks.PrefixCache:
+		rs.u.cached = s.cache.hit(q.prefixes)
+	case p.Quirks.CachedTokens > 0:
+		rs.u.cached = min(p.Quirks.CachedTokens, q.promptTokens)
+	}
+	if q.stream {
+		s.stream(ctx, clk, w, rs)
+		return
+	}
+	s.complete(ctx, clk, w, rs)
 }
 
-func (s *Server) complete(ctx context.Context, clk clock.Clock, w http.ResponseWriter, start time.Time, p Profile, pl plan, req openai.ChatCompletionRequest) {
-	at := start.Add(pl.ttft)
-	for _, g := range pl.gaps[1:] {
-		at = at.Add(g)
+// response is everything planned for one answer.
+type response struct {
+	start  time.Time
+	api    api
+	p      Profile
+	pl     plan
+	q      request
+	n      uint64 // the request's number on the server
+	steps  []step
+	events []outputEvent
+	finish string
+	u      counts
+}
+
+// writeFault answers with the profile's HTTP error: the API's error body,
+// or an HTML page.
+func writeFault(w http.ResponseWriter, a api, f Faults) {
+	status := f.ErrorStatus
+	if status == 0 {
+		status = http.StatusInternalServerError
+	}
+	if f.HTMLError {
+		if f.RetryAfter != "" {
+			w.Header().Set("Retry-After", f.RetryAfter)
+		}
+		w.Header().Set("Content-Type", "text/html")
+		w.WriteHeader(status)
+		fmt.Fprintf(w, "<html><head><title>%d %s</title></head><body><h1>%s</h1><hr>nginx</body></html>\n", status, http.StatusText(status), http.StatusText(status))
+		return
+	}
+	writeAPIError(w, a, status, "server_error", fmt.Sprintf("The server is overloaded (simulated %d).", status), f.RetryAfter)
+}
+
+// complete answers a chat request without a stream: the whole message,
+// its tool calls or its text, when the stream would have ended.
+func (s *Server) complete(ctx context.Context, clk clock.Clock, w http.ResponseWriter, rs response) {
+	at := rs.start.Add(rs.pl.ttft)
+	if n := len(rs.events); n > 0 {
+		at = rs.start.Add(rs.events[n-1].at)
 	}
 	if !clk.Until(ctx, at) {
 		return
 	}
+	msg := openai.ChatCompletionMessage{Role: "assistant", Content: strings.Join(rs.pl.words, "")}
+	if calls := rs.steps[0].calls; len(calls) > 0 {
+		msg.Content = ""
+		for _, c := range calls {
+			msg.ToolCalls = append(msg.ToolCalls, openai.ToolCall{ID: c.id, Type: openai.ToolTypeFunction, Function: openai.FunctionCall{Name: c.name, Arguments: c.args}})
+		}
+	}
+	u := openai.Usage{PromptTokens: rs.u.prompt, CompletionTokens: rs.u.output, TotalTokens: rs.u.prompt + rs.u.output}
+	if rs.u.cached > 0 {
+		u.PromptTokensDetails = &openai.PromptTokensDetails{CachedTokens: rs.u.cached}
+	}
 	resp := openai.ChatCompletionResponse{
-		ID: "chatcmpl-sim", Object: "chat.completion", Created: start.Unix(), Model: req.Model,
-		Choices: []openai.ChatCompletionChoice{{
-			Message:      openai.ChatCompletionMessage{Role: "assistant", Content: strings.Join(pl.words, "")},
-			FinishReason: openai.FinishReasonStop,
-		}},
-		Usage: usage(p, pl, req),
+		ID: "chatcmpl-sim", Object: "chat.completion", Created: rs.start.Unix(), Model: rs.q.model,
+		Choices: []openai.ChatCompletionChoice{{Message: msg, FinishReason: openai.FinishReason(rs.finish)}},
+		Usage:   u,
 	}
 	w.Header().Set("Content-Type", "application/json")
 	_ = json.NewEncoder(w).Encode(resp)
-}
-
-func usage(p Profile, pl plan, req openai.ChatCompletionRequest) openai.Usage {
-	prompt := 0
-	for _, m := range req.Messages {
-		prompt += len(strings.Fields(m.Content)) + 4
-	}
-	completion := len(pl.words) + p.Quirks.ReasoningTokens
-	u := openai.Usage{PromptTokens: prompt, CompletionTokens: completion, TotalTokens: prompt + completion}
-	if p.Quirks.CachedTokens > 0 {
-		u.PromptTokensDetails = &openai.PromptTokensDetails{CachedTokens: min(p.Quirks.CachedTokens, prompt)}
-	}
-	return u
 }
 
 // sseWriter writes SSE frames with the profile's quirks.
@@ -335,33 +393,43 @@ func (s *sseWriter) chunk(c openai.ChatCompletionStreamResponse) {
 	s.data(b)
 }
 
-func (s *Server) stream(ctx context.Context, clk clock.Clock, w http.ResponseWriter, start time.Time, a api, p Profile, pl plan, q request) {
-	ndjson := a == apiOllama
-	sw, closeBody := newWriter(w, p.Quirks, ndjson)
+func (s *Server) stream(ctx context.Context, clk clock.Clock, w http.ResponseWriter, rs response) {
+	ndjson := rs.api == apiOllama
+	sw, closeBody := newWriter(w, rs.p.Quirks, ndjson)
 	defer closeBody()
-	if !clk.Until(ctx, start.Add(pl.header)) {
+	if rs.api == apiAISDK {
+		w.Header().Set("x-vercel-ai-ui-message-stream", "v1")
+		w.Header().Set("x-accel-buffering", "no")
+	}
+	if !clk.Until(ctx, rs.start.Add(rs.pl.header)) {
 		return
 	}
 	w.WriteHeader(http.StatusOK)
 	sw.flush()
-	st := &streamer{clk: clk, sw: sw, enc: encoderFor(a, q, start, p), p: p, pl: pl, ndjson: ndjson}
+	st := &streamer{clk: clk, sw: sw, enc: encoderFor(rs), p: rs.p, pl: rs.pl, ndjson: ndjson}
 	if !st.preamble() {
 		return
 	}
-	evs := outputs(p.Quirks, pl.words)
-	at := start.Add(pl.ttft)
-	for i, e := range evs {
-		if i > 0 {
-			at = at.Add(pl.gaps[i])
-		}
-		if pl.stall && i == p.Faults.StallAfter {
-			at = at.Add(p.Faults.StallFor)
-		}
-		if !clk.Until(ctx, at) || !st.output(i, len(evs), e) {
-			return
+	n := 0
+	for _, e := range rs.events {
+		if e.output {
+			n++
 		}
 	}
-	st.end(q, len(evs))
+	var stall time.Duration
+	i := 0
+	for _, e := range rs.events {
+		if e.output && rs.pl.stall && i == rs.p.Faults.StallAfter {
+			stall = rs.p.Faults.StallFor
+		}
+		if !clk.Until(ctx, rs.start.Add(e.at+stall)) || !st.output(i, n, e) {
+			return
+		}
+		if e.output {
+			i++
+		}
+	}
+	st.enc.end(sw, rs.finish, rs.u, rs.q.includeUsage && !rs.p.Quirks.NoUsage)
 }
 
 // streamer writes the events of one streamed answer.
@@ -391,11 +459,11 @@ func (st *streamer) preamble() bool {
 	return sw.err == nil
 }
 
-// output writes the i-th of n output events, or the fault the plan puts
-// halfway. It reports whether the stream goes on.
+// output writes event e, the i-th of n output events when it is one (or
+// the fault the plan puts halfway). It reports whether the stream goes on.
 func (st *streamer) output(i, n int, e outputEvent) bool {
 	sw, pl, qk := st.sw, st.pl, st.p.Quirks
-	if i == n/2 {
+	if e.output && i == n/2 {
 		switch {
 		case pl.truncate:
 			return false // clean EOF with no end of stream
@@ -409,47 +477,16 @@ func (st *streamer) output(i, n int, e outputEvent) bool {
 			sw.raw([]byte(sw.prefix + `{"id":"chatcmpl-sim","choices":[{"delta":{"content":` + sw.nl + sw.nl))
 		}
 	}
-	k, text := kindContent, e.text
-	switch {
-	case e.reasoning:
-		k = kindReasoning
-	case qk.ToolCall:
-		k = kindTool
-	case i == 0 && qk.LongLine > 0:
-		text += strings.Repeat("x", qk.LongLine)
+	if e.output && i == 0 {
+		if e.kind == kindContent && qk.LongLine > 0 {
+			e.text += strings.Repeat("x", qk.LongLine)
+		}
+		if qk.StampFirstOutput && !st.ndjson {
+			sw.comment = fmt.Sprintf(": x-sim-first-output-unix-ns=%d%s", st.clk.Now().UnixNano(), sw.nl)
+		}
 	}
-	if i == 0 && qk.StampFirstOutput && !st.ndjson {
-		sw.comment = fmt.Sprintf(": x-sim-first-output-unix-ns=%d%s", st.clk.Now().UnixNano(), sw.nl)
-	}
-	st.enc.output(sw, i, text, k)
+	st.enc.output(sw, e)
 	return sw.err == nil
-}
-
-// end writes the API's end of a stream of events output events, with its
-// finish reason and usage.
-func (st *streamer) end(q request, events int) {
-	p, pl := st.p, st.pl
-	finish := "stop"
-	if events > 0 && len(pl.words) == q.maxTokens {
-		finish = "length"
-	}
-	if p.Quirks.ToolCall {
-		finish = "tool_calls"
-	}
-	u := counts{prompt: q.promptTokens, output: len(pl.words) + p.Quirks.ReasoningTokens, reasoning: p.Quirks.ReasoningTokens}
-	if p.Quirks.CachedTokens > 0 {
-		u.cached = min(p.Quirks.CachedTokens, u.prompt)
-	}
-	st.enc.end(st.sw, finish, u, q.includeUsage && !p.Quirks.NoUsage)
-}
-
-// maxTokensOf is the request's token limit: max_completion_tokens, else
-// max_tokens (which most OpenAI-compatible servers still use).
-func maxTokensOf(req openai.ChatCompletionRequest) int {
-	if req.MaxCompletionTokens > 0 {
-		return req.MaxCompletionTokens
-	}
-	return req.MaxTokens
 }
 
 // newWriter sets the stream's headers and returns its writer (with the
@@ -509,32 +546,57 @@ func newWriter(w http.ResponseWriter, qk Quirks, ndjson bool) (*sseWriter, func(
 	}
 }
 
-// outputEvent is one output event to stream.
+// outputEvent is one event of a response, written at its time.
 type outputEvent struct {
-	text      string
-	reasoning bool
+	at   time.Duration // from the request's arrival
+	kind kind
+	text string // the content, the reasoning or a piece of a call's arguments
+	// call is the tool call a piece of arguments (kindTool) or a tool's
+	// output (kindToolResult) belongs to; first and last mark its first and
+	// last piece.
+	call        *toolCall
+	first, last bool
+	// output: the model's output (content, reasoning, a tool call), which
+	// faults, stalls and stamps count; a tool's output and a step boundary
+	// are the AI SDK server's.
+	output bool
 }
 
-// outputs lists the output events: reasoning first, then the answer's
-// words, TokensPerEvent to an event.
+var toolCallQuirk = toolCall{id: "call_sim", name: "lookup"}
+
+// outputs lists the output events of an answer: reasoning first, then the
+// answer's words, TokensPerEvent to an event. With the ToolCall quirk the
+// words stream as the arguments of one call.
 func outputs(qk Quirks, words []string) []outputEvent {
 	var evs []outputEvent
 	for range qk.ReasoningTokens {
-		evs = append(evs, outputEvent{text: " think", reasoning: true})
+		evs = append(evs, outputEvent{kind: kindReasoning, text: " think", output: true})
 	}
 	for _, wd := range words {
-		evs = append(evs, outputEvent{text: wd})
+		evs = append(evs, outputEvent{kind: kindContent, text: wd, output: true})
 	}
 	if k := qk.TokensPerEvent; k > 1 {
 		var grouped []outputEvent
 		for i := 0; i < len(evs); i += k {
-			g := outputEvent{reasoning: evs[i].reasoning}
+			g := outputEvent{kind: evs[i].kind, output: true}
 			for _, e := range evs[i:min(i+k, len(evs))] {
 				g.text += e.text
 			}
 			grouped = append(grouped, g)
 		}
 		evs = grouped
+	}
+	if qk.ToolCall {
+		first := true
+		for i := range evs {
+			if evs[i].kind == kindContent {
+				evs[i].kind, evs[i].call, evs[i].first = kindTool, &toolCallQuirk, first
+				first = false
+			}
+		}
+		if n := len(evs); n > 0 && evs[n-1].kind == kindTool {
+			evs[n-1].last = true
+		}
 	}
 	return evs
 }

@@ -150,12 +150,12 @@ func TestStopsWhenClientGoesAway(t *testing.T) {
 
 func TestNamedProfiles(t *testing.T) {
 	t.Parallel()
-	for _, n := range []string{"fast", "slow", "flaky", "realistic", "reasoning"} {
+	for _, n := range []string{"agent", "fast", "slow", "flaky", "realistic", "reasoning"} {
 		if p, err := Named(n); err != nil || p.Name != n {
 			t.Errorf("Named(%q) = %v, %v", n, p.Name, err)
 		}
 	}
-	if _, err := Named("warp"); err == nil || !strings.Contains(err.Error(), "known: fast, flaky") {
+	if _, err := Named("warp"); err == nil || !strings.Contains(err.Error(), "known: agent, fast, flaky") {
 		t.Errorf("unknown profile error: %v", err)
 	}
 }
@@ -196,6 +196,14 @@ func TestProfilesMeanWhatTheySay(t *testing.T) {
 	}
 	if p, _ := Named("reasoning"); p.Quirks.ReasoningTokens == 0 {
 		t.Error("reasoning streams no reasoning")
+	}
+	if p, _ := Named("agent"); p.ToolSteps < 2 || p.ToolCalls < 2 || !p.Quirks.PrefixCache {
+		t.Errorf("agent makes %d steps of %d calls, prefix cache %v", p.ToolSteps, p.ToolCalls, p.Quirks.PrefixCache)
+	}
+	for i := 1; i < len(order); i++ {
+		if a, b := profiles[order[i-1]], profiles[order[i]]; a.ToolSteps == 0 || a.ToolLatency >= b.ToolLatency {
+			t.Errorf("%s's tools (%d steps, %v) are not faster than %s's (%v)", a.Name, a.ToolSteps, a.ToolLatency, b.Name, b.ToolLatency)
+		}
 	}
 	for _, n := range ProfileNames() {
 		if p, _ := Named(n); p.Speed != (Speed{}) {
@@ -257,10 +265,14 @@ func TestSpeedScalesEveryDelay(t *testing.T) {
 	if !near(a.header, b.header) || !near(a.ttft, b.ttft) {
 		t.Errorf("header %v→%v, ttft %v→%v; want ×1.3", a.header, b.header, a.ttft, b.ttft)
 	}
-	for i := range a.gaps {
-		if !near(a.gaps[i], b.gaps[i]) {
-			t.Errorf("gap %d: %v→%v, want ×1.3", i, a.gaps[i], b.gaps[i])
+	ga, gb := a.drawGaps(20), b.drawGaps(20)
+	for i := range ga {
+		if !near(ga[i], gb[i]) {
+			t.Errorf("gap %d: %v→%v, want ×1.3", i, ga[i], gb[i])
 		}
+	}
+	if ta, tb := a.nextTTFT(), b.nextTTFT(); !near(ta, tb) {
+		t.Errorf("a later step's ttft %v→%v, want ×1.3", ta, tb)
 	}
 	if strings.Join(a.words, "") != strings.Join(b.words, "") {
 		t.Error("the speed changed the words")
@@ -406,4 +418,101 @@ func TestAnswerTimingOnVirtualTime(t *testing.T) {
 			t.Errorf("the answer came after %v, want %v", got, want)
 		}
 	})
+}
+
+// TestBothTokenLimits: a chat body limits the answer with
+// max_completion_tokens or with max_tokens (which most OpenAI-compatible
+// servers still take); the first wins when both are there.
+func TestBothTokenLimits(t *testing.T) {
+	t.Parallel()
+	srv := httptest.NewServer(New(Profile{Tokens: 20}, 1))
+	defer srv.Close()
+	for _, tt := range []struct {
+		limits string
+		want   int
+	}{{`"max_tokens":5`, 5}, {`"max_completion_tokens":6`, 6}, {`"max_tokens":5,"max_completion_tokens":7`, 7}, {`"max_tokens":0`, 20}} {
+		resp := post(t, srv.URL, `{"model":"m",`+tt.limits+`,"messages":[{"role":"user","content":"hi"}]}`)
+		var out struct {
+			Usage struct {
+				CompletionTokens int `json:"completion_tokens"`
+			}
+		}
+		_ = json.NewDecoder(resp.Body).Decode(&out)
+		resp.Body.Close()
+		if out.Usage.CompletionTokens != tt.want {
+			t.Errorf("%s: %d tokens, want %d", tt.limits, out.Usage.CompletionTokens, tt.want)
+		}
+	}
+}
+
+// TestModelNamesItsProfile: names mean what they say. A request for model
+// "fast" is served at the fast profile, whatever the server's default;
+// `latgate sim`'s overrides apply to every profile; a model mapped with
+// SetModelProfile keeps its mapping, and any other model gets the default.
+func TestModelNamesItsProfile(t *testing.T) {
+	t.Parallel()
+	ms := time.Millisecond
+	fast, _ := Named("fast")
+	fixed := Options{Profile: "realistic", TTFT: 40 * ms}
+	s, err := fixed.Server(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := New(Profile{Name: "mine", TTFT: Fixed(7 * ms), Tokens: 3}, 1)
+	plain.SetModelProfile("slow", Profile{Name: "mapped"})
+	for _, tt := range []struct {
+		srv   *Server
+		model string
+		name  string
+		ttft  Dist
+	}{
+		{plain, "fast", "fast", fast.TTFT},
+		{plain, "gpt-4o", "mine", Fixed(7 * ms)},
+		{plain, "slow", "mapped", Dist{}},
+		{s, "fast", "fast", Fixed(40 * ms)},
+		{s, "realistic", "realistic", Fixed(40 * ms)},
+		{s, "m", "realistic", Fixed(40 * ms)},
+	} {
+		if p := tt.srv.profileFor(tt.model); p.Name != tt.name || p.TTFT != tt.ttft {
+			t.Errorf("model %q: profile %q with ttft %+v, want %q with %+v", tt.model, p.Name, p.TTFT, tt.name, tt.ttft)
+		}
+	}
+	if _, err := (Options{Profile: "warp"}).Server(1); err == nil {
+		t.Error("an unknown profile made a server")
+	}
+}
+
+// TestModelFastServedFast: on virtual time, a server whose default is the
+// slow profile answers model "fast" with the fast profile's header delay.
+func TestModelFastServedFast(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		slow, _ := Named("slow")
+		srv := clocktest.NewServer(t, New(slow, 1))
+		for model, want := range map[string]time.Duration{"fast": 5 * time.Millisecond, "m": 30 * time.Millisecond} {
+			headers, _ := arrivals(t, srv, "/v1/chat/completions", `{"model":"`+model+`","stream":true,"max_tokens":1,"messages":[{"role":"user","content":"hi"}]}`)
+			if headers != want {
+				t.Errorf("model %q: headers after %v, want %v", model, headers, want)
+			}
+		}
+	})
+}
+
+// TestToolOverrides: latgate sim's tool flags override the profile's keys
+// (tool steps even to 0), and bad values are refused.
+func TestToolOverrides(t *testing.T) {
+	t.Parallel()
+	p, err := Options{Profile: "fast", ToolSteps: 0, SetToolSteps: true, ToolCalls: 3, ToolArgs: 40, ToolChunk: 5, ToolLatency: time.Second, PrefixCache: true}.Build()
+	if err != nil || p.ToolSteps != 0 || p.ToolCalls != 3 || p.ToolArgs != 40 || p.ToolChunk != 5 || p.ToolLatency != time.Second || !p.Quirks.PrefixCache {
+		t.Errorf("%+v, %v", p, err)
+	}
+	if p, _ := (Options{Profile: "agent"}).Build(); p.ToolSteps != 3 || p.ToolCalls != 2 {
+		t.Errorf("no overrides changed agent: %d steps of %d calls", p.ToolSteps, p.ToolCalls)
+	}
+	for _, bad := range []Options{{ToolSteps: -1, SetToolSteps: true}, {ToolCalls: -1}, {ToolChunk: -2}, {ToolLatency: -time.Second}} {
+		bad.Profile = "fast"
+		if _, err := bad.Build(); err == nil {
+			t.Errorf("%+v: no error", bad)
+		}
+	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/latgate/latgate/fileio"
@@ -63,7 +64,7 @@ func cmdSim(e *env, args []string) error {
 	fs := flag.NewFlagSet("latgate sim", flag.ContinueOnError)
 	addr := fs.String("addr", "127.0.0.1:8080", "listen `address`")
 	o := sim.Options{}
-	fs.StringVar(&o.Profile, "profile", "realistic", "latency `profile`: "+fmt.Sprint(sim.ProfileNames()))
+	fs.StringVar(&o.Profile, "profile", "realistic", "latency `profile` of requests whose model names no profile: "+fmt.Sprint(sim.ProfileNames()))
 	seed := fs.Uint64("seed", 1, "random seed")
 	key := fs.String("require-key", "", "require this API key (tests 401 handling)")
 	fs.DurationVar(&o.TTFT, "ttft", 0, "override: fixed time to first token")
@@ -74,8 +75,17 @@ func cmdSim(e *env, args []string) error {
 	fs.Float64Var(&o.Speed.Swing, "swing", 0, "swing every delay by ± this share over time, e.g. 0.4 (a drifting provider)")
 	fs.DurationVar(&o.Speed.SwingPeriod, "swing-period", 0, "the swing's `period`, e.g. 3s")
 	fs.BoolVar(&o.Buffered, "buffered", false, "hold each response and release it at once, as a buffering proxy does")
+	toolSteps := fs.Int("tool-steps", -1, "override: tool-call `steps` before the answer for a request that offers tools (0: never call; default: the profile's)")
+	fs.IntVar(&o.ToolCalls, "tool-calls", 0, "override: parallel tool `calls` per step (default: the profile's, 1)")
+	fs.IntVar(&o.ToolArgs, "tool-args", 0, "override: `characters` of each call's JSON arguments (default 24)")
+	fs.IntVar(&o.ToolChunk, "tool-chunk", 0, "override: argument `characters` per delta (default 8; Gemini sends each call whole)")
+	fs.DurationVar(&o.ToolLatency, "tool-latency", 0, "override: how long the ai-sdk route takes to run a tool, e.g. 150ms")
+	fs.BoolVar(&o.PrefixCache, "prefix-cache", false, "report the prompt tokens of the longest conversation start seen before as cached")
 	if _, err := parseFlags(fs, args, e.stderr); err != nil {
 		return err
+	}
+	if *toolSteps != -1 {
+		o.ToolSteps, o.SetToolSteps = *toolSteps, true
 	}
 	if *itl != "" {
 		d, err := time.ParseDuration(*itl)
@@ -84,14 +94,14 @@ func cmdSim(e *env, args []string) error {
 		}
 		o.ITL, o.SetITL = d, true
 	}
-	p, err := o.Build()
+	s, err := o.Server(*seed)
 	if err != nil {
 		return gate.BadInputf("sim: %v", err)
 	}
-	s := sim.New(p, *seed)
 	s.APIKey = *key
 	err = sim.ListenAndServe(e.ctx, *addr, s, func(a string) {
-		fmt.Fprintf(e.stderr, "latgate sim: serving profile %q on http://%s (Ctrl-C to stop). Every api at once:\n%s", p.Name, a, sim.Routes(a))
+		fmt.Fprintf(e.stderr, "latgate sim: serving profile %q on http://%s (Ctrl-C to stop); a request whose model names another profile (%s) is served at that one. Every api at once:\n%s",
+			o.Profile, a, strings.Join(sim.ProfileNames(), ", "), sim.Routes(a))
 	})
 	return gate.AsCannotRun(err)
 }
