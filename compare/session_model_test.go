@@ -148,6 +148,18 @@ func (s sessionModel) sample(n int, rng *rand.Rand, f func(int) float64) *Sample
 	return out
 }
 
+// appendBlock appends a block's sample to dst, its requests numbered b.
+func appendBlock(dst, src *Sample, b int) {
+	dst.OK = append(dst.OK, src.OK...)
+	for k, v := range src.Values {
+		dst.Values[k] = append(dst.Values[k], v...)
+	}
+	for range src.N() {
+		dst.Block = append(dst.Block, b)
+	}
+	dst.Events = src.Events
+}
+
 // TestSessionModelMeasuresLikeTheProbe: with every draw fixed, the model
 // gives the values the probe measures of the same session on virtual time
 // (probe.TestClientDrivenToolLoop: tool steps with their first argument
@@ -230,5 +242,30 @@ func TestSessionChecks(t *testing.T) {
 	if c := find(t, r, "agent", vocab.StepCount, vocab.Mean); c.Status != vocab.Regression || r.Verdict != "fail" {
 		t.Errorf("a fourth step in 60%% of sessions: step_count mean %v → %v, %s (p %v), verdict %s; want a regression",
 			c.Baseline, c.Current, c.Status, c.PValue, r.Verdict)
+	}
+}
+
+// TestBlockedStepCount: in an interleaved A/B run a fourth step in half of
+// the sessions (+17% mean steps) is a regression of step_count's mean, as
+// in an unpaired one. (Divided by its block's median like a latency, the
+// count's ties became small differences around the baseline's mean, most
+// of an unchanged baseline lay "above its mean", and the test saw nothing:
+// raw p 1.)
+func TestBlockedStepCount(t *testing.T) {
+	t.Parallel()
+	cur := agentSession()
+	cur.extraShare = 0.5
+	rng := rand.New(rand.NewPCG(0, 0x5e55))
+	p := Pair{Endpoint: "e", Scenario: "agent",
+		Base: &Sample{Values: map[vocab.Metric][]float64{}}, Head: &Sample{Values: map[vocab.Metric][]float64{}}}
+	for b := range 25 {
+		appendBlock(p.Base, agentSession().sample(4, rng, nil), b)
+		appendBlock(p.Head, cur.sample(4, rng, nil), b)
+	}
+	for _, run := range []Pair{p, unblock(p)} {
+		r := Compare([]Pair{run}, cfg())
+		if c := find(t, r, "agent", vocab.StepCount, vocab.Mean); c.Status != vocab.Regression {
+			t.Errorf("blocked %v: step_count mean %.2f → %.2f: %s (raw p %.4f), want a regression", run.Base.Block != nil, c.Baseline, c.Current, c.Status, c.RawP)
+		}
 	}
 }
