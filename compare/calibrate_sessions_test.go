@@ -32,6 +32,7 @@ var sessionConds = []sessionCond{
 	{"unchanged", func(*sessionModel) {}},
 	{"answer step +30% (its TTFT and pace)", func(s *sessionModel) { s.answer.scale = 1.3 }},
 	{"tool step 1 +30% (its TTFT and pace)", func(s *sessionModel) { s.slowStep, s.slowScale = 1, 1.3 }},
+	{"tool step 2 +30% (its TTFT and pace)", func(s *sessionModel) { s.slowStep, s.slowScale = 2, 1.3 }},
 	{"tool latency +30% (150 → 195 ms)", func(s *sessionModel) { s.toolScale = 1.3 }},
 	{"every step +30%", func(s *sessionModel) { s.tool.scale, s.answer.scale = 1.3, 1.3 }},
 	{"a 4th step in 20% of sessions", func(s *sessionModel) { s.extraShare = 0.2 }},
