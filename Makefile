@@ -71,7 +71,7 @@ screenshots:
 	sh scripts/install-chromium.sh
 	$(GO) test -tags browser -count=1 -run '^TestScreenshots$$' -timeout 10m ./report -screenshots $(CURDIR)/docs/img
 
-# The statistics calibration study (docs/statistics.md; about 30 minutes on 2
+# The statistics calibration study (docs/statistics.md; about 40 minutes on 2
 # cores). Parts: classic, drift, needn, noise, adaptive, sessions (package
 # compare) and trend (the change-point detector of main's trend, package
 # trend: 1,000 series per case, TREND_SERIES); e.g.
