@@ -71,19 +71,19 @@ screenshots:
 	sh scripts/install-chromium.sh
 	$(GO) test -tags browser -count=1 -run '^TestScreenshots$$' -timeout 10m ./report -screenshots $(CURDIR)/docs/img
 
-# The statistics calibration study (docs/statistics.md; about 30 minutes on 2
-# cores). Parts: classic, drift, needn, noise, adaptive (package compare) and
-# trend (the change-point detector of main's trend, package trend: 1,000
-# series per case, TREND_SERIES); e.g.
+# The statistics calibration study (docs/statistics.md; about 40 minutes on 2
+# cores). Parts: classic, drift, needn, noise, adaptive, sessions (package
+# compare) and trend (the change-point detector of main's trend, package
+# trend: 1,000 series per case, TREND_SERIES); e.g.
 # `make calibrate CAL_STUDY=drift CAL_REPS=200 CAL_FLAGS='-perms 500'` or
 # `make calibrate CAL_STUDY=trend`.
-CAL_STUDY ?= classic,drift,needn,noise,adaptive,trend
+CAL_STUDY ?= classic,drift,needn,noise,adaptive,sessions,trend
 CAL_REPS ?= 500
 CAL_FLAGS ?=
 TREND_SERIES ?= 1000
 calibrate:
-	@case ",$(CAL_STUDY)," in *,classic,*|*,drift,*|*,needn,*|*,noise,*|*,adaptive,*) \
-		$(GO) test -count=1 -run '^TestCalibration(Adaptive)?$$' -v -timeout 300m ./compare -calibrate -study $(CAL_STUDY) -reps $(CAL_REPS) $(CAL_FLAGS);; esac
+	@case ",$(CAL_STUDY)," in *,classic,*|*,drift,*|*,needn,*|*,noise,*|*,adaptive,*|*,sessions,*) \
+		$(GO) test -count=1 -run '^TestCalibration(Adaptive|Sessions)?$$' -v -timeout 300m ./compare -calibrate -study $(CAL_STUDY) -reps $(CAL_REPS) $(CAL_FLAGS);; esac
 	@case ",$(CAL_STUDY)," in *,trend,*) \
 		$(GO) test -count=1 -run '^TestCalibration$$' -v -timeout 60m ./trend -calibrate -series $(TREND_SERIES);; esac
 

@@ -73,7 +73,8 @@
 // # Measured error rates
 //
 // `make calibrate` measures the false-alarm rate and the power of every
-// design that ships (stored baseline, interleaved A/B, history, adaptive);
+// design that ships (stored baseline, interleaved A/B, history, adaptive;
+// agents' sessions under the first three);
 // docs/statistics.md holds the figures, their commands and their limits,
 // in one place, so that they are never stated twice.
 //

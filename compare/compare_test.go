@@ -47,20 +47,7 @@ func (m model) sampleWith(n int, rng *rand.Rand, f func(int) float64) *Sample {
 		if f != nil {
 			k = f(i)
 		}
-		ok := rng.Float64() >= m.errRate
-		med := m.ttftMedian
-		if m.hitShare > 0 {
-			med = 600
-			if rng.Float64() < m.hitShare {
-				med = 100
-			}
-		}
-		ttft := med * math.Exp(m.ttftSigma*rng.NormFloat64())
-		if rng.Float64() < m.spikeP {
-			ttft += m.spikeMin + rng.Float64()*(m.spikeMax-m.spikeMin)
-		}
-		ttft *= k * m.scale * m.ttftScale
-		itl := k * m.scale * m.itlMedian * math.Exp(m.itlSigma*rng.NormFloat64())
+		ok, ttft, itl := m.draw(rng, k)
 		total := ttft + float64(m.tokens-1)*itl
 		vals := map[vocab.Metric]float64{"ttft": ttft, "ttfc": ttft, "itl": itl, "tpot": itl, "total": total, "perceived": ttft}
 		if !ok {
@@ -74,6 +61,27 @@ func (m model) sampleWith(n int, rng *rand.Rand, f func(int) float64) *Sample {
 		}
 	}
 	return s
+}
+
+// draw is one request (one model call) of the model under a drift factor
+// k: whether it succeeded, its TTFT and its pace (the mean gap between its
+// output events), in milliseconds.
+func (m model) draw(rng *rand.Rand, k float64) (ok bool, ttft, pace float64) {
+	ok = rng.Float64() >= m.errRate
+	med := m.ttftMedian
+	if m.hitShare > 0 {
+		med = 600
+		if rng.Float64() < m.hitShare {
+			med = 100
+		}
+	}
+	ttft = med * math.Exp(m.ttftSigma*rng.NormFloat64())
+	if rng.Float64() < m.spikeP {
+		ttft += m.spikeMin + rng.Float64()*(m.spikeMax-m.spikeMin)
+	}
+	ttft *= k * m.scale * m.ttftScale
+	pace = k * m.scale * m.itlMedian * math.Exp(m.itlSigma*rng.NormFloat64())
+	return ok, ttft, pace
 }
 
 func pair(base, cur model, n int, seed uint64) []Pair {

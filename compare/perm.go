@@ -236,7 +236,12 @@ func sameValues(a, b []float64) bool {
 // so the within-block permutation test stays exact, and drift between
 // blocks (the provider slowing down for a minute, a cold start) no longer
 // widens the null distribution: the tests see each request relative to
-// its neighbours in time.
+// its neighbours in time. A count (step_count) is not divided: it does not
+// drift with the provider's speed, and divided by its block's median its
+// ties become small differences around the baseline's mean, so that most
+// of an unchanged baseline lies "above its mean" and the mean's exceedance
+// test loses its power (the exchange within blocks alone keeps the test
+// exact).
 func newRunData(pooled [][]float64, alias []int, nb int, scale float64, members [][]int32) *runData {
 	d := &runData{cols: make([]*column, len(pooled))}
 	v := make([]float64, 0, len(pooled[0]))
@@ -249,7 +254,11 @@ func newRunData(pooled [][]float64, alias []int, nb int, scale float64, members 
 		for i := nb; i < len(v); i++ {
 			v[i] *= scale
 		}
-		for _, idx := range members {
+		align := members
+		if vocab.PerRequest[mi].IsCount() {
+			align = nil
+		}
+		for _, idx := range align {
 			vs = vs[:0]
 			for _, i := range idx {
 				if !math.IsNaN(v[i]) {
