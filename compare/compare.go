@@ -443,7 +443,7 @@ func addChecks(res *Result, runIndex int, r Pair, cfg Config, boots *[]bootJob) 
 				if cfg.Bootstrap > 0 {
 					*boots = append(*boots, bootJob{runIndex: runIndex, check: len(res.Checks), run: r, metric: m, st: st, blocked: d.blocked})
 				}
-				d.add(len(res.Checks), st.kind(), mi, st.q, 0, cfg.Tolerance)
+				d.add(len(res.Checks), st.kind(m), mi, st.q, 0, cfg.Tolerance)
 			}
 			res.Checks = append(res.Checks, c)
 		}
@@ -479,9 +479,15 @@ func permData(res *Result, r Pair) *runTests {
 	return newRunTests(r, isBlocked)
 }
 
-// kind is the permutation test of a latency statistic.
-func (s statDef) kind() testKind {
+// kind is the permutation test of statistic s of metric m. A count's
+// mean is tested as a difference of means: its few distinct values (3 or
+// 4 steps) make the exceedance of the mean blind to the tolerance (4
+// steps scaled by 1/1.1 are still above a mean of 3), so it would test
+// "no extra step at all" instead of "more than the tolerance".
+func (s statDef) kind(m vocab.Metric) testKind {
 	switch {
+	case s.q < 0 && m.IsCount():
+		return kindMeanDiff
 	case s.q < 0:
 		return kindMean
 	case s.q == 0.5:

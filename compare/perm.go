@@ -16,6 +16,7 @@ const (
 	kindRank    testKind = iota // p50: difference of mean ranks
 	kindTail                    // p95, p99: exceedance of the baseline's quantile
 	kindMean                    // mean: exceedance of the baseline's mean
+	kindMeanDiff                // a count's mean (step_count): difference of means
 	kindErrors                  // errors: difference of failure rates
 	kindGoodput                 // goodput: difference of the shares missing the SLO
 )
@@ -83,6 +84,7 @@ type column struct {
 	val     []float64 // their values
 	rank    []float64 // their mid-ranks; nil without ties (rank = position + 1)
 	sumRank float64
+	sum     float64 // of the values
 }
 
 // permChunk is the number of permutations one job computes, from a stream
@@ -279,6 +281,9 @@ func newRunData(pooled [][]float64, alias []int, nb int, scale float64, members 
 		c.order, c.val = sortedOrder(v)
 		m := len(c.val)
 		c.sumRank = float64(m) * float64(m+1) / 2 // the same with or without ties
+		for _, x := range c.val {
+			c.sum += x
+		}
 		for k := 1; k < m; k++ {
 			if c.val[k] == c.val[k-1] {
 				c.rank = midRanks(c.val)
@@ -414,6 +419,13 @@ func (c *column) statistic(t testDef, lab []uint8, p *pass) float64 {
 			return 0
 		}
 		return (p.sc/nc - (c.sumRank-p.sc)/nb) / (nc + nb)
+	}
+	if t.kind == kindMeanDiff {
+		nc, nb := p.nc, float64(len(c.order))-p.nc
+		if nc == 0 || nb == 0 {
+			return 0
+		}
+		return (c.sum-p.sumB)/nc - p.sumB/nb
 	}
 	// Exceedance: how much more of the current side than of the baseline
 	// side lies above a threshold from the baseline side (its q-quantile,

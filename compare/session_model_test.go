@@ -269,3 +269,35 @@ func TestBlockedStepCount(t *testing.T) {
 		}
 	}
 }
+
+// TestStepCountTolerance: step_count is tested against the tolerance like
+// a latency: a fourth step in a third of the sessions (the mean +11 %,
+// not significantly beyond the 10 % tolerance) is inconclusive, not a
+// regression, while a fourth step
+// in most sessions (+20 %) is a regression.
+func TestStepCountTolerance(t *testing.T) {
+	t.Parallel()
+	steps := func(n, fours int) *Sample {
+		s := &Sample{Values: map[vocab.Metric][]float64{}}
+		for i := range n {
+			v := 3.0
+			if i < fours {
+				v = 4
+			}
+			s.OK = append(s.OK, true)
+			s.Values[vocab.StepCount] = append(s.Values[vocab.StepCount], v)
+		}
+		return s
+	}
+	for _, tt := range []struct {
+		fours int
+		want  vocab.Status
+	}{{20, vocab.Inconclusive}, {36, vocab.Regression}} {
+		// The exceedance of the mean saw 20 sessions above a mean of 3
+		// whatever the tolerance, and failed the first case.
+		r := Compare([]Pair{{Endpoint: "e", Scenario: "agent", Base: steps(60, 0), Head: steps(60, tt.fours)}}, cfg())
+		if c := find(t, r, "agent", vocab.StepCount, vocab.Mean); c.Status != tt.want {
+			t.Errorf("%d of 60 sessions with a 4th step (mean %+.0f%%): %s (raw p %.4f), want %s", tt.fours, c.DeltaPct, c.Status, c.RawP, tt.want)
+		}
+	}
+}

@@ -257,7 +257,7 @@ func TestWorkedSessionTimeline(t *testing.T) {
 		}{
 			{"ttft_ms", rec.TTFT, 100 * ms}, {"ttfc_ms", rec.TTFC, 360 * ms}, {"total_ms = session_ms", rec.Total, 400 * ms},
 			{"first_tool_call_ms", s.FirstToolCall, 100 * ms}, {"answer_ms", s.Answer, 360 * ms}, {"tool_ms", s.ToolTime, 150 * ms},
-			{"perceived_ms", rec.Perceived, 360 * ms}, {"max_stall_ms", rec.MaxStall, 10 * ms},
+			{"perceived_ms", rec.Perceived, 360 * ms}, {"max_stall_ms", rec.MaxStall, 10 * ms}, {"tpot_ms", rec.TPOT, 10 * ms},
 			{"steps[0].ttft_ms", st[0].TTFT, 100 * ms}, {"steps[0].first_tool_call_ms", st[0].FirstToolCall, 100 * ms},
 			{"steps[0].tool_call_ms", st[0].ToolCall, 130 * ms}, {"steps[0].total_ms", st[0].Total, 130 * ms},
 			{"steps[0].tool_ms", st[0].ToolTime, 150 * ms},
@@ -266,7 +266,7 @@ func TestWorkedSessionTimeline(t *testing.T) {
 		} {
 			exactly(t, c.name, c.got, c.want)
 		}
-		if len(rec.ITL) != 6 || rec.PromptTokens != 50 || rec.CachedTokens != 16 || rec.OutputTokens != 8 {
+		if len(rec.ITL) != 6 || rec.PromptTokens != 50 || rec.CachedTokens != 16 || rec.OutputTokens != 8 || rec.TokensSource != "usage" {
 			t.Errorf("itl %v, tokens prompt %d cached %d output %d; want six 10ms gaps, 50, 16, 8", rec.ITL, rec.PromptTokens, rec.CachedTokens, rec.OutputTokens)
 		}
 	})

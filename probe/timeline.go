@@ -98,7 +98,6 @@ func derive(tl timeline, readingRate float64) Record {
 		outs    []outputEvent
 		visible []int // characters of each output event a reader sees
 		last    = Missing
-		u       *usage
 		end     streamEnd
 		step    int
 	)
@@ -116,9 +115,6 @@ func derive(tl timeline, readingRate float64) Record {
 			rec.MaxStall = e.at - last
 		}
 		last = e.at
-		if e.usage != nil {
-			u = e.usage
-		}
 		end.see(e)
 		if n := e.output(); n > 0 {
 			if len(outs) == 0 {
@@ -136,12 +132,11 @@ func derive(tl timeline, readingRate float64) Record {
 			visible = append(visible, seen)
 		}
 	}
-	rec.OutputTokens, rec.TokensSource = len(outs), "events"
-	if u != nil {
-		rec.PromptTokens, rec.CachedTokens, rec.ReasoningTokens = u.prompt, u.cached, u.reasoning
-		if u.output > 0 {
-			rec.OutputTokens, rec.TokensSource = u.output, "usage"
-		}
+	u, fromUsage := tokens(tl)
+	rec.OutputTokens, rec.TokensSource = u.output, "events"
+	rec.PromptTokens, rec.CachedTokens, rec.ReasoningTokens = u.prompt, u.cached, u.reasoning
+	if fromUsage {
+		rec.TokensSource = "usage"
 	}
 	if len(outs) > 0 {
 		var span time.Duration // generation time: within steps
@@ -167,6 +162,41 @@ func derive(tl timeline, readingRate float64) Record {
 	// alone (cut by max_tokens, or a step of an agent) is a proper one.
 	rec.misread = tl.hint != "" && !rec.OK && len(outs) == 0
 	return rec
+}
+
+// tokens is what a stream used: its latest usage report (each holds the
+// call's counts so far), else its output events counted; in a session,
+// each step's, added up. fromUsage: every step's output count was
+// reported.
+func tokens(tl timeline) (u usage, fromUsage bool) {
+	var step *usage
+	outs := 0
+	fromUsage = true
+	add := func() {
+		if step != nil {
+			u.prompt, u.cached, u.reasoning = u.prompt+step.prompt, u.cached+step.cached, u.reasoning+step.reasoning
+		}
+		if step != nil && step.output > 0 {
+			u.output += step.output
+		} else {
+			u.output += outs
+			fromUsage = fromUsage && outs == 0 && step != nil
+		}
+		step, outs = nil, 0
+	}
+	for i, e := range tl.events {
+		if tl.session && e.step && i > 0 {
+			add()
+		}
+		if e.usage != nil {
+			step = e.usage
+		}
+		if e.output() > 0 {
+			outs++
+		}
+	}
+	add()
+	return u, fromUsage
 }
 
 // streamEnd is what the events said about the end of the answer.
