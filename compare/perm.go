@@ -13,12 +13,12 @@ import (
 type testKind int
 
 const (
-	kindRank    testKind = iota // p50: difference of mean ranks
-	kindTail                    // p95, p99: exceedance of the baseline's quantile
-	kindMean                    // mean: exceedance of the baseline's mean
-	kindMeanDiff                // a count's mean (step_count): difference of means
-	kindErrors                  // errors: difference of failure rates
-	kindGoodput                 // goodput: difference of the shares missing the SLO
+	kindRank     testKind = iota // p50: difference of mean ranks
+	kindTail                     // p95, p99: exceedance of the baseline's quantile
+	kindMean                     // mean: exceedance of the baseline's mean
+	kindMeanDiff                 // a count's mean (step_count): difference of means
+	kindErrors                   // errors: difference of failure rates
+	kindGoodput                  // goodput: difference of the shares missing the SLO
 )
 
 // testDef is one one-sided test of a check: dir +1 tests "worse by more
