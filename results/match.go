@@ -2,6 +2,7 @@ package results
 
 import (
 	"fmt"
+	"maps"
 	"sort"
 
 	"github.com/latgate/latgate/vocab"
@@ -19,7 +20,18 @@ func Changed(p Pair) []string {
 	if p.Base == nil || p.Head == nil || p.Base.Fingerprint == p.Head.Fingerprint {
 		return nil
 	}
-	return diffParts(p.Base.FingerprintParts, p.Head.FingerprintParts)
+	a, b := p.Base.FingerprintParts, p.Head.FingerprintParts
+	if p.Base.Variant == vocab.Base && p.Head.Variant == vocab.Head && a["host"] != b["host"] {
+		// An A/B run measures two deployments by design: their hosts
+		// differ, and that is no change of the scenario.
+		a, b = maps.Clone(a), maps.Clone(b)
+		delete(a, "host")
+		delete(b, "host")
+		if maps.Equal(a, b) {
+			return nil
+		}
+	}
+	return diffParts(a, b)
 }
 
 // Match pairs runs by (endpoint, scenario), in the current file's order,

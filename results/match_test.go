@@ -51,3 +51,28 @@ func TestMatchVariants(t *testing.T) {
 		t.Errorf("head-only scenario: %+v", p)
 	}
 }
+
+// TestChangedAB: the two deployments of an A/B run differ in host by
+// design, which is no change; a host changed since a stored baseline, or
+// another key changed between the variants, is.
+func TestChangedAB(t *testing.T) {
+	t.Parallel()
+	parts := func(host, tokens string) map[string]string {
+		return map[string]string{"host": host, "max_tokens": tokens, "model": "m"}
+	}
+	ab := func(b, h Run) Pair {
+		b.Variant, h.Variant = vocab.Base, vocab.Head
+		return Pair{Endpoint: "e", Scenario: "a", Base: &b, Head: &h}
+	}
+	b, h := run("e", "a", "fp1", parts("base.internal", "128")), run("e", "a", "fp2", parts("pr-42.internal", "128"))
+	if got := Changed(ab(b, h)); got != nil {
+		t.Errorf("A/B across two hosts: %q, want no change", got)
+	}
+	if got := Changed(Pair{Base: &b, Head: &h}); len(got) != 1 || got[0] != "host base.internal → pr-42.internal" {
+		t.Errorf("a stored baseline on another host: %q", got)
+	}
+	h2 := run("e", "a", "fp3", parts("pr-42.internal", "256"))
+	if got := Changed(ab(b, h2)); len(got) != 1 || got[0] != "max_tokens 128 → 256" {
+		t.Errorf("A/B with max_tokens changed: %q, want it alone", got)
+	}
+}
