@@ -25,6 +25,50 @@ var demoSuite string
 type DemoOptions struct {
 	BaseProfile, HeadProfile string
 	Dir                      string // keep the results here ("" = a temporary folder)
+	// Serve serves a simulator and returns its base URL (up to /v1) and
+	// how to stop it; nil: on a free loopback port. Client measures
+	// them; nil: one sized for the suite. (Tests serve on the in-memory
+	// loopback of a virtual clock.)
+	Serve  func(http.Handler) (string, func(), error)
+	Client *http.Client
+}
+
+// serveLoopback serves h on a free loopback port.
+func serveLoopback(h http.Handler) (string, func(), error) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", nil, AsCannotRun(err)
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = srv.Serve(ln) }()
+	return "http://" + ln.Addr().String() + "/v1", func() { _ = srv.Close() }, nil
+}
+
+// demoBuild is one of the demo's two builds: its simulator's profile, URL
+// and the demo suite pointed at it.
+type demoBuild struct {
+	profile sim.Profile
+	url     string
+	cfg     *suite.Config
+}
+
+// startBuild serves a simulator at the named profile and parses the demo
+// suite against it.
+func startBuild(env Env, serve func(http.Handler) (string, func(), error), name string, seed uint64) (demoBuild, func(), error) {
+	p, err := sim.Named(name)
+	if err != nil {
+		return demoBuild{}, nil, AsBadInput(err)
+	}
+	url, stop, err := serve(sim.New(p, seed))
+	if err != nil {
+		return demoBuild{}, nil, err
+	}
+	cfg, err := suite.Parse("demo.yaml", []byte(strings.ReplaceAll(demoSuite, "{{SIM}}", url)), suite.Options{Getenv: env.Getenv})
+	if err != nil {
+		stop()
+		return demoBuild{}, nil, AsBadInput(err)
+	}
+	return demoBuild{profile: p, url: url, cfg: cfg}, stop, nil
 }
 
 // Demo runs the whole flow with no API key: two simulators on loopback
@@ -33,45 +77,20 @@ type DemoOptions struct {
 // them and prints the budget table and the PR comment a dry run would
 // post. Its verdict is shown, not returned: the demo succeeds when it ran.
 func Demo(ctx context.Context, env Env, o DemoOptions) error {
-	baseP, err := sim.Named(o.BaseProfile)
-	if err != nil {
-		return AsBadInput(err)
+	serve := o.Serve
+	if serve == nil {
+		serve = serveLoopback
 	}
-	headP, err := sim.Named(o.HeadProfile)
-	if err != nil {
-		return AsBadInput(err)
-	}
-	serve := func(p sim.Profile, seed uint64) (string, func(), error) {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return "", nil, AsCannotRun(err)
-		}
-		srv := &http.Server{Handler: sim.New(p, seed), ReadHeaderTimeout: 5 * time.Second}
-		go func() { _ = srv.Serve(ln) }()
-		return "http://" + ln.Addr().String() + "/v1", func() { _ = srv.Close() }, nil
-	}
-	baseURL, stopBase, err := serve(baseP, 42)
+	base, stopBase, err := startBuild(env, serve, o.BaseProfile, 42)
 	if err != nil {
 		return err
 	}
 	defer stopBase()
-	headURL, stopHead, err := serve(headP, 43)
+	head, stopHead, err := startBuild(env, serve, o.HeadProfile, 43)
 	if err != nil {
 		return err
 	}
 	defer stopHead()
-	parse := func(url string) (*suite.Config, error) {
-		cfg, err := suite.Parse("demo.yaml", []byte(strings.ReplaceAll(demoSuite, "{{SIM}}", url)), suite.Options{Getenv: env.Getenv})
-		return cfg, AsBadInput(err)
-	}
-	base, err := parse(baseURL)
-	if err != nil {
-		return err
-	}
-	head, err := parse(headURL)
-	if err != nil {
-		return err
-	}
 	dir := o.Dir
 	if dir == "" {
 		if dir, err = os.MkdirTemp("", "latgate-demo-"); err != nil {
@@ -80,9 +99,9 @@ func Demo(ctx context.Context, env Env, o DemoOptions) error {
 		defer os.RemoveAll(dir)
 	}
 	w := env.Stdout
-	fmt.Fprintf(w, "latgate demo: the base branch's build is simulator profile %q (%s), the pull request's build is %q (%s)\n\n", baseP.Name, baseURL, headP.Name, headURL)
+	fmt.Fprintf(w, "latgate demo: the base branch's build is simulator profile %q (%s), the pull request's build is %q (%s)\n\n", base.profile.Name, base.url, head.profile.Name, head.url)
 	fmt.Fprintln(w, "1. Measuring both builds interleaved in one job (latgate ab): each block of requests holds both, in random order, so provider drift hits both alike…")
-	f, err := MeasureAB(ctx, base, head, MeasureOptions{Source: results.Source{GitRef: "demo", Runner: "local"}, Progress: env.Stderr, TTY: env.TTY, ToolVersion: env.ToolVersion})
+	f, err := MeasureAB(ctx, base.cfg, head.cfg, MeasureOptions{Client: o.Client, Source: results.Source{GitRef: "demo", Runner: "local"}, Progress: env.Stderr, TTY: env.TTY, ToolVersion: env.ToolVersion})
 	if err != nil {
 		return err
 	}
@@ -91,7 +110,7 @@ func Demo(ctx context.Context, env Env, o DemoOptions) error {
 	if err := fileio.Write(path, f); err != nil {
 		return AsCannotRun(err)
 	}
-	th, err := Thresholds(head, Overrides{})
+	th, err := Thresholds(head.cfg, Overrides{})
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,71 @@
+package gate
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/synctest"
+
+	"github.com/latgate/latgate/fileio"
+	"github.com/latgate/latgate/internal/clocktest"
+	"github.com/latgate/latgate/vocab"
+)
+
+// TestDemo runs the README's first command on virtual time: both builds
+// measured interleaved, the agent scenario's sessions with their three
+// model calls and exact tool time, the verdict and the comment printed.
+func TestDemo(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		dialer := clocktest.NewServer(t, http.NotFoundHandler()) // its client reaches every server of the test
+		var out bytes.Buffer
+		dir := t.TempDir()
+		o := DemoOptions{BaseProfile: "fast", HeadProfile: "slow", Dir: dir, Client: dialer.Client(),
+			Serve: func(h http.Handler) (string, func(), error) {
+				s := clocktest.NewServer(t, h)
+				return s.URL + "/v1", s.Close, nil
+			}}
+		env := Env{Stdout: &out, Stderr: io.Discard, Getenv: func(string) string { return "" }, ToolVersion: "v0.0.0-test"}
+		if err := Demo(context.Background(), env, o); err != nil {
+			t.Fatal(err)
+		}
+		text := out.String()
+		for _, want := range []string{"1. Measuring both builds", "2. Comparing head with base", "3. The pull-request comment",
+			"<b>agent-order</b> @ sim", "| First tool call |", "| Answer |", "| Model calls (per session) |", "| step | sessions |",
+			"tool time of the whole session: 200 → 200", "In CI this verdict (fail) would exit 1."} {
+			if !strings.Contains(text, want) {
+				t.Errorf("the demo's output lacks %q", want)
+			}
+		}
+		f, err := fileio.Read(filepath.Join(dir, "ab.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sessions := 0
+		for _, r := range f.Runs {
+			if r.Scenario != "agent-order" {
+				continue
+			}
+			for _, q := range r.Requests {
+				sessions++
+				if !q.OK || q.StepCount == nil || *q.StepCount != 3 || q.SessionEnd != "answer" || *q.ToolMs != 200 || *q.SessionMs != *q.TotalMs || *q.AnswerMs >= *q.SessionMs {
+					t.Fatalf("%s session: ok %v, %v steps ending %q, tool %v ms, session %v, total %v, answer %v",
+						r.Variant, q.OK, q.StepCount, q.SessionEnd, q.ToolMs, q.SessionMs, q.TotalMs, q.AnswerMs)
+				}
+				if q.Steps[0].Tools[0] != "lookup_order" || q.Steps[1].ToolMs != 100 || q.Steps[2].ToolCalls != 0 {
+					t.Fatalf("%s steps: %+v", r.Variant, q.Steps)
+				}
+			}
+			if r.Variant != vocab.Base && r.Variant != vocab.Head {
+				t.Errorf("agent-order run of variant %q", r.Variant)
+			}
+		}
+		if sessions != 80 {
+			t.Errorf("%d agent sessions measured, want 40 per build", sessions)
+		}
+	})
+}
