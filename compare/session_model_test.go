@@ -61,8 +61,9 @@ func agentSession() sessionModel {
 // between output events within steps (never across a tool); tpot spreads
 // the same span over the output tokens less one per step, which without a
 // usage report (tokens counted as events) is the same value; perceived is
-// the reader model over every visible event (tool-call arguments and
-// text, one token each); step_count counts the model calls.
+// the reader model over the text (in a session the probe's reader reads
+// text only, one token per event here: the answer's); step_count counts
+// the model calls.
 func (s sessionModel) session(rng *rand.Rand, k float64) (ok bool, v map[vocab.Metric]float64, events int) {
 	steps := s.toolSteps
 	if s.extraShare > 0 && rng.Float64() < s.extraShare {
@@ -86,7 +87,9 @@ func (s sessionModel) session(rng *rand.Rand, k float64) (ok bool, v map[vocab.M
 		}
 		first := send + ttft
 		for j := range m.tokens {
-			visible = append(visible, first+float64(j)*pace)
+			if i == steps { // the answer: the text a reader reads
+				visible = append(visible, first+float64(j)*pace)
+			}
 		}
 		last := first + float64(m.tokens-1)*pace
 		span += last - first
@@ -176,11 +179,10 @@ func TestSessionModelMeasuresLikeTheProbe(t *testing.T) {
 	want := map[vocab.Metric]float64{
 		vocab.TTFT: 100, vocab.FirstToolCall: 100, vocab.TTFC: 640, vocab.Answer: 640,
 		vocab.Total: 680, vocab.Session: 680, vocab.ITL: 10, vocab.TPOT: 10, vocab.StepCount: 3,
-		// The reader starts at the first tool-call piece (100 ms) and, at
-		// 100 ms a token, never waits again: the probe counts tool-call
-		// arguments as visible (without a usage report; with one it
-		// spreads the last step's count over every event: 384 ms).
-		vocab.Perceived: 100,
+		// The reader starts at the answer's first text (640 ms) and, at
+		// 100 ms a token, never waits again: in a session the probe's
+		// reader reads text only.
+		vocab.Perceived: 640,
 	}
 	if !ok || events != 9 {
 		t.Fatalf("ok %v, %d events, want 9 (SampleOf's: 8 gaps within steps, plus one)", ok, events)

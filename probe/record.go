@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"math"
 	"slices"
 	"time"
 
@@ -131,7 +132,7 @@ func readerModel(events []outputEvent, tokens []float64, rate float64) time.Dura
 		finish += tokens[i] * perToken
 		total += tokens[i]
 	}
-	return time.Duration(finish - total*perToken)
+	return time.Duration(math.Round(finish - total*perToken)) // to the nanosecond, not 1 ns short
 }
 
 // spreadTokens gives each event its share of n tokens, in proportion to its

@@ -97,6 +97,7 @@ func TestClientDrivenToolLoop(t *testing.T) {
 		exactly(t, "session", rec.Total, 2*(130+150)*ms+120*ms)
 		exactly(t, "ttft (the first output of the session)", rec.TTFT, 100*ms)
 		exactly(t, "ttfc (the first visible token)", rec.TTFC, 640*ms)
+		exactly(t, "perceived (the reader reads the answer's text)", rec.Perceived, 640*ms)
 		if len(s.Steps) != 3 || s.End != EndAnswer {
 			t.Fatalf("%d steps ending %q, want 3 ending with the answer", len(s.Steps), s.End)
 		}
