@@ -3,11 +3,13 @@ package gate
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -70,7 +72,7 @@ func schemaSuite(t *testing.T, extra string) *suite.Config {
 	t.Helper()
 	s := sim.New(sim.Profile{
 		TTFT: sim.Fixed(3 * time.Millisecond), ITL: sim.Fixed(time.Millisecond), Tokens: 4,
-		Quirks: sim.Quirks{RoleChunk: true},
+		Quirks: sim.Quirks{RoleChunk: true}, ToolSteps: 1, ToolLatency: 2 * time.Millisecond,
 		Faults: sim.Faults{ErrorRate: 0.2, TruncateRate: 0.2},
 	}, 11)
 	s.SetModelProfile("tools", sim.Profile{
@@ -86,6 +88,9 @@ func schemaSuite(t *testing.T, extra string) *suite.Config {
   - name: tools
     base_url: ` + srv.URL + `/v1
     model: tools
+  - name: web
+    api: ai-sdk
+    url: ` + srv.URL + `/api/chat
 scenarios:
   - name: chat
     prompt: "Say hello."
@@ -94,6 +99,15 @@ scenarios:
     concurrency: 2
     warmup: 0
     endpoints: [main]
+  - name: agent
+    prompt: "Where is order 42?"
+    max_tokens: 8
+    requests: 8
+    concurrency: 2
+    warmup: 0
+    endpoints: [main]
+    tools:
+      - {name: lookup_order, result: {status: shipped}, latency: 2ms}
   - name: paced
     prompt: "Call the tool."
     max_tokens: 8
@@ -161,9 +175,10 @@ func TestSchemaProducedFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	var failed, nullTTFC, nullTPOT int
-	sources := map[string]bool{}
+	sources, ends := map[string]bool{}, map[string]bool{}
 	for _, r := range cur.Runs {
 		for _, q := range r.Requests {
+			ends[q.SessionEnd] = true
 			if !q.OK {
 				failed++
 			}
@@ -178,6 +193,9 @@ func TestSchemaProducedFiles(t *testing.T) {
 	}
 	if failed == 0 || nullTTFC == 0 || nullTPOT == 0 || !sources["usage"] || !sources["events"] {
 		t.Fatalf("the measured file lacks a case the schema must cover: %d failed, %d null ttfc_ms, %d null tpot_ms, tokens sources %v", failed, nullTTFC, nullTPOT, sources)
+	}
+	if !ends[""] || !ends["answer"] || !ends["error"] {
+		t.Fatalf("session ends %v: want single calls, sessions that answered and sessions with a failed step", ends)
 	}
 
 	// The verdict: the baseline lacks the tools endpoint, so its checks
@@ -442,4 +460,64 @@ func TestSchemaDocExamples(t *testing.T) {
 	for i, b := range blocks {
 		mustValidate(t, compileSchema(t, schemas[i]), "docs/formats.md example "+fmt.Sprint(i+1), []byte(b))
 	}
+}
+
+// TestSchemaVocabulary keeps the verdict schema's enumerations in step
+// with the vocabulary the code uses: a metric, status or reason added to
+// vocab and missing from the schema would make every verdict that holds
+// it invalid (the session metrics were).
+func TestSchemaVocabulary(t *testing.T) {
+	t.Parallel()
+	var doc struct {
+		Defs struct {
+			Status []string `json:"enum"`
+			Check  struct {
+				Properties struct {
+					Metric, Stat, Reason struct {
+						Enum []string `json:"enum"`
+					}
+				} `json:"properties"`
+			} `json:"check"`
+		} `json:"$defs"`
+	}
+	var raw struct {
+		Defs map[string]json.RawMessage `json:"$defs"`
+	}
+	b := readFile(t, filepath.Join("..", "docs", "schema", "verdict.schema.json"))
+	if err := json.Unmarshal(b, &raw); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw.Defs["status"], &struct {
+		Enum *[]string `json:"enum"`
+	}{&doc.Defs.Status}); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw.Defs["check"], &doc.Defs.Check); err != nil {
+		t.Fatal(err)
+	}
+	strs := func(vs ...[]string) []string { return slices.Concat(vs...) }
+	metrics := strs(names(vocab.PerRequest), names(vocab.Rates))
+	stats := strs(names(vocab.LatencyStats), []string{string(vocab.Rate), string(vocab.Min)})
+	for _, c := range []struct {
+		what      string
+		got, want []string
+	}{
+		{"metric", doc.Defs.Check.Properties.Metric.Enum, metrics},
+		{"stat", doc.Defs.Check.Properties.Stat.Enum, stats},
+		{"reason", doc.Defs.Check.Properties.Reason.Enum, names(vocab.Reasons)},
+		{"status", doc.Defs.Status, names(vocab.Statuses)},
+	} {
+		if !slices.Equal(c.got, c.want) {
+			t.Errorf("verdict schema's %s enum %q, want vocab's %q", c.what, c.got, c.want)
+		}
+	}
+}
+
+// names are the strings of a vocabulary list.
+func names[T ~string](vs []T) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = string(v)
+	}
+	return out
 }
