@@ -66,7 +66,7 @@ const githubCSS = `body{margin:0;background:#fff;color:#1f2328}
 // request for a resource and the layout, as JSON in #latgate-probe.
 const probe = `<script>
 (function(){
- var out={errors:[],requests:[],tables:[],height:0,text:"",elements:[],points:0};
+ var out={errors:[],requests:[],tables:[],height:0,text:"",elements:[],points:0,bars:0,barsOutside:0};
  window.addEventListener("error",function(e){out.errors.push(String(e.message))});
  document.addEventListener("securitypolicyviolation",function(e){out.requests.push(e.blockedURI+" ("+e.violatedDirective+")")});
  var ce=console.error;console.error=function(){out.errors.push(Array.from(arguments).join(" "));ce.apply(console,arguments)};
@@ -79,6 +79,7 @@ const probe = `<script>
   out.text=root.innerText;
   var seen={};root.querySelectorAll("*").forEach(function(e){seen[e.tagName.toLowerCase()]=1});out.elements=Object.keys(seen);
   root.querySelectorAll("svg circle").forEach(function(c){var r=c.getBoundingClientRect();if(r.width>0&&r.height>0&&r.right>0&&r.bottom>0)out.points++});
+  root.querySelectorAll("svg[aria-label='session waterfall'] rect").forEach(function(b){var r=b.getBoundingClientRect(),s=b.ownerSVGElement.getBoundingClientRect();if(r.width>0&&r.height>0)out.bars++;if(r.left<s.left-0.5||r.right>s.right+0.5||r.top<s.top-0.5||r.bottom>s.bottom+0.5)out.barsOutside++});
   var p=document.createElement("pre");p.id="latgate-probe";p.textContent=JSON.stringify(out);document.body.appendChild(p);
  });
 })();
@@ -94,6 +95,9 @@ type probeResult struct {
 	Text     string
 	Elements []string
 	Points   int // SVG circles laid out with a size, on the page
+	// Bars are the session waterfall's bars laid out with a size;
+	// BarsOutside those that reach beyond their chart.
+	Bars, BarsOutside int
 }
 
 // load opens a page in headless Chromium and returns what the probe saw.
@@ -234,6 +238,12 @@ func TestBrowserHTMLReport(t *testing.T) {
 			}
 			if strings.Contains(r.Text, "&lt;") || strings.Contains(r.Text, "&amp;") {
 				t.Error("double-escaped text in the report")
+			}
+			// The agent's waterfall: a bar for each step's wait and
+			// generation and each tool, of two sessions per side, drawn
+			// inside the chart.
+			if sc.name == "agent" && (r.Bars < 4*(2*3+2) || r.BarsOutside > 0 || !strings.Contains(r.Text, "Sessions step by step")) {
+				t.Errorf("agent waterfall: %d bars drawn, %d outside the chart", r.Bars, r.BarsOutside)
 			}
 		})
 	}

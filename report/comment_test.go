@@ -91,6 +91,19 @@ func TestComments(t *testing.T) {
 						t.Errorf("comment contains unescaped %q", bad)
 					}
 				}
+			case "agent":
+				// The answer step's slowdown is on the answer row, not on
+				// a "step 3" that mixes answers with fourth sessions'
+				// tool calls; the repeated generic rows are named once.
+				for _, want := range []string{"| Answer p95 |", "| answer | 60 | 326 → 475", "| 3 | 26 |", "2 HTTP 429 Too Many Requests at step 3",
+					"TTFT = First tool call; TTFC (visible) = Answer; Total = Session", "| Model calls (per session) |"} {
+					if !strings.Contains(got, want) {
+						t.Errorf("agent comment lacks %q", want)
+					}
+				}
+				if strings.Contains(summary, "Session p50") {
+					t.Error("the summary repeats Total as Session p50")
+				}
 			case "large":
 				if len(rep.Result.Checks) < 900 {
 					t.Errorf("large case has %d checks, want about 1000", len(rep.Result.Checks))
@@ -117,8 +130,11 @@ func TestHTML(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := b.String()
-			if sc.name == "fail" {
-				golden(t, "report-fail.html", []byte(got))
+			if sc.name == "fail" || sc.name == "agent" {
+				golden(t, "report-"+sc.name+".html", []byte(got))
+			}
+			if sc.name == "agent" && (!strings.Contains(got, "aria-label=\"session waterfall\"") || !strings.Contains(got, "Answer: share of requests")) {
+				t.Error("the agent report lacks its waterfall or its answer distribution")
 			}
 			for _, bad := range []string{"<script", "<img", "<b>boom", "@import", "url(", "<link", "href=\"https://evil"} {
 				if strings.Contains(got, bad) {

@@ -73,6 +73,15 @@ var suiteCases = []suiteCase{
 		c[1].Requests[0].Error = "HTTP 500 <b>boom</b> | `x`: " + hostileName
 		return
 	}},
+	{"agent", func(rng *rand.Rand) (b, c []results.Run) {
+		// The answer step 40% slower and a fourth step in 40% of the
+		// sessions; 4% of sessions fail at their last step.
+		sh := sessionShape{toolSteps: 2, toolTTFT: 0.30, answerTTFT: 0.35, toolMs: 150, pace: 0.012, failRate: 0.04}
+		b = append(b, sessionRun(rng, "us-east", "order-status", 60, sh))
+		sh.answerTTFT, sh.extra = 0.49, 0.4
+		c = append(c, sessionRun(rng, "us-east", "order-status", 60, sh))
+		return
+	}},
 	{"large", func(rng *rand.Rand) (b, c []results.Run) {
 		// 4 endpoints × 15 scenarios: about 1,000 checks.
 		for e := range 4 {

@@ -171,13 +171,13 @@ func cellHTML(row *Row, stat vocab.Stat, withCI bool) string {
 
 func (p *page) summary(order []int) {
 	r := p.r
-	sessions := false // Answer and Session columns when a scenario is a session
+	sessions := false // an Answer column when a scenario is a session (whose Total is its session)
 	for _, s := range r.Scenarios {
 		sessions = sessions || s.Current.IsSession()
 	}
 	p.s("<h3>Summary (latencies in ms, baseline → current)</h3>\n<table><tr><th>scenario</th><th>endpoint</th><th>TTFT p95</th><th>Total p50</th>")
 	if sessions {
-		p.s("<th>Answer p95</th><th>Session p50</th>")
+		p.s("<th>Answer p95</th>")
 	}
 	p.s("<th>Errors</th><th>status</th></tr>\n")
 	for _, i := range order {
@@ -185,7 +185,7 @@ func (p *page) summary(order []int) {
 		p.f("<tr><td class=\"name\"><a href=\"#s%d\">%s</a></td><td class=\"name\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td>",
 			i, esc(s.Scenario), esc(s.Endpoint), cellHTML(s.row("TTFT"), "p95", false), cellHTML(s.row("Total"), "p50", false))
 		if sessions {
-			p.f("<td class=\"n\">%s</td><td class=\"n\">%s</td>", cellHTML(s.row("Answer"), "p95", false), cellHTML(s.row("Session"), "p50", false))
+			p.f("<td class=\"n\">%s</td>", cellHTML(s.row("Answer"), "p95", false))
 		}
 		p.f("<td class=\"n\">%s</td><td>%s</td></tr>\n", cellHTML(s.row("Errors"), "rate", false), flagsHTML(s.Flags()))
 	}
@@ -341,21 +341,7 @@ func values(run *results.Run, metric vocab.Metric) []float64 {
 	if run == nil {
 		return nil
 	}
-	out := make([]float64, len(run.Requests))
-	for i, q := range run.Requests {
-		out[i] = math.NaN()
-		var v *float64
-		switch metric {
-		case "ttft":
-			v = q.TTFTMs
-		case "total":
-			v = q.TotalMs
-		}
-		if q.OK && v != nil {
-			out[i] = *v
-		}
-	}
-	return out
+	return compare.SampleOf(run).Values[metric] // NaN for failed requests
 }
 
 func okSorted(xs []float64) []float64 {
@@ -460,11 +446,8 @@ func (p *page) stepsTable(s Scenario) {
 		}
 		return c
 	}
-	for i, cur := range s.Current.Steps {
-		var b *StepBreakdown
-		if s.Base.IsSession() && i < len(s.Base.Steps) {
-			b = &s.Base.Steps[i]
-		}
+	for _, cur := range s.Current.Steps {
+		b := s.Base.step(cur.Label)
 		at := func(f func(*StepBreakdown) Stage) *Stage {
 			if b == nil {
 				return nil
@@ -472,11 +455,11 @@ func (p *page) stepsTable(s Scenario) {
 			st := f(b)
 			return &st
 		}
-		p.f("<tr><td>%d</td><td class=\"n\">%d</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td></tr>\n", i+1, cur.N,
+		p.f("<tr><td>%s</td><td class=\"n\">%d</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td></tr>\n", esc(cur.Label), cur.N,
 			cell(at(func(x *StepBreakdown) Stage { return x.TTFT }), cur.TTFT), cell(at(func(x *StepBreakdown) Stage { return x.ToolCall }), cur.ToolCall),
 			cell(at(func(x *StepBreakdown) Stage { return x.Total }), cur.Total), cell(at(func(x *StepBreakdown) Stage { return x.ToolTime }), cur.ToolTime))
 	}
-	p.s("</table>\n<p class=\"sub\">Steps in ms from each step's start.</p>\n")
+	p.s("</table>\n<p class=\"sub\">Steps in ms from each step's start: the tool-calling steps in order, then the answer (the step that called no tool).</p>\n")
 }
 
 const chartW, chartH = 340.0, 200.0

@@ -204,16 +204,7 @@ const notTested vocab.Status = "not_tested"
 // own, unless one of its checks is worse than its twin's (a budget on the
 // hidden metric only): a failing check is never hidden.
 func (s Scenario) Flags() []Flag {
-	hidden := s.sameMetrics()
-	for _, c := range s.Checks {
-		if !hidden[c.Metric] {
-			continue
-		}
-		twin, ok := findCheck(checksOf(s.Checks, twinMetric[c.Metric]), c.Stat)
-		if !ok || hideRank(c.Status) > hideRank(twin.Status) {
-			delete(hidden, c.Metric)
-		}
-	}
+	hidden := s.hiddenMetrics()
 	if s.CurrentRun.BufferedMostly() && !s.BaseRun.BufferedMostly() {
 		// Events that arrived together have no pace: a "faster"
 		// inter-token is the buffering the warnings name, not a speed-up.
@@ -226,6 +217,26 @@ func (s Scenario) Flags() []Flag {
 	return flagsOf(s.Checks, hidden)
 }
 
+// hiddenMetrics are the metrics whose rows repeat another row with no
+// worse status: the scenario's flags and the headline name the row shown.
+func (s Scenario) hiddenMetrics() map[vocab.Metric]bool {
+	twins := s.sameMetrics()
+	hidden := map[vocab.Metric]bool{}
+	for m := range twins {
+		hidden[m] = true
+	}
+	for _, c := range s.Checks {
+		if !hidden[c.Metric] {
+			continue
+		}
+		twin, ok := findCheck(checksOf(s.Checks, twins[c.Metric]), c.Stat)
+		if !ok || hideRank(c.Status) > hideRank(twin.Status) {
+			delete(hidden, c.Metric)
+		}
+	}
+	return hidden
+}
+
 // hideRank orders statuses for hiding a repeated row: failing statuses
 // (regression, over budget) rank alike, since a budget breach takes the
 // place of a regression on the checked statistic.
@@ -236,7 +247,8 @@ func hideRank(st vocab.Status) int {
 	return severity[st]
 }
 
-// twinMetric is the metric a hidden row repeats.
+// twinMetric is the metric a metric without a row of its own repeats
+// (TTFC equal to TTFT is not shown).
 var twinMetric = map[vocab.Metric]vocab.Metric{vocab.Perceived: vocab.TTFT, vocab.TTFC: vocab.TTFT, vocab.TPOT: vocab.ITL}
 
 func checksOf(checks []compare.Check, metric vocab.Metric) []compare.Check {
@@ -249,16 +261,24 @@ func checksOf(checks []compare.Check, metric vocab.Metric) []compare.Check {
 	return out
 }
 
-// sameMetrics are metrics whose rows repeat another row or are not shown
-// (TTFC equal to TTFT).
-func (s Scenario) sameMetrics() map[vocab.Metric]bool {
-	m := map[vocab.Metric]bool{}
+// sameMetrics are the metrics whose rows repeat another row or are not
+// shown (TTFC equal to TTFT), each with the metric it repeats.
+func (s Scenario) sameMetrics() map[vocab.Metric]vocab.Metric {
+	m := map[vocab.Metric]vocab.Metric{}
 	for _, c := range s.Checks {
-		m[c.Metric] = true
+		m[c.Metric] = twinMetric[c.Metric]
+	}
+	stage := map[string]vocab.Metric{}
+	for _, r := range s.Rows {
+		stage[r.Stage] = r.Metric
 	}
 	for _, r := range s.Rows {
-		if r.SameAs == "" {
+		switch {
+		case r.Metric == "":
+		case r.SameAs == "":
 			delete(m, r.Metric)
+		default:
+			m[r.Metric] = stage[r.SameAs]
 		}
 	}
 	return m
@@ -584,7 +604,7 @@ func summary(r *Report, order []int, maxRows int) string {
 			perceived = true
 		}
 	}
-	sessions := false // Answer and Session columns when a scenario is a session
+	sessions := false // an Answer column when a scenario is a session (whose Total is its session)
 	for _, s := range r.Scenarios {
 		sessions = sessions || s.Current.IsSession()
 	}
@@ -597,8 +617,8 @@ func summary(r *Report, order []int, maxRows int) string {
 	header += " Total p50 |"
 	sep += "---:|"
 	if sessions {
-		header += " Answer p95 | Session p50 |"
-		sep += "---:|---:|"
+		header += " Answer p95 |"
+		sep += "---:|"
 	}
 	header += " Errors | status |\n" + sep + "---:|---|\n"
 	// Every row when the suite is small. In a large suite, the rows that
@@ -628,7 +648,7 @@ func summary(r *Report, order []int, maxRows int) string {
 		}
 		line += fmt.Sprintf(" %s |", changeCell(s.row("Total"), "p50"))
 		if sessions {
-			line += fmt.Sprintf(" %s | %s |", changeCell(s.row("Answer"), "p95"), changeCell(s.row("Session"), "p50"))
+			line += fmt.Sprintf(" %s |", changeCell(s.row("Answer"), "p95"))
 		}
 		line += fmt.Sprintf(" %s | %s |\n", changeCell(s.row("Errors"), "rate"), flagText(fs))
 		if large && fs[0].Status == vocab.Inconclusive {
@@ -833,9 +853,12 @@ func inconclusiveNote(r *Report) string {
 // the other way with another random stream (a renamed scenario).
 func unsettledNote(r *Report) string {
 	var names []string
-	for _, c := range r.Result.Checks {
-		if c.Unsettled {
-			names = append(names, fmt.Sprintf("%s @ %s %s %s", mdName(c.Scenario), mdName(c.Endpoint), metricName(c.Metric), c.Stat))
+	for _, s := range r.Scenarios {
+		hidden := s.hiddenMetrics() // its twin, shown, is named
+		for _, c := range s.Checks {
+			if c.Unsettled && !hidden[c.Metric] {
+				names = append(names, fmt.Sprintf("%s @ %s %s %s", mdName(c.Scenario), mdName(c.Endpoint), metricName(c.Metric), c.Stat))
+			}
 		}
 	}
 	if len(names) == 0 {
@@ -1042,18 +1065,15 @@ func stepsTable(s Scenario) string {
 		}
 		return c
 	}
-	for i, cur := range s.Current.Steps {
-		var base *StepBreakdown
-		if s.Base.IsSession() && i < len(s.Base.Steps) {
-			base = &s.Base.Steps[i]
-		}
+	for _, cur := range s.Current.Steps {
+		base := s.Base.step(cur.Label)
 		pick := func(f func(*StepBreakdown) *Stage) *Stage {
 			if base == nil {
 				return nil
 			}
 			return f(base)
 		}
-		fmt.Fprintf(&b, "| %d | %d | %s | %s | %s | %s |\n", i+1, cur.N,
+		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s |\n", cur.Label, cur.N,
 			cellOf(pick(func(x *StepBreakdown) *Stage { return &x.TTFT }), &cur.TTFT),
 			cellOf(pick(func(x *StepBreakdown) *Stage { return &x.ToolCall }), &cur.ToolCall),
 			cellOf(pick(func(x *StepBreakdown) *Stage { return &x.Total }), &cur.Total),
@@ -1063,7 +1083,7 @@ func stepsTable(s Scenario) string {
 	if s.Base.IsSession() {
 		base = &s.Base.ToolTime
 	}
-	fmt.Fprintf(&b, "\n- Steps in ms from each step's start; tool time of the whole session: %s.\n", cellOf(base, &s.Current.ToolTime))
+	fmt.Fprintf(&b, "\n- Steps in ms from each step's start: the tool-calling steps in order, then the answer (the step that called no tool); tool time of the whole session: %s.\n", cellOf(base, &s.Current.ToolTime))
 	return b.String()
 }
 

@@ -3,7 +3,9 @@ package report
 import (
 	"fmt"
 	"io"
+	"maps"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -44,12 +46,30 @@ type Breakdown struct {
 	Steps                     []StepBreakdown
 }
 
-// StepBreakdown is the n-th step of a run's successful sessions (the
-// sessions that had it).
+// StepBreakdown is one step of a run's successful sessions (the sessions
+// that had it): the n-th tool-calling step of a turn, or a turn's answer
+// (the step that called no tool), so that a session with an extra tool
+// step does not compare its third tool call with another's answer.
 type StepBreakdown struct {
+	// Label is "1", "2"… for tool steps, "answer", and "turn 2: 1"… in a
+	// later turn.
+	Label                                string
 	N                                    int // sessions with this step
 	TTFT, FirstToolCall, ToolCall, Total Stage
 	ToolTime                             Stage // the tool time after the step
+}
+
+// step is the breakdown's step with the label; nil when it has none.
+func (b *Breakdown) step(label string) *StepBreakdown {
+	if !b.IsSession() {
+		return nil
+	}
+	for i := range b.Steps {
+		if b.Steps[i].Label == label {
+			return &b.Steps[i]
+		}
+	}
+	return nil
 }
 
 // IsSession reports whether the run's requests were sessions.
@@ -115,11 +135,34 @@ func Describe(r *results.Run) Breakdown {
 	return b
 }
 
-// steps describes the steps of a run's successful sessions by position,
-// and their tool time.
+// stepKey places a step among its session's: its turn, and its position
+// among the turn's tool-calling steps (from 1), or 0 for the answer.
+type stepKey struct{ turn, index int }
+
+func (k stepKey) label() string {
+	l := "answer"
+	if k.index > 0 {
+		l = fmt.Sprint(k.index)
+	}
+	if k.turn > 0 {
+		l = fmt.Sprintf("turn %d: %s", k.turn+1, l)
+	}
+	return l
+}
+
+// less orders steps by turn, tool steps before the answer.
+func (k stepKey) less(o stepKey) bool {
+	if k.turn != o.turn {
+		return k.turn < o.turn
+	}
+	return k.index != 0 && (o.index == 0 || k.index < o.index)
+}
+
+// steps describes the steps of a run's successful sessions, matched by
+// their place (stepKey), and their tool time.
 func steps(r *results.Run) (Stage, []StepBreakdown) {
 	type cols struct{ ttft, first, call, total, tool []float64 }
-	var by []cols
+	by := map[stepKey]*cols{}
 	var toolTime []float64
 	add := func(xs *[]float64, v *float64) {
 		if v != nil {
@@ -131,11 +174,21 @@ func steps(r *results.Run) (Stage, []StepBreakdown) {
 			continue
 		}
 		add(&toolTime, q.ToolMs)
+		n, turn := 0, -1
 		for i, st := range q.Steps {
-			if i == len(by) {
-				by = append(by, cols{})
+			if st.Turn != turn {
+				n, turn = 0, st.Turn
 			}
-			c := &by[i]
+			k := stepKey{turn: st.Turn}
+			if st.ToolCalls > 0 {
+				n++
+				k.index = n
+			}
+			c := by[k]
+			if c == nil {
+				c = &cols{}
+				by[k] = c
+			}
 			add(&c.ttft, st.TTFTMs)
 			add(&c.first, st.FirstToolCallMs)
 			add(&c.call, st.ToolCallMs)
@@ -149,9 +202,19 @@ func steps(r *results.Run) (Stage, []StepBreakdown) {
 		s := compare.Sorted(xs)
 		return Stage{Name: name, P50: compare.Quantile(s, 0.5), P95: compare.Quantile(s, 0.95)}
 	}
-	out := make([]StepBreakdown, len(by))
-	for i, c := range by {
-		out[i] = StepBreakdown{N: len(c.total), TTFT: stage("TTFT", c.ttft), FirstToolCall: stage("First tool call", c.first),
+	keys := slices.SortedFunc(maps.Keys(by), func(a, b stepKey) int {
+		switch {
+		case a.less(b):
+			return -1
+		case b.less(a):
+			return 1
+		}
+		return 0
+	})
+	out := make([]StepBreakdown, len(keys))
+	for i, k := range keys {
+		c := by[k]
+		out[i] = StepBreakdown{Label: k.label(), N: len(c.total), TTFT: stage("TTFT", c.ttft), FirstToolCall: stage("First tool call", c.first),
 			ToolCall: stage("Tool call", c.call), Total: stage("Total", c.total), ToolTime: stage("Tool time", c.tool)}
 	}
 	return stage("Tool time", toolTime), out
@@ -184,6 +247,13 @@ func KindList(k []KindCount) string {
 // ErrorKind shortens an error message to its kind for grouping
 // ("HTTP 429 Too Many Requests", "stalled", "truncated").
 func ErrorKind(msg string) string {
+	// A session's failure names its step: "step 2: HTTP 429 …" is an
+	// HTTP 429 at step 2.
+	var step int
+	if _, err := fmt.Sscanf(msg, "step %d: ", &step); err == nil {
+		_, rest, _ := strings.Cut(msg, ": ")
+		return fmt.Sprintf("%s at step %d", ErrorKind(rest), step)
+	}
 	if kind, _, ok := strings.Cut(msg, ":"); ok && kind != "" {
 		return kind
 	}

@@ -170,9 +170,10 @@ type Row struct {
 	// Checks are its checks (p50, p95, p99, mean, or errors/rate).
 	Metric vocab.Metric
 	Checks []compare.Check
-	// SameAs names an earlier row with identical values (Perceived = TTFT
+	// SameAs names another row with identical values (Perceived = TTFT
 	// without a reading-rate lag, Per token = Inter-token with one token
-	// per event); renderers may leave such a row out.
+	// per event, a session's Total = Session); renderers may leave such a
+	// row out.
 	SameAs string
 }
 
@@ -273,6 +274,13 @@ func rows(s Scenario, th compare.Config) []Row {
 	out = append(out, goodputRows(s, th)...)
 	markSame(out, "Perceived", "TTFT")
 	markSame(out, "Per token", "Inter-token")
+	// A session's generic rows repeat its own when its first output is a
+	// tool call, its first text the answer and its end the session's:
+	// its own names say what an agent's user waits for.
+	markSame(out, "Perceived", "Answer")
+	markSame(out, "TTFT", "First tool call")
+	markSame(out, "TTFC (visible)", "Answer")
+	markSame(out, "Total", "Session")
 	if row, ok := cacheRow(s, th); ok {
 		out = append(out, row)
 	}
@@ -510,12 +518,15 @@ func (r *Report) Worst() (compare.Check, bool) {
 		}
 		return s
 	}
-	for _, c := range r.Result.Checks {
-		if c.Status != vocab.Regression && c.Status != vocab.OverBudget {
-			continue
-		}
-		if !found || score(c) > score(best) {
-			best, found = c, true
+	for _, s := range r.Scenarios {
+		hidden := s.hiddenMetrics() // name the row the comment shows
+		for _, c := range s.Checks {
+			if c.Status != vocab.Regression && c.Status != vocab.OverBudget || hidden[c.Metric] {
+				continue
+			}
+			if !found || score(c) > score(best) {
+				best, found = c, true
+			}
 		}
 	}
 	return best, found

@@ -159,11 +159,8 @@ func textSteps(w io.Writer, s Scenario) {
 		return
 	}
 	t := newTable("  step", "sessions", "TTFT p50", "TTFT p95", "tool call p50", "total p50", "total p95", "tool time after p50")
-	for i, cur := range s.Current.Steps {
-		var b *StepBreakdown
-		if s.Base.IsSession() && i < len(s.Base.Steps) {
-			b = &s.Base.Steps[i]
-		}
+	for _, cur := range s.Current.Steps {
+		b := s.Base.step(cur.Label)
 		v := func(f func(*StepBreakdown) Stage, p95 bool) string {
 			var base *Stage
 			if b != nil {
@@ -175,7 +172,7 @@ func textSteps(w io.Writer, s Scenario) {
 		}
 		ttft := func(x *StepBreakdown) Stage { return x.TTFT }
 		total := func(x *StepBreakdown) Stage { return x.Total }
-		t.row(fmt.Sprintf("  %d", i+1), fmt.Sprint(cur.N), v(ttft, false), v(ttft, true), v(func(x *StepBreakdown) Stage { return x.ToolCall }, false),
+		t.row("  "+cur.Label, fmt.Sprint(cur.N), v(ttft, false), v(ttft, true), v(func(x *StepBreakdown) Stage { return x.ToolCall }, false),
 			v(total, false), v(total, true), v(func(x *StepBreakdown) Stage { return x.ToolTime }, false))
 	}
 	t.write(w)

@@ -1,0 +1,109 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/latgate/latgate/results"
+)
+
+// sessionShape is how the sessions of a fixture run behave: tool steps
+// before the answer, a fourth step in extra of the sessions, each step's
+// TTFT median (s), the scripted tool's time (ms), failed sessions' share.
+type sessionShape struct {
+	toolSteps              int
+	extra                  float64
+	toolTTFT, answerTTFT   float64
+	toolMs, failRate, pace float64
+}
+
+// sessionRun is a run of n agent sessions as the probe records them: tool
+// steps (three argument pieces a pace apart, the call complete one pace
+// later, then the tool), an answer step of 32 events; the session's
+// stream metrics over its timeline, its steps and session metrics.
+func sessionRun(rng *rand.Rand, endpoint, scenario string, n int, sh sessionShape) results.Run {
+	r := results.Run{Scenario: scenario, Endpoint: endpoint, Model: "gpt-test", Fingerprint: "sha256:s",
+		FingerprintParts: map[string]string{"model": "gpt-test", "tools": "lookup_order@150ms#0a1b2c3d", "max_steps": "5"}, ConfigLine: 9}
+	for i := range n {
+		tools := sh.toolSteps
+		if rng.Float64() < sh.extra {
+			tools++
+		}
+		r.Requests = append(r.Requests, session(rng, sh, tools, rng.Float64() < sh.failRate, i > 0))
+	}
+	return r
+}
+
+// session is one session's record.
+func session(rng *rand.Rand, sh sessionShape, tools int, fail, reused bool) results.Request {
+	q := results.Request{Status: 200, Reused: reused, ITLMs: []float64{}, TokensSource: "usage"}
+	var start, span float64
+	var gaps int
+	for s := 0; s <= tools; s++ {
+		median := sh.toolTTFT
+		if s == tools {
+			median = sh.answerTTFT
+		}
+		ttft := 1000 * median * math.Exp(0.25*rng.NormFloat64())
+		pace := 1000 * sh.pace * math.Exp(0.15*rng.NormFloat64())
+		st := results.Step{StartMs: start, TTFTMs: f64(ttft), PromptTokens: 120 + 40*s, CachedTokens: 100 + 30*s}
+		if s == 0 {
+			q.TTFTMs, q.FirstToolCallMs, q.TTFBMs, q.FirstEventMs = f64(ttft), f64(ttft), f64(ttft/3), f64(ttft/3)
+		}
+		if fail && s == tools {
+			st.TTFTMs, st.Error = nil, "HTTP 429 Too Many Requests: slow down"
+			q.Steps = append(q.Steps, st)
+			q.Error, q.Status, q.SessionEnd = fmt.Sprintf("step %d: %s", s+1, st.Error), 429, "error"
+			break
+		}
+		pieces := 3
+		if s == tools {
+			pieces = 32
+			st.TTFCMs = f64(ttft)
+			q.TTFCMs, q.AnswerMs, q.PerceivedMs = f64(start+ttft), f64(start+ttft), f64(start+ttft)
+		} else {
+			st.FirstToolCallMs, st.ToolCallMs = f64(ttft), f64(ttft+float64(pieces)*pace)
+			st.ToolCalls, st.Tools, st.ToolMs = 1, []string{"lookup_order"}, sh.toolMs
+		}
+		for range pieces - 1 {
+			q.ITLMs = append(q.ITLMs, pace)
+		}
+		span += float64(pieces-1) * pace
+		gaps += pieces - 1
+		total := ttft + float64(pieces)*pace
+		st.TotalMs, st.OutputTokens = f64(total), pieces
+		q.Steps = append(q.Steps, st)
+		q.OutputTokens += pieces
+		q.PromptTokens += st.PromptTokens
+		q.CachedTokens += st.CachedTokens
+		start += total + st.ToolMs
+	}
+	steps := len(q.Steps)
+	q.StepCount = &steps
+	if q.SessionEnd == "error" {
+		return q
+	}
+	q.OK, q.SessionEnd = true, "answer"
+	q.TotalMs, q.SessionMs, q.ToolMs = f64(start), f64(start), f64(float64(tools)*sh.toolMs)
+	q.TPOTMs, q.MaxStallMs = f64(span/float64(gaps)), f64(span/float64(gaps))
+	return q
+}
+
+// TestErrorKind: failures group by kind; a session's by kind and step.
+func TestErrorKind(t *testing.T) {
+	t.Parallel()
+	for msg, want := range map[string]string{
+		"HTTP 429 Too Many Requests: slow down":                                              "HTTP 429 Too Many Requests",
+		"stalled: no data for 15s (stall_timeout) after 3 events":                            "stalled",
+		"step 3: HTTP 429 Too Many Requests: slow down":                                      "HTTP 429 Too Many Requests at step 3",
+		"step 12: truncated: stream ended without [DONE] after 2 events":                     "truncated at step 12",
+		"max_steps (5) reached without a final answer: the model called tools at every step": "max_steps (5) reached without a final answer",
+		"steps: 2": "steps",
+	} {
+		if got := ErrorKind(msg); got != want {
+			t.Errorf("ErrorKind(%q) = %q, want %q", msg, got, want)
+		}
+	}
+}
