@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/latgate/latgate/internal/clocktest"
+	"github.com/latgate/latgate/sim"
 )
 
 // agentServer is a chat-completions server scripted for a tool loop: while
@@ -271,4 +272,57 @@ func TestWorkedSessionTimeline(t *testing.T) {
 			t.Errorf("itl %v, tokens prompt %d cached %d output %d; want six 10ms gaps, 50, 16, 8", rec.ITL, rec.PromptTokens, rec.CachedTokens, rec.OutputTokens)
 		}
 	})
+}
+
+// TestSessionsOnEveryAPI runs the client-driven loop against the
+// simulator's tool steps in each API's own format, on virtual time: two
+// tool steps (a call's first delta, which names the tool and carries its
+// first argument piece, at the TTFT, then a piece a gap), a 40 ms
+// scripted tool after each, then the answer. Every step's and the
+// session's times are exact, and the session holds its steps and tools.
+func TestSessionsOnEveryAPI(t *testing.T) {
+	t.Parallel()
+	const ttft, gap, tool = 100 * ms, 10 * ms, 40 * ms
+	for _, tt := range []struct {
+		api    API
+		base   string
+		pieces int // events of a tool step's call
+	}{
+		{Chat, "/v1", 3}, {Azure, "/openai/deployments/d", 3}, {Responses, "/v1", 3}, {Anthropic, "", 3}, {Gemini, "/v1beta", 1},
+	} {
+		t.Run(string(tt.api), func(t *testing.T) {
+			t.Parallel()
+			synctest.Test(t, func(t *testing.T) {
+				srv := clocktest.NewServer(t, sim.New(sim.Profile{TTFT: sim.Fixed(ttft), ITL: sim.Fixed(gap), Tokens: 6,
+					ToolSteps: 2, ToolArgs: 24, ToolChunk: 8}, 1))
+				s := orderSession(5)
+				s.Tools["lookup_order"] = Tool{Result: `{"status": "shipped"}`, Latency: tool}
+				req := Request{API: tt.api, URL: URL(tt.api, srv.URL+tt.base, "m", "2024-10-21"), APIKey: "k", Session: s}
+				rec := (&Prober{Client: srv.Client()}).Do(context.Background(), req)
+				if !rec.OK || rec.Session == nil || len(rec.Session.Steps) != 3 {
+					t.Fatalf("ok %v (%s), session %+v", rec.OK, rec.Error, rec.Session)
+				}
+				call := ttft + time.Duration(tt.pieces-1)*gap // the call's last piece
+				answer := ttft + 5*gap                       // six words
+				st := rec.Session.Steps
+				for i := range 2 {
+					exactly(t, fmt.Sprintf("step %d first tool call", i+1), st[i].FirstToolCall, ttft)
+					exactly(t, fmt.Sprintf("step %d tool call complete", i+1), st[i].ToolCall, call)
+					exactly(t, fmt.Sprintf("step %d tool time", i+1), st[i].ToolTime, tool)
+					if st[i].ToolCalls != 1 || st[i].Tools[0] != "lookup_order" {
+						t.Errorf("step %d: %d calls of %v", i+1, st[i].ToolCalls, st[i].Tools)
+					}
+				}
+				exactly(t, "step 2 start", st[1].Start, st[0].Total+tool)
+				exactly(t, "answer step start", st[2].Start, st[1].Start+st[1].Total+tool)
+				exactly(t, "first tool call", rec.Session.FirstToolCall, ttft)
+				exactly(t, "tool time", rec.Session.ToolTime, 2*tool)
+				exactly(t, "answer", rec.Session.Answer, st[2].Start+ttft)
+				exactly(t, "session", rec.Total, st[2].Start+st[2].Total)
+				if st[2].Total < answer || st[2].FirstToolCall != Missing {
+					t.Errorf("answer step: total %v (want at least %v), tool call %v", st[2].Total, answer, st[2].FirstToolCall)
+				}
+			})
+		})
+	}
 }
