@@ -303,7 +303,7 @@ func TestSessionsOnEveryAPI(t *testing.T) {
 					t.Fatalf("ok %v (%s), session %+v", rec.OK, rec.Error, rec.Session)
 				}
 				call := ttft + time.Duration(tt.pieces-1)*gap // the call's last piece
-				answer := ttft + 5*gap                       // six words
+				answer := ttft + 5*gap                        // six words
 				st := rec.Session.Steps
 				for i := range 2 {
 					exactly(t, fmt.Sprintf("step %d first tool call", i+1), st[i].FirstToolCall, ttft)
