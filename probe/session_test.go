@@ -326,3 +326,46 @@ func TestSessionsOnEveryAPI(t *testing.T) {
 		})
 	}
 }
+
+// TestAISDKByHand: the AI SDK's UI message stream read as a custom stream
+// with the types of docs/config.md measures what api ai-sdk does, reasoning
+// included (it carries /delta too, and only its type says it is no text).
+func TestAISDKByHand(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		srv := clocktest.NewServer(t, sim.New(sim.Profile{TTFT: sim.Fixed(100 * ms), ITL: sim.Fixed(10 * ms), Tokens: 6,
+			ToolSteps: 2, ToolLatency: 50 * ms, Quirks: sim.Quirks{ReasoningTokens: 3}}, 1))
+		byHand := &StreamSpec{Format: "sse", Type: "/type", Text: "/delta", Reasoning: "/delta", ToolCall: "/inputTextDelta", Error: "/errorText",
+			Types: StreamTypes{Text: []string{"text-delta"}, Reasoning: []string{"reasoning-delta"}, ToolCall: []string{"tool-input-start", "tool-input-delta"},
+				ToolCallDone: []string{"tool-input-available"}, ToolResult: []string{"tool-output-available", "tool-output-error"}, Step: []string{"start-step"}}}
+		template := map[string]any{"messages": []any{map[string]any{"id": "m1", "role": "user", "parts": []any{map[string]any{"type": "text", "text": "{{prompt}}"}}}}}
+		var recs []Record
+		for _, c := range []struct {
+			api    API
+			stream *StreamSpec
+			tmpl   any
+		}{{AISDK, nil, nil}, {Custom, byHand, template}} {
+			s := &Session{Params: BodyParams{Messages: []Message{{Role: "user", Content: "Where is order 42?"}}, Template: c.tmpl}, MaxSteps: 5}
+			rec := (&Prober{Client: srv.Client()}).Do(context.Background(), Request{API: c.api, URL: srv.URL + "/api/chat", Stream: c.stream, Session: s})
+			if !rec.OK || rec.Session == nil || len(rec.Session.Steps) != 3 {
+				t.Fatalf("%s: ok %v (%s), %+v", c.api, rec.OK, rec.Error, rec.Session)
+			}
+			recs = append(recs, rec)
+		}
+		a, h := recs[0], recs[1]
+		for _, c := range []struct {
+			name      string
+			got, want time.Duration
+		}{
+			{"ttft", h.TTFT, a.TTFT}, {"ttfc", h.TTFC, a.TTFC}, {"total", h.Total, a.Total},
+			{"first tool call", h.Session.FirstToolCall, a.Session.FirstToolCall}, {"answer", h.Session.Answer, a.Session.Answer},
+			{"tool time", h.Session.ToolTime, a.Session.ToolTime}, {"step 2 start", h.Session.Steps[1].Start, a.Session.Steps[1].Start},
+		} {
+			exactly(t, "by hand: "+c.name, c.got, c.want)
+		}
+		exactly(t, "tool time (two 50ms tools on the server)", a.Session.ToolTime, 100*ms)
+		if a.TTFC <= a.TTFT {
+			t.Errorf("ttfc %v not after ttft %v: reasoning read as text", a.TTFC, a.TTFT)
+		}
+	})
+}
