@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -839,13 +840,22 @@ func inconclusiveNote(r *Report) string {
 	switch {
 	case hi == 0:
 	case lo == hi:
-		s += fmt.Sprintf("; about %d requests per side might decide it", hi)
+		s += fmt.Sprintf("; about %s requests per side might decide it", grouped(hi))
 	case hi >= 100000:
-		s += fmt.Sprintf("; %d requests per side might decide the closest, over 100,000 the farthest", lo)
+		s += fmt.Sprintf("; %s requests per side might decide the closest, over 100,000 the farthest", grouped(lo))
 	default:
-		s += fmt.Sprintf("; %d to %d requests per side might decide them", lo, hi)
+		s += fmt.Sprintf("; %s to %s requests per side might decide them", grouped(lo), grouped(hi))
 	}
 	return s + "."
+}
+
+// grouped writes a count with thousands separators: 68,250.
+func grouped(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // unsettledNote names the checks whose p-value stayed within Monte Carlo

@@ -107,3 +107,12 @@ func TestErrorKind(t *testing.T) {
 		}
 	}
 }
+
+func TestGrouped(t *testing.T) {
+	t.Parallel()
+	for n, want := range map[int]string{0: "0", 999: "999", 1000: "1,000", 68250: "68,250", 1234567: "1,234,567", -4500: "-4,500"} {
+		if got := grouped(n); got != want {
+			t.Errorf("grouped(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
