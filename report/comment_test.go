@@ -101,7 +101,7 @@ func TestComments(t *testing.T) {
 						t.Errorf("agent comment lacks %q", want)
 					}
 				}
-				if strings.Contains(summary, "Session p50") {
+				if strings.Contains(summary, "| Session p50") || !strings.Contains(summary, "| Total (session) p50 |") {
 					t.Error("the summary repeats Total as Session p50")
 				}
 			case "large":

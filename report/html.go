@@ -175,7 +175,11 @@ func (p *page) summary(order []int) {
 	for _, s := range r.Scenarios {
 		sessions = sessions || s.Current.IsSession()
 	}
-	p.s("<h3>Summary (latencies in ms, baseline → current)</h3>\n<table><tr><th>scenario</th><th>endpoint</th><th>TTFT p95</th><th>Total p50</th>")
+	total := "Total p50"
+	if sessions {
+		total = "Total (session) p50"
+	}
+	p.f("<h3>Summary (latencies in ms, baseline → current)</h3>\n<table><tr><th>scenario</th><th>endpoint</th><th>TTFT p95</th><th>%s</th>", total)
 	if sessions {
 		p.s("<th>Answer p95</th>")
 	}

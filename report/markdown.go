@@ -615,7 +615,11 @@ func summary(r *Report, order []int, maxRows int) string {
 		header += " Perceived p95 |"
 		sep += "---:|"
 	}
-	header += " Total p50 |"
+	if sessions {
+		header += " Total (session) p50 |"
+	} else {
+		header += " Total p50 |"
+	}
 	sep += "---:|"
 	if sessions {
 		header += " Answer p95 |"
