@@ -442,7 +442,7 @@ func (p *page) scenario(i int, s Scenario) {
 // stepsTable is the steps of a session scenario, as the comment's details
 // show them.
 func (p *page) stepsTable(s Scenario) {
-	p.s("<table><tr><th>step</th><th>sessions</th><th>TTFT</th><th>tool call</th><th>total</th><th>tool time after</th></tr>\n")
+	p.s("<table><tr><th>step</th><th>sessions</th><th>TTFT</th><th>tool call</th><th>total</th><th>tool time after</th><th>cached prompt</th></tr>\n")
 	cell := func(base *Stage, cur Stage) string {
 		c := esc(arrow(stageP(base, false), cur.P50, "ms"))
 		if p95 := arrow(stageP(base, true), cur.P95, "ms"); p95 != "–" {
@@ -459,11 +459,12 @@ func (p *page) stepsTable(s Scenario) {
 			st := f(b)
 			return &st
 		}
-		p.f("<tr><td>%s</td><td class=\"n\">%d</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td></tr>\n", esc(cur.Label), cur.N,
+		p.f("<tr><td>%s</td><td class=\"n\">%d</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td></tr>\n", esc(cur.Label), cur.N,
 			cell(at(func(x *StepBreakdown) Stage { return x.TTFT }), cur.TTFT), cell(at(func(x *StepBreakdown) Stage { return x.ToolCall }), cur.ToolCall),
-			cell(at(func(x *StepBreakdown) Stage { return x.Total }), cur.Total), cell(at(func(x *StepBreakdown) Stage { return x.ToolTime }), cur.ToolTime))
+			cell(at(func(x *StepBreakdown) Stage { return x.Total }), cur.Total), cell(at(func(x *StepBreakdown) Stage { return x.ToolTime }), cur.ToolTime),
+			esc(arrow(b.cache(), cur.Cache, "%")))
 	}
-	p.s("</table>\n<p class=\"sub\">Steps in ms from each step's start: the tool-calling steps in order, then the answer (the step that called no tool).</p>\n")
+	p.s("</table>\n<p class=\"sub\">Steps in ms from each step's start: the tool-calling steps in order, then the answer (the step that called no tool); cached prompt: the share of the step's prompt tokens the server served from its cache.</p>\n")
 }
 
 const chartW, chartH = 340.0, 200.0

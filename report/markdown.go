@@ -1071,7 +1071,7 @@ func stepsTable(s Scenario) string {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString("\n| step | sessions | TTFT | tool call | total | tool time after |\n|---|---:|---:|---:|---:|---:|\n")
+	b.WriteString("\n| step | sessions | TTFT | tool call | total | tool time after | cached prompt |\n|---|---:|---:|---:|---:|---:|---:|\n")
 	cellOf := func(base, cur *Stage) string {
 		c := arrow(stageP(base, false), cur.P50, "ms")
 		if p95 := arrow(stageP(base, true), cur.P95, "ms"); p95 != "–" {
@@ -1087,17 +1087,18 @@ func stepsTable(s Scenario) string {
 			}
 			return f(base)
 		}
-		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s |\n", cur.Label, cur.N,
+		fmt.Fprintf(&b, "| %s | %d | %s | %s | %s | %s | %s |\n", cur.Label, cur.N,
 			cellOf(pick(func(x *StepBreakdown) *Stage { return &x.TTFT }), &cur.TTFT),
 			cellOf(pick(func(x *StepBreakdown) *Stage { return &x.ToolCall }), &cur.ToolCall),
 			cellOf(pick(func(x *StepBreakdown) *Stage { return &x.Total }), &cur.Total),
-			cellOf(pick(func(x *StepBreakdown) *Stage { return &x.ToolTime }), &cur.ToolTime))
+			cellOf(pick(func(x *StepBreakdown) *Stage { return &x.ToolTime }), &cur.ToolTime),
+			arrow(base.cache(), cur.Cache, "%"))
 	}
 	var base *Stage
 	if s.Base.IsSession() {
 		base = &s.Base.ToolTime
 	}
-	fmt.Fprintf(&b, "\n- Steps in ms from each step's start: the tool-calling steps in order, then the answer (the step that called no tool); tool time of the whole session: %s.\n", cellOf(base, &s.Current.ToolTime))
+	fmt.Fprintf(&b, "\n- Steps in ms from each step's start: the tool-calling steps in order, then the answer (the step that called no tool); cached prompt: the share of the step's prompt tokens the server served from its cache; tool time of the whole session: %s.\n", cellOf(base, &s.Current.ToolTime))
 	return b.String()
 }
 

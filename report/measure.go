@@ -57,6 +57,18 @@ type StepBreakdown struct {
 	N                                    int // sessions with this step
 	TTFT, FirstToolCall, ToolCall, Total Stage
 	ToolTime                             Stage // the tool time after the step
+	// Cache is the share of the step's prompt tokens the server reported
+	// as cached (NaN without prompt tokens): a conversation's prefix
+	// cache that stops hitting on turn 2 shows here.
+	Cache float64
+}
+
+// cache is a step's cached share, NaN for no step.
+func (st *StepBreakdown) cache() float64 {
+	if st == nil {
+		return math.NaN()
+	}
+	return st.Cache
 }
 
 // step is the breakdown's step with the label; nil when it has none.
@@ -161,7 +173,10 @@ func (k stepKey) less(o stepKey) bool {
 // steps describes the steps of a run's successful sessions, matched by
 // their place (stepKey), and their tool time.
 func steps(r *results.Run) (Stage, []StepBreakdown) {
-	type cols struct{ ttft, first, call, total, tool []float64 }
+	type cols struct {
+		ttft, first, call, total, tool []float64
+		prompt, cached                 int
+	}
 	by := map[stepKey]*cols{}
 	var toolTime []float64
 	add := func(xs *[]float64, v *float64) {
@@ -193,6 +208,8 @@ func steps(r *results.Run) (Stage, []StepBreakdown) {
 			add(&c.first, st.FirstToolCallMs)
 			add(&c.call, st.ToolCallMs)
 			add(&c.total, st.TotalMs)
+			c.prompt += st.PromptTokens
+			c.cached += st.CachedTokens
 			if i < len(q.Steps)-1 {
 				c.tool = append(c.tool, st.ToolMs)
 			}
@@ -215,7 +232,10 @@ func steps(r *results.Run) (Stage, []StepBreakdown) {
 	for i, k := range keys {
 		c := by[k]
 		out[i] = StepBreakdown{Label: k.label(), N: len(c.total), TTFT: stage("TTFT", c.ttft), FirstToolCall: stage("First tool call", c.first),
-			ToolCall: stage("Tool call", c.call), Total: stage("Total", c.total), ToolTime: stage("Tool time", c.tool)}
+			ToolCall: stage("Tool call", c.call), Total: stage("Total", c.total), ToolTime: stage("Tool time", c.tool), Cache: math.NaN()}
+		if c.prompt > 0 {
+			out[i].Cache = float64(c.cached) / float64(c.prompt)
+		}
 	}
 	return stage("Tool time", toolTime), out
 }

@@ -158,7 +158,7 @@ func textSteps(w io.Writer, s Scenario) {
 	if !s.Current.IsSession() {
 		return
 	}
-	t := newTable("  step", "sessions", "TTFT p50", "TTFT p95", "tool call p50", "total p50", "total p95", "tool time after p50")
+	t := newTable("  step", "sessions", "TTFT p50", "TTFT p95", "tool call p50", "total p50", "total p95", "tool time after p50", "cached prompt")
 	for _, cur := range s.Current.Steps {
 		b := s.Base.step(cur.Label)
 		v := func(f func(*StepBreakdown) Stage, p95 bool) string {
@@ -173,7 +173,7 @@ func textSteps(w io.Writer, s Scenario) {
 		ttft := func(x *StepBreakdown) Stage { return x.TTFT }
 		total := func(x *StepBreakdown) Stage { return x.Total }
 		t.row("  "+cur.Label, fmt.Sprint(cur.N), v(ttft, false), v(ttft, true), v(func(x *StepBreakdown) Stage { return x.ToolCall }, false),
-			v(total, false), v(total, true), v(func(x *StepBreakdown) Stage { return x.ToolTime }, false))
+			v(total, false), v(total, true), v(func(x *StepBreakdown) Stage { return x.ToolTime }, false), arrow(b.cache(), cur.Cache, "%"))
 	}
 	t.write(w)
 }
