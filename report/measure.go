@@ -297,7 +297,14 @@ func Millis(ms float64) string {
 // Measurements prints a per-run table of a results file (what `latgate run`
 // shows): P50/P95 of TTFT, inter-token, total and perceived, and errors.
 func Measurements(w io.Writer, f *results.File) {
-	tw := newTable("endpoint", "scenario", "ok", "ttft p50", "ttft p95", "itl p50", "total p50", "total p95", "perceived p95", "errors")
+	sessions := slices.ContainsFunc(f.Runs, func(r results.Run) bool {
+		return slices.ContainsFunc(r.Requests, func(q results.Request) bool { return q.IsSession() })
+	})
+	cols := []string{"endpoint", "scenario", "ok", "ttft p50", "ttft p95", "itl p50", "total p50", "total p95", "perceived p95"}
+	if sessions {
+		cols = append(cols, "answer p95", "model calls")
+	}
+	tw := newTable(append(cols, "errors")...)
 	runs := append([]results.Run(nil), f.Runs...)
 	// Grouped by endpoint, endpoints in the order the file (the config)
 	// has them.
@@ -309,17 +316,7 @@ func Measurements(w io.Writer, f *results.File) {
 	}
 	sort.SliceStable(runs, func(i, j int) bool { return first[runs[i].Endpoint] < first[runs[j].Endpoint] })
 	for i := range runs {
-		b := Describe(&runs[i])
-		errs := "0"
-		if b.N > b.OK {
-			errs = fmt.Sprintf("%d (%s)", b.N-b.OK, clean(b.TopError))
-		}
-		scenario := runs[i].Scenario
-		if runs[i].Variant != "" {
-			scenario += " (" + string(runs[i].Variant) + ")"
-		}
-		tw.row(clean(runs[i].Endpoint), clean(scenario), fmt.Sprintf("%d/%d", b.OK, b.N),
-			Millis(b.TTFT.P50), Millis(b.TTFT.P95), Millis(b.ITL.P50), Millis(b.Total.P50), Millis(b.Total.P95), Millis(b.Perceived.P95), errs)
+		tw.row(measurementRow(&runs[i], sessions)...)
 	}
 	fmt.Fprintln(w, "latencies in ms")
 	tw.write(w)
@@ -332,6 +329,44 @@ func Measurements(w io.Writer, f *results.File) {
 	if f.Incomplete != "" {
 		fmt.Fprintln(w, "INCOMPLETE:", f.Incomplete)
 	}
+}
+
+// meanOf is the mean of the values that are not NaN (NaN for none).
+func meanOf(xs []float64) float64 {
+	sum, n := 0.0, 0
+	for _, x := range xs {
+		if !math.IsNaN(x) {
+			sum, n = sum+x, n+1
+		}
+	}
+	if n == 0 {
+		return math.NaN()
+	}
+	return sum / float64(n)
+}
+
+// measurementRow is a run's line of Measurements; with sessions, its
+// answer p95 and mean model calls per session ("–" for a single call).
+func measurementRow(r *results.Run, sessions bool) []string {
+	b := Describe(r)
+	errs := "0"
+	if b.N > b.OK {
+		errs = fmt.Sprintf("%d (%s)", b.N-b.OK, clean(b.TopError))
+	}
+	scenario := r.Scenario
+	if r.Variant != "" {
+		scenario += " (" + string(r.Variant) + ")"
+	}
+	row := []string{clean(r.Endpoint), clean(scenario), fmt.Sprintf("%d/%d", b.OK, b.N),
+		Millis(b.TTFT.P50), Millis(b.TTFT.P95), Millis(b.ITL.P50), Millis(b.Total.P50), Millis(b.Total.P95), Millis(b.Perceived.P95)}
+	if sessions {
+		calls := "–"
+		if b.IsSession() {
+			calls = fmt.Sprintf("%.1f", meanOf(compare.SampleOf(r).Values[vocab.StepCount]))
+		}
+		row = append(row, Millis(b.Answer.P95), calls)
+	}
+	return append(row, errs)
 }
 
 // table aligns columns for the terminal.

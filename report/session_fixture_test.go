@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/latgate/latgate/results"
@@ -114,5 +116,25 @@ func TestGrouped(t *testing.T) {
 		if got := grouped(n); got != want {
 			t.Errorf("grouped(%d) = %q, want %q", n, got, want)
 		}
+	}
+}
+
+// TestMeasurementsOfSessions: latgate run's table gives a session's answer
+// p95 and its mean model calls, and "–" for a single call beside it.
+func TestMeasurementsOfSessions(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(3, 3))
+	sh := sessionShape{toolSteps: 2, toolTTFT: 0.30, answerTTFT: 0.35, toolMs: 150, pace: 0.012, extra: 0.5}
+	f := &results.File{Runs: []results.Run{sessionRun(rng, "e", "agent", 40, sh), fixtureRun(rng, "e", "chat", 10, 0.3, 0.01, 0, false, false)}}
+	var b strings.Builder
+	Measurements(&b, f)
+	lines := strings.Split(b.String(), "\n")
+	if !strings.Contains(lines[1], "answer p95") || !strings.Contains(lines[1], "model calls") {
+		t.Fatalf("header %q lacks the session columns", lines[1])
+	}
+	agent, chat := strings.Fields(lines[2]), strings.Fields(lines[3])
+	calls, _ := strconv.ParseFloat(agent[len(agent)-2], 64)
+	if agent[1] != "agent" || calls < 3.2 || calls > 3.8 || chat[len(chat)-2] != "–" || chat[len(chat)-3] != "–" {
+		t.Errorf("rows:\n%s", b.String())
 	}
 }
