@@ -13,8 +13,9 @@ import (
 
 // lazyStepAgent streams as the ai package's streamText does (seen on ai
 // 7.0.173 with its mock model, make e2e-aisdk): start-step comes with the
-// model's first chunk, not when the model is called. Step 1's model takes
-// 300ms to its tool call; the tool 150ms; step 2's model 300ms to its text.
+// model's first chunk, not when the model is called; the message's start
+// comes before it. Step 1's model takes 300ms to its tool call; the tool
+// 150ms; step 2's model 300ms to its text.
 func lazyStepAgent(w http.ResponseWriter, r *http.Request) {
 	f := w.(http.Flusher)
 	send := func(d time.Duration, s string) {
@@ -22,8 +23,8 @@ func lazyStepAgent(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, "data: %s\n\n", s)
 		f.Flush()
 	}
-	send(0, `{"type":"start"}`)
-	send(300*ms, `{"type":"start-step"}`)
+	send(5*ms, `{"type":"start"}`)
+	send(295*ms, `{"type":"start-step"}`)
 	send(0, `{"type":"tool-input-start","toolCallId":"c1","toolName":"lookup_order"}`)
 	send(20*ms, `{"type":"tool-input-delta","toolCallId":"c1","inputTextDelta":"{\"id\":\"42\"}"}`)
 	send(0, `{"type":"tool-input-available","toolCallId":"c1","toolName":"lookup_order","input":{"id":"42"}}`)

@@ -64,7 +64,9 @@ func combine(calls []sessionCall) (timeline, []time.Duration) {
 		if !marked {
 			starts = append(starts, c.start)
 		}
-		ended := c.start // where the call's next step starts
+		// Where the call's next step starts: its send, then the last
+		// event of a step.
+		ended, stepped := c.start, false
 		for i, e := range c.tl.events {
 			e.at += c.start
 			if !marked && i == 0 {
@@ -72,8 +74,11 @@ func combine(calls []sessionCall) (timeline, []time.Duration) {
 			}
 			if e.step && marked {
 				starts = append(starts, ended)
+				stepped = true
 			}
-			ended = e.at
+			if stepped {
+				ended = e.at
+			}
 			tl.events = append(tl.events, e)
 		}
 		tl.end, tl.failure, tl.ends, tl.eofEnds, tl.hint = Missing, c.tl.failure, c.tl.ends, c.tl.eofEnds, c.tl.hint
