@@ -10,7 +10,7 @@ FUZZTIME ?= 100000x
 # staticcheck, pinned; run from the module proxy (make lint).
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all build test unit lint treecheck fuzz demo bench calibrate release clean fmt e2e-action e2e-real browser-test screenshots
+.PHONY: all build test unit lint treecheck fuzz demo bench calibrate release clean fmt e2e-action e2e-real e2e-aisdk browser-test screenshots
 
 all: build test
 
@@ -58,6 +58,12 @@ bench:
 # A real inference engine (Ollama built from the Go module proxy); minutes.
 e2e-real:
 	bash scripts/e2e-real.sh
+
+# A real Vercel AI SDK chat route (the ai package from npm, pinned, and its
+# mock model; Node 22 from npm too): latgate's api: ai-sdk against the
+# server's own timestamps, and an ab with a slower tool; about 2 minutes.
+e2e-aisdk:
+	bash scripts/e2e-aisdk.sh
 
 # The report rendered in headless Chromium (Debian's chromium, installed by
 # the script): comments as GitHub renders them and the HTML report; about

@@ -49,9 +49,9 @@ func urlOverride(cfg *suite.Config, flag string, list []string) error {
 		for i := range cfg.Endpoints {
 			names = append(names, cfg.Endpoints[i].Name)
 			if cfg.Endpoints[i].Name == name {
-				// custom endpoints are called at their url; every other
-				// api appends its path to base_url.
-				if cfg.Endpoints[i].API == "custom" {
+				// custom endpoints and AI SDK routes are called at their
+				// url; every other api appends its path to base_url.
+				if api := cfg.Endpoints[i].API; api == "custom" || api == "ai-sdk" {
 					cfg.Endpoints[i].URL = url
 				} else {
 					if msg := suite.BaseURLProblem(cfg.Endpoints[i].API, flag, strings.TrimRight(url, "/")); msg != "" {

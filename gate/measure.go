@@ -158,6 +158,14 @@ func sessionOf(s suite.Scenario, p probe.BodyParams) *probe.Session {
 	return ses
 }
 
+// serverDriven reports whether an endpoint streams a server-driven
+// agent's steps (an AI SDK route, or a custom stream with step types):
+// every scenario on it is a session, its steps, tool calls and tool time
+// read from the stream, though it offers no tools and has no turns.
+func serverDriven(e suite.Endpoint) bool {
+	return e.API == "ai-sdk" || e.API == "custom" && e.Stream != nil && len(e.Stream.Types.Step) > 0
+}
+
 func apiOf(e suite.Endpoint) probe.API {
 	if e.API == "" {
 		return probe.Chat
@@ -227,7 +235,7 @@ func groupOf(s suite.Scenario, ep suite.Endpoint) (probe.Request, func(int, *pro
 	// vary is the i-th request's: a single call's body, or a session.
 	vary := func(prefix string, r *probe.Request) error {
 		p := bodyParams(s, ep, prefix)
-		if s.IsSession() {
+		if s.IsSession() || serverDriven(ep) {
 			r.Session = sessionOf(s, p)
 			return nil
 		}

@@ -55,7 +55,11 @@ func (p *Prober) sessionRecord(calls []sessionCall, end string, maxSteps int, un
 
 // combine puts a session's calls on one timeline from t0 and returns the
 // starts of its steps: a client-driven call is a step from its send; a
-// server-driven one has a step from each of its step marks.
+// server-driven one has a step at each of its step marks, which starts
+// where the step before it ended (at its last event; the first at the
+// call's send): the AI SDK marks a step when its model's first chunk
+// comes, not when the model is called, so timed from the mark a step
+// would miss its model's wait.
 func combine(calls []sessionCall) (timeline, []time.Duration) {
 	tl := timeline{session: true}
 	var starts []time.Duration
@@ -64,13 +68,20 @@ func combine(calls []sessionCall) (timeline, []time.Duration) {
 		if !marked {
 			starts = append(starts, c.start)
 		}
+		// Where the call's next step starts: its send, then the last
+		// event of a step.
+		ended, stepped := c.start, false
 		for i, e := range c.tl.events {
 			e.at += c.start
 			if !marked && i == 0 {
 				e.step = true // the first event of a call is a step's
 			}
 			if e.step && marked {
-				starts = append(starts, e.at)
+				starts = append(starts, ended)
+				stepped = true
+			}
+			if stepped {
+				ended = e.at
 			}
 			tl.events = append(tl.events, e)
 		}

@@ -3,7 +3,8 @@
 # Go module proxy (cached outside the tree), generates a tiny llama model,
 # serves it on loopback with its own HOME and OLLAMA_MODELS, runs
 # TestRealEngine (cmd/latgate) against /v1/chat/completions, and stops the
-# server. Figures go to $LATGATE_E2E_FIGURES when set.
+# server. The server logs at debug level, so the test reads how much of
+# each prompt the runner took from its prefix cache (LATGATE_OLLAMA_LOG).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 root=$(pwd)
@@ -34,7 +35,7 @@ done
 # (and so its build cache).
 export OLLAMA_HOST="127.0.0.1:$port"
 mkdir -p "$work/home"
-ollama_vars=(HOME="$work/home" OLLAMA_MODELS="$work/models" OLLAMA_NOPRUNE=1 OLLAMA_MAX_LOADED_MODELS=2)
+ollama_vars=(HOME="$work/home" OLLAMA_MODELS="$work/models" OLLAMA_NOPRUNE=1 OLLAMA_MAX_LOADED_MODELS=2 OLLAMA_DEBUG=1)
 ollama_env() { env "${ollama_vars[@]}" "$@"; }
 # Started directly (not through the shell function, whose background
 # subshell would be what $! names): killing $server stops Ollama itself,
@@ -51,6 +52,7 @@ ollama_env "$ollama" create tiny -f "$work/tiny.Modelfile" > /dev/null
 export LATGATE_OLLAMA_URL="http://$OLLAMA_HOST/v1"
 export LATGATE_OLLAMA_BIN="$ollama" LATGATE_OLLAMA_HOME="$work/home" LATGATE_OLLAMA_MODELS="$work/models"
 export LATGATE_OLLAMA_SLOW_MODELFILE="$work/tiny-slow.Modelfile"
+export LATGATE_OLLAMA_LOG="$work/serve.log"
 set +e
 (cd "$root" && GOFLAGS=-mod=vendor go test -count=1 -run '^TestRealEngine$' -v -timeout 30m ./cmd/latgate)
 code=$?

@@ -97,6 +97,7 @@ limits:
 	}
 
 	realEngineAPIs(t, url, dir)
+	realEngineConversation(t, url, dir)
 	realEngineAB(t, url, dir)
 
 	// A slower engine configuration (a larger model under the same name).
