@@ -44,6 +44,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzFramers$$' -fuzztime $(FUZZTIME) ./probe
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./suite
 	$(GO) test -run '^$$' -fuzz '^FuzzDecoders$$' -fuzztime $(FUZZTIME) ./interop
+	$(GO) test -run '^$$' -fuzz '^FuzzStream$$' -fuzztime $(FUZZTIME) ./fileio
 
 demo:
 	$(GO) run ./cmd/latgate demo
