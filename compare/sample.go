@@ -76,7 +76,7 @@ func (b *Sampler) Add(q *results.Request) {
 // variant says whether it was interleaved (then the sample keeps the
 // requests' blocks). The Sampler is not to be used after.
 func (b *Sampler) Sample(r *results.Run) *Sample {
-	s := &b.s
+	s := b.s
 	if s.Values == nil {
 		s.Values = map[vocab.Metric][]float64{}
 	}
@@ -87,8 +87,8 @@ func (b *Sampler) Sample(r *results.Run) *Sample {
 		sort.Float64s(b.events)
 		s.Events = Quantile(b.events, 0.5)
 	}
-	b.blocks, b.events = nil, nil
-	return s
+	*b = Sampler{}
+	return &s
 }
 
 func msOrNaN(v *float64) float64 {
