@@ -117,18 +117,26 @@ func (s *streamer[F]) run() bool {
 	var check results.RunCheck
 	fold := s.newF()
 	requests := false
+	var q results.Request
 	ok := s.object(&r, "requests", func() bool {
 		if requests {
 			return false
 		}
 		requests = true
 		return s.array(func() bool {
-			var q results.Request
+			// Each request is decoded into a zero Request, as Read
+			// decodes it, but for the gaps' array, whose room is reused.
+			q = results.Request{ITLMs: q.ITLMs[:0]}
 			if s.dec.Decode(&q) != nil {
 				return false
 			}
+			gaps := q.ITLMs
+			if len(gaps) == 0 && cap(gaps) > 0 {
+				q.ITLMs = nil // no itl_ms key (an empty array has no room)
+			}
 			check.Add(&q)
 			fold.Add(&q)
+			q.ITLMs = gaps
 			return true
 		})
 	})
