@@ -428,21 +428,3 @@ func (f *File) Requests() int {
 	}
 	return n
 }
-
-// BufferedMostly reports whether at least half of a run's successful
-// requests arrived buffered (their output all at once); false for nil.
-func (r *Run) BufferedMostly() bool {
-	if r == nil {
-		return false
-	}
-	ok, buffered := 0, 0
-	for _, q := range r.Requests {
-		if q.OK {
-			ok++
-			if q.Buffered {
-				buffered++
-			}
-		}
-	}
-	return ok > 0 && buffered*2 >= ok
-}
