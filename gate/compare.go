@@ -154,8 +154,9 @@ func ComparePaths(paths []string, format string, th compare.Config, history int,
 	return rep, noise, nil
 }
 
-// readAll reads results files and digests their runs, as many files at
-// once as there are processors; the error is the first file's in paths.
+// readAll reads results files and digests their runs; the error is the
+// first file's in paths. Streamed, as many files are read at once as there
+// are processors; whole, one at a time (each is as large as its text).
 func readAll(paths []string, stream bool) ([]*results.File, report.Digests, error) {
 	type read struct {
 		f   *results.File
@@ -163,7 +164,10 @@ func readAll(paths []string, stream bool) ([]*results.File, report.Digests, erro
 		err error
 	}
 	out := make([]read, len(paths))
-	slots := make(chan struct{}, runtime.GOMAXPROCS(0))
+	slots := make(chan struct{}, 1)
+	if stream {
+		slots = make(chan struct{}, runtime.GOMAXPROCS(0))
+	}
 	var wg sync.WaitGroup
 	for i, p := range paths {
 		wg.Go(func() {
