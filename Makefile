@@ -10,7 +10,7 @@ FUZZTIME ?= 100000x
 # staticcheck, pinned; run from the module proxy (make lint).
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all build test unit lint treecheck fuzz demo bench calibrate release clean fmt e2e-action e2e-real e2e-aisdk browser-test screenshots
+.PHONY: all build test unit lint treecheck fuzz demo bench bench-compare calibrate release clean fmt e2e-action e2e-real e2e-aisdk browser-test screenshots
 
 all: build test
 
@@ -44,6 +44,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzFramers$$' -fuzztime $(FUZZTIME) ./probe
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./suite
 	$(GO) test -run '^$$' -fuzz '^FuzzDecoders$$' -fuzztime $(FUZZTIME) ./interop
+	$(GO) test -run '^$$' -fuzz '^FuzzStream$$' -fuzztime $(FUZZTIME) ./fileio
 
 demo:
 	$(GO) run ./cmd/latgate demo
@@ -54,6 +55,17 @@ demo:
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./probe ./baseline
 	$(GO) test -count=1 -run '^TestFidelity$$' -v -timeout 30m ./probe -fidelity
+
+# latgate compare on two large results files (docs/performance.md): 20
+# scenarios × BENCH_REQUESTS requests per side, 31 gaps per request, written
+# to a temporary folder (removed after); wall time and peak resident memory.
+BENCH_REQUESTS ?= 10000
+bench-compare:
+	@d=$$(mktemp -d) && trap 'rm -rf "$$d"' EXIT && \
+	$(GO) build -o "$$d/latgate" ./cmd/latgate && \
+	$(GO) run ./internal/cmd/resultsgen -o "$$d" -requests $(BENCH_REQUESTS) && \
+	cd "$$d" && /usr/bin/time -v ./latgate compare base.json head.json --format json > verdict.json 2> time.txt; \
+	grep -E 'Elapsed|Maximum resident|User time|System time' "$$d/time.txt"
 
 # A real inference engine (Ollama built from the Go module proxy); minutes.
 e2e-real:

@@ -13,53 +13,82 @@ import (
 // Failed requests stay in the sample (they count for the error rate) with
 // NaN values; itl is the request's mean gap between output events.
 func SampleOf(r *results.Run) *Sample {
-	s := &Sample{Values: map[vocab.Metric][]float64{}}
-	var events []float64
-	interleaved := r.Variant != ""
-	for _, q := range r.Requests {
-		s.OK = append(s.OK, q.OK)
-		if interleaved {
-			s.Block = append(s.Block, q.Block)
-		}
-		itl := math.NaN()
-		if q.OK && len(q.ITLMs) > 0 {
-			sum := 0.0
-			for _, g := range q.ITLMs {
-				sum += g
-			}
-			itl = sum / float64(len(q.ITLMs))
-		}
-		add := func(m vocab.Metric, v float64) {
-			if !q.OK {
-				v = math.NaN()
-			}
-			s.Values[m] = append(s.Values[m], v)
-		}
-		add(vocab.TTFT, msOrNaN(q.TTFTMs))
-		add(vocab.TTFC, msOrNaN(q.TTFCMs))
-		add(vocab.ITL, itl)
-		add(vocab.TPOT, msOrNaN(q.TPOTMs))
-		add(vocab.Total, msOrNaN(q.TotalMs))
-		add(vocab.Perceived, msOrNaN(q.PerceivedMs))
-		add(vocab.FirstToolCall, msOrNaN(q.FirstToolCallMs))
-		add(vocab.Answer, msOrNaN(q.AnswerMs))
-		add(vocab.Session, msOrNaN(q.SessionMs))
-		steps := math.NaN()
-		if q.StepCount != nil {
-			steps = float64(*q.StepCount)
-		}
-		add(vocab.StepCount, steps)
-		if q.OK {
-			events = append(events, float64(len(q.ITLMs)+1))
-			s.PromptTokens += q.PromptTokens
-			s.CachedTokens += q.CachedTokens
-		}
+	var b Sampler
+	for i := range r.Requests {
+		b.Add(&r.Requests[i])
 	}
-	if len(events) > 0 {
-		sort.Float64s(events)
-		s.Events = Quantile(events, 0.5)
+	return b.Sample(r)
+}
+
+// A Sampler derives a run's sample one request at a time, as SampleOf
+// does, for a reader that does not keep the requests. The zero value is
+// ready to use.
+type Sampler struct {
+	s      Sample
+	blocks []int
+	events []float64
+}
+
+// Add derives the values of the run's next request.
+func (b *Sampler) Add(q *results.Request) {
+	if b.s.Values == nil {
+		b.s.Values = map[vocab.Metric][]float64{}
 	}
-	return s
+	s := &b.s
+	s.OK = append(s.OK, q.OK)
+	b.blocks = append(b.blocks, q.Block)
+	itl := math.NaN()
+	if q.OK && len(q.ITLMs) > 0 {
+		sum := 0.0
+		for _, g := range q.ITLMs {
+			sum += g
+		}
+		itl = sum / float64(len(q.ITLMs))
+	}
+	add := func(m vocab.Metric, v float64) {
+		if !q.OK {
+			v = math.NaN()
+		}
+		s.Values[m] = append(s.Values[m], v)
+	}
+	add(vocab.TTFT, msOrNaN(q.TTFTMs))
+	add(vocab.TTFC, msOrNaN(q.TTFCMs))
+	add(vocab.ITL, itl)
+	add(vocab.TPOT, msOrNaN(q.TPOTMs))
+	add(vocab.Total, msOrNaN(q.TotalMs))
+	add(vocab.Perceived, msOrNaN(q.PerceivedMs))
+	add(vocab.FirstToolCall, msOrNaN(q.FirstToolCallMs))
+	add(vocab.Answer, msOrNaN(q.AnswerMs))
+	add(vocab.Session, msOrNaN(q.SessionMs))
+	steps := math.NaN()
+	if q.StepCount != nil {
+		steps = float64(*q.StepCount)
+	}
+	add(vocab.StepCount, steps)
+	if q.OK {
+		b.events = append(b.events, float64(len(q.ITLMs)+1))
+		s.PromptTokens += q.PromptTokens
+		s.CachedTokens += q.CachedTokens
+	}
+}
+
+// Sample is the sample of the requests added; r is their run, whose
+// variant says whether it was interleaved (then the sample keeps the
+// requests' blocks). The Sampler is not to be used after.
+func (b *Sampler) Sample(r *results.Run) *Sample {
+	s := b.s
+	if s.Values == nil {
+		s.Values = map[vocab.Metric][]float64{}
+	}
+	if r.Variant != "" {
+		s.Block = b.blocks
+	}
+	if len(b.events) > 0 {
+		sort.Float64s(b.events)
+		s.Events = Quantile(b.events, 0.5)
+	}
+	*b = Sampler{}
+	return &s
 }
 
 func msOrNaN(v *float64) float64 {

@@ -4,8 +4,10 @@
 // files of latgate init), written atomically (a temporary file in the same
 // folder, synced, then renamed), so a crash never leaves half a file.
 // Results files and trend files (formats in docs/formats.md) are decoded
-// with file:line:col errors and validated; a trend file is gzip-compressed
-// JSON, bounded once decompressed too. The package does not measure or
+// with file:line:col errors and validated; a results file can also be
+// streamed, its requests handed one at a time to the caller and not kept
+// (Stream); a trend file is gzip-compressed JSON, bounded once
+// decompressed too. The package does not measure or
 // compare anything, and does not talk to GitHub.
 package fileio
 

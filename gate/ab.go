@@ -175,6 +175,11 @@ func shortSHA(s string) string {
 // configuration everywhere (an A/A run) it also returns what the run says
 // about the suite's noise and sensitivity.
 func CompareAB(f *results.File, name string, th compare.Config) (*report.Report, []compare.NoiseCheck, error) {
+	return compareAB(f, digestFiles(f), name, th)
+}
+
+// compareAB is CompareAB from the runs' digests (ds holds every run of f).
+func compareAB(f *results.File, ds report.Digests, name string, th compare.Config) (*report.Report, []compare.NoiseCheck, error) {
 	if !f.Interleaved() {
 		return nil, nil, BadInputf("%s holds no variants (it was not written by latgate ab): to compare two runs give both, latgate compare BASELINE CURRENT", name)
 	}
@@ -196,20 +201,20 @@ func CompareAB(f *results.File, name string, th compare.Config) (*report.Report,
 			run        *results.Run
 			name, then string
 		}{{p.Base, "base", "the head cannot be compared with it"}, {p.Head, "head", "there is no latency to compare: fix the head and run again"}} {
-			if side.run.OKCount() == 0 {
+			if b := ds.Of(side.run).Breakdown; b.OK == 0 {
 				// A variant could not be measured at all: an outage (or a
 				// head that never answers), not a latency regression.
-				return nil, nil, AsCannotRun(fmt.Errorf("%s: endpoint %q, scenario %q: no %s request succeeded (%s), so %s", name, p.Endpoint, p.Scenario, side.name, firstError(side.run), side.then))
+				return nil, nil, AsCannotRun(fmt.Errorf("%s: endpoint %q, scenario %q: no %s request succeeded (%s), so %s", name, p.Endpoint, p.Scenario, side.name, firstError(b), side.then))
 			}
 		}
 	}
 	if common == 0 {
 		return nil, nil, BadInputf("%s: no (endpoint, scenario) has both variants", name)
 	}
-	runs := compare.Pairs(pairs)
+	runs := ds.Pairs(pairs)
 	res := CompareRuns(f, runs, th)
-	rep := report.Build(pairs, res, th)
-	rep.Warnings = append(rep.Warnings, RunWarnings(f)...)
+	rep := report.BuildDigested(pairs, ds, res, th)
+	rep.Warnings = append(rep.Warnings, runWarnings(f, ds)...)
 	rep.Provenance = report.ProvenanceOf(nil, f)
 	rep.Provenance.Mode = "ab"
 	var noise []compare.NoiseCheck
@@ -221,11 +226,9 @@ func CompareAB(f *results.File, name string, th compare.Config) (*report.Report,
 
 // firstError is a run's first request error, as an example of why its
 // requests failed.
-func firstError(r *results.Run) string {
-	for _, q := range r.Requests {
-		if q.Error != "" {
-			return "for example: " + q.Error
-		}
+func firstError(b report.Breakdown) string {
+	if b.FirstError != "" {
+		return "for example: " + b.FirstError
 	}
 	return "no error recorded"
 }

@@ -3,8 +3,11 @@ package gate
 import (
 	"fmt"
 	"io"
+	"maps"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/latgate/latgate/compare"
 	"github.com/latgate/latgate/fileio"
@@ -17,6 +20,12 @@ import (
 // every check is no_baseline). Errors are bad input; ErrNoCommonRun (with
 // errors.Is) when the files share no (endpoint, scenario).
 func CompareFiles(base, cur *results.File, baseName, curName string, th compare.Config) (*report.Report, error) {
+	return compareFiles(base, cur, digestFiles(base, cur), baseName, curName, th)
+}
+
+// compareFiles is CompareFiles from the runs' digests (ds holds every run
+// of both files).
+func compareFiles(base, cur *results.File, ds report.Digests, baseName, curName string, th compare.Config) (*report.Report, error) {
 	for _, f := range []struct {
 		file *results.File
 		name string
@@ -36,7 +45,7 @@ func CompareFiles(base, cur *results.File, baseName, curName string, th compare.
 	for _, p := range pairs {
 		if p.Base != nil && p.Head != nil {
 			common++
-			if p.Base.OKCount() == 0 {
+			if ds.Of(p.Base).Breakdown.OK == 0 {
 				return nil, BadInputf("%s: endpoint %q, scenario %q has no successful request: it cannot serve as a baseline; record the baseline again", baseName, p.Endpoint, p.Scenario)
 			}
 		}
@@ -44,9 +53,9 @@ func CompareFiles(base, cur *results.File, baseName, curName string, th compare.
 	if common == 0 && base != nil {
 		return nil, &Error{Kind: BadInput, Err: fmt.Errorf("%w: %s has %s, %s has %s (runs match by endpoint and scenario)", ErrNoCommonRun, baseName, runNames(base), curName, runNames(cur))}
 	}
-	res := CompareRuns(cur, compare.Pairs(pairs), th)
-	rep := report.Build(pairs, res, th)
-	rep.Warnings = append(rep.Warnings, RunWarnings(cur)...)
+	res := CompareRuns(cur, ds.Pairs(pairs), th)
+	rep := report.BuildDigested(pairs, ds, res, th)
+	rep.Warnings = append(rep.Warnings, runWarnings(cur, ds)...)
 	rep.Provenance = report.ProvenanceOf(base, cur)
 	rep.Provenance.Mode = "gate"
 	return rep, nil
@@ -79,6 +88,9 @@ func Render(w io.Writer, rep *report.Report, format string, color bool, mo repor
 	if err := CheckFormat(format); err != nil {
 		return err
 	}
+	if rep.WithoutRequests && report.NeedsRequests(format) {
+		return &Error{Kind: CannotRun, Err: fmt.Errorf("the %s report draws every request, but the results files were read without them", format)}
+	}
 	switch format {
 	case "json":
 		return report.JSON(w, rep)
@@ -108,32 +120,93 @@ func CommentMarker(key string) string {
 }
 
 // ComparePaths reads results files and compares them as latgate compare
-// gives them: one file is an interleaved A/B run (its variants are
-// compared, with the noise of an A/A run); two are a baseline and a
-// current run; more are a baseline history, oldest first, then the current
-// run. history is how many runs regression.history keeps (0: unknown); a
-// longer history given is said on warn.
-func ComparePaths(paths []string, th compare.Config, history int, warn io.Writer) (*report.Report, []compare.NoiseCheck, error) {
-	var files []*results.File
-	for _, p := range paths {
-		f, err := fileio.Read(p)
-		if err != nil {
-			return nil, nil, AsBadInput(err)
-		}
-		files = append(files, f)
+// gives them, for a report in format: one file is an interleaved A/B run
+// (its variants are compared, with the noise of an A/A run); two are a
+// baseline and a current run; more are a baseline history, oldest first,
+// then the current run. history is how many runs regression.history keeps
+// (0: unknown); a longer history given is said on warn. Unless the format
+// draws every request (report.NeedsRequests), the files are streamed into
+// their runs' digests and their requests are not kept.
+func ComparePaths(paths []string, format string, th compare.Config, history int, warn io.Writer) (*report.Report, []compare.NoiseCheck, error) {
+	stream := !report.NeedsRequests(format)
+	files, ds, err := readAll(paths, stream)
+	if err != nil {
+		return nil, nil, AsBadInput(err)
 	}
+	var rep *report.Report
+	var noise []compare.NoiseCheck
 	switch len(files) {
 	case 0:
 		return nil, nil, BadInputf("nothing to compare")
 	case 1:
-		return CompareAB(files[0], paths[0], th)
+		rep, noise, err = compareAB(files[0], ds, paths[0], th)
+	default:
+		if history > 0 && history < len(files)-1 {
+			fmt.Fprintf(warn, "latgate: note: %d baselines given, more than regression.history (%d) keeps\n", len(files)-1, history)
+		}
+		last := len(files) - 1
+		rep, err = compareStored(files[:last], paths[:last], files[last], ds, paths[last], th)
 	}
-	if history > 0 && history < len(files)-1 {
-		fmt.Fprintf(warn, "latgate: note: %d baselines given, more than regression.history (%d) keeps\n", len(files)-1, history)
+	if err != nil {
+		return nil, nil, err
 	}
-	last := len(files) - 1
-	rep, err := CompareStored(files[:last], paths[:last], files[last], paths[last], th)
-	return rep, nil, err
+	rep.WithoutRequests = stream
+	return rep, noise, nil
+}
+
+// readAll reads results files and digests their runs; the error is the
+// first file's in paths. Streamed, as many files are read at once as there
+// are processors; whole, one at a time (each is as large as its text).
+func readAll(paths []string, stream bool) ([]*results.File, report.Digests, error) {
+	type read struct {
+		f   *results.File
+		ds  report.Digests
+		err error
+	}
+	out := make([]read, len(paths))
+	slots := make(chan struct{}, 1)
+	if stream {
+		slots = make(chan struct{}, runtime.GOMAXPROCS(0))
+	}
+	var wg sync.WaitGroup
+	for i, p := range paths {
+		wg.Go(func() {
+			slots <- struct{}{}
+			defer func() { <-slots }()
+			out[i].f, out[i].ds, out[i].err = readDigested(p, stream)
+		})
+	}
+	wg.Wait()
+	files, ds := make([]*results.File, len(paths)), report.Digests{}
+	for i, r := range out {
+		if r.err != nil {
+			return nil, nil, r.err
+		}
+		files[i] = r.f
+		maps.Copy(ds, r.ds)
+	}
+	return files, ds, nil
+}
+
+// readDigested reads a results file and digests its runs; streamed, its
+// runs keep no requests (fileio.Stream).
+func readDigested(path string, stream bool) (*results.File, report.Digests, error) {
+	if !stream {
+		f, err := fileio.Read(path)
+		if err != nil {
+			return nil, nil, err
+		}
+		return f, digestFiles(f), nil
+	}
+	f, digesters, err := fileio.Stream(path, func() *report.Digester { return &report.Digester{} })
+	if err != nil {
+		return nil, nil, err
+	}
+	ds := report.Digests{}
+	for i := range f.Runs {
+		ds[&f.Runs[i]] = digesters[i].Digest(&f.Runs[i])
+	}
+	return f, ds, nil
 }
 
 // MergeFiles combines results files (matrix legs in several regions) into

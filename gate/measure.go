@@ -19,6 +19,7 @@ import (
 	"github.com/latgate/latgate/internal/money"
 	"github.com/latgate/latgate/probe"
 	"github.com/latgate/latgate/publish"
+	"github.com/latgate/latgate/report"
 	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/suite"
 	"github.com/latgate/latgate/vocab"
@@ -539,7 +540,7 @@ func noResults(f *results.File, res probe.Result) string {
 	why := "every request failed"
 	for i := range f.Runs {
 		if len(f.Runs[i].Requests) > 0 {
-			return why + ", " + firstError(&f.Runs[i])
+			return why + ", " + firstError(report.DigestOf(&f.Runs[i]).Breakdown)
 		}
 	}
 	return why

@@ -15,13 +15,19 @@ import (
 // runs of the same suite, oldest first, compared at the run level so that
 // drift of the size the history shows does not fail the gate.
 func CompareStored(hist []*results.File, names []string, cur *results.File, curName string, th compare.Config) (*report.Report, error) {
+	return compareStored(hist, names, cur, digestFiles(append([]*results.File{cur}, hist...)...), curName, th)
+}
+
+// compareStored is CompareStored from the runs' digests (ds holds every
+// run of every file).
+func compareStored(hist []*results.File, names []string, cur *results.File, ds report.Digests, curName string, th compare.Config) (*report.Report, error) {
 	if len(hist) < 2 {
 		var base *results.File
 		name := ""
 		if len(hist) == 1 {
 			base, name = hist[0], names[0]
 		}
-		return CompareFiles(base, cur, name, curName, th)
+		return compareFiles(base, cur, ds, name, curName, th)
 	}
 	if cur.Incomplete != "" {
 		return nil, BadInputf("%s is incomplete (%s): an incomplete run cannot pass a gate; run the suite again", curName, cur.Incomplete)
@@ -52,7 +58,7 @@ func CompareStored(hist []*results.File, names []string, cur *results.File, curN
 		s := compare.Series{Endpoint: p.Endpoint, Scenario: p.Scenario}
 		key := ""
 		if p.Head != nil {
-			s.Current = compare.SampleOf(p.Head)
+			s.Current = ds.Sample(p.Head)
 			key = p.Head.Key()
 		} else {
 			key = p.Base.Key()
@@ -60,8 +66,8 @@ func CompareStored(hist []*results.File, names []string, cur *results.File, curN
 		for _, f := range hist {
 			var sample *compare.Sample
 			for i := range f.Runs {
-				if f.Runs[i].Key() == key && f.Runs[i].OKCount() > 0 {
-					sample = compare.SampleOf(&f.Runs[i])
+				if d := ds.Of(&f.Runs[i]); f.Runs[i].Key() == key && d.Breakdown.OK > 0 {
+					sample = d.Sample
 				}
 			}
 			s.History = append(s.History, sample)
@@ -81,8 +87,8 @@ func CompareStored(hist []*results.File, names []string, cur *results.File, curN
 	if err != nil {
 		return nil, AsBadInput(err)
 	}
-	rep := report.Build(pairs, res, th)
-	rep.Warnings = append(rep.Warnings, RunWarnings(cur)...)
+	rep := report.BuildDigested(pairs, ds, res, th)
+	rep.Warnings = append(rep.Warnings, runWarnings(cur, ds)...)
 	rep.Provenance = report.ProvenanceOf(newest, cur)
 	rep.Provenance.Mode, rep.Provenance.HistoryRuns = "history", len(hist)
 	return rep, nil

@@ -12,35 +12,42 @@ import (
 // a reader must know: streams that arrived buffered, open-loop schedules
 // the client could not keep (coordinated omission), and where an adaptive
 // scenario stopped and why.
-func RunWarnings(f *results.File) []string {
+func RunWarnings(f *results.File) []string { return runWarnings(f, digestFiles(f)) }
+
+// runWarnings are RunWarnings from the runs' digests.
+func runWarnings(f *results.File, ds report.Digests) []string {
 	var w []string
-	for _, r := range f.Runs {
+	for i := range f.Runs {
+		r := &f.Runs[i]
+		b := &ds.Of(r).Breakdown
 		name := report.Name(r.Scenario) + " @ " + report.Name(r.Endpoint)
 		if r.Variant != "" {
 			name += " (" + string(r.Variant) + ")"
 		}
-		ok, buffered, late := 0, 0, 0
-		for _, q := range r.Requests {
-			if !q.OK {
-				continue
-			}
-			ok++
-			if q.Buffered {
-				buffered++
-			}
-			if q.LagMs != nil && *q.LagMs > 100 {
-				late++
-			}
-		}
-		if r.BufferedMostly() {
-			w = append(w, fmt.Sprintf("%s: %d of %d streams arrived buffered (the output came all at once after the wait): something between the model and the client holds the output: a proxy or gateway (nginx proxy_buffering, a CDN or API gateway, compression middleware), or the server itself (a writer it does not flush after each event, or Nagle's algorithm coalescing its small writes: set TCP_NODELAY) — users see the answer in bursts instead of a stream", name, buffered, ok))
+		if b.BufferedMostly() {
+			w = append(w, fmt.Sprintf("%s: %d of %d streams arrived buffered (the output came all at once after the wait): something between the model and the client holds the output: a proxy or gateway (nginx proxy_buffering, a CDN or API gateway, compression middleware), or the server itself (a writer it does not flush after each event, or Nagle's algorithm coalescing its small writes: set TCP_NODELAY) — users see the answer in bursts instead of a stream", name, b.Buffered, b.OK))
 		}
 		if r.RequestsMin > 0 && r.StoppedAt > 0 && (r.Variant == "" || r.Variant == vocab.Head) {
 			w = append(w, fmt.Sprintf("%s: adaptive: stopped at %d of %d requests: %s", report.Name(r.Scenario)+" @ "+report.Name(r.Endpoint), r.StoppedAt, r.Config.Requests, report.Name(r.StopReason)))
 		}
-		if ok > 0 && late*10 >= ok {
-			w = append(w, fmt.Sprintf("%s: %d of %d requests were sent more than 100 ms behind their open-loop schedule: the client could not keep the rate (raise max_in_flight or lower rate); latencies under that load are understated", name, late, ok))
+		if b.OK > 0 && b.Late*10 >= b.OK {
+			w = append(w, fmt.Sprintf("%s: %d of %d requests were sent more than %d ms behind their open-loop schedule: the client could not keep the rate (raise max_in_flight or lower rate); latencies under that load are understated", name, b.Late, b.OK, report.LateMs))
 		}
 	}
 	return w
+}
+
+// digestFiles digests every run of files (nil ones skipped) from its
+// requests.
+func digestFiles(files ...*results.File) report.Digests {
+	ds := report.Digests{}
+	for _, f := range files {
+		if f == nil {
+			continue
+		}
+		for i := range f.Runs {
+			ds[&f.Runs[i]] = report.DigestOf(&f.Runs[i])
+		}
+	}
+	return ds
 }

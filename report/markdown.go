@@ -206,7 +206,7 @@ const notTested vocab.Status = "not_tested"
 // hidden metric only): a failing check is never hidden.
 func (s Scenario) Flags() []Flag {
 	hidden := s.hiddenMetrics()
-	if s.CurrentRun.BufferedMostly() && !s.BaseRun.BufferedMostly() {
+	if s.Current.BufferedMostly() && !s.Base.BufferedMostly() {
 		// Events that arrived together have no pace: a "faster"
 		// inter-token is the buffering the warnings name, not a speed-up.
 		for _, m := range []vocab.Metric{vocab.ITL, vocab.TPOT} {

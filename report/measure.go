@@ -40,6 +40,12 @@ type Breakdown struct {
 	CacheShare  float64     // cached / prompt tokens; NaN when not reported
 	ColdConns   int         // requests on a new connection
 	TokensUsage bool        // output tokens came from usage
+	// Buffered counts the successful requests whose stream arrived
+	// buffered, Late those sent more than LateMs behind their open-loop
+	// schedule; FirstError is the first error a request recorded ("" when
+	// none did).
+	Buffered, Late int
+	FirstError     string
 	// Sessions (scenarios with tools or turns): the answer, the session and
 	// the tool time of the successful sessions, and each step by position.
 	Answer, Session, ToolTime Stage
@@ -87,40 +93,166 @@ func (b *Breakdown) step(label string) *StepBreakdown {
 // IsSession reports whether the run's requests were sessions.
 func (b *Breakdown) IsSession() bool { return b != nil && len(b.Steps) > 0 }
 
+// BufferedMostly reports whether at least half of the run's successful
+// requests arrived buffered (their output all at once); false for nil.
+func (b *Breakdown) BufferedMostly() bool { return b != nil && b.OK > 0 && b.Buffered*2 >= b.OK }
+
+// LateMs is how far behind its open-loop schedule a request may be sent
+// before it counts as late (Breakdown.Late).
+const LateMs = 100
+
 // Describe computes the breakdown of a run.
-func Describe(r *results.Run) Breakdown {
-	b := Breakdown{N: len(r.Requests), CacheShare: math.NaN()}
-	var network, wait []float64
-	errs := map[string]int{}
-	prompt, cached := 0, 0
-	usage := 0
-	for _, q := range r.Requests {
-		if !q.Reused {
-			b.ColdConns++
+func Describe(r *results.Run) Breakdown { return DigestOf(r).Breakdown }
+
+// A Digest is a run reduced to what a comparison and the report's tables
+// read: its sample (compare.SampleOf) and its breakdown (Describe). The
+// per-request renderings (HTML, CSV, benchstat, OTLP, OpenMetrics) draw
+// the requests themselves.
+type Digest struct {
+	Sample    *compare.Sample
+	Breakdown Breakdown
+}
+
+// DigestOf digests a run from its requests.
+func DigestOf(r *results.Run) *Digest {
+	var d Digester
+	for i := range r.Requests {
+		d.Add(&r.Requests[i])
+	}
+	return d.Digest(r)
+}
+
+// A Digester builds a run's digest one request at a time, for a reader
+// that does not keep the requests (fileio.Stream). The zero value is
+// ready to use.
+type Digester struct {
+	sampler               compare.Sampler
+	b                     Breakdown // the counts
+	network, wait         []float64
+	errs                  map[string]int
+	prompt, cached, usage int
+	toolTime              []float64
+	steps                 map[stepKey]*stepColumns
+}
+
+// stepColumns are the values of one step (stepKey) of successful
+// sessions, and its prompt and cached tokens.
+type stepColumns struct {
+	ttft, first, call, total, tool []float64
+	prompt, cached                 int
+}
+
+// Add adds the run's next request.
+func (d *Digester) Add(q *results.Request) {
+	d.sampler.Add(q)
+	d.b.N++
+	if !q.Reused {
+		d.b.ColdConns++
+	}
+	if q.Error != "" && d.b.FirstError == "" {
+		d.b.FirstError = q.Error
+	}
+	if !q.OK {
+		if d.errs == nil {
+			d.errs = map[string]int{}
 		}
-		if !q.OK {
-			errs[ErrorKind(q.Error)]++
-			continue
-		}
-		b.OK++
-		net := q.DNSMs + q.ConnectMs + q.TLSMs
-		network = append(network, net)
-		if q.TTFBMs != nil {
-			wait = append(wait, *q.TTFBMs-net)
-		}
-		prompt += q.PromptTokens
-		cached += q.CachedTokens
-		if q.TokensSource == "usage" {
-			usage++
+		d.errs[ErrorKind(q.Error)]++
+		return
+	}
+	d.b.OK++
+	if q.Buffered {
+		d.b.Buffered++
+	}
+	if q.LagMs != nil && *q.LagMs > LateMs {
+		d.b.Late++
+	}
+	net := q.DNSMs + q.ConnectMs + q.TLSMs
+	d.network = append(d.network, net)
+	if q.TTFBMs != nil {
+		d.wait = append(d.wait, *q.TTFBMs-net)
+	}
+	d.prompt += q.PromptTokens
+	d.cached += q.CachedTokens
+	if q.TokensSource == "usage" {
+		d.usage++
+	}
+	if q.IsSession() {
+		d.addSession(q)
+	}
+}
+
+// addSession adds a successful session's tool time and its steps, matched
+// by their place (stepKey).
+func (d *Digester) addSession(q *results.Request) {
+	add := func(xs *[]float64, v *float64) {
+		if v != nil {
+			*xs = append(*xs, *v)
 		}
 	}
-	v := compare.SampleOf(r).Values
-	stage := func(name string, xs []float64) Stage {
-		s := compare.Sorted(xs)
-		return Stage{Name: name, P50: compare.Quantile(s, 0.5), P95: compare.Quantile(s, 0.95)}
+	add(&d.toolTime, q.ToolMs)
+	if d.steps == nil {
+		d.steps = map[stepKey]*stepColumns{}
 	}
-	b.Network = stage("Network", network)
-	b.ServerWait = stage("Server wait", wait)
+	n, turn := 0, -1
+	for i, st := range q.Steps {
+		if st.Turn != turn {
+			n, turn = 0, st.Turn
+		}
+		k := stepKey{turn: st.Turn}
+		if st.ToolCalls > 0 {
+			n++
+			k.index = n
+		}
+		c := d.steps[k]
+		if c == nil {
+			c = &stepColumns{}
+			d.steps[k] = c
+		}
+		add(&c.ttft, st.TTFTMs)
+		add(&c.first, st.FirstToolCallMs)
+		add(&c.call, st.ToolCallMs)
+		add(&c.total, st.TotalMs)
+		c.prompt += st.PromptTokens
+		c.cached += st.CachedTokens
+		if i < len(q.Steps)-1 {
+			c.tool = append(c.tool, st.ToolMs)
+		}
+	}
+}
+
+// stepBreakdowns are the steps' breakdowns, in the order of their places.
+func (d *Digester) stepBreakdowns() []StepBreakdown {
+	keys := slices.SortedFunc(maps.Keys(d.steps), func(a, b stepKey) int {
+		switch {
+		case a.less(b):
+			return -1
+		case b.less(a):
+			return 1
+		}
+		return 0
+	})
+	out := make([]StepBreakdown, len(keys))
+	for i, k := range keys {
+		c := d.steps[k]
+		out[i] = StepBreakdown{Label: k.label(), N: len(c.total), TTFT: stage("TTFT", c.ttft), FirstToolCall: stage("First tool call", c.first),
+			ToolCall: stage("Tool call", c.call), Total: stage("Total", c.total), ToolTime: stage("Tool time", c.tool), Cache: math.NaN()}
+		if c.prompt > 0 {
+			out[i].Cache = float64(c.cached) / float64(c.prompt)
+		}
+	}
+	return out
+}
+
+// Digest is the digest of the requests added; r is their run (its
+// variant decides whether the sample keeps the A/B blocks). The Digester
+// is not to be used after.
+func (d *Digester) Digest(r *results.Run) *Digest {
+	sample := d.sampler.Sample(r)
+	b := d.b
+	b.CacheShare = math.NaN()
+	v := sample.Values
+	b.Network = stage("Network", d.network)
+	b.ServerWait = stage("Server wait", d.wait)
 	b.TTFT = stage("TTFT", v[vocab.TTFT])
 	b.TTFC = stage("TTFC", v[vocab.TTFC])
 	b.ITL = stage("Inter-token", v[vocab.ITL])
@@ -129,22 +261,24 @@ func Describe(r *results.Run) Breakdown {
 	b.Perceived = stage("Perceived", v[vocab.Perceived])
 	b.Answer = stage("Answer", v[vocab.Answer])
 	b.Session = stage("Session", v[vocab.Session])
-	b.ToolTime, b.Steps = steps(r)
+	b.ToolTime = stage("Tool time", d.toolTime)
+	b.Steps = d.stepBreakdowns()
 	if b.N > 0 {
 		b.ErrorRate = float64(b.N-b.OK) / float64(b.N)
 	}
-	for e, n := range errs {
+	for e, n := range d.errs {
 		b.ErrorKinds = append(b.ErrorKinds, KindCount{Kind: e, N: n})
 	}
 	sortKinds(b.ErrorKinds)
 	if len(b.ErrorKinds) > 0 {
 		b.TopError, b.TopErrorN = b.ErrorKinds[0].Kind, b.ErrorKinds[0].N
 	}
-	if cached > 0 && prompt > 0 {
-		b.CacheShare = float64(cached) / float64(prompt)
+	if d.cached > 0 && d.prompt > 0 {
+		b.CacheShare = float64(d.cached) / float64(d.prompt)
 	}
-	b.TokensUsage = usage == b.OK && b.OK > 0
-	return b
+	b.TokensUsage = d.usage == b.OK && b.OK > 0
+	*d = Digester{}
+	return &Digest{Sample: sample, Breakdown: b}
 }
 
 // stepKey places a step among its session's: its turn, and its position
@@ -170,74 +304,10 @@ func (k stepKey) less(o stepKey) bool {
 	return k.index != 0 && (o.index == 0 || k.index < o.index)
 }
 
-// steps describes the steps of a run's successful sessions, matched by
-// their place (stepKey), and their tool time.
-func steps(r *results.Run) (Stage, []StepBreakdown) {
-	type cols struct {
-		ttft, first, call, total, tool []float64
-		prompt, cached                 int
-	}
-	by := map[stepKey]*cols{}
-	var toolTime []float64
-	add := func(xs *[]float64, v *float64) {
-		if v != nil {
-			*xs = append(*xs, *v)
-		}
-	}
-	for _, q := range r.Requests {
-		if !q.OK || !q.IsSession() {
-			continue
-		}
-		add(&toolTime, q.ToolMs)
-		n, turn := 0, -1
-		for i, st := range q.Steps {
-			if st.Turn != turn {
-				n, turn = 0, st.Turn
-			}
-			k := stepKey{turn: st.Turn}
-			if st.ToolCalls > 0 {
-				n++
-				k.index = n
-			}
-			c := by[k]
-			if c == nil {
-				c = &cols{}
-				by[k] = c
-			}
-			add(&c.ttft, st.TTFTMs)
-			add(&c.first, st.FirstToolCallMs)
-			add(&c.call, st.ToolCallMs)
-			add(&c.total, st.TotalMs)
-			c.prompt += st.PromptTokens
-			c.cached += st.CachedTokens
-			if i < len(q.Steps)-1 {
-				c.tool = append(c.tool, st.ToolMs)
-			}
-		}
-	}
-	stage := func(name string, xs []float64) Stage {
-		s := compare.Sorted(xs)
-		return Stage{Name: name, P50: compare.Quantile(s, 0.5), P95: compare.Quantile(s, 0.95)}
-	}
-	keys := slices.SortedFunc(maps.Keys(by), func(a, b stepKey) int {
-		switch {
-		case a.less(b):
-			return -1
-		case b.less(a):
-			return 1
-		}
-		return 0
-	})
-	out := make([]StepBreakdown, len(keys))
-	for i, k := range keys {
-		c := by[k]
-		out[i] = StepBreakdown{Label: k.label(), N: len(c.total), TTFT: stage("TTFT", c.ttft), FirstToolCall: stage("First tool call", c.first),
-			ToolCall: stage("Tool call", c.call), Total: stage("Total", c.total), ToolTime: stage("Tool time", c.tool), Cache: math.NaN()}
-		if c.prompt > 0 {
-			out[i].Cache = float64(c.cached) / float64(c.prompt)
-		}
-	}
-	return stage("Tool time", toolTime), out
+// stage is the P50 and P95 of values (NaN ones left out).
+func stage(name string, xs []float64) Stage {
+	s := compare.Sorted(xs)
+	return Stage{Name: name, P50: compare.Quantile(s, 0.5), P95: compare.Quantile(s, 0.95)}
 }
 
 // KindCount is how many requests failed with one kind of error.

@@ -42,6 +42,21 @@ type Report struct {
 	// Costs are what each measured (endpoint, scenario) cost at the
 	// suite's pricing (both variants of an A/B run); empty without pricing.
 	Costs []Cost
+	// WithoutRequests is set when the runs were read without their
+	// requests (only their digests, BuildDigested): the renderings that
+	// draw per-request values (NeedsRequests) cannot render the report.
+	WithoutRequests bool
+}
+
+// NeedsRequests reports whether a rendering draws the runs' per-request
+// values: html, csv, benchstat, otlp and openmetrics do; text, markdown,
+// json and bmf read only the digests.
+func NeedsRequests(format string) bool {
+	switch format {
+	case "text", "markdown", "json", "bmf":
+		return false
+	}
+	return true
 }
 
 // Cost is one run's cost in USD.
@@ -151,8 +166,9 @@ type Scenario struct {
 	Checks                    []compare.Check
 	ConfigLine                int
 	// BaseRun and CurrentRun are the measured runs (BaseRun nil without a
-	// baseline): the per-request values the HTML report and the CSV export
-	// draw.
+	// baseline): the per-request values the HTML report and the exports
+	// draw. In a report of runs read without their requests
+	// (Report.WithoutRequests) they hold no Requests.
 	BaseRun, CurrentRun *results.Run
 }
 
@@ -206,8 +222,60 @@ var rowMetrics = []struct {
 	{vocab.StepCount, "Model calls", "per session"},
 }
 
+// Digests maps the runs of a comparison to their digests.
+type Digests map[*results.Run]*Digest
+
+// DigestPairs digests the runs of pairs from their requests.
+func DigestPairs(pairs []results.Pair) Digests {
+	ds := Digests{}
+	for _, p := range pairs {
+		for _, r := range []*results.Run{p.Base, p.Head} {
+			if r != nil && ds[r] == nil {
+				ds[r] = DigestOf(r)
+			}
+		}
+	}
+	return ds
+}
+
+// Of is r's digest (nil for a nil run); a run it does not hold is a
+// programming error.
+func (ds Digests) Of(r *results.Run) *Digest {
+	if r == nil {
+		return nil
+	}
+	d, ok := ds[r]
+	if !ok {
+		panic(fmt.Sprintf("report: no digest of the run of endpoint %q, scenario %q", r.Endpoint, r.Scenario))
+	}
+	return d
+}
+
+// Sample is r's sample (nil for a nil run).
+func (ds Digests) Sample(r *results.Run) *compare.Sample {
+	if d := ds.Of(r); d != nil {
+		return d.Sample
+	}
+	return nil
+}
+
+// Pairs is the comparison's input: the samples of pairs.
+func (ds Digests) Pairs(pairs []results.Pair) []compare.Pair {
+	out := make([]compare.Pair, 0, len(pairs))
+	for _, p := range pairs {
+		out = append(out, compare.Pair{Endpoint: p.Endpoint, Scenario: p.Scenario, Base: ds.Sample(p.Base), Head: ds.Sample(p.Head)})
+	}
+	return out
+}
+
 // Build assembles a report from matched runs and their comparison.
 func Build(pairs []results.Pair, res compare.Result, th compare.Config) *Report {
+	return BuildDigested(pairs, DigestPairs(pairs), res, th)
+}
+
+// BuildDigested is Build from the runs' digests (ds holds every run of
+// pairs), so that the runs need not hold their requests.
+func BuildDigested(pairs []results.Pair, ds Digests, res compare.Result, th compare.Config) *Report {
 	r := &Report{Verdict: res.Verdict, Warnings: warnings(res), Tested: res.Tested, Thresholds: th, Result: res}
 	byKey := map[string][]compare.Check{}
 	for _, c := range res.Checks {
@@ -238,10 +306,10 @@ func Build(pairs []results.Pair, res compare.Result, th compare.Config) *Report 
 		s := Scenario{Endpoint: p.Endpoint, Scenario: p.Scenario, Model: p.Head.Model, Changed: results.Changed(p),
 			Checks: byKey[p.Endpoint+"\x00"+p.Scenario], ConfigLine: p.Head.ConfigLine, Status: vocab.OK,
 			BaseRun: p.Base, CurrentRun: p.Head}
-		cur := Describe(p.Head)
+		cur := ds.Of(p.Head).Breakdown
 		s.Current = &cur
 		if p.Base != nil {
-			b := Describe(p.Base)
+			b := ds.Of(p.Base).Breakdown
 			s.Base = &b
 		}
 		for _, c := range s.Checks {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -368,5 +369,30 @@ func TestMeasurementsKeepTheConfigOrder(t *testing.T) {
 	}
 	if got, want := strings.Join(order, " "), "zeta/a zeta/b alpha/a"; !strings.HasPrefix(got, want) {
 		t.Errorf("got %s, want %s", got, want)
+	}
+}
+
+// TestDigestHoldsTheRunsSample: a digest's sample is SampleOf's, kept
+// apart from the Digester (which is reset), and its counts are the run's.
+func TestDigestHoldsTheRunsSample(t *testing.T) {
+	t.Parallel()
+	r := fixtureRun(rand.New(rand.NewPCG(3, 4)), "e", "s", 200, 0.3, 0.01, 0.1, true, false)
+	r.Variant = vocab.Head
+	for i := range r.Requests {
+		r.Requests[i].Block = 1 + i/20
+		r.Requests[i].Buffered = i%2 == 0
+	}
+	var d Digester
+	for i := range r.Requests {
+		d.Add(&r.Requests[i])
+	}
+	got := d.Digest(&r)
+	d.Add(&r.Requests[0]) // a reused Digester does not touch the digest
+	if g, w := fmt.Sprintf("%+v", *got.Sample), fmt.Sprintf("%+v", *compare.SampleOf(&r)); g != w || len(got.Sample.Block) != 200 {
+		t.Errorf("sample\n%s\nwant\n%s", g, w)
+	}
+	b := got.Breakdown
+	if b.N != 200 || b.OK != r.OKCount() || b.FirstError == "" || b.Buffered == 0 || !b.BufferedMostly() {
+		t.Errorf("breakdown: %d requests, %d ok (want %d), first error %q, %d buffered", b.N, b.OK, r.OKCount(), b.FirstError, b.Buffered)
 	}
 }

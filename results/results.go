@@ -222,8 +222,43 @@ type Step struct {
 	Error        string  `json:"error,omitempty"`
 }
 
-// Validate checks the schema, metrics version and required keys.
+// Validate checks the schema, metrics version and required keys, and
+// every request (Request.Check).
 func (f *File) Validate() error {
+	checks := make([]RunCheck, len(f.Runs))
+	for i := range f.Runs {
+		for j := range f.Runs[i].Requests {
+			checks[i].Add(&f.Runs[i].Requests[j])
+		}
+	}
+	return f.ValidateChecked(checks)
+}
+
+// RunCheck is what validation needs of a run's requests, gathered one
+// request at a time (a reader that does not keep them checks each as it
+// passes): how many there are, and the first that Check refuses.
+type RunCheck struct {
+	n   int
+	err error
+}
+
+// Add checks the run's next request.
+func (c *RunCheck) Add(q *Request) {
+	if c.err == nil {
+		if err := q.Check(); err != nil {
+			c.err = fmt.Errorf("requests[%d]: %v", c.n, err)
+		}
+	}
+	c.n++
+}
+
+// ValidateChecked is Validate with the runs' requests already checked:
+// checks[i] holds run i's, whose Requests may then be nil. It returns
+// the error Validate returns for the same file.
+func (f *File) ValidateChecked(checks []RunCheck) error {
+	if len(checks) != len(f.Runs) {
+		return fmt.Errorf("validating %d runs with the checks of %d", len(f.Runs), len(checks))
+	}
 	if f.Schema != Schema {
 		if f.Schema == "" {
 			return fmt.Errorf("not a latgate results file (no \"schema\" key; want %q)", Schema)
@@ -249,16 +284,11 @@ func (f *File) Validate() error {
 			return fmt.Errorf("runs[%d]: variant is %q, want %q or %q", i, r.Variant, vocab.Base, vocab.Head)
 		}
 		seen[k] = true
-		if len(r.Requests) == 0 && f.Incomplete == "" {
+		if checks[i].n == 0 && f.Incomplete == "" {
 			return fmt.Errorf("runs[%d] (endpoint %q, scenario %q%s): no requests: nothing was measured", i, r.Endpoint, r.Scenario, variantLabel(r.Variant))
 		}
-		for j, q := range r.Requests {
-			if q.OK && (q.TTFTMs == nil || q.TotalMs == nil) {
-				return fmt.Errorf("runs[%d].requests[%d]: an ok request needs ttft_ms and total_ms", i, j)
-			}
-			if err := q.check(); err != nil {
-				return fmt.Errorf("runs[%d].requests[%d]: %v", i, j, err)
-			}
+		if checks[i].err != nil {
+			return fmt.Errorf("runs[%d].%v", i, checks[i].err)
 		}
 		if err := checkCost("cost_usd", r.CostUSD); err != nil {
 			return fmt.Errorf("runs[%d]: %v", i, err)
@@ -277,16 +307,18 @@ const (
 	maxUSD   = 1e6
 )
 
-// check refuses a request whose values no measurement gives: a time below
-// zero or beyond MaxMs, a negative or absurd count or cost, a session whose
-// step count is not its steps'.
-func (q *Request) check() error {
-	for _, t := range q.times() {
-		if t.v != nil && !(*t.v >= 0 && *t.v <= MaxMs) {
-			return fmt.Errorf("%s is %g: a time is from 0 to %g ms", t.key, *t.v, MaxMs)
-		}
+// Check refuses a request whose values no measurement gives (Validate says
+// which run and request): an ok request without ttft_ms or total_ms, a
+// time below zero or beyond MaxMs, a negative or absurd count or cost, a
+// session whose step count is not its steps'.
+func (q *Request) Check() error {
+	if q.OK && (q.TTFTMs == nil || q.TotalMs == nil) {
+		return errors.New("an ok request needs ttft_ms and total_ms")
 	}
-	for _, c := range []struct {
+	if key, v, bad := q.badTime(); bad {
+		return fmt.Errorf("%s is %g: a time is from 0 to %g ms", key, v, MaxMs)
+	}
+	for _, c := range [...]struct {
 		key string
 		v   int
 	}{{"output_tokens", q.OutputTokens}, {"prompt_tokens", q.PromptTokens}, {"cached_tokens", q.CachedTokens}, {"reasoning_tokens", q.ReasoningTokens}} {
@@ -310,32 +342,50 @@ func checkCost(key string, v *float64) error {
 	return nil
 }
 
-// timed is one time of a request, by its key.
+// timed is one time of a request or a step, by its key.
 type timed struct {
 	key string
 	v   *float64
 }
 
-// times lists every time of a request, its steps' included.
-func (q *Request) times() []timed {
-	out := []timed{
+// outOfBounds finds the first of times that is no time (below zero,
+// beyond MaxMs); null times are not observed, not wrong.
+func outOfBounds(times []timed) (string, float64, bool) {
+	for _, t := range times {
+		if t.v != nil && !(*t.v >= 0 && *t.v <= MaxMs) {
+			return t.key, *t.v, true
+		}
+	}
+	return "", 0, false
+}
+
+// badTime finds the request's first time out of bounds, its gaps' and
+// steps' included, in the order of the file's keys; it allocates only to
+// name a step's bad time (a request is checked on every read).
+func (q *Request) badTime() (string, float64, bool) {
+	if key, v, bad := outOfBounds([]timed{
 		{"dns_ms", &q.DNSMs}, {"connect_ms", &q.ConnectMs}, {"tls_ms", &q.TLSMs},
 		{"ttfb_ms", q.TTFBMs}, {"first_event_ms", q.FirstEventMs}, {"ttft_ms", q.TTFTMs},
 		{"ttfc_ms", q.TTFCMs}, {"total_ms", q.TotalMs}, {"perceived_ms", q.PerceivedMs},
 		{"tpot_ms", q.TPOTMs}, {"max_stall_ms", q.MaxStallMs}, {"sent_ms", &q.SentMs}, {"lag_ms", q.LagMs},
 		{"first_tool_call_ms", q.FirstToolCallMs}, {"answer_ms", q.AnswerMs}, {"session_ms", q.SessionMs}, {"tool_ms", q.ToolMs},
+	}); bad {
+		return key, v, true
 	}
-	for i := range q.ITLMs {
-		out = append(out, timed{"itl_ms", &q.ITLMs[i]})
+	for _, g := range q.ITLMs {
+		if !(g >= 0 && g <= MaxMs) {
+			return "itl_ms", g, true
+		}
 	}
 	for i := range q.Steps {
 		st := &q.Steps[i]
-		p := fmt.Sprintf("steps[%d].", i)
-		out = append(out, timed{p + "start_ms", &st.StartMs}, timed{p + "ttft_ms", st.TTFTMs}, timed{p + "ttfc_ms", st.TTFCMs},
-			timed{p + "first_tool_call_ms", st.FirstToolCallMs}, timed{p + "tool_call_ms", st.ToolCallMs},
-			timed{p + "total_ms", st.TotalMs}, timed{p + "tool_ms", &st.ToolMs})
+		if key, v, bad := outOfBounds([]timed{{"start_ms", &st.StartMs}, {"ttft_ms", st.TTFTMs}, {"ttfc_ms", st.TTFCMs},
+			{"first_tool_call_ms", st.FirstToolCallMs}, {"tool_call_ms", st.ToolCallMs},
+			{"total_ms", st.TotalMs}, {"tool_ms", &st.ToolMs}}); bad {
+			return fmt.Sprintf("steps[%d].%s", i, key), v, true
+		}
 	}
-	return out
+	return "", 0, false
 }
 
 // Key identifies a run across files: (endpoint, scenario), and the variant
@@ -377,22 +427,4 @@ func (f *File) Requests() int {
 		n += len(r.Requests)
 	}
 	return n
-}
-
-// BufferedMostly reports whether at least half of a run's successful
-// requests arrived buffered (their output all at once); false for nil.
-func (r *Run) BufferedMostly() bool {
-	if r == nil {
-		return false
-	}
-	ok, buffered := 0, 0
-	for _, q := range r.Requests {
-		if q.OK {
-			ok++
-			if q.Buffered {
-				buffered++
-			}
-		}
-	}
-	return ok > 0 && buffered*2 >= ok
 }

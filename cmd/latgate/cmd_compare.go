@@ -72,7 +72,7 @@ func cmdCompare(e *env, args []string) error {
 	if cfg != nil {
 		history = cfg.Regression.History
 	}
-	rep, noise, err := gate.ComparePaths(pos, th, history, e.stderr)
+	rep, noise, err := gate.ComparePaths(pos, *format, th, history, e.stderr)
 	if err != nil {
 		return err
 	}

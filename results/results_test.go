@@ -1,0 +1,57 @@
+package results
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestCheckDoesNotAllocate: every request of every file read is checked,
+// 200,000 in a large file; a sound one costs no allocation.
+func TestCheckDoesNotAllocate(t *testing.T) {
+	v, n := 120.5, 2
+	q := &Request{OK: true, TTFTMs: &v, TotalMs: &v, TPOTMs: &v, ITLMs: make([]float64, 31), StepCount: &n,
+		Steps: []Step{{TTFTMs: &v, TotalMs: &v}, {StartMs: v, ToolMs: 3}}}
+	if allocs := testing.AllocsPerRun(100, func() {
+		if err := q.Check(); err != nil {
+			t.Fatal(err)
+		}
+	}); allocs != 0 {
+		t.Errorf("Check allocates %v times per request, want 0", allocs)
+	}
+	bad := -1.0
+	q.Steps[1].TTFCMs = &bad
+	if err := q.Check(); err == nil || err.Error() != "steps[1].ttfc_ms is -1: a time is from 0 to 1e+09 ms" {
+		t.Errorf("a step's bad time: %v", err)
+	}
+}
+
+// TestValidateChecked: the checks of a reader that did not keep the
+// requests give Validate's errors, with the run and request named.
+func TestValidateChecked(t *testing.T) {
+	v, bad := 100.0, 2e9
+	good := Request{OK: true, TTFTMs: &v, TotalMs: &v}
+	f := &File{Schema: Schema, MetricsVersion: MetricsVersion, Runs: []Run{
+		{Endpoint: "e", Scenario: "a", Requests: []Request{good}},
+		{Endpoint: "e", Scenario: "b", Requests: []Request{good, good, {OK: true, TTFTMs: &v, TotalMs: &bad}, {OK: true}}},
+	}}
+	want := f.Validate()
+	if want == nil || want.Error() != "runs[1].requests[2]: total_ms is 2e+09: a time is from 0 to 1e+09 ms" {
+		t.Fatalf("Validate: %v", want)
+	}
+	checks := make([]RunCheck, 2)
+	for i := range f.Runs {
+		for j := range f.Runs[i].Requests {
+			checks[i].Add(&f.Runs[i].Requests[j])
+		}
+		f.Runs[i].Requests = nil
+	}
+	if err := f.ValidateChecked(checks); err == nil || err.Error() != want.Error() {
+		t.Errorf("ValidateChecked: %v, want %v", err, want)
+	}
+	if err := f.ValidateChecked(checks[:1]); err == nil || !strings.Contains(err.Error(), "the checks of 1") {
+		t.Errorf("checks of fewer runs: %v", err)
+	}
+	if err := f.ValidateChecked(make([]RunCheck, 2)); err == nil || !strings.Contains(err.Error(), "runs[0] (endpoint \"e\", scenario \"a\"): no requests") {
+		t.Errorf("no request checked: %v", err)
+	}
+}
