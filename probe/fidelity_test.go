@@ -30,6 +30,7 @@ var (
 	fidelityConc = flag.String("fidelity-conc", "1,50,200,1000", "concurrency levels")
 	skipNode     = flag.Bool("skip-node", false, "do not run the reference client")
 	fidelityReps = flag.Int("fidelity-reps", 1, "measure each level this many times; latgate's rows are the medians")
+	fidelityDump = flag.String("fidelity-dump", "", "append one line per measured latgate request to this file: concurrency, send time (Unix ns), error vs the server's send (ms), TTFT (ms)")
 )
 
 const (
@@ -187,6 +188,14 @@ func TestFidelity(t *testing.T) {
 		t.Skip("run with -fidelity (make bench)")
 	}
 	url, pid := startSim(t, t.TempDir())
+	if *fidelityDump != "" {
+		f, err := os.OpenFile(*fidelityDump, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		dump = f
+	}
 	script := ""
 	if !*skipNode {
 		script = nodeReference(t)
@@ -282,6 +291,7 @@ func fidelityProbe(url string, pid, conc int) (injected, own fidRow) {
 		if st.stamp > 0 {
 			truth := time.Duration(st.stamp - rec.Start.UnixNano())
 			ownErr = append(ownErr, float64(rec.TTFT-truth)/1e6)
+			fmt.Fprintf(dump, "%d %d %.3f %.3f\n", conc, rec.Start.UnixNano(), float64(rec.TTFT-truth)/1e6, float64(rec.TTFT)/1e6)
 		}
 		if rec.TPOT > 0 {
 			gapErr = append(gapErr, float64(rec.TPOT-injectedITL)/1e6)
@@ -298,6 +308,9 @@ func fidelityProbe(url string, pid, conc int) (injected, own fidRow) {
 	}
 	return row("latgate probe vs injected", ttftErr), row("latgate probe vs server's actual send", ownErr)
 }
+
+// dump receives -fidelity-dump's lines.
+var dump io.Writer = io.Discard
 
 // fidelityPool runs do total times on conc goroutines.
 func fidelityPool(conc, total int, do func()) {
