@@ -17,7 +17,8 @@ var (
 )
 
 // frame is one wire event before decoding: a dispatched server-sent event,
-// an NDJSON line or a chunk of text.
+// an NDJSON line or a chunk of text. A framer reuses its buffers: Data is
+// valid until its next call of Next (decoders copy what they keep).
 type frame struct {
 	Name string // SSE: the event: field, "" for the default "message"
 	Data []byte // SSE: data: lines joined with "\n"; NDJSON: the line; text: the bytes
@@ -51,7 +52,7 @@ type framer interface {
 func newFramer(f framing, r io.Reader) framer {
 	switch f {
 	case framingNDJSON:
-		return &ndjsonFramer{lines: lineReader{r: bufio.NewReaderSize(r, 32<<10)}}
+		return &ndjsonFramer{lines: lineReader{r: bufio.NewReaderSize(r, lineBuffer)}}
 	case framingText:
 		return &textFramer{r: r, buf: make([]byte, 32<<10)}
 	}
@@ -72,8 +73,13 @@ type sseFramer struct {
 }
 
 func newSSEFramer(r io.Reader) *sseFramer {
-	return &sseFramer{lineReader: lineReader{r: bufio.NewReaderSize(r, 32<<10)}}
+	return &sseFramer{lineReader: lineReader{r: bufio.NewReaderSize(r, lineBuffer)}}
 }
+
+// lineBuffer is the read buffer of a line framer: a line longer than it is
+// put together from several reads. HTTP/1 bodies come from a 4 KiB buffer
+// already.
+const lineBuffer = 4 << 10
 
 // lineReader reads lines of at most MaxLine bytes; a partial last line is
 // errMidLine.
@@ -82,25 +88,27 @@ type lineReader struct {
 	line []byte
 }
 
+// readLine returns the next line, valid until the next call: the reader's
+// own buffer when the line is in it whole, else a copy put together.
 func (d *lineReader) readLine() ([]byte, error) {
-	d.line = d.line[:0]
-	for {
-		frag, err := d.r.ReadSlice('\n')
-		d.line = append(d.line, frag...)
-		if len(d.line) > MaxLine {
-			return nil, errLineTooLong
-		}
-		switch {
-		case err == bufio.ErrBufferFull:
-			continue
-		case err == nil:
-			return d.line, nil
-		case len(d.line) > 0 && (err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF)):
-			return nil, errMidLine
-		default:
-			return nil, err
-		}
+	frag, err := d.r.ReadSlice('\n')
+	if err == nil {
+		return frag, nil // the whole line is in the buffer
 	}
+	d.line = append(d.line[:0], frag...)
+	for err == bufio.ErrBufferFull && len(d.line) <= MaxLine {
+		frag, err = d.r.ReadSlice('\n')
+		d.line = append(d.line, frag...)
+	}
+	switch {
+	case len(d.line) > MaxLine:
+		return nil, errLineTooLong
+	case err == nil:
+		return d.line, nil
+	case len(d.line) > 0 && (err == io.EOF || errors.Is(err, io.ErrUnexpectedEOF)):
+		return nil, errMidLine
+	}
+	return nil, err
 }
 
 // Next returns the next event. At the end of the stream it returns io.EOF
@@ -148,7 +156,7 @@ func (d *sseFramer) Next() (frame, error) {
 }
 
 func (d *sseFramer) dispatch() frame {
-	ev := frame{Name: d.name, Data: append([]byte(nil), d.data...)}
+	ev := frame{Name: d.name, Data: d.data}
 	d.data, d.hasData, d.name = d.data[:0], false, ""
 	return ev
 }
@@ -167,7 +175,7 @@ func (d *ndjsonFramer) Next() (frame, error) {
 		}
 		line = bytes.TrimSpace(line)
 		if len(line) > 0 {
-			return frame{Data: append([]byte(nil), line...)}, nil
+			return frame{Data: line}, nil
 		}
 	}
 }
@@ -182,7 +190,7 @@ func (d *textFramer) Next() (frame, error) {
 	for {
 		n, err := d.r.Read(d.buf)
 		if n > 0 {
-			return frame{Data: append([]byte(nil), d.buf[:n]...)}, nil
+			return frame{Data: d.buf[:n]}, nil
 		}
 		if err != nil {
 			return frame{}, err
