@@ -71,7 +71,7 @@ func Describe(r *results.Run) Breakdown {
 			continue
 		}
 		b.OK++
-		net := q.DNSMs + q.ConnectMs + q.TLSMs
+		net := q.DNSMs + q.ConnectMs + q.TLSMs + q.UpgradeMs
 		network = append(network, net)
 		if q.TTFBMs != nil {
 			wait = append(wait, *q.TTFBMs-net)
