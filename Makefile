@@ -10,7 +10,7 @@ FUZZTIME ?= 100000x
 # staticcheck, pinned; run from the module proxy (make lint).
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all build test unit lint treecheck fuzz demo bench calibrate release clean fmt e2e-action e2e-real browser-test screenshots
+.PHONY: all build test unit lint treecheck fuzz demo bench bench-realtime calibrate release clean fmt e2e-action e2e-real browser-test screenshots
 
 all: build test
 
@@ -51,9 +51,15 @@ demo:
 # Speed and memory targets live in benchmarks; results go to docs/performance.md.
 # The fidelity study runs the simulator as a separate process and installs
 # the openai npm package (v6) for the reference client.
-bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./probe ./baseline
+bench: bench-realtime
+	$(GO) test -run '^$$' -bench . -benchmem ./probe ./fileio
 	$(GO) test -count=1 -run '^TestFidelity$$' -v -timeout 30m ./probe -fidelity
+
+# The Realtime API's peer check: latgate and the openai npm package's
+# Realtime WebSocket (with ws, for Node 20) against the simulator over TLS,
+# on TTFT; a few minutes.
+bench-realtime:
+	$(GO) test -count=1 -run '^TestFidelityRealtime$$' -v -timeout 30m ./probe -fidelity
 
 # A real inference engine (Ollama built from the Go module proxy); minutes.
 e2e-real:

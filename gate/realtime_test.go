@@ -2,11 +2,13 @@ package gate
 
 import (
 	"context"
+	"net/http"
 	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
 
+	"github.com/latgate/latgate/compare"
 	"github.com/latgate/latgate/internal/clocktest"
 	"github.com/latgate/latgate/report"
 	"github.com/latgate/latgate/results"
@@ -73,5 +75,56 @@ func TestUnknownEventsWarn(t *testing.T) {
 	w := RunWarnings(f)
 	if len(w) != 1 || !strings.Contains(w[0], "s @ voice: the server sent 3 events of types latgate does not know") {
 		t.Errorf("warnings %q", w)
+	}
+}
+
+// ab works on realtime endpoints as on any other: an A/A run passes, a
+// head 30% slower fails, interleaved on reused connections.
+func TestRealtimeAB(t *testing.T) {
+	if testing.Short() {
+		t.Skip("measures a few hundred simulated requests")
+	}
+	t.Parallel()
+	th, err := Thresholds(nil, Overrides{MinDelta: "5ms"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	th.Bootstrap = -1
+	variant := func(t *testing.T, slowdown float64, seed uint64) (*suite.Config, *http.Client) {
+		s := sim.New(sim.Profile{HeaderDelay: 2 * time.Millisecond, TTFT: sim.LogNormal(100*time.Millisecond, 0.2),
+			ITL: sim.LogNormal(10*time.Millisecond, 0.2), Tokens: 16, Speed: sim.Speed{Slowdown: slowdown}}, seed)
+		srv := clocktest.NewServer(t, s)
+		cfg, err := suite.Parse("rt.yaml", []byte(`endpoints:
+  - {name: voice, api: realtime, base_url: `+strings.Replace(srv.URL, "http:", "ws:", 1)+`/v1, model: m}
+scenarios:
+  - {name: turn, prompt: "Say hello.", requests: 60}
+`), suite.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return cfg, srv.Client() // it dials every server of the test
+	}
+	for _, tt := range []struct {
+		slowdown float64
+		verdict  string
+	}{{0, "pass"}, {0.3, "fail"}} {
+		synctest.Test(t, func(t *testing.T) {
+			base, client := variant(t, 0, 4)
+			head, _ := variant(t, tt.slowdown, 5)
+			f, err := MeasureAB(context.Background(), base, head, MeasureOptions{Client: client, Thresholds: &th})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, run := range f.Runs {
+				for _, q := range run.Requests {
+					if !q.OK || !q.Reused {
+						t.Fatalf("%s: ok %v (%s), reused %v", run.Variant, q.OK, q.Error, q.Reused)
+					}
+				}
+			}
+			if res := CompareRuns(f, compare.Pairs(results.MatchVariants(f)), th); res.Verdict != tt.verdict {
+				t.Errorf("slowdown %v: verdict %s, want %s", tt.slowdown, res.Verdict, tt.verdict)
+			}
+		})
 	}
 }

@@ -27,6 +27,8 @@ type realtimeDecoder struct {
 	// other counts the deltas of the modality not asked for.
 	unknown, other int
 	first          string
+	// ended: response.done came (a hint explains only a finished answer).
+	ended bool
 }
 
 // realtimeEvent is the part of any server event the decoder reads.
@@ -102,7 +104,7 @@ func (d *realtimeDecoder) decode(f frame) (event, error) {
 // with a reason such as max_output_tokens, a proper end; failed and
 // cancelled, the provider's error) and the usage.
 func (d *realtimeDecoder) done(v realtimeEvent, e *event) {
-	e.done, e.finish = true, "completed"
+	e.done, e.finish, d.ended = true, "completed", true
 	r := v.Response
 	if r == nil {
 		return
@@ -134,9 +136,12 @@ func (d *realtimeDecoder) done(v realtimeEvent, e *event) {
 	}
 }
 
-// hint explains an answer without output: deltas of the other modality,
-// or events of unknown types.
+// hint explains a finished answer without output: deltas of the other
+// modality, or events of unknown types.
 func (d *realtimeDecoder) hint() string {
+	if !d.ended {
+		return ""
+	}
 	var parts []string
 	if d.other > 0 {
 		asked, got := "text (response.output_text.delta)", "audio (response.output_audio.delta)"

@@ -227,3 +227,72 @@ func TestRealtimeUnknownEvents(t *testing.T) {
 		exactly(t, "ttft", rec.TTFT, 40*time.Millisecond)
 	})
 }
+
+// An answer in the other modality fails with a hint naming it, and stops
+// the run (every request would fail the same way); an error event after
+// unknown events is the provider's error, not a misread stream.
+func TestRealtimeHints(t *testing.T) {
+	t.Parallel()
+	d := &realtimeDecoder{audio: true}
+	for _, ev := range []string{`{"type":"response.output_text.delta","delta":"Hi"}`, `{"type":"response.glitter"}`, `{"type":"response.done","response":{"status":"completed"}}`} {
+		if _, err := d.decode(frame{Data: []byte(ev)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := "latgate asked for audio (response.output_audio.delta) and the server sent 1 deltas of text (response.output_text.delta); 1 events of types latgate does not know (the first: response.glitter)"
+	if h := d.hint(); h != want {
+		t.Errorf("hint %q,\nwant %q", h, want)
+	}
+	e := &realtimeDecoder{}
+	_, _ = e.decode(frame{Data: []byte(`{"type":"response.glitter"}`)})
+	ev, _ := e.decode(frame{Data: []byte(`{"type":"error","error":{"type":"invalid_request_error","code":"rate_limit_exceeded","message":"Slow down."}}`)})
+	if e.hint() != "" || ev.err != "Slow down. [rate_limit_exceeded]" {
+		t.Errorf("hint %q after an error event %q", e.hint(), ev.err)
+	}
+	for in, want := range map[string]int{"": 0, "AAAA": 3, "AAAAAA==": 4, "AAAAAAA=": 5, "AAAAAA": 4} {
+		if n := base64Len(in); n != want {
+			t.Errorf("base64Len(%q) = %d, want %d", in, n, want)
+		}
+	}
+}
+
+// response.done's statuses: incomplete is a proper end, failed and
+// cancelled are the provider's errors.
+func TestRealtimeDone(t *testing.T) {
+	t.Parallel()
+	for ev, want := range map[string]string{
+		`{"type":"response.done","response":{"status":"incomplete","status_details":{"type":"incomplete","reason":"max_output_tokens"}}}`:              "finish max_output_tokens",
+		`{"type":"response.done","response":{"status":"failed","status_details":{"type":"failed","error":{"type":"server_error","code":"internal"}}}}`: "error response.done with status failed: server_error [internal]",
+		`{"type":"response.done","response":{"status":"cancelled","status_details":{"type":"cancelled","reason":"turn_detected"}}}`:                    "error response.done with status cancelled (turn_detected)",
+	} {
+		e, err := (&realtimeDecoder{}).decode(frame{Data: []byte(ev)})
+		got := "finish " + e.finish
+		if e.err != "" {
+			got = "error " + e.err
+		}
+		if err != nil || !e.done || got != want {
+			t.Errorf("%s: %q, want %q", ev, got, want)
+		}
+	}
+}
+
+// A session the server refuses after the upgrade: its error event names it.
+func TestRealtimeErrorBeforeSession(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		srv := clocktest.NewServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			ws, err := websocket.Accept(w, r, nil)
+			if err != nil {
+				return
+			}
+			b := []byte(`{"type":"error","error":{"type":"invalid_request_error","code":"model_not_found","message":"The model 'm' does not exist."}}`)
+			_ = ws.Write(context.Background(), websocket.MessageText, b)
+			_ = ws.Close(websocket.StatusPolicyViolation, "bye")
+		}))
+		rec := realtimeProber(srv, nil).Do(context.Background(), realtimeReq(t, srv, false, 0))
+		want := "error before session.created: The model 'm' does not exist. [model_not_found]"
+		if rec.OK || rec.Failure != vocab.Provider || rec.Error != want || rec.Status != 101 {
+			t.Errorf("status %d, %s: %q, want %q", rec.Status, rec.Failure, rec.Error, want)
+		}
+	})
+}
