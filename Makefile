@@ -10,7 +10,7 @@ FUZZTIME ?= 100000x
 # staticcheck, pinned; run from the module proxy (make lint).
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all build test unit lint treecheck fuzz demo bench bench-compare calibrate release clean fmt e2e-action e2e-real e2e-aisdk browser-test screenshots
+.PHONY: all build test unit lint treecheck fuzz demo bench bench-compare bench-realtime calibrate release clean fmt e2e-action e2e-real e2e-aisdk browser-test screenshots
 
 all: build test
 
@@ -52,8 +52,8 @@ demo:
 # Speed and memory targets live in benchmarks; results go to docs/performance.md.
 # The fidelity study runs the simulator as a separate process and installs
 # the openai npm package (v6) for the reference client.
-bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./probe ./baseline
+bench: bench-realtime
+	$(GO) test -run '^$$' -bench . -benchmem ./probe ./fileio
 	$(GO) test -count=1 -run '^TestFidelity$$' -v -timeout 30m ./probe -fidelity
 
 # latgate compare on two large results files (docs/performance.md): 20
@@ -66,6 +66,12 @@ bench-compare:
 	$(GO) run ./internal/cmd/resultsgen -o "$$d" -requests $(BENCH_REQUESTS) && \
 	cd "$$d" && /usr/bin/time -v ./latgate compare base.json head.json --format json > verdict.json 2> time.txt; \
 	grep -E 'Elapsed|Maximum resident|User time|System time' "$$d/time.txt"
+
+# The Realtime API's peer check: latgate and the openai npm package's
+# Realtime WebSocket (with ws, for Node 20) against the simulator over TLS,
+# on TTFT; a few minutes.
+bench-realtime:
+	$(GO) test -count=1 -run '^TestFidelityRealtime$$' -v -timeout 30m ./probe -fidelity
 
 # A real inference engine (Ollama built from the Go module proxy); minutes.
 e2e-real:

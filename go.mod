@@ -3,6 +3,7 @@ module github.com/latgate/latgate
 go 1.25.0
 
 require (
+	github.com/coder/websocket v1.8.15
 	github.com/google/go-github/v62 v62.0.0
 	github.com/montanaflynn/stats v0.14.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2

@@ -40,6 +40,7 @@ func testEveryAPIThroughThePipeline(t *testing.T) {
     headers: {Authorization: "Bearer ${K}"}
     body: {model: m, stream: true, messages: "{{messages}}", options: {num_predict: "{{max_tokens}}"}}
     stream: {format: ndjson, text: /message/content, done: /done, output_tokens: /eval_count, input_tokens: /prompt_eval_count}
+  - {name: realtime, api: realtime, base_url: ` + strings.Replace(u, "http:", "ws:", 1) + `/v1, model: m, api_key_env: K}
 scenarios:
   - {name: hello, prompt: "Say hello.", max_tokens: 12, requests: 10, warmup: 1, concurrency: 2}
 `
@@ -52,8 +53,8 @@ scenarios:
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(f.Runs) != 6 {
-		t.Fatalf("%d runs, want one per api (6)", len(f.Runs))
+	if len(f.Runs) != 7 {
+		t.Fatalf("%d runs, want one per api (7)", len(f.Runs))
 	}
 	for _, run := range f.Runs {
 		for i, q := range run.Requests {

@@ -135,7 +135,7 @@ func movedBase(from, to *url.URL, base string) string {
 // bodyParams are the plain values of a scenario's first request; a
 // non-empty prefix goes in front of the first message.
 func bodyParams(s suite.Scenario, e suite.Endpoint, prefix string) probe.BodyParams {
-	p := probe.BodyParams{Model: e.Model, MaxTokens: s.MaxTokens, Temperature: s.Temperature, Template: e.Body}
+	p := probe.BodyParams{Model: e.Model, MaxTokens: s.MaxTokens, Temperature: s.Temperature, Template: e.Body, Audio: e.Audio}
 	for i, m := range s.Messages {
 		c := m.Content
 		if i == 0 {
@@ -292,6 +292,11 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 	if client == nil {
 		client = newHTTPClient(cfg, baseCfg)
 	}
+	var sockets *probe.Sockets // Realtime connections, kept as HTTP keeps its own
+	if !cfg.Limits.ColdConnections {
+		sockets = probe.NewSockets()
+		defer sockets.Close()
+	}
 	secrets := cfg.Secrets()
 	if baseCfg != nil {
 		secrets = append(secrets, baseCfg.Secrets()...)
@@ -314,7 +319,7 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 		Sink: sink.add,
 		Prober: &probe.Prober{
 			Client: client, Timeout: cfg.Limits.Timeout, StallTimeout: cfg.Limits.StallTimeout,
-			ReadingRate: cfg.ReadingRate, Secrets: secrets,
+			ReadingRate: cfg.ReadingRate, Secrets: secrets, Sockets: sockets,
 		},
 		Limits: probe.Limits{MaxRequests: cfg.Limits.MaxRequests, MaxOutputTokens: cfg.Limits.MaxOutputTokens,
 			MaxCost: cfg.Limits.MaxCost, Cost: func(g int, rec probe.Record) float64 { usd, _ := sink.costOf(g, rec); return usd }},
@@ -652,13 +657,13 @@ func optMs(d time.Duration) *float64 {
 func requestOf(r probe.Record) results.Request {
 	q := results.Request{
 		OK: r.OK, Status: r.Status, Error: r.Error,
-		DNSMs: ms(r.DNS), ConnectMs: ms(r.Connect), TLSMs: ms(r.TLS), Reused: r.Reused,
+		DNSMs: ms(r.DNS), ConnectMs: ms(r.Connect), TLSMs: ms(r.TLS), UpgradeMs: ms(r.Upgrade), Reused: r.Reused,
 		TTFBMs: optMs(r.TTFB), FirstEventMs: optMs(r.FirstEvent), TTFTMs: optMs(r.TTFT), TTFCMs: optMs(r.TTFC),
 		TotalMs: optMs(r.Total), PerceivedMs: optMs(r.Perceived), TPOTMs: optMs(r.TPOT), MaxStallMs: optMs(r.MaxStall),
 		ITLMs:        make([]float64, len(r.ITL)),
 		OutputTokens: r.OutputTokens, PromptTokens: r.PromptTokens, CachedTokens: r.CachedTokens,
 		ReasoningTokens: r.ReasoningTokens, TokensSource: r.TokensSource,
-		SentMs: ms(r.SentAt), Block: r.Block, Buffered: r.OK && r.Buffered(),
+		SentMs: ms(r.SentAt), Block: r.Block, Buffered: r.OK && r.Buffered(), UnknownEvents: r.UnknownEvents,
 	}
 	if r.IntendedAt != probe.Missing {
 		q.LagMs = optMs(r.ScheduleLag())

@@ -10,8 +10,8 @@ import (
 
 // RunWarnings are what a results file says about how it was measured that
 // a reader must know: streams that arrived buffered, open-loop schedules
-// the client could not keep (coordinated omission), and where an adaptive
-// scenario stopped and why.
+// the client could not keep (coordinated omission), events of unknown
+// types, and where an adaptive scenario stopped and why.
 func RunWarnings(f *results.File) []string { return runWarnings(f, digestFiles(f)) }
 
 // runWarnings are RunWarnings from the runs' digests.
@@ -29,6 +29,9 @@ func runWarnings(f *results.File, ds report.Digests) []string {
 		}
 		if r.RequestsMin > 0 && r.StoppedAt > 0 && (r.Variant == "" || r.Variant == vocab.Head) {
 			w = append(w, fmt.Sprintf("%s: adaptive: stopped at %d of %d requests: %s", report.Name(r.Scenario)+" @ "+report.Name(r.Endpoint), r.StoppedAt, r.Config.Requests, report.Name(r.StopReason)))
+		}
+		if b.Unknown > 0 {
+			w = append(w, fmt.Sprintf("%s: the server sent %d events of types latgate does not know: ignored; if one of them carries the answer, its TTFT is measured late (docs/metrics.md, realtime)", name, b.Unknown))
 		}
 		if b.OK > 0 && b.Late*10 >= b.OK {
 			w = append(w, fmt.Sprintf("%s: %d of %d requests were sent more than %d ms behind their open-loop schedule: the client could not keep the rate (raise max_in_flight or lower rate); latencies under that load are understated", name, b.Late, b.OK, report.LateMs))

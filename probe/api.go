@@ -22,10 +22,11 @@ const (
 	Azure     API = "azure"     // Azure OpenAI chat completions
 	Custom    API = "custom"    // the team's own endpoint, read by StreamSpec
 	AISDK     API = "ai-sdk"    // a Vercel AI SDK chat route (UI message stream)
+	Realtime  API = "realtime"  // the OpenAI Realtime API over WebSocket (realtime.go)
 )
 
 // APIs lists every API, in the order of the documentation.
-func APIs() []API { return []API{Chat, Responses, Anthropic, Gemini, Azure, Custom, AISDK} }
+func APIs() []API { return []API{Chat, Responses, Anthropic, Gemini, Azure, Custom, AISDK, Realtime} }
 
 // ParseAPI checks an api name ("" is Chat).
 func ParseAPI(s string) (API, error) {
@@ -186,8 +187,8 @@ func setHeaders(h http.Header, req Request, w wire) {
 // base_url: "…/v1" for Chat and Responses, the host for Anthropic
 // ("https://api.anthropic.com"), "…/v1beta" for Gemini, the deployment URL
 // ("https://R.openai.azure.com/openai/deployments/D") for Azure, and the
-// full URL for Custom. model names the Gemini model; apiVersion is Azure's
-// api-version.
+// full URL for Custom, "wss://…/v1" for Realtime. model names the Gemini
+// and Realtime model; apiVersion is Azure's api-version.
 func URL(api API, base, model, apiVersion string) string {
 	base = strings.TrimSuffix(base, "/")
 	switch api {
@@ -201,6 +202,8 @@ func URL(api API, base, model, apiVersion string) string {
 		return base + "/chat/completions?api-version=" + url.QueryEscape(apiVersion)
 	case Custom, AISDK:
 		return base
+	case Realtime:
+		return base + "/realtime?model=" + url.QueryEscape(model)
 	}
 	return base + "/chat/completions"
 }

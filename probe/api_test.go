@@ -556,7 +556,7 @@ func TestKeyNeverInErrorsWhateverTheHeader(t *testing.T) {
 	s.APIKey = "the-right-key"
 	srv := httptest.NewServer(s)
 	defer srv.Close()
-	bases := map[API]string{Chat: "/v1", Responses: "/v1", Anthropic: "", Gemini: "/v1beta", Azure: "/openai/deployments/d", Custom: "/api/chat", AISDK: "/api/chat"}
+	bases := map[API]string{Chat: "/v1", Responses: "/v1", Anthropic: "", Gemini: "/v1beta", Azure: "/openai/deployments/d", Custom: "/api/chat", AISDK: "/api/chat", Realtime: "/v1"}
 	for _, api := range APIs() {
 		b, _ := Body(api, BodyParams{Model: "m", Messages: []Message{{Role: "user", Content: "hi"}}, Template: map[string]any{}})
 		req := Request{API: api, URL: URL(api, srv.URL+bases[api], "m", "v"), Body: b, APIKey: "sk-wrong-secret", Stream: &StreamSpec{Format: "ndjson", Text: "/t"}}

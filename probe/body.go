@@ -44,6 +44,9 @@ type BodyParams struct {
 	// message's content), "{{messages}}" or "{{max_tokens}}" is replaced
 	// by that value. For AISDK it replaces the default body of useChat.
 	Template any
+	// Audio asks a Realtime endpoint to answer in audio (with a transcript)
+	// instead of text.
+	Audio bool
 }
 
 // Body builds the streaming request body of api: one builder per API.
@@ -61,6 +64,8 @@ func Body(api API, p BodyParams) ([]byte, error) {
 			return nil, nil // no body (e.g. a GET endpoint)
 		}
 		b = fillTemplate(p.Template, p)
+	case Realtime:
+		b = realtimeBody(p)
 	case AISDK:
 		if p.Template != nil {
 			b = fillTemplate(p.Template, p)

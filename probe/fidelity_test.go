@@ -39,17 +39,19 @@ const (
 	fidTokens    = 16
 )
 
-// startSim builds latgate and starts its simulator as a separate process:
-// its chat base URL and its process id.
-func startSim(t *testing.T, dir string) (string, int) {
+// startSim builds latgate and starts its simulator as a separate process
+// (fast, a fixed TTFT, inter-token gap and tokens, stamped; extra flags
+// after them): its chat base URL (…/v1) and its process id.
+func startSim(t *testing.T, dir string, extra ...string) (string, int) {
 	t.Helper()
 	bin := filepath.Join(dir, "latgate")
 	build := exec.Command("go", "build", "-o", bin, "../cmd/latgate")
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
-	cmd := exec.Command(bin, "sim", "--addr", "127.0.0.1:0", "--profile", "fast", "--stamp",
-		"--ttft", injectedTTFT.String(), "--itl", injectedITL.String(), "--tokens", fmt.Sprint(fidTokens))
+	args := append([]string{"sim", "--addr", "127.0.0.1:0", "--profile", "fast", "--stamp",
+		"--ttft", injectedTTFT.String(), "--itl", injectedITL.String(), "--tokens", fmt.Sprint(fidTokens)}, extra...)
+	cmd := exec.Command(bin, args...)
 	stderr, _ := cmd.StderrPipe()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -60,7 +62,7 @@ func startSim(t *testing.T, dir string) (string, int) {
 	deadline := time.AfterFunc(time.Minute, func() { _ = cmd.Process.Kill() })
 	defer deadline.Stop()
 	sc := bufio.NewScanner(stderr)
-	re := regexp.MustCompile(`base_url (http://\S+/v1)\b`)
+	re := regexp.MustCompile(`chat, responses: base_url (https?://\S+/v1)\b`)
 	for sc.Scan() {
 		if m := re.FindStringSubmatch(sc.Text()); m != nil {
 			go func() {
@@ -112,29 +114,30 @@ func pct(xs []float64, q float64) float64 {
 	return s[lo] + (h-float64(lo))*(s[lo+1]-s[lo])
 }
 
-// nodeReference installs the official openai npm package (v6) into a cache
-// folder and returns the path of the reference script next to it.
-func nodeReference(t *testing.T) string {
+// nodeReference installs the official openai npm package (v6) and ws (the
+// WebSocket Node 20 lacks) into a cache folder and returns the path of the
+// reference script name (in bench/) next to them.
+func nodeReference(t *testing.T, name string) string {
 	cache := os.Getenv("LATGATE_CACHE")
 	if cache == "" {
 		home, _ := os.UserCacheDir()
 		cache = filepath.Join(home, "latgate")
 	}
 	dir := filepath.Join(cache, "node-reference")
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "openai", "package.json")); err != nil {
+	if _, err := os.Stat(filepath.Join(dir, "node_modules", "ws", "package.json")); err != nil {
 		_ = os.MkdirAll(dir, 0o755)
 		_ = os.WriteFile(filepath.Join(dir, "package.json"), []byte(`{"name":"latgate-reference","private":true,"type":"module"}`), 0o644)
-		cmd := exec.Command("npm", "install", "--no-audit", "--no-fund", "openai@6")
+		cmd := exec.Command("npm", "install", "--no-audit", "--no-fund", "openai@6", "ws@8")
 		cmd.Dir = dir
 		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("npm install openai@6: %v\n%s", err, out)
+			t.Fatalf("npm install openai@6 ws@8: %v\n%s", err, out)
 		}
 	}
-	src, err := os.ReadFile("../bench/reference.mjs")
+	src, err := os.ReadFile(filepath.Join("..", "bench", name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	script := filepath.Join(dir, "reference.mjs")
+	script := filepath.Join(dir, name)
 	_ = os.WriteFile(script, src, 0o644)
 	return script
 }
@@ -173,6 +176,30 @@ func (s *stampReader) Read(p []byte) (int, error) {
 	return n, err
 }
 
+// runNode runs a reference script (env added to the environment) and
+// decodes the JSON it prints into out.
+func runNode(t *testing.T, out any, env []string, script string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("node", append([]string{script}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
+	b, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node: %v", err)
+	}
+	if err := json.Unmarshal(b, out); err != nil {
+		t.Fatalf("node output: %v: %s", err, b)
+	}
+}
+
+// minus is each of xs (ms) less d.
+func minus(xs []float64, d time.Duration) []float64 {
+	o := make([]float64, len(xs))
+	for i, x := range xs {
+		o[i] = x - float64(d)/1e6
+	}
+	return o
+}
+
 type nodeOut struct {
 	First, Content, Total, MeanGap []float64
 	Errors                         int
@@ -198,7 +225,7 @@ func TestFidelity(t *testing.T) {
 	}
 	script := ""
 	if !*skipNode {
-		script = nodeReference(t)
+		script = nodeReference(t, "reference.mjs")
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Injected: TTFT %v (fixed), inter-token %v, %d tokens, a role-only first chunk. Errors in ms: measured − injected, and for latgate also measured − the server's actual send time (stamped by the simulator), which removes the simulator's own timer lateness. Median of %d runs per level.\n\n", injectedTTFT, injectedITL, fidTokens, *fidelityReps)
@@ -335,24 +362,10 @@ func fidelityPool(conc, total int, do func()) {
 func fidelityNode(t *testing.T, script, url string, pid, conc int) []fidRow {
 	n := max(3*conc, 100)
 	s0 := procCPU(pid)
-	cmd := exec.Command("node", script, url, "fidelity", fmt.Sprint(conc), fmt.Sprint(n), fmt.Sprint(fidTokens))
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node: %v", err)
-	}
-	simCPU := float64(procCPU(pid)-s0) / 1e6 / float64(n)
 	var no nodeOut
-	if err := json.Unmarshal(out, &no); err != nil {
-		t.Fatalf("node output: %v: %s", err, out)
-	}
-	sub := func(xs []float64, d time.Duration) []float64 {
-		o := make([]float64, len(xs))
-		for i, x := range xs {
-			o[i] = x - float64(d)/1e6
-		}
-		return o
-	}
-	first, content, gaps := sub(no.First, injectedTTFT), sub(no.Content, injectedTTFT), sub(no.MeanGap, injectedITL)
+	runNode(t, &no, nil, script, url, "fidelity", fmt.Sprint(conc), fmt.Sprint(n), fmt.Sprint(fidTokens))
+	simCPU := float64(procCPU(pid)-s0) / 1e6 / float64(n)
+	first, content, gaps := minus(no.First, injectedTTFT), minus(no.Content, injectedTTFT), minus(no.MeanGap, injectedITL)
 	var rows []fidRow
 	for _, r := range []struct {
 		name string

@@ -89,10 +89,12 @@ func FuzzDecoders(f *testing.F) {
 	f.Add("", []byte(`{"candidates":[{"content":{"parts":[{"text":"a","thought":true}]},"finishReason":"STOP"}]}`))
 	f.Add("", []byte(`{"message":{"content":"a"},"done":true,"eval_count":1}`))
 	f.Add("error", []byte(`{"error":{"message":"x"}}`))
+	f.Add("", []byte(`{"type":"response.output_audio.delta","delta":"AAAA=="}`))
 	spec := StreamSpec{Format: "ndjson", Text: "/message/content", Reasoning: "/r/0", Done: "/done", Error: "/error",
 		OutputTokens: "/eval_count", InputTokens: "/prompt_eval_count", CachedTokens: "/c~1d"}
 	f.Fuzz(func(t *testing.T, name string, data []byte) {
-		decs := []decoder{&chatDecoder{open: -1}, responsesDecoder{}, &anthropicDecoder{}, &geminiDecoder{}, &customDecoder{spec: spec}, &customDecoder{spec: StreamSpec{Format: "text"}}}
+		decs := []decoder{&chatDecoder{open: -1}, responsesDecoder{}, &anthropicDecoder{}, &geminiDecoder{}, &customDecoder{spec: spec}, &customDecoder{spec: StreamSpec{Format: "text"}},
+			&realtimeDecoder{}, &realtimeDecoder{audio: true}}
 		for _, d := range decs {
 			e, err := d.decode(frame{Name: name, Data: data})
 			if err != nil {

@@ -67,6 +67,9 @@ type Prober struct {
 	// Secrets are removed from every error message (each request's own
 	// APIKey always is).
 	Secrets []string
+	// Sockets keeps Realtime connections open between requests (api
+	// realtime); nil opens a connection for every request.
+	Sockets *Sockets
 }
 
 var (
@@ -107,22 +110,13 @@ func (p *Prober) Do(ctx context.Context, req Request) Record {
 // call sends one request and measures it: its record, and the timeline the
 // stream metrics were derived from (a session combines its calls').
 func (p *Prober) call(ctx context.Context, req Request) (Record, timeline) {
+	if req.API == Realtime {
+		return p.realtime(ctx, req)
+	}
 	clk := clock.Or(p.Clock)
-	rate := p.ReadingRate
-	if rate <= 0 {
-		rate = 10
-	}
-	ctx, cancel := context.WithCancelCause(ctx)
-	defer cancel(nil)
-	if p.Timeout > 0 {
-		t := clk.AfterFunc(p.Timeout, func() { cancel(errTimeout) })
-		defer t.Stop()
-	}
-	var stallTimer clock.Timer
-	if p.StallTimeout > 0 {
-		stallTimer = clk.AfterFunc(p.StallTimeout, func() { cancel(errStall) })
-		defer stallTimer.Stop()
-	}
+	rate := p.readingRate()
+	ctx, stallTimer, stop := p.bounds(ctx, clk)
+	defer stop()
 	w := wireOf(req)
 
 	c := &conn{clk: clk}
@@ -179,6 +173,36 @@ func (p *Prober) call(ctx context.Context, req Request) (Record, timeline) {
 	}
 	rec.Error = p.redact(rec.Error, req)
 	return rec, tl
+}
+
+// readingRate is ReadingRate, 10 tokens/s when unset.
+func (p *Prober) readingRate() float64 {
+	if p.ReadingRate <= 0 {
+		return 10
+	}
+	return p.ReadingRate
+}
+
+// bounds is ctx canceled after Timeout (errTimeout) and after StallTimeout
+// (errStall) unless its timer (nil without a StallTimeout) is reset by
+// each byte or message; stop releases both.
+func (p *Prober) bounds(ctx context.Context, clk clock.Clock) (context.Context, clock.Timer, func()) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	var timeout, stall clock.Timer
+	if p.Timeout > 0 {
+		timeout = clk.AfterFunc(p.Timeout, func() { cancel(errTimeout) })
+	}
+	if p.StallTimeout > 0 {
+		stall = clk.AfterFunc(p.StallTimeout, func() { cancel(errStall) })
+	}
+	return ctx, stall, func() {
+		for _, t := range []clock.Timer{timeout, stall} {
+			if t != nil {
+				t.Stop()
+			}
+		}
+		cancel(nil)
+	}
 }
 
 // conn is what httptrace reports about one request's connection, from t0.
@@ -249,9 +273,15 @@ func (p *Prober) send(hreq *http.Request, c *conn) (*http.Response, error) {
 // read cuts the body into frames and decodes each into an event stamped
 // with its arrival, until the end of the stream, a failure or an error
 // event: the request's timeline.
-func (p *Prober) read(ctx context.Context, body io.Reader, w wire, since func() time.Duration) (tl timeline) {
+func (p *Prober) read(ctx context.Context, body io.Reader, w wire, since func() time.Duration) timeline {
+	return p.readFrames(ctx, newFramer(w.framing, body), w, since)
+}
+
+// readFrames decodes the frames of fr into the timeline (read's loop, for
+// any framer: a body's, or a WebSocket's messages).
+func (p *Prober) readFrames(ctx context.Context, fr framer, w wire, since func() time.Duration) (tl timeline) {
 	tl = timeline{end: Missing, ends: w.ends, eofEnds: w.eofEnds}
-	fr, dec := newFramer(w.framing, body), w.newDecoder()
+	dec := w.newDecoder()
 	if h, ok := dec.(hinter); ok {
 		defer func() { tl.hint = h.hint() }()
 	}
@@ -303,6 +333,10 @@ func (p *Prober) causeMessage(ctx context.Context, err error, doing string, outp
 		return fmt.Sprintf("timeout: request took longer than %s (timeout) after %d output events", p.Timeout, outputEvents), vocab.Timeout
 	case errors.Is(cause, context.Canceled):
 		return "canceled: the run was interrupted", vocab.Canceled
+	}
+	var closed *socketClosed
+	if errors.As(err, &closed) {
+		return closed.message(outputEvents), vocab.Truncated
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) {
 		return fmt.Sprintf("connection closed unexpectedly while %s after %d output events", doing, outputEvents), vocab.Truncated

@@ -23,7 +23,11 @@ type Record struct {
 	Failure vocab.Failure
 
 	DNS, Connect, TLS time.Duration
-	Reused            bool
+	// Upgrade (api realtime) is the rest of a new WebSocket's set-up: the
+	// upgrade request and its 101, then the wait for session.created; 0
+	// on a reused connection and for the HTTP APIs.
+	Upgrade time.Duration
+	Reused  bool
 
 	TTFB       time.Duration
 	FirstEvent time.Duration
@@ -42,6 +46,9 @@ type Record struct {
 	// reasoning (0 when it reports none).
 	ReasoningTokens int
 	TokensSource    string // "usage" or "events"
+	// UnknownEvents counts the events of types the API's decoder does not
+	// know (api realtime), which it ignored.
+	UnknownEvents int
 
 	// Start is when the request was handed to the client, on the Prober's
 	// clock (for ordering and SentAt); never used to compute a latency.

@@ -40,6 +40,8 @@ func (f framing) what() string {
 		return "NDJSON line"
 	case framingText:
 		return "text chunk"
+	case framingWS:
+		return "WebSocket message"
 	}
 	return "SSE data"
 }

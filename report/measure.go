@@ -42,10 +42,11 @@ type Breakdown struct {
 	TokensUsage bool        // output tokens came from usage
 	// Buffered counts the successful requests whose stream arrived
 	// buffered, Late those sent more than LateMs behind their open-loop
-	// schedule; FirstError is the first error a request recorded ("" when
-	// none did).
-	Buffered, Late int
-	FirstError     string
+	// schedule, Unknown the events of unknown types the server sent in
+	// all requests; FirstError is the first error a request recorded (""
+	// when none did).
+	Buffered, Late, Unknown int
+	FirstError              string
 	// Sessions (scenarios with tools or turns): the answer, the session and
 	// the tool time of the successful sessions, and each step by position.
 	Answer, Session, ToolTime Stage
@@ -152,6 +153,7 @@ func (d *Digester) Add(q *results.Request) {
 	if q.Error != "" && d.b.FirstError == "" {
 		d.b.FirstError = q.Error
 	}
+	d.b.Unknown += q.UnknownEvents
 	if !q.OK {
 		if d.errs == nil {
 			d.errs = map[string]int{}
@@ -166,7 +168,7 @@ func (d *Digester) Add(q *results.Request) {
 	if q.LagMs != nil && *q.LagMs > LateMs {
 		d.b.Late++
 	}
-	net := q.DNSMs + q.ConnectMs + q.TLSMs
+	net := q.DNSMs + q.ConnectMs + q.TLSMs + q.UpgradeMs
 	d.network = append(d.network, net)
 	if q.TTFBMs != nil {
 		d.wait = append(d.wait, *q.TTFBMs-net)

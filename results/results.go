@@ -132,6 +132,7 @@ type Request struct {
 	DNSMs        float64   `json:"dns_ms"`
 	ConnectMs    float64   `json:"connect_ms"`
 	TLSMs        float64   `json:"tls_ms"`
+	UpgradeMs    float64   `json:"upgrade_ms,omitempty"` // api realtime: a new WebSocket's upgrade and session.created
 	Reused       bool      `json:"reused"`
 	TTFBMs       *float64  `json:"ttfb_ms"`
 	FirstEventMs *float64  `json:"first_event_ms"`
@@ -193,6 +194,9 @@ type Request struct {
 	// UnknownTools are the tools the model called that the suite does not
 	// define (each answered {"error": "unknown tool"}).
 	UnknownTools []string `json:"unknown_tools,omitempty"`
+	// UnknownEvents counts the events of types latgate does not know
+	// (api realtime), which it ignored.
+	UnknownEvents int `json:"unknown_events,omitempty"`
 }
 
 // IsSession reports whether the request was a session of several calls.
@@ -321,7 +325,7 @@ func (q *Request) Check() error {
 	for _, c := range [...]struct {
 		key string
 		v   int
-	}{{"output_tokens", q.OutputTokens}, {"prompt_tokens", q.PromptTokens}, {"cached_tokens", q.CachedTokens}, {"reasoning_tokens", q.ReasoningTokens}} {
+	}{{"output_tokens", q.OutputTokens}, {"prompt_tokens", q.PromptTokens}, {"cached_tokens", q.CachedTokens}, {"reasoning_tokens", q.ReasoningTokens}, {"unknown_events", q.UnknownEvents}} {
 		if c.v < 0 || c.v > maxCount {
 			return fmt.Errorf("%s is %d: a count is from 0 to %g", c.key, c.v, float64(maxCount))
 		}
@@ -364,7 +368,7 @@ func outOfBounds(times []timed) (string, float64, bool) {
 // name a step's bad time (a request is checked on every read).
 func (q *Request) badTime() (string, float64, bool) {
 	if key, v, bad := outOfBounds([]timed{
-		{"dns_ms", &q.DNSMs}, {"connect_ms", &q.ConnectMs}, {"tls_ms", &q.TLSMs},
+		{"dns_ms", &q.DNSMs}, {"connect_ms", &q.ConnectMs}, {"tls_ms", &q.TLSMs}, {"upgrade_ms", &q.UpgradeMs},
 		{"ttfb_ms", q.TTFBMs}, {"first_event_ms", q.FirstEventMs}, {"ttft_ms", q.TTFTMs},
 		{"ttfc_ms", q.TTFCMs}, {"total_ms", q.TotalMs}, {"perceived_ms", q.PerceivedMs},
 		{"tpot_ms", q.TPOTMs}, {"max_stall_ms", q.MaxStallMs}, {"sent_ms", &q.SentMs}, {"lag_ms", q.LagMs},

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"net"
@@ -113,25 +114,36 @@ func (o Options) Server(seed uint64) (*Server, error) {
 	return s, nil
 }
 
-// Routes says where each API is served on addr.
-func Routes(addr string) string {
-	return fmt.Sprintf("  chat, responses: base_url http://%[1]s/v1\n  anthropic: base_url http://%[1]s\n  gemini: base_url http://%[1]s/v1beta\n"+
-		"  azure: base_url http://%[1]s/openai/deployments/NAME\n  custom (Ollama-style NDJSON): url http://%[1]s/api/chat\n"+
-		"  ai-sdk (Vercel AI SDK UI message stream, useChat's body): url http://%[1]s/api/chat\n", addr)
+// Routes says where each API is served on addr, over TLS when secure.
+func Routes(addr string, secure bool) string {
+	http, ws := "http", "ws"
+	if secure {
+		http, ws = "https", "wss"
+	}
+	return fmt.Sprintf("  chat, responses: base_url %[2]s://%[1]s/v1\n  anthropic: base_url %[2]s://%[1]s\n  gemini: base_url %[2]s://%[1]s/v1beta\n"+
+		"  azure: base_url %[2]s://%[1]s/openai/deployments/NAME\n  custom (Ollama-style NDJSON): url %[2]s://%[1]s/api/chat\n"+
+		"  ai-sdk (Vercel AI SDK UI message stream, useChat's body): url %[2]s://%[1]s/api/chat\n"+
+		"  realtime (OpenAI Realtime API, WebSocket): base_url %[3]s://%[1]s/v1\n", addr, http, ws)
 }
 
 // ErrListen wraps a failure to listen on the address.
 var ErrListen = errors.New("cannot listen")
 
 // ListenAndServe serves h on addr until ctx is done; ready is called with
-// the address once it listens.
-func ListenAndServe(ctx context.Context, addr string, h http.Handler, ready func(addr string)) error {
+// the address once it listens. With a TLS configuration it serves HTTPS
+// (and wss://), HTTP/1.1 only.
+func ListenAndServe(ctx context.Context, addr string, h http.Handler, tc *tls.Config, ready func(addr string)) error {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrListen, err)
 	}
 	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
 	ready(ln.Addr().String())
+	if tc != nil {
+		tc = tc.Clone()
+		tc.NextProtos = []string{"http/1.1"}
+		ln = tls.NewListener(ln, tc)
+	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
 	select {

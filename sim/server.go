@@ -8,6 +8,7 @@
 //	POST /openai/deployments/{deployment}/chat/completions       Azure OpenAI
 //	POST /api/chat                                  Ollama's native NDJSON (for api: custom), and
 //	                                                the Vercel AI SDK's UI message stream to useChat's body (api: ai-sdk)
+//	GET  /v1/realtime?model=M                       the OpenAI Realtime API over WebSocket (realtime.go)
 //	GET  /v1/models
 //
 // A request that offers tools gets tool calls in its API's own format
@@ -69,6 +70,7 @@ type Server struct {
 	profile  Profile
 	byModel  map[string]Profile
 	requests atomic.Uint64
+	sessions atomic.Uint64 // Realtime connections accepted
 	cache    prefixCache
 }
 
@@ -119,6 +121,10 @@ func (s *Server) profileFor(model string) Profile {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path == "/v1/models" && r.Method == http.MethodGet {
 		s.models(w)
+		return
+	}
+	if isRealtime(r) {
+		s.realtime(w, r)
 		return
 	}
 	a, ok := route(r)

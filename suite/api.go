@@ -18,6 +18,7 @@ var apiFields = map[string][]string{
 	"azure":     {"base_url", "deployment", "api_version"},
 	"custom":    {"url", "method", "body", "stream"},
 	"ai-sdk":    {"url", "body"},
+	"realtime":  {"base_url", "audio"},
 }
 
 // defaultBaseURL is the base URL of an API with one public host.
@@ -34,13 +35,14 @@ var apiPath = map[string]string{
 	"anthropic": "/v1/messages",
 	"gemini":    "/models/{model}:streamGenerateContent?alt=sse",
 	"azure":     "/chat/completions",
+	"realtime":  "/realtime?model={model}",
 }
 
 func (p *parser) endpoint(i int, re rawEndpoint, seen map[string]bool, n int) Endpoint {
 	ip := fmt.Sprintf("endpoints[%d]", i)
 	line := p.line(ip)
 	e := Endpoint{Name: re.Name, API: re.API, Model: re.Model, APIKeyEnv: re.APIKeyEnv, Line: line,
-		Deployment: re.Deployment, APIVersion: re.APIVersion, Method: re.Method}
+		Deployment: re.Deployment, APIVersion: re.APIVersion, Method: re.Method, Audio: re.Audio != nil && *re.Audio}
 	if e.Name == "" {
 		e.Name = fmt.Sprintf("endpoint-%d", i+1)
 		if n == 1 {
@@ -64,8 +66,8 @@ func (p *parser) endpoint(i int, re rawEndpoint, seen map[string]bool, n int) En
 		return e
 	}
 	given := map[string]bool{"base_url": re.BaseURL != "", "deployment": re.Deployment != "", "api_version": re.APIVersion != "",
-		"url": re.URL != "", "method": re.Method != "", "body": re.Body != nil, "stream": re.Stream != nil}
-	for _, k := range []string{"base_url", "deployment", "api_version", "url", "method", "body", "stream"} {
+		"url": re.URL != "", "method": re.Method != "", "body": re.Body != nil, "stream": re.Stream != nil, "audio": re.Audio != nil}
+	for _, k := range []string{"base_url", "deployment", "api_version", "url", "method", "body", "stream", "audio"} {
 		if given[k] && !slices.Contains(allowed, k) {
 			p.errf(p.line(ip+"."+k), "endpoint %q: %s is not a key of api %s (%s takes %s)", e.Name, k, e.API, e.API, strings.Join(allowed, ", "))
 		}
@@ -145,25 +147,29 @@ func isAuthHeader(k string) bool {
 	return false
 }
 
-// checkURL validates an http(s) URL; with SkipKeys a ${VAR} stands for a
-// placeholder so the rest can still be checked.
-func checkURL(v string) bool {
+// checkURL validates a URL of one of schemes (http or https when none are
+// given); with SkipKeys a ${VAR} stands for a placeholder so the rest can
+// still be checked.
+func checkURL(v string, schemes ...string) bool {
+	if len(schemes) == 0 {
+		schemes = []string{"http", "https"}
+	}
 	v = envRE.ReplaceAllString(v, "var")
 	u, err := url.Parse(v)
-	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != ""
+	return err == nil && slices.Contains(schemes, u.Scheme) && u.Host != ""
 }
 
 // urlOK checks a URL as written, or — when it takes its scheme and host
 // from the environment (${APP_URL}/api) — as expanded; without the
 // environment (SkipKeys) such a URL cannot be checked and passes.
-func urlOK(raw, expanded string, skip bool) bool {
-	if checkURL(raw) {
+func urlOK(raw, expanded string, skip bool, schemes ...string) bool {
+	if checkURL(raw, schemes...) {
 		return true
 	}
 	if !envRE.MatchString(raw) {
 		return false
 	}
-	return skip || checkURL(expanded)
+	return skip || checkURL(expanded, schemes...)
 }
 
 func (p *parser) baseURL(ip string, e *Endpoint, raw string) {
@@ -174,8 +180,11 @@ func (p *parser) baseURL(ip string, e *Endpoint, raw string) {
 			return
 		}
 		ex := "https://api.openai.com/v1"
-		if e.API == "azure" {
+		switch e.API {
+		case "azure":
 			ex = "https://RESOURCE.openai.azure.com"
+		case "realtime":
+			ex = "wss://api.openai.com/v1"
 		}
 		p.errf(e.Line, "endpoint %q: base_url is required (for example %s)", e.Name, ex)
 		return
@@ -186,8 +195,12 @@ func (p *parser) baseURL(ip string, e *Endpoint, raw string) {
 	// Checks and hints use the value as written, never a value from the
 	// environment.
 	shown := strings.TrimRight(raw, "/")
-	if !urlOK(shown, e.BaseURL, p.opt.SkipKeys) {
-		p.errf(kl, "endpoint %q: base_url %q is not an http(s) URL", e.Name, raw)
+	schemes, kind := []string{"http", "https"}, "an http(s)"
+	if e.API == "realtime" {
+		schemes, kind = []string{"wss", "ws", "https", "http"}, "a ws(s) or http(s)"
+	}
+	if !urlOK(shown, e.BaseURL, p.opt.SkipKeys, schemes...) {
+		p.errf(kl, "endpoint %q: base_url %q is not %s URL", e.Name, raw, kind)
 		return
 	}
 	if msg := BaseURLProblem(e.API, "base_url", shown); msg != "" {

@@ -23,6 +23,7 @@ const everyAPI = `endpoints:
     url: http://127.0.0.1:11434/api/chat
     body: {model: llama3, stream: true, messages: "{{messages}}", options: {num_predict: "{{max_tokens}}"}}
     stream: {format: ndjson, text: /message/content, done: /done, output_tokens: /eval_count, input_tokens: /prompt_eval_count}
+  - {name: voice, api: realtime, base_url: wss://api.openai.com/v1, model: gpt-realtime, audio: true}
 ` + scen
 
 const costGoodputAdaptive = `endpoints:
@@ -193,7 +194,7 @@ func TestAPIs(t *testing.T) {
 	}
 
 	bad := []struct{ name, ep, want string }{
-		{"unknown api", "{name: a, api: antropic, base_url: http://x, model: m}", `l.yaml:2: endpoint "a": api: unknown API "antropic" (valid: chat, responses, anthropic, gemini, azure, custom, ai-sdk); did you mean "anthropic"?`},
+		{"unknown api", "{name: a, api: antropic, base_url: http://x, model: m}", `l.yaml:2: endpoint "a": api: unknown API "antropic" (valid: chat, responses, anthropic, gemini, azure, custom, ai-sdk, realtime); did you mean "anthropic"?`},
 		{"azure field on chat", "{name: a, base_url: http://x/v1, model: m, deployment: d}", `l.yaml:2: endpoint "a": deployment is not a key of api chat (chat takes base_url)`},
 		{"custom field on chat", "{name: a, base_url: http://x/v1, model: m, stream: {text: /t}}", `endpoint "a": stream is not a key of api chat`},
 		{"base_url on custom", "{name: a, api: custom, base_url: http://x, url: http://x/a, stream: {text: /t}}", `endpoint "a": base_url is not a key of api custom (custom takes url, method, body, stream)`},

@@ -412,6 +412,8 @@ func TestSchemaAgreesWithParser(t *testing.T) {
 		"trend 5000":          base + "regression: {trend: 5000}\n",
 		"max_cost unpriced":   base + "limits: {max_cost: 2}\n",
 		"bad pointer":         "endpoints:\n  - {api: custom, url: http://x/a, stream: {text: message}}\n" + scen,
+		"audio on chat":       "endpoints:\n  - {base_url: http://x/v1, model: m, audio: true}\n" + scen,
+		"realtime no model":   "endpoints:\n  - {api: realtime, base_url: wss://x/v1}\n" + scen,
 	}
 	for name, src := range rejected {
 		t.Run(name, func(t *testing.T) {

@@ -152,6 +152,7 @@ func (p *parser) sessionEndpoints(cfg *Config) {
 				api = "chat"
 			}
 			switch {
+			case api == "realtime": // realtimeScenarios says why not
 			case len(s.Tools) > 0 && !slices.Contains(clientTools, api):
 				p.errf(s.Line, "scenario %q: tools are run by latgate's client-driven loop, on api %s; endpoint %q (api %s) runs its tools on the server: drop tools (its steps and tool time are read from its stream) or give the scenario other endpoints",
 					s.Name, strings.Join(clientTools, ", "), e.Name, api)

@@ -68,7 +68,7 @@ var DefaultFailOn = []vocab.Status{vocab.Regression, vocab.OverBudget}
 var stats = []vocab.Stat{vocab.P50, vocab.P95, vocab.P99}
 
 // APIs an endpoint can speak (the `api` key; chat is the default).
-var APIs = []string{"chat", "responses", "anthropic", "gemini", "azure", "custom", "ai-sdk"}
+var APIs = []string{"chat", "responses", "anthropic", "gemini", "azure", "custom", "ai-sdk", "realtime"}
 
 // Message is one chat message, with content resolved.
 type Message struct {
@@ -98,7 +98,9 @@ type Endpoint struct {
 	Method string
 	Body   any
 	Stream *Stream
-	Line   int
+	// Realtime only: answer in audio (TTFT is the first audio delta).
+	Audio bool
+	Line  int
 	// envSecrets are the values its headers, url or base_url took from the
 	// environment: a key in a URL (?key=${K}) is as secret as a header.
 	envSecrets []string
@@ -346,6 +348,7 @@ type rawEndpoint struct {
 	Method     string            `yaml:"method"`
 	Body       *rawBody          `yaml:"body"`
 	Stream     *rawStream        `yaml:"stream"`
+	Audio      *bool             `yaml:"audio"`
 }
 
 // rawRequests is a fixed count (requests: 50) or a range (requests:
@@ -554,6 +557,7 @@ func (p *parser) build(raw *rawConfig) *Config {
 	}
 	p.duration(cfg)
 	p.sessionEndpoints(cfg)
+	p.realtimeScenarios(cfg)
 	cfg.ReadingRate = DefaultReadingRate
 	if raw.ReadingRate != nil {
 		cfg.ReadingRate = p.readingRate(raw.ReadingRate.Value)
@@ -622,7 +626,7 @@ func (p *parser) readingRate(s string) float64 {
 
 var (
 	envRE    = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
-	apiPaths = []string{"/chat/completions", "/completions", "/responses", "/messages", ":streamGenerateContent", ":generateContent"}
+	apiPaths = []string{"/chat/completions", "/completions", "/responses", "/messages", ":streamGenerateContent", ":generateContent", "/realtime"}
 )
 
 // expand replaces ${VAR} in a value of key (an indexed path) from the
@@ -1227,7 +1231,8 @@ func (c *Config) Secrets() []string {
 
 // Fingerprint hashes everything about a (scenario, endpoint) that changes
 // latency: model, base URL host, messages, max_tokens, temperature,
-// concurrency or rate, and the API when it is not chat. Described returns the parts for "what changed".
+// concurrency or rate, the API when it is not chat, and a realtime
+// endpoint's audio. Described returns the parts for "what changed".
 func Fingerprint(s Scenario, e Endpoint) (string, map[string]string) {
 	host := e.BaseURL
 	if e.API == "custom" || e.API == "ai-sdk" {
@@ -1260,6 +1265,9 @@ func Fingerprint(s Scenario, e Endpoint) (string, map[string]string) {
 	}
 	if s.Cache == "cold" {
 		parts["cache"] = "cold"
+	}
+	if e.Audio {
+		parts["audio"] = "true"
 	}
 	if s.Temperature != nil {
 		parts["temperature"] = strconv.FormatFloat(*s.Temperature, 'g', -1, 64)

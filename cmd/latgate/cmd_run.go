@@ -1,6 +1,7 @@
 package main
 
 import (
+	"crypto/tls"
 	"flag"
 	"fmt"
 	"strings"
@@ -81,6 +82,8 @@ func cmdSim(e *env, args []string) error {
 	fs.IntVar(&o.ToolChunk, "tool-chunk", 0, "override: argument `characters` per delta (default 8; Gemini sends each call whole)")
 	fs.DurationVar(&o.ToolLatency, "tool-latency", 0, "override: how long the ai-sdk route takes to run a tool, e.g. 150ms")
 	fs.BoolVar(&o.PrefixCache, "prefix-cache", false, "report the prompt tokens of the longest conversation start seen before as cached")
+	certFile := fs.String("tls-cert", "", "serve HTTPS and wss:// with this certificate `file` (PEM; with --tls-key)")
+	keyFile := fs.String("tls-key", "", "the TLS certificate's private key `file` (PEM)")
 	if _, err := parseFlags(fs, args, e.stderr); err != nil {
 		return err
 	}
@@ -99,11 +102,35 @@ func cmdSim(e *env, args []string) error {
 		return gate.BadInputf("sim: %v", err)
 	}
 	s.APIKey = *key
-	err = sim.ListenAndServe(e.ctx, *addr, s, func(a string) {
-		fmt.Fprintf(e.stderr, "latgate sim: serving profile %q on http://%s (Ctrl-C to stop); a request whose model names another profile (%s) is served at that one. Every api at once:\n%s",
-			o.Profile, a, strings.Join(sim.ProfileNames(), ", "), sim.Routes(a))
+	tc, err := simTLS(*certFile, *keyFile)
+	if err != nil {
+		return err
+	}
+	scheme := "http"
+	if tc != nil {
+		scheme = "https"
+	}
+	err = sim.ListenAndServe(e.ctx, *addr, s, tc, func(a string) {
+		fmt.Fprintf(e.stderr, "latgate sim: serving profile %q on %s://%s (Ctrl-C to stop); a request whose model names another profile (%s) is served at that one. Every api at once:\n%s",
+			o.Profile, scheme, a, strings.Join(sim.ProfileNames(), ", "), sim.Routes(a, tc != nil))
 	})
 	return gate.AsCannotRun(err)
+}
+
+// simTLS is the simulator's TLS configuration from --tls-cert and
+// --tls-key (both or neither); nil without them.
+func simTLS(certFile, keyFile string) (*tls.Config, error) {
+	switch {
+	case certFile == "" && keyFile == "":
+		return nil, nil
+	case certFile == "" || keyFile == "":
+		return nil, gate.BadInputf("sim: --tls-cert and --tls-key go together (a certificate and its private key, PEM)")
+	}
+	cert, err := tls.LoadX509KeyPair(certFile, keyFile)
+	if err != nil {
+		return nil, gate.BadInputf("sim: --tls-cert %s, --tls-key %s: %v", certFile, keyFile, err)
+	}
+	return &tls.Config{Certificates: []tls.Certificate{cert}}, nil
 }
 
 func cmdMerge(e *env, args []string) error {
