@@ -76,7 +76,6 @@ limits:
 			}
 			t.Fatalf("%s: %d requests measured, the server saw %d: want %d, and %d + %d warmup", sc, n, len(srv), requests, requests, warmup)
 		}
-		srv = srv[warmup:]
 		for i, q := range run.Requests {
 			wantSteps := map[string]int{"text": 1, "agent": 2}[sc]
 			if !q.OK || q.StepCount == nil || *q.StepCount != wantSteps || q.SessionEnd != "answer" {
