@@ -124,3 +124,32 @@ func TestRedirectsKeepKeysAtHome(t *testing.T) {
 		t.Errorf("a cross-origin redirect: ok %v, error %q; want a failure saying %q", q.OK, q.Error, want)
 	}
 }
+
+// TestRealtimeRedirectsKeepKeysAtHome: a Realtime endpoint's WebSocket
+// upgrade redirected to another origin sends that origin nothing and fails
+// saying which base_url to set.
+func TestRealtimeRedirectsKeepKeysAtHome(t *testing.T) {
+	var got atomic.Int32
+	elsewhere := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { got.Add(1) }))
+	t.Cleanup(elsewhere.Close)
+	home := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		http.Redirect(w, r, elsewhere.URL+"/api/v1/realtime?"+r.URL.RawQuery, http.StatusTemporaryRedirect)
+	}))
+	t.Cleanup(home.Close)
+	t.Setenv("REDIRECT_KEY", "sk-redirect-secret")
+	cfg, err := suite.Parse("c.yaml", []byte("endpoints:\n  - {name: e, api: realtime, base_url: "+home.URL+"/v1, model: m, api_key_env: REDIRECT_KEY}\n"+
+		"scenarios:\n  - {name: s, prompt: hi, max_tokens: 4, requests: 2, warmup: 0, concurrency: 1}\n"), suite.Options{Getenv: os.Getenv})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := Measure(context.Background(), cfg, MeasureOptions{})
+	if got.Load() != 0 {
+		t.Errorf("the other origin received %d requests", got.Load())
+	}
+	// A realtime base_url may be http(s) or ws(s); the WebSocket's handshake
+	// is an http(s) request, so the redirect names that.
+	want := "set base_url to " + elsewhere.URL + "/api/v1"
+	if q := f.Runs[0].Requests[0]; q.OK || !strings.Contains(q.Error, want) || strings.Contains(q.Error, "sk-redirect-secret") {
+		t.Errorf("a cross-origin redirect: ok %v, error %q; want a failure saying %q", q.OK, q.Error, want)
+	}
+}
