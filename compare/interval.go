@@ -133,80 +133,34 @@ func (c *bootCol) stats(w []int32, total int, sts []statDef, out []float64) {
 		}
 		return
 	}
-	// Each quantile needs the values at ascending positions lo and lo+1:
-	// up lists them for the quantiles up to the median, down (counted
-	// from the top) for the others, each sorted by position.
-	type target struct {
-		pos, j int
-		hi     bool
-	}
-	var lo, hi, frac [4]float64
-	var up, down [8]target
-	nu, nd := 0, 0
-	add := func(ts *[8]target, n *int, t target) {
-		k := *n
-		for k > 0 && ts[k-1].pos > t.pos {
-			ts[k] = ts[k-1]
-			k--
-		}
-		ts[k] = t
-		*n++
-	}
-	for j, st := range sts {
-		if st.q < 0 {
-			continue
-		}
-		h := st.q * float64(m-1)
-		l := int(math.Floor(h))
-		frac[j] = h - float64(l)
-		if l >= m-1 {
-			l, frac[j] = m-1, 0
-		}
-		if st.q <= 0.5 {
-			add(&up, &nu, target{l, j, false})
-			if frac[j] > 0 {
-				add(&up, &nu, target{l + 1, j, true})
-			}
-		} else {
-			add(&down, &nd, target{m - 1 - l, j, false})
-			if frac[j] > 0 {
-				add(&down, &nd, target{m - 2 - l, j, true})
-			}
-		}
-	}
-	set := func(t target, v float64) {
-		if t.hi {
-			hi[t.j] = v
-		} else {
-			lo[t.j] = v
-		}
-	}
+	var p quantilePlan
+	p.plan(sts, m)
 	var sum float64
 	cum, next, t := 0, math.MaxInt, 0
-	if nu > 0 {
-		next = up[0].pos
+	if p.nu > 0 {
+		next = p.up[0].pos
 	}
 	for k, i := range c.order {
 		n := int(w[i])
 		sum += float64(n) * c.val[k]
 		cum += n
 		if cum > next {
-			for t < nu && up[t].pos < cum {
-				set(up[t], c.val[k])
+			for t < p.nu && p.up[t].pos < cum {
+				p.set(p.up[t], c.val[k])
 				t++
 			}
 			next = math.MaxInt
-			if t < nu {
-				next = up[t].pos
+			if t < p.nu {
+				next = p.up[t].pos
 			}
 		}
 	}
-	if nd > 0 {
+	if p.nd > 0 {
 		cum, t = 0, 0
-		for k := len(c.order) - 1; k >= 0 && t < nd; k-- {
+		for k := len(c.order) - 1; k >= 0 && t < p.nd; k-- {
 			cum += int(w[c.order[k]])
-			for t < nd && down[t].pos < cum {
-				set(down[t], c.val[k])
+			for t < p.nd && p.down[t].pos < cum {
+				p.set(p.down[t], c.val[k])
 				t++
 			}
 		}
@@ -215,11 +169,75 @@ func (c *bootCol) stats(w []int32, total int, sts []statDef, out []float64) {
 		switch {
 		case st.q < 0:
 			out[j] = sum / float64(m)
-		case frac[j] == 0:
-			out[j] = lo[j]
+		case p.frac[j] == 0:
+			out[j] = p.lo[j]
 		default:
-			out[j] = lo[j] + frac[j]*(hi[j]-lo[j])
+			out[j] = p.lo[j] + p.frac[j]*(p.hi[j]-p.lo[j])
 		}
+	}
+}
+
+// A quantilePlan is where stats finds each quantile of a multiset of m
+// values: each needs the values at ascending positions l and l+1 (l+1
+// only when its fraction is not 0); up lists them for the quantiles up to
+// the median, down (counted from the top) for the others, each sorted by
+// position. lo and hi receive the two values.
+type quantilePlan struct {
+	lo, hi, frac [4]float64
+	up, down     [8]quantileTarget
+	nu, nd       int
+}
+
+// A quantileTarget is one position stats reads for statistic j (hi: the
+// upper of its two values).
+type quantileTarget struct {
+	pos, j int
+	hi     bool
+}
+
+// plan places the quantiles of sts in a multiset of m values.
+func (p *quantilePlan) plan(sts []statDef, m int) {
+	for j, st := range sts {
+		if st.q < 0 {
+			continue
+		}
+		h := st.q * float64(m-1)
+		l := int(math.Floor(h))
+		p.frac[j] = h - float64(l)
+		if l >= m-1 {
+			l, p.frac[j] = m-1, 0
+		}
+		if st.q <= 0.5 {
+			insertTarget(&p.up, &p.nu, quantileTarget{l, j, false})
+			if p.frac[j] > 0 {
+				insertTarget(&p.up, &p.nu, quantileTarget{l + 1, j, true})
+			}
+		} else {
+			insertTarget(&p.down, &p.nd, quantileTarget{m - 1 - l, j, false})
+			if p.frac[j] > 0 {
+				insertTarget(&p.down, &p.nd, quantileTarget{m - 2 - l, j, true})
+			}
+		}
+	}
+}
+
+// insertTarget adds t to the n targets of ts, kept sorted by position.
+func insertTarget(ts *[8]quantileTarget, n *int, t quantileTarget) {
+	k := *n
+	for k > 0 && ts[k-1].pos > t.pos {
+		ts[k] = ts[k-1]
+		k--
+	}
+	ts[k] = t
+	*n++
+}
+
+// set gives target t its value v.
+func (p *quantilePlan) set(t quantileTarget, v float64) {
+	if t.hi {
+		p.hi[t.j] = v
+	} else {
+		p.lo[t.j] = v
 	}
 }
 
