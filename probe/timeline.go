@@ -97,7 +97,7 @@ func derive(tl timeline, readingRate float64) Record {
 	var (
 		outs    []outputEvent
 		visible []int // characters of each output event a reader sees
-		last    = Missing
+		last    = Missing // the step's last event after its first output
 		end     streamEnd
 		step    int
 	)
@@ -106,17 +106,22 @@ func derive(tl timeline, readingRate float64) Record {
 			rec.FirstEvent = e.at
 		}
 		if e.step && i > 0 {
-			step++ // a session's next step: the wait before it is no stall
+			// A session's next step: the tool's time before it and its
+			// model's wait for its first output are no stall.
+			step++
 			last = Missing
 		}
 		// Stalls are gaps between any two events of a step after its
 		// first output.
-		if len(outs) > 0 && last != Missing && e.at-last > rec.MaxStall {
+		if last != Missing && e.at-last > rec.MaxStall {
 			rec.MaxStall = e.at - last
 		}
-		last = e.at
+		n := e.output()
+		if last != Missing || n > 0 {
+			last = e.at
+		}
 		end.see(e)
-		if n := e.output(); n > 0 {
+		if n > 0 {
 			if len(outs) == 0 {
 				rec.TTFT = e.at
 				rec.MaxStall = 0

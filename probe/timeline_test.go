@@ -91,6 +91,14 @@ func TestDerive(t *testing.T) {
 			stall: 490 * ms, p: 10 * ms, itl: []time.Duration{}, tokens: 1, source: "events"}},
 		{name: "empty stream", tl: timeline{end: 5 * ms, ends: "[DONE]"}, want: want{err: "truncated: stream ended without [DONE] after 0 output events",
 			first: Missing, ttft: Missing, ttfc: Missing, total: 5 * ms, tpot: Missing, stall: Missing, p: Missing, source: "events"}},
+		// A session's step 2 begins with a role chunk and waits for its
+		// model: that wait is the step's TTFT, not a stall (stalls are
+		// gaps within a step after its first output).
+		{name: "a later step's wait is no stall", tl: timeline{session: true, end: 630 * ms, events: []event{
+			{at: 0, step: true}, {at: 100 * ms, tool: 5}, {at: 110 * ms, tool: 5, finish: "tool_calls"},
+			{at: 400 * ms, step: true}, out(600*ms, 3, 0), out(610*ms, 3, 0), {at: 620 * ms, finish: "stop"}, {at: 630 * ms, done: true},
+		}}, want: want{ok: true, first: 0, ttft: 100 * ms, ttfc: 600 * ms, total: 630 * ms, tpot: 10 * ms, stall: 10 * ms,
+			p: 600 * ms, itl: []time.Duration{10 * ms, 10 * ms}, tokens: 4, source: "events"}},
 		{name: "gaps before the first output are not stalls", tl: timeline{end: 2000 * ms, events: []event{
 			{at: 1 * ms}, {at: 900 * ms}, out(1000*ms, 1, 0), {at: 1001 * ms, done: true},
 		}}, want: want{ok: true, first: 1 * ms, ttft: 1000 * ms, ttfc: 1000 * ms, total: 2000 * ms, tpot: Missing, stall: 1 * ms,
