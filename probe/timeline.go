@@ -96,7 +96,7 @@ func derive(tl timeline, readingRate float64) Record {
 	rec.Total = tl.end
 	var (
 		outs    []outputEvent
-		visible []int // characters of each output event a reader sees
+		visible []int     // characters of each output event a reader sees
 		last    = Missing // the step's last event after its first output
 		end     streamEnd
 		step    int
