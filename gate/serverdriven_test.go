@@ -102,3 +102,32 @@ scenarios:
 		}
 	})
 }
+
+// TestServerDrivenTurns: a conversation with a server-driven agent is
+// capped by the model calls latgate makes, not by the steps the server
+// runs in each: two turns of two server steps each pass under the
+// default max_steps (one call per turn), and a max_steps of one call per
+// turn is enough.
+func TestServerDrivenTurns(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		srv := clocktest.NewServer(t, http.HandlerFunc(uiAgent))
+		for _, extra := range []string{"", ", max_steps: 2"} {
+			cfgText := "endpoints:\n  - {name: app, api: ai-sdk, url: " + srv.URL + "/api/chat}\n" +
+				"scenarios:\n  - {name: agent, prompt: \"Where is order 42?\", turns: [\"And order 43?\"], requests: 2" + extra + "}\n"
+			cfg, err := suite.Parse("agent.yaml", []byte(cfgText), suite.Options{})
+			if err != nil {
+				t.Fatalf("%q: %v", extra, err)
+			}
+			f, err := Measure(context.Background(), cfg, MeasureOptions{Client: srv.Client()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, q := range f.Runs[0].Requests {
+				if !q.OK || q.StepCount == nil || *q.StepCount != 4 || q.SessionEnd != "answer" {
+					t.Errorf("%q request %d: ok %v (%s), steps %v, end %q; want 4 steps (2 per turn) ending with an answer", extra, i, q.OK, q.Error, q.StepCount, q.SessionEnd)
+				}
+			}
+		}
+	})
+}

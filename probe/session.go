@@ -120,7 +120,7 @@ func (p *Prober) session(ctx context.Context, req Request) Record {
 			t0 = rec.Start
 		}
 		c := sessionCall{rec: rec, tl: tl, start: rec.Start.Sub(t0), turn: turn}
-		steps += max(1, stepMarks(tl))
+		steps++ // model calls latgate made: a server-driven call's own steps are the server's
 		if !rec.OK {
 			calls = append(calls, c)
 			break

@@ -43,6 +43,9 @@ func (p *Prober) sessionRecord(calls []sessionCall, end string, maxSteps int, un
 	case end == EndMaxSteps:
 		rec.OK = false
 		rec.Error = fmt.Sprintf("max_steps (%d) reached without a final answer: the model called tools at every step", maxSteps)
+		if len(calls[len(calls)-1].calls) == 0 {
+			rec.Error = fmt.Sprintf("max_steps (%d) reached before the last turn was sent: tool steps used the model calls", maxSteps)
+		}
 		rec.Failure = vocab.MaxSteps
 	case end == EndAnswer:
 		if st := s.Steps[len(s.Steps)-1]; st.TTFC != Missing {
