@@ -208,8 +208,10 @@ func URL(api API, base, model, apiVersion string) string {
 	return base + "/chat/completions"
 }
 
-// fillTemplate replaces the placeholders of a Custom body template.
-func fillTemplate(v any, p BodyParams) any {
+// fillTemplate replaces the placeholders of a Custom or AISDK body
+// template; msgs is what {{messages}} holds (the chat form for Custom, UI
+// messages for AISDK).
+func fillTemplate(v any, p BodyParams, msgs any) any {
 	switch t := v.(type) {
 	case string:
 		switch t {
@@ -219,7 +221,7 @@ func fillTemplate(v any, p BodyParams) any {
 			}
 			return ""
 		case "{{messages}}":
-			return p.Messages
+			return msgs
 		case "{{max_tokens}}":
 			return p.MaxTokens
 		}
@@ -227,13 +229,13 @@ func fillTemplate(v any, p BodyParams) any {
 	case map[string]any:
 		out := make(map[string]any, len(t))
 		for k, x := range t {
-			out[k] = fillTemplate(x, p)
+			out[k] = fillTemplate(x, p, msgs)
 		}
 		return out
 	case []any:
 		out := make([]any, len(t))
 		for i, x := range t {
-			out[i] = fillTemplate(x, p)
+			out[i] = fillTemplate(x, p, msgs)
 		}
 		return out
 	}

@@ -63,14 +63,14 @@ func Body(api API, p BodyParams) ([]byte, error) {
 		if p.Template == nil {
 			return nil, nil // no body (e.g. a GET endpoint)
 		}
-		b = fillTemplate(p.Template, p)
+		b = fillTemplate(p.Template, p, p.Messages)
 	case Realtime:
 		b = realtimeBody(p)
 	case AISDK:
 		if p.Template != nil {
-			b = fillTemplate(p.Template, p)
+			b = fillTemplate(p.Template, p, uiMessages(p.Messages))
 		} else {
-			b = aiSDKBody(p)
+			b = map[string]any{"messages": uiMessages(p.Messages)}
 		}
 	default: // Chat and Azure
 		b = chatBody(p)
@@ -313,18 +313,20 @@ func isFunctionResponse(parts []map[string]any) bool {
 	return ok
 }
 
-// aiSDKBody is what the Vercel AI SDK's useChat sends to a chat route: UI
-// messages with ids and text parts (tools run on the server).
-func aiSDKBody(p BodyParams) map[string]any {
-	msgs := make([]map[string]any, 0, len(p.Messages))
-	for i, m := range p.Messages {
-		if m.Role == "tool" || m.Role == "system" || m.Content == "" {
-			continue // the server runs the tools; it holds no empty message
+// uiMessages are the messages as the Vercel AI SDK's useChat sends them
+// to a chat route (its body is {"messages": …}): UI messages with ids and
+// text parts, the system prompt included; tool results are left out (the
+// server runs the tools).
+func uiMessages(ms []Message) []map[string]any {
+	out := make([]map[string]any, 0, len(ms))
+	for i, m := range ms {
+		if m.Role == "tool" || m.Content == "" {
+			continue
 		}
-		msgs = append(msgs, map[string]any{"id": fmt.Sprintf("m%d", i+1), "role": m.Role,
+		out = append(out, map[string]any{"id": fmt.Sprintf("m%d", i+1), "role": m.Role,
 			"parts": []map[string]any{{"type": "text", "text": m.Content}}})
 	}
-	return map[string]any{"messages": msgs}
+	return out
 }
 
 // MarshalJSON writes a message as {"role":…,"content":…}, the chat form a

@@ -37,12 +37,19 @@ func TestToolConversationBodies(t *testing.T) {
 			`{"role":"user","parts":[{"functionResponse":{"name":"lookup_order","response":{"status":"shipped"}}}]}],"generationConfig":{"maxOutputTokens":64},` +
 			`"systemInstruction":{"parts":[{"text":"Be brief."}]},` +
 			`"tools":[{"functionDeclarations":[{"description":"Look an order up","name":"lookup_order","parameters":{"type":"object","properties":{"id":{"type":"string"}},"required":["id"]}}]}]}`},
-		{AISDK, `{"messages":[{"id":"m2","parts":[{"text":"Where is order 42?","type":"text"}],"role":"user"}]}`},
+		{AISDK, `{"messages":[{"id":"m1","parts":[{"text":"Be brief.","type":"text"}],"role":"system"},{"id":"m2","parts":[{"text":"Where is order 42?","type":"text"}],"role":"user"}]}`},
 	} {
 		got, err := Body(c.api, p)
 		if err != nil || string(got) != c.want {
 			t.Errorf("Body(%s):\n got %s (%v)\nwant %s", c.api, got, err, c.want)
 		}
+	}
+	// An AI SDK route's own body: {{messages}} holds UI messages, as
+	// useChat sends them, not the chat form a custom body's holds.
+	tp := p
+	tp.Template = map[string]any{"model": "agent", "messages": "{{messages}}"}
+	if got, err := Body(AISDK, tp); err != nil || string(got) != `{"messages":[{"id":"m1","parts":[{"text":"Be brief.","type":"text"}],"role":"system"},{"id":"m2","parts":[{"text":"Where is order 42?","type":"text"}],"role":"user"}],"model":"agent"}` {
+		t.Errorf("Body(ai-sdk) with a body: %s (%v)", got, err)
 	}
 	// Two results of one step share Anthropic's user message and Gemini's
 	// content; a text result is wrapped for Gemini's object response.
