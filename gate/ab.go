@@ -41,14 +41,19 @@ var ErrNewSuite = errors.New("the suite is new in this pull request")
 func urlOverride(cfg *suite.Config, flag string, list []string) error {
 	for _, o := range list {
 		name, url, ok := strings.Cut(o, "=")
-		if !ok || name == "" || !(strings.HasPrefix(url, "http://") || strings.HasPrefix(url, "https://")) {
-			return BadInputf("%s: want ENDPOINT=URL (an http or https URL), got %q", flag, o)
+		web := strings.HasPrefix(url, "http://") || strings.HasPrefix(url, "https://")
+		socket := strings.HasPrefix(url, "ws://") || strings.HasPrefix(url, "wss://")
+		if !ok || name == "" || !web && !socket {
+			return BadInputf("%s: want ENDPOINT=URL (an http or https URL; ws or wss for a realtime endpoint), got %q", flag, o)
 		}
 		found := false
 		var names []string
 		for i := range cfg.Endpoints {
 			names = append(names, cfg.Endpoints[i].Name)
 			if cfg.Endpoints[i].Name == name {
+				if socket && cfg.Endpoints[i].API != "realtime" {
+					return BadInputf("%s: endpoint %q (api %s) is called over http or https, not %q", flag, name, cfg.Endpoints[i].API, url)
+				}
 				// custom endpoints and AI SDK routes are called at their
 				// url; every other api appends its path to base_url.
 				if api := cfg.Endpoints[i].API; api == "custom" || api == "ai-sdk" {
