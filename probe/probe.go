@@ -145,11 +145,17 @@ func (p *Prober) call(ctx context.Context, req Request) (Record, timeline) {
 			}
 		case w.framing == framingSSE && strings.Contains(ct, "json") && !strings.Contains(ct, "event-stream"):
 			ask := "does the endpoint support stream: true?"
-			if req.API == Gemini {
+			switch {
+			case req.API == Gemini:
 				ask = "does the URL end in :streamGenerateContent?alt=sse?"
+			case req.API == Custom && strings.Contains(ct, "ndjson"):
+				ask = "the server streams NDJSON: set stream.format: ndjson"
 			}
 			rec.Error = fmt.Sprintf("expected an SSE stream (text/event-stream), got Content-Type %q: %s", ct, ask)
 			rec.Failure = vocab.Malformed
+			// A custom endpoint's framing is its config's: every request
+			// would be misread the same way.
+			rec.misread = req.API == Custom
 		default:
 			tl = p.read(ctx, body, w, c.since)
 			if tl.end != Missing && tl.failure == "" {

@@ -73,7 +73,8 @@ type Record struct {
 	Session *SessionRecord
 
 	// misread: the stream could not be read as configured (a custom
-	// endpoint's text pointer matched no event). Every further request
+	// endpoint's text pointer matched no event, or its stream is not SSE
+	// as configured). Every further request
 	// would fail the same way, so the Runner stops at the first one.
 	misread bool
 }

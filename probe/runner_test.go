@@ -465,6 +465,19 @@ func TestPointerThatNeverMatchesStopsAtOnce(t *testing.T) {
 	}
 }
 
+// TestNDJSONReadAsSSEStopsAtOnce: a custom endpoint configured as SSE
+// whose server streams NDJSON stops after the first request and says
+// which stream.format to set.
+func TestNDJSONReadAsSSEStopsAtOnce(t *testing.T) {
+	t.Parallel()
+	srv := canned(t, 200, "application/x-ndjson", "{\"delta\":\"a\"}\n{\"delta\":\"b\"}\n", nil)
+	g := Group{Request: Request{API: Custom, URL: srv.URL, Stream: &StreamSpec{Format: "sse", Text: "/delta"}}, Requests: 50}
+	_, res := collect(context.Background(), &Runner{Prober: &Prober{Client: srv.Client()}}, []Group{g})
+	if res.Cause != vocab.FailedFast || res.Sent > 2 || !res.Misread || !strings.Contains(res.Failure.Error, "the server streams NDJSON: set stream.format: ndjson") {
+		t.Errorf("cause %q, sent %d, misread %v, failure %+v", res.Cause, res.Sent, res.Misread, res.Failure)
+	}
+}
+
 // TestInterleavedABOpenLoop: at a rate, the A/B slots follow one schedule;
 // both variants are in every block and every record has its intended time.
 func TestInterleavedABOpenLoop(t *testing.T) {
