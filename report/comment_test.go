@@ -1,6 +1,7 @@
 package report
 
 import (
+	"html"
 	"math/rand/v2"
 	"regexp"
 	"strings"
@@ -194,5 +195,31 @@ func TestProvenanceLine(t *testing.T) {
 				t.Errorf("got  %s\nwant %s", got, tt.want)
 			}
 		})
+	}
+}
+
+// TestHTMLSummaryMatchesMarkdown: the HTML summary has the columns and
+// marks of the comment's: Perceived p95 when it differs from TTFT, and ⚙️
+// on a scenario whose configuration changed (its legend says so).
+func TestHTMLSummaryMatchesMarkdown(t *testing.T) {
+	t.Parallel()
+	rep := buildCase(t, suiteCases[0])
+	rep.Scenarios[0].Changed = []string{"max_tokens 64 → 128"}
+	for i := range rep.Scenarios[0].Rows {
+		if rep.Scenarios[0].Rows[i].Stage == "Perceived" {
+			rep.Scenarios[0].Rows[i].SameAs = ""
+		}
+	}
+	md := Markdown(rep, MarkdownOptions{})
+	var b strings.Builder
+	if err := HTML(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	got := b.String()
+	if !strings.Contains(md, "| Perceived p95 |") || !strings.Contains(got, "<th>Perceived p95</th>") {
+		t.Errorf("Perceived p95 column: Markdown %v, HTML %v; want both", strings.Contains(md, "| Perceived p95 |"), strings.Contains(got, "<th>Perceived p95</th>"))
+	}
+	if mark := html.EscapeString(rep.Scenarios[0].Scenario) + " ⚙️</a>"; !strings.Contains(got, mark) {
+		t.Errorf("the HTML summary lacks %q", mark)
 	}
 }

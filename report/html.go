@@ -171,23 +171,32 @@ func cellHTML(row *Row, stat vocab.Stat, withCI bool) string {
 
 func (p *page) summary(order []int) {
 	r := p.r
-	sessions := false // an Answer column when a scenario is a session (whose Total is its session)
-	for _, s := range r.Scenarios {
-		sessions = sessions || s.Current.IsSession()
-	}
+	perceived, sessions := summaryColumns(r)
 	total := "Total p50"
 	if sessions {
 		total = "Total (session) p50"
 	}
-	p.f("<h3>Summary (latencies in ms, baseline → current)</h3>\n<table><tr><th>scenario</th><th>endpoint</th><th>TTFT p95</th><th>%s</th>", total)
+	p.s("<h3>Summary (latencies in ms, baseline → current)</h3>\n<table><tr><th>scenario</th><th>endpoint</th><th>TTFT p95</th>")
+	if perceived {
+		p.s("<th>Perceived p95</th>")
+	}
+	p.f("<th>%s</th>", total)
 	if sessions {
 		p.s("<th>Answer p95</th>")
 	}
 	p.s("<th>Errors</th><th>status</th></tr>\n")
 	for _, i := range order {
 		s := r.Scenarios[i]
-		p.f("<tr><td class=\"name\"><a href=\"#s%d\">%s</a></td><td class=\"name\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td>",
-			i, esc(s.Scenario), esc(s.Endpoint), cellHTML(s.row("TTFT"), "p95", false), cellHTML(s.row("Total"), "p50", false))
+		name := esc(s.Scenario)
+		if len(s.Changed) > 0 {
+			name += " ⚙️"
+		}
+		p.f("<tr><td class=\"name\"><a href=\"#s%d\">%s</a></td><td class=\"name\">%s</td><td class=\"n\">%s</td>",
+			i, name, esc(s.Endpoint), cellHTML(s.row("TTFT"), "p95", false))
+		if perceived {
+			p.f("<td class=\"n\">%s</td>", cellHTML(s.row("Perceived"), "p95", false))
+		}
+		p.f("<td class=\"n\">%s</td>", cellHTML(s.row("Total"), "p50", false))
 		if sessions {
 			p.f("<td class=\"n\">%s</td>", cellHTML(s.row("Answer"), "p95", false))
 		}

@@ -595,20 +595,25 @@ func perSide(r *Report) string {
 	return fmt.Sprintf("%d–%d requests per side", lo, hi)
 }
 
-func summary(r *Report, order []int, maxRows int) string {
-	if len(r.Scenarios) == 0 {
-		return "No scenario was measured.\n\n"
-	}
-	perceived := false // a Perceived column only when it differs from TTFT
+// summaryColumns says which optional columns a summary table has (the
+// Markdown and the HTML summary alike): Perceived p95 when it differs from
+// TTFT in some scenario, Answer p95 (and the total named the session's)
+// when a scenario is a session.
+func summaryColumns(r *Report) (perceived, sessions bool) {
 	for _, s := range r.Scenarios {
 		if row := s.row("Perceived"); row != nil && row.SameAs == "" {
 			perceived = true
 		}
-	}
-	sessions := false // an Answer column when a scenario is a session (whose Total is its session)
-	for _, s := range r.Scenarios {
 		sessions = sessions || s.Current.IsSession()
 	}
+	return perceived, sessions
+}
+
+func summary(r *Report, order []int, maxRows int) string {
+	if len(r.Scenarios) == 0 {
+		return "No scenario was measured.\n\n"
+	}
+	perceived, sessions := summaryColumns(r)
 	header := "| scenario @ endpoint | TTFT p95 |"
 	sep := "|---|---:|"
 	if perceived {
