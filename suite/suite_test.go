@@ -133,6 +133,8 @@ func TestParseErrors(t *testing.T) {
 		{"type error names key", "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\nscenarios:\n  - name: s\n    prompt: hi\n    requests: lots\n", `latgate.yaml:6: scenarios.requests: want a whole number or a range such as {min: 40, max: 200}, got "lots"`},
 		{"type error in flow mapping", "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\nscenarios:\n  - {name: s, prompt: hi, max_tokens: many, warmup: 1}\n", `latgate.yaml:4: scenarios.max_tokens: want a whole number, got "many"`},
 		{"type error bool", base + "limits:\n  cold_connections: sometimes\n", `latgate.yaml:7: limits.cold_connections: want true or false, got "sometimes"`},
+		{"YAML 1.1 yes is no boolean", base + "limits:\n  cold_connections: yes\n", `latgate.yaml:7: limits.cold_connections: want true or false, got "yes"`},
+		{"quoted true is a string", base + "limits:\n  cold_connections: \"true\"\n", `latgate.yaml:7: limits.cold_connections: want true or false, got "true" (a quoted string: write it without quotes)`},
 		{"type error mapping for list", "endpoints:\n  name: a\nscenarios:\n  - {name: s, prompt: hi}\n", `latgate.yaml:2: endpoints: want a list, got a mapping`},
 		{"did you mean", "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\nscenarios:\n  - name: s\n    prompt: hi\n    request: 5\n", `latgate.yaml:6: unknown key "request" in scenarios (did you mean "requests"?)`},
 		{"did you mean top", base + "budget:\n  ttft: {p95: 1}\n", `(did you mean "budgets"?)`},

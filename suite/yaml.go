@@ -117,6 +117,16 @@ func (x *docIndex) walk(file string, n *yaml.Node, t reflect.Type, path, ipath s
 		}
 		return
 	}
+	if t.Kind() == reflect.Bool && n.Kind == yaml.ScalarNode && n.ShortTag() != "!!bool" {
+		// Node.Decode takes YAML 1.1's yes, no, on and off as booleans; a
+		// quoted "true" is a string. Only true and false are.
+		msg := fmt.Sprintf("%s: want true or false, got %q", path, n.Value)
+		if v := strings.ToLower(n.Value); v == "true" || v == "false" {
+			msg += " (a quoted string: write it without quotes)"
+		}
+		x.errs = append(x.errs, &Error{File: file, Line: n.Line, Msg: msg})
+		return
+	}
 	switch {
 	case t.Kind() == reflect.Struct && n.Kind == yaml.MappingNode:
 		x.walkStruct(file, n, t, path, ipath)
