@@ -117,7 +117,7 @@ func (p *parser) endpointAuth(ip string, e *Endpoint, re rawEndpoint) {
 	} else if e.APIKeyEnv != "" && !p.opt.SkipKeys {
 		e.APIKey = p.getenv(e.APIKeyEnv)
 		if e.APIKey == "" {
-			p.errf(p.line(ip+".api_key_env"), "endpoint %q: environment variable %s (api_key_env) is not set", e.Name, e.APIKeyEnv)
+			p.errf(p.line(ip+".api_key_env"), "endpoint %q: environment variable %s (api_key_env) is not set or is empty", e.Name, e.APIKeyEnv)
 		}
 	}
 	if len(re.Headers) > 0 {

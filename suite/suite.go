@@ -648,7 +648,7 @@ func (p *parser) expand(ipath, name, key, v string) (string, []string) {
 		vn := m[2 : len(m)-1]
 		val := p.getenv(vn)
 		if val == "" {
-			p.errf(p.line(ipath), "endpoint %q: %s: environment variable %s is not set", name, key, vn)
+			p.errf(p.line(ipath), "endpoint %q: %s: environment variable %s is not set or is empty", name, key, vn)
 		} else {
 			vals = append(vals, val)
 		}
