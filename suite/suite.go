@@ -469,12 +469,12 @@ func Parse(path string, data []byte, opt Options) (*Config, error) {
 		}
 	}
 	if len(errs) > 0 {
-		return nil, first(errs)
+		return nil, joinErrors(errs)
 	}
 	p := &parser{path: path, opt: opt, x: x}
 	cfg := p.build(&raw)
 	if len(p.errs) > 0 {
-		return nil, first(p.errs)
+		return nil, joinErrors(p.errs)
 	}
 	return cfg, nil
 }
@@ -491,16 +491,58 @@ func tabIndent(data []byte) int {
 	return 0
 }
 
-// first returns the error with the lowest line (errors without a line
-// last), so the message points at the first mistake in the file.
-func first(errs []*Error) *Error {
-	best := errs[0]
-	for _, e := range errs[1:] {
-		if e.Line > 0 && (best.Line == 0 || e.Line < best.Line) {
-			best = e
+// maxErrors is how many of a file's mistakes Parse reports at once.
+const maxErrors = 10
+
+// joinErrors is a file's mistakes in the order of their lines (those
+// without a line last), one per line of the file (the first found there is
+// the most specific), at most maxErrors: a lone one is itself, several an
+// Errors.
+func joinErrors(errs []*Error) error {
+	errs = slices.Clone(errs)
+	slices.SortStableFunc(errs, func(a, b *Error) int {
+		switch {
+		case a.Line == b.Line:
+			return 0
+		case a.Line == 0:
+			return 1
+		case b.Line == 0:
+			return -1
 		}
+		return a.Line - b.Line
+	})
+	errs = slices.CompactFunc(errs, func(a, b *Error) bool { return a.Line > 0 && a.Line == b.Line })
+	if len(errs) == 1 {
+		return errs[0]
 	}
-	return best
+	return Errors(errs)
+}
+
+// Errors are several mistakes in one file, in the order of their lines.
+type Errors []*Error
+
+// Unwrap gives each mistake to errors.Is and errors.As.
+func (es Errors) Unwrap() []error {
+	out := make([]error, len(es))
+	for i, e := range es {
+		out[i] = e
+	}
+	return out
+}
+
+func (es Errors) Error() string {
+	var b strings.Builder
+	for i, e := range es {
+		if i == maxErrors {
+			fmt.Fprintf(&b, "\n(and %d more)", len(es)-maxErrors)
+			break
+		}
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(e.Error())
+	}
+	return b.String()
 }
 
 type parser struct {

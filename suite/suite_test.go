@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"fmt"
 	"errors"
 	"io/fs"
 	"strings"
@@ -246,5 +247,30 @@ func TestCacheMode(t *testing.T) {
 	}
 	if _, err := Parse("l.yaml", []byte(base+"    cache: lukewarm\n"), Options{}); err == nil || !strings.Contains(err.Error(), "l.yaml:6: scenario \"s\": cache: want warm or cold") {
 		t.Errorf("bad cache mode: %v", err)
+	}
+}
+
+// TestEveryMistakeAtOnce: a file's mistakes are reported together, in the
+// order of their lines, one per line of the file, so fixing a config takes
+// one run rather than one per mistake.
+func TestEveryMistakeAtOnce(t *testing.T) {
+	t.Parallel()
+	cfg := "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\nscenarios:\n  - name: s\n    prompt: hi\n    latncy: 5ms\n    max_step: 3\n" +
+		"limits:\n  cold_connections: \"true\"\n"
+	_, err := Parse("l.yaml", []byte(cfg), Options{})
+	want := []string{`l.yaml:6: unknown key "latncy" in scenarios (valid: `, `l.yaml:7: unknown key "max_step" in scenarios (did you mean "max_steps"?)`,
+		`l.yaml:9: limits.cold_connections: want true or false, got "true" (a quoted string: write it without quotes)`}
+	lines := strings.Split(fmt.Sprint(err), "\n")
+	if len(lines) != len(want) {
+		t.Fatalf("got\n%v\nwant %d lines", err, len(want))
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("line %d: %q, want %q", i+1, lines[i], w)
+		}
+	}
+	var one *Error
+	if !errors.As(err, &one) || one.Line != 6 {
+		t.Errorf("errors.As gives %v, want the first mistake", one)
 	}
 }
