@@ -1,8 +1,8 @@
 package suite
 
 import (
-	"fmt"
 	"errors"
+	"fmt"
 	"io/fs"
 	"strings"
 	"testing"
