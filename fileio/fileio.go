@@ -21,6 +21,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"strings"
 
 	"github.com/latgate/latgate/results"
@@ -180,6 +181,8 @@ func unmarshal(name string, b []byte, v any, kind string) error {
 	switch {
 	case len(bytes.TrimSpace(b)) == 0 || errors.As(err, &se) && se.Offset >= int64(len(b)) && strings.Contains(se.Error(), "unexpected end"):
 		return fmt.Errorf("%s: not a complete JSON document (the file is empty or truncated)", name)
+	case errors.As(err, &se) && se.Offset == 1 && looksLikeSuite(name, b):
+		return fmt.Errorf("%s: a suite (YAML), not a latgate %s file: give the suite with -c", name, kind)
 	case errors.As(err, &se):
 		line, col := position(b, se.Offset-1) // Offset counts the offending byte
 		return fmt.Errorf("%s:%d:%d: invalid JSON: %v", name, line, col, se)
@@ -226,3 +229,15 @@ func position(b []byte, off int64) (line, col int) {
 	}
 	return line, col
 }
+
+// looksLikeSuite reports whether a file that is not JSON is a suite: a
+// .yaml or .yml name, or a line of its first 4 KiB that begins with
+// endpoints: or scenarios:.
+func looksLikeSuite(name string, b []byte) bool {
+	if strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml") {
+		return true
+	}
+	return suiteKeyRE.Match(b[:min(len(b), 4096)])
+}
+
+var suiteKeyRE = regexp.MustCompile(`(?m)^(endpoints|scenarios):`)

@@ -159,6 +159,7 @@ func TestDecodeErrors(t *testing.T) {
 		{"two documents", good + "{}", "f.json:2:1: invalid JSON"},
 		{"array", "[]", "the document is a JSON array"},
 		{"syntax", "{\n  \"schema\": x}", "f.json:2:13: invalid JSON"},
+		{"a suite", "# our suite\nendpoints:\n  - {name: a}\n", "f.json: a suite (YAML), not a latgate results file: give the suite with -c"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := Decode("f.json", []byte(tt.body))
