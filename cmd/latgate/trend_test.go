@@ -162,7 +162,9 @@ func TestCommentLinksTheTrend(t *testing.T) {
 			Artifacts: []ghfake.Artifact{{ID: 5, Name: "latgate-baseline", Zip: ghfake.Zip(files...)}}})
 		api.Expect(ghfake.ListWorkflowRuns, ghfake.ListArtifacts, ghfake.DownloadArtifact, ghfake.Storage)
 		r := runCLI(t, env, "gate", "-c", cfg, "--baseline-artifact", "latgate-baseline", "--dry-run", "--results", filepath.Join(dir, "r.json"))
-		if r.code != 0 {
+		// A wall-clock run of 10 ms streams: a loaded machine can make it
+		// fail the gate (exit 1), whose comment links the trend too.
+		if r.code != 0 && r.code != 1 {
 			t.Fatalf("exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
 		}
 		if link := "[main's trend](" + api.RunURL(9) + ")"; strings.Contains(r.stdout, link) != withTrend {
