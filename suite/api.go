@@ -130,11 +130,24 @@ func (p *parser) endpointAuth(ip string, e *Endpoint, re rawEndpoint) {
 			val, secrets := p.expand(hp, e.Name, "headers."+k, v)
 			e.Headers[k] = val
 			if len(secrets) > 0 && val != "" {
+				// The whole value ("Bearer …") and each variable's own
+				// value (a server may echo the token alone) unless it is
+				// too short to be a token (masking "7" would hide every 7
+				// in the log).
 				e.envSecrets = append(e.envSecrets, val)
+				for _, v := range secrets {
+					if len(v) >= minTokenLen {
+						e.envSecrets = append(e.envSecrets, v)
+					}
+				}
 			}
 		}
 	}
 }
+
+// minTokenLen is the shortest variable value inside a header that is
+// masked on its own (the whole header value always is).
+const minTokenLen = 8
 
 var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 

@@ -72,6 +72,16 @@ func TestEnvReferences(t *testing.T) {
 	if got := strings.Join(cfg.Secrets(), ","); got != "h:8080,k1,t-7-x" {
 		t.Errorf("secrets = %q, want every value from the environment (a host too)", got)
 	}
+	// A token inside a header's value is a secret on its own too: a server
+	// may echo it without its "Bearer ".
+	bearer := "endpoints:\n  - {name: g, base_url: http://h/v1, model: m, headers: {Authorization: \"Bearer ${GW_TOKEN}\"}}\n" + scen
+	cfg3, err := Parse("l.yaml", []byte(bearer), Options{Getenv: env(map[string]string{"GW_TOKEN": "tok-SUPERSECRET-987"})})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(cfg3.Secrets(), ","); got != "Bearer tok-SUPERSECRET-987,tok-SUPERSECRET-987" {
+		t.Errorf("secrets = %q, want the header's value and its token", got)
+	}
 	// A key in a URL is as secret as one in a header: masked everywhere.
 	custom := "endpoints:\n  - {name: c, api: custom, url: \"http://h/gen?key=${URL_KEY}\", body: {p: \"{{prompt}}\"}, stream: {format: ndjson, text: /t}}\n" + scen
 	cfg2, err := Parse("l.yaml", []byte(custom), Options{Getenv: env(map[string]string{"URL_KEY": "sk-in-the-url"})})

@@ -1268,7 +1268,7 @@ func (c *Config) Secrets() []string {
 		out = append(out, e.envSecrets...)
 	}
 	sort.Strings(out)
-	return out
+	return slices.Compact(out)
 }
 
 // Fingerprint hashes everything about a (scenario, endpoint) that changes
