@@ -2,6 +2,7 @@ package probe
 
 import (
 	"github.com/latgate/latgate/vocab"
+	"strings"
 
 	"context"
 	"fmt"
@@ -121,6 +122,12 @@ func (p *Prober) session(ctx context.Context, req Request) Record {
 		}
 		c := sessionCall{rec: rec, tl: tl, start: rec.Start.Sub(t0), turn: turn}
 		steps++ // model calls latgate made: a server-driven call's own steps are the server's
+		if n := stepMarks(tl); n > MaxMarkedSteps && rec.OK {
+			c.rec.OK, c.rec.Failure = false, vocab.Malformed
+			c.rec.Error = fmt.Sprintf("the stream marked %d steps in one call, more than an agent runs (at most %d)", n, MaxMarkedSteps)
+			c.tl.events = firstSteps(tl.events, MaxMarkedSteps)
+			rec = c.rec
+		}
 		if !rec.OK {
 			calls = append(calls, c)
 			break
@@ -181,6 +188,7 @@ func (p *Prober) runTools(ctx context.Context, s *Session, conv []Message, text 
 func answerOf(tl timeline) (string, []ToolCall) {
 	var text []byte
 	var calls []ToolCall
+	var args []strings.Builder // each call's arguments, in pieces
 	index := map[int]int{}
 	for _, e := range tl.events {
 		text = append(text, e.text...)
@@ -189,7 +197,7 @@ func answerOf(tl timeline) (string, []ToolCall) {
 			if !ok {
 				i = len(calls)
 				index[part.index] = i
-				calls = append(calls, ToolCall{})
+				calls, args = append(calls, ToolCall{}), append(args, strings.Builder{})
 			}
 			c := &calls[i]
 			if c.ID == "" {
@@ -198,15 +206,33 @@ func answerOf(tl timeline) (string, []ToolCall) {
 			if c.Name == "" {
 				c.Name = part.name
 			}
-			c.Arguments += part.args
+			args[i].WriteString(part.args)
 		}
 	}
 	for i := range calls {
+		calls[i].Arguments = args[i].String()
 		if calls[i].ID == "" {
 			calls[i].ID = fmt.Sprintf("call_%d", i+1)
 		}
 	}
 	return string(text), calls
+}
+
+// MaxMarkedSteps is the most steps one server-driven call may mark: a
+// stream with more is broken or hostile (each step is recorded).
+const MaxMarkedSteps = 1000
+
+// firstSteps are the events of a call's first n marked steps.
+func firstSteps(events []event, n int) []event {
+	for i, e := range events {
+		if e.step {
+			if n == 0 {
+				return events[:i]
+			}
+			n--
+		}
+	}
+	return events
 }
 
 // stepMarks counts the server-driven steps a call's stream marked.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -65,4 +66,33 @@ func TestServerDrivenStepStartsWhereTheLastEnded(t *testing.T) {
 		exactly(t, "answer", rec.Session.Answer, 770*ms)
 		exactly(t, "session", rec.Total, 790*ms)
 	})
+}
+
+// TestServerDrivenStepCap: a stream that marks more steps in one call than
+// any agent runs fails the request, rather than recording every step (a
+// hostile stream of 40,000 marks took seconds of CPU and memory).
+func TestServerDrivenStepCap(t *testing.T) {
+	t.Parallel()
+	for _, n := range []int{3, MaxMarkedSteps + 1} {
+		var b strings.Builder
+		b.WriteString("data: {\"type\":\"start\"}\n\n")
+		for range n {
+			b.WriteString("data: {\"type\":\"start-step\"}\n\ndata: {\"type\":\"text-delta\",\"id\":\"t\",\"delta\":\"x\"}\n\n")
+		}
+		b.WriteString("data: {\"type\":\"finish\"}\n\ndata: [DONE]\n\n")
+		srv := canned(t, 200, "text/event-stream", b.String(), nil)
+		params := BodyParams{Messages: []Message{{Role: "user", Content: "hi"}}}
+		body, _ := Body(AISDK, params)
+		p := &Prober{Client: srv.Client()}
+		rec := p.Do(context.Background(), Request{API: AISDK, URL: srv.URL, Body: body, Session: &Session{Params: params, MaxSteps: 1}})
+		if n <= MaxMarkedSteps {
+			if !rec.OK || len(rec.Session.Steps) != n {
+				t.Errorf("%d steps: ok %v (%s), %d steps recorded", n, rec.OK, rec.Error, len(rec.Session.Steps))
+			}
+			continue
+		}
+		if rec.OK || !strings.Contains(rec.Error, fmt.Sprintf("the stream marked %d steps in one call", n)) || len(rec.Session.Steps) > MaxMarkedSteps {
+			t.Errorf("%d steps: ok %v, error %q, %d steps recorded; want a failure naming the count", n, rec.OK, rec.Error, len(rec.Session.Steps))
+		}
+	}
 }

@@ -114,6 +114,10 @@ func sessionSteps(calls []sessionCall, tl timeline, starts []time.Duration) []St
 	// Ends, tool time and tokens: a client-driven call is one step with its
 	// usage; a server-driven call's steps count their output events.
 	ci := 0
+	client := make([]bool, len(calls)) // clientStep of each call, once
+	for i, c := range calls {
+		client[i] = clientStep(c)
+	}
 	for i := range steps {
 		st := &steps[i]
 		stepEnd := tl.end
@@ -125,7 +129,7 @@ func sessionSteps(calls []sessionCall, tl timeline, starts []time.Duration) []St
 		}
 		c := calls[ci]
 		st.Turn = c.turn
-		if clientStep(c) {
+		if client[ci] {
 			st.Tools = nil // the assembled calls name them once
 			stepEnd = c.start + c.tl.end
 			if c.tl.end == Missing {
