@@ -17,6 +17,7 @@ package probe
 
 import (
 	"github.com/latgate/latgate/vocab"
+	"unicode/utf8"
 
 	"bytes"
 	"context"
@@ -424,17 +425,27 @@ func errorText(errField json.RawMessage, whole []byte) string {
 	return clip(string(whole), 200)
 }
 
+// clip cuts s to at most n bytes, at the start of a character, and marks
+// the cut.
 func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
 	return s[:n] + "…"
 }
 
-// redact removes the Prober's secrets and the request's own API key.
+// redact removes the Prober's secrets and the request's own API key, and
+// clips what a server said to MaxError bytes (a server's error text is
+// its own: it could be megabytes, written into every request's record).
 func (p *Prober) redact(s string, req Request) string {
-	return Redact(Redact(s, p.Secrets), []string{req.APIKey})
+	return clip(Redact(Redact(s, p.Secrets), []string{req.APIKey}), MaxError)
 }
+
+// MaxError is the longest error a record keeps, in bytes.
+const MaxError = 1000
 
 // Redact replaces every occurrence of a secret (of 4 or more characters) in s.
 func Redact(s string, secrets []string) string {

@@ -96,3 +96,17 @@ func TestServerDrivenStepCap(t *testing.T) {
 		}
 	}
 }
+
+// TestServerErrorTextIsClipped: an error event of megabytes is kept as its
+// first MaxError bytes, cut at a character.
+func TestServerErrorTextIsClipped(t *testing.T) {
+	t.Parallel()
+	huge := strings.Repeat("é", 4<<20)
+	srv := canned(t, 200, "text/event-stream", "data: {\"type\":\"start\"}\n\ndata: {\"type\":\"error\",\"errorText\":\""+huge+"\"}\n\n", nil)
+	params := BodyParams{Messages: []Message{{Role: "user", Content: "hi"}}}
+	body, _ := Body(AISDK, params)
+	rec := (&Prober{Client: srv.Client()}).Do(context.Background(), Request{API: AISDK, URL: srv.URL, Body: body, Session: &Session{Params: params, MaxSteps: 1}})
+	if rec.OK || len(rec.Error) > MaxError+len("step 1: …") || !strings.HasSuffix(rec.Error, "é…") {
+		t.Errorf("ok %v, error of %d bytes ending %q", rec.OK, len(rec.Error), rec.Error[max(0, len(rec.Error)-8):])
+	}
+}
