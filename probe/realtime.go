@@ -270,12 +270,19 @@ func (p *Prober) release(ctx context.Context, s *socket, tl timeline, items []st
 	case tl.failure != "" || tl.end == Missing:
 		_ = s.ws.CloseNow()
 	case p.Sockets == nil:
-		_ = s.ws.Close(websocket.StatusNormalClosure, "")
+		closeSoon(s.ws)
 	case !p.reset(ctx, s.ws, items, stall):
 		_ = s.ws.CloseNow()
 	case !p.Sockets.put(s.key, s.ws):
-		_ = s.ws.Close(websocket.StatusNormalClosure, "")
+		closeSoon(s.ws)
 	}
+}
+
+// closeSoon closes a connection properly without waiting for it: a close
+// waits up to 5 seconds for the server's close frame, which a server may
+// never send, and the worker has the next request to make.
+func closeSoon(ws *websocket.Conn) {
+	go func() { _ = ws.Close(websocket.StatusNormalClosure, "") }()
 }
 
 // reset deletes the conversation items ids and waits for the server to
