@@ -117,10 +117,21 @@ func (p *Prober) realtime(ctx context.Context, req Request) (Record, timeline) {
 		return rec, tl
 	}
 	c := &conn{clk: clk}
-	s := p.connect(ctx, req, c, &rec)
+	s := p.connect(ctx, req, c, &rec, true)
 	if s != nil {
 		var dec *realtimeDecoder
 		tl, dec = p.exchange(ctx, s, events, audio, stall, c.since)
+		if s.pooled && len(tl.events) == 0 && tl.failure != "" && ctx.Err() == nil {
+			// The server closed the idle connection before this request
+			// (an idle timeout): once more on a new one, timed from its
+			// own start, as Go's HTTP client retries a request on a
+			// pooled connection that turned out to be closed.
+			_ = s.ws.CloseNow()
+			if s = p.connect(ctx, req, c, &rec, false); s == nil {
+				return p.finish(rec, req, c, nil), tl
+			}
+			tl, dec = p.exchange(ctx, s, events, audio, stall, c.since)
+		}
 		rec = derive(tl, p.readingRate())
 		rec.Status = http.StatusSwitchingProtocols
 		if len(tl.events) > 0 {
@@ -135,6 +146,12 @@ func (p *Prober) realtime(ctx context.Context, req Request) (Record, timeline) {
 		}
 		p.release(ctx, s, tl, items, stall)
 	}
+	return p.finish(rec, req, c, s), tl
+}
+
+// finish completes a Realtime request's record with its start, its
+// connection's set-up (when it made one) and its error redacted.
+func (p *Prober) finish(rec Record, req Request, c *conn, s *socket) Record {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	rec.Start = c.t0
@@ -148,7 +165,7 @@ func (p *Prober) realtime(ctx context.Context, req Request) (Record, timeline) {
 		}
 	}
 	rec.Error = p.redact(rec.Error, req)
-	return rec, tl
+	return rec
 }
 
 // exchange sends the client events on s and reads the server's events
@@ -167,17 +184,20 @@ func (p *Prober) exchange(ctx context.Context, s *socket, events []json.RawMessa
 	return p.readFrames(ctx, &socketFramer{ctx: ctx, ws: s.ws, stall: stall, d: p.StallTimeout}, w, since), dec
 }
 
-// connect takes an idle connection to the request's endpoint from Sockets,
-// or opens one (t0 is taken first) and waits for its session.created. A
-// connection that cannot be made is recorded in rec, and nil returned.
-func (p *Prober) connect(ctx context.Context, req Request, c *conn, rec *Record) *socket {
+// connect takes an idle connection to the request's endpoint from Sockets
+// (when pool allows), or opens one (t0 is taken first) and waits for its
+// session.created. A connection that cannot be made is recorded in rec,
+// and nil returned.
+func (p *Prober) connect(ctx context.Context, req Request, c *conn, rec *Record, pool bool) *socket {
 	s := &socket{key: socketKey(req)}
 	c.mu.Lock()
 	c.t0 = c.clk.Now()
 	c.mu.Unlock()
-	if s.ws = p.Sockets.take(s.key); s.ws != nil {
-		s.pooled = true
-		return s
+	if pool {
+		if s.ws = p.Sockets.take(s.key); s.ws != nil {
+			s.pooled = true
+			return s
+		}
 	}
 	client := p.Client
 	if client == nil {

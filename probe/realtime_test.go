@@ -296,3 +296,49 @@ func TestRealtimeErrorBeforeSession(t *testing.T) {
 		}
 	})
 }
+
+// TestRealtimeIdleClosedConnection: a pooled connection the server closed
+// while it was idle (an idle timeout) is not a failure of the next
+// request: it is made again on a new connection, timed from that one's
+// start (set-up included).
+func TestRealtimeIdleClosedConnection(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		conns := 0
+		srv := clocktest.NewServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			ws, err := websocket.Accept(w, r, nil)
+			if err != nil {
+				return
+			}
+			conns++
+			ctx := r.Context()
+			_ = ws.Write(ctx, websocket.MessageText, []byte(`{"type":"session.created"}`))
+			for {
+				_, data, err := ws.Read(ctx)
+				if err != nil {
+					return
+				}
+				if strings.Contains(string(data), `"response.create"`) {
+					time.Sleep(100 * time.Millisecond)
+					_ = ws.Write(ctx, websocket.MessageText, []byte(`{"type":"response.output_text.delta","delta":"hello"}`))
+					_ = ws.Write(ctx, websocket.MessageText, []byte(`{"type":"response.done","response":{"status":"completed"}}`))
+					go func() { time.Sleep(200 * time.Millisecond); _ = ws.Close(websocket.StatusGoingAway, "idle timeout") }()
+				}
+			}
+		}))
+		sockets := NewSockets()
+		p := realtimeProber(srv, sockets)
+		first := p.Do(context.Background(), realtimeReq(t, srv, false, 0))
+		time.Sleep(time.Second)
+		second := p.Do(context.Background(), realtimeReq(t, srv, false, 0))
+		if !first.OK || !second.OK {
+			t.Fatalf("first ok %v (%s), second ok %v (%s)", first.OK, first.Error, second.OK, second.Error)
+		}
+		if second.Reused || conns != 2 {
+			t.Errorf("second request reused %v, %d connections; want a new connection", second.Reused, conns)
+		}
+		exactly(t, "second ttft", second.TTFT, first.TTFT)
+		sockets.Close()
+		time.Sleep(time.Second) // the server's idle timers end
+	})
+}
