@@ -316,6 +316,9 @@ func (p *Prober) readFrames(ctx context.Context, fr framer, w wire, since func()
 			tl.kind = vocab.Malformed
 			return tl
 		}
+		if e.skip {
+			continue
+		}
 		tl.events = append(tl.events, e)
 		if e.output() > 0 {
 			outputs++

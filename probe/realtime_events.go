@@ -29,17 +29,24 @@ type realtimeDecoder struct {
 	first          string
 	// ended: response.done came (a hint explains only a finished answer).
 	ended bool
+	// response is this request's response id, from response.created; an
+	// event of another response (left over on a reused connection) is not
+	// this request's, and stale counts them.
+	response string
+	stale    int
 }
 
 // realtimeEvent is the part of any server event the decoder reads.
 type realtimeEvent struct {
-	Type  string `json:"type"`
-	Delta string `json:"delta"`
-	Item  *struct {
+	Type       string `json:"type"`
+	Delta      string `json:"delta"`
+	ResponseID string `json:"response_id"`
+	Item       *struct {
 		ID string `json:"id"`
 	} `json:"item"`
 	Error    *realtimeErr `json:"error"`
 	Response *struct {
+		ID            string `json:"id"`
 		Status        string `json:"status"`
 		StatusDetails *struct {
 			Reason string       `json:"reason"`
@@ -68,13 +75,18 @@ func (d *realtimeDecoder) decode(f frame) (event, error) {
 	if err := json.Unmarshal(f.Data, &v); err != nil {
 		return e, err
 	}
+	if d.stranger(v) {
+		d.stale++
+		e.skip = true
+		return e, nil
+	}
 	switch v.Type {
 	case "response.output_text.delta", "response.text.delta":
 		if d.audio {
 			d.other++
 			break
 		}
-		e.content, e.text = len(v.Delta), v.Delta
+		e.content = len(v.Delta) // its text is not kept: a Realtime request is no session
 	case "response.output_audio.delta", "response.audio.delta":
 		if !d.audio {
 			d.other++
@@ -91,6 +103,7 @@ func (d *realtimeDecoder) decode(f frame) (event, error) {
 		}
 	default:
 		if !knownRealtime[v.Type] {
+			e.skip = true // counted, not kept: a server can send them without end
 			d.unknown++
 			if d.first == "" {
 				d.first = clip(v.Type, 60)
@@ -98,6 +111,23 @@ func (d *realtimeDecoder) decode(f frame) (event, error) {
 		}
 	}
 	return e, nil
+}
+
+// stranger reports whether an event belongs to a response other than
+// this request's: it names a response (deltas by response_id,
+// response.created and response.done by response.id) that is not the one
+// response.created announced, or names one before that. An event that
+// names none is taken as this request's (servers that send no ids).
+func (d *realtimeDecoder) stranger(v realtimeEvent) bool {
+	id := v.ResponseID
+	if v.Response != nil && v.Response.ID != "" {
+		id = v.Response.ID
+	}
+	if v.Type == "response.created" && d.response == "" {
+		d.response = id
+		return false
+	}
+	return id != "" && id != d.response
 }
 
 // done reads response.done: the end, its status (completed; incomplete

@@ -2,6 +2,7 @@ package probe
 
 import (
 	"context"
+	"fmt"
 	"encoding/json"
 	"net/http"
 	"strings"
@@ -340,5 +341,59 @@ func TestRealtimeIdleClosedConnection(t *testing.T) {
 		exactly(t, "second ttft", second.TTFT, first.TTFT)
 		sockets.Close()
 		time.Sleep(time.Second) // the server's idle timers end
+	})
+}
+
+// TestRealtimeLeftoverEvents: events of an earlier response that arrive on
+// a reused connection after its response.done (a duplicate done, a late
+// delta) are not the next request's: it is measured from its own
+// response's events.
+func TestRealtimeLeftoverEvents(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		srv := clocktest.NewServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			ws, err := websocket.Accept(w, r, nil)
+			if err != nil {
+				return
+			}
+			ctx := r.Context()
+			send := func(s string, args ...any) { _ = ws.Write(ctx, websocket.MessageText, []byte(fmt.Sprintf(s, args...))) }
+			send(`{"type":"session.created"}`)
+			for n := 1; ; {
+				_, data, err := ws.Read(ctx)
+				if err != nil {
+					return
+				}
+				if !strings.Contains(string(data), `"response.create"`) {
+					continue
+				}
+				send(`{"type":"response.created","response":{"id":"resp_%d","status":"in_progress"}}`, n)
+				time.Sleep(100 * time.Millisecond)
+				for range 3 {
+					send(`{"type":"response.output_text.delta","response_id":"resp_%d","delta":"hi"}`, n)
+					time.Sleep(10 * time.Millisecond)
+				}
+				send(`{"type":"response.done","response":{"id":"resp_%d","status":"completed"}}`, n)
+				// Left over: a duplicate done and a late delta, written
+				// as the client reads on (the test's loopback has no
+				// buffer), so they reach the next request.
+				go func(n int) {
+					send(`{"type":"response.done","response":{"id":"resp_%d","status":"completed"}}`, n)
+					send(`{"type":"response.output_text.delta","response_id":"resp_%d","delta":"late"}`, n)
+				}(n)
+				n++
+			}
+		}))
+		sockets := NewSockets()
+		p := realtimeProber(srv, sockets)
+		for i := range 3 {
+			rec := p.Do(context.Background(), realtimeReq(t, srv, false, 0))
+			if !rec.OK || rec.OutputTokens != 3 {
+				t.Fatalf("request %d: ok %v (%s), %d tokens; want its own 3", i, rec.OK, rec.Error, rec.OutputTokens)
+			}
+			exactly(t, fmt.Sprintf("request %d ttft", i), rec.TTFT-rec.TTFB, 100*time.Millisecond)
+		}
+		sockets.Close()
+		time.Sleep(time.Second)
 	})
 }

@@ -45,6 +45,10 @@ type event struct {
 	toolResult bool
 	// step: a new step (model call) of a server-driven agent begins.
 	step bool
+	// skip: the event is not this request's to time (a Realtime event of
+	// an earlier response, or of a type latgate does not know: counted by
+	// its decoder, kept out of the timeline).
+	skip bool
 }
 
 // callPart is a piece of one tool call of an answer: the call's position
