@@ -81,6 +81,12 @@ func writeAtomic(path string, write func(io.Writer) error) error {
 // scenarios × 10,000 requests per side with their gaps is about 125 MB.
 const MaxFileSize = 512 << 20
 
+// MaxObjects is the most JSON objects (requests, steps, runs) a results
+// file may hold: decoded, each request takes about 360 bytes, so a file of
+// tiny ones ("{}", 3 bytes) would take gigabytes within MaxFileSize. 40,000
+// requests × 20 scenarios (a 480 MB file) are 800,000.
+const MaxObjects = 3_000_000
+
 // Read reads and validates a results file.
 func Read(path string) (*results.File, error) {
 	b, err := ReadLimited(path, MaxFileSize)
@@ -157,6 +163,9 @@ func mib(n int64) string {
 
 // Decode parses and validates a results file's bytes; name is used in errors.
 func Decode(name string, b []byte) (*results.File, error) {
+	if n := bytes.Count(b, []byte("{")); n > MaxObjects {
+		return nil, fmt.Errorf("%s: %d JSON objects, more than the %d requests, steps and runs a results file may hold (split the suite's runs over several files)", name, n, MaxObjects)
+	}
 	var f results.File
 	if err := unmarshal(name, b, &f, "results"); err != nil {
 		return nil, err

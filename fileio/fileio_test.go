@@ -1,6 +1,7 @@
 package fileio
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -209,3 +210,32 @@ func TestReadLimited(t *testing.T) {
 		t.Errorf("Read of a 2 GiB file: %v", err)
 	}
 }
+
+// TestTooManyObjects: a file of tiny requests ("{}", 3 bytes each) within
+// MaxFileSize would decode to gigabytes; Read and Stream refuse it by its
+// count of objects, before decoding it, with one error.
+func TestTooManyObjects(t *testing.T) {
+	t.Parallel()
+	var b strings.Builder
+	b.WriteString(`{"schema":"latgate/results/v1","metrics_version":` + fmt.Sprint(results.MetricsVersion) + `,"runs":[{"endpoint":"e","scenario":"s","requests":[{}`)
+	for range MaxObjects {
+		b.WriteString(`,{}`)
+	}
+	b.WriteString(`]}]}`)
+	path := filepath.Join(t.TempDir(), "many.json")
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("more than the %d requests, steps and runs a results file may hold", MaxObjects)
+	if _, err := Read(path); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("Read: %v", err)
+	}
+	if _, _, err := Stream(path, func() *countFold { return &countFold{} }); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("Stream: %v", err)
+	}
+}
+
+// countFold is a Folder that counts the requests it is handed.
+type countFold struct{ n int }
+
+func (c *countFold) Add(*results.Request) { c.n++ }

@@ -86,6 +86,7 @@ type streamer[F Folder] struct {
 	runs   []results.Run
 	checks []results.RunCheck
 	folds  []F
+	n      int // requests so far (more than MaxObjects: left to Read, which refuses them)
 }
 
 // file reads the document: one object, then nothing but white space.
@@ -127,7 +128,7 @@ func (s *streamer[F]) run() bool {
 			// Each request is decoded into a zero Request, as Read
 			// decodes it, but for the gaps' array, whose room is reused.
 			q = results.Request{ITLMs: q.ITLMs[:0]}
-			if s.dec.Decode(&q) != nil {
+			if s.n++; s.n > MaxObjects || s.dec.Decode(&q) != nil {
 				return false
 			}
 			gaps := q.ITLMs
