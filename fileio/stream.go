@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/latgate/latgate/results"
 )
@@ -34,6 +35,12 @@ func Stream[F Folder](path string, newF func() F) (*results.File, []F, error) {
 	if f, folds, ok := streamRegular(path, newF); ok {
 		return f, folds, nil
 	}
+	// One whole read at a time: files are streamed side by side, and a
+	// file can make itself one that Stream leaves to Read (a "runs": []
+	// before its runs is valid), so whole reads side by side would hold
+	// every such file's text and requests at once.
+	wholeReads.Lock()
+	defer wholeReads.Unlock()
 	full, err := Read(path)
 	if err != nil {
 		return nil, nil, err
@@ -49,6 +56,9 @@ func Stream[F Folder](path string, newF func() F) (*results.File, []F, error) {
 	}
 	return full, folds, nil
 }
+
+// wholeReads lets one of Stream's fallbacks to Read run at a time.
+var wholeReads sync.Mutex
 
 // streamRegular is Stream's single pass; ok is false when it leaves the
 // file to Read.
