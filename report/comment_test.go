@@ -223,3 +223,15 @@ func TestHTMLSummaryMatchesMarkdown(t *testing.T) {
 		t.Errorf("the HTML summary lacks %q", mark)
 	}
 }
+
+// TestBidiControlsShown: a right-to-left override in a name from a config
+// or a server cannot reorder what a reader of the comment or the page sees.
+func TestBidiControlsShown(t *testing.T) {
+	t.Parallel()
+	name := "chat\u202egnp.exe"
+	for _, got := range []string{md(name), esc(name)} {
+		if strings.ContainsRune(got, '\u202e') || !strings.Contains(got, "chat\ufffdgnp.exe") {
+			t.Errorf("%q keeps the override", got)
+		}
+	}
+}

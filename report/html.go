@@ -37,7 +37,13 @@ type page struct {
 func (p *page) f(format string, a ...any) { fmt.Fprintf(p.w, format, a...) }
 func (p *page) s(s string)                { p.w.WriteString(s) }
 
-func esc(s string) string { return html.EscapeString(s) }
+func esc(s string) string { return html.EscapeString(bidiReplacer.Replace(s)) }
+
+// bidiReplacer shows the bidirectional controls, which would reorder what a
+// reader sees (a name that reads as something else), as replacement
+// characters; md and esc apply it.
+var bidiReplacer = strings.NewReplacer("\u202a", "\ufffd", "\u202b", "\ufffd", "\u202c", "\ufffd", "\u202d", "\ufffd", "\u202e", "\ufffd",
+	"\u2066", "\ufffd", "\u2067", "\ufffd", "\u2068", "\ufffd", "\u2069", "\ufffd")
 
 const htmlCSS = `:root{--fg:#1f2328;--muted:#59636e;--bg:#fff;--panel:#f6f8fa;--line:#d1d9e0;--base:#6e7781;--cur:#0969da;--bad:#cf222e;--warn:#9a6700;--good:#1a7f37;--band:rgba(9,105,218,.10)}
 @media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#9198a1;--bg:#0d1117;--panel:#151b23;--line:#3d444d;--base:#9198a1;--cur:#4493f8;--bad:#f85149;--warn:#d29922;--good:#3fb950;--band:rgba(68,147,248,.16)}}

@@ -38,7 +38,7 @@ var mdReplacer = strings.NewReplacer(
 	"\r", " ", "\n", " ", "\t", " ",
 )
 
-func md(s string) string { return mdReplacer.Replace(s) }
+func md(s string) string { return mdReplacer.Replace(bidiReplacer.Replace(s)) }
 
 // short cuts a name to n characters (an ellipsis marks the cut).
 func short(s string, n int) string {
