@@ -196,13 +196,7 @@ func TestRealtimeNotAWebSocket(t *testing.T) {
 func TestRealtimeUnknownEvents(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
-		srv := clocktest.NewServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			ws, err := websocket.Accept(w, r, nil)
-			if err != nil {
-				return
-			}
-			defer ws.CloseNow()
-			ctx := context.Background()
+		srv := wsServer(t, func(ctx context.Context, ws *websocket.Conn) {
 			say := func(v map[string]any) { b, _ := json.Marshal(v); _ = ws.Write(ctx, websocket.MessageText, b) }
 			say(map[string]any{"type": "session.created"})
 			for {
@@ -220,7 +214,7 @@ func TestRealtimeUnknownEvents(t *testing.T) {
 				say(map[string]any{"type": "response.done", "response": map[string]any{"status": "completed",
 					"usage": map[string]any{"input_tokens": 7, "output_tokens": 1, "input_token_details": map[string]any{"cached_tokens": 3}}}})
 			}
-		}))
+		})
 		rec := realtimeProber(srv, nil).Do(context.Background(), realtimeReq(t, srv, false, 0))
 		if !rec.OK || rec.UnknownEvents != 2 || rec.PromptTokens != 7 || rec.CachedTokens != 3 {
 			t.Errorf("ok %v (%s), %d unknown events, prompt %d, cached %d", rec.OK, rec.Error, rec.UnknownEvents, rec.PromptTokens, rec.CachedTokens)
@@ -281,15 +275,11 @@ func TestRealtimeDone(t *testing.T) {
 func TestRealtimeErrorBeforeSession(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
-		srv := clocktest.NewServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			ws, err := websocket.Accept(w, r, nil)
-			if err != nil {
-				return
-			}
+		srv := wsServer(t, func(ctx context.Context, ws *websocket.Conn) {
 			b := []byte(`{"type":"error","error":{"type":"invalid_request_error","code":"model_not_found","message":"The model 'm' does not exist."}}`)
 			_ = ws.Write(context.Background(), websocket.MessageText, b)
 			_ = ws.Close(websocket.StatusPolicyViolation, "bye")
-		}))
+		})
 		rec := realtimeProber(srv, nil).Do(context.Background(), realtimeReq(t, srv, false, 0))
 		want := "error before session.created: The model 'm' does not exist. [model_not_found]"
 		if rec.OK || rec.Failure != vocab.Provider || rec.Error != want || rec.Status != 101 {
@@ -306,13 +296,8 @@ func TestRealtimeIdleClosedConnection(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
 		conns := 0
-		srv := clocktest.NewServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			ws, err := websocket.Accept(w, r, nil)
-			if err != nil {
-				return
-			}
+		srv := wsServer(t, func(ctx context.Context, ws *websocket.Conn) {
 			conns++
-			ctx := r.Context()
 			_ = ws.Write(ctx, websocket.MessageText, []byte(`{"type":"session.created"}`))
 			for {
 				_, data, err := ws.Read(ctx)
@@ -326,7 +311,7 @@ func TestRealtimeIdleClosedConnection(t *testing.T) {
 					go func() { time.Sleep(200 * time.Millisecond); _ = ws.Close(websocket.StatusGoingAway, "idle timeout") }()
 				}
 			}
-		}))
+		})
 		sockets := NewSockets()
 		p := realtimeProber(srv, sockets)
 		first := p.Do(context.Background(), realtimeReq(t, srv, false, 0))
@@ -351,12 +336,7 @@ func TestRealtimeIdleClosedConnection(t *testing.T) {
 func TestRealtimeLeftoverEvents(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
-		srv := clocktest.NewServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			ws, err := websocket.Accept(w, r, nil)
-			if err != nil {
-				return
-			}
-			ctx := r.Context()
+		srv := wsServer(t, func(ctx context.Context, ws *websocket.Conn) {
 			send := func(s string, args ...any) { _ = ws.Write(ctx, websocket.MessageText, []byte(fmt.Sprintf(s, args...))) }
 			send(`{"type":"session.created"}`)
 			for n := 1; ; {
@@ -383,7 +363,7 @@ func TestRealtimeLeftoverEvents(t *testing.T) {
 				}(n)
 				n++
 			}
-		}))
+		})
 		sockets := NewSockets()
 		p := realtimeProber(srv, sockets)
 		for i := range 3 {
@@ -396,4 +376,17 @@ func TestRealtimeLeftoverEvents(t *testing.T) {
 		sockets.Close()
 		time.Sleep(time.Second)
 	})
+}
+
+// wsServer serves each WebSocket it accepts with handle (ctx: the
+// connection's), closing it when handle returns.
+func wsServer(t *testing.T, handle func(ctx context.Context, ws *websocket.Conn)) *clocktest.Server {
+	return clocktest.NewServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ws, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer ws.CloseNow()
+		handle(context.Background(), ws)
+	}))
 }
