@@ -301,7 +301,7 @@ func (p *Prober) readFrames(ctx context.Context, fr framer, w wire, since func()
 			return tl
 		}
 		if err != nil {
-			if errors.Is(err, errMidLine) || errors.Is(err, errLineTooLong) {
+			if errors.Is(err, errMidLine) || errors.Is(err, errLineTooLong) || errors.Is(err, errMessageTooLong) {
 				tl.failure, tl.kind = err.Error(), vocab.Malformed
 			} else {
 				tl.failure, tl.kind = p.causeMessage(ctx, err, "reading stream", outputs)

@@ -394,11 +394,18 @@ func codeName(code websocket.StatusCode) string {
 // request's own cancellation as it is (causeMessage says why), anything
 // else as a closed socket.
 func socketError(ctx context.Context, err error) error {
-	if ctx.Err() != nil {
+	switch {
+	case ctx.Err() != nil:
 		return err
+	case errors.Is(err, websocket.ErrMessageTooBig):
+		return errMessageTooLong
 	}
 	return &socketClosed{code: websocket.CloseStatus(err), reason: closeReason(err)}
 }
+
+// errMessageTooLong is a server's WebSocket message over MaxLine: latgate
+// closes the connection (1009) rather than hold it.
+var errMessageTooLong = errors.New("a WebSocket message longer than 16 MiB: latgate closed the connection")
 
 func closeReason(err error) string {
 	var ce websocket.CloseError

@@ -390,3 +390,30 @@ func wsServer(t *testing.T, handle func(ctx context.Context, ws *websocket.Conn)
 		handle(context.Background(), ws)
 	}))
 }
+
+// TestRealtimeMessageTooLong: a server message over MaxLine fails the
+// request saying so (it read as an abnormal closure).
+func TestRealtimeMessageTooLong(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		srv := wsServer(t, func(ctx context.Context, ws *websocket.Conn) {
+			_ = ws.Write(ctx, websocket.MessageText, []byte(`{"type":"session.created"}`))
+			for {
+				_, data, err := ws.Read(ctx)
+				if err != nil {
+					return
+				}
+				if strings.Contains(string(data), `"response.create"`) {
+					// Written while the loop reads on (the test's loopback has
+					// no buffer for the client's close frame).
+					huge := `{"type":"response.output_text.delta","delta":"` + strings.Repeat("x", MaxLine) + `"}`
+					go func() { _ = ws.Write(ctx, websocket.MessageText, []byte(huge)) }()
+				}
+			}
+		})
+		rec := realtimeProber(srv, nil).Do(context.Background(), realtimeReq(t, srv, false, 0))
+		if rec.OK || rec.Failure != vocab.Malformed || !strings.Contains(rec.Error, "longer than 16 MiB") {
+			t.Errorf("ok %v, %s: %q", rec.OK, rec.Failure, rec.Error)
+		}
+	})
+}
