@@ -377,6 +377,8 @@ func Measurements(w io.Writer, f *results.File) {
 		cols = append(cols, "answer p95", "model calls")
 	}
 	tw := newTable(append(cols, "errors")...)
+	// Names and the errors (words, last) left, the numbers right.
+	tw.alignLeft = map[int]bool{0: true, 1: true, len(cols): true}
 	runs := append([]results.Run(nil), f.Runs...)
 	// Grouped by endpoint, endpoints in the order the file (the config)
 	// has them.

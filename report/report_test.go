@@ -396,3 +396,19 @@ func TestDigestHoldsTheRunsSample(t *testing.T) {
 		t.Errorf("breakdown: %d requests, %d ok (want %d), first error %q, %d buffered", b.N, b.OK, r.OKCount(), b.FirstError, b.Buffered)
 	}
 }
+
+// TestMeasurementsErrorsColumn: the errors column is words, aligned left
+// under its header, so a long error does not push the header away.
+func TestMeasurementsErrorsColumn(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(1, 1))
+	r := fixtureRun(rng, "e", "a", 5, 0.3, 0.01, 0, false, false)
+	r.Requests[0].OK, r.Requests[0].Error = false, "sending request: dial tcp 127.0.0.1:1: connect: connection refused"
+	var b bytes.Buffer
+	Measurements(&b, &results.File{Schema: results.Schema, MetricsVersion: results.MetricsVersion, Runs: []results.Run{r}})
+	lines := strings.Split(b.String(), "\n")
+	header, row := lines[1], lines[2]
+	if i, j := strings.Index(header, "errors"), strings.Index(row, "1 ("); i < 0 || i != j {
+		t.Errorf("errors header at %d, its cell at %d:\n%s\n%s", i, j, header, row)
+	}
+}
