@@ -354,13 +354,13 @@ func (p *page) changeChart(order []int) {
 	p.s("</svg>\n<div class=\"legend sub\"><span>■ regression</span><span>● other change</span><span><span class=\"sw\" style=\"background:var(--band);height:10px\"></span>± tolerance</span><span>bars: per-check 95% interval</span></div></div>\n")
 }
 
-// values are one metric's per-request values of a run, in request order
-// (NaN for failed requests).
-func values(run *results.Run, metric vocab.Metric) []float64 {
-	if run == nil {
+// values are one metric's per-request values of a run (its digest), in
+// request order (NaN for failed requests); nil without the run.
+func values(d *Digest, metric vocab.Metric) []float64 {
+	if d == nil {
 		return nil
 	}
-	return compare.SampleOf(run).Values[metric] // NaN for failed requests
+	return d.Sample.Values[metric]
 }
 
 func okSorted(xs []float64) []float64 {
@@ -447,7 +447,7 @@ func (p *page) scenario(i int, s Scenario) {
 		}{{vocab.Answer, "Answer"}, {vocab.Session, "Session"}}
 	}
 	for _, m := range charts {
-		p.ecdf(m.name, okSorted(values(s.BaseRun, m.metric)), okSorted(values(s.CurrentRun, m.metric)))
+		p.ecdf(m.name, okSorted(values(s.BaseDigest, m.metric)), okSorted(values(s.CurrentDigest, m.metric)))
 	}
 	p.waterfall(s)
 	p.timeline(s)
@@ -540,11 +540,18 @@ func (p *page) ecdf(name string, base, cur []float64) {
 		}
 		var b strings.Builder
 		fmt.Fprintf(&b, "M%.1f %.1f", x.at(lo), y.at(0))
+		// One step per tenth of a pixel: the values that fall on one x
+		// rise there together (a page of 10,000 requests per run drew
+		// 10,000 steps a curve).
+		var px, py string
 		for i, v := range side.xs {
-			v = math.Min(v, hi)
-			fmt.Fprintf(&b, "H%.1fV%.1f", x.at(v), y.at(float64(i+1)/float64(len(side.xs))))
+			nx := fmt.Sprintf("%.1f", x.at(math.Min(v, hi)))
+			if nx != px && px != "" {
+				fmt.Fprintf(&b, "H%sV%s", px, py)
+			}
+			px, py = nx, fmt.Sprintf("%.1f", y.at(float64(i+1)/float64(len(side.xs))))
 		}
-		fmt.Fprintf(&b, "H%.1f", x.at(hi))
+		fmt.Fprintf(&b, "H%sV%sH%.1f", px, py, x.at(hi))
 		p.f("<path class=\"%s\" d=\"%s\"/>\n", side.cls, b.String())
 	}
 	p.f("</svg>%s</div>\n", legend(len(base) > 0))
@@ -553,8 +560,8 @@ func (p *page) ecdf(name string, base, cur []float64) {
 // timeline draws each request's TTFT and total latency in the order the
 // requests were sent; failed requests are red marks at the top.
 func (p *page) timeline(s Scenario) {
-	tb, tc := values(s.BaseRun, vocab.Total), values(s.CurrentRun, vocab.Total)
-	fb, fc := values(s.BaseRun, vocab.TTFT), values(s.CurrentRun, vocab.TTFT)
+	tb, tc := values(s.BaseDigest, vocab.Total), values(s.CurrentDigest, vocab.Total)
+	fb, fc := values(s.BaseDigest, vocab.TTFT), values(s.CurrentDigest, vocab.TTFT)
 	n := max(len(tb), len(tc))
 	if n == 0 {
 		return
@@ -570,16 +577,31 @@ func (p *page) timeline(s Scenario) {
 		cls       string
 	}{{tb, fb, "dbase"}, {tc, fc, "dcur"}} {
 		var b strings.Builder
+		// A mark where the same mark already is adds nothing a reader
+		// can see: with thousands of requests per run, most would.
+		drawn := map[[3]int]bool{}
+		once := func(kind int, cx, cy float64) bool {
+			// On a grid of 2 pixels, less than the dots' 4.4 (total)
+			// and 2.4 (TTFT) pixels across.
+			k := [3]int{kind, int(math.Round(cx / 2)), int(math.Round(cy / 2))}
+			if drawn[k] {
+				return false
+			}
+			drawn[k] = true
+			return true
+		}
 		for i := range side.tot {
 			xi := x.at(float64(i + 1))
 			if math.IsNaN(side.tot[i]) && math.IsNaN(side.ttft[i]) {
-				fmt.Fprintf(&b, "<path class=\"fail\" d=\"M%.1f %.1fl4 4m0 -4l-4 4\"/>", xi-2, y.p1-2)
+				if once(0, xi, y.p1) {
+					fmt.Fprintf(&b, "<path class=\"fail\" d=\"M%.1f %.1fl4 4m0 -4l-4 4\"/>", xi-2, y.p1-2)
+				}
 				continue
 			}
-			if !math.IsNaN(side.tot[i]) {
+			if !math.IsNaN(side.tot[i]) && once(1, xi, y.at(side.tot[i])) {
 				fmt.Fprintf(&b, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.2\"/>", side.cls, xi, y.at(side.tot[i]))
 			}
-			if !math.IsNaN(side.ttft[i]) {
+			if !math.IsNaN(side.ttft[i]) && once(2, xi, y.at(side.ttft[i])) {
 				fmt.Fprintf(&b, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"1.2\" opacity=\".7\"/>", side.cls, xi, y.at(side.ttft[i]))
 			}
 		}
@@ -600,16 +622,16 @@ func (p *page) waterfall(s Scenario) {
 	}
 	var lanes []lane
 	for _, side := range []struct {
-		run  *results.Run
+		d    *Digest
 		name string
 		base bool
-	}{{s.BaseRun, "baseline", true}, {s.CurrentRun, "current", false}} {
-		for _, pick := range []struct {
-			q    float64
-			name string
-		}{{0.5, "median"}, {0.95, "p95"}} {
-			if q := sessionAt(side.run, pick.q); q != nil {
-				lanes = append(lanes, lane{side.name + " " + pick.name + " session", q, side.base})
+	}{{s.BaseDigest, "baseline", true}, {s.CurrentDigest, "current", false}} {
+		if side.d == nil {
+			continue
+		}
+		for i, pick := range []string{"median", "p95"} {
+			if q := side.d.Waterfall[i]; q != nil {
+				lanes = append(lanes, lane{side.name + " " + pick + " session", q, side.base})
 			}
 		}
 	}
@@ -650,25 +672,6 @@ func (p *page) waterfall(s Scenario) {
 		}
 	}
 	p.s("</svg></div>\n")
-}
-
-// sessionAt is the successful session at quantile q of a run's session
-// times; nil when the run has none.
-func sessionAt(run *results.Run, q float64) *results.Request {
-	if run == nil {
-		return nil
-	}
-	var ok []*results.Request
-	for i := range run.Requests {
-		if r := &run.Requests[i]; r.OK && r.IsSession() && r.SessionMs != nil {
-			ok = append(ok, r)
-		}
-	}
-	if len(ok) == 0 {
-		return nil
-	}
-	sort.Slice(ok, func(i, j int) bool { return *ok[i].SessionMs < *ok[j].SessionMs })
-	return ok[min(len(ok)-1, int(math.Ceil(q*float64(len(ok))))-1)]
 }
 
 func msOr(v *float64, or float64) float64 {

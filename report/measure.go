@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"maps"
@@ -112,6 +113,10 @@ func Describe(r *results.Run) Breakdown { return DigestOf(r).Breakdown }
 type Digest struct {
 	Sample    *compare.Sample
 	Breakdown Breakdown
+	// Waterfall holds the successful sessions at the median and at p95
+	// of their session times (their session time and steps only; nil
+	// without sessions), which the HTML report draws step by step.
+	Waterfall [2]*results.Request
 }
 
 // DigestOf digests a run from its requests.
@@ -134,6 +139,7 @@ type Digester struct {
 	prompt, cached, usage int
 	toolTime              []float64
 	steps                 map[stepKey]*stepColumns
+	sessions              []*results.Request // the successful sessions' times and steps
 }
 
 // stepColumns are the values of one step (stepKey) of successful
@@ -192,6 +198,10 @@ func (d *Digester) addSession(q *results.Request) {
 		}
 	}
 	add(&d.toolTime, q.ToolMs)
+	if q.SessionMs != nil {
+		ms := *q.SessionMs
+		d.sessions = append(d.sessions, &results.Request{SessionMs: &ms, Steps: slices.Clone(q.Steps)})
+	}
 	if d.steps == nil {
 		d.steps = map[stepKey]*stepColumns{}
 	}
@@ -279,8 +289,19 @@ func (d *Digester) Digest(r *results.Run) *Digest {
 		b.CacheShare = float64(d.cached) / float64(d.prompt)
 	}
 	b.TokensUsage = d.usage == b.OK && b.OK > 0
+	out := &Digest{Sample: sample, Breakdown: b, Waterfall: [2]*results.Request{sessionAt(d.sessions, 0.5), sessionAt(d.sessions, 0.95)}}
 	*d = Digester{}
-	return &Digest{Sample: sample, Breakdown: b}
+	return out
+}
+
+// sessionAt is the session at quantile q of sessions' times (the nearest
+// rank); nil for none. It sorts sessions.
+func sessionAt(sessions []*results.Request, q float64) *results.Request {
+	if len(sessions) == 0 {
+		return nil
+	}
+	slices.SortStableFunc(sessions, func(a, b *results.Request) int { return cmp.Compare(*a.SessionMs, *b.SessionMs) })
+	return sessions[min(len(sessions)-1, int(math.Ceil(q*float64(len(sessions))))-1)]
 }
 
 // stepKey places a step among its session's: its turn, and its position

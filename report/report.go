@@ -53,7 +53,7 @@ type Report struct {
 // json and bmf read only the digests.
 func NeedsRequests(format string) bool {
 	switch format {
-	case "text", "markdown", "json", "bmf":
+	case "text", "markdown", "json", "bmf", "html":
 		return false
 	}
 	return true
@@ -166,10 +166,13 @@ type Scenario struct {
 	Checks                    []compare.Check
 	ConfigLine                int
 	// BaseRun and CurrentRun are the measured runs (BaseRun nil without a
-	// baseline): the per-request values the HTML report and the exports
-	// draw. In a report of runs read without their requests
-	// (Report.WithoutRequests) they hold no Requests.
+	// baseline): the per-request values the exports draw. In a report of
+	// runs read without their requests (Report.WithoutRequests) they hold
+	// no Requests.
 	BaseRun, CurrentRun *results.Run
+	// BaseDigest and CurrentDigest are their digests (BaseDigest nil
+	// without a baseline): the samples and sessions the HTML report draws.
+	BaseDigest, CurrentDigest *Digest
 }
 
 // Row is one line of the budget table.
@@ -306,10 +309,12 @@ func BuildDigested(pairs []results.Pair, ds Digests, res compare.Result, th comp
 		s := Scenario{Endpoint: p.Endpoint, Scenario: p.Scenario, Model: p.Head.Model, Changed: results.Changed(p),
 			Checks: byKey[p.Endpoint+"\x00"+p.Scenario], ConfigLine: p.Head.ConfigLine, Status: vocab.OK,
 			BaseRun: p.Base, CurrentRun: p.Head}
-		cur := ds.Of(p.Head).Breakdown
+		s.CurrentDigest = ds.Of(p.Head)
+		cur := s.CurrentDigest.Breakdown
 		s.Current = &cur
 		if p.Base != nil {
-			b := ds.Of(p.Base).Breakdown
+			s.BaseDigest = ds.Of(p.Base)
+			b := s.BaseDigest.Breakdown
 			s.Base = &b
 		}
 		for _, c := range s.Checks {
