@@ -18,6 +18,40 @@ import (
 // until response.function_call_arguments.done.
 var responsesWire = wire{framing: framingSSE, newDecoder: func() decoder { return responsesDecoder{} }, ends: "response.completed"}
 
+// responsesEvent is the part of a Responses API event the decoder reads.
+type responsesEvent struct {
+	Type        string `json:"type"`
+	Delta       string `json:"delta"`
+	Message     string `json:"message"`
+	Code        any    `json:"code"`
+	OutputIndex int    `json:"output_index"`
+	Item        *struct {
+		Type   string `json:"type"`
+		CallID string `json:"call_id"`
+		Name   string `json:"name"`
+	} `json:"item"`
+	Response *struct {
+		Status string `json:"status"`
+		Error  *struct {
+			Code    string `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+		IncompleteDetails *struct {
+			Reason string `json:"reason"`
+		} `json:"incomplete_details"`
+		Usage *struct {
+			InputTokens        int `json:"input_tokens"`
+			OutputTokens       int `json:"output_tokens"`
+			InputTokensDetails struct {
+				CachedTokens int `json:"cached_tokens"`
+			} `json:"input_tokens_details"`
+			OutputTokensDetails struct {
+				ReasoningTokens int `json:"reasoning_tokens"`
+			} `json:"output_tokens_details"`
+		} `json:"usage"`
+	} `json:"response"`
+}
+
 type responsesDecoder struct{}
 
 func (responsesDecoder) decode(f frame) (event, error) {
@@ -27,38 +61,7 @@ func (responsesDecoder) decode(f frame) (event, error) {
 		e.done = len(data) > 0
 		return e, nil
 	}
-	var v struct {
-		Type        string `json:"type"`
-		Delta       string `json:"delta"`
-		Message     string `json:"message"`
-		Code        any    `json:"code"`
-		OutputIndex int    `json:"output_index"`
-		Item        *struct {
-			Type   string `json:"type"`
-			CallID string `json:"call_id"`
-			Name   string `json:"name"`
-		} `json:"item"`
-		Response *struct {
-			Status string `json:"status"`
-			Error  *struct {
-				Code    string `json:"code"`
-				Message string `json:"message"`
-			} `json:"error"`
-			IncompleteDetails *struct {
-				Reason string `json:"reason"`
-			} `json:"incomplete_details"`
-			Usage *struct {
-				InputTokens        int `json:"input_tokens"`
-				OutputTokens       int `json:"output_tokens"`
-				InputTokensDetails struct {
-					CachedTokens int `json:"cached_tokens"`
-				} `json:"input_tokens_details"`
-				OutputTokensDetails struct {
-					ReasoningTokens int `json:"reasoning_tokens"`
-				} `json:"output_tokens_details"`
-			} `json:"usage"`
-		} `json:"response"`
-	}
+	var v responsesEvent
 	if err := json.Unmarshal(data, &v); err != nil {
 		return e, err
 	}
@@ -133,36 +136,40 @@ type anthropicUsage struct {
 	CacheCreationInputTokens *int `json:"cache_creation_input_tokens"`
 }
 
+// anthropicEvent is the part of an Anthropic Messages event the decoder
+// reads.
+type anthropicEvent struct {
+	Type         string `json:"type"`
+	Index        int    `json:"index"`
+	ContentBlock *struct {
+		Type string `json:"type"`
+		ID   string `json:"id"`
+		Name string `json:"name"`
+	} `json:"content_block"`
+	Message *struct {
+		Usage *anthropicUsage `json:"usage"`
+	} `json:"message"`
+	Delta *struct {
+		Type        string `json:"type"`
+		Text        string `json:"text"`
+		Thinking    string `json:"thinking"`
+		PartialJSON string `json:"partial_json"`
+		StopReason  string `json:"stop_reason"`
+	} `json:"delta"`
+	Usage *anthropicUsage `json:"usage"`
+	Error *struct {
+		Type    string `json:"type"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
 func (d *anthropicDecoder) decode(f frame) (event, error) {
 	var e event
 	data := bytes.TrimSpace(f.Data)
 	if len(data) == 0 {
 		return e, nil
 	}
-	var v struct {
-		Type         string `json:"type"`
-		Index        int    `json:"index"`
-		ContentBlock *struct {
-			Type string `json:"type"`
-			ID   string `json:"id"`
-			Name string `json:"name"`
-		} `json:"content_block"`
-		Message *struct {
-			Usage *anthropicUsage `json:"usage"`
-		} `json:"message"`
-		Delta *struct {
-			Type        string `json:"type"`
-			Text        string `json:"text"`
-			Thinking    string `json:"thinking"`
-			PartialJSON string `json:"partial_json"`
-			StopReason  string `json:"stop_reason"`
-		} `json:"delta"`
-		Usage *anthropicUsage `json:"usage"`
-		Error *struct {
-			Type    string `json:"type"`
-			Message string `json:"message"`
-		} `json:"error"`
-	}
+	var v anthropicEvent
 	if err := json.Unmarshal(data, &v); err != nil {
 		return e, err
 	}
