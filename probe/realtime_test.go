@@ -417,3 +417,33 @@ func TestRealtimeMessageTooLong(t *testing.T) {
 		}
 	})
 }
+
+// TestRealtimeCloseDoesNotWait: a connection used once is closed without
+// waiting for the server's close frame, which a server may never send (the
+// worker waited 5 s per request for it).
+func TestRealtimeCloseDoesNotWait(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		srv := wsServer(t, func(ctx context.Context, ws *websocket.Conn) {
+			_ = ws.Write(ctx, websocket.MessageText, []byte(`{"type":"session.created"}`))
+			for {
+				_, data, err := ws.Read(ctx)
+				if err != nil {
+					return
+				}
+				if strings.Contains(string(data), `"response.create"`) {
+					_ = ws.Write(ctx, websocket.MessageText, []byte(`{"type":"response.output_text.delta","delta":"hi"}`))
+					_ = ws.Write(ctx, websocket.MessageText, []byte(`{"type":"response.done","response":{"status":"completed"}}`))
+					time.Sleep(30 * time.Second) // reads nothing more: no close frame back
+					return
+				}
+			}
+		})
+		start := time.Now()
+		rec := realtimeProber(srv, nil).Do(context.Background(), realtimeReq(t, srv, false, 0))
+		if took := time.Since(start); !rec.OK || took > time.Second {
+			t.Errorf("ok %v (%s), Do took %v; want it back at the response's end", rec.OK, rec.Error, took)
+		}
+		time.Sleep(time.Minute) // the server and the close end
+	})
+}
