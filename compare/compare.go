@@ -296,9 +296,10 @@ type bootJob struct {
 	blocked  bool
 }
 
-// inParallel calls f(0..n-1) on a fixed pool of GOMAXPROCS workers; each
-// f writes only its own results.
-func inParallel(n int, f func(i int)) {
+// InParallel calls f(0..n-1) on a fixed pool of GOMAXPROCS workers; each
+// f writes only its own results (and draws from its own seeded generator,
+// so that results do not depend on the schedule). trend uses it too.
+func InParallel(n int, f func(i int)) {
 	jobs := make(chan int)
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), n) {

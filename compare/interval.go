@@ -406,7 +406,7 @@ func bootstrapChanges(plans []*bootPlan, B int, seed uint64) [][][]float64 {
 			jobs = append(jobs, job{ri, from, min(from+bootChunk, B)})
 		}
 	}
-	inParallel(len(jobs), func(i int) {
+	InParallel(len(jobs), func(i int) {
 		j := jobs[i]
 		runs[j.run].resample(j.from, j.to, out[j.run])
 	})

@@ -618,7 +618,7 @@ func westfallYoung(res *Result, data []*runTests, cfg Config) {
 	for _, d := range data {
 		k += len(d.tests)
 	}
-	inParallel(len(data), func(i int) {
+	InParallel(len(data), func(i int) {
 		data[i].build(cfg)
 		data[i].prepare()
 	})
@@ -643,7 +643,7 @@ func westfallYoung(res *Result, data []*runTests, cfg Config) {
 				jobs = append(jobs, job{ri, from, min(from+permChunk, total)})
 			}
 		}
-		inParallel(len(jobs), func(i int) {
+		InParallel(len(jobs), func(i int) {
 			j := jobs[i]
 			data[j.run].permute(cfg, j.from, j.to)
 		})

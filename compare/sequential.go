@@ -142,7 +142,7 @@ func (d Design) RunAlpha() float64 {
 func CompareSequential(runs []Pair, cfg Config, d Design) Result {
 	cfg.Alpha = d.RunAlpha()
 	parts := make([]Result, len(runs))
-	inParallel(len(runs), func(i int) { parts[i] = Compare(runs[i:i+1], cfg) })
+	InParallel(len(runs), func(i int) { parts[i] = Compare(runs[i:i+1], cfg) })
 	res := Result{Verdict: "pass", Checks: []Check{}, Design: &d}
 	for _, p := range parts {
 		res.Checks = append(res.Checks, p.Checks...)

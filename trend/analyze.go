@@ -4,9 +4,7 @@ import (
 	"hash/fnv"
 	"math"
 	"math/rand/v2"
-	"runtime"
 	"slices"
-	"sync"
 	"time"
 
 	"github.com/latgate/latgate/compare"
@@ -104,29 +102,8 @@ func Analyze(runs []Run, m Method) Analysis {
 	m = m.withDefaults()
 	a := Analysis{Runs: runs, Method: m}
 	a.Series, a.Configs = build(runs)
-	parallel(len(a.Series), func(i int) { a.Series[i].detect(runs, m) })
+	compare.InParallel(len(a.Series), func(i int) { a.Series[i].detect(runs, m) })
 	return a
-}
-
-// parallel runs f(0) … f(n−1) on every core. Each job draws from its own
-// seeded generator, so the results do not depend on the schedule.
-func parallel(n int, f func(i int)) {
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range min(n, max(1, runtime.GOMAXPROCS(0))) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				f(i)
-			}
-		}()
-	}
-	for i := range n {
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
 }
 
 // build collects the series of runs in the order they first appear, and

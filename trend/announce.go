@@ -4,6 +4,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/latgate/latgate/compare"
 	"github.com/latgate/latgate/vocab"
 )
 
@@ -65,7 +66,7 @@ func Announce(a *Analysis, prior []Announced, quiet bool) []Announced {
 		}
 	}
 	ok := make([]bool, len(cands))
-	parallel(len(cands), func(k int) {
+	compare.InParallel(len(cands), func(k int) {
 		ok[k] = quiet || a.Series[cands[k].si].confirm(cands[k].ci, m.Alpha/float64(max(1, tested)), m)
 	})
 	for k, c := range cands {

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/latgate/latgate/compare"
 	"github.com/latgate/latgate/vocab"
 )
 
@@ -161,7 +162,7 @@ func calOne(c calCase, seed uint64, row *calRow) {
 func pctText(k int64, n int) string { return fmt.Sprintf("%.1f%%", 100*float64(k)/float64(n)) }
 
 // reps runs f(seed) for seeds 0..n−1 on every core.
-func reps(n int, f func(seed uint64)) { parallel(n, func(i int) { f(uint64(i)) }) }
+func reps(n int, f func(seed uint64)) { compare.InParallel(n, func(i int) { f(uint64(i)) }) }
 
 // TestCalibrationCasesAreWhatTheySay guards the study's simulated series.
 func TestCalibrationCasesAreWhatTheySay(t *testing.T) {
