@@ -298,19 +298,13 @@ func TestRealtimeIdleClosedConnection(t *testing.T) {
 		conns := 0
 		srv := wsServer(t, func(ctx context.Context, ws *websocket.Conn) {
 			conns++
-			_ = ws.Write(ctx, websocket.MessageText, []byte(`{"type":"session.created"}`))
-			for {
-				_, data, err := ws.Read(ctx)
-				if err != nil {
-					return
-				}
-				if strings.Contains(string(data), `"response.create"`) {
-					time.Sleep(100 * time.Millisecond)
-					_ = ws.Write(ctx, websocket.MessageText, []byte(`{"type":"response.output_text.delta","delta":"hello"}`))
-					_ = ws.Write(ctx, websocket.MessageText, []byte(`{"type":"response.done","response":{"status":"completed"}}`))
-					go func() { time.Sleep(200 * time.Millisecond); _ = ws.Close(websocket.StatusGoingAway, "idle timeout") }()
-				}
-			}
+			answerEach(ctx, ws, func(int) bool {
+				time.Sleep(100 * time.Millisecond)
+				_ = ws.Write(ctx, websocket.MessageText, []byte(`{"type":"response.output_text.delta","delta":"hello"}`))
+				_ = ws.Write(ctx, websocket.MessageText, []byte(`{"type":"response.done","response":{"status":"completed"}}`))
+				go func() { time.Sleep(200 * time.Millisecond); _ = ws.Close(websocket.StatusGoingAway, "idle timeout") }()
+				return true
+			})
 		})
 		sockets := NewSockets()
 		p := realtimeProber(srv, sockets)
@@ -338,15 +332,7 @@ func TestRealtimeLeftoverEvents(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		srv := wsServer(t, func(ctx context.Context, ws *websocket.Conn) {
 			send := func(s string, args ...any) { _ = ws.Write(ctx, websocket.MessageText, []byte(fmt.Sprintf(s, args...))) }
-			send(`{"type":"session.created"}`)
-			for n := 1; ; {
-				_, data, err := ws.Read(ctx)
-				if err != nil {
-					return
-				}
-				if !strings.Contains(string(data), `"response.create"`) {
-					continue
-				}
+			answerEach(ctx, ws, func(n int) bool {
 				send(`{"type":"response.created","response":{"id":"resp_%d","status":"in_progress"}}`, n)
 				time.Sleep(100 * time.Millisecond)
 				for range 3 {
@@ -357,12 +343,12 @@ func TestRealtimeLeftoverEvents(t *testing.T) {
 				// Left over: a duplicate done and a late delta, written
 				// as the client reads on (the test's loopback has no
 				// buffer), so they reach the next request.
-				go func(n int) {
+				go func() {
 					send(`{"type":"response.done","response":{"id":"resp_%d","status":"completed"}}`, n)
 					send(`{"type":"response.output_text.delta","response_id":"resp_%d","delta":"late"}`, n)
-				}(n)
-				n++
-			}
+				}()
+				return true
+			})
 		})
 		sockets := NewSockets()
 		p := realtimeProber(srv, sockets)
@@ -397,19 +383,13 @@ func TestRealtimeMessageTooLong(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
 		srv := wsServer(t, func(ctx context.Context, ws *websocket.Conn) {
-			_ = ws.Write(ctx, websocket.MessageText, []byte(`{"type":"session.created"}`))
-			for {
-				_, data, err := ws.Read(ctx)
-				if err != nil {
-					return
-				}
-				if strings.Contains(string(data), `"response.create"`) {
-					// Written while the loop reads on (the test's loopback has
-					// no buffer for the client's close frame).
-					huge := `{"type":"response.output_text.delta","delta":"` + strings.Repeat("x", MaxLine) + `"}`
-					go func() { _ = ws.Write(ctx, websocket.MessageText, []byte(huge)) }()
-				}
-			}
+			answerEach(ctx, ws, func(int) bool {
+				// Written while the loop reads on (the test's loopback has
+				// no buffer for the client's close frame).
+				huge := `{"type":"response.output_text.delta","delta":"` + strings.Repeat("x", MaxLine) + `"}`
+				go func() { _ = ws.Write(ctx, websocket.MessageText, []byte(huge)) }()
+				return true
+			})
 		})
 		rec := realtimeProber(srv, nil).Do(context.Background(), realtimeReq(t, srv, false, 0))
 		if rec.OK || rec.Failure != vocab.Malformed || !strings.Contains(rec.Error, "longer than 16 MiB") {
@@ -425,19 +405,12 @@ func TestRealtimeCloseDoesNotWait(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
 		srv := wsServer(t, func(ctx context.Context, ws *websocket.Conn) {
-			_ = ws.Write(ctx, websocket.MessageText, []byte(`{"type":"session.created"}`))
-			for {
-				_, data, err := ws.Read(ctx)
-				if err != nil {
-					return
-				}
-				if strings.Contains(string(data), `"response.create"`) {
-					_ = ws.Write(ctx, websocket.MessageText, []byte(`{"type":"response.output_text.delta","delta":"hi"}`))
-					_ = ws.Write(ctx, websocket.MessageText, []byte(`{"type":"response.done","response":{"status":"completed"}}`))
-					time.Sleep(30 * time.Second) // reads nothing more: no close frame back
-					return
-				}
-			}
+			answerEach(ctx, ws, func(int) bool {
+				_ = ws.Write(ctx, websocket.MessageText, []byte(`{"type":"response.output_text.delta","delta":"hi"}`))
+				_ = ws.Write(ctx, websocket.MessageText, []byte(`{"type":"response.done","response":{"status":"completed"}}`))
+				time.Sleep(30 * time.Second) // reads nothing more: no close frame back
+				return false
+			})
 		})
 		start := time.Now()
 		rec := realtimeProber(srv, nil).Do(context.Background(), realtimeReq(t, srv, false, 0))
@@ -446,4 +419,23 @@ func TestRealtimeCloseDoesNotWait(t *testing.T) {
 		}
 		time.Sleep(time.Minute) // the server and the close end
 	})
+}
+
+// answerEach sends session.created, then calls respond for the n-th
+// response.create it reads (from 1), until the connection ends or respond
+// returns false.
+func answerEach(ctx context.Context, ws *websocket.Conn, respond func(n int) bool) {
+	_ = ws.Write(ctx, websocket.MessageText, []byte(`{"type":"session.created"}`))
+	for n := 1; ; {
+		_, data, err := ws.Read(ctx)
+		if err != nil {
+			return
+		}
+		if strings.Contains(string(data), `"response.create"`) {
+			if !respond(n) {
+				return
+			}
+			n++
+		}
+	}
 }
