@@ -159,7 +159,8 @@ func short(sha string) string {
 // one FindPullRequest finds for headSHA (the head-sha input) or the event's
 // head commit, with the event's head repository and branch when they
 // belong to that commit. It calls the API only in the last case; c may be
-// nil outside Actions.
+// nil outside Actions. A workflow_run whose head repository is unknown is
+// matched to no pull request (ErrNoPullRequest) unless number is given.
 func (g *GitHub) ResolvePullRequest(ctx context.Context, c *Context, number int, headSHA string) (PullRequest, error) {
 	if number > 0 {
 		return PullRequest{Number: number}, nil
@@ -169,6 +170,13 @@ func (g *GitHub) ResolvePullRequest(ctx context.Context, c *Context, number int,
 	}
 	if c.PullRequest > 0 && (headSHA == "" || headSHA == c.Head.SHA) {
 		return PullRequest{Number: c.PullRequest, HeadSHA: c.Head.SHA, HeadRepo: c.Head.Repo, HeadBranch: c.Head.Branch, BaseSHA: c.BaseSHA}, nil
+	}
+	if c.TriggerRunID != 0 && c.Head.Repo == "" {
+		// The run's head repository is unknown (a fork deleted while its
+		// run was in progress gives head_repository null): its commit may
+		// be anyone's, and a commit alone would find this repository's
+		// pull request on the same commit.
+		return PullRequest{}, fmt.Errorf("%w: the triggering run's head repository is unknown (a deleted fork?), so its results are matched to no pull request by commit alone; give pr", ErrNoPullRequest)
 	}
 	head := c.Head
 	if headSHA != "" && headSHA != head.SHA {

@@ -136,6 +136,13 @@ func TestResolvePullRequest(t *testing.T) {
 		{name: "head-sha outside Actions", c: nil, headSHA: "5a3e", want: 3,
 			calls: []string{"GET /repos/o/r/pulls?per_page=100&state=open", "GET /repos/o/r/pulls?page=2&per_page=100&state=open"}},
 		{name: "push event", c: &Context{}, err: "not a pull request"},
+		// A deleted fork's run: head_repository null, the commit of the
+		// repository's own pull request #3 (anyone can push it to a fork).
+		{name: "workflow_run with no head repository: not matched by commit", c: &Context{TriggerRunID: 99, Head: Head{SHA: "5a3e", Branch: "feature"}},
+			err: "head repository is unknown"},
+		{name: "workflow_run with no head repository and head-sha", c: &Context{TriggerRunID: 99, Head: Head{SHA: "5a3e"}}, headSHA: "5a3e",
+			err: "head repository is unknown"},
+		{name: "workflow_run with no head repository, pr given", c: &Context{TriggerRunID: 99, Head: Head{SHA: "5a3e"}}, number: 3, want: 3},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
