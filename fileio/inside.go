@@ -32,7 +32,8 @@ func Root(dir string) string {
 var ErrOutside = errors.New("outside the repository")
 
 // ReadInside reads path, at most max bytes, only if it resolves (symbolic
-// links followed) to a file inside root.
+// links followed) to a file inside root and outside its version-control
+// metadata (.git/ …), which is refused as outside.
 func ReadInside(root, path string, max int64) ([]byte, error) {
 	real, err := filepath.EvalSymlinks(path)
 	if err != nil {
@@ -49,5 +50,27 @@ func ReadInside(root, path string, max int64) ([]byte, error) {
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
 		return nil, &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w %s (it resolves to %s)", ErrOutside, root, real)}
 	}
+	if dir := vcsDir(rel); dir != "" {
+		return nil, &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w %s: it is in %s, version-control metadata (which may hold the checkout's credentials), not a file of the repository", ErrOutside, root, dir)}
+	}
 	return ReadLimited(real, max)
+}
+
+// vcsDirs are the folders of version-control metadata. actions/checkout
+// leaves the token in .git/config (http.extraheader) unless
+// persist-credentials is false.
+var vcsDirs = []string{".git", ".hg", ".svn", ".bzr", "_darcs", ".jj", ".pijul", ".fossil"}
+
+// vcsDir is the version-control folder that rel (a path relative to the
+// repository's root) lies in, or "". Names are compared without case: on
+// macOS and Windows runners .GIT/config is .git/config.
+func vcsDir(rel string) string {
+	for _, part := range strings.Split(filepath.ToSlash(rel), "/") {
+		for _, d := range vcsDirs {
+			if strings.EqualFold(part, d) {
+				return part
+			}
+		}
+	}
+	return ""
 }

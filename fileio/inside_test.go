@@ -32,6 +32,23 @@ func TestReadInside(t *testing.T) {
 	if err := os.Symlink(secret, filepath.Join(sub, "prompts", "link.md")); err != nil {
 		t.Fatal(err)
 	}
+	// What actions/checkout leaves in .git/config (persist-credentials).
+	gitConfig := filepath.Join(repo, ".git", "config")
+	if err := os.WriteFile(gitConfig, []byte("[http]\n\textraheader = AUTHORIZATION: basic eC1hY2Nlc3M=\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(gitConfig, filepath.Join(sub, "prompts", "config.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(sub, ".svn"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(sub, ".svn", "entries"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(sub, "prompts", ".gitkeep.md"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	if got := Root(sub); got != repo {
 		t.Fatalf("Root(%s) = %s, want the repository %s", sub, got, repo)
 	}
@@ -44,8 +61,16 @@ func TestReadInside(t *testing.T) {
 		{filepath.Join(sub, "prompts", "link.md"), true},
 		{filepath.Join(sub, "..", "..", filepath.Base(outside), "environ"), true},
 		{secret, true},
+		{gitConfig, true}, // the checkout's credentials
+		{filepath.Join(sub, "..", ".git", "config"), true},    // the same, relative
+		{filepath.Join(sub, "prompts", "config.md"), true},    // through a link
+		{filepath.Join(sub, ".svn", "entries"), true},         // another VCS, below the root
+		{filepath.Join(sub, "prompts", ".gitkeep.md"), false}, // a name that starts like one is not one
 	} {
 		_, err := ReadInside(Root(sub), c.path, 1<<20)
+		if !c.outside && err != nil {
+			t.Errorf("%s: %v", c.path, err)
+		}
 		if got := errors.Is(err, ErrOutside); got != c.outside {
 			t.Errorf("%s: err %v, outside %v, want %v", c.path, err, got, c.outside)
 		}
