@@ -285,6 +285,8 @@ func TestRefused(t *testing.T) {
 		{"unknown unit", AIPerf, "\n" + `{"metadata": {}, "metrics": {"ttft": {"value": 3, "unit": "fortnights"}, "request_latency": {"value": 5, "unit": "ms"}}, "error": null}`, `f.json:2: metrics.ttft has unit "fortnights": want ns, us, ms or s`},
 		{"bad JSON line", AIPerf, "\n" + `{"metadata": {"x": }}`, "f.json:2:20: invalid JSON"},
 		{"rate not a number", VLLM, `{"model_id": "m", "request_rate": "fast", "ttfts": [0.1], "itls": [[]], "errors": [""], "output_lens": [1]}`, `request_rate is "fast"`},
+		{"rate NaN", VLLM, `{"model_id": "m", "request_rate": "NaN", "ttfts": [0.1], "itls": [[]], "errors": [""], "output_lens": [1]}`, `f.json: request_rate is "NaN": want a number above 0`},
+		{"rate Infinity", VLLM, `{"model_id": "m", "request_rate": "-Infinity", "ttfts": [0.1], "itls": [[]], "errors": [""], "output_lens": [1]}`, `request_rate is "-Infinity"`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			_, err := Import(c.tool, []Input{{Name: "f.json", Data: []byte(c.data)}}, testOptions)

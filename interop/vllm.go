@@ -200,7 +200,7 @@ func vllmLoad(name string, o *vllmResult) (string, map[string]string, results.Ru
 	rate := math.Inf(1)
 	if raw := strings.Trim(string(bytes.TrimSpace(o.RequestRate)), `"`); raw != "" && raw != "null" && raw != "inf" {
 		v, err := strconv.ParseFloat(raw, 64)
-		if err != nil || v <= 0 {
+		if err != nil || !(v > 0) || math.IsInf(v, 0) { // NaN, "Infinity": not a rate (infinite is written "inf")
 			return "", nil, cfg, fmt.Errorf("%s: request_rate is %s: want a number above 0 or \"inf\"", name, o.RequestRate)
 		}
 		rate = v

@@ -234,8 +234,10 @@ func (f *File) Validate() error {
 				if !name.MatchString(string(v.Metric)) || !name.MatchString(string(v.Stat)) || v.N < 0 {
 					return fmt.Errorf("runs[%d].scenarios[%d].values[%d]: metric and stat (lower-case names such as ttft and p95) and a count n ≥ 0 are required", i, j, k)
 				}
-				if v.Value != nil && !(*v.Value > 0 && !math.IsInf(*v.Value, 0)) {
-					return fmt.Errorf("runs[%d].scenarios[%d].values[%d]: value %g is not a positive number of milliseconds", i, j, k, *v.Value)
+				if v.Value != nil && !(*v.Value > 0 && *v.Value <= results.MaxMs) {
+					// Bounded like a results file's times: 1e308 passed,
+					// and its steps overflowed to +Inf in every report.
+					return fmt.Errorf("runs[%d].scenarios[%d].values[%d]: value %g is not a time from 0 to %g ms", i, j, k, *v.Value, results.MaxMs)
 				}
 			}
 		}

@@ -267,6 +267,8 @@ func TestValidate(t *testing.T) {
 		"schema":   {Schema: "latgate/results/v1"},
 		"no time":  {Schema: Schema, Runs: []Run{{}}},
 		"negative": {Schema: Schema, Runs: runsOf([]float64{-1})},
+		"absurd":   {Schema: Schema, Runs: runsOf([]float64{100, 1.7e308})},
+		"beyond":   {Schema: Schema, Runs: runsOf([]float64{results.MaxMs * 1.01})},
 		"metric":   {Schema: Schema, Runs: []Run{{CreatedAt: t0, Scenarios: []Scenario{{Endpoint: "e", Scenario: "s", Values: []Value{{Metric: "<b>", Stat: vocab.P50}}}}}}},
 	} {
 		if err := f.Validate(); err == nil {
