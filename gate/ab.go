@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/latgate/latgate/apis"
 	"github.com/latgate/latgate/compare"
 	"github.com/latgate/latgate/fileio"
 	"github.com/latgate/latgate/publish"
@@ -51,12 +52,13 @@ func urlOverride(cfg *suite.Config, flag string, list []string) error {
 		for i := range cfg.Endpoints {
 			names = append(names, cfg.Endpoints[i].Name)
 			if cfg.Endpoints[i].Name == name {
-				if socket && cfg.Endpoints[i].API != "realtime" {
+				spec, _ := apis.Lookup(cfg.Endpoints[i].API)
+				if scheme, _, _ := strings.Cut(url, ":"); socket && !spec.Address.Accepts(scheme) {
 					return BadInputf("%s: endpoint %q (api %s) is called over http or https, not %q", flag, name, cfg.Endpoints[i].API, url)
 				}
-				// custom endpoints and AI SDK routes are called at their
-				// url; every other api appends its path to base_url.
-				if api := cfg.Endpoints[i].API; api == "custom" || api == "ai-sdk" {
+				// An API called at its url takes the URL as it is; every
+				// other api appends its path to base_url.
+				if spec.Address.Key == apis.URL {
 					cfg.Endpoints[i].URL = url
 				} else {
 					if msg := suite.BaseURLProblem(cfg.Endpoints[i].API, flag, strings.TrimRight(url, "/")); msg != "" {

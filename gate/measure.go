@@ -4,15 +4,11 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"math"
-	"net"
 	"net/http"
-	"net/url"
 	"os"
-	"strings"
 	"time"
 
 	"github.com/latgate/latgate/compare"
@@ -25,113 +21,6 @@ import (
 	"github.com/latgate/latgate/vocab"
 )
 
-// newHTTPClient keeps at least as many idle connections per host as the
-// suite has requests in flight (Go keeps 2 by default, which would turn
-// every burst into new connections), and room for every endpoint of both
-// suites of an A/B run in the pool (sized for one suite's, a switch
-// between two hosts dropped the other's connections); none for
-// cold-connection suites.
-func newHTTPClient(cfg, baseCfg *suite.Config) *http.Client {
-	inFlight, endpoints := 1, 0
-	for _, c := range []*suite.Config{cfg, baseCfg} {
-		if c == nil {
-			continue
-		}
-		for _, s := range c.Scenarios {
-			n := s.Concurrency
-			if s.Rate > 0 {
-				n = s.MaxInFlight
-			}
-			inFlight = max(inFlight, n)
-		}
-		endpoints += len(c.Endpoints)
-	}
-	tr := &http.Transport{
-		Proxy:                 http.ProxyFromEnvironment,
-		DialContext:           (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
-		ForceAttemptHTTP2:     true,
-		MaxIdleConns:          inFlight * max(endpoints, 1),
-		MaxIdleConnsPerHost:   inFlight,
-		IdleConnTimeout:       90 * time.Second,
-		TLSHandshakeTimeout:   10 * time.Second,
-		ExpectContinueTimeout: time.Second,
-		DisableKeepAlives:     cfg.Limits.ColdConnections,
-	}
-	return &http.Client{Transport: tr, CheckRedirect: sameOriginRedirects(endpointBases(cfg, baseCfg))}
-}
-
-// endpointBases maps each endpoint's request URL (without its query) to
-// the key that configures it: its base_url, or url for a custom endpoint.
-func endpointBases(cfgs ...*suite.Config) map[string]endpointBase {
-	out := map[string]endpointBase{}
-	for _, c := range cfgs {
-		if c == nil {
-			continue
-		}
-		for _, ep := range c.Endpoints {
-			api := apiOf(ep)
-			if api == probe.Custom {
-				out[stripQuery(ep.URL)] = endpointBase{key: "url"}
-				continue
-			}
-			out[stripQuery(probe.URL(api, ep.BaseURL, ep.Model, ep.APIVersion))] = endpointBase{key: "base_url", base: ep.BaseURL}
-		}
-	}
-	return out
-}
-
-// endpointBase is how an endpoint's URL is configured.
-type endpointBase struct{ key, base string }
-
-func stripQuery(u string) string {
-	before, _, _ := strings.Cut(u, "?")
-	return before
-}
-
-// sameOriginRedirects follows a redirect only to the same scheme, host and
-// port: the request carries the endpoint's key (in Authorization, x-api-key,
-// x-goog-api-key, api-key or a header of the suite's) and the prompt, and
-// Go's client would send most of them on to another host. A redirect
-// elsewhere fails the request with the URL to configure instead.
-func sameOriginRedirects(bases map[string]endpointBase) func(*http.Request, []*http.Request) error {
-	return func(req *http.Request, via []*http.Request) error {
-		if len(via) >= 10 {
-			return errors.New("stopped after 10 redirects")
-		}
-		from := via[0].URL
-		if req.URL.Scheme == from.Scheme && req.URL.Host == from.Host {
-			return nil
-		}
-		to := *req.URL
-		to.RawQuery, to.Fragment = "", ""
-		eb, ok := bases[stripQuery(from.String())]
-		set := "url to " + to.String()
-		if !ok || eb.key == "base_url" {
-			set = "base_url to " + movedBase(from, &to, eb.base)
-		}
-		return fmt.Errorf("the server redirects to %s://%s, another origin, and latgate never sends a key or prompt to another origin: set %s", to.Scheme, to.Host, set)
-	}
-}
-
-// movedBase is the base URL a redirect points to: the new URL less the API
-// path the request appended to its base (/chat/completions, …), when the
-// new URL ends with it; else the new URL's origin.
-func movedBase(from, to *url.URL, base string) string {
-	b, err := url.Parse(base)
-	if err != nil || base == "" {
-		return to.Scheme + "://" + to.Host
-	}
-	api := strings.TrimPrefix(from.Path, strings.TrimSuffix(b.Path, "/"))
-	if api == from.Path && b.Path != "" && b.Path != "/" || !strings.HasSuffix(to.Path, api) {
-		return to.Scheme + "://" + to.Host
-	}
-	moved := *to
-	moved.Path = strings.TrimSuffix(to.Path, api)
-	return moved.String()
-}
-
-// requestBody builds the streaming request of the endpoint's API; a
-// non-empty prefix goes in front of the first message.
 // bodyParams are the plain values of a scenario's first request; a
 // non-empty prefix goes in front of the first message.
 func bodyParams(s suite.Scenario, e suite.Endpoint, prefix string) probe.BodyParams {
@@ -159,19 +48,24 @@ func sessionOf(s suite.Scenario, p probe.BodyParams) *probe.Session {
 	return ses
 }
 
-// serverDriven reports whether an endpoint streams a server-driven
-// agent's steps (an AI SDK route, or a custom stream with step types):
-// every scenario on it is a session, its steps, tool calls and tool time
-// read from the stream, though it offers no tools and has no turns.
-func serverDriven(e suite.Endpoint) bool {
-	return e.API == "ai-sdk" || e.API == "custom" && e.Stream != nil && len(e.Stream.Types.Step) > 0
+// apiOf is an endpoint's API ("" is the default API, as in the probe).
+func apiOf(e suite.Endpoint) probe.API { return probe.API(e.API) }
+
+// targetOf is what the probe builds an endpoint's request URL from.
+func targetOf(e suite.Endpoint) probe.Target {
+	return probe.Target{BaseURL: e.BaseURL, URL: e.URL, Model: e.Model, Deployment: e.Deployment, APIVersion: e.APIVersion}
 }
 
-func apiOf(e suite.Endpoint) probe.API {
-	if e.API == "" {
-		return probe.Chat
+// streamSpecOf is how the probe reads an endpoint's stream (nil: the
+// API's own way).
+func streamSpecOf(st *suite.Stream) *probe.StreamSpec {
+	if st == nil {
+		return nil
 	}
-	return probe.API(e.API)
+	return &probe.StreamSpec{Format: st.Format, Text: st.Text, Reasoning: st.Reasoning, Done: st.Done,
+		Error: st.Error, OutputTokens: st.OutputTokens, InputTokens: st.InputTokens, CachedTokens: st.CachedTokens,
+		Type: st.Type, ToolCall: st.ToolCall, Types: probe.StreamTypes{Text: st.Types.Text, Reasoning: st.Types.Reasoning,
+			ToolCall: st.Types.ToolCall, ToolCallDone: st.Types.ToolCallDone, ToolResult: st.Types.ToolResult, Step: st.Types.Step}}
 }
 
 // MeasureOptions are a measurement's injected I/O.
@@ -232,11 +126,15 @@ type planned struct {
 // groupOf builds the probe's form of one variant.
 func groupOf(s suite.Scenario, ep suite.Endpoint) (probe.Request, func(int, *probe.Request), error) {
 	api := apiOf(ep)
-	req := probe.Request{API: api, Method: ep.Method, APIKey: ep.APIKey, Headers: ep.Headers}
-	// vary is the i-th request's: a single call's body, or a session.
+	req := probe.Request{API: api, Method: ep.Method, URL: probe.URL(api, targetOf(ep)), APIKey: ep.APIKey, Headers: ep.Headers,
+		Stream: streamSpecOf(ep.Stream)}
+	// vary is the i-th request's: a single call's body, or a session (a
+	// server-driven agent's every request is one, though it offers no
+	// tools and has no turns: its steps are read from its stream).
+	session := s.IsSession() || probe.ServerDriven(req)
 	vary := func(prefix string, r *probe.Request) error {
 		p := bodyParams(s, ep, prefix)
-		if s.IsSession() || serverDriven(ep) {
+		if session {
 			r.Session = sessionOf(s, p)
 			return nil
 		}
@@ -251,20 +149,6 @@ func groupOf(s suite.Scenario, ep suite.Endpoint) (probe.Request, func(int, *pro
 	if s.Cache == "cold" {
 		nonce := runNonce()
 		prepare = func(i int, r *probe.Request) { _ = vary(fmt.Sprintf("[%s-%d]\n", nonce, i), r) }
-	}
-	switch api {
-	case probe.Custom:
-		req.URL = ep.URL
-		if st := ep.Stream; st != nil {
-			req.Stream = &probe.StreamSpec{Format: st.Format, Text: st.Text, Reasoning: st.Reasoning, Done: st.Done,
-				Error: st.Error, OutputTokens: st.OutputTokens, InputTokens: st.InputTokens, CachedTokens: st.CachedTokens,
-				Type: st.Type, ToolCall: st.ToolCall, Types: probe.StreamTypes{Text: st.Types.Text, Reasoning: st.Types.Reasoning,
-					ToolCall: st.Types.ToolCall, ToolCallDone: st.Types.ToolCallDone, ToolResult: st.Types.ToolResult, Step: st.Types.Step}}
-		}
-	case probe.AISDK:
-		req.URL = ep.URL
-	default:
-		req.URL = probe.URL(api, ep.BaseURL, ep.Model, ep.APIVersion)
 	}
 	return req, prepare, nil
 }

@@ -1,157 +1,136 @@
 package probe
 
 import (
+	"context"
 	"fmt"
 	"net/http"
-	"net/url"
-	"slices"
 	"strings"
+	"time"
+
+	"github.com/latgate/latgate/apis"
 )
 
 // API is a wire API the probe speaks: how a request is made and how its
 // stream is read (docs/metrics.md has a table per API of which event sets
-// each metric).
+// each metric). The zero value "" is the default API (Chat). Each API is
+// one file, api_NAME.go, that registers its description; APIs lists them.
 type API string
 
-// The APIs spoken. The zero value "" means Chat.
-const (
-	Chat      API = "chat"      // OpenAI chat completions and compatible servers
-	Responses API = "responses" // OpenAI Responses API
-	Anthropic API = "anthropic" // Anthropic Messages
-	Gemini    API = "gemini"    // Google Gemini streamGenerateContent (SSE)
-	Azure     API = "azure"     // Azure OpenAI chat completions
-	Custom    API = "custom"    // the team's own endpoint, read by StreamSpec
-	AISDK     API = "ai-sdk"    // a Vercel AI SDK chat route (UI message stream)
-	Realtime  API = "realtime"  // the OpenAI Realtime API over WebSocket (realtime.go)
-)
+// description is one API as the probe speaks it. Its file registers it
+// (register, from an init function): the Spec that suite, gate, report and
+// init read through package apis, and how a request of the API is made and
+// read. A field left nil takes the default its comment says.
+type description struct {
+	apis.Spec
+	// url is the request URL of an endpoint.
+	url func(t Target) string
+	// headers are sent besides the key (anthropic-version); a request's
+	// own Headers win over them.
+	headers map[string]string
+	// body builds a request's body from its plain values, as the value
+	// that is marshaled to JSON (nil: no body). It writes the assistant's
+	// tool calls and the tools' results in the API's own format (its
+	// tool-call format), which the wire's decoder reads back.
+	body func(p BodyParams) any
+	// wire is how a request's stream is read: its framing, its decoder
+	// and its proper end.
+	wire func(req Request) wire
+	// check refuses a request that cannot be sent (nil: none is).
+	check func(req Request) error
+	// jsonInstead says what to ask when the server answered JSON where an
+	// SSE stream was expected (nil: whether it supports stream: true), and
+	// whether every request is misread the same way (the config's stream
+	// spec is wrong, so the run fails fast).
+	jsonInstead func(contentType string) (ask string, misread bool)
+	// marksSteps says whether a request's stream marks a server-driven
+	// agent's steps, on an API whose Tools are apis.ServerTools (nil: it
+	// always does).
+	marksSteps func(req Request) bool
+	// do makes a request that is not an HTTP stream (the Realtime API's
+	// WebSocket): its record and the timeline its metrics were derived
+	// from. nil: Prober.call's HTTP stream (send, read, derive).
+	do func(p *Prober, ctx context.Context, req Request) (Record, timeline)
+	// serverTiming is where the API's per-request server timings (the
+	// server's own queue, prefill and decode times: response headers such
+	// as openai-processing-ms, or fields of the stream's last event) will
+	// be read. nil for every API until they are read.
+	//lint:ignore U1000 the hook of the per-request server timings: no API sets it yet
+	serverTiming func(h http.Header, tl timeline) serverTiming
+}
+
+// serverTiming is what a server reports of its own time on one request,
+// Missing where it reports nothing; source names what reported it.
+//
+//lint:ignore U1000 the per-request server timings: no API reports them yet
+type serverTiming struct {
+	queue, prefill, decode, processing, gateway time.Duration
+	source                                      string
+}
+
+// Target is what a request's URL is built from: the endpoint's keys as
+// the suite parsed them.
+type Target struct {
+	BaseURL, URL, Model, Deployment, APIVersion string
+}
+
+// descriptions are the registered APIs by name.
+var descriptions = map[API]*description{}
+
+// register adds an API: its Spec to package apis, its description here.
+func register(d description) {
+	if d.url == nil || d.body == nil || d.wire == nil && d.do == nil {
+		panic(fmt.Sprintf("probe: api %q needs url, body and wire (or do)", d.Name))
+	}
+	apis.Register(d.Spec)
+	descriptions[API(d.Name)] = &d
+}
+
+// describe is api's description; "" and an unknown name are the default
+// API's (ParseAPI refuses unknown names first).
+func describe(api API) *description {
+	if d, ok := descriptions[api]; ok {
+		return d
+	}
+	return descriptions[API(apis.Default().Name)]
+}
 
 // APIs lists every API, in the order of the documentation.
-func APIs() []API { return []API{Chat, Responses, Anthropic, Gemini, Azure, Custom, AISDK, Realtime} }
+func APIs() []API {
+	var out []API
+	for _, n := range apis.Names() {
+		out = append(out, API(n))
+	}
+	return out
+}
 
-// ParseAPI checks an api name ("" is Chat).
+// ParseAPI checks an api name ("" is the default API).
 func ParseAPI(s string) (API, error) {
-	if s == "" {
-		return Chat, nil
+	if spec, ok := apis.Lookup(s); ok {
+		return API(spec.Name), nil
 	}
-	if slices.Contains(APIs(), API(s)) {
-		return API(s), nil
-	}
-	names := make([]string, 0, 7)
-	for _, a := range APIs() {
-		names = append(names, string(a))
-	}
-	return "", fmt.Errorf("unknown api %q (known: %s)", s, strings.Join(names, ", "))
+	return "", fmt.Errorf("unknown api %q (known: %s)", s, strings.Join(apis.Names(), ", "))
 }
 
-// AnthropicVersion is sent as anthropic-version unless Headers set one.
-const AnthropicVersion = "2023-06-01"
-
-// StreamSpec says how to read a Custom endpoint's stream: its framing and
-// JSON pointers (RFC 6901) into each event. Text is required; a pointer
-// left empty is not read.
-type StreamSpec struct {
-	Format       string // "sse", "ndjson" or "text" (every chunk of bytes is visible text)
-	Text         string // visible output text
-	Reasoning    string // reasoning text
-	Done         string // true, a non-zero number or a non-empty string ends the stream; without it EOF does
-	Error        string // a non-empty value is the provider's error message
-	OutputTokens string
-	InputTokens  string
-	CachedTokens string
-	// Type points at an event's type (such as /type); with Types, the
-	// type says which role the event plays, and Text, Reasoning and
-	// ToolCall are read only from events of their role.
-	Type  string
-	Types StreamTypes
-	// ToolCall points at the piece of a tool call's arguments an event of
-	// role tool_call carries (such as /inputTextDelta).
-	ToolCall string
+// URL is the request URL of an endpoint of api (docs/config.md: each API's
+// base_url and what it appends, or the url called as it is).
+func URL(api API, t Target) string {
+	t.BaseURL = strings.TrimSuffix(t.BaseURL, "/")
+	return describe(api).url(t)
 }
 
-// StreamTypes lists, per role, the event types (the value at
-// StreamSpec.Type) that play it: a server-driven agent's stream marks its
-// text, reasoning, tool calls, the tools' results and each new step.
-type StreamTypes struct {
-	Text, Reasoning []string
-	ToolCall        []string // a tool call begins or streams its arguments
-	ToolCallDone    []string // a tool call's arguments are complete
-	ToolResult      []string // a tool's result arrived
-	Step            []string // a new step (model call) begins
+// ServerDriven reports whether req streams a server-driven agent's steps
+// (an AI SDK route, a custom stream with step types): it is measured as a
+// session, its steps, tool calls and tool time read from the stream.
+func ServerDriven(req Request) bool {
+	d := describe(req.API)
+	return d.Tools == apis.ServerTools && (d.marksSteps == nil || d.marksSteps(req))
 }
 
-// Empty reports whether no type plays any role.
-func (t StreamTypes) Empty() bool {
-	return len(t.Text)+len(t.Reasoning)+len(t.ToolCall)+len(t.ToolCallDone)+len(t.ToolResult)+len(t.Step) == 0
-}
-
-// role is the role an event of type typ plays ("" for none).
-func (t StreamTypes) role(typ string) string {
-	for _, r := range []struct {
-		name  string
-		types []string
-	}{{"text", t.Text}, {"reasoning", t.Reasoning}, {"tool_call", t.ToolCall}, {"tool_call_done", t.ToolCallDone}, {"tool_result", t.ToolResult}, {"step", t.Step}} {
-		if slices.Contains(r.types, typ) {
-			return r.name
-		}
-	}
-	return ""
-}
-
-// Validate says what is wrong with a stream spec, naming the key.
-func (s StreamSpec) Validate() error {
-	switch s.Format {
-	case "sse", "ndjson":
-		if s.Text == "" {
-			return fmt.Errorf("stream.text: a JSON pointer to the output text is required (e.g. /message/content)")
-		}
-	case "text":
-		for k, v := range map[string]string{"text": s.Text, "reasoning": s.Reasoning, "done": s.Done, "error": s.Error,
-			"output_tokens": s.OutputTokens, "input_tokens": s.InputTokens, "cached_tokens": s.CachedTokens} {
-			if v != "" {
-				return fmt.Errorf("stream.%s: a plain-text stream has no JSON to point into (use format sse or ndjson)", k)
-			}
-		}
-		return nil
-	case "":
-		return fmt.Errorf("stream.format: required: sse, ndjson or text")
-	default:
-		return fmt.Errorf("stream.format: unknown %q (known: sse, ndjson, text)", s.Format)
-	}
-	for k, v := range map[string]string{"text": s.Text, "reasoning": s.Reasoning, "done": s.Done, "error": s.Error,
-		"output_tokens": s.OutputTokens, "input_tokens": s.InputTokens, "cached_tokens": s.CachedTokens, "type": s.Type, "tool_call": s.ToolCall} {
-		if v != "" && !strings.HasPrefix(v, "/") {
-			return fmt.Errorf("stream.%s: %q is not a JSON pointer: it starts with / (e.g. /message/content)", k, v)
-		}
-	}
-	switch {
-	case !s.Types.Empty() && s.Type == "":
-		return fmt.Errorf("stream.types: needs stream.type, the JSON pointer to each event's type (e.g. /type)")
-	case s.Type != "" && s.Types.Empty():
-		return fmt.Errorf("stream.type: says where an event's type is; stream.types says which types are text, reasoning, tool_call, tool_call_done, tool_result and step")
-	case !s.Types.Empty() && len(s.Types.Text) == 0:
-		return fmt.Errorf("stream.types.text: which event types carry the visible text is required (e.g. [text-delta])")
-	}
-	return nil
-}
+// clientDriven reports whether the API returns tool calls to the client.
+func clientDriven(api API) bool { return describe(api).Tools == apis.ClientTools }
 
 // wireOf is how req's stream is read.
-func wireOf(req Request) wire {
-	switch req.API {
-	case Responses:
-		return responsesWire
-	case Anthropic:
-		return anthropicWire
-	case Gemini:
-		return geminiWire
-	case Custom:
-		if req.Stream != nil {
-			return customWire(*req.Stream)
-		}
-	case AISDK:
-		return aiSDKWire
-	}
-	return chatWire // Chat, Azure, and "" (chat)
-}
+func wireOf(req Request) wire { return describe(req.API).wire(req) }
 
 // setHeaders sets the API's content, accept and auth headers; req.Headers
 // come last and win.
@@ -163,81 +142,22 @@ func setHeaders(h http.Header, req Request, w wire) {
 	case framingNDJSON:
 		h.Set("Accept", "application/x-ndjson")
 	}
+	d := describe(req.API)
 	if req.APIKey != "" {
-		switch req.API {
-		case Anthropic:
-			h.Set("x-api-key", req.APIKey)
-		case Gemini:
-			h.Set("x-goog-api-key", req.APIKey)
-		case Azure:
-			h.Set("api-key", req.APIKey)
-		default:
-			h.Set("Authorization", "Bearer "+req.APIKey)
-		}
+		h.Set(d.Auth.Header, d.Auth.Value(req.APIKey))
 	}
-	if req.API == Anthropic {
-		h.Set("anthropic-version", AnthropicVersion)
+	for k, v := range d.headers {
+		h.Set(k, v)
 	}
 	for k, v := range req.Headers {
 		h.Set(k, v)
 	}
 }
 
-// URL is the streaming URL of api for an endpoint. base is the endpoint's
-// base_url: "…/v1" for Chat and Responses, the host for Anthropic
-// ("https://api.anthropic.com"), "…/v1beta" for Gemini, the deployment URL
-// ("https://R.openai.azure.com/openai/deployments/D") for Azure, and the
-// full URL for Custom, "wss://…/v1" for Realtime. model names the Gemini
-// and Realtime model; apiVersion is Azure's api-version.
-func URL(api API, base, model, apiVersion string) string {
-	base = strings.TrimSuffix(base, "/")
-	switch api {
-	case Responses:
-		return base + "/responses"
-	case Anthropic:
-		return base + "/v1/messages"
-	case Gemini:
-		return base + "/models/" + url.PathEscape(model) + ":streamGenerateContent?alt=sse"
-	case Azure:
-		return base + "/chat/completions?api-version=" + url.QueryEscape(apiVersion)
-	case Custom, AISDK:
-		return base
-	case Realtime:
-		return base + "/realtime?model=" + url.QueryEscape(model)
-	}
-	return base + "/chat/completions"
-}
+// bearer is the auth of the APIs that take the key as a Bearer token.
+var bearer = apis.Auth{Header: "Authorization", Scheme: "Bearer"}
 
-// fillTemplate replaces the placeholders of a Custom or AISDK body
-// template; msgs is what {{messages}} holds (the chat form for Custom, UI
-// messages for AISDK).
-func fillTemplate(v any, p BodyParams, msgs any) any {
-	switch t := v.(type) {
-	case string:
-		switch t {
-		case "{{prompt}}":
-			if len(p.Messages) > 0 {
-				return p.Messages[len(p.Messages)-1].Content
-			}
-			return ""
-		case "{{messages}}":
-			return msgs
-		case "{{max_tokens}}":
-			return p.MaxTokens
-		}
-		return t
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, x := range t {
-			out[k] = fillTemplate(x, p, msgs)
-		}
-		return out
-	case []any:
-		out := make([]any, len(t))
-		for i, x := range t {
-			out[i] = fillTemplate(x, p, msgs)
-		}
-		return out
-	}
-	return v
+// fixedURL is the url of an API that appends path to the base URL.
+func fixedURL(path string) func(Target) string {
+	return func(t Target) string { return t.BaseURL + path }
 }

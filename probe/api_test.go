@@ -373,10 +373,11 @@ func TestURLAndBody(t *testing.T) {
 		{Anthropic, "https://api.anthropic.com", "https://api.anthropic.com/v1/messages"},
 		{Gemini, "https://generativelanguage.googleapis.com/v1beta", "https://generativelanguage.googleapis.com/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse"},
 		{Azure, "https://r.openai.azure.com/openai/deployments/d", "https://r.openai.azure.com/openai/deployments/d/chat/completions?api-version=2024-10-21"},
+		{Azure, "https://r.openai.azure.com", "https://r.openai.azure.com/openai/deployments/gpt%204o/chat/completions?api-version=2024-10-21"},
 		{Custom, "http://127.0.0.1:11434/api/chat", "http://127.0.0.1:11434/api/chat"},
 	}
 	for _, u := range urls {
-		if got := URL(u.api, u.base, "gemini-2.5-flash", "2024-10-21"); got != u.want {
+		if got := URL(u.api, Target{BaseURL: u.base, URL: u.base, Model: "gemini-2.5-flash", Deployment: "gpt 4o", APIVersion: "2024-10-21"}); got != u.want {
 			t.Errorf("URL(%s) = %s, want %s", u.api, got, u.want)
 		}
 	}
@@ -483,7 +484,7 @@ func probeAPI(t *testing.T, client *http.Client, api API, base string, stream *S
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := Request{API: api, URL: URL(api, base, "m", "2024-10-21"), Body: b, APIKey: "sk-sim-key", Stream: stream}
+	req := Request{API: api, URL: URL(api, Target{BaseURL: base, URL: base, Model: "m", APIVersion: "2024-10-21"}), Body: b, APIKey: "sk-sim-key", Stream: stream}
 	rec := (&Prober{Client: client, Timeout: 10 * time.Second}).Do(context.Background(), req)
 	if !rec.OK {
 		t.Fatalf("request failed: %s", rec.Error)
@@ -515,7 +516,7 @@ func TestSimulatorFaultsPerAPI(t *testing.T) {
 			srv := httptest.NewServer(sim.New(sim.Profile{TTFT: sim.Fixed(0), Tokens: 8, Faults: tt.faults}, 1))
 			defer srv.Close()
 			b, _ := Body(tt.api, BodyParams{Model: "m", Messages: []Message{{Role: "user", Content: "hi"}}, Template: map[string]any{"messages": "{{messages}}"}})
-			req := Request{API: tt.api, URL: URL(tt.api, srv.URL+tt.base, "m", "v"), Body: b,
+			req := Request{API: tt.api, URL: URL(tt.api, Target{BaseURL: srv.URL + tt.base, URL: srv.URL + tt.base, Model: "m", APIVersion: "v"}), Body: b,
 				Stream: &StreamSpec{Format: "ndjson", Text: "/message/content", Done: "/done", Error: "/error"}}
 			rec := (&Prober{Client: srv.Client(), Timeout: 5 * time.Second}).Do(context.Background(), req)
 			if rec.OK || rec.Error != tt.err {
@@ -533,7 +534,7 @@ func TestBufferingProxyIsFlagged(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) {
 			srv := clocktest.NewServer(t, sim.New(sim.Profile{TTFT: sim.Fixed(20 * ms), ITL: sim.Fixed(10 * ms), Tokens: 12, Quirks: sim.Quirks{RoleChunk: true, Buffered: buffered}}, 1))
 			b, _ := Body(Chat, BodyParams{Model: "m", Messages: []Message{{Role: "user", Content: "hi"}}})
-			rec := (&Prober{Client: srv.Client(), Timeout: 5 * time.Second}).Do(context.Background(), Request{URL: URL(Chat, srv.URL+"/v1", "", ""), Body: b})
+			rec := (&Prober{Client: srv.Client(), Timeout: 5 * time.Second}).Do(context.Background(), Request{URL: URL(Chat, Target{BaseURL: srv.URL + "/v1"}), Body: b})
 			if !rec.OK || rec.Buffered() != buffered {
 				t.Errorf("buffered %v: ok %v (%s), Buffered() = %v, itl %v", buffered, rec.OK, rec.Error, rec.Buffered(), rec.ITL)
 			}
@@ -559,7 +560,7 @@ func TestKeyNeverInErrorsWhateverTheHeader(t *testing.T) {
 	bases := map[API]string{Chat: "/v1", Responses: "/v1", Anthropic: "", Gemini: "/v1beta", Azure: "/openai/deployments/d", Custom: "/api/chat", AISDK: "/api/chat", Realtime: "/v1"}
 	for _, api := range APIs() {
 		b, _ := Body(api, BodyParams{Model: "m", Messages: []Message{{Role: "user", Content: "hi"}}, Template: map[string]any{}})
-		req := Request{API: api, URL: URL(api, srv.URL+bases[api], "m", "v"), Body: b, APIKey: "sk-wrong-secret", Stream: &StreamSpec{Format: "ndjson", Text: "/t"}}
+		req := Request{API: api, URL: URL(api, Target{BaseURL: srv.URL + bases[api], URL: srv.URL + bases[api], Model: "m", APIVersion: "v"}), Body: b, APIKey: "sk-wrong-secret", Stream: &StreamSpec{Format: "ndjson", Text: "/t"}}
 		rec := (&Prober{Client: srv.Client()}).Do(context.Background(), req)
 		if rec.Status != 401 || strings.Contains(rec.Error, "sk-wrong-secret") || !strings.Contains(rec.Error, "Incorrect API key provided: ***") {
 			t.Errorf("%s: status %d, error %q", api, rec.Status, rec.Error)

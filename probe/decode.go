@@ -3,8 +3,9 @@ package probe
 // decoder turns one wire event into a classified event: which kind of
 // output it carries and how much, token usage, the end of the answer or of
 // the stream, or the provider's error. It does not stamp times or decide
-// whether a request is ok (derive does). A new API is one decoder. A
-// decoder may keep state across the events of one stream (a fresh one is
+// whether a request is ok (derive does). Each API's file (api_NAME.go)
+// holds its decoder, reached through its description's wire. A decoder
+// may keep state across the events of one stream (a fresh one is
 // made per request); an error means the event is malformed.
 type decoder interface {
 	decode(f frame) (event, error)

@@ -184,7 +184,7 @@ func TestFidelityRealtime(t *testing.T) {
 		script = nodeReference(t, "realtime.mjs")
 	}
 	body, _ := Body(Realtime, BodyParams{Model: "fidelity", MaxTokens: fidTokens, Messages: []Message{{Role: "user", Content: "Say something."}}})
-	req := Request{API: Realtime, URL: URL(Realtime, strings.Replace(base, "https:", "wss:", 1), "fidelity", ""), Body: body}
+	req := Request{API: Realtime, URL: URL(Realtime, Target{BaseURL: strings.Replace(base, "https:", "wss:", 1), Model: "fidelity"}), Body: body}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Injected: TTFT %v from response.create (fixed), inter-token %v, %d tokens; the simulator over TLS (wss://). Errors in ms: measured − injected, and − the server's actual send (stamped in the first delta).\n\n", injectedTTFT, injectedITL, fidTokens)
 	b.WriteString("| client | connections | concurrency | requests | failed | TTFT error p50 | p95 | p99 | vs actual send p50 | p99 | inter-token error (mean) | set-up p50 |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")

@@ -3,15 +3,16 @@
 // open loop, interleave for A/B blocks), a fixed worker pool sends them and
 // one aggregator hands the records to the caller.
 //
-// It speaks OpenAI chat completions, the Responses API, Anthropic Messages,
-// Gemini, Azure OpenAI and custom endpoints (SSE, NDJSON or text, read by
-// JSON pointers). A request is sent (with httptrace times), its stream cut
-// into frames that one decoder per API classifies into events (output of
-// kind content, reasoning or tool; usage; end; provider error), and every
-// metric is derived from that timeline by a pure function (see
-// docs/metrics.md). Per-request failures are data: Do never returns an
-// error, it returns a Record with OK false and a specific Error. Requests
-// are never retried. The probe does not interpret prompts, count tokens
+// Each API it speaks is one file, api_NAME.go, that registers its
+// description (api.go): its Spec for package apis, its URL, auth, body,
+// decoder and, for an API that is not an HTTP stream (the Realtime API's
+// WebSocket), how a request is made. A request is sent (with httptrace
+// times), its stream cut into frames that its API's decoder classifies
+// into events (output of kind content, reasoning or tool; usage; end;
+// provider error), and every metric is derived from that timeline by a
+// pure function (see docs/metrics.md). Per-request failures are data: Do
+// never returns an error, it returns a Record with OK false and a specific
+// Error. Requests are never retried. The probe does not interpret prompts, count tokens
 // with a tokenizer, or compare anything.
 package probe
 
@@ -40,7 +41,7 @@ import (
 
 // Request is one prepared request.
 type Request struct {
-	API     API               // how to authenticate and read the stream ("" is Chat)
+	API     API               // how to authenticate and read the stream ("" is the default API)
 	Method  string            // default POST
 	URL     string            // full URL (see URL)
 	Body    []byte            // JSON body (see Body)
@@ -111,8 +112,8 @@ func (p *Prober) Do(ctx context.Context, req Request) Record {
 // call sends one request and measures it: its record, and the timeline the
 // stream metrics were derived from (a session combines its calls').
 func (p *Prober) call(ctx context.Context, req Request) (Record, timeline) {
-	if req.API == Realtime {
-		return p.realtime(ctx, req)
+	if do := describe(req.API).do; do != nil {
+		return do(p, ctx, req)
 	}
 	clk := clock.Or(p.Clock)
 	rate := p.readingRate()
@@ -145,18 +146,12 @@ func (p *Prober) call(ctx context.Context, req Request) (Record, timeline) {
 				rec.Error += " (" + msg + ")"
 			}
 		case w.framing == framingSSE && strings.Contains(ct, "json") && !strings.Contains(ct, "event-stream"):
-			ask := "does the endpoint support stream: true?"
-			switch {
-			case req.API == Gemini:
-				ask = "does the URL end in :streamGenerateContent?alt=sse?"
-			case req.API == Custom && strings.Contains(ct, "ndjson"):
-				ask = "the server streams NDJSON: set stream.format: ndjson"
+			ask, misread := askStream, false
+			if f := describe(req.API).jsonInstead; f != nil {
+				ask, misread = f(ct)
 			}
 			rec.Error = fmt.Sprintf("expected an SSE stream (text/event-stream), got Content-Type %q: %s", ct, ask)
-			rec.Failure = vocab.Malformed
-			// A custom endpoint's framing is its config's: every request
-			// would be misread the same way.
-			rec.misread = req.API == Custom
+			rec.Failure, rec.misread = vocab.Malformed, misread
 		default:
 			tl = p.read(ctx, body, w, c.since)
 			if tl.end != Missing && tl.failure == "" {
@@ -181,6 +176,9 @@ func (p *Prober) call(ctx context.Context, req Request) (Record, timeline) {
 	rec.Error = p.redact(rec.Error, req)
 	return rec, tl
 }
+
+// askStream is what a request asks when an SSE API answered JSON.
+const askStream = "does the endpoint support stream: true?"
 
 // readingRate is ReadingRate, 10 tokens/s when unset.
 func (p *Prober) readingRate() float64 {
@@ -246,8 +244,10 @@ func (c *conn) trace() *httptrace.ClientTrace {
 
 // newRequest builds the HTTP request, traced into c.
 func (p *Prober) newRequest(ctx context.Context, req Request, w wire, c *conn) (*http.Request, error) {
-	if req.API == Custom && req.Stream == nil {
-		return nil, errors.New("a custom endpoint needs a stream spec")
+	if check := describe(req.API).check; check != nil {
+		if err := check(req); err != nil {
+			return nil, err
+		}
 	}
 	method := req.Method
 	if method == "" {

@@ -42,39 +42,6 @@ const framingWS framing = "websocket"
 // perceived latency of an audio answer.
 const audioBytesPerSecond = 48000
 
-// realtimeBody is a Realtime request's client events: session.update with
-// the system and developer messages as its instructions (empty when there
-// are none, so that a reused connection keeps no other scenario's) and the
-// output modality, one conversation.item.create per other message, and
-// response.create with the output-token limit.
-func realtimeBody(p BodyParams) []any {
-	var instructions []string
-	var items []any
-	for _, m := range p.Messages {
-		if m.Role == "system" || m.Role == "developer" {
-			instructions = append(instructions, m.Content)
-			continue
-		}
-		part := "input_text"
-		if m.Role == "assistant" {
-			part = "output_text"
-		}
-		items = append(items, map[string]any{"type": "conversation.item.create", "item": map[string]any{
-			"type": "message", "role": m.Role, "content": []any{map[string]any{"type": part, "text": m.Content}}}})
-	}
-	session := map[string]any{"type": "realtime", "instructions": strings.Join(instructions, "\n\n"), "output_modalities": []string{"text"}}
-	if p.Audio {
-		session["output_modalities"] = []string{"audio"}
-		session["audio"] = map[string]any{"output": map[string]any{"format": map[string]any{"type": "audio/pcm", "rate": 24000}}}
-	}
-	response := map[string]any{}
-	if p.MaxTokens > 0 {
-		response["max_output_tokens"] = p.MaxTokens
-	}
-	events := append([]any{map[string]any{"type": "session.update", "session": session}}, items...)
-	return append(events, map[string]any{"type": "response.create", "response": response})
-}
-
 // clientEvents splits a Realtime body into its events, and says whether
 // its session asks for audio.
 func clientEvents(body []byte) ([]json.RawMessage, bool, error) {

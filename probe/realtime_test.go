@@ -26,7 +26,7 @@ func realtimeReq(t *testing.T, srv *clocktest.Server, audio bool, maxTokens int)
 		t.Fatal(err)
 	}
 	base := strings.Replace(srv.URL, "http://", "ws://", 1) + "/v1"
-	return Request{API: Realtime, URL: URL(Realtime, base, "m", ""), Body: body, APIKey: "sk-test-123456"}
+	return Request{API: Realtime, URL: URL(Realtime, Target{BaseURL: base, Model: "m"}), Body: body, APIKey: "sk-test-123456"}
 }
 
 func realtimeProber(srv *clocktest.Server, sockets *Sockets) *Prober {

@@ -82,9 +82,6 @@ type Step struct {
 	Error string
 }
 
-// clientDriven reports whether the API returns tool calls to the client.
-func clientDriven(api API) bool { return api != AISDK && api != Custom }
-
 // sessionCall is one HTTP call of a session: its record and timeline, when
 // it was sent (from the session's t0), its turn, and the tool time the
 // client waited after it.

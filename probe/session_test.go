@@ -297,7 +297,7 @@ func TestSessionsOnEveryAPI(t *testing.T) {
 					ToolSteps: 2, ToolArgs: 24, ToolChunk: 8}, 1))
 				s := orderSession(5)
 				s.Tools["lookup_order"] = Tool{Result: `{"status": "shipped"}`, Latency: tool}
-				req := Request{API: tt.api, URL: URL(tt.api, srv.URL+tt.base, "m", "2024-10-21"), APIKey: "k", Session: s}
+				req := Request{API: tt.api, URL: URL(tt.api, Target{BaseURL: srv.URL + tt.base, URL: srv.URL + tt.base, Model: "m", APIVersion: "2024-10-21"}), APIKey: "k", Session: s}
 				rec := (&Prober{Client: srv.Client()}).Do(context.Background(), req)
 				if !rec.OK || rec.Session == nil || len(rec.Session.Steps) != 3 {
 					t.Fatalf("ok %v (%s), session %+v", rec.OK, rec.Error, rec.Session)

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/latgate/latgate/apis"
 	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/vocab"
 )
@@ -195,11 +196,7 @@ func otelSetOf(s Scenario, created time.Time) otelSet {
 func otelBaseAttrs(s Scenario) []otelAttr {
 	run := s.CurrentRun
 	parts := run.FingerprintParts
-	op := "chat"
-	if parts["api"] == "gemini" {
-		op = "generate_content"
-	}
-	attrs := []otelAttr{{key: "gen_ai.operation.name", str: op}}
+	attrs := []otelAttr{{key: "gen_ai.operation.name", str: otelOperation(parts["api"])}}
 	if p := otelProvider(parts["api"], parts["host"]); p != "" {
 		attrs = append(attrs, otelAttr{key: "gen_ai.provider.name", str: p})
 	}
@@ -219,17 +216,21 @@ func otelBaseAttrs(s Scenario) []otelAttr {
 	return append(attrs, otelAttr{key: "latgate.endpoint", str: s.Endpoint}, otelAttr{key: "latgate.scenario", str: s.Scenario})
 }
 
+// otelOperation is gen_ai.operation.name of an API (the fingerprint's api
+// part: "" for the default API): its own, else the default API's.
+func otelOperation(api string) string {
+	if spec, ok := apis.Lookup(api); ok && spec.OTel.Operation != "" {
+		return spec.OTel.Operation
+	}
+	return apis.Default().OTel.Operation
+}
+
 // otelProvider is gen_ai.provider.name from the API and the host; "" when
 // neither tells it (an OpenAI-compatible server of your own, an imported
 // run).
 func otelProvider(api, host string) string {
-	switch api {
-	case "anthropic":
-		return "anthropic"
-	case "gemini":
-		return "gcp.gemini"
-	case "azure":
-		return "azure.ai.openai"
+	if spec, ok := apis.Lookup(api); ok && spec.OTel.Provider != "" {
+		return spec.OTel.Provider
 	}
 	host, _, _ = strings.Cut(host, ":")
 	for suffix, p := range map[string]string{"api.openai.com": "openai", "api.anthropic.com": "anthropic", "generativelanguage.googleapis.com": "gcp.gemini",

@@ -114,18 +114,6 @@ func (o Options) Server(seed uint64) (*Server, error) {
 	return s, nil
 }
 
-// Routes says where each API is served on addr, over TLS when secure.
-func Routes(addr string, secure bool) string {
-	http, ws := "http", "ws"
-	if secure {
-		http, ws = "https", "wss"
-	}
-	return fmt.Sprintf("  chat, responses: base_url %[2]s://%[1]s/v1\n  anthropic: base_url %[2]s://%[1]s\n  gemini: base_url %[2]s://%[1]s/v1beta\n"+
-		"  azure: base_url %[2]s://%[1]s/openai/deployments/NAME\n  custom (Ollama-style NDJSON): url %[2]s://%[1]s/api/chat\n"+
-		"  ai-sdk (Vercel AI SDK UI message stream, useChat's body): url %[2]s://%[1]s/api/chat\n"+
-		"  realtime (OpenAI Realtime API, WebSocket): base_url %[3]s://%[1]s/v1\n", addr, http, ws)
-}
-
 // ErrListen wraps a failure to listen on the address.
 var ErrListen = errors.New("cannot listen")
 

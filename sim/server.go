@@ -123,13 +123,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.models(w)
 		return
 	}
-	if isRealtime(r) {
-		s.realtime(w, r)
-		return
-	}
 	a, ok := route(r)
 	if !ok {
 		writeError(w, http.StatusNotFound, "invalid_request_error", fmt.Sprintf("Unknown request URL: %s %s", r.Method, r.URL.Path), "")
+		return
+	}
+	if serve := apiOf(a).serve; serve != nil {
+		serve(s, w, r)
 		return
 	}
 	s.serve(w, r, a)
@@ -249,13 +249,13 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, a api) {
 		}
 		return
 	}
-	if !q.stream && a != apiChat && a != apiAzure {
+	if !q.stream && !apiOf(a).unstreamed {
 		writeAPIError(w, a, http.StatusBadRequest, "invalid_request_error", "the simulator answers this API only with a stream: set stream: true (Gemini: ?alt=sse)", "")
 		return
 	}
 	steps := p.steps(q, n)
 	rs := response{start: start, api: a, p: p, pl: pl, q: q, n: n, steps: steps}
-	rs.events = pl.timeline(p, steps, a == apiGemini)
+	rs.events = pl.timeline(p, steps, apiOf(a).wholeCalls)
 	rs.finish, rs.u.output = p.outcome(q, pl, steps[len(steps)-1])
 	rs.u.prompt, rs.u.reasoning = q.promptTokens, p.Quirks.ReasoningTokens
 	switch {
@@ -400,12 +400,11 @@ func (s *sseWriter) chunk(c openai.ChatCompletionStreamResponse) {
 }
 
 func (s *Server) stream(ctx context.Context, clk clock.Clock, w http.ResponseWriter, rs response) {
-	ndjson := rs.api == apiOllama
+	ndjson := apiOf(rs.api).ndjson
 	sw, closeBody := newWriter(w, rs.p.Quirks, ndjson)
 	defer closeBody()
-	if rs.api == apiAISDK {
-		w.Header().Set("x-vercel-ai-ui-message-stream", "v1")
-		w.Header().Set("x-accel-buffering", "no")
+	for k, v := range apiOf(rs.api).headers {
+		w.Header().Set(k, v)
 	}
 	if !clk.Until(ctx, rs.start.Add(rs.pl.header)) {
 		return

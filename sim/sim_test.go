@@ -292,6 +292,7 @@ func TestRoutes(t *testing.T) {
 		{"POST", "/v1beta/models/gemini-2.5-flash:streamGenerateContent", apiGemini, true},
 		{"POST", "/openai/deployments/gpt4o/chat/completions", apiAzure, true},
 		{"POST", "/api/chat", apiOllama, true},
+		{"GET", "/v1/realtime", apiRealtime, true},
 		{"GET", "/v1/chat/completions", "", false},
 		{"POST", "/v1/completions", "", false},
 	}
@@ -300,6 +301,22 @@ func TestRoutes(t *testing.T) {
 		if got, ok := route(r); got != tt.want || ok != tt.ok {
 			t.Errorf("%s %s = %q, %v; want %q, %v", tt.method, tt.path, got, ok, tt.want, tt.ok)
 		}
+	}
+}
+
+// TestRoutesSaysWhereEachAPIIs: latgate sim's list of where each API is,
+// one line per address (APIs described apart on lines of their own).
+func TestRoutesSaysWhereEachAPIIs(t *testing.T) {
+	t.Parallel()
+	want := "  chat, responses: base_url https://h:1/v1\n  anthropic: base_url https://h:1\n  gemini: base_url https://h:1/v1beta\n" +
+		"  azure: base_url https://h:1/openai/deployments/NAME\n  custom (Ollama-style NDJSON): url https://h:1/api/chat\n" +
+		"  ai-sdk (Vercel AI SDK UI message stream, useChat's body): url https://h:1/api/chat\n" +
+		"  realtime (OpenAI Realtime API, WebSocket): base_url wss://h:1/v1\n"
+	if got := Routes("h:1", true); got != want {
+		t.Errorf("Routes:\n%s\nwant:\n%s", got, want)
+	}
+	if got := Routes("h:1", false); !strings.Contains(got, "chat, responses: base_url http://h:1/v1\n") || !strings.Contains(got, "base_url ws://h:1/v1\n") {
+		t.Errorf("Routes without TLS:\n%s", got)
 	}
 }
 

@@ -6,37 +6,14 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/latgate/latgate/apis"
 )
 
-// apiFields lists, per API, the endpoint keys beyond the common ones (name,
-// api, model, api_key_env, headers). A key of another API is an error.
-var apiFields = map[string][]string{
-	"chat":      {"base_url"},
-	"responses": {"base_url"},
-	"anthropic": {"base_url"},
-	"gemini":    {"base_url"},
-	"azure":     {"base_url", "deployment", "api_version"},
-	"custom":    {"url", "method", "body", "stream"},
-	"ai-sdk":    {"url", "body"},
-	"realtime":  {"base_url", "audio"},
-}
-
-// defaultBaseURL is the base URL of an API with one public host.
-var defaultBaseURL = map[string]string{
-	"anthropic": "https://api.anthropic.com",
-	"gemini":    "https://generativelanguage.googleapis.com/v1beta",
-}
-
-// apiPath is what the prober appends to base_url, for the hint of a
-// base_url that already ends in it.
-var apiPath = map[string]string{
-	"chat":      "/chat/completions",
-	"responses": "/responses",
-	"anthropic": "/v1/messages",
-	"gemini":    "/models/{model}:streamGenerateContent?alt=sse",
-	"azure":     "/chat/completions",
-	"realtime":  "/realtime?model={model}",
-}
+// optionalKeys are the endpoint keys beyond the common ones (name, api,
+// model, api_key_env, headers): each API takes some of them (apis.Spec's
+// Keys); a key of another API is an error.
+var optionalKeys = []string{apis.BaseURL, "deployment", "api_version", apis.URL, "method", "body", "stream", "audio"}
 
 func (p *parser) endpoint(i int, re rawEndpoint, seen map[string]bool, n int) Endpoint {
 	ip := fmt.Sprintf("endpoints[%d]", i)
@@ -54,58 +31,99 @@ func (p *parser) endpoint(i int, re rawEndpoint, seen map[string]bool, n int) En
 	}
 	seen[e.Name] = true
 	if e.API == "" {
-		e.API = "chat"
+		e.API = apis.Default().Name
 	}
-	allowed, ok := apiFields[e.API]
+	spec, ok := apis.Lookup(e.API)
 	if !ok {
-		msg := fmt.Sprintf("endpoint %q: api: unknown API %q (valid: %s)", e.Name, e.API, strings.Join(APIs, ", "))
-		if s := suggest(e.API, APIs); s != "" {
+		names := apis.Names()
+		msg := fmt.Sprintf("endpoint %q: api: unknown API %q (valid: %s)", e.Name, e.API, strings.Join(names, ", "))
+		if s := suggest(e.API, names); s != "" {
 			msg += fmt.Sprintf("; did you mean %q?", s)
 		}
 		p.errf(p.line(ip+".api"), "%s", msg)
 		return e
 	}
-	given := map[string]bool{"base_url": re.BaseURL != "", "deployment": re.Deployment != "", "api_version": re.APIVersion != "",
-		"url": re.URL != "", "method": re.Method != "", "body": re.Body != nil, "stream": re.Stream != nil, "audio": re.Audio != nil}
-	for _, k := range []string{"base_url", "deployment", "api_version", "url", "method", "body", "stream", "audio"} {
-		if given[k] && !slices.Contains(allowed, k) {
-			p.errf(p.line(ip+"."+k), "endpoint %q: %s is not a key of api %s (%s takes %s)", e.Name, k, e.API, e.API, strings.Join(allowed, ", "))
+	given := map[string]bool{apis.BaseURL: re.BaseURL != "", "deployment": re.Deployment != "", "api_version": re.APIVersion != "",
+		apis.URL: re.URL != "", "method": re.Method != "", "body": re.Body != nil, "stream": re.Stream != nil, "audio": re.Audio != nil}
+	for _, k := range optionalKeys {
+		if given[k] && !slices.Contains(spec.Keys, k) {
+			p.errf(p.line(ip+"."+k), "endpoint %q: %s is not a key of api %s (%s takes %s)", e.Name, k, e.API, e.API, strings.Join(spec.Keys, ", "))
 		}
 	}
-	switch e.API {
-	case "custom":
-		p.custom(ip, &e, re)
-	case "ai-sdk":
-		p.aiSDK(ip, &e, re)
-	default:
-		p.baseURL(ip, &e, re.BaseURL)
+	if spec.Address.Key == apis.URL {
+		p.endpointURL(ip, &e, re, spec.Address.Example)
+	} else {
+		p.baseURL(ip, &e, re, spec)
 	}
-	p.endpointModel(line, &e)
+	p.endpointKeys(ip, &e, re, spec)
+	p.endpointModel(line, &e, spec)
 	p.endpointAuth(ip, &e, re)
 	return e
 }
 
-// endpointModel checks what names the model: azure's deployment and API
-// version (the deployment is the model), the model of the other APIs but
-// custom (whose body names it).
-func (p *parser) endpointModel(line int, e *Endpoint) {
-	switch e.API {
-	case "azure":
-		if e.Deployment == "" {
-			p.errf(line, "endpoint %q: api azure needs deployment (the model deployment's name)", e.Name)
-		}
-		if e.APIVersion == "" {
-			p.errf(line, "endpoint %q: api azure needs api_version (such as 2024-10-21)", e.Name)
-		}
-		if e.Model == "" {
-			e.Model = e.Deployment
-		}
-	case "custom", "ai-sdk": // the body (or the route itself) names the model
-	default:
-		if e.Model == "" {
-			p.errf(line, "endpoint %q: model is required", e.Name)
+// endpointKeys reads the keys an API takes beyond its address (method,
+// body, stream) and checks those it needs.
+func (p *parser) endpointKeys(ip string, e *Endpoint, re rawEndpoint, spec apis.Spec) {
+	takes := func(k string) bool { return slices.Contains(spec.Keys, k) }
+	switch {
+	case takes("method"):
+		p.endpointMethod(ip, e)
+	case spec.Address.Key == apis.URL:
+		e.Method = "POST"
+	}
+	if takes("body") {
+		p.endpointBody(ip, e, re)
+	}
+	if takes("stream") && re.Stream != nil {
+		p.stream(ip+".stream", e, *re.Stream)
+	}
+	for _, need := range spec.Needs {
+		if !e.has(need.Key) {
+			p.errf(e.Line, "endpoint %q: api %s needs %s", e.Name, e.API, need.Says)
 		}
 	}
+}
+
+// endpointModel checks what names the model: the model, or the key an API
+// takes it from (azure's deployment); an API whose body or route names it
+// needs none.
+func (p *parser) endpointModel(line int, e *Endpoint, spec apis.Spec) {
+	if e.Model == "" && spec.ModelFrom != "" {
+		e.Model = *e.key(spec.ModelFrom)
+	}
+	if e.Model == "" && spec.NeedsModel {
+		p.errf(line, "endpoint %q: model is required", e.Name)
+	}
+}
+
+// key is the field of one of an endpoint's string keys.
+func (e *Endpoint) key(k string) *string {
+	switch k {
+	case apis.BaseURL:
+		return &e.BaseURL
+	case apis.URL:
+		return &e.URL
+	case "deployment":
+		return &e.Deployment
+	case "api_version":
+		return &e.APIVersion
+	case "method":
+		return &e.Method
+	}
+	return &e.Model
+}
+
+// has reports whether an endpoint has a value for key.
+func (e *Endpoint) has(k string) bool {
+	switch k {
+	case "stream":
+		return e.Stream != nil
+	case "body":
+		return e.Body != nil
+	case "audio":
+		return e.Audio
+	}
+	return *e.key(k) != ""
 }
 
 // endpointAuth resolves an endpoint's key (api_key_env) and headers, with
@@ -153,11 +171,7 @@ var envNameRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // isAuthHeader reports the headers that carry an API key in one of the APIs.
 func isAuthHeader(k string) bool {
-	switch strings.ToLower(k) {
-	case "authorization", "x-api-key", "api-key", "x-goog-api-key":
-		return true
-	}
-	return false
+	return slices.ContainsFunc(apis.All(), func(s apis.Spec) bool { return strings.EqualFold(s.Auth.Header, k) })
 }
 
 // checkURL validates a URL of one of schemes (http or https when none are
@@ -185,21 +199,15 @@ func urlOK(raw, expanded string, skip bool, schemes ...string) bool {
 	return skip || checkURL(expanded, schemes...)
 }
 
-func (p *parser) baseURL(ip string, e *Endpoint, raw string) {
+func (p *parser) baseURL(ip string, e *Endpoint, re rawEndpoint, spec apis.Spec) {
 	kl := p.line(ip + ".base_url")
+	raw, a := re.BaseURL, spec.Address
 	if raw == "" {
-		if d, ok := defaultBaseURL[e.API]; ok {
-			e.BaseURL = d
+		if a.Default != "" {
+			e.BaseURL = a.Default
 			return
 		}
-		ex := "https://api.openai.com/v1"
-		switch e.API {
-		case "azure":
-			ex = "https://RESOURCE.openai.azure.com"
-		case "realtime":
-			ex = "wss://api.openai.com/v1"
-		}
-		p.errf(e.Line, "endpoint %q: base_url is required (for example %s)", e.Name, ex)
+		p.errf(e.Line, "endpoint %q: base_url is required (for example %s)", e.Name, a.Example)
 		return
 	}
 	v, secrets := p.expand(ip+".base_url", e.Name, "base_url", raw)
@@ -208,11 +216,11 @@ func (p *parser) baseURL(ip string, e *Endpoint, raw string) {
 	// Checks and hints use the value as written, never a value from the
 	// environment.
 	shown := strings.TrimRight(raw, "/")
-	schemes, kind := []string{"http", "https"}, "an http(s)"
-	if e.API == "realtime" {
-		schemes, kind = []string{"wss", "ws", "https", "http"}, "a ws(s) or http(s)"
+	kind := a.Said
+	if kind == "" {
+		kind = "an http(s)"
 	}
-	if !urlOK(shown, e.BaseURL, p.opt.SkipKeys, schemes...) {
+	if !urlOK(shown, e.BaseURL, p.opt.SkipKeys, a.Schemes...) {
 		p.errf(kl, "endpoint %q: base_url %q is not %s URL", e.Name, raw, kind)
 		return
 	}
@@ -220,78 +228,83 @@ func (p *parser) baseURL(ip string, e *Endpoint, raw string) {
 		p.errf(kl, "endpoint %q: %s", e.Name, msg)
 		return
 	}
-	if e.API == "azure" {
-		path := ""
-		if u, err := url.Parse(envRE.ReplaceAllString(shown, "var")); err == nil {
-			path = u.Path
-		}
-		p.azureURL(kl, e, raw, path)
+	if spec.Check != nil {
+		p.checkKeys(ip, e, re, spec, pathOf(shown))
 	}
+}
+
+// checkKeys runs an API's Check on the keys as written: it sets the keys
+// the base URL names and says what is wrong at each key's line.
+func (p *parser) checkKeys(ip string, e *Endpoint, re rawEndpoint, spec apis.Spec, path string) {
+	keys := map[string]string{}
+	for k, v := range map[string]string{apis.BaseURL: re.BaseURL, "deployment": re.Deployment, "api_version": re.APIVersion,
+		apis.URL: re.URL, "method": re.Method, "model": re.Model} {
+		if v != "" {
+			keys[k] = v
+		}
+	}
+	set, problems := spec.Check(keys, path)
+	for k, v := range set {
+		*e.key(k) = v
+	}
+	for _, pr := range problems {
+		p.errf(p.line(ip+"."+pr.Key), "endpoint %q: %s", e.Name, pr.Msg)
+	}
+}
+
+// pathOf is the path of a URL as written, each ${VAR} read as a
+// placeholder ("" when it does not parse).
+func pathOf(shown string) string {
+	if u, err := url.Parse(envRE.ReplaceAllString(shown, "var")); err == nil {
+		return u.Path
+	}
+	return ""
+}
+
+// apiPaths are the ends of a path that hold an API's path: every API's,
+// in the registry's order.
+func apiPaths() []string {
+	var out []string
+	for _, s := range apis.All() {
+		for _, end := range s.Address.Ends {
+			if !slices.Contains(out, end) {
+				out = append(out, end)
+			}
+		}
+	}
+	return out
 }
 
 // BaseURLProblem says what is wrong with a base URL written for an API
 // (key names it in the message: "base_url", or the flag that set it): one
 // that already ends in the path latgate appends. Empty when nothing is.
 func BaseURLProblem(api, key, shown string) string {
-	path := ""
-	if u, err := url.Parse(envRE.ReplaceAllString(shown, "var")); err == nil {
-		path = u.Path
-	}
+	spec, _ := apis.Lookup(api)
+	a := spec.Address
+	path := pathOf(shown)
 	write := "write "
 	if key == "base_url" {
 		write = "write base_url: "
 	}
-	for _, suffix := range apiPaths {
+	for _, suffix := range apiPaths() {
 		if strings.HasSuffix(path, suffix) || strings.Contains(path, suffix) && strings.HasPrefix(suffix, ":") {
 			cut := shown[:strings.LastIndex(shown, suffix)]
-			if api == "gemini" {
-				cut = shown[:max(0, strings.Index(shown, "/models"))]
+			if a.Cut != "" {
+				cut = shown[:max(0, strings.Index(shown, a.Cut))]
 			}
-			if api == "anthropic" {
-				cut = strings.TrimSuffix(cut, "/v1")
-			}
-			return fmt.Sprintf("%s %q already ends in the API path: latgate appends %s itself; %s%s", key, shown, apiPath[api], write, cut)
+			cut = strings.TrimSuffix(cut, a.Prefix)
+			return fmt.Sprintf("%s %q already ends in the API path: latgate appends %s itself; %s%s", key, shown, a.Path, write, cut)
 		}
 	}
-	if api == "anthropic" && strings.HasSuffix(path, "/v1") {
-		return fmt.Sprintf("%s %q ends in /v1, but api anthropic appends /v1/messages itself; %s%s", key, shown, write, strings.TrimSuffix(shown, "/v1"))
+	if a.Prefix != "" && strings.HasSuffix(path, a.Prefix) {
+		return fmt.Sprintf("%s %q ends in %s, but api %s appends %s itself; %s%s", key, shown, a.Prefix, api, a.Path, write, strings.TrimSuffix(shown, a.Prefix))
 	}
 	return ""
 }
 
-// azureURL makes BaseURL the deployment's URL, to which the prober appends
-// /chat/completions: base_url is the resource
-// (https://R.openai.azure.com), or already that deployment's URL.
-func (p *parser) azureURL(kl int, e *Endpoint, raw, path string) {
-	const seg = "/openai/deployments/"
-	i := strings.Index(path, seg)
-	if i < 0 {
-		if e.Deployment != "" {
-			e.BaseURL += seg + url.PathEscape(e.Deployment)
-		}
-		return
-	}
-	dep, _, _ := strings.Cut(path[i+len(seg):], "/")
-	switch {
-	case e.Deployment == "":
-		e.Deployment = dep
-	case e.Deployment != dep:
-		p.errf(kl, "endpoint %q: base_url %q names deployment %q but deployment is %q: give base_url up to .openai.azure.com and deployment: NAME", e.Name, raw, dep, e.Deployment)
-	}
-}
-
 var streamFormats = []string{"sse", "ndjson", "text"}
 
-// aiSDK reads a Vercel AI SDK chat route: its url (such as
-// http://127.0.0.1:3000/api/chat) and an optional body replacing the one
-// useChat sends.
-func (p *parser) aiSDK(ip string, e *Endpoint, re rawEndpoint) {
-	p.endpointURL(ip, e, re, "http://127.0.0.1:3000/api/chat")
-	e.Method = "POST"
-	p.endpointBody(ip, e, re)
-}
-
-// endpointURL reads the full URL of a custom or AI SDK endpoint.
+// endpointURL reads the full URL of an endpoint called at its url.
 func (p *parser) endpointURL(ip string, e *Endpoint, re rawEndpoint, example string) {
 	if re.URL == "" {
 		p.errf(e.Line, "endpoint %q: api %s needs url (the full URL to request, such as %s)", e.Name, e.API, example)
@@ -317,8 +330,8 @@ func (p *parser) endpointBody(ip string, e *Endpoint, re rawEndpoint) {
 	e.Body = body
 }
 
-func (p *parser) custom(ip string, e *Endpoint, re rawEndpoint) {
-	p.endpointURL(ip, e, re, "http://127.0.0.1:11434/api/chat")
+// endpointMethod reads the HTTP method of an endpoint that takes one.
+func (p *parser) endpointMethod(ip string, e *Endpoint) {
 	switch strings.ToUpper(e.Method) {
 	case "":
 		e.Method = "POST"
@@ -327,15 +340,9 @@ func (p *parser) custom(ip string, e *Endpoint, re rawEndpoint) {
 	default:
 		p.errf(p.line(ip+".method"), "endpoint %q: method: want GET, POST, PUT or PATCH, got %q", e.Name, e.Method)
 	}
-	p.endpointBody(ip, e, re)
-	if re.Stream == nil {
-		p.errf(e.Line, "endpoint %q: api custom needs stream: {format: sse, text: /pointer/to/text}", e.Name)
-		return
-	}
-	p.stream(ip+".stream", e, *re.Stream)
 }
 
-// stream reads how a custom endpoint's stream is read: its format, the
+// stream reads how an endpoint's stream is read: its format, the
 // JSON pointers into each event and, for a server-driven agent, which
 // event types play which role.
 func (p *parser) stream(sp string, e *Endpoint, rs rawStream) {

@@ -14,6 +14,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/latgate/latgate/apis"
 	"github.com/latgate/latgate/vocab"
 )
 
@@ -148,18 +149,66 @@ func TestSchemaKeysMatchParser(t *testing.T) {
 
 	// Enumerations.
 	ep := props["endpoints"].(map[string]any)["items"].(map[string]any)["properties"].(map[string]any)
-	if got := enumOf(ep["api"]); !slices.Equal(sorted(got), sorted(APIs)) {
-		t.Errorf("api: schema %v, parser %v", got, APIs)
+	if got := enumOf(ep["api"]); !slices.Equal(got, apis.Names()) {
+		t.Errorf("api: schema %v, registry %v (in its order)", got, apis.Names())
+	}
+	if def, _ := ep["api"].(map[string]any)["default"].(string); def != apis.Default().Name {
+		t.Errorf("api: schema default %q, registry %q", def, apis.Default().Name)
 	}
 	if got := enumOf(ep["stream"].(map[string]any)["properties"].(map[string]any)["format"]); !slices.Equal(sorted(got), sorted(streamFormats)) {
 		t.Errorf("stream.format: schema %v, parser %v", got, streamFormats)
 	}
-	for api, fields := range apiFields {
-		for _, f := range fields {
+	for _, spec := range apis.All() {
+		for _, f := range spec.Keys {
 			if _, ok := ep[f]; !ok {
-				t.Errorf("api %s: field %s missing from the schema", api, f)
+				t.Errorf("api %s: field %s missing from the schema", spec.Name, f)
 			}
 		}
+	}
+}
+
+// TestSchemaKeysPerAPI: for every registered API, the schema accepts an
+// endpoint with each key the API takes (and those it needs), and refuses
+// it with any other API's key, as the parser does.
+func TestSchemaKeysPerAPI(t *testing.T) {
+	t.Parallel()
+	s := loadSchema(t)
+	values := map[string]string{apis.BaseURL: "http://x/api", apis.URL: "http://x/a", "deployment": "d", "api_version": "v",
+		"method": "POST", "body": "{messages: \"{{messages}}\"}", "stream": "{format: sse, text: /t}", "audio": "true"}
+	opt := Options{ReadFile: func(string) ([]byte, error) { return []byte("x"), nil }, Getenv: func(string) string { return "v" }}
+	endpoint := func(spec apis.Spec, keys []string) string {
+		src := fmt.Sprintf("endpoints:\n  - {api: %s, model: m", spec.Name)
+		for _, k := range keys {
+			if spec.Address.Key == apis.BaseURL && k == apis.BaseURL && spec.Address.Schemes != nil {
+				src += ", base_url: ws://x/v1"
+				continue
+			}
+			src += ", " + k + ": " + values[k]
+		}
+		return src + "}\n" + scen
+	}
+	for _, spec := range apis.All() {
+		t.Run(spec.Name, func(t *testing.T) {
+			src := endpoint(spec, spec.Keys)
+			if _, err := Parse("all keys", []byte(src), opt); err != nil {
+				t.Fatalf("the parser rejects every key of the api: %v\n%s", err, src)
+			}
+			if err := validate(s, yamlValue(t, src), "latgate.yaml"); err != nil {
+				t.Errorf("the schema rejects every key of api %s: %v\n%s", spec.Name, err, src)
+			}
+			for _, k := range optionalKeys {
+				if slices.Contains(spec.Keys, k) {
+					continue
+				}
+				src := endpoint(spec, append(slices.Clone(spec.Keys), k))
+				if _, err := Parse("other key", []byte(src), opt); err == nil {
+					t.Errorf("the parser accepts %s on api %s", k, spec.Name)
+				}
+				if err := validate(s, yamlValue(t, src), "latgate.yaml"); err == nil {
+					t.Errorf("the schema accepts %s on api %s, which the parser refuses", k, spec.Name)
+				}
+			}
+		})
 	}
 }
 

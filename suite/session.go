@@ -6,10 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
-	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/latgate/latgate/apis"
 )
 
 // Tool is a tool offered to the model in a session scenario, with what it
@@ -136,28 +137,62 @@ func (p *parser) toolResult(ip, scenario string, rt rawTool) string {
 	return string(b)
 }
 
-// clientTools are the APIs on which latgate runs the tool loop itself: the
-// model's tool calls come back to the client.
-var clientTools = []string{"chat", "responses", "anthropic", "gemini", "azure"}
-
 // sessionEndpoints checks each session scenario against the APIs of its
 // endpoints: tools need a client-driven API (an AI SDK route or a custom
 // endpoint runs its tools on the server), and turns need an API latgate
-// can send the conversation to.
+// can send the conversation to. An API that takes no sessions at all says
+// so in apiLimits.
 func (p *parser) sessionEndpoints(cfg *Config) {
+	var clientTools []string
+	for _, s := range apis.All() {
+		if s.Tools == apis.ClientTools {
+			clientTools = append(clientTools, s.Name)
+		}
+	}
 	for _, s := range cfg.Scenarios {
 		for _, e := range cfg.EndpointsFor(s) {
-			api := e.API
-			if api == "" {
-				api = "chat"
+			spec, _ := apis.Lookup(e.API)
+			template := spec.Body == apis.BodyTemplate || spec.Body == apis.BodyOverride && e.Body != nil
+			switch {
+			case len(s.Tools) > 0 && spec.Tools == apis.ServerTools:
+				p.errf(s.Line, "scenario %q: tools are run by latgate's client-driven loop, on api %s; endpoint %q (api %s) runs its tools on the server: drop tools (its steps and tool time are read from its stream) or give the scenario other endpoints",
+					s.Name, strings.Join(clientTools, ", "), e.Name, spec.Name)
+			case len(s.Turns) > 0 && spec.Turns && template && !holdsMessages(e.Body):
+				p.errf(s.Line, "scenario %q: turns send the conversation so far, and endpoint %q's body has no \"{{messages}}\" to hold it: add messages: \"{{messages}}\" to its body, or drop turns", s.Name, e.Name)
+			}
+		}
+	}
+}
+
+// apiLimits checks each scenario against what the APIs of its endpoints
+// cannot do (the Realtime API's: sessions, which latgate does not drive
+// over a WebSocket; a temperature; more than 4096 output tokens).
+func (p *parser) apiLimits(cfg *Config) {
+	for _, s := range cfg.Scenarios {
+		for _, e := range cfg.EndpointsFor(s) {
+			spec, ok := apis.Lookup(e.API)
+			if !ok {
+				continue
+			}
+			title := spec.Title
+			if title == "" {
+				title = "api " + spec.Name
+			}
+			var what []string
+			if len(s.Tools) > 0 && spec.Tools == apis.NoTools {
+				what = append(what, "tools")
+			}
+			if len(s.Turns) > 0 && !spec.Turns {
+				what = append(what, "turns")
 			}
 			switch {
-			case api == "realtime": // realtimeScenarios says why not
-			case len(s.Tools) > 0 && !slices.Contains(clientTools, api):
-				p.errf(s.Line, "scenario %q: tools are run by latgate's client-driven loop, on api %s; endpoint %q (api %s) runs its tools on the server: drop tools (its steps and tool time are read from its stream) or give the scenario other endpoints",
-					s.Name, strings.Join(clientTools, ", "), e.Name, api)
-			case len(s.Turns) > 0 && (api == "custom" || api == "ai-sdk" && e.Body != nil) && !holdsMessages(e.Body):
-				p.errf(s.Line, "scenario %q: turns send the conversation so far, and endpoint %q's body has no \"{{messages}}\" to hold it: add messages: \"{{messages}}\" to its body, or drop turns", s.Name, e.Name)
+			case len(what) > 0:
+				p.errf(s.Line, "scenario %q: %s on endpoint %q (api %s): sessions over %s are not supported: drop %s, or give the scenario other endpoints",
+					s.Name, strings.Join(what, " and "), e.Name, spec.Name, title, strings.Join(what, " and "))
+			case s.Temperature != nil && spec.NoTemperature:
+				p.errf(s.Line, "scenario %q: temperature on endpoint %q (api %s): %s takes no temperature: drop it, or give the scenario other endpoints", s.Name, e.Name, spec.Name, title)
+			case spec.MaxTokens > 0 && s.MaxTokens > spec.MaxTokens:
+				p.errf(s.Line, "scenario %q: max_tokens %d on endpoint %q (api %s): %s takes at most %d output tokens", s.Name, s.MaxTokens, e.Name, spec.Name, title, spec.MaxTokens)
 			}
 		}
 	}

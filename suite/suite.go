@@ -31,6 +31,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/latgate/latgate/apis"
 	"github.com/latgate/latgate/vocab"
 )
 
@@ -67,9 +68,6 @@ var DefaultFailOn = []vocab.Status{vocab.Regression, vocab.OverBudget}
 // stats that latency budgets can bound.
 var stats = []vocab.Stat{vocab.P50, vocab.P95, vocab.P99}
 
-// APIs an endpoint can speak (the `api` key; chat is the default).
-var APIs = []string{"chat", "responses", "anthropic", "gemini", "azure", "custom", "ai-sdk", "realtime"}
-
 // Message is one chat message, with content resolved.
 type Message struct {
 	Role    string
@@ -79,11 +77,12 @@ type Message struct {
 // Endpoint is a server to measure.
 type Endpoint struct {
 	Name string
-	// API is the wire format: one of APIs.
+	// API is the wire format: one of apis.Names() (the default API when
+	// the file names none).
 	API string
 	// BaseURL is what the API's path is appended to (docs/config.md),
-	// ${VAR} expanded, without a trailing slash; for azure it is the
-	// deployment's URL (…/openai/deployments/NAME). Empty for custom.
+	// ${VAR} expanded, without a trailing slash. Empty for an API called
+	// at its url.
 	BaseURL   string
 	Model     string
 	APIKeyEnv string
@@ -599,7 +598,7 @@ func (p *parser) build(raw *rawConfig) *Config {
 	}
 	p.duration(cfg)
 	p.sessionEndpoints(cfg)
-	p.realtimeScenarios(cfg)
+	p.apiLimits(cfg)
 	cfg.ReadingRate = DefaultReadingRate
 	if raw.ReadingRate != nil {
 		cfg.ReadingRate = p.readingRate(raw.ReadingRate.Value)
@@ -667,8 +666,7 @@ func (p *parser) readingRate(s string) float64 {
 }
 
 var (
-	envRE    = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
-	apiPaths = []string{"/chat/completions", "/completions", "/responses", "/messages", ":streamGenerateContent", ":generateContent", "/realtime"}
+	envRE = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
 )
 
 // expand replaces ${VAR} in a value of key (an indexed path) from the
@@ -1277,7 +1275,7 @@ func (c *Config) Secrets() []string {
 // endpoint's audio. Described returns the parts for "what changed".
 func Fingerprint(s Scenario, e Endpoint) (string, map[string]string) {
 	host := e.BaseURL
-	if e.API == "custom" || e.API == "ai-sdk" {
+	if spec, ok := apis.Lookup(e.API); ok && spec.Address.Key == apis.URL {
 		host = e.URL
 	}
 	if u, err := url.Parse(host); err == nil {
@@ -1299,7 +1297,7 @@ func Fingerprint(s Scenario, e Endpoint) (string, map[string]string) {
 	} else {
 		parts["concurrency"] = strconv.Itoa(s.Concurrency)
 	}
-	if e.API != "" && e.API != "chat" {
+	if e.API != "" && e.API != apis.Default().Name {
 		parts["api"] = e.API
 	}
 	if e.Deployment != "" {

@@ -10,27 +10,44 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/latgate/latgate/apis"
 )
 
 // SchemaURL is where editors find the suite's JSON Schema.
 const SchemaURL = "https://raw.githubusercontent.com/latgate/latgate/main/docs/schema/latgate.schema.json"
 
-// Provider is an API whose key init can detect in the environment.
+// Provider is an endpoint whose key init can detect in the environment.
 type Provider struct {
 	KeyEnv  string // the variable holding the key
-	API     string // "" for chat completions
+	API     string // "" for the default API
 	BaseURL string // "" for the API's default
 	Model   string
 }
 
-// Providers known to init, in the order their keys are looked for.
-var Providers = []Provider{
-	{KeyEnv: "OPENAI_API_KEY", BaseURL: "https://api.openai.com/v1", Model: "gpt-4o-mini"},
-	{KeyEnv: "ANTHROPIC_API_KEY", API: "anthropic", Model: "claude-3-5-haiku-latest"},
-	{KeyEnv: "GEMINI_API_KEY", API: "gemini", Model: "gemini-2.0-flash"},
+// compatible are hosted servers of the default API (OpenAI-compatible
+// chat completions), looked for after the APIs' own keys.
+var compatible = []Provider{
 	{KeyEnv: "OPENROUTER_API_KEY", BaseURL: "https://openrouter.ai/api/v1", Model: "openai/gpt-4o-mini"},
 	{KeyEnv: "GROQ_API_KEY", BaseURL: "https://api.groq.com/openai/v1", Model: "llama-3.1-8b-instant"},
 	{KeyEnv: "TOGETHER_API_KEY", BaseURL: "https://api.together.xyz/v1", Model: "meta-llama/Llama-3.3-70B-Instruct-Turbo"},
+}
+
+// Providers are what init knows, in the order their keys are looked for:
+// each API's own (its spec's Init, in the registry's order), then the
+// hosted OpenAI-compatible servers.
+func Providers() []Provider {
+	var out []Provider
+	for _, s := range apis.All() {
+		if i := s.Init; i != nil {
+			p := Provider{KeyEnv: i.KeyEnv, API: s.Name, BaseURL: i.BaseURL, Model: i.Model}
+			if s.Default {
+				p.API = ""
+			}
+			out = append(out, p)
+		}
+	}
+	return append(out, compatible...)
 }
 
 // InitOptions choose the endpoint; empty fields are detected or defaulted.
@@ -55,7 +72,7 @@ func Init(o InitOptions) (map[string]string, string, error) {
 	how := "no API key found in the environment: the suite measures the built-in simulator (start it with: latgate sim); " +
 		"the workflow starts it on the runner too: to measure your model, point latgate.yaml at it and remove the simulator's steps"
 	if o.BaseURL == "" && o.KeyEnv == "" && o.Getenv != nil {
-		for _, c := range Providers {
+		for _, c := range Providers() {
 			if o.Getenv(c.KeyEnv) != "" {
 				p, how = c, fmt.Sprintf("found %s: the suite measures %s (api %s)", c.KeyEnv, c.Model, apiName(c.API))
 				break
@@ -178,7 +195,7 @@ const simSteps = `      # latgate.yaml measures latgate's simulator (latgate ini
 
 func apiName(api string) string {
 	if api == "" {
-		return "chat"
+		return apis.Default().Name
 	}
 	return api
 }

@@ -24,6 +24,9 @@ func TestInitWritesASuiteThatParses(t *testing.T) {
 		{"no key: the simulator", InitOptions{}, nil, "http://127.0.0.1:8080/v1", "", true},
 		{"detected key", InitOptions{}, map[string]string{"GROQ_API_KEY": "x"}, "https://api.groq.com/openai/v1", "GROQ_API_KEY", false},
 		{"anthropic", InitOptions{}, map[string]string{"ANTHROPIC_API_KEY": "x"}, "https://api.anthropic.com", "ANTHROPIC_API_KEY", false},
+		{"an API's own key before a compatible host's", InitOptions{}, map[string]string{"GROQ_API_KEY": "x", "GEMINI_API_KEY": "x"},
+			"https://generativelanguage.googleapis.com/v1beta", "GEMINI_API_KEY", false},
+		{"openai first", InitOptions{}, map[string]string{"GEMINI_API_KEY": "x", "OPENAI_API_KEY": "x"}, "https://api.openai.com/v1", "OPENAI_API_KEY", false},
 		{"flags win", InitOptions{BaseURL: "http://vllm:8000/v1", Model: "m", KeyEnv: "MY_KEY"}, map[string]string{"OPENAI_API_KEY": "x"}, "http://vllm:8000/v1", "MY_KEY", false},
 		{"the simulator's URL needs no model", InitOptions{BaseURL: SimURL + "/"}, nil, SimURL, "", true},
 	}

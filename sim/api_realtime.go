@@ -37,6 +37,14 @@ import (
 
 const apiRealtime api = "realtime"
 
+func init() {
+	registerAPI(simAPI{
+		name: apiRealtime, order: 80, about: "OpenAI Realtime API, WebSocket", at: "base_url %[3]s://%[1]s/v1",
+		match: isRealtime,
+		serve: (*Server).realtime,
+	})
+}
+
 // audioChunk is the audio of one delta: 50 ms of silence, 24 kHz 16-bit
 // mono PCM, base64.
 var audioChunk = base64.StdEncoding.EncodeToString(make([]byte, 2400))

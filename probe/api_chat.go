@@ -3,7 +3,31 @@ package probe
 import (
 	"bytes"
 	"encoding/json"
+
+	"github.com/latgate/latgate/apis"
 )
+
+// Chat is OpenAI chat completions and every compatible server (vLLM,
+// SGLang, llama.cpp, Ollama's /v1, gateways): the default API.
+const Chat API = "chat"
+
+func init() {
+	register(description{
+		Spec: apis.Spec{
+			Name: string(Chat), Order: 10, Default: true,
+			Keys: []string{apis.BaseURL},
+			Address: apis.Address{Key: apis.BaseURL, Example: "https://api.openai.com/v1", Path: "/chat/completions",
+				Ends: []string{"/chat/completions", "/completions"}},
+			NeedsModel: true, Auth: bearer,
+			Tools: apis.ClientTools, Turns: true,
+			OTel: apis.OTel{Operation: "chat"},
+			Init: &apis.Init{KeyEnv: "OPENAI_API_KEY", BaseURL: "https://api.openai.com/v1", Model: "gpt-4o-mini"},
+		},
+		url:  fixedURL("/chat/completions"),
+		body: func(p BodyParams) any { return chatBody(p) },
+		wire: func(Request) wire { return chatWire },
+	})
+}
 
 // chatWire is OpenAI chat completions (and every compatible server).
 var chatWire = wire{framing: framingSSE, newDecoder: func() decoder { return &chatDecoder{open: -1} }, ends: "finish_reason or [DONE]"}
@@ -269,4 +293,41 @@ func scanUsage(s *jscan, u *chatUsage) bool {
 		}
 		return s.fields(reasonedKeys, func(int) bool { return s.intTo(&u.CompletionTokensDetails.ReasoningTokens) })
 	})
+}
+
+// chatBody is OpenAI chat completions (and Azure): assistant tool calls in
+// tool_calls, results as role tool messages.
+func chatBody(p BodyParams) map[string]any {
+	msgs := make([]any, 0, len(p.Messages))
+	for _, m := range p.Messages {
+		switch {
+		case m.Role == "tool":
+			msgs = append(msgs, map[string]any{"role": "tool", "tool_call_id": m.ToolCallID, "content": m.Content})
+		case len(m.ToolCalls) > 0:
+			calls := make([]map[string]any, len(m.ToolCalls))
+			for i, c := range m.ToolCalls {
+				calls[i] = map[string]any{"id": c.ID, "type": "function", "function": map[string]any{"name": c.Name, "arguments": c.Arguments}}
+			}
+			msg := map[string]any{"role": "assistant", "tool_calls": calls, "content": nil}
+			if m.Content != "" {
+				msg["content"] = m.Content
+			}
+			msgs = append(msgs, msg)
+		default:
+			msgs = append(msgs, m)
+		}
+	}
+	b := map[string]any{"model": p.Model, "messages": msgs, "stream": true, "stream_options": map[string]any{"include_usage": true}}
+	if p.MaxTokens > 0 {
+		b["max_tokens"] = p.MaxTokens
+	}
+	if len(p.Tools) > 0 {
+		tools := make([]map[string]any, len(p.Tools))
+		for i, t := range p.Tools {
+			tools[i] = map[string]any{"type": "function", "function": map[string]any{"name": t.Name, "description": t.Description, "parameters": schemaOf(t)}}
+		}
+		b["tools"] = tools
+	}
+	putTemperature(b, p.Temperature)
+	return b
 }

@@ -2,8 +2,23 @@ package sim
 
 import (
 	"fmt"
+	"io"
+	"net/http"
 	"strings"
 )
+
+// apiAISDK is a Vercel AI SDK chat route (UI message stream): /api/chat
+// with useChat's body (Ollama's route reads it and hands it over).
+const apiAISDK api = "ai-sdk"
+
+func init() {
+	registerAPI(simAPI{
+		name: apiAISDK, order: 70, about: "Vercel AI SDK UI message stream, useChat's body", at: "url %[2]s://%[1]s/api/chat",
+		parse:   func(_ *http.Request, body io.Reader) (request, error) { return parseLocalChat(body) },
+		encoder: func(rs response) encoder { return &aiSDKEnc{n: rs.n} },
+		headers: map[string]string{"x-vercel-ai-ui-message-stream": "v1", "x-accel-buffering": "no"},
+	})
+}
 
 // aiSDKEnc writes the Vercel AI SDK's UI message stream, what
 // streamText(…).toUIMessageStreamResponse() serves and useChat reads: SSE

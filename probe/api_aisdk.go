@@ -3,7 +3,38 @@ package probe
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
+
+	"github.com/latgate/latgate/apis"
 )
+
+// AISDK is a Vercel AI SDK chat route: POSTed what useChat sends, read as
+// its UI message stream; a server-driven agent streams its steps in it.
+const AISDK API = "ai-sdk"
+
+func init() {
+	register(description{
+		Spec: apis.Spec{
+			Name: string(AISDK), Order: 70,
+			Keys:    []string{apis.URL, "body"},
+			Address: apis.Address{Key: apis.URL, Example: "http://127.0.0.1:3000/api/chat"},
+			Body:    apis.BodyOverride, Auth: bearer,
+			Tools: apis.ServerTools, Turns: true,
+		},
+		url:  func(t Target) string { return t.URL },
+		body: aiSDKBody,
+		wire: func(Request) wire { return aiSDKWire },
+	})
+}
+
+// aiSDKBody is what useChat sends ({"messages": UI messages}), or the
+// endpoint's template with {{messages}} holding those UI messages.
+func aiSDKBody(p BodyParams) any {
+	if p.Template != nil {
+		return fillTemplate(p.Template, p, uiMessages(p.Messages))
+	}
+	return map[string]any{"messages": uiMessages(p.Messages)}
+}
 
 // aiSDKWire is a Vercel AI SDK chat route (streamText(…)
 // .toUIMessageStreamResponse(), what useChat reads): the UI message stream,
@@ -82,4 +113,20 @@ func (d *aiSDKDecoder) index(id string) int {
 		d.calls[id] = i
 	}
 	return i
+}
+
+// uiMessages are the messages as the Vercel AI SDK's useChat sends them
+// to a chat route (its body is {"messages": …}): UI messages with ids and
+// text parts, the system prompt included; tool results are left out (the
+// server runs the tools).
+func uiMessages(ms []Message) []map[string]any {
+	out := make([]map[string]any, 0, len(ms))
+	for i, m := range ms {
+		if m.Role == "tool" || m.Content == "" {
+			continue
+		}
+		out = append(out, map[string]any{"id": fmt.Sprintf("m%d", i+1), "role": m.Role,
+			"parts": []map[string]any{{"type": "text", "text": m.Content}}})
+	}
+	return out
 }
