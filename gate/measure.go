@@ -540,7 +540,7 @@ func optMs(d time.Duration) *float64 {
 // time.Duration becomes milliseconds and Missing becomes null.
 func requestOf(r probe.Record) results.Request {
 	q := results.Request{
-		OK: r.OK, Status: r.Status, Error: r.Error,
+		OK: r.OK, Status: r.Status, Error: r.Error, Failure: r.Failure,
 		DNSMs: ms(r.DNS), ConnectMs: ms(r.Connect), TLSMs: ms(r.TLS), UpgradeMs: ms(r.Upgrade), Reused: r.Reused,
 		TTFBMs: optMs(r.TTFB), FirstEventMs: optMs(r.FirstEvent), TTFTMs: optMs(r.TTFT), TTFCMs: optMs(r.TTFC),
 		TotalMs: optMs(r.Total), PerceivedMs: optMs(r.Perceived), TPOTMs: optMs(r.TPOT), MaxStallMs: optMs(r.MaxStall),

@@ -334,6 +334,9 @@ func TestSchemaRejectsResultsMistakes(t *testing.T) {
 		{"ok request without ttft_ms", func(doc any) { okReq(doc)["ttft_ms"] = nil }, false, "/ttft_ms"},
 		{"ok request without output", func(doc any) { okReq(doc)["output_tokens"] = 0 }, false, "/output_tokens"},
 		{"failed request without error", func(doc any) { failedReq(doc)["error"] = "" }, false, "/error"},
+		{"a file from before failures were typed", func(doc any) { delete(failedReq(doc), "failure") }, true, ""},
+		{"unknown failure", func(doc any) { failedReq(doc)["failure"] = "oops" }, false, "/failure"},
+		{"ok request with a failure", func(doc any) { okReq(doc)["failure"] = "http" }, false, "'not' failed"},
 		{"missing key in a request", func(doc any) { delete(okReq(doc), "perceived_ms") }, false, "missing property 'perceived_ms'"},
 		{"unknown tokens_source", func(doc any) { okReq(doc)["tokens_source"] = "guess" }, false, "/tokens_source"},
 		{"status out of range", func(doc any) { okReq(doc)["status"] = 1200 }, false, "/status"},
@@ -510,6 +513,48 @@ func TestSchemaVocabulary(t *testing.T) {
 		if !slices.Equal(c.got, c.want) {
 			t.Errorf("verdict schema's %s enum %q, want vocab's %q", c.what, c.got, c.want)
 		}
+	}
+}
+
+// TestResultsSchemaFailures: the results schema's kinds of failure are
+// vocab's, and every failed request latgate writes has one.
+func TestResultsSchemaFailures(t *testing.T) {
+	t.Parallel()
+	var doc struct {
+		Defs struct {
+			Request struct {
+				Properties struct {
+					Failure struct {
+						Enum []string `json:"enum"`
+					} `json:"failure"`
+				} `json:"properties"`
+			} `json:"request"`
+		} `json:"$defs"`
+	}
+	if err := json.Unmarshal(readFile(t, filepath.Join("..", "docs", "schema", "results.schema.json")), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := doc.Defs.Request.Properties.Failure.Enum, names(vocab.Failures); !slices.Equal(got, want) {
+		t.Errorf("results schema's failure enum %q, want vocab's %q", got, want)
+	}
+	path := filepath.Join(t.TempDir(), "r.json")
+	f, err := measureTo(t, schemaSuite(t, ""), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	failed := 0
+	for _, run := range f.Runs {
+		for _, q := range run.Requests {
+			if !q.OK {
+				failed++
+				if !slices.Contains(vocab.Failures, q.Failure) {
+					t.Errorf("a failed request's failure is %q (error %q)", q.Failure, q.Error)
+				}
+			}
+		}
+	}
+	if failed == 0 {
+		t.Fatal("the suite failed no request: nothing checked")
 	}
 }
 

@@ -58,10 +58,10 @@ func mixedRequest(rng *rand.Rand, scale float64, scenario string) results.Reques
 		PromptTokens: 100, CachedTokens: 40 * rng.IntN(2)}
 	switch rng.IntN(12) {
 	case 0:
-		q.Status, q.Error = 429, "HTTP 429 Too Many Requests: slow down"
+		q.Status, q.Error, q.Failure = 429, "HTTP 429 Too Many Requests: slow down", vocab.HTTPStatus
 		return q
 	case 1:
-		q.Error, q.TTFTMs = "stalled: no event for 30s", v(100)
+		q.Error, q.Failure, q.TTFTMs = "stalled: no event for 30s", vocab.Stall, v(100)
 		return q
 	}
 	ttft := 100 * scale * math.Exp(0.3*rng.NormFloat64())

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/latgate/latgate/results"
+	"github.com/latgate/latgate/vocab"
 )
 
 // aiperfRecord is one line of AIPerf's profile_export.jsonl: a request's
@@ -218,6 +219,9 @@ func aiperfRequest(rec *aiperfRecord) (results.Request, error) {
 		if e.Code >= 100 && e.Code <= 599 {
 			q.Status = e.Code
 		}
+		if e.Code >= 400 && e.Code <= 599 {
+			q.Failure = vocab.HTTPStatus // AIPerf's code is the response's status
+		}
 		if hasTTFT {
 			q.TTFTMs = ptr(ttft)
 		}
@@ -225,6 +229,7 @@ func aiperfRequest(rec *aiperfRecord) (results.Request, error) {
 		return q, fmt.Errorf("a successful record without ttft or request_latency: AIPerf records them for streamed requests only (aiperf profile --streaming)")
 	case out <= 0:
 		q = failed("no output tokens: AIPerf recorded the request as successful with none")
+		q.Failure = vocab.NoOutput
 		q.TTFTMs = ptr(ttft)
 	default:
 		q = succeeded(ttft, max(total, ttft))

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/latgate/latgate/results"
+	"github.com/latgate/latgate/vocab"
 )
 
 // guidellmFile is GuideLLM's benchmarks.json: its version (0.5 and later),
@@ -209,6 +210,7 @@ func guidellmRequestOf(q *guidellmRequest, ok bool) (results.Request, error) {
 		return r, fmt.Errorf("a successful request without time_to_first_token_ms or request_latency: GuideLLM records them for streamed requests only")
 	case out <= 0:
 		r = failed("no output tokens: GuideLLM recorded the request as successful with none")
+		r.Failure = vocab.NoOutput
 	default:
 		r = succeeded(*q.TTFTMs, max(1000**q.Latency, *q.TTFTMs))
 		r.OutputTokens = out

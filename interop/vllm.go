@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/latgate/latgate/results"
+	"github.com/latgate/latgate/vocab"
 )
 
 // vllmResult is what `vllm bench serve --save-result --save-detailed` (and
@@ -167,8 +168,10 @@ func vllmRequest(o *vllmResult, i int) (q results.Request, fromGaps bool, err er
 		q = failed(msg)
 	case out <= 0 && ttft == 0:
 		q = failed("no output: vLLM recorded no first token, no output tokens and no error")
+		q.Failure = vocab.NoOutput
 	case out <= 0:
 		q = failed("no output tokens: vLLM counted 0 output tokens and recorded no error")
+		q.Failure = vocab.NoOutput
 	case ttft == 0:
 		q = failed(fmt.Sprintf("no first-token time: vLLM counted %d output tokens but recorded ttft 0", out))
 	default:

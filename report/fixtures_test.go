@@ -70,7 +70,8 @@ var suiteCases = []suiteCase{
 			fixtureRun(rng, "| a | b |", "<script>alert(1)</script>", 30, 0.30, 0.010, 0, false, false))
 		c = append(c, fixtureRun(rng, hostileName, hostileName, 1, 0.90, 0.010, 0, false, false),
 			fixtureRun(rng, "| a | b |", "<script>alert(1)</script>", 30, 0.30, 0.010, 1, false, false))
-		c[1].Requests[0].Error = "HTTP 500 <b>boom</b> | `x`: " + hostileName
+		q := &c[1].Requests[0]
+		q.Error, q.Failure, q.Status = "HTTP 500 <b>boom</b> | `x`: "+hostileName, vocab.HTTPStatus, 500
 		return
 	}},
 	{"agent", func(rng *rand.Rand) (b, c []results.Run) {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"maps"
 	"math"
+	"net/http"
 	"slices"
 	"sort"
 	"strings"
@@ -164,7 +165,7 @@ func (d *Digester) Add(q *results.Request) {
 		if d.errs == nil {
 			d.errs = map[string]int{}
 		}
-		d.errs[ErrorKind(q.Error)]++
+		d.errs[ErrorKind(q)]++
 		return
 	}
 	d.b.OK++
@@ -357,20 +358,47 @@ func KindList(k []KindCount) string {
 	return strings.Join(parts, ", ")
 }
 
-// ErrorKind shortens an error message to its kind for grouping
-// ("HTTP 429 Too Many Requests", "stalled", "truncated").
-func ErrorKind(msg string) string {
-	// A session's failure names its step: "step 2: HTTP 429 …" is an
-	// HTTP 429 at step 2.
-	var step int
-	if _, err := fmt.Sscanf(msg, "step %d: ", &step); err == nil {
-		_, rest, _ := strings.Cut(msg, ": ")
-		return fmt.Sprintf("%s at step %d", ErrorKind(rest), step)
+// ErrorKind is a failed request's kind of failure in words, for grouping
+// ("HTTP 429 Too Many Requests", "stalled", "truncated at step 3"): read
+// from its failure, its status and the step a session failed at, never
+// from its error's words. A request of a file written before failures
+// were typed is of kind "unknown".
+func ErrorKind(q *results.Request) string {
+	kind := failureWords(q.Failure, q.Status)
+	if n := len(q.Steps); n > 0 && q.Steps[n-1].Error != "" {
+		kind += fmt.Sprintf(" at step %d", n) // a session fails at its last step
 	}
-	if kind, _, ok := strings.Cut(msg, ":"); ok && kind != "" {
-		return kind
+	return kind
+}
+
+// failureWords says a kind of failure; an HTTP failure names its status.
+func failureWords(f vocab.Failure, status int) string {
+	if f == vocab.HTTPStatus && status > 0 {
+		return strings.TrimSpace(fmt.Sprintf("HTTP %d %s", status, http.StatusText(status)))
 	}
-	return msg
+	if w, ok := failureSaid[f]; ok {
+		return w
+	}
+	return string(f)
+}
+
+// failureSaid are the words of each kind of failure.
+var failureSaid = map[vocab.Failure]string{
+	"":               "unknown",
+	vocab.HTTPStatus: "HTTP error",
+	vocab.Connection: "connection failed",
+	vocab.Timeout:    "timeout",
+	vocab.Stall:      "stalled",
+	vocab.Truncated:  "truncated",
+	vocab.Malformed:  "malformed stream",
+	vocab.NoOutput:   "no output",
+	vocab.Provider:   "error inside the stream",
+	vocab.Canceled:   "canceled",
+	vocab.MaxSteps:   "max_steps reached without a final answer",
+	vocab.Request:    "request not built",
+	vocab.EventLimit: "too many events",
+	vocab.ToolLimit:  "too many tool calls",
+	vocab.Page:       "the page's own error",
 }
 
 // Millis formats milliseconds for people ("–" when missing).

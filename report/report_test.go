@@ -29,11 +29,11 @@ func fixtureRun(rng *rand.Rand, endpoint, scenario string, n int, ttft, itl, fai
 		FingerprintParts: map[string]string{"max_tokens": "64", "model": "gpt-test"}, ConfigLine: 7}
 	for i := range n {
 		if rng.Float64() < failRate {
-			msg := "HTTP 429 Too Many Requests: slow down"
+			msg, kind := "HTTP 429 Too Many Requests: slow down", vocab.HTTPStatus
 			if i%2 == 0 {
-				msg = "stalled: no data for 15s (stall_timeout) after 3 output events"
+				msg, kind = "stalled: no data for 15s (stall_timeout) after 3 output events", vocab.Stall
 			}
-			r.Requests = append(r.Requests, results.Request{Error: msg, Status: 429, ITLMs: []float64{}})
+			r.Requests = append(r.Requests, results.Request{Error: msg, Failure: kind, Status: 429, ITLMs: []float64{}})
 			continue
 		}
 		t := 1000 * ttft * math.Exp(0.3*rng.NormFloat64())

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/latgate/latgate/results"
+	"github.com/latgate/latgate/vocab"
 )
 
 // sessionShape is how the sessions of a fixture run behave: tool steps
@@ -57,7 +58,7 @@ func session(rng *rand.Rand, sh sessionShape, tools int, fail, reused bool) resu
 		if fail && s == tools {
 			st.TTFTMs, st.Error = nil, "HTTP 429 Too Many Requests: slow down"
 			q.Steps = append(q.Steps, st)
-			q.Error, q.Status, q.SessionEnd = fmt.Sprintf("step %d: %s", s+1, st.Error), 429, "error"
+			q.Error, q.Status, q.SessionEnd, q.Failure = fmt.Sprintf("step %d: %s", s+1, st.Error), 429, "error", vocab.HTTPStatus
 			break
 		}
 		pieces := 3
@@ -93,19 +94,36 @@ func session(rng *rand.Rand, sh sessionShape, tools int, fail, reused bool) resu
 	return q
 }
 
-// TestErrorKind: failures group by kind; a session's by kind and step.
+// TestErrorKind: failures group by their kind (an HTTP failure by its
+// status), a session's by kind and the step it failed at; a request
+// without a kind (a file from before failures were typed) is unknown,
+// whatever its error says.
 func TestErrorKind(t *testing.T) {
 	t.Parallel()
-	for msg, want := range map[string]string{
-		"HTTP 429 Too Many Requests: slow down":                                              "HTTP 429 Too Many Requests",
-		"stalled: no data for 15s (stall_timeout) after 3 events":                            "stalled",
-		"step 3: HTTP 429 Too Many Requests: slow down":                                      "HTTP 429 Too Many Requests at step 3",
-		"step 12: truncated: stream ended without [DONE] after 2 events":                     "truncated at step 12",
-		"max_steps (5) reached without a final answer: the model called tools at every step": "max_steps (5) reached without a final answer",
-		"steps: 2": "steps",
+	steps := func(n int, lastErr string) []results.Step {
+		s := make([]results.Step, n)
+		s[n-1].Error = lastErr
+		return s
+	}
+	for _, tt := range []struct {
+		q    results.Request
+		want string
+	}{
+		{results.Request{Failure: vocab.HTTPStatus, Status: 429, Error: "HTTP 429 Too Many Requests: slow down"}, "HTTP 429 Too Many Requests"},
+		{results.Request{Failure: vocab.Stall, Status: 200, Error: "stalled: no data for 15s (stall_timeout) after 3 events"}, "stalled"},
+		{results.Request{Failure: vocab.HTTPStatus, Status: 429, Steps: steps(3, "HTTP 429 Too Many Requests: slow down"), Error: "step 3: HTTP 429 …"}, "HTTP 429 Too Many Requests at step 3"},
+		{results.Request{Failure: vocab.Truncated, Status: 200, Steps: steps(12, "truncated: …"), Error: "step 12: truncated: …"}, "truncated at step 12"},
+		{results.Request{Failure: vocab.MaxSteps, Status: 200, Steps: steps(5, ""), Error: "max_steps (5) reached without a final answer: …"}, "max_steps reached without a final answer"},
+		{results.Request{Failure: vocab.HTTPStatus, Error: "HTTP error of a source that kept no status"}, "HTTP error"},
+		{results.Request{Status: 500, Error: "HTTP 500 <b>boom</b>: the words are never read"}, "unknown"},
 	} {
-		if got := ErrorKind(msg); got != want {
-			t.Errorf("ErrorKind(%q) = %q, want %q", msg, got, want)
+		if got := ErrorKind(&tt.q); got != tt.want {
+			t.Errorf("ErrorKind(%q, %s) = %q, want %q", tt.q.Error, tt.q.Failure, got, tt.want)
+		}
+	}
+	for _, f := range vocab.Failures {
+		if _, ok := failureSaid[f]; !ok {
+			t.Errorf("failure %q has no words", f)
 		}
 	}
 }

@@ -11,6 +11,8 @@ package results
 import (
 	"errors"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/latgate/latgate/vocab"
@@ -126,26 +128,29 @@ type RunConfig struct {
 // Request is one measured request (docs/formats.md). A time that was
 // not observed (for example the TTFT of a failed request) is null.
 type Request struct {
-	OK           bool      `json:"ok"`
-	Status       int       `json:"status"`
-	Error        string    `json:"error"`
-	DNSMs        float64   `json:"dns_ms"`
-	ConnectMs    float64   `json:"connect_ms"`
-	TLSMs        float64   `json:"tls_ms"`
-	UpgradeMs    float64   `json:"upgrade_ms,omitempty"` // api realtime: a new WebSocket's upgrade and session.created
-	Reused       bool      `json:"reused"`
-	TTFBMs       *float64  `json:"ttfb_ms"`
-	FirstEventMs *float64  `json:"first_event_ms"`
-	TTFTMs       *float64  `json:"ttft_ms"`
-	TTFCMs       *float64  `json:"ttfc_ms"`
-	TotalMs      *float64  `json:"total_ms"`
-	PerceivedMs  *float64  `json:"perceived_ms"`
-	TPOTMs       *float64  `json:"tpot_ms"`
-	MaxStallMs   *float64  `json:"max_stall_ms"`
-	ITLMs        []float64 `json:"itl_ms"`
-	OutputTokens int       `json:"output_tokens"`
-	PromptTokens int       `json:"prompt_tokens"`
-	CachedTokens int       `json:"cached_tokens"`
+	OK     bool   `json:"ok"`
+	Status int    `json:"status"`
+	Error  string `json:"error"`
+	// Failure is the kind of a failed request's error; "" when ok, and in
+	// a file written before failures were typed (its kind is unknown).
+	Failure      vocab.Failure `json:"failure,omitempty"`
+	DNSMs        float64       `json:"dns_ms"`
+	ConnectMs    float64       `json:"connect_ms"`
+	TLSMs        float64       `json:"tls_ms"`
+	UpgradeMs    float64       `json:"upgrade_ms,omitempty"` // api realtime: a new WebSocket's upgrade and session.created
+	Reused       bool          `json:"reused"`
+	TTFBMs       *float64      `json:"ttfb_ms"`
+	FirstEventMs *float64      `json:"first_event_ms"`
+	TTFTMs       *float64      `json:"ttft_ms"`
+	TTFCMs       *float64      `json:"ttfc_ms"`
+	TotalMs      *float64      `json:"total_ms"`
+	PerceivedMs  *float64      `json:"perceived_ms"`
+	TPOTMs       *float64      `json:"tpot_ms"`
+	MaxStallMs   *float64      `json:"max_stall_ms"`
+	ITLMs        []float64     `json:"itl_ms"`
+	OutputTokens int           `json:"output_tokens"`
+	PromptTokens int           `json:"prompt_tokens"`
+	CachedTokens int           `json:"cached_tokens"`
 	// ReasoningTokens is the part of output_tokens the server reports as
 	// reasoning (hidden or summarised thinking); 0 when it reports none.
 	ReasoningTokens int    `json:"reasoning_tokens,omitempty"`
@@ -319,6 +324,12 @@ func (q *Request) Check() error {
 	if q.OK && (q.TTFTMs == nil || q.TotalMs == nil) {
 		return errors.New("an ok request needs ttft_ms and total_ms")
 	}
+	switch {
+	case q.OK && q.Failure != "":
+		return fmt.Errorf("an ok request has no failure, got %q", q.Failure)
+	case q.Failure != "" && !slices.Contains(vocab.Failures, q.Failure):
+		return fmt.Errorf("failure is %q: not a kind of failure (%s)", q.Failure, failureNames())
+	}
 	if key, v, bad := q.badTime(); bad {
 		return fmt.Errorf("%s is %g: a time is from 0 to %g ms", key, v, MaxMs)
 	}
@@ -337,6 +348,15 @@ func (q *Request) Check() error {
 		return fmt.Errorf("step_count is %d but the session has %d steps", *q.StepCount, len(q.Steps))
 	}
 	return nil
+}
+
+// failureNames lists the kinds of failure, for a message.
+func failureNames() string {
+	names := make([]string, len(vocab.Failures))
+	for i, f := range vocab.Failures {
+		names[i] = string(f)
+	}
+	return strings.Join(names, ", ")
 }
 
 func checkCost(key string, v *float64) error {

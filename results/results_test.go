@@ -3,6 +3,8 @@ package results
 import (
 	"strings"
 	"testing"
+
+	"github.com/latgate/latgate/vocab"
 )
 
 // TestCheckDoesNotAllocate: every request of every file read is checked,
@@ -53,5 +55,25 @@ func TestValidateChecked(t *testing.T) {
 	}
 	if err := f.ValidateChecked(make([]RunCheck, 2)); err == nil || !strings.Contains(err.Error(), "runs[0] (endpoint \"e\", scenario \"a\"): no requests") {
 		t.Errorf("no request checked: %v", err)
+	}
+}
+
+// TestCheckFailure: a failed request's kind is one of vocab's or none (a
+// file from before failures were typed); an ok request has none.
+func TestCheckFailure(t *testing.T) {
+	v := 10.0
+	for _, tt := range []struct {
+		q    Request
+		want string
+	}{
+		{Request{Error: "HTTP 429 Too Many Requests", Failure: vocab.HTTPStatus, Status: 429}, ""},
+		{Request{Error: "stalled: …"}, ""},
+		{Request{Error: "?", Failure: "<b>guess</b>"}, `failure is "<b>guess</b>": not a kind of failure (http, connection,`},
+		{Request{OK: true, TTFTMs: &v, TotalMs: &v, Failure: vocab.Stall}, `an ok request has no failure, got "stall"`},
+	} {
+		err := tt.q.Check()
+		if tt.want == "" && err != nil || tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)) {
+			t.Errorf("%+v: %v, want %q", tt.q, err, tt.want)
+		}
 	}
 }

@@ -312,7 +312,16 @@ const (
 	MaxSteps Failure = "max_steps"
 	// Request: the request could not be built.
 	Request Failure = "request"
+	// EventLimit: the stream sent more events than a request may hold
+	// (its memory and CPU stay bounded whatever a server streams).
+	EventLimit Failure = "event_limit"
+	// ToolLimit: a session's model called more tools than it may.
+	ToolLimit Failure = "tool_limit"
+	// Page: a browser page's own error (a script error, a failed request
+	// of the page, an answer that never appeared).
+	Page Failure = "page"
 )
 
 // Failures lists every kind of failure.
-var Failures = []Failure{HTTPStatus, Connection, Timeout, Stall, Truncated, Malformed, NoOutput, Provider, Canceled, MaxSteps, Request}
+var Failures = []Failure{HTTPStatus, Connection, Timeout, Stall, Truncated, Malformed, NoOutput, Provider, Canceled, MaxSteps, Request,
+	EventLimit, ToolLimit, Page}
