@@ -1,12 +1,9 @@
 package suite
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"regexp"
-	"strconv"
 	"strings"
 	"time"
 
@@ -217,27 +214,4 @@ func holdsMessages(body any) bool {
 		}
 	}
 	return false
-}
-
-// sessionParts adds what changes a session's latency to its fingerprint:
-// each tool (its name, latency and a hash of its schema and result), the
-// turns (how many, and a hash of what they say) and max_steps.
-func sessionParts(s Scenario, parts map[string]string) {
-	if !s.IsSession() {
-		return
-	}
-	var tools []string
-	for _, t := range s.Tools {
-		h := sha256.Sum256([]byte(t.Description + "\x00" + string(t.Parameters) + "\x00" + t.Result))
-		tools = append(tools, fmt.Sprintf("%s@%s#%s", t.Name, t.Latency, hex.EncodeToString(h[:4])))
-	}
-	if len(tools) > 0 {
-		parts["tools"] = strings.Join(tools, ",")
-	}
-	if len(s.Turns) > 0 {
-		h := sha256.Sum256([]byte(strings.Join(s.Turns, "\x00")))
-		parts["turns"] = strconv.Itoa(len(s.Turns))
-		parts["turns_text"] = hex.EncodeToString(h[:8])
-	}
-	parts["max_steps"] = strconv.Itoa(s.MaxSteps)
 }
