@@ -557,10 +557,14 @@ func TestKeyNeverInErrorsWhateverTheHeader(t *testing.T) {
 	s.APIKey = "the-right-key"
 	srv := httptest.NewServer(s)
 	defer srv.Close()
-	bases := map[API]string{Chat: "/v1", Responses: "/v1", Anthropic: "", Gemini: "/v1beta", Azure: "/openai/deployments/d", Custom: "/api/chat", AISDK: "/api/chat", Realtime: "/v1"}
 	for _, api := range APIs() {
+		at, ok := sim.Where(string(api), srv.Listener.Addr().String(), false)
+		if !ok {
+			t.Errorf("%s: the simulator does not speak it (sim/api_NAME.go)", api)
+			continue
+		}
 		b, _ := Body(api, BodyParams{Model: "m", Messages: []Message{{Role: "user", Content: "hi"}}, Template: map[string]any{}})
-		req := Request{API: api, URL: URL(api, Target{BaseURL: srv.URL + bases[api], URL: srv.URL + bases[api], Model: "m", APIVersion: "v"}), Body: b, APIKey: "sk-wrong-secret", Stream: &StreamSpec{Format: "ndjson", Text: "/t"}}
+		req := Request{API: api, URL: URL(api, Target{BaseURL: at, URL: at, Model: "m", APIVersion: "v"}), Body: b, APIKey: "sk-wrong-secret", Stream: &StreamSpec{Format: "ndjson", Text: "/t"}}
 		rec := (&Prober{Client: srv.Client()}).Do(context.Background(), req)
 		if rec.Status != 401 || strings.Contains(rec.Error, "sk-wrong-secret") || !strings.Contains(rec.Error, "Incorrect API key provided: ***") {
 			t.Errorf("%s: status %d, error %q", api, rec.Status, rec.Error)

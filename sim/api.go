@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -115,34 +116,55 @@ func writeAPIError(w http.ResponseWriter, a api, status int, typ, msg, retryAfte
 	_ = json.NewEncoder(w).Encode(body)
 }
 
+// schemes are the URL schemes of the simulator's HTTP and WebSocket APIs.
+func schemes(secure bool) (http, ws string) {
+	if secure {
+		return "https", "wss"
+	}
+	return "http", "ws"
+}
+
+// label is how Routes names an API: as a suite names it, and what it is.
+func (s *simAPI) label() string {
+	name := cmp.Or(s.shown, string(s.name))
+	if s.about != "" {
+		name += " (" + s.about + ")"
+	}
+	return name
+}
+
 // Routes says where each API is served on addr, over TLS when secure: one
 // line per address, an API described on a line of its own.
 func Routes(addr string, secure bool) string {
-	http, ws := "http", "ws"
-	if secure {
-		http, ws = "https", "wss"
-	}
+	http, ws := schemes(secure)
 	var b strings.Builder
+	joins := func(s, o *simAPI) bool { return s.at == o.at && s.about == "" && o.about == "" }
 	for i, s := range simAPIs {
 		if s.at == "" {
 			continue
 		}
-		name := string(s.name)
-		if s.shown != "" {
-			name = s.shown
-		}
-		if s.about != "" {
-			name += " (" + s.about + ")"
-		}
-		next := i+1 < len(simAPIs) && simAPIs[i+1].at == s.at && s.about == "" && simAPIs[i+1].about == ""
-		if i > 0 && simAPIs[i-1].at == s.at && s.about == "" && simAPIs[i-1].about == "" {
-			b.WriteString(", " + name)
+		if i > 0 && joins(simAPIs[i-1], s) {
+			b.WriteString(", " + s.label())
 		} else {
-			b.WriteString("  " + name)
+			b.WriteString("  " + s.label())
 		}
-		if !next {
+		if i+1 == len(simAPIs) || !joins(s, simAPIs[i+1]) {
 			b.WriteString(": " + fmt.Sprintf(s.at, addr, http, ws) + "\n")
 		}
 	}
 	return b.String()
+}
+
+// Where is what a suite's endpoint of api (as a suite names it: custom
+// for Ollama's NDJSON route) writes to reach the simulator on addr: its
+// base_url or url. false when the simulator does not speak the API.
+func Where(api, addr string, secure bool) (string, bool) {
+	http, ws := schemes(secure)
+	for _, s := range simAPIs {
+		if cmp.Or(s.shown, string(s.name)) == api && s.at != "" {
+			_, u, _ := strings.Cut(fmt.Sprintf(s.at, addr, http, ws), " ")
+			return u, true
+		}
+	}
+	return "", false
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/latgate/latgate/apis"
 )
 
 const scen = "scenarios:\n  - {name: s, prompt: hi}\n"
@@ -206,7 +208,7 @@ func TestAPIs(t *testing.T) {
 	}
 
 	bad := []struct{ name, ep, want string }{
-		{"unknown api", "{name: a, api: antropic, base_url: http://x, model: m}", `l.yaml:2: endpoint "a": api: unknown API "antropic" (valid: chat, responses, anthropic, gemini, azure, custom, ai-sdk, realtime); did you mean "anthropic"?`},
+		{"unknown api", "{name: a, api: antropic, base_url: http://x, model: m}", `l.yaml:2: endpoint "a": api: unknown API "antropic" (valid: ` + strings.Join(apis.Names(), ", ") + `); did you mean "anthropic"?`},
 		{"azure field on chat", "{name: a, base_url: http://x/v1, model: m, deployment: d}", `l.yaml:2: endpoint "a": deployment is not a key of api chat (chat takes base_url)`},
 		{"custom field on chat", "{name: a, base_url: http://x/v1, model: m, stream: {text: /t}}", `endpoint "a": stream is not a key of api chat`},
 		{"base_url on custom", "{name: a, api: custom, base_url: http://x, url: http://x/a, stream: {text: /t}}", `endpoint "a": base_url is not a key of api custom (custom takes url, method, body, stream)`},
