@@ -10,7 +10,7 @@ FUZZTIME ?= 100000x
 # staticcheck, pinned; run from the module proxy (make lint).
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all build test unit lint treecheck fuzz demo bench bench-compare bench-realtime calibrate release clean fmt e2e-action e2e-real e2e-aisdk browser-test screenshots
+.PHONY: all build test unit shells lint treecheck fuzz demo bench bench-compare bench-realtime calibrate release clean fmt e2e-action e2e-real e2e-aisdk browser-test screenshots
 
 all: build test
 
@@ -20,12 +20,20 @@ build:
 fmt:
 	gofmt -w $$($(GO) list -f '{{.Dir}}' ./...)
 
-# The test command CI runs (.ci/run): format check, vet, staticcheck, the
-# tree's size check, race tests, short fuzzing.
-test: unit fuzz
+# The test command CI runs (.ci/run): the completion scripts in their
+# shells, format check, vet, staticcheck, the tree's size check, race
+# tests, short fuzzing.
+test: shells unit fuzz
 
 unit: lint treecheck
 	$(GO) test -race -count=1 ./...
+
+# The completion scripts of latgate completion, checked by the shells
+# themselves (bash -n, zsh -n, fish -n) and completing commands, flags and
+# --format values in each; installs Debian's zsh and fish where missing.
+shells:
+	sh scripts/install-shells.sh
+	$(GO) test -count=1 -run '^TestCompletionScripts$$' ./cmd/latgate -args -shells
 
 lint:
 	@unformatted=$$(gofmt -l $$($(GO) list -f '{{.Dir}}' ./...)); if [ -n "$$unformatted" ]; then echo "gofmt needed:"; echo "$$unformatted"; exit 1; fi

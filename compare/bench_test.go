@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/latgate/latgate/vocab"
 )
 
 // benchSizes are the requests per side BenchmarkCompare runs; the scaling
@@ -68,7 +70,7 @@ func BenchmarkCompare(b *testing.B) {
 				b.ReportMetric(float64(peak())/(1<<20), "peak-MB")
 				b.ReportMetric(float64(inputs)/(1<<20), "inputs-MB")
 				b.ReportMetric(float64(res.Permutations), "perms")
-				if want := map[bool]string{false: "pass", true: "fail"}[changed]; res.Verdict != want {
+				if want := map[bool]vocab.Verdict{false: vocab.Pass, true: vocab.Fail}[changed]; res.Verdict != want {
 					b.Fatalf("verdict %s, want %s", res.Verdict, want)
 				}
 			})

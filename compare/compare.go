@@ -190,7 +190,7 @@ type Check struct {
 
 // Result is the outcome of a comparison.
 type Result struct {
-	Verdict  string // "pass" or "fail"
+	Verdict  vocab.Verdict
 	Checks   []Check
 	Warnings []Warning
 	Tested   int // checks in the multiple-comparison family
@@ -321,13 +321,13 @@ func InParallel(n int, f func(i int)) {
 // verdict is fail when a check's status is in FailOn. An inconclusive
 // check counts only when its change is for the worse (or untested): a
 // latency improvement that is not yet significant never fails a strict gate.
-func verdict(checks []Check, cfg Config) string {
+func verdict(checks []Check, cfg Config) vocab.Verdict {
 	for _, c := range checks {
 		if c.Fails(cfg.FailOn) {
-			return "fail"
+			return vocab.Fail
 		}
 	}
-	return "pass"
+	return vocab.Pass
 }
 
 // Fails reports whether the check fails a gate that fails on failOn: its

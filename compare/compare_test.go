@@ -695,7 +695,7 @@ func TestImprovementNeverFailsAStrictGate(t *testing.T) {
 	tests := []struct {
 		name string
 		c    Check
-		want string
+		want vocab.Verdict
 	}{
 		{"faster, inconclusive", Check{Status: vocab.Inconclusive, Baseline: 600, Current: 300}, "pass"},
 		{"slower, inconclusive", Check{Status: vocab.Inconclusive, Baseline: 300, Current: 600}, "fail"},

@@ -44,7 +44,7 @@ func TestHistory(t *testing.T) {
 		name         string
 		sigma, scale float64
 		want         func(Check) bool
-		wantVerdict  string
+		wantVerdict  vocab.Verdict
 	}{
 		{"unchanged, little drift", 0.02, 1, func(c Check) bool { return c.Status == vocab.OK }, "pass"},
 		{"+50%, little drift", 0.02, 1.5, func(c Check) bool { return c.Status == vocab.Regression && c.DeltaPct > 30 && c.PValue <= 0.05 }, "fail"},

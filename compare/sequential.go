@@ -143,13 +143,13 @@ func CompareSequential(runs []Pair, cfg Config, d Design) Result {
 	cfg.Alpha = d.RunAlpha()
 	parts := make([]Result, len(runs))
 	InParallel(len(runs), func(i int) { parts[i] = Compare(runs[i:i+1], cfg) })
-	res := Result{Verdict: "pass", Checks: []Check{}, Design: &d}
+	res := Result{Verdict: vocab.Pass, Checks: []Check{}, Design: &d}
 	for _, p := range parts {
 		res.Checks = append(res.Checks, p.Checks...)
 		res.Warnings = append(res.Warnings, p.Warnings...)
 		res.Tested += p.Tested
-		if p.Verdict == "fail" {
-			res.Verdict = "fail"
+		if p.Verdict == vocab.Fail {
+			res.Verdict = vocab.Fail
 		}
 	}
 	return res

@@ -11,7 +11,6 @@ import (
 
 	"github.com/latgate/latgate/apis"
 	"github.com/latgate/latgate/compare"
-	"github.com/latgate/latgate/fileio"
 	"github.com/latgate/latgate/publish"
 	"github.com/latgate/latgate/report"
 	"github.com/latgate/latgate/results"
@@ -244,11 +243,8 @@ func firstError(b report.Breakdown) string {
 // writes the results to out (an incomplete run too, marked so) and compares
 // the variants.
 func AB(ctx context.Context, env Env, o ABOptions, over Overrides, out string) (*report.Report, []compare.NoiseCheck, error) {
-	if err := WritableDir(out); err != nil {
-		return nil, nil, BadInputf("-o: %v", err)
-	}
-	if err := fileio.CheckOutput(out, fileio.Results, o.Config, o.BaseConfig); err != nil {
-		return nil, nil, BadInputf("-o: %v", err)
+	if err := checkResultsOut(out, o.Config, o.BaseConfig); err != nil {
+		return nil, nil, err
 	}
 	base, head, err := LoadAB(ctx, env, o)
 	if errors.Is(err, ErrNewSuite) {
@@ -257,19 +253,15 @@ func AB(ctx context.Context, env Env, o ABOptions, over Overrides, out string) (
 	if err != nil {
 		return nil, nil, err
 	}
-	th, err := Thresholds(head, over)
+	th, err := CompareConfig(head, over)
 	if err != nil {
 		return nil, nil, err
 	}
-	f, merr := MeasureAB(ctx, base, head, MeasureOptions{Source: GitSource(env.Getenv, o.Region), Progress: env.Stderr, TTY: env.TTY, ToolVersion: env.ToolVersion, Thresholds: &th})
-	if f != nil && len(f.Runs) > 0 {
-		if err := fileio.Write(out, f); err != nil {
-			return nil, nil, AsCannotRun(err)
-		}
-		fmt.Fprintf(env.Stderr, "latgate: wrote %s\n", out)
-	}
-	if merr != nil {
-		return nil, nil, merr
+	f, err := measureInto(env, out, MeasureOptions{Source: GitSource(env.Getenv, o.Region), Thresholds: &th}, func(mo MeasureOptions) (*results.File, error) {
+		return MeasureAB(ctx, base, head, mo)
+	})
+	if err != nil {
+		return nil, nil, err
 	}
 	return CompareAB(f, out, th)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/sim"
 	"github.com/latgate/latgate/suite"
+	"github.com/latgate/latgate/vocab"
 )
 
 // adaptiveSuite is a one-scenario suite against a simulator with
@@ -64,7 +65,7 @@ func TestAdaptiveGateAgainstTheSimulator(t *testing.T) {
 		if !strings.Contains(log.String(), "adaptive scenarios run to max") {
 			t.Errorf("progress output does not say that adaptive scenarios run to max:\n%s", log.String())
 		}
-		th, err := Thresholds(nil, Overrides{MinDelta: "5ms"})
+		th, err := CompareConfig(nil, Overrides{MinDelta: "5ms"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -116,7 +117,7 @@ func TestAdaptiveAB(t *testing.T) {
 		t.Skip("measures a few hundred simulated requests")
 	}
 	t.Parallel()
-	th, err := Thresholds(nil, Overrides{MinDelta: "5ms"})
+	th, err := CompareConfig(nil, Overrides{MinDelta: "5ms"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +125,7 @@ func TestAdaptiveAB(t *testing.T) {
 	for _, tt := range []struct {
 		name     string
 		slowdown float64
-		verdict  string
+		verdict  vocab.Verdict
 		reason   string
 	}{
 		{"A/A stops with a pass", 0, "pass", "no change beyond 10%"},

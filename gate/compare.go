@@ -5,7 +5,6 @@ import (
 	"io"
 	"maps"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 
@@ -72,45 +71,19 @@ func runNames(f *results.File) string {
 	return strings.Join(n, ", ")
 }
 
-// Formats are the report formats Render writes.
-var Formats = []string{"text", "markdown", "json", "html", "benchstat", "bmf", "csv", "otlp", "openmetrics"}
-
-// CheckFormat says whether format is one of Formats.
-func CheckFormat(format string) error {
-	if slices.Contains(Formats, format) {
-		return nil
+// Render writes a report and an A/A run's noise (when the format shows
+// it) in format f. A report read without its requests cannot be rendered
+// in a format that draws every request.
+func Render(w io.Writer, rep *report.Report, noise []compare.NoiseCheck, f report.ReportFormat, o report.RenderOptions) error {
+	if rep.WithoutRequests && f.EveryRequest {
+		return &Error{Kind: CannotRun, Err: fmt.Errorf("the %s report draws every request, but the results files were read without them", f.Name)}
 	}
-	return BadInputf("format: want one of %s, got %q", strings.Join(Formats, ", "), format)
-}
-
-// Render writes a report in one of Formats; color applies to text.
-func Render(w io.Writer, rep *report.Report, format string, color bool, mo report.MarkdownOptions) error {
-	if err := CheckFormat(format); err != nil {
+	if err := f.Write(w, rep, o); err != nil {
 		return err
 	}
-	if rep.WithoutRequests && report.NeedsRequests(format) {
-		return &Error{Kind: CannotRun, Err: fmt.Errorf("the %s report draws every request, but the results files were read without them", format)}
+	if f.Noise != nil {
+		f.Noise(w, noise)
 	}
-	switch format {
-	case "json":
-		return report.JSON(w, rep)
-	case "markdown":
-		_, err := io.WriteString(w, report.Markdown(rep, mo))
-		return err
-	case "html":
-		return report.HTML(w, rep)
-	case "benchstat":
-		return report.Benchstat(w, rep)
-	case "bmf":
-		return report.BMF(w, rep)
-	case "csv":
-		return report.CSV(w, rep)
-	case "otlp":
-		return report.OTLP(w, rep)
-	case "openmetrics":
-		return report.OpenMetrics(w, rep)
-	}
-	report.Text(w, rep, color)
 	return nil
 }
 
@@ -120,15 +93,15 @@ func CommentMarker(key string) string {
 }
 
 // ComparePaths reads results files and compares them as latgate compare
-// gives them, for a report in format: one file is an interleaved A/B run
+// gives them, for a report in format f: one file is an interleaved A/B run
 // (its variants are compared, with the noise of an A/A run); two are a
 // baseline and a current run; more are a baseline history, oldest first,
 // then the current run. history is how many runs regression.history keeps
 // (0: unknown); a longer history given is said on warn. Unless the format
-// draws every request (report.NeedsRequests), the files are streamed into
-// their runs' digests and their requests are not kept.
-func ComparePaths(paths []string, format string, th compare.Config, history int, warn io.Writer) (*report.Report, []compare.NoiseCheck, error) {
-	stream := !report.NeedsRequests(format)
+// draws every request (EveryRequest), the files are streamed into their
+// runs' digests and their requests are not kept.
+func ComparePaths(paths []string, f report.ReportFormat, th compare.Config, history int, warn io.Writer) (*report.Report, []compare.NoiseCheck, error) {
+	stream := !f.EveryRequest
 	files, ds, err := readAll(paths, stream)
 	if err != nil {
 		return nil, nil, AsBadInput(err)

@@ -28,7 +28,7 @@ func TestCompareABBaseDown(t *testing.T) {
 		{Endpoint: "e", Scenario: "s", Variant: vocab.Base, Requests: []results.Request{down, down}},
 		{Endpoint: "e", Scenario: "s", Variant: vocab.Head, Requests: []results.Request{ok, ok}},
 	}}
-	th, err := Thresholds(nil, Overrides{})
+	th, err := CompareConfig(nil, Overrides{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,7 +1,6 @@
 package gate
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -33,11 +32,7 @@ func LoadConfig(path string, getenv func(string) string, skipKeys bool) (*suite.
 		if os.IsNotExist(err) {
 			return nil, BadInputf("%s: no such file (give the suite with -c FILE)", path)
 		}
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, BadInputf("%s: %v", path, err)
+		return nil, BadInputf("%s: %v", path, fileio.PathCause(err))
 	}
 	cfg, err := suite.Parse(path, b, suite.Options{ReadFile: suiteFiles(path), Getenv: getenv, SkipKeys: skipKeys})
 	if err != nil {
@@ -64,9 +59,9 @@ type Overrides struct {
 	Tolerance, MinDelta, Alpha, FailOn string
 }
 
-// Thresholds builds the comparison settings once: the config's regression
+// CompareConfig builds the comparison settings once: the config's regression
 // section and budgets (defaults when cfg is nil), then the overrides.
-func Thresholds(cfg *suite.Config, o Overrides) (compare.Config, error) {
+func CompareConfig(cfg *suite.Config, o Overrides) (compare.Config, error) {
 	reg := suite.Regression{
 		Tolerance: suite.DefaultTolerance, MinDelta: suite.DefaultMinDelta,
 		Alpha: suite.DefaultAlpha, FailOn: suite.DefaultFailOn,

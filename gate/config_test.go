@@ -34,12 +34,12 @@ func TestThresholdFlagsParseAsTheConfig(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.flag+" "+tt.value, func(t *testing.T) {
 			cfg, cfgErr := suite.Parse("l.yaml", []byte(base+tt.key+": "+tt.value+"\n"), suite.Options{})
-			th, flagErr := Thresholds(nil, tt.over)
+			th, flagErr := CompareConfig(nil, tt.over)
 			if tt.want == "" {
 				if cfgErr != nil || flagErr != nil {
 					t.Fatalf("got config error %v, flag error %v; want both accepted", cfgErr, flagErr)
 				}
-				fromCfg, err := Thresholds(cfg, Overrides{})
+				fromCfg, err := CompareConfig(cfg, Overrides{})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -56,7 +56,7 @@ func TestThresholdFlagsParseAsTheConfig(t *testing.T) {
 			}
 		})
 	}
-	th, err := Thresholds(nil, Overrides{MinDelta: "1.5s", Alpha: "5%"})
+	th, err := CompareConfig(nil, Overrides{MinDelta: "1.5s", Alpha: "5%"})
 	if err != nil || th.MinDelta != float64(1500*time.Millisecond/time.Millisecond) || th.Alpha != 0.05 {
 		t.Errorf("got min_delta %v ms, alpha %v, err %v; want 1500, 0.05", th.MinDelta, th.Alpha, err)
 	}

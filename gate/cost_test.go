@@ -169,7 +169,7 @@ func TestCostInEveryReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	th, _ := Thresholds(cfg, Overrides{})
+	th, _ := CompareConfig(cfg, Overrides{})
 	rep, err := CompareFiles(f, f, "b.json", "c.json", th)
 	if err != nil {
 		t.Fatal(err)

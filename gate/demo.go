@@ -16,6 +16,7 @@ import (
 	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/sim"
 	"github.com/latgate/latgate/suite"
+	"github.com/latgate/latgate/vocab"
 )
 
 //go:embed demo.yaml
@@ -110,7 +111,7 @@ func Demo(ctx context.Context, env Env, o DemoOptions) error {
 	if err := fileio.Write(path, f); err != nil {
 		return AsCannotRun(err)
 	}
-	th, err := Thresholds(head.cfg, Overrides{})
+	th, err := CompareConfig(head.cfg, Overrides{})
 	if err != nil {
 		return err
 	}
@@ -125,6 +126,6 @@ func Demo(ctx context.Context, env Env, o DemoOptions) error {
 	fmt.Fprintln(w, "-----8<-----")
 	fmt.Fprint(w, report.Markdown(rep, report.MarkdownOptions{Marker: CommentMarker("demo")}))
 	fmt.Fprintln(w, "-----8<-----")
-	fmt.Fprintf(w, "\nIn CI this verdict (%s) would exit %d. Try it on your own endpoint: latgate init, then latgate run.\n", rep.Verdict, map[string]int{"pass": 0, "fail": 1}[rep.Verdict])
+	fmt.Fprintf(w, "\nIn CI this verdict (%s) would exit %d. Try it on your own endpoint: latgate init, then latgate run.\n", rep.Verdict, map[vocab.Verdict]int{vocab.Pass: 0, vocab.Fail: 1}[rep.Verdict])
 	return nil
 }

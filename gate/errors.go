@@ -3,6 +3,9 @@ package gate
 import (
 	"errors"
 	"fmt"
+
+	"github.com/latgate/latgate/report"
+	"github.com/latgate/latgate/vocab"
 )
 
 // Kind classifies an error by what the user must do about it; the command
@@ -65,4 +68,13 @@ func AsCannotRun(err error) error {
 		return nil
 	}
 	return &Error{Kind: CannotRun, Err: err}
+}
+
+// VerdictError is the error of a command that printed a report: ErrFailed
+// when its verdict fails the gate, else nil.
+func VerdictError(rep *report.Report) error {
+	if rep.Verdict == vocab.Fail {
+		return ErrFailed
+	}
+	return nil
 }

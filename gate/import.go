@@ -1,9 +1,7 @@
 package gate
 
 import (
-	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -37,7 +35,7 @@ func Import(env Env, o ImportOptions) (*results.File, error) {
 	if o.Out == "" {
 		return nil, BadInputf("import: give the results file to write (-o results.json)")
 	}
-	if err := WritableDir(o.Out); err != nil {
+	if err := fileio.WritableDir(o.Out); err != nil {
 		return nil, BadInputf("-o: %v", err)
 	}
 	var inputs []interop.Input
@@ -69,9 +67,8 @@ func Import(env Env, o ImportOptions) (*results.File, error) {
 // name the file and the reason.
 func readImported(path string) ([]byte, error) {
 	b, err := fileio.ReadLimited(path, fileio.MaxFileSize)
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		return nil, fmt.Errorf("%s: %v", path, pe.Err)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, fileio.PathCause(err))
 	}
-	return b, err
+	return b, nil
 }

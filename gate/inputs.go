@@ -2,10 +2,14 @@ package gate
 
 import (
 	"io"
+	"os"
+	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/latgate/latgate/fileio"
 	"github.com/latgate/latgate/publish"
 )
 
@@ -14,9 +18,11 @@ import (
 type InputSpec struct {
 	Name, Default, Usage string
 	Bool                 bool
-	Words                []string // accepted besides true and false (Bool inputs)
-	GateOnly             bool     // not a flag of publish
-	Set                  func(in *Inputs, v string) error
+	// Words are the values accepted besides true and false (Bool inputs),
+	// or the only values (mode).
+	Words    []string
+	GateOnly bool // not a flag of publish
+	Set      func(in *Inputs, v string) error
 }
 
 func str(dst func(*Inputs) *string) func(*Inputs, string) error {
@@ -52,7 +58,7 @@ const DefaultConfig = "latgate.yaml"
 // InputSpecs lists every Action input (action.yml).
 var InputSpecs = []InputSpec{
 	{Name: "config", Default: DefaultConfig, Usage: "suite file", Set: str(func(in *Inputs) *string { return &in.Config })},
-	{Name: "mode", Default: "gate", Usage: "gate (compare with a stored baseline), record (write the baseline) or ab (base and head interleaved in this job)", GateOnly: true, Set: str(func(in *Inputs) *string { return &in.Mode })},
+	{Name: "mode", Default: "gate", Usage: "gate (compare with a stored baseline), record (write the baseline) or ab (base and head interleaved in this job)", Words: Modes, GateOnly: true, Set: str(func(in *Inputs) *string { return &in.Mode })},
 	{Name: "baseline", Usage: `baseline results file(s), comma-separated and oldest first for a history, or "none" to run without one`, Set: str(func(in *Inputs) *string { return &in.Baseline })},
 	{Name: "baseline-artifact", Usage: "name of an artifact on the base branch holding the baseline history", Set: str(func(in *Inputs) *string { return &in.BaselineArtifact })},
 	{Name: "baseline-workflow", Usage: "the workflow file (e.g. latgate.yml) whose push runs on the base branch record baseline-artifact (default: this run's workflow; the fork-safe publish job names the recording workflow)", Set: workflowFile},
@@ -157,4 +163,136 @@ func ResolveInputs(command string, given map[string]string, getenv func(string) 
 		in.GitHubToken = getenv("GITHUB_TOKEN")
 	}
 	return in, nil
+}
+
+// Inputs are the Action's inputs (action.yml). The command line gives each
+// as a flag of the same name, else reads it from INPUT_<NAME>.
+type Inputs struct {
+	Config           string
+	Mode             string // gate, record, ab
+	Baseline         string // a results file, or "none" for an explicit "no baseline yet"
+	BaselineArtifact string
+	// BaselineWorkflow is the workflow file (e.g. latgate.yml) whose push
+	// runs record the baseline artifact; "" is this run's own workflow.
+	BaselineWorkflow string
+	BaselineDir      string // record: the folder of the baseline history to upload
+	BaseBranch       string
+	BaseConfig       string   // ab: the base suite (default: Config at the base commit)
+	BaseURL, HeadURL []string // ab: ENDPOINT=URL overrides per variant
+	Comment          bool
+	// CommentRequired (comment: required) makes a comment that could not
+	// be posted an error in gate mode too (see commentOutcome).
+	CommentRequired  bool
+	CommentKey       string
+	GitHubToken      string
+	FailOn           string
+	WorkingDirectory string
+	DryRun           bool
+	Results          string
+	Report           string
+	Region           string
+	PR               int
+	HeadSHA          string
+	// AcceptLabel is the pull-request label that accepts a latency
+	// regression on purpose (a larger model, longer answers): the
+	// regression is reported as accepted and does not fail the gate.
+	AcceptLabel string
+	// FailOnChangePoint fails a record run that announces a change point
+	// of main's trend that is a slowdown.
+	FailOnChangePoint bool
+	// Select narrows the suite (flags only, for local iteration).
+	Select Selection
+}
+
+// Modes of the gate command.
+var Modes = []string{"gate", "record", "ab"}
+
+// NoBaseline is the baseline input that says explicitly that there is no
+// baseline yet (the first run on a new repository).
+const NoBaseline = "none"
+
+// Path resolves a path input against the working directory.
+func (in Inputs) Path(p string) string {
+	if p == "" || filepath.IsAbs(p) || in.WorkingDirectory == "" {
+		return p
+	}
+	return filepath.Join(in.WorkingDirectory, p)
+}
+
+// Validate checks the inputs that need no file or network, before any
+// request is sent.
+func (in Inputs) Validate(command string) error {
+	if command == "gate" && !slices.Contains(Modes, in.Mode) {
+		return BadInputf("mode: want gate, record or ab, got %q", in.Mode)
+	}
+	if in.Mode == "record" && (len(in.Select.Scenarios) > 0 || in.Select.Requests > 0) {
+		return BadInputf("--scenario and --requests narrow a run for local iteration; a recorded baseline measures the whole suite as configured")
+	}
+	if in.Mode == "ab" && (in.Baseline != "" || in.BaselineArtifact != "") {
+		return BadInputf("baseline and baseline-artifact belong to modes gate and record: mode ab measures its own base variant (give base-config, or none for the config at the base commit)")
+	}
+	if in.BaselineWorkflow != "" && in.BaselineArtifact == "" {
+		return BadInputf("baseline-workflow names the workflow whose runs hold baseline-artifact: give baseline-artifact too")
+	}
+	if in.Mode != "ab" && (in.BaseConfig != "" || len(in.BaseURL) > 0 || len(in.HeadURL) > 0) {
+		return BadInputf("base-config, base-url and head-url belong to mode ab (mode is %q)", in.Mode)
+	}
+	if in.PR < 0 {
+		return BadInputf("pr: want a pull request number, got %d", in.PR)
+	}
+	for _, p := range []struct{ name, path string }{{"results", in.Results}, {"report", in.Report}} {
+		if err := fileio.WritableDir(in.Path(p.path)); err != nil {
+			return BadInputf("%s: %v", p.name, err)
+		}
+	}
+	if err := in.checkOutputs(command); err != nil {
+		return err
+	}
+	if in.Mode == "record" && in.BaselineDir != "" {
+		if err := fileio.CreatableDir(in.Path(in.BaselineDir)); err != nil {
+			return BadInputf("baseline-dir: %v", err)
+		}
+	}
+	if in.Baseline != "" && in.Baseline != NoBaseline && in.Mode != "ab" {
+		for _, b := range strings.Split(in.Baseline, ",") {
+			if _, err := os.Stat(in.Path(strings.TrimSpace(b))); err != nil {
+				return BadInputf("baseline %s: %v (to run without a baseline say so: baseline: %s)", in.Path(b), fileio.PathCause(err), NoBaseline)
+			}
+		}
+	}
+	return nil
+}
+
+// checkOutputs refuses, before anything runs, an output that would replace
+// an input (the suite, a baseline, the base suite) or a file latgate did
+// not write: the results, the Markdown report and the HTML report beside
+// it.
+func (in Inputs) checkOutputs(command string) error {
+	inputs := []string{in.Path(in.Config), in.Path(in.BaseConfig)}
+	if in.BaseConfig == "" {
+		inputs[1] = ""
+	}
+	results := in.Path(in.Results)
+	if command == "publish" {
+		inputs, results = append(inputs, results), "" // publish reads the results
+	}
+	if in.Baseline != "" && in.Baseline != NoBaseline {
+		for _, b := range strings.Split(in.Baseline, ",") {
+			inputs = append(inputs, in.Path(strings.TrimSpace(b)))
+		}
+	}
+	report := in.Path(in.Report)
+	for _, o := range []struct {
+		name, path string
+		kind       fileio.Kind
+	}{{"results", results, fileio.Results}, {"report", report, fileio.Markdown}, {"report (its HTML page)", HTMLPath(report), fileio.HTML}} {
+		if o.path == "" || o.path == HTMLPath("") {
+			continue
+		}
+		if err := fileio.CheckOutput(o.path, o.kind, inputs...); err != nil {
+			return BadInputf("%s: %v", o.name, err)
+		}
+		inputs = append(inputs, o.path) // no two outputs on one file
+	}
+	return nil
 }

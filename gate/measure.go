@@ -189,7 +189,7 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 	sink := newSink(m.plan, cfg, baseCfg)
 	th := opt.Thresholds
 	if th == nil {
-		c, err := Thresholds(cfg, Overrides{})
+		c, err := CompareConfig(cfg, Overrides{})
 		if err != nil {
 			return nil, err
 		}

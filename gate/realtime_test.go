@@ -14,6 +14,7 @@ import (
 	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/sim"
 	"github.com/latgate/latgate/suite"
+	"github.com/latgate/latgate/vocab"
 )
 
 // measureRealtime measures 10 requests (after one warm-up) of a realtime
@@ -85,7 +86,7 @@ func TestRealtimeAB(t *testing.T) {
 		t.Skip("measures a few hundred simulated requests")
 	}
 	t.Parallel()
-	th, err := Thresholds(nil, Overrides{MinDelta: "5ms"})
+	th, err := CompareConfig(nil, Overrides{MinDelta: "5ms"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +107,7 @@ scenarios:
 	}
 	for _, tt := range []struct {
 		slowdown float64
-		verdict  string
+		verdict  vocab.Verdict
 	}{{0, "pass"}, {0.3, "fail"}} {
 		synctest.Test(t, func(t *testing.T) {
 			base, client := variant(t, 0, 4)

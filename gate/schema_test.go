@@ -211,7 +211,7 @@ func TestSchemaProducedFiles(t *testing.T) {
 		}
 	}
 	base.Runs = kept
-	th, err := Thresholds(cfg, Overrides{})
+	th, err := CompareConfig(cfg, Overrides{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/latgate/latgate/compare"
 	"github.com/latgate/latgate/report"
 	"github.com/latgate/latgate/results"
+	"github.com/latgate/latgate/suite"
 )
 
 // CompareStored compares the current run with stored baselines: one file
@@ -94,10 +95,6 @@ func compareStored(hist []*results.File, names []string, cur *results.File, ds r
 	return rep, nil
 }
 
-// DefaultMaxBaselineAge is how old a stored baseline may be before the
-// report warns.
-const DefaultMaxBaselineAge = 14 * 24 * time.Hour
-
 // provenanceWarnings say when a stored baseline was recorded elsewhere or
 // long ago: then drift, not the change, may explain a difference.
 func provenanceWarnings(base, cur *results.File, maxAge time.Duration) []string {
@@ -106,7 +103,7 @@ func provenanceWarnings(base, cur *results.File, maxAge time.Duration) []string 
 	}
 	var w []string
 	if maxAge <= 0 {
-		maxAge = DefaultMaxBaselineAge
+		maxAge = suite.DefaultMaxBaselineAge
 	}
 	if age := cur.CreatedAt.Sub(base.CreatedAt); age > maxAge {
 		w = append(w, fmt.Sprintf("the baseline is %s old (recorded %s; regression.max_baseline_age is %s): provider drift since then may explain differences — prefer mode ab", roundAge(age), base.CreatedAt.Format("2006-01-02"), roundAge(maxAge)))

@@ -128,17 +128,25 @@ func TestStreamedComparisonsAgree(t *testing.T) {
 			if len(whole.Warnings) == 0 || whole.Verdict == "" {
 				t.Fatalf("the case says nothing: warnings %q, verdict %q", whole.Warnings, whole.Verdict)
 			}
-			for _, format := range []string{"text", "markdown", "json", "bmf", "html"} {
-				rep, _, err := ComparePaths(paths, format, testThresholds(t), 0, io.Discard)
+			streamed := 0
+			for _, f := range report.ReportFormats.All() {
+				if f.EveryRequest {
+					continue
+				}
+				streamed++
+				rep, _, err := ComparePaths(paths, f, testThresholds(t), 0, io.Discard)
 				if err != nil {
 					t.Fatal(err)
 				}
 				if !rep.WithoutRequests || rep.Scenarios[0].CurrentRun.Requests != nil {
-					t.Fatalf("%s: the runs were read with their requests", format)
+					t.Fatalf("%s: the runs were read with their requests", f.Name)
 				}
-				if got, want := render(t, rep, format), render(t, whole, format); got != want {
-					t.Errorf("%s: streamed\n%s\nwhole\n%s", format, got, want)
+				if got, want := render(t, rep, f), render(t, whole, f); got != want {
+					t.Errorf("%s: streamed\n%s\nwhole\n%s", f.Name, got, want)
 				}
+			}
+			if streamed < 5 {
+				t.Errorf("%d formats read the files streamed, want text, markdown, json, bmf and html at least", streamed)
 			}
 		})
 	}
@@ -186,7 +194,7 @@ func compareWhole(t *testing.T, paths []string) *report.Report {
 
 func testThresholds(t *testing.T) compare.Config {
 	t.Helper()
-	th, err := Thresholds(nil, Overrides{})
+	th, err := CompareConfig(nil, Overrides{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -194,10 +202,10 @@ func testThresholds(t *testing.T) compare.Config {
 	return th
 }
 
-func render(t *testing.T, rep *report.Report, format string) string {
+func render(t *testing.T, rep *report.Report, f report.ReportFormat) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := Render(&b, rep, format, false, report.MarkdownOptions{}); err != nil {
+	if err := Render(&b, rep, nil, f, report.RenderOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
@@ -249,8 +257,9 @@ func TestComparePathsRefusesAsBefore(t *testing.T) {
 		t.Fatal(err)
 	}
 	th := testThresholds(t)
-	_, _, streamed := ComparePaths([]string{base, head}, "json", th, 0, io.Discard)
-	_, _, whole := ComparePaths([]string{base, head}, "csv", th, 0, io.Discard)
+	jsonFormat, csvFormat := lookupFormat(t, "json"), lookupFormat(t, "csv")
+	_, _, streamed := ComparePaths([]string{base, head}, jsonFormat, th, 0, io.Discard)
+	_, _, whole := ComparePaths([]string{base, head}, csvFormat, th, 0, io.Discard)
 	var ge *Error
 	if streamed == nil || whole == nil || streamed.Error() != whole.Error() || !errors.As(streamed, &ge) || ge.Kind != BadInput ||
 		!strings.Contains(streamed.Error(), "runs[1].requests[7]: itl_ms is 1e+300") {
@@ -259,13 +268,22 @@ func TestComparePathsRefusesAsBefore(t *testing.T) {
 	if err := fileio.Write(head, mixedFile(11, 1, false)); err != nil {
 		t.Fatal(err)
 	}
-	rep, _, err := ComparePaths([]string{base, head}, "csv", th, 0, io.Discard)
+	rep, _, err := ComparePaths([]string{base, head}, csvFormat, th, 0, io.Discard)
 	if err != nil || rep.WithoutRequests || len(rep.Scenarios[0].CurrentRun.Requests) != 60 {
 		t.Fatalf("csv: %v", err)
 	}
-	render(t, rep, "csv")
+	render(t, rep, csvFormat)
 	rep.WithoutRequests = true
-	if err := Render(io.Discard, rep, "csv", false, report.MarkdownOptions{}); !errors.As(err, &ge) || ge.Kind != CannotRun {
+	if err := Render(io.Discard, rep, nil, csvFormat, report.RenderOptions{}); !errors.As(err, &ge) || ge.Kind != CannotRun {
 		t.Errorf("csv of a report without requests: %v", err)
 	}
+}
+
+func lookupFormat(t *testing.T, name string) report.ReportFormat {
+	t.Helper()
+	f, err := report.ReportFormats.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }

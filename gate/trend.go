@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -17,35 +16,6 @@ import (
 	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/trend"
 )
-
-// TrendFormats are the formats RenderTrend writes.
-var TrendFormats = []string{"text", "markdown", "json", "html"}
-
-// CheckTrendFormat says whether format is one of TrendFormats.
-func CheckTrendFormat(format string) error {
-	if slices.Contains(TrendFormats, format) {
-		return nil
-	}
-	return BadInputf("format: want one of %s, got %q", strings.Join(TrendFormats, ", "), format)
-}
-
-// RenderTrend writes the trend in one of TrendFormats; color applies to
-// text.
-func RenderTrend(w io.Writer, t *report.Trend, format string, color bool) error {
-	switch format {
-	case "json":
-		return report.TrendJSON(w, t)
-	case "markdown":
-		_, err := io.WriteString(w, report.TrendMarkdown(t))
-		return err
-	case "html":
-		return report.TrendHTML(w, t)
-	case "text":
-		report.TrendText(w, t, color)
-		return nil
-	}
-	return CheckTrendFormat(format)
-}
 
 // Trend is latgate trend: it reads the runs of the default branch from
 // paths — baseline folders (every latgate results file in them, and the
@@ -103,7 +73,7 @@ type trendInput struct {
 func (in *trendInput) add(path string) error {
 	st, err := os.Stat(path)
 	if err != nil {
-		return BadInputf("%s: %v", path, unwrapPath(err))
+		return BadInputf("%s: %v", path, fileio.PathCause(err))
 	}
 	if !st.IsDir() {
 		ok, err := in.file(path)
@@ -114,7 +84,7 @@ func (in *trendInput) add(path string) error {
 	}
 	entries, err := os.ReadDir(path)
 	if err != nil {
-		return BadInputf("%s: %v", path, unwrapPath(err))
+		return BadInputf("%s: %v", path, fileio.PathCause(err))
 	}
 	for _, e := range entries {
 		p := filepath.Join(path, e.Name())
@@ -138,7 +108,7 @@ func (in *trendInput) add(path string) error {
 func (in *trendInput) file(path string) (bool, error) {
 	b, err := fileio.ReadLimited(path, fileio.MaxFileSize)
 	if err != nil {
-		return false, BadInputf("%s: %v", path, unwrapPath(err))
+		return false, BadInputf("%s: %v", path, fileio.PathCause(err))
 	}
 	switch schema := schemaOf(b); {
 	case fileio.IsGzip(b) || schema == trend.Schema:

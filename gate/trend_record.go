@@ -17,6 +17,7 @@ import (
 	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/suite"
 	"github.com/latgate/latgate/trend"
+	"github.com/latgate/latgate/vocab"
 )
 
 // readTrendDir returns the trend file an earlier record left in dir as
@@ -120,12 +121,12 @@ func (p *pipeline) publishTrend(tr *report.Trend, summary, dir string) error {
 			p.act.Warning(fmt.Sprintf("latgate: main's trend: %s @ %s %s %s %+.1f%% from %.12s", kc.Scenario, kc.Endpoint, kc.Metric, kc.Stat, kc.StepPct, kc.GitSHA))
 		}
 	}
-	verdict := "pass"
+	verdict := vocab.Pass
 	failed := p.in.FailOnChangePoint && slower > 0
 	if failed {
-		verdict = "fail"
+		verdict = vocab.Fail
 	}
-	err := outputs(p.act, map[string]string{"verdict": verdict, "results": p.in.Path(p.in.Results), "report": mdPath, "report-html": htmlPath,
+	err := outputs(p.act, map[string]string{"verdict": string(verdict), "results": p.in.Path(p.in.Results), "report": mdPath, "report-html": htmlPath,
 		"baseline-dir": dir, "change-points": strconv.Itoa(len(fresh))})
 	if err != nil {
 		return err

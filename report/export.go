@@ -40,6 +40,12 @@ func benchName(s string) string {
 	return s
 }
 
+func init() {
+	ReportFormats.Register(ReportFormat{Name: "benchstat", EveryRequest: true, Write: func(w io.Writer, r *Report, _ RenderOptions) error { return Benchstat(w, r) }})
+	ReportFormats.Register(ReportFormat{Name: "bmf", Write: func(w io.Writer, r *Report, _ RenderOptions) error { return BMF(w, r) }})
+	ReportFormats.Register(ReportFormat{Name: "csv", EveryRequest: true, Write: func(w io.Writer, r *Report, _ RenderOptions) error { return CSV(w, r) }})
+}
+
 // Benchstat writes every successful request in the Go benchmark format
 // that benchstat reads: one line per request,
 //

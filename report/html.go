@@ -14,6 +14,10 @@ import (
 	"github.com/latgate/latgate/vocab"
 )
 
+func init() {
+	ReportFormats.Register(ReportFormat{Name: "html", Write: func(w io.Writer, r *Report, _ RenderOptions) error { return HTML(w, r) }})
+}
+
 // HTML writes the report as one self-contained page (latgate-report.html):
 // the summary with every status, a chart of the changes with the
 // tolerance band, and per (endpoint, scenario) the budget table, the
@@ -68,7 +72,7 @@ func (p *page) doc() {
 	p.s(`<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark">` + "\n")
 	p.f("<title>%s</title>\n<style>%s</style></head>\n<body><main>\n", esc(title), htmlCSS)
 	icon, verdict := "✅", "latency pass"
-	if r.Verdict == "fail" {
+	if r.Verdict == vocab.Fail {
 		icon, verdict = "❌", "latency fail"
 	}
 	p.f("<h1>%s latgate: %s</h1>\n<p class=\"headline\">%s</p>\n", icon, verdict, esc(r.Headline))

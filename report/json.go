@@ -5,6 +5,8 @@ import (
 	"io"
 	"math"
 	"time"
+
+	"github.com/latgate/latgate/vocab"
 )
 
 // VerdictSchema names the JSON verdict format.
@@ -35,10 +37,10 @@ type jsonCheck struct {
 }
 
 type jsonVerdict struct {
-	Schema   string `json:"schema"`
-	Verdict  string `json:"verdict"`
-	Headline string `json:"headline"`
-	Tested   int    `json:"tested"`
+	Schema   string        `json:"schema"`
+	Verdict  vocab.Verdict `json:"verdict"`
+	Headline string        `json:"headline"`
+	Tested   int           `json:"tested"`
 	// Permutations drawn for the p-values (an addition to v1; absent when
 	// nothing was tested).
 	Permutations int         `json:"permutations,omitempty"`
@@ -105,6 +107,10 @@ func pair(v [2]float64, scale float64) *[2]float64 {
 		return nil
 	}
 	return &[2]float64{*a, *b}
+}
+
+func init() {
+	ReportFormats.Register(ReportFormat{Name: "json", Write: func(w io.Writer, r *Report, _ RenderOptions) error { return JSON(w, r) }})
 }
 
 // JSON writes the verdict as latgate/verdict/v1.

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"sort"
@@ -385,6 +386,15 @@ func strongIf(s string, b bool) string {
 	return s
 }
 
+func init() {
+	ReportFormats.Register(ReportFormat{Name: "markdown",
+		Write: func(w io.Writer, r *Report, o RenderOptions) error {
+			_, err := io.WriteString(w, Markdown(r, o.Markdown))
+			return err
+		},
+		Noise: func(w io.Writer, checks []compare.NoiseCheck) { _, _ = io.WriteString(w, NoiseMarkdown(checks)) }})
+}
+
 // Markdown renders the report for a PR comment or the job summary.
 func Markdown(r *Report, opt MarkdownOptions) string {
 	title := opt.Title
@@ -460,7 +470,7 @@ func head(r *Report, opt MarkdownOptions, title string, order []int, maxRows int
 		b.WriteString(opt.Marker + "\n")
 	}
 	heading := "✅ " + md(title) + ": latency pass"
-	if r.Verdict == "fail" {
+	if r.Verdict == vocab.Fail {
 		heading = "❌ " + md(title) + ": latency fail"
 	}
 	fmt.Fprintf(&b, "### %s\n\n", heading)

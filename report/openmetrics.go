@@ -7,6 +7,10 @@ import (
 	"strings"
 )
 
+func init() {
+	ReportFormats.Register(ReportFormat{Name: "openmetrics", EveryRequest: true, Write: func(w io.Writer, r *Report, _ RenderOptions) error { return OpenMetrics(w, r) }})
+}
+
 // OpenMetrics writes the same metrics as OTLP in the OpenMetrics 1.0 text
 // exposition, named as OpenTelemetry names them for Prometheus: dots
 // become underscores and a unit becomes a suffix

@@ -77,6 +77,10 @@ type (
 // the run, from its first request to the end of its last.
 const otlpCumulative = 2
 
+func init() {
+	ReportFormats.Register(ReportFormat{Name: "otlp", EveryRequest: true, Write: func(w io.Writer, r *Report, _ RenderOptions) error { return OTLP(w, r) }})
+}
+
 // OTLP writes the current run of every (endpoint, scenario) as OTLP/JSON
 // metrics (one MetricsData document, as an OTLP file exporter writes it):
 // the OpenTelemetry GenAI client histograms in seconds with the

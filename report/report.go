@@ -26,7 +26,7 @@ import (
 
 // Report is everything the renderers show.
 type Report struct {
-	Verdict   string
+	Verdict   vocab.Verdict
 	Headline  string // plain text; renderers decorate it
 	Scenarios []Scenario
 	Removed   []string
@@ -43,20 +43,9 @@ type Report struct {
 	// suite's pricing (both variants of an A/B run); empty without pricing.
 	Costs []Cost
 	// WithoutRequests is set when the runs were read without their
-	// requests (only their digests, BuildDigested): the renderings that
-	// draw per-request values (NeedsRequests) cannot render the report.
+	// requests (only their digests, BuildDigested): the formats that draw
+	// per-request values (Format.EveryRequest) cannot render the report.
 	WithoutRequests bool
-}
-
-// NeedsRequests reports whether a rendering draws the runs' per-request
-// values: html, csv, benchstat, otlp and openmetrics do; text, markdown,
-// json and bmf read only the digests.
-func NeedsRequests(format string) bool {
-	switch format {
-	case "text", "markdown", "json", "bmf", "html":
-		return false
-	}
-	return true
 }
 
 // Cost is one run's cost in USD.
@@ -675,7 +664,7 @@ func headline(r *Report, esc func(string) string) string {
 	if k := r.untestedFailing(); k > 0 {
 		parts = append([]string{plural(k, "untested check fails", "untested checks fail") + " the gate (fail_on: inconclusive)"}, parts...)
 	}
-	h := r.Verdict + ": "
+	h := string(r.Verdict) + ": "
 	if len(parts) == 0 {
 		h += "no significant latency change in " + scen
 	} else {

@@ -43,17 +43,22 @@ func Name(s string) string {
 	return b.String()
 }
 
+func init() {
+	ReportFormats.Register(ReportFormat{Name: "text", Default: true, Noise: NoiseText,
+		Write: func(w io.Writer, r *Report, o RenderOptions) error { Text(w, r, o.Color); return nil }})
+}
+
 // Text renders the report for a terminal; color adds ANSI colors to statuses.
 func Text(w io.Writer, r *Report, color bool) {
-	verdict := strings.ToUpper(r.Verdict)
+	verdict := strings.ToUpper(string(r.Verdict))
 	if color {
 		c := "\x1b[1;32m"
-		if r.Verdict == "fail" {
+		if r.Verdict == vocab.Fail {
 			c = "\x1b[1;31m"
 		}
 		verdict = c + verdict + "\x1b[0m"
 	}
-	fmt.Fprintf(w, "latgate %s: %s\n\n", verdict, clean(strings.TrimPrefix(r.Headline, r.Verdict+": ")))
+	fmt.Fprintf(w, "latgate %s: %s\n\n", verdict, clean(strings.TrimPrefix(r.Headline, string(r.Verdict)+": ")))
 	for _, s := range r.Scenarios {
 		textScenario(w, s, color)
 	}

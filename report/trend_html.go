@@ -14,6 +14,10 @@ const trendCSS = `svg .lvl{stroke:var(--fg);stroke-opacity:.55;stroke-width:2}sv
 svg .push{fill:var(--cur)}svg .sched{fill:var(--bg);stroke:var(--cur);stroke-width:1.3}svg .tslow{fill:var(--bad);font-weight:600}svg .tfast{fill:var(--good);font-weight:600}
 .new{color:var(--bad);font-weight:600}pre{background:var(--panel);border:1px solid var(--line);padding:8px;overflow-x:auto;font-size:12px}`
 
+func init() {
+	TrendFormats.Register(TrendFormat{Name: "html", Write: func(w io.Writer, t *Trend, _ RenderOptions) error { return TrendHTML(w, t) }})
+}
+
 // TrendHTML writes the trend as one self-contained page (latgate trend
 // --format html, and the HTML report of a record run): the change points
 // with their commits (linked when the repository is known), dates and

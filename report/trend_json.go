@@ -84,6 +84,10 @@ type jsonConfiguration struct {
 	From         []time.Time `json:"from"`
 }
 
+func init() {
+	TrendFormats.Register(TrendFormat{Name: "json", Write: func(w io.Writer, t *Trend, _ RenderOptions) error { return TrendJSON(w, t) }})
+}
+
 // TrendJSON writes the trend as latgate/trend-report/v1: every change point
 // (index: the first point of the new level, 0-based in its series' points,
 // which are in time order), every series with its points and level, the

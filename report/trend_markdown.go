@@ -2,12 +2,20 @@ package report
 
 import (
 	"fmt"
+	"io"
 	"strings"
 )
 
 // maxTrendRows bounds the change-point table of the Markdown trend (a job
 // summary or a comment stays far below GitHub's limits).
 const maxTrendRows = 50
+
+func init() {
+	TrendFormats.Register(TrendFormat{Name: "markdown", Write: func(w io.Writer, t *Trend, _ RenderOptions) error {
+		_, err := io.WriteString(w, TrendMarkdown(t))
+		return err
+	}})
+}
 
 // TrendMarkdown renders the trend as GitHub-flavoured Markdown (the job
 // summary of a record run, latgate trend --format markdown): the new change

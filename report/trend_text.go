@@ -5,6 +5,10 @@ import (
 	"io"
 )
 
+func init() {
+	TrendFormats.Register(TrendFormat{Name: "text", Default: true, Write: func(w io.Writer, t *Trend, o RenderOptions) error { TrendText(w, t, o.Color); return nil }})
+}
+
 // TrendText renders the trend for a terminal: the change points (where
 // each happened, the step with its interval, the levels on either side),
 // every series' current level against its first, and the notes. Names from

@@ -176,6 +176,18 @@ const (
 // them.
 var Statuses = []Status{Regression, Improvement, OK, Inconclusive, OverBudget, NoBaseline}
 
+// Verdict is a comparison's outcome: the gate passes or fails.
+type Verdict string
+
+// Verdicts.
+const (
+	Pass Verdict = "pass"
+	Fail Verdict = "fail"
+	// NoVerdict is the Action's verdict output when the run could not
+	// reach one (an incomplete run, an error).
+	NoVerdict Verdict = "error"
+)
+
 // Side is one side of a comparison: the base (a stored baseline, or the
 // base variant measured in the same job) or the head (the current run: the
 // pull request). The verdict format calls them "baseline" and "current".

@@ -7,62 +7,26 @@ import (
 	"strings"
 	"time"
 
-	"github.com/latgate/latgate/fileio"
 	"github.com/latgate/latgate/gate"
-	"github.com/latgate/latgate/internal/version"
-	"github.com/latgate/latgate/report"
+	"github.com/latgate/latgate/internal/cli"
 	"github.com/latgate/latgate/sim"
 )
 
-func cmdRun(e *env, args []string) error {
-	fs := flag.NewFlagSet("latgate run", flag.ContinueOnError)
-	cfgPath := fs.String("c", gate.DefaultConfig, "suite `file`")
-	fs.StringVar(cfgPath, "config", gate.DefaultConfig, "suite `file` (same as -c)")
-	out := fs.String("o", "results.json", "results `file` to write")
-	fs.StringVar(out, "output", "results.json", "results `file` (same as -o)")
-	region := fs.String("region", "", "region label recorded in the results (default $LATGATE_REGION)")
+func runFlags(fs *flag.FlagSet) func(*env, []string) error {
+	o := gate.RunOptions{}
+	fs.StringVar(&o.Config, "c", gate.DefaultConfig, "suite `file`")
+	fs.StringVar(&o.Config, "config", gate.DefaultConfig, "suite `file` (same as -c)")
+	fs.StringVar(&o.Out, "o", "results.json", "results `file` to write")
+	fs.StringVar(&o.Out, "output", "results.json", "results `file` (same as -o)")
+	fs.StringVar(&o.Region, "region", "", "region label recorded in the results (default $LATGATE_REGION)")
 	sel := selectionFlags(fs)
-	pos, err := parseFlags(fs, args, e.stderr)
-	if err != nil {
-		return err
+	return func(e *env, _ []string) error {
+		o.Select = *sel
+		return gate.Run(e.ctx, e.gateEnv(), o)
 	}
-	if len(pos) > 0 {
-		return gate.BadInputf("run takes no arguments, got %q (the suite is given with -c)", pos[0])
-	}
-	if err := gate.WritableDir(*out); err != nil {
-		return gate.BadInputf("-o: %v", err)
-	}
-	if err := fileio.CheckOutput(*out, fileio.Results, *cfgPath); err != nil {
-		return gate.BadInputf("-o: %v", err)
-	}
-	cfg, err := gate.LoadConfig(*cfgPath, e.getenv, false)
-	if err != nil {
-		return err
-	}
-	if err := sel.Apply(cfg); err != nil {
-		return err
-	}
-	gate.ConfigWarnings(e.stderr, cfg)
-	f, err := gate.Measure(e.ctx, cfg, gate.MeasureOptions{Client: e.client, Source: gate.GitSource(e.getenv, *region), Progress: e.stderr, TTY: progressBar(e), ToolVersion: version.Tool()})
-	if f != nil && len(f.Runs) > 0 {
-		if werr := fileio.Write(*out, f); werr != nil {
-			return gate.AsCannotRun(werr)
-		}
-		report.Measurements(e.stdout, f)
-		for _, w := range gate.RunWarnings(f) {
-			fmt.Fprintln(e.stderr, "latgate: warning: "+w)
-		}
-		note := ""
-		if f.Incomplete != "" {
-			note = ", marked incomplete"
-		}
-		fmt.Fprintf(e.stderr, "latgate: wrote %s%s\n", *out, note)
-	}
-	return err
 }
 
-func cmdSim(e *env, args []string) error {
-	fs := flag.NewFlagSet("latgate sim", flag.ContinueOnError)
+func simFlags(fs *flag.FlagSet) func(*env, []string) error {
 	addr := fs.String("addr", "127.0.0.1:8080", "listen `address`")
 	o := sim.Options{}
 	fs.StringVar(&o.Profile, "profile", "realistic", "latency `profile` of requests whose model names no profile: "+fmt.Sprint(sim.ProfileNames()))
@@ -84,37 +48,36 @@ func cmdSim(e *env, args []string) error {
 	fs.BoolVar(&o.PrefixCache, "prefix-cache", false, "report the prompt tokens of the longest conversation start seen before as cached")
 	certFile := fs.String("tls-cert", "", "serve HTTPS and wss:// with this certificate `file` (PEM; with --tls-key)")
 	keyFile := fs.String("tls-key", "", "the TLS certificate's private key `file` (PEM)")
-	if _, err := parseFlags(fs, args, e.stderr); err != nil {
-		return err
-	}
-	if *toolSteps != -1 {
-		o.ToolSteps, o.SetToolSteps = *toolSteps, true
-	}
-	if *itl != "" {
-		d, err := time.ParseDuration(*itl)
-		if err != nil {
-			return gate.BadInputf("-itl: want a duration such as 20ms, got %q", *itl)
+	return func(e *env, _ []string) error {
+		if *toolSteps != -1 {
+			o.ToolSteps, o.SetToolSteps = *toolSteps, true
 		}
-		o.ITL, o.SetITL = d, true
+		if *itl != "" {
+			d, err := time.ParseDuration(*itl)
+			if err != nil {
+				return gate.BadInputf("-itl: want a duration such as 20ms, got %q", *itl)
+			}
+			o.ITL, o.SetITL = d, true
+		}
+		s, err := o.Server(*seed)
+		if err != nil {
+			return gate.BadInputf("sim: %v", err)
+		}
+		s.APIKey = *key
+		tc, err := simTLS(*certFile, *keyFile)
+		if err != nil {
+			return err
+		}
+		scheme := "http"
+		if tc != nil {
+			scheme = "https"
+		}
+		err = sim.ListenAndServe(e.ctx, *addr, s, tc, func(a string) {
+			fmt.Fprintf(e.stderr, "latgate sim: serving profile %q on %s://%s (Ctrl-C to stop); a request whose model names another profile (%s) is served at that one. Every api at once:\n%s",
+				o.Profile, scheme, a, strings.Join(sim.ProfileNames(), ", "), sim.Routes(a, tc != nil))
+		})
+		return gate.AsCannotRun(err)
 	}
-	s, err := o.Server(*seed)
-	if err != nil {
-		return gate.BadInputf("sim: %v", err)
-	}
-	s.APIKey = *key
-	tc, err := simTLS(*certFile, *keyFile)
-	if err != nil {
-		return err
-	}
-	scheme := "http"
-	if tc != nil {
-		scheme = "https"
-	}
-	err = sim.ListenAndServe(e.ctx, *addr, s, tc, func(a string) {
-		fmt.Fprintf(e.stderr, "latgate sim: serving profile %q on %s://%s (Ctrl-C to stop); a request whose model names another profile (%s) is served at that one. Every api at once:\n%s",
-			o.Profile, scheme, a, strings.Join(sim.ProfileNames(), ", "), sim.Routes(a, tc != nil))
-	})
-	return gate.AsCannotRun(err)
 }
 
 // simTLS is the simulator's TLS configuration from --tls-cert and
@@ -133,24 +96,17 @@ func simTLS(certFile, keyFile string) (*tls.Config, error) {
 	return &tls.Config{Certificates: []tls.Certificate{cert}}, nil
 }
 
-func cmdMerge(e *env, args []string) error {
-	fs := flag.NewFlagSet("latgate merge", flag.ContinueOnError)
-	fs.Usage = func() {
-		fmt.Fprintln(fs.Output(), "usage: latgate merge A.json B.json ... -o all.json\n\nFlags:")
-		fs.PrintDefaults()
-	}
+func mergeFlags(fs *flag.FlagSet) func(*env, []string) error {
 	out := fs.String("o", "", "merged results `file` to write (required)")
-	pos, err := parseFlags(fs, args, e.stderr)
-	if err != nil {
-		return err
+	return func(e *env, pos []string) error {
+		if *out == "" || len(pos) < 1 {
+			return cli.ErrUsage
+		}
+		m, err := gate.MergeFiles(pos, *out)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stderr, "latgate: merged %d files (%d runs) into %s\n", len(pos), len(m.Runs), *out)
+		return nil
 	}
-	if *out == "" || len(pos) < 1 {
-		return gate.BadInputf("usage: latgate merge A.json B.json ... -o all.json")
-	}
-	m, err := gate.MergeFiles(pos, *out)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(e.stderr, "latgate: merged %d files (%d runs) into %s\n", len(pos), len(m.Runs), *out)
-	return nil
 }

@@ -4,29 +4,20 @@ import (
 	"flag"
 
 	"github.com/latgate/latgate/gate"
+	"github.com/latgate/latgate/internal/cli"
+	"github.com/latgate/latgate/report"
 )
 
-const trendUsage = `usage: latgate trend DIR|FILES... [--format text|markdown|json|html]
-       DIR: a baseline folder (the artifact of mode: record): its results files and main's trend file
-       FILES: results files (latgate run, gate) and trend files (latgate-trend.json.gz), in any order`
-
-func cmdTrend(e *env, args []string) error {
-	fs := flag.NewFlagSet("latgate trend", flag.ContinueOnError)
-	fs.Usage = func() { fs.Output().Write([]byte(trendUsage + "\n\nFlags:\n")); fs.PrintDefaults() }
-	format := fs.String("format", "text", "output `format`: text, markdown, json or html")
-	pos, err := parseFlags(fs, args, e.stderr)
-	if err != nil {
-		return err
+func trendFlags(fs *flag.FlagSet) func(*env, []string) error {
+	format := formatVar(fs, report.TrendFormats)
+	return func(e *env, pos []string) error {
+		if len(pos) == 0 {
+			return cli.ErrUsage
+		}
+		t, err := gate.Trend(e.gateEnv(), pos)
+		if err != nil {
+			return err
+		}
+		return gate.AsCannotRun(format.Write(e.stdout, t, report.RenderOptions{Color: isTerminal(e.stdout)}))
 	}
-	if err := gate.CheckTrendFormat(*format); err != nil {
-		return err
-	}
-	if len(pos) == 0 {
-		return gate.BadInputf("%s", trendUsage)
-	}
-	t, err := gate.Trend(e.gateEnv(), pos)
-	if err != nil {
-		return err
-	}
-	return gate.AsCannotRun(gate.RenderTrend(e.stdout, t, *format, isTerminal(e.stdout)))
 }

@@ -1,69 +1,14 @@
 package main
 
 import (
-	"errors"
 	"flag"
-	"io"
 	"strconv"
-	"strings"
 
 	"github.com/latgate/latgate/gate"
+	"github.com/latgate/latgate/internal/cli"
+	"github.com/latgate/latgate/report"
 	"github.com/latgate/latgate/suite"
 )
-
-// parseFlags parses flags that may come before or after positional
-// arguments (Go's flag package stops at the first positional one).
-// It returns the positional arguments; -h prints the flags and returns
-// errHelp.
-func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) ([]string, error) {
-	// The flag package would print the error and the whole usage; the
-	// error is said once, by main, and the usage only when asked for.
-	fs.SetOutput(io.Discard)
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				fs.SetOutput(stderr)
-				fs.Usage()
-				return nil, errHelp
-			}
-			return nil, gate.BadInputf("%v (%s -h lists the flags)", err, fs.Name())
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return pos, nil
-		}
-		if rest[0] == "--" {
-			return append(pos, rest[1:]...), nil
-		}
-		pos = append(pos, rest[0])
-		args = rest[1:]
-	}
-}
-
-var errHelp = errors.New("help shown")
-
-// set reports whether a flag was given on the command line.
-func set(fs *flag.FlagSet, name string) bool {
-	found := false
-	fs.Visit(func(f *flag.Flag) {
-		if f.Name == name {
-			found = true
-		}
-	})
-	return found
-}
-
-// listFlag is a repeatable string flag.
-type listFlag struct{ v *[]string }
-
-func (l listFlag) String() string {
-	if l.v == nil {
-		return ""
-	}
-	return strings.Join(*l.v, ",")
-}
-func (l listFlag) Set(s string) error { *l.v = append(*l.v, s); return nil }
 
 // requestsFlag is --requests N, checked as the requests key is: a whole
 // number of at least 1 (0 is not "keep the config's").
@@ -87,7 +32,39 @@ func (r requestsFlag) Set(s string) error {
 // selectionFlags registers --scenario (repeatable) and --requests.
 func selectionFlags(fs *flag.FlagSet) *gate.Selection {
 	sel := &gate.Selection{}
-	fs.Var(listFlag{&sel.Scenarios}, "scenario", "run only this `scenario` (repeatable)")
+	fs.Var(cli.List{V: &sel.Scenarios}, "scenario", "run only this `scenario` (repeatable)")
 	fs.Var(requestsFlag{&sel.Requests}, "requests", "measured requests per scenario and endpoint, at least 1 (`N`; a fixed count that overrides the config's)")
 	return sel
+}
+
+// thresholdFlags registers the flags that override the config's thresholds.
+func thresholdFlags(fs *flag.FlagSet) *gate.Overrides {
+	o := &gate.Overrides{}
+	fs.StringVar(&o.Tolerance, "tolerance", "", "smallest relative change worth failing for, 10% or 0.10: at least 0 and below 100% (overrides the config)")
+	fs.StringVar(&o.MinDelta, "min-delta", "", "smallest absolute change worth failing for, with its unit: 25ms (overrides the config)")
+	fs.StringVar(&o.Alpha, "alpha", "", "family-wise significance level, 0.05 or 5%: above 0 and below 0.5 (overrides the config)")
+	fs.StringVar(&o.FailOn, "fail-on", "", "statuses that fail the gate, comma-separated (overrides the config)")
+	return o
+}
+
+// formatFlag is --format: one of a registry's formats (report.Formats),
+// which its help, its check and the shells' completion read.
+type formatFlag[T any] struct {
+	reg *report.Formats[T]
+	f   report.Format[T]
+}
+
+func (v *formatFlag[T]) String() string { return v.f.Name }
+func (v *formatFlag[T]) Set(s string) (err error) {
+	v.f, err = v.reg.Lookup(s)
+	return err
+}
+func (v *formatFlag[T]) Choices() []string { return v.reg.Names() }
+
+// formatVar registers --format for a registry's formats, by default the
+// registry's.
+func formatVar[T any](fs *flag.FlagSet, reg *report.Formats[T]) *report.Format[T] {
+	v := &formatFlag[T]{reg: reg, f: reg.Default()}
+	fs.Var(v, "format", "output `format`: "+cli.OrList(reg.Names()))
+	return &v.f
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/latgate/latgate/fileio"
@@ -20,9 +21,11 @@ import (
 const ghToken = "ghs_FAKE_TOKEN_abcdef123456"
 
 // newFakeAPI is the shared fake GitHub API with pull request 7 open and
-// one comment by someone else on it.
+// one comment by someone else on it, on clocktest's in-memory loopback
+// (inside the test's synctest bubble): runCLI reaches it there.
 func newFakeAPI(t *testing.T) *ghfake.Fake {
-	f := ghfake.New(t, "o/r")
+	f := ghfake.Virtual(t, "o/r")
+	onLoopback(t, f.Client())
 	f.Token = ghToken
 	f.AddPull(ghfake.Pull{Number: 7, HeadSHA: "c0ffee0000000000000000000000000000000000", BaseSHA: "ba5e000000000000000000000000000000000000"})
 	f.AddComment(7, "alice", "nice PR")
@@ -57,71 +60,71 @@ func noSecrets(t *testing.T, where string, texts ...string) {
 	}
 }
 
-// TestGateRecordThenUnchangedThenSlower measures on the wall clock (gate
-// builds its own HTTP client, so the test cannot put it on virtual time):
-// it runs alone in the package, on 12 requests, and tells a server 980ms
-// slower from an unchanged one with a tolerance of 500ms, which a loaded
-// machine's scheduling delays (a p95 +250ms seen on 2 busy cores) do not
-// reach.
+// TestGateRecordThenUnchangedThenSlower: record, then an unchanged server
+// passes with a new sticky comment, then a server 980ms slower fails with
+// the same comment edited and an annotation at the scenario's line.
 func TestGateRecordThenUnchangedThenSlower(t *testing.T) {
-	dir, cfg, s := simSuiteN(t, fastProfile(20*time.Millisecond), 12, "regression: {min_delta: 500ms}\n")
-	api := newFakeAPI(t)
-	env := actionsEnv(t, dir, api)
-	bl := filepath.Join(dir, "baseline.json")
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		dir, cfg, s := simSuiteN(t, fastProfile(20*time.Millisecond), 12, "")
+		api := newFakeAPI(t)
+		env := actionsEnv(t, dir, api)
+		bl := filepath.Join(dir, "baseline.json")
 
-	r := runCLI(t, env, "gate", "--mode", "record", "-c", cfg, "--results", bl)
-	if r.code != 0 {
-		t.Fatalf("record: exit %d: %s", r.code, r.stderr)
-	}
-	if !strings.HasPrefix(r.stdout, "::add-mask::"+ghToken+"\n::add-mask::"+testKey+"\n") {
-		t.Errorf("secrets are not masked before anything else is printed:\n%.300s", r.stdout)
-	}
-	api.Verify() // record mode: no call expected
-
-	// Unchanged: pass, a new sticky comment.
-	api.Expect(ghfake.GetUser, ghfake.ListComments, ghfake.CreateComment)
-	r = runCLI(t, env, "gate", "-c", cfg, "--baseline", bl, "--results", filepath.Join(dir, "r1.json"), "--report", filepath.Join(dir, "r1.md"))
-	if r.code != 0 {
-		t.Fatalf("unchanged gate: exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
-	}
-	api.Verify()
-	out, _ := os.ReadFile(env["GITHUB_OUTPUT"])
-	for _, want := range []string{"verdict<<", "pass", "results<<", "r1.json", "report<<", "r1.md", "regressions<<", "comment-url<<", "https://github.test/o/r/pull/7#issuecomment-"} {
-		if !strings.Contains(string(out), want) {
-			t.Errorf("GITHUB_OUTPUT lacks %q:\n%s", want, out)
+		r := runCLI(t, env, "gate", "--mode", "record", "-c", cfg, "--results", bl)
+		if r.code != 0 {
+			t.Fatalf("record: exit %d: %s", r.code, r.stderr)
 		}
-	}
-
-	// Slower server: fail, the same comment edited, an annotation.
-	s.SetProfile(fastProfile(time.Second))
-	api.Expect(ghfake.GetUser, ghfake.ListComments, ghfake.UpdateComment)
-	r2 := runCLI(t, env, "gate", "-c", cfg, "--baseline", bl, "--results", filepath.Join(dir, "r2.json"))
-	if r2.code != 1 {
-		t.Fatalf("slower gate: exit %d, want 1:\n%s\n%s", r2.code, r2.stdout, r2.stderr)
-	}
-	api.Verify()
-	comments := api.Comments(7)
-	if n := len(comments); n != 2 {
-		t.Fatalf("%d comments on the PR, want 2 (alice's and one sticky)", n)
-	}
-	body := comments[1].Body
-	for _, want := range []string{`<!-- latgate:comment key="latency/gate/`, "### ❌ latgate: latency fail", "regression", "TTFT"} {
-		if !strings.Contains(body, want) {
-			t.Errorf("comment lacks %q:\n%s", want, body)
+		if !strings.HasPrefix(r.stdout, "::add-mask::"+ghToken+"\n::add-mask::"+testKey+"\n") {
+			t.Errorf("secrets are not masked before anything else is printed:\n%.300s", r.stdout)
 		}
-	}
-	if comments[0].Body != "nice PR" {
-		t.Error("someone else's comment changed")
-	}
-	if !strings.Contains(r2.stdout, "::error file=latgate.yaml,line=7,title=latgate%3A chat @ local::ttft p50 regressed") {
-		t.Errorf("no annotation at the scenario's line:\n%s", r2.stdout)
-	}
-	sum, _ := os.ReadFile(env["GITHUB_STEP_SUMMARY"])
-	if !strings.Contains(string(sum), "latency fail") {
-		t.Error("the job summary lacks the report")
-	}
-	results, _ := os.ReadFile(filepath.Join(dir, "r2.json"))
-	noSecrets(t, "gate output", r.stdout, r.stderr, r2.stdout, r2.stderr, string(out), string(sum), body, string(results))
+		api.Verify() // record mode: no call expected
+
+		// Unchanged: pass, a new sticky comment.
+		api.Expect(ghfake.GetUser, ghfake.ListComments, ghfake.CreateComment)
+		r = runCLI(t, env, "gate", "-c", cfg, "--baseline", bl, "--results", filepath.Join(dir, "r1.json"), "--report", filepath.Join(dir, "r1.md"))
+		if r.code != 0 {
+			t.Fatalf("unchanged gate: exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
+		}
+		api.Verify()
+		out, _ := os.ReadFile(env["GITHUB_OUTPUT"])
+		for _, want := range []string{"verdict<<", "pass", "results<<", "r1.json", "report<<", "r1.md", "regressions<<", "comment-url<<", "https://github.test/o/r/pull/7#issuecomment-"} {
+			if !strings.Contains(string(out), want) {
+				t.Errorf("GITHUB_OUTPUT lacks %q:\n%s", want, out)
+			}
+		}
+
+		// Slower server: fail, the same comment edited, an annotation.
+		s.SetProfile(fastProfile(time.Second))
+		api.Expect(ghfake.GetUser, ghfake.ListComments, ghfake.UpdateComment)
+		r2 := runCLI(t, env, "gate", "-c", cfg, "--baseline", bl, "--results", filepath.Join(dir, "r2.json"))
+		if r2.code != 1 {
+			t.Fatalf("slower gate: exit %d, want 1:\n%s\n%s", r2.code, r2.stdout, r2.stderr)
+		}
+		api.Verify()
+		comments := api.Comments(7)
+		if n := len(comments); n != 2 {
+			t.Fatalf("%d comments on the PR, want 2 (alice's and one sticky)", n)
+		}
+		body := comments[1].Body
+		for _, want := range []string{`<!-- latgate:comment key="latency/gate/`, "### ❌ latgate: latency fail", "regression", "TTFT"} {
+			if !strings.Contains(body, want) {
+				t.Errorf("comment lacks %q:\n%s", want, body)
+			}
+		}
+		if comments[0].Body != "nice PR" {
+			t.Error("someone else's comment changed")
+		}
+		if !strings.Contains(r2.stdout, "::error file=latgate.yaml,line=7,title=latgate%3A chat @ local::ttft p50 regressed") {
+			t.Errorf("no annotation at the scenario's line:\n%s", r2.stdout)
+		}
+		sum, _ := os.ReadFile(env["GITHUB_STEP_SUMMARY"])
+		if !strings.Contains(string(sum), "latency fail") {
+			t.Error("the job summary lacks the report")
+		}
+		results, _ := os.ReadFile(filepath.Join(dir, "r2.json"))
+		noSecrets(t, "gate output", r.stdout, r.stderr, r2.stdout, r2.stderr, string(out), string(sum), body, string(results))
+	})
 }
 
 // TestGateRecordIntoAFolderOfOtherFiles: record with --baseline-dir . (a
@@ -130,51 +133,53 @@ func TestGateRecordThenUnchangedThenSlower(t *testing.T) {
 // the history already in the folder.
 func TestGateRecordIntoAFolderOfOtherFiles(t *testing.T) {
 	t.Parallel()
-	dir, cfg, _ := simSuite(t, fastProfile(10*time.Millisecond), "")
-	others := map[string]string{"package.json": `{"name": "app"}`, "tsconfig.json": "{}", "notes.txt": "mine"}
-	for name, body := range others {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-			t.Fatal(err)
+	synctest.Test(t, func(t *testing.T) {
+		dir, cfg, _ := simSuite(t, fastProfile(10*time.Millisecond), "")
+		others := map[string]string{"package.json": `{"name": "app"}`, "tsconfig.json": "{}", "notes.txt": "mine"}
+		for name, body := range others {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+				t.Fatal(err)
+			}
 		}
-	}
-	res := filepath.Join(dir, "latgate-results.json")
-	var log string
-	for i, want := range []string{"history of 1 run(s)", "history continues from the 1 run(s) already in " + dir} {
-		if i > 0 {
-			// created_at has whole seconds: two runs in one second are one
-			// history entry. Date the first a second back instead of waiting.
-			ageHistory(t, dir, time.Second)
+		res := filepath.Join(dir, "latgate-results.json")
+		var log string
+		for i, want := range []string{"history of 1 run(s)", "history continues from the 1 run(s) already in " + dir} {
+			if i > 0 {
+				// created_at has whole seconds: two runs in one second are one
+				// history entry. Date the first a second back instead of waiting.
+				ageHistory(t, dir, time.Second)
+			}
+			r := runCLI(t, map[string]string{"TEST_API_KEY": testKey}, "gate", "--mode", "record", "-c", cfg, "--baseline-dir", dir, "--results", res,
+				"--report", filepath.Join(dir, "latgate-report.md"))
+			log += r.stderr
+			if r.code != 0 || !strings.Contains(r.stderr, want) {
+				t.Fatalf("record %d: exit %d, stderr %q; want 0 and %q", i+1, r.code, r.stderr, want)
+			}
+			// No artifact name was given: none is made up.
+			if strings.Contains(r.stderr, `artifact ""`) || !strings.Contains(r.stderr, "give its name as baseline-artifact") {
+				t.Errorf("record %d: stderr %q; want how to name the artifact, not an empty name", i+1, r.stderr)
+			}
 		}
-		r := runCLI(t, map[string]string{"TEST_API_KEY": testKey}, "gate", "--mode", "record", "-c", cfg, "--baseline-dir", dir, "--results", res,
-			"--report", filepath.Join(dir, "latgate-report.md"))
-		log += r.stderr
-		if r.code != 0 || !strings.Contains(r.stderr, want) {
-			t.Fatalf("record %d: exit %d, stderr %q; want 0 and %q", i+1, r.code, r.stderr, want)
+		for name, body := range others {
+			if b, err := os.ReadFile(filepath.Join(dir, name)); err != nil || string(b) != body {
+				t.Errorf("%s: got %q, %v; want it untouched", name, b, err)
+			}
 		}
-		// No artifact name was given: none is made up.
-		if strings.Contains(r.stderr, `artifact ""`) || !strings.Contains(r.stderr, "give its name as baseline-artifact") {
-			t.Errorf("record %d: stderr %q; want how to name the artifact, not an empty name", i+1, r.stderr)
+		for _, name := range []string{"latgate.yaml", "latgate-results.json"} {
+			if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+				t.Errorf("%s: %v, want it kept", name, err)
+			}
 		}
-	}
-	for name, body := range others {
-		if b, err := os.ReadFile(filepath.Join(dir, name)); err != nil || string(b) != body {
-			t.Errorf("%s: got %q, %v; want it untouched", name, b, err)
+		h, err := publish.ReadHistoryDir(dir)
+		if err != nil || len(h) != 2 {
+			t.Errorf("history: got %d run(s), %v; want both recordings:\n%s", len(h), err, log)
 		}
-	}
-	for _, name := range []string{"latgate.yaml", "latgate-results.json"} {
-		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
-			t.Errorf("%s: %v, want it kept", name, err)
+		// Main's trend continues from the folder too.
+		tf, err := fileio.ReadTrend(filepath.Join(dir, fileio.TrendName))
+		if err != nil || len(tf.Runs) != 2 || !strings.Contains(log, "main's trend of 2 run(s)") {
+			t.Errorf("trend: %v; want both recordings:\n%s", err, log)
 		}
-	}
-	h, err := publish.ReadHistoryDir(dir)
-	if err != nil || len(h) != 2 {
-		t.Errorf("history: got %d run(s), %v; want both recordings:\n%s", len(h), err, log)
-	}
-	// Main's trend continues from the folder too.
-	tf, err := fileio.ReadTrend(filepath.Join(dir, fileio.TrendName))
-	if err != nil || len(tf.Runs) != 2 || !strings.Contains(log, "main's trend of 2 run(s)") {
-		t.Errorf("trend: %v; want both recordings:\n%s", err, log)
-	}
+	})
 }
 
 // ageHistory dates every results file of the history folder dir by
@@ -217,153 +222,165 @@ func ageHistory(t *testing.T, dir string, by time.Duration) {
 
 func TestGateForbiddenCommentKeepsVerdict(t *testing.T) {
 	t.Parallel()
-	dir, cfg, _ := simSuite(t, fastProfile(10*time.Millisecond), "")
-	api := newFakeAPI(t)
-	api.FailWith(ghfake.CreateComment, 403)
-	api.Expect(ghfake.GetUser, ghfake.ListComments, ghfake.CreateComment)
-	env := actionsEnv(t, dir, api)
-	r := runCLI(t, env, "gate", "-c", cfg, "--baseline", "none", "--results", filepath.Join(dir, "r.json"))
-	if r.code != 0 {
-		t.Errorf("exit %d, want 0 (no baseline, no budget: pass) even though commenting failed", r.code)
-	}
-	if !strings.Contains(r.stderr, "Pull requests from forks get a read-only token") || !strings.Contains(r.stdout, "::warning::") {
-		t.Errorf("no clear warning about the read-only token:\n%s\n%s", r.stdout, r.stderr)
-	}
-	if !strings.Contains(r.stdout, "no baseline yet") {
-		t.Errorf("a missing baseline is not reported:\n%s", r.stdout)
-	}
-	noSecrets(t, "output", r.stdout, r.stderr)
+	synctest.Test(t, func(t *testing.T) {
+		dir, cfg, _ := simSuite(t, fastProfile(10*time.Millisecond), "")
+		api := newFakeAPI(t)
+		api.FailWith(ghfake.CreateComment, 403)
+		api.Expect(ghfake.GetUser, ghfake.ListComments, ghfake.CreateComment)
+		env := actionsEnv(t, dir, api)
+		r := runCLI(t, env, "gate", "-c", cfg, "--baseline", "none", "--results", filepath.Join(dir, "r.json"))
+		if r.code != 0 {
+			t.Errorf("exit %d, want 0 (no baseline, no budget: pass) even though commenting failed", r.code)
+		}
+		if !strings.Contains(r.stderr, "Pull requests from forks get a read-only token") || !strings.Contains(r.stdout, "::warning::") {
+			t.Errorf("no clear warning about the read-only token:\n%s\n%s", r.stdout, r.stderr)
+		}
+		if !strings.Contains(r.stdout, "no baseline yet") {
+			t.Errorf("a missing baseline is not reported:\n%s", r.stdout)
+		}
+		noSecrets(t, "output", r.stdout, r.stderr)
+	})
 }
 
 func TestGateDryRunMakesNoAPICall(t *testing.T) {
 	t.Parallel()
-	dir, cfg, _ := simSuite(t, fastProfile(10*time.Millisecond), "")
-	api := newFakeAPI(t)
-	env := actionsEnv(t, dir, api)
-	env["INPUT_DRY-RUN"] = "true" // as an Action input, not a flag
-	env["INPUT_CONFIG"] = cfg
-	env["INPUT_RESULTS"] = filepath.Join(dir, "r.json")
-	env["INPUT_BASELINE"] = "none"
-	r := runCLI(t, env, "gate")
-	if r.code != 0 {
-		t.Fatalf("exit %d: %s", r.code, r.stderr)
-	}
-	api.Verify() // a dry run makes no call
-	if !strings.Contains(r.stdout, "PR comment (dry run, not posted)") || !strings.Contains(r.stdout, "<!-- latgate:comment") {
-		t.Errorf("dry run did not print the comment:\n%s", r.stdout)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "r.json")); err != nil {
-		t.Error("INPUT_RESULTS was not used")
-	}
+	synctest.Test(t, func(t *testing.T) {
+		dir, cfg, _ := simSuite(t, fastProfile(10*time.Millisecond), "")
+		api := newFakeAPI(t)
+		env := actionsEnv(t, dir, api)
+		env["INPUT_DRY-RUN"] = "true" // as an Action input, not a flag
+		env["INPUT_CONFIG"] = cfg
+		env["INPUT_RESULTS"] = filepath.Join(dir, "r.json")
+		env["INPUT_BASELINE"] = "none"
+		r := runCLI(t, env, "gate")
+		if r.code != 0 {
+			t.Fatalf("exit %d: %s", r.code, r.stderr)
+		}
+		api.Verify() // a dry run makes no call
+		if !strings.Contains(r.stdout, "PR comment (dry run, not posted)") || !strings.Contains(r.stdout, "<!-- latgate:comment") {
+			t.Errorf("dry run did not print the comment:\n%s", r.stdout)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "r.json")); err != nil {
+			t.Error("INPUT_RESULTS was not used")
+		}
+	})
 }
 
-// TestGateBaselineFromArtifact compares two wall-clock runs of one server
-// (gate builds its own HTTP client): it is about where the baseline comes
-// from, so it runs alone in the package with a tolerance (10s) no
-// scheduling delay reaches.
+// TestGateBaselineFromArtifact: the baseline comes from the base branch's
+// artifact; an artifact the base branch never recorded is an explicit "no
+// baseline yet".
 func TestGateBaselineFromArtifact(t *testing.T) {
-	dir, cfg, _ := simSuite(t, fastProfile(10*time.Millisecond), "regression: {min_delta: 10s}\n")
-	api := newFakeAPI(t)
-	env := actionsEnv(t, dir, api)
-	bl := filepath.Join(dir, "b.json")
-	if r := runCLI(t, map[string]string{"TEST_API_KEY": testKey}, "run", "-c", cfg, "-o", bl); r.code != 0 {
-		t.Fatal(r.stderr)
-	}
-	data, _ := os.ReadFile(bl)
-	api.AddRun(ghfake.Run{ID: 9, Workflow: "latgate.yml", Branch: "main", Event: "push", Conclusion: "success",
-		Artifacts: []ghfake.Artifact{{ID: 5, Name: "latgate-baseline", Zip: ghfake.Zip(ghfake.File{Name: "latgate-results.json", Body: string(data)})}}})
-	api.Expect(ghfake.ListWorkflowRuns, ghfake.ListArtifacts, ghfake.DownloadArtifact, ghfake.Storage)
-	r := runCLI(t, env, "gate", "-c", cfg, "--baseline-artifact", "latgate-baseline", "--comment=false", "--results", filepath.Join(dir, "r.json"))
-	if r.code != 0 {
-		t.Fatalf("exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
-	}
-	if !strings.Contains(r.stderr, `baseline history of 1 run(s) from artifact "latgate-baseline" of `+api.RunURL(9)) {
-		t.Errorf("stderr: %s", r.stderr)
-	}
-	if strings.Contains(r.stdout, "no baseline") {
-		t.Error("the artifact baseline was not used")
-	}
-	api.Verify()
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		dir, cfg, _ := simSuite(t, fastProfile(10*time.Millisecond), "")
+		api := newFakeAPI(t)
+		env := actionsEnv(t, dir, api)
+		bl := filepath.Join(dir, "b.json")
+		if r := runCLI(t, map[string]string{"TEST_API_KEY": testKey}, "run", "-c", cfg, "-o", bl); r.code != 0 {
+			t.Fatal(r.stderr)
+		}
+		data, _ := os.ReadFile(bl)
+		api.AddRun(ghfake.Run{ID: 9, Workflow: "latgate.yml", Branch: "main", Event: "push", Conclusion: "success",
+			Artifacts: []ghfake.Artifact{{ID: 5, Name: "latgate-baseline", Zip: ghfake.Zip(ghfake.File{Name: "latgate-results.json", Body: string(data)})}}})
+		api.Expect(ghfake.ListWorkflowRuns, ghfake.ListArtifacts, ghfake.DownloadArtifact, ghfake.Storage)
+		r := runCLI(t, env, "gate", "-c", cfg, "--baseline-artifact", "latgate-baseline", "--comment=false", "--results", filepath.Join(dir, "r.json"))
+		if r.code != 0 {
+			t.Fatalf("exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
+		}
+		if !strings.Contains(r.stderr, `baseline history of 1 run(s) from artifact "latgate-baseline" of `+api.RunURL(9)) {
+			t.Errorf("stderr: %s", r.stderr)
+		}
+		if strings.Contains(r.stdout, "no baseline") {
+			t.Error("the artifact baseline was not used")
+		}
+		api.Verify()
 
-	// The artifact's name is not on the base branch: an explicit "no
-	// baseline yet" that passes and says so.
-	api.Expect(ghfake.ListWorkflowRuns, ghfake.ListArtifacts)
-	r = runCLI(t, env, "gate", "-c", cfg, "--baseline-artifact", "other-name", "--comment=false", "--results", filepath.Join(dir, "r.json"))
-	if r.code != 0 || !strings.Contains(r.stderr, "no baseline yet") || !strings.Contains(r.stdout, "no baseline yet") {
-		t.Errorf("first run on a new repository: exit %d, want 0 and \"no baseline yet\" in the log and the report:\n%s\n%s", r.code, r.stdout, r.stderr)
-	}
+		// The artifact's name is not on the base branch: an explicit "no
+		// baseline yet" that passes and says so.
+		api.Expect(ghfake.ListWorkflowRuns, ghfake.ListArtifacts)
+		r = runCLI(t, env, "gate", "-c", cfg, "--baseline-artifact", "other-name", "--comment=false", "--results", filepath.Join(dir, "r.json"))
+		if r.code != 0 || !strings.Contains(r.stderr, "no baseline yet") || !strings.Contains(r.stdout, "no baseline yet") {
+			t.Errorf("first run on a new repository: exit %d, want 0 and \"no baseline yet\" in the log and the report:\n%s\n%s", r.code, r.stdout, r.stderr)
+		}
+	})
 }
 
 func TestPublishOnly(t *testing.T) {
 	t.Parallel()
-	dir, cfg, _ := simSuite(t, fastProfile(10*time.Millisecond), "")
-	api := newFakeAPI(t)
-	res := filepath.Join(dir, "r.json")
-	if r := runCLI(t, map[string]string{"TEST_API_KEY": testKey}, "run", "-c", cfg, "-o", res); r.code != 0 {
-		t.Fatal(r.stderr)
-	}
-	env := actionsEnv(t, dir, api)
-	delete(env, "TEST_API_KEY") // the workflow_run job has no model secrets
-	event := filepath.Join(dir, "wr.json")
-	_ = os.WriteFile(event, []byte(`{"workflow_run":{"head_sha":"c0ffee0000000000000000000000000000000000","pull_requests":[{"number":7,"head":{"sha":"c0ffee0000000000000000000000000000000000"},"base":{"sha":"ba5e000000000000000000000000000000000000","repo":{"full_name":"o/r"}}}]}}`), 0o644)
-	env["GITHUB_EVENT_PATH"] = event
-	env["GITHUB_EVENT_NAME"] = "workflow_run"
-	// The pull request is found by its head commit among the open ones.
-	api.Expect(ghfake.ListPulls, ghfake.GetUser, ghfake.ListComments, ghfake.CreateComment)
-	r := runCLI(t, env, "publish", "--results", res, "--baseline", res, "-c", cfg)
-	if r.code != 0 {
-		t.Fatalf("exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
-	}
-	api.Verify()
-	if c := api.Comments(7); len(c) != 2 || !strings.Contains(c[1].Body, "latgate") {
-		t.Errorf("comments: %+v, want the sticky comment on #7", c)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		dir, cfg, _ := simSuite(t, fastProfile(10*time.Millisecond), "")
+		api := newFakeAPI(t)
+		res := filepath.Join(dir, "r.json")
+		if r := runCLI(t, map[string]string{"TEST_API_KEY": testKey}, "run", "-c", cfg, "-o", res); r.code != 0 {
+			t.Fatal(r.stderr)
+		}
+		env := actionsEnv(t, dir, api)
+		delete(env, "TEST_API_KEY") // the workflow_run job has no model secrets
+		event := filepath.Join(dir, "wr.json")
+		_ = os.WriteFile(event, []byte(`{"workflow_run":{"head_sha":"c0ffee0000000000000000000000000000000000","pull_requests":[{"number":7,"head":{"sha":"c0ffee0000000000000000000000000000000000"},"base":{"sha":"ba5e000000000000000000000000000000000000","repo":{"full_name":"o/r"}}}]}}`), 0o644)
+		env["GITHUB_EVENT_PATH"] = event
+		env["GITHUB_EVENT_NAME"] = "workflow_run"
+		// The pull request is found by its head commit among the open ones.
+		api.Expect(ghfake.ListPulls, ghfake.GetUser, ghfake.ListComments, ghfake.CreateComment)
+		r := runCLI(t, env, "publish", "--results", res, "--baseline", res, "-c", cfg)
+		if r.code != 0 {
+			t.Fatalf("exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
+		}
+		api.Verify()
+		if c := api.Comments(7); len(c) != 2 || !strings.Contains(c[1].Body, "latgate") {
+			t.Errorf("comments: %+v, want the sticky comment on #7", c)
+		}
+	})
 }
 
 func TestGateWithoutTokenWarns(t *testing.T) {
 	t.Parallel()
-	dir, cfg, _ := simSuite(t, fastProfile(10*time.Millisecond), "budgets:\n  ttft: {p50: 1ms}\n")
-	api := newFakeAPI(t)
-	env := actionsEnv(t, dir, api)
-	delete(env, "GITHUB_TOKEN")
-	// no call expected
-	r := runCLI(t, env, "gate", "-c", cfg, "--baseline=none", "--results", filepath.Join(dir, "r.json"))
-	if r.code != 1 {
-		t.Errorf("exit %d, want 1: the budget is blown whether or not a comment can be posted", r.code)
-	}
-	if !strings.Contains(r.stderr, "no GitHub token") {
-		t.Errorf("want a clear warning and no API call; stderr %q", r.stderr)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		dir, cfg, _ := simSuite(t, fastProfile(10*time.Millisecond), "budgets:\n  ttft: {p50: 1ms}\n")
+		api := newFakeAPI(t)
+		env := actionsEnv(t, dir, api)
+		delete(env, "GITHUB_TOKEN")
+		// no call expected
+		r := runCLI(t, env, "gate", "-c", cfg, "--baseline=none", "--results", filepath.Join(dir, "r.json"))
+		if r.code != 1 {
+			t.Errorf("exit %d, want 1: the budget is blown whether or not a comment can be posted", r.code)
+		}
+		if !strings.Contains(r.stderr, "no GitHub token") {
+			t.Errorf("want a clear warning and no API call; stderr %q", r.stderr)
+		}
+	})
 }
 
 // TestGateAcceptLabel: a pull request labelled latency-accepted reports its
 // regression as accepted, by whom, and passes; without the label it fails.
 func TestGateAcceptLabel(t *testing.T) {
 	t.Parallel()
-	dir, cfg, s := simSuite(t, fastProfile(20*time.Millisecond), "")
-	api := newFakeAPI(t)
-	env := actionsEnv(t, dir, api)
-	bl := filepath.Join(dir, "baseline.json")
-	if r := runCLI(t, env, "gate", "--mode", "record", "-c", cfg, "--results", bl); r.code != 0 {
-		t.Fatalf("record: exit %d: %s", r.code, r.stderr)
-	}
-	s.SetProfile(fastProfile(150 * time.Millisecond))
-	event := filepath.Join(dir, "labeled.json")
-	_ = os.WriteFile(event, []byte(`{"action":"labeled","label":{"name":"latency-accepted"},"sender":{"login":"carol"},
-		"pull_request":{"number":7,"labels":[{"name":"latency-accepted"}],"head":{"sha":"c0ffee0000000000000000000000000000000000"},"base":{"sha":"ba5e000000000000000000000000000000000000"}}}`), 0o644)
-	env["GITHUB_EVENT_PATH"] = event
-	env["GITHUB_EVENT_NAME"] = "pull_request"
-	r := runCLI(t, env, "gate", "-c", cfg, "--baseline", bl, "--results", filepath.Join(dir, "r.json"), "--dry-run")
-	if r.code != 0 {
-		t.Errorf("accepted regression: exit %d, want 0:\n%s", r.code, r.stderr)
-	}
-	if !strings.Contains(r.stdout, `accepted by @carol with the label "latency-accepted"`) || !strings.Contains(r.stdout, "regression") {
-		t.Errorf("the comment does not report the regression as accepted and by whom:\n%s", r.stdout)
-	}
-	r = runCLI(t, env, "gate", "-c", cfg, "--baseline", bl, "--results", filepath.Join(dir, "r.json"), "--dry-run", "--accept-label", "")
-	if r.code != 1 {
-		t.Errorf("without an accept label: exit %d, want 1", r.code)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		dir, cfg, s := simSuite(t, fastProfile(20*time.Millisecond), "")
+		api := newFakeAPI(t)
+		env := actionsEnv(t, dir, api)
+		bl := filepath.Join(dir, "baseline.json")
+		if r := runCLI(t, env, "gate", "--mode", "record", "-c", cfg, "--results", bl); r.code != 0 {
+			t.Fatalf("record: exit %d: %s", r.code, r.stderr)
+		}
+		s.SetProfile(fastProfile(150 * time.Millisecond))
+		event := filepath.Join(dir, "labeled.json")
+		_ = os.WriteFile(event, []byte(`{"action":"labeled","label":{"name":"latency-accepted"},"sender":{"login":"carol"},
+			"pull_request":{"number":7,"labels":[{"name":"latency-accepted"}],"head":{"sha":"c0ffee0000000000000000000000000000000000"},"base":{"sha":"ba5e000000000000000000000000000000000000"}}}`), 0o644)
+		env["GITHUB_EVENT_PATH"] = event
+		env["GITHUB_EVENT_NAME"] = "pull_request"
+		r := runCLI(t, env, "gate", "-c", cfg, "--baseline", bl, "--results", filepath.Join(dir, "r.json"), "--dry-run")
+		if r.code != 0 {
+			t.Errorf("accepted regression: exit %d, want 0:\n%s", r.code, r.stderr)
+		}
+		if !strings.Contains(r.stdout, `accepted by @carol with the label "latency-accepted"`) || !strings.Contains(r.stdout, "regression") {
+			t.Errorf("the comment does not report the regression as accepted and by whom:\n%s", r.stdout)
+		}
+		r = runCLI(t, env, "gate", "-c", cfg, "--baseline", bl, "--results", filepath.Join(dir, "r.json"), "--dry-run", "--accept-label", "")
+		if r.code != 1 {
+			t.Errorf("without an accept label: exit %d, want 1", r.code)
+		}
+	})
 }
 
 // TestErrorsBeforeTheRun: bad flags, paths and baselines are reported
@@ -456,36 +473,39 @@ func resultsAt(t *testing.T, cfg, path string, d time.Duration) (string, time.Ti
 // pull request whose branch is named main uploaded a newer
 // latgate-baseline artifact, which is never read nor carried forward.
 func TestRecordNeverCarriesAPlantedBaseline(t *testing.T) {
-	dir, cfg, _ := simSuite(t, fastProfile(10*time.Millisecond), "")
-	api := newFakeAPI(t)
-	good, goodAt := resultsAt(t, cfg, filepath.Join(dir, "good.json"), -2*time.Hour)
-	planted, plantedAt := resultsAt(t, cfg, filepath.Join(dir, "planted.json"), -time.Hour)
-	api.AddRun(ghfake.Run{ID: 9, Workflow: "latgate.yml", Branch: "main", Artifacts: []ghfake.Artifact{
-		{ID: 5, Name: "latgate-baseline", Zip: ghfake.Zip(ghfake.File{Name: publish.HistoryName(goodAt), Body: good})}}})
-	api.AddRun(ghfake.Run{ID: 30, Workflow: "latgate.yml", Branch: "main", Event: "pull_request", HeadRepo: api.ForkOf("mallory"),
-		Artifacts: []ghfake.Artifact{{ID: 6, Name: "latgate-baseline", Zip: ghfake.Zip(ghfake.File{Name: publish.HistoryName(plantedAt), Body: planted})}}})
-	env := pushEnv(t, dir, api)
-	hist := filepath.Join(dir, "hist")
-	api.Expect(ghfake.ListWorkflowRuns, ghfake.ListArtifacts, ghfake.DownloadArtifact, ghfake.Storage)
-	r := runCLI(t, env, "gate", "--mode", "record", "-c", cfg, "--baseline-artifact", "latgate-baseline",
-		"--baseline-dir", hist, "--results", filepath.Join(dir, "cur.json"))
-	if r.code != 0 {
-		t.Fatalf("record: exit %d:\n%s", r.code, r.stderr)
-	}
-	files, err := publish.ReadHistoryDir(hist)
-	if err != nil || len(files) != 2 || files[0].Name != publish.HistoryName(goodAt) {
-		t.Errorf("history %v, %v; want the push run's file and this run's", names(files), err)
-	}
-	for _, f := range files {
-		if f.Name == publish.HistoryName(plantedAt) {
-			t.Errorf("the planted file %s was carried forward:\n%s", f.Name, r.stderr)
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		dir, cfg, _ := simSuite(t, fastProfile(10*time.Millisecond), "")
+		api := newFakeAPI(t)
+		good, goodAt := resultsAt(t, cfg, filepath.Join(dir, "good.json"), -2*time.Hour)
+		planted, plantedAt := resultsAt(t, cfg, filepath.Join(dir, "planted.json"), -time.Hour)
+		api.AddRun(ghfake.Run{ID: 9, Workflow: "latgate.yml", Branch: "main", Artifacts: []ghfake.Artifact{
+			{ID: 5, Name: "latgate-baseline", Zip: ghfake.Zip(ghfake.File{Name: publish.HistoryName(goodAt), Body: good})}}})
+		api.AddRun(ghfake.Run{ID: 30, Workflow: "latgate.yml", Branch: "main", Event: "pull_request", HeadRepo: api.ForkOf("mallory"),
+			Artifacts: []ghfake.Artifact{{ID: 6, Name: "latgate-baseline", Zip: ghfake.Zip(ghfake.File{Name: publish.HistoryName(plantedAt), Body: planted})}}})
+		env := pushEnv(t, dir, api)
+		hist := filepath.Join(dir, "hist")
+		api.Expect(ghfake.ListWorkflowRuns, ghfake.ListArtifacts, ghfake.DownloadArtifact, ghfake.Storage)
+		r := runCLI(t, env, "gate", "--mode", "record", "-c", cfg, "--baseline-artifact", "latgate-baseline",
+			"--baseline-dir", hist, "--results", filepath.Join(dir, "cur.json"))
+		if r.code != 0 {
+			t.Fatalf("record: exit %d:\n%s", r.code, r.stderr)
 		}
-	}
-	for _, c := range api.Calls() {
-		if strings.Contains(c.Path, "/runs/30/") || strings.Contains(c.Path, "/artifacts/6/") {
-			t.Errorf("the fork's run was read: %s", c)
+		files, err := publish.ReadHistoryDir(hist)
+		if err != nil || len(files) != 2 || files[0].Name != publish.HistoryName(goodAt) {
+			t.Errorf("history %v, %v; want the push run's file and this run's", names(files), err)
 		}
-	}
+		for _, f := range files {
+			if f.Name == publish.HistoryName(plantedAt) {
+				t.Errorf("the planted file %s was carried forward:\n%s", f.Name, r.stderr)
+			}
+		}
+		for _, c := range api.Calls() {
+			if strings.Contains(c.Path, "/runs/30/") || strings.Contains(c.Path, "/artifacts/6/") {
+				t.Errorf("the fork's run was read: %s", c)
+			}
+		}
+	})
 }
 
 func names(files []publish.HistoryFile) []string {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/synctest"
 
 	"github.com/latgate/latgate/internal/ghfake"
 )
@@ -101,32 +102,35 @@ func TestImportThenCompare(t *testing.T) {
 // the pull request imports its own run and publishes it against that
 // artifact, without a suite file.
 func TestImportedThroughTheAction(t *testing.T) {
-	dir := t.TempDir()
-	api := newFakeAPI(t)
-	env := actionsEnv(t, dir, api)
-	env["GITHUB_SHA"] = "c0ffee0000000000000000000000000000000000"
-	base, head := filepath.Join(dir, "base.json"), filepath.Join(dir, "latgate-results.json")
-	importVLLM(t, env, vllmFixture, base)
-	importVLLM(t, env, slowerVLLM(t, dir, 1.6), head)
-	data, _ := os.ReadFile(base)
-	api.AddRun(ghfake.Run{ID: 9, Workflow: "latgate.yml", Branch: "main", Event: "push", Conclusion: "success",
-		Artifacts: []ghfake.Artifact{{ID: 5, Name: "latgate-baseline", Zip: ghfake.Zip(ghfake.File{Name: "latgate-results.json", Body: string(data)})}}})
-	api.Expect(ghfake.ListWorkflowRuns, ghfake.ListArtifacts, ghfake.DownloadArtifact, ghfake.Storage, ghfake.GetUser, ghfake.ListComments, ghfake.CreateComment)
-	r := runCLI(t, env, "publish", "--working-directory", dir, "--results", head, "--baseline-artifact", "latgate-baseline")
-	if r.code != 1 {
-		t.Fatalf("exit %d, want 1 (a regression):\n%s\n%s", r.code, r.stdout, r.stderr)
-	}
-	api.Verify()
-	if !strings.Contains(r.stderr, "was imported from vllm and there is no "+filepath.Join(dir, "latgate.yaml")+": default thresholds, no budgets") {
-		t.Errorf("stderr: %s", r.stderr)
-	}
-	c := api.Comments(7)
-	if len(c) != 2 || !strings.Contains(c[1].Body, "regression") || !strings.Contains(c[1].Body, "rate=inf concurrency=4") {
-		t.Fatalf("comments %+v", c)
-	}
-	if !strings.Contains(r.stdout, "::error title=latgate%3A rate=inf concurrency=4 @ example/qwen2.5-0.5b::ttft") {
-		t.Errorf("want an annotation at no file (there is no suite):\n%s", r.stdout)
-	}
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		dir := t.TempDir()
+		api := newFakeAPI(t)
+		env := actionsEnv(t, dir, api)
+		env["GITHUB_SHA"] = "c0ffee0000000000000000000000000000000000"
+		base, head := filepath.Join(dir, "base.json"), filepath.Join(dir, "latgate-results.json")
+		importVLLM(t, env, vllmFixture, base)
+		importVLLM(t, env, slowerVLLM(t, dir, 1.6), head)
+		data, _ := os.ReadFile(base)
+		api.AddRun(ghfake.Run{ID: 9, Workflow: "latgate.yml", Branch: "main", Event: "push", Conclusion: "success",
+			Artifacts: []ghfake.Artifact{{ID: 5, Name: "latgate-baseline", Zip: ghfake.Zip(ghfake.File{Name: "latgate-results.json", Body: string(data)})}}})
+		api.Expect(ghfake.ListWorkflowRuns, ghfake.ListArtifacts, ghfake.DownloadArtifact, ghfake.Storage, ghfake.GetUser, ghfake.ListComments, ghfake.CreateComment)
+		r := runCLI(t, env, "publish", "--working-directory", dir, "--results", head, "--baseline-artifact", "latgate-baseline")
+		if r.code != 1 {
+			t.Fatalf("exit %d, want 1 (a regression):\n%s\n%s", r.code, r.stdout, r.stderr)
+		}
+		api.Verify()
+		if !strings.Contains(r.stderr, "was imported from vllm and there is no "+filepath.Join(dir, "latgate.yaml")+": default thresholds, no budgets") {
+			t.Errorf("stderr: %s", r.stderr)
+		}
+		c := api.Comments(7)
+		if len(c) != 2 || !strings.Contains(c[1].Body, "regression") || !strings.Contains(c[1].Body, "rate=inf concurrency=4") {
+			t.Fatalf("comments %+v", c)
+		}
+		if !strings.Contains(r.stdout, "::error title=latgate%3A rate=inf concurrency=4 @ example/qwen2.5-0.5b::ttft") {
+			t.Errorf("want an annotation at no file (there is no suite):\n%s", r.stdout)
+		}
+	})
 }
 
 func TestImportErrors(t *testing.T) {

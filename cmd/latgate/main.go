@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/latgate/latgate/gate"
+	"github.com/latgate/latgate/internal/cli"
 	"github.com/latgate/latgate/internal/version"
 )
 
@@ -26,7 +27,7 @@ const (
 )
 
 func exitCode(err error) int {
-	if err == nil || errors.Is(err, errHelp) {
+	if err == nil || errors.Is(err, cli.ErrHelp) {
 		return exitOK
 	}
 	switch gate.KindOf(err) {
@@ -45,52 +46,25 @@ type env struct {
 	stdout, stderr io.Writer
 	getenv         func(string) string
 	ctx            context.Context
-	// client sends latgate run's requests; nil: the one gate sizes for
-	// the suite. Tests give one that reaches a simulator on virtual time
+	// client sends the suite's requests (run, ab, gate), github talks to
+	// the GitHub API; nil: the ones gate makes. Tests give clients that
+	// reach simulators and the fake GitHub API on virtual time
 	// (internal/clocktest).
-	client *http.Client
+	client, github *http.Client
 }
-
-const usageText = `latgate measures LLM streaming latency and gates CI on drift.
-
-Usage:
-  latgate run     [-c latgate.yaml] [-o results.json]     run the suite, write results
-  latgate ab      [-c HEAD.yaml] --base-config BASE.yaml [-o ab.json] [--base-url E=URL] [--head-url E=URL]
-                                                           base and head interleaved in one job (recommended)
-  latgate compare BASELINE CURRENT | B1 B2 ... CURRENT | AB.json [-c latgate.yaml] [--format text|markdown|json|html|benchstat|bmf|csv|otlp|openmetrics]
-  latgate gate    [-c latgate.yaml] [--mode gate|record|ab] [--baseline FILE] [--dry-run]
-  latgate publish --results FILE [--baseline FILE] [--pr N | --head-sha SHA]
-  latgate merge   A.json B.json ... -o all.json
-  latgate import  --from vllm|aiperf|guidellm FILE... -o results.json
-                                                           other tools' per-request results as a results file
-  latgate trend   DIR|FILES... [--format text|markdown|json|html]
-                                                           main's trend: series and change points of recorded runs
-  latgate demo                                             the whole flow on the built-in simulator
-  latgate sim     [--addr 127.0.0.1:8080] [--profile realistic]  serve the simulator
-  latgate init    [--base-url URL --model M --api-key-env VAR]  write latgate.yaml and a workflow
-  latgate completion bash|zsh|fish
-  latgate version
-
-Run 'latgate COMMAND -h' for a command's flags.
-Exit codes: 0 pass, 1 gate failed, 2 bad usage/config/input, 3 could not run.
-`
 
 func run(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
 	// Ctrl-C / SIGTERM cancel the context: in-flight streams are aborted
 	// and what was measured is still written.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return runContext(ctx, args, stdout, stderr, getenv)
-}
-
-func runContext(ctx context.Context, args []string, stdout, stderr io.Writer, getenv func(string) string) int {
 	return runEnv(&env{stdout: stdout, stderr: stderr, getenv: getenv, ctx: ctx}, args)
 }
 
 // runEnv runs a command in e and returns its exit code.
 func runEnv(e *env, args []string) int {
 	err := dispatch(e, args)
-	if err != nil && gate.KindOf(err) != gate.Failed && !errors.Is(err, errHelp) {
+	if err != nil && gate.KindOf(err) != gate.Failed && !errors.Is(err, cli.ErrHelp) {
 		fmt.Fprintln(e.stderr, "latgate: "+oneLine(err.Error()))
 	}
 	return exitCode(err)
@@ -100,46 +74,9 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(strings.ReplaceAll(s, "\n", " ")), " ")
 }
 
-func dispatch(e *env, args []string) error {
-	if len(args) == 0 {
-		fmt.Fprint(e.stderr, usageText)
-		return gate.BadInputf("no command given")
-	}
-	cmd, rest := args[0], args[1:]
-	switch cmd {
-	case "run":
-		return cmdRun(e, rest)
-	case "compare":
-		return cmdCompare(e, rest)
-	case "ab":
-		return cmdAB(e, rest)
-	case "gate":
-		return cmdGate(e, rest)
-	case "publish":
-		return cmdPublish(e, rest)
-	case "merge":
-		return cmdMerge(e, rest)
-	case "import":
-		return cmdImport(e, rest)
-	case "trend":
-		return cmdTrend(e, rest)
-	case "demo":
-		return cmdDemo(e, rest)
-	case "sim":
-		return cmdSim(e, rest)
-	case "init":
-		return cmdInit(e, rest)
-	case "completion":
-		return cmdCompletion(e, rest)
-	case "version", "--version", "-version":
-		fmt.Fprintln(e.stdout, version.String())
-		return nil
-	case "help", "-h", "--help":
-		fmt.Fprint(e.stdout, usageText)
-		return nil
-	}
-	fmt.Fprint(e.stderr, usageText)
-	return gate.BadInputf("unknown command %q", cmd)
+func (e *env) gateEnv() gate.Env {
+	return gate.Env{Stdout: e.stdout, Stderr: e.stderr, Getenv: e.getenv, HTTPClient: e.github, ProbeClient: e.client,
+		Color: isTerminal(e.stdout), TTY: progressBar(e), ToolVersion: version.Tool()}
 }
 
 // progressBar reports whether to draw a bar: on a terminal, and never in CI

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -17,6 +18,7 @@ import (
 
 	"github.com/latgate/latgate/fileio"
 	"github.com/latgate/latgate/internal/clocktest"
+	"github.com/latgate/latgate/report"
 	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/sim"
 )
@@ -28,38 +30,41 @@ type result struct {
 	stdout, stderr string
 }
 
-func runCLI(t *testing.T, env map[string]string, args ...string) result {
-	t.Helper()
-	var out, errb bytes.Buffer
-	getenv := func(k string) string { return env[k] }
-	code := run(args, &out, &errb, getenv)
-	return result{code, out.String(), errb.String()}
+// loopback holds the client of each test that serves on clocktest's
+// in-memory loopback, inside its synctest bubble (simSuite, newFakeAPI):
+// runCLI sends that test's requests, to its simulators and to the fake
+// GitHub API, through it, on virtual time.
+var loopback sync.Map // *testing.T → *http.Client
+
+// onLoopback makes runCLI in t send its requests through client.
+func onLoopback(t *testing.T, client *http.Client) {
+	if _, loaded := loopback.LoadOrStore(t, client); !loaded {
+		t.Cleanup(func() { loopback.Delete(t) })
+	}
 }
 
-// virtualCLI runs the command as runCLI does, inside the test's synctest
-// bubble: latgate run measures through client, a clocktest server's, on
-// virtual time (the other commands send no request of their own).
-func virtualCLI(t *testing.T, client *http.Client, vars map[string]string, args ...string) result {
+// runCLI runs latgate as main does: on clocktest's loopback and virtual
+// time in a test that serves there (onLoopback), else on the real network.
+func runCLI(t *testing.T, env map[string]string, args ...string) result {
+	t.Helper()
+	return runCLIContext(t, context.Background(), env, args...)
+}
+
+// runCLIContext is runCLI with the context a signal would cancel.
+func runCLIContext(t *testing.T, ctx context.Context, vars map[string]string, args ...string) result {
 	t.Helper()
 	var out, errb bytes.Buffer
-	e := &env{stdout: &out, stderr: &errb, getenv: func(k string) string { return vars[k] }, ctx: context.Background(), client: client}
+	e := &env{stdout: &out, stderr: &errb, getenv: func(k string) string { return vars[k] }, ctx: ctx}
+	if c, ok := loopback.Load(t); ok {
+		e.client, e.github = c.(*http.Client), c.(*http.Client)
+	}
 	code := runEnv(e, args)
 	return result{code, out.String(), errb.String()}
 }
 
-// virtualSuite starts a simulator on the in-memory loopback of the test's
-// synctest bubble and writes a suite for it; latgate run reaches it through
-// client (see virtualCLI).
-func virtualSuite(t *testing.T, p sim.Profile, extra string) (dir, cfg string, s *sim.Server, client *http.Client) {
-	t.Helper()
-	s = sim.New(p, 7)
-	s.APIKey = testKey
-	srv := clocktest.NewServer(t, s)
-	dir, cfg = writeSuite(t, srv.URL, extra)
-	return dir, cfg, s, srv.Client()
-}
-
-// simSuite starts a simulator and writes a suite for it.
+// simSuite starts a simulator on clocktest's in-memory loopback (inside
+// the test's synctest bubble) and writes a suite for it: 40 requests at
+// concurrency 4.
 func simSuite(t *testing.T, p sim.Profile, extra string) (dir, cfg string, s *sim.Server) {
 	t.Helper()
 	return simSuiteN(t, p, 40, extra)
@@ -70,8 +75,8 @@ func simSuiteN(t *testing.T, p sim.Profile, requests int, extra string) (dir, cf
 	t.Helper()
 	s = sim.New(p, 7)
 	s.APIKey = testKey
-	srv := httptest.NewServer(s)
-	t.Cleanup(srv.Close)
+	srv := clocktest.NewServer(t, s)
+	onLoopback(t, srv.Client())
 	dir, cfg = writeSuiteN(t, srv.URL, requests, extra)
 	return dir, cfg, s
 }
@@ -116,10 +121,10 @@ func fastProfile(ttft time.Duration) sim.Profile {
 func TestRunCompareExitCodes(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
-		dir, cfg, s, client := virtualSuite(t, fastProfile(20*time.Millisecond), "")
+		dir, cfg, s := simSuite(t, fastProfile(20*time.Millisecond), "")
 		env := map[string]string{"TEST_API_KEY": testKey}
 		base := filepath.Join(dir, "base.json")
-		r := virtualCLI(t, client, env, "run", "-c", cfg, "-o", base)
+		r := runCLI(t, env, "run", "-c", cfg, "-o", base)
 		if r.code != 0 {
 			t.Fatalf("run exit %d: %s", r.code, r.stderr)
 		}
@@ -140,19 +145,19 @@ func TestRunCompareExitCodes(t *testing.T) {
 		}
 		// Same server: unchanged → pass (flags after the positional arguments).
 		same := filepath.Join(dir, "same.json")
-		if r := virtualCLI(t, client, env, "run", "-c", cfg, "-o", same); r.code != 0 {
+		if r := runCLI(t, env, "run", "-c", cfg, "-o", same); r.code != 0 {
 			t.Fatalf("second run exit %d: %s", r.code, r.stderr)
 		}
-		if r := virtualCLI(t, client, nil, "compare", base, same, "-c", cfg); r.code != 0 {
+		if r := runCLI(t, nil, "compare", base, same, "-c", cfg); r.code != 0 {
 			t.Errorf("unchanged compare exit %d, want 0:\n%s%s", r.code, r.stdout, r.stderr)
 		}
 		// Slower server → fail, JSON verdict.
 		s.SetProfile(fastProfile(120 * time.Millisecond))
 		slow := filepath.Join(dir, "slow.json")
-		if r := virtualCLI(t, client, env, "run", "-c", cfg, "-o", slow); r.code != 0 {
+		if r := runCLI(t, env, "run", "-c", cfg, "-o", slow); r.code != 0 {
 			t.Fatalf("slow run exit %d: %s", r.code, r.stderr)
 		}
-		r = virtualCLI(t, client, nil, "compare", "--format", "json", base, slow, "-c", cfg)
+		r = runCLI(t, nil, "compare", "--format", "json", base, slow, "-c", cfg)
 		if r.code != 1 {
 			t.Fatalf("slower compare exit %d, want 1:\n%s%s", r.code, r.stdout, r.stderr)
 		}
@@ -173,10 +178,10 @@ func TestRunCompareExitCodes(t *testing.T) {
 			t.Errorf("verdict %q schema %q, ttft p50 regression %v", v.Verdict, v.Schema, regressed)
 		}
 		// --fail-on over_budget only (and no budget): the same comparison passes.
-		if r := virtualCLI(t, client, nil, "compare", base, slow, "--fail-on", "over_budget"); r.code != 0 {
+		if r := runCLI(t, nil, "compare", base, slow, "--fail-on", "over_budget"); r.code != 0 {
 			t.Errorf("with --fail-on over_budget exit %d, want 0", r.code)
 		}
-		if r := virtualCLI(t, client, nil, "compare", base, slow, "--format", "markdown"); !strings.Contains(r.stdout, "### ❌ latgate") {
+		if r := runCLI(t, nil, "compare", base, slow, "--format", "markdown"); !strings.Contains(r.stdout, "### ❌ latgate") {
 			t.Errorf("markdown output:\n%s", r.stdout)
 		}
 	})
@@ -184,34 +189,36 @@ func TestRunCompareExitCodes(t *testing.T) {
 
 func TestAPIKeyNeverLeaks(t *testing.T) {
 	t.Parallel()
-	// A profile with every kind of failure, and a server that echoes a
-	// wrong key back in its 401 message.
-	flaky, _ := sim.Named("flaky")
-	flaky.Faults.StallFor = 3 * time.Second
-	dir, cfg, _ := simSuite(t, flaky, "")
-	env := map[string]string{"TEST_API_KEY": testKey, "GITHUB_TOKEN": "ghs_should_not_matter"}
-	out := filepath.Join(dir, "r.json")
-	r := runCLI(t, env, "run", "-c", cfg, "-o", out)
-	if r.code != 0 {
-		t.Fatalf("exit %d: %s", r.code, r.stderr)
-	}
-	file, _ := os.ReadFile(out)
-	r2 := runCLI(t, nil, "compare", out, out, "--format", "markdown")
-	// A wrong key that the server echoes: the probe must redact it.
-	env["TEST_API_KEY"] = testKey + "-wrong"
-	out3 := filepath.Join(dir, "r3.json")
-	r3 := runCLI(t, env, "run", "-c", cfg, "-o", out3)
-	if r3.code != 3 || !strings.Contains(r3.stderr, "HTTP 401") {
-		t.Errorf("every request 401: exit %d, want 3 with the provider's message; stderr %s", r3.code, r3.stderr)
-	}
-	for name, text := range map[string]string{"stdout": r.stdout + r2.stdout + r3.stdout, "stderr": r.stderr + r2.stderr + r3.stderr, "results": string(file)} {
-		if strings.Contains(text, testKey) || strings.Contains(text, "SECRET-0123456789") {
-			t.Errorf("the API key appears in %s", name)
+	synctest.Test(t, func(t *testing.T) {
+		// A profile with every kind of failure, and a server that echoes a
+		// wrong key back in its 401 message.
+		flaky, _ := sim.Named("flaky")
+		flaky.Faults.StallFor = 3 * time.Second
+		dir, cfg, _ := simSuite(t, flaky, "")
+		env := map[string]string{"TEST_API_KEY": testKey, "GITHUB_TOKEN": "ghs_should_not_matter"}
+		out := filepath.Join(dir, "r.json")
+		r := runCLI(t, env, "run", "-c", cfg, "-o", out)
+		if r.code != 0 {
+			t.Fatalf("exit %d: %s", r.code, r.stderr)
 		}
-	}
-	if !strings.Contains(string(file), `"error":"HTTP 503`) {
-		t.Error("the flaky profile's failures are not recorded as data")
-	}
+		file, _ := os.ReadFile(out)
+		r2 := runCLI(t, nil, "compare", out, out, "--format", "markdown")
+		// A wrong key that the server echoes: the probe must redact it.
+		env["TEST_API_KEY"] = testKey + "-wrong"
+		out3 := filepath.Join(dir, "r3.json")
+		r3 := runCLI(t, env, "run", "-c", cfg, "-o", out3)
+		if r3.code != 3 || !strings.Contains(r3.stderr, "HTTP 401") {
+			t.Errorf("every request 401: exit %d, want 3 with the provider's message; stderr %s", r3.code, r3.stderr)
+		}
+		for name, text := range map[string]string{"stdout": r.stdout + r2.stdout + r3.stdout, "stderr": r.stderr + r2.stderr + r3.stderr, "results": string(file)} {
+			if strings.Contains(text, testKey) || strings.Contains(text, "SECRET-0123456789") {
+				t.Errorf("the API key appears in %s", name)
+			}
+		}
+		if !strings.Contains(string(file), `"error":"HTTP 503`) {
+			t.Error("the flaky profile's failures are not recorded as data")
+		}
+	})
 }
 
 func TestBadInputs(t *testing.T) {
@@ -266,7 +273,7 @@ func TestBadInputs(t *testing.T) {
 		{"ab unknown endpoint", []string{"ab", "-c", cfgNoKey, "--base-config", cfgNoKey, "--base-url", "nope=http://x"}, 2, `base-url: no endpoint "nope"`},
 		{"ab nothing in common", []string{"ab", "-c", cfgNoKey, "--base-config", write("other.yaml", "endpoints:\n  - {name: e, base_url: http://x/v1, model: m}\nscenarios:\n  - {name: t, prompt: hi}\n")}, 2, "no (endpoint, scenario) in common"},
 		{"history below 2", []string{"compare", good, good, "-c", write("h.yaml", "endpoints:\n  - {name: e, base_url: http://x/v1, model: m}\nscenarios:\n  - {name: s, prompt: hi}\nregression:\n  history: 1\n")}, 2, "regression.history"},
-		{"bad format", []string{"compare", good, good, "--format", "xml"}, 2, `format: want one of text, markdown, json, html, benchstat, bmf, csv, otlp, openmetrics, got "xml"`},
+		{"bad format", []string{"compare", good, good, "--format", "xml"}, 2, `-format: want one of ` + strings.Join(report.ReportFormats.Names(), ", ") + `, got "xml"`},
 		{"bad threshold flag", []string{"compare", good, good, "--alpha", "3"}, 2, "alpha: want a number between 0 and 0.5"},
 		// Flags are checked as the same keys in the config are.
 		{"tolerance flag out of range", []string{"compare", good, good, "--tolerance", "150%"}, 2, "tolerance: 150% is out of range: want at least 0% and below 100%"},
@@ -356,91 +363,96 @@ func TestVersion(t *testing.T) {
 	}
 }
 
-// TestInterruptStillWritesResults is a wall-clock smoke test of the whole
-// command over a real loopback (the runner's interrupt is tested exactly on
-// virtual time in probe): 4 warmup then 40 requests of 1s at concurrency 4
-// take 11s. The run is interrupted when the 9th request arrives, so after
-// a measured one completed; it must end within 3s of the interrupt, with
-// what was measured written and marked interrupted.
+// TestInterruptStillWritesResults: 4 warmup then 40 requests of 1s at
+// concurrency 4 take 11s. The run is interrupted (the context a signal
+// cancels) when the 9th request arrives, so after a measured one
+// completed; it stops at once, on virtual time, with what was measured
+// written and marked interrupted.
 func TestInterruptStillWritesResults(t *testing.T) {
 	t.Parallel()
-	s := sim.New(sim.Profile{TTFT: sim.Fixed(100 * time.Millisecond), ITL: sim.Fixed(100 * time.Millisecond), Tokens: 10}, 7)
-	s.APIKey = testKey
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	var arrived atomic.Int64
-	interrupted := make(chan time.Time, 1)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if arrived.Add(1) == 9 {
-			interrupted <- time.Now()
-			cancel()
+	synctest.Test(t, func(t *testing.T) {
+		s := sim.New(sim.Profile{TTFT: sim.Fixed(100 * time.Millisecond), ITL: sim.Fixed(100 * time.Millisecond), Tokens: 10}, 7)
+		s.APIKey = testKey
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		var arrived atomic.Int64
+		var interrupted time.Time
+		srv := clocktest.NewServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if arrived.Add(1) == 9 {
+				interrupted = time.Now()
+				cancel()
+			}
+			s.ServeHTTP(w, r)
+		}))
+		onLoopback(t, srv.Client())
+		dir, cfg := writeSuite(t, srv.URL, "")
+		out := filepath.Join(dir, "r.json")
+		r := runCLIContext(t, ctx, map[string]string{"TEST_API_KEY": testKey}, "run", "-c", cfg, "-o", out)
+		if interrupted.IsZero() {
+			t.Fatal("the run ended before its 9th request")
 		}
-		s.ServeHTTP(w, r)
-	}))
-	t.Cleanup(srv.Close)
-	dir, cfg := writeSuite(t, srv.URL, "")
-	out := filepath.Join(dir, "r.json")
-	var so, se bytes.Buffer
-	code := runContext(ctx, []string{"run", "-c", cfg, "-o", out}, &so, &se, func(k string) string { return map[string]string{"TEST_API_KEY": testKey}[k] })
-	select {
-	case at := <-interrupted:
-		if el := time.Since(at); el > 3*time.Second {
-			t.Errorf("stopping took %v after the interrupt: it did not stop the run", el)
+		if el := time.Since(interrupted); el != 0 {
+			t.Errorf("stopping took %v after the interrupt, want no time: the in-flight streams are aborted", el)
 		}
-	default:
-		t.Fatal("the run ended before its 9th request")
-	}
-	if code != 3 || !strings.Contains(se.String(), "incomplete run (interrupted") {
-		t.Errorf("exit %d, want 3 and the interruption named: %s", code, se.String())
-	}
-	f, err := fileio.Read(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := len(f.Runs[0].Requests)
-	if n == 0 || n >= 40 || f.Runs[0].OKCount() != n {
-		t.Errorf("%d requests (%d ok) written, want some, all ok", n, f.Runs[0].OKCount())
-	}
-	if !strings.HasPrefix(f.Incomplete, "interrupted") {
-		t.Errorf("incomplete %q, want the interruption recorded", f.Incomplete)
-	}
-	// An incomplete file can neither be a baseline nor pass a gate.
-	for _, args := range [][]string{{"compare", out, out}} {
-		r := runCLI(t, nil, args...)
-		if r.code != 2 || !strings.Contains(r.stderr, "is incomplete") {
-			t.Errorf("%v: exit %d, stderr %q; want 2 naming the incomplete file", args, r.code, r.stderr)
+		if r.code != 3 || !strings.Contains(r.stderr, "incomplete run (interrupted") {
+			t.Errorf("exit %d, want 3 and the interruption named: %s", r.code, r.stderr)
 		}
-	}
+		f, err := fileio.Read(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := len(f.Runs[0].Requests)
+		if n == 0 || n >= 40 || f.Runs[0].OKCount() != n {
+			t.Errorf("%d requests (%d ok) written, want some, all ok", n, f.Runs[0].OKCount())
+		}
+		if !strings.HasPrefix(f.Incomplete, "interrupted") {
+			t.Errorf("incomplete %q, want the interruption recorded", f.Incomplete)
+		}
+		// An incomplete file can neither be a baseline nor pass a gate.
+		if r := runCLI(t, nil, "compare", out, out); r.code != 2 || !strings.Contains(r.stderr, "is incomplete") {
+			t.Errorf("compare: exit %d, stderr %q; want 2 naming the incomplete file", r.code, r.stderr)
+		}
+	})
 }
 
 func TestCapsAreCheckedOrMarkIncomplete(t *testing.T) {
 	t.Parallel()
-	// A request cap the plan cannot fit in is an error before any request.
-	_, cfg, _ := simSuite(t, fastProfile(time.Millisecond), "  max_requests: 2\n")
-	r := runCLI(t, map[string]string{"TEST_API_KEY": testKey}, "run", "-c", cfg, "-o", filepath.Join(t.TempDir(), "r.json"))
-	if r.code != 2 || !strings.Contains(r.stderr, "limits.max_requests is 2") {
-		t.Errorf("exit %d, stderr %q; want 2 naming the cap", r.code, r.stderr)
-	}
-	// A token cap reached mid-run stops it: exit 3, results marked incomplete.
-	dir, cfg, _ := simSuite(t, fastProfile(time.Millisecond), "  max_output_tokens: 100\n")
-	out := filepath.Join(dir, "r.json")
-	r = runCLI(t, map[string]string{"TEST_API_KEY": testKey}, "run", "-c", cfg, "-o", out)
-	if r.code != 3 || !strings.Contains(r.stderr, "incomplete run") {
-		t.Errorf("exit %d, stderr %q; want 3 and an incomplete run", r.code, r.stderr)
-	}
-	if f, err := fileio.Read(out); err != nil || !strings.Contains(f.Incomplete, "max_output_tokens") {
-		t.Errorf("results: %v; want them written and marked incomplete by the token cap", err)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		// A request cap the plan cannot fit in is an error before any request.
+		_, cfg, _ := simSuite(t, fastProfile(time.Millisecond), "  max_requests: 2\n")
+		r := runCLI(t, map[string]string{"TEST_API_KEY": testKey}, "run", "-c", cfg, "-o", filepath.Join(t.TempDir(), "r.json"))
+		if r.code != 2 || !strings.Contains(r.stderr, "limits.max_requests is 2") {
+			t.Errorf("exit %d, stderr %q; want 2 naming the cap", r.code, r.stderr)
+		}
+		// A token cap reached mid-run stops it: exit 3, results marked incomplete.
+		dir, cfg, _ := simSuite(t, fastProfile(time.Millisecond), "  max_output_tokens: 100\n")
+		out := filepath.Join(dir, "r.json")
+		r = runCLI(t, map[string]string{"TEST_API_KEY": testKey}, "run", "-c", cfg, "-o", out)
+		if r.code != 3 || !strings.Contains(r.stderr, "incomplete run") {
+			t.Errorf("exit %d, stderr %q; want 3 and an incomplete run", r.code, r.stderr)
+		}
+		if f, err := fileio.Read(out); err != nil || !strings.Contains(f.Incomplete, "max_output_tokens") {
+			t.Errorf("results: %v; want them written and marked incomplete by the token cap", err)
+		}
+	})
 }
 
+// TestColdConnections: the client gate makes keeps a connection per request
+// in flight, none with cold_connections. It is gate's own client's test, so
+// it runs on the real loopback (a test client would replace it); it asserts
+// no time.
 func TestColdConnections(t *testing.T) {
 	t.Parallel()
+	s := sim.New(fastProfile(time.Millisecond), 7)
+	s.APIKey = testKey
+	srv := httptest.NewServer(s)
+	t.Cleanup(srv.Close)
 	for _, cold := range []bool{false, true} {
 		extra := ""
 		if cold {
 			extra = "  cold_connections: true\n"
 		}
-		dir, cfg, _ := simSuite(t, fastProfile(time.Millisecond), extra)
+		dir, cfg := writeSuite(t, srv.URL, extra)
 		out := filepath.Join(dir, "r.json")
 		if r := runCLI(t, map[string]string{"TEST_API_KEY": testKey}, "run", "-c", cfg, "-o", out); r.code != 0 {
 			t.Fatal(r.stderr)
@@ -510,29 +522,29 @@ func TestInitAndCompletion(t *testing.T) {
 // record records no baseline; during a gate it never prints PASS.
 func TestInterruptedGateNeverRecordsOrPasses(t *testing.T) {
 	t.Parallel()
-	dir, cfg, _ := simSuite(t, sim.Profile{TTFT: sim.Fixed(100 * time.Millisecond), ITL: sim.Fixed(10 * time.Millisecond), Tokens: 10}, "")
-	getenv := func(k string) string { return map[string]string{"TEST_API_KEY": testKey}[k] }
-	for _, mode := range []string{"record", "gate"} {
-		ctx, cancel := context.WithCancel(context.Background())
-		time.AfterFunc(700*time.Millisecond, cancel)
-		var so, se bytes.Buffer
-		hist := filepath.Join(dir, "history-"+mode)
-		code := runContext(ctx, []string{"gate", "--mode", mode, "-c", cfg, "--baseline", "none", "--dry-run",
-			"--results", filepath.Join(dir, mode+".json"), "--report", filepath.Join(dir, mode+".md"), "--baseline-dir", hist}, &so, &se, getenv)
-		cancel()
-		if code != 3 {
-			t.Errorf("%s interrupted: exit %d, want 3\n%s", mode, code, se.String())
+	synctest.Test(t, func(t *testing.T) {
+		dir, cfg, _ := simSuite(t, sim.Profile{TTFT: sim.Fixed(100 * time.Millisecond), ITL: sim.Fixed(10 * time.Millisecond), Tokens: 10}, "")
+		for _, mode := range []string{"record", "gate"} {
+			ctx, cancel := context.WithCancel(context.Background())
+			time.AfterFunc(700*time.Millisecond, cancel) // a quarter of the run, on virtual time
+			hist := filepath.Join(dir, "history-"+mode)
+			r := runCLIContext(t, ctx, map[string]string{"TEST_API_KEY": testKey}, "gate", "--mode", mode, "-c", cfg, "--baseline", "none", "--dry-run",
+				"--results", filepath.Join(dir, mode+".json"), "--report", filepath.Join(dir, mode+".md"), "--baseline-dir", hist)
+			cancel()
+			if r.code != 3 {
+				t.Errorf("%s interrupted: exit %d, want 3\n%s", mode, r.code, r.stderr)
+			}
+			if strings.Contains(r.stderr, "baseline recorded") || strings.Contains(r.stderr, "baseline history") {
+				t.Errorf("%s interrupted: a baseline was recorded:\n%s", mode, r.stderr)
+			}
+			if _, err := os.Stat(hist); err == nil {
+				t.Errorf("%s interrupted: the baseline folder %s was written", mode, hist)
+			}
+			if strings.Contains(r.stdout, "PASS") {
+				t.Errorf("%s interrupted: the output says PASS:\n%s", mode, r.stdout)
+			}
 		}
-		if strings.Contains(se.String(), "baseline recorded") || strings.Contains(se.String(), "baseline history") {
-			t.Errorf("%s interrupted: a baseline was recorded:\n%s", mode, se.String())
-		}
-		if _, err := os.Stat(hist); err == nil {
-			t.Errorf("%s interrupted: the baseline folder %s was written", mode, hist)
-		}
-		if strings.Contains(so.String(), "PASS") {
-			t.Errorf("%s interrupted: the output says PASS:\n%s", mode, so.String())
-		}
-	}
+	})
 }
 
 // TestCompareReadsTheSuiteInTheFolder: without -c, compare uses

@@ -46,6 +46,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/latgate/latgate/internal/clocktest"
 )
 
 // Op is one endpoint, named by its method and path pattern as GitHub's
@@ -155,8 +157,8 @@ type Fake struct {
 	Login string
 
 	t       testing.TB
-	api     *httptest.Server
-	storage *httptest.Server
+	api     served
+	storage served
 	sig     string
 
 	mu       sync.Mutex
@@ -171,10 +173,35 @@ type Fake struct {
 	taken    int
 }
 
-// New starts a fake for repository "owner/name" and stops it when the test
-// ends, after checking that every expected call was made.
+// served is one of the fake's servers.
+type served struct {
+	url    string
+	client *http.Client
+	close  func()
+}
+
+// New starts a fake for repository "owner/name" on the loopback and stops
+// it when the test ends, after checking that every expected call was made.
 func New(t testing.TB, repo string) *Fake {
 	t.Helper()
+	return newFake(t, repo, func(h http.Handler) served {
+		s := httptest.NewServer(h)
+		return served{s.URL, s.Client(), s.Close}
+	})
+}
+
+// Virtual is New on internal/clocktest's in-memory loopback, for a test in
+// a testing/synctest bubble (create it inside the bubble): its clients
+// (Client, or any clocktest server's) reach it on virtual time.
+func Virtual(t testing.TB, repo string) *Fake {
+	t.Helper()
+	return newFake(t, repo, func(h http.Handler) served {
+		s := clocktest.NewServer(t, h)
+		return served{s.URL, s.Client(), s.Close}
+	})
+}
+
+func newFake(t testing.TB, repo string, serve func(http.Handler) served) *Fake {
 	sig := make([]byte, 8)
 	_, _ = rand.Read(sig)
 	f := &Fake{
@@ -197,7 +224,7 @@ func New(t testing.TB, repo string) *Fake {
 		f.record("", r)
 		writeJSON(w, http.StatusNotFound, map[string]any{"message": "Not Found"})
 	})
-	f.api = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	f.api = serve(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if p, ok := strings.CutPrefix(r.URL.Path, "/api/v3"); ok && (p == "" || p[0] == '/') {
 			r.URL.Path = p
 			r.URL.RawPath = ""
@@ -210,19 +237,19 @@ func New(t testing.TB, repo string) *Fake {
 		f.record("", r)
 		w.WriteHeader(http.StatusNotFound)
 	})
-	f.storage = httptest.NewServer(st)
-	f.URL = f.api.URL
-	f.APIURL = f.api.URL + "/api/v3"
+	f.storage = serve(st)
+	f.URL = f.api.url
+	f.APIURL = f.api.url + "/api/v3"
 	t.Cleanup(func() {
-		f.api.Close()
-		f.storage.Close()
+		f.api.close()
+		f.storage.close()
 		f.Verify()
 	})
 	return f
 }
 
 // Client is an HTTP client for the fake's servers.
-func (f *Fake) Client() *http.Client { return f.api.Client() }
+func (f *Fake) Client() *http.Client { return f.api.client }
 
 // Expect declares calls the test expects. Each must be made at least once
 // (paging may make it several times) before the next Verify or the end of
@@ -750,7 +777,7 @@ func (f *Fake) listArtifacts(w http.ResponseWriter, r *http.Request) {
 	for _, a := range arts[lo:hi] {
 		out = append(out, map[string]any{
 			"id": a.ID, "name": a.Name, "expired": a.Expired, "size_in_bytes": len(a.Zip),
-			"archive_download_url": fmt.Sprintf("%s/api/v3/repos/%s/actions/artifacts/%d/zip", f.api.URL, f.Repo, a.ID),
+			"archive_download_url": fmt.Sprintf("%s/api/v3/repos/%s/actions/artifacts/%d/zip", f.api.url, f.Repo, a.ID),
 		})
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"total_count": len(arts), "artifacts": out})
@@ -778,7 +805,7 @@ func (f *Fake) download(w http.ResponseWriter, r *http.Request) {
 	case a.Expired:
 		writeJSON(w, http.StatusGone, map[string]any{"message": "Artifact has expired"})
 	default:
-		w.Header().Set("Location", fmt.Sprintf("%s/storage/%d?sig=%s", f.storage.URL, id, f.sig))
+		w.Header().Set("Location", fmt.Sprintf("%s/storage/%d?sig=%s", f.storage.url, id, f.sig))
 		w.WriteHeader(http.StatusFound)
 	}
 }

@@ -1,14 +1,11 @@
-// Package scaffold writes what `latgate init` creates — a commented
-// latgate.yaml and a pull-request workflow — and the shell completion
-// scripts of `latgate completion`. It knows the commands' names and flags
-// but runs none of them.
+// Package scaffold writes what `latgate init` creates: a commented
+// latgate.yaml and a pull-request workflow.
 package scaffold
 
 import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/latgate/latgate/apis"
@@ -198,87 +195,6 @@ func apiName(api string) string {
 		return apis.Default().Name
 	}
 	return api
-}
-
-// Command is one latgate command and its flags, for completion.
-type Command struct {
-	Name  string
-	Flags []string // without dashes
-	Files bool     // takes file arguments
-}
-
-// Bash returns the bash completion script for the commands (Zsh and
-// Fish the others).
-func Bash(cmds []Command) string {
-	var b strings.Builder
-	b.WriteString("# bash completion for latgate: source <(latgate completion bash)\n_latgate() {\n")
-	b.WriteString("  local cur=${COMP_WORDS[COMP_CWORD]}\n")
-	b.WriteString("  if [ \"$COMP_CWORD\" -eq 1 ]; then COMPREPLY=($(compgen -W \"" + names(cmds) + "\" -- \"$cur\")); return; fi\n")
-	b.WriteString("  case ${COMP_WORDS[1]} in\n")
-	for _, c := range cmds {
-		fmt.Fprintf(&b, "    %s) COMPREPLY=($(compgen -W \"%s\" -- \"$cur\")", c.Name, dashed(c.Flags, "--"))
-		if c.Files {
-			b.WriteString("; [[ $cur != -* ]] && COMPREPLY+=($(compgen -f -- \"$cur\"))")
-		}
-		b.WriteString(" ;;\n")
-	}
-	b.WriteString("  esac\n}\ncomplete -o default -F _latgate latgate\n")
-	return b.String()
-}
-
-// Zsh returns the zsh completion script.
-func Zsh(cmds []Command) string {
-	var b strings.Builder
-	b.WriteString("#compdef latgate\n# zsh completion for latgate: latgate completion zsh > \"${fpath[1]}/_latgate\"\n_latgate() {\n")
-	b.WriteString("  if (( CURRENT == 2 )); then compadd -- " + names(cmds) + "; return; fi\n")
-	b.WriteString("  case ${words[2]} in\n")
-	for _, c := range cmds {
-		fmt.Fprintf(&b, "    %s) compadd -- %s", c.Name, dashed(c.Flags, "--"))
-		if c.Files {
-			b.WriteString("; _files")
-		}
-		b.WriteString(" ;;\n")
-	}
-	b.WriteString("  esac\n}\ncompdef _latgate latgate\n")
-	return b.String()
-}
-
-// Fish returns the fish completion script.
-func Fish(cmds []Command) string {
-	var b strings.Builder
-	b.WriteString("# fish completion for latgate: latgate completion fish > ~/.config/fish/completions/latgate.fish\n")
-	b.WriteString("complete -c latgate -f\n")
-	for _, c := range cmds {
-		fmt.Fprintf(&b, "complete -c latgate -n __fish_use_subcommand -a %s\n", c.Name)
-		for _, f := range c.Flags {
-			fmt.Fprintf(&b, "complete -c latgate -n '__fish_seen_subcommand_from %s' -l %s\n", c.Name, f)
-		}
-		if c.Files {
-			fmt.Fprintf(&b, "complete -c latgate -n '__fish_seen_subcommand_from %s' -F\n", c.Name)
-		}
-	}
-	return b.String()
-}
-
-func names(cmds []Command) string {
-	var n []string
-	for _, c := range cmds {
-		n = append(n, c.Name)
-	}
-	return strings.Join(n, " ")
-}
-
-func dashed(flags []string, dash string) string {
-	f := append([]string(nil), flags...)
-	sort.Strings(f)
-	for i := range f {
-		if len(f[i]) == 1 {
-			f[i] = "-" + f[i]
-		} else {
-			f[i] = dash + f[i]
-		}
-	}
-	return strings.Join(f, " ")
 }
 
 // Paths are the files Init writes, in order.

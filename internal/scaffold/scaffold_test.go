@@ -138,18 +138,3 @@ func TestInitBaseURLNeedsAModel(t *testing.T) {
 		})
 	}
 }
-
-func TestCompletionScripts(t *testing.T) {
-	t.Parallel()
-	cmds := []Command{{Name: "run", Flags: []string{"c", "scenario"}}, {Name: "compare", Flags: []string{"format"}, Files: true}}
-	for name, script := range map[string]string{"bash": Bash(cmds), "zsh": Zsh(cmds), "fish": Fish(cmds)} {
-		for _, want := range []string{"run", "compare", "scenario", "format"} {
-			if !strings.Contains(script, want) {
-				t.Errorf("%s script lacks %q:\n%s", name, want, script)
-			}
-		}
-	}
-	if !strings.Contains(Bash(cmds), "-c --scenario") {
-		t.Errorf("bash: one-letter flags take one dash:\n%s", Bash(cmds))
-	}
-}

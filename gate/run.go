@@ -1,0 +1,80 @@
+package gate
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/latgate/latgate/fileio"
+	"github.com/latgate/latgate/report"
+	"github.com/latgate/latgate/results"
+)
+
+// RunOptions say what latgate run measures and where it writes.
+type RunOptions struct {
+	Config string // the suite
+	Out    string // the results file
+	Region string
+	Select Selection
+}
+
+// Run is latgate run: it measures the suite, writes the results to o.Out
+// (an incomplete run too, marked so) and prints the measurements and the
+// run's warnings. The error is the measurement's (CannotRun when the run
+// is incomplete).
+func Run(ctx context.Context, env Env, o RunOptions) error {
+	if err := checkResultsOut(o.Out, o.Config); err != nil {
+		return err
+	}
+	cfg, err := LoadConfig(o.Config, env.Getenv, false)
+	if err != nil {
+		return err
+	}
+	if err := o.Select.Apply(cfg); err != nil {
+		return err
+	}
+	ConfigWarnings(env.Stderr, cfg)
+	f, err := measureInto(env, o.Out, MeasureOptions{Source: GitSource(env.Getenv, o.Region)}, func(mo MeasureOptions) (*results.File, error) {
+		return Measure(ctx, cfg, mo)
+	})
+	if f != nil && len(f.Runs) > 0 {
+		report.Measurements(env.Stdout, f)
+		for _, w := range RunWarnings(f) {
+			fmt.Fprintln(env.Stderr, "latgate: warning: "+w)
+		}
+	}
+	return err
+}
+
+// checkResultsOut refuses, before anything runs, a results file (-o) that
+// cannot be written or would replace an input or a file latgate did not
+// write.
+func checkResultsOut(out string, inputs ...string) error {
+	if err := fileio.WritableDir(out); err != nil {
+		return BadInputf("-o: %v", err)
+	}
+	if err := fileio.CheckOutput(out, fileio.Results, inputs...); err != nil {
+		return BadInputf("-o: %v", err)
+	}
+	return nil
+}
+
+// measureInto is the one way run, ab and gate measure: measure runs with
+// o and env's I/O (the probe's client, the progress on Stderr), and what
+// it measured is written to path, an incomplete run too (marked so). It
+// returns the results and the measurement's error; an error writing the file is CannotRun.
+func measureInto(env Env, path string, o MeasureOptions, measure func(MeasureOptions) (*results.File, error)) (*results.File, error) {
+	o.Client, o.Progress, o.TTY, o.ToolVersion = env.ProbeClient, env.Stderr, env.TTY, env.ToolVersion
+	f, err := measure(o)
+	if f == nil || len(f.Runs) == 0 {
+		return f, err // nothing to write
+	}
+	if werr := fileio.Write(path, f); werr != nil {
+		return nil, AsCannotRun(werr)
+	}
+	note := ""
+	if f.Incomplete != "" {
+		note = ", marked incomplete"
+	}
+	fmt.Fprintf(env.Stderr, "latgate: wrote %s%s\n", path, note)
+	return f, err
+}
