@@ -147,9 +147,9 @@ func configAtBase(ctx context.Context, env Env, path string) (*suite.Config, err
 	data, err := git.FileAt(ctx, gc.BaseSHA, abs)
 	switch {
 	case errors.Is(err, publish.ErrFileAbsent):
-		return nil, &Error{Kind: BadInput, Err: fmt.Errorf("%s does not exist at the base commit %.12s: %w", path, gc.BaseSHA, ErrNewSuite)}
+		return nil, &Error{Kind: BadInput, Err: fmt.Errorf("%s does not exist at the base commit %s: %w", path, publish.ShortSHA(gc.BaseSHA), ErrNewSuite)}
 	case err != nil:
-		return nil, BadInputf("reading %s at the base commit %.12s: %v", path, gc.BaseSHA, err)
+		return nil, BadInputf("reading %s at the base commit %s: %v", path, publish.ShortSHA(gc.BaseSHA), err)
 	}
 	readAtBase := func(p string) ([]byte, error) {
 		if !filepath.IsAbs(p) {
@@ -157,23 +157,16 @@ func configAtBase(ctx context.Context, env Env, path string) (*suite.Config, err
 		}
 		b, err := git.FileAt(ctx, gc.BaseSHA, p)
 		if errors.Is(err, publish.ErrFileAbsent) {
-			return nil, &os.PathError{Op: "open", Path: p, Err: fmt.Errorf("not in the base commit %.12s", gc.BaseSHA)}
+			return nil, &os.PathError{Op: "open", Path: p, Err: fmt.Errorf("not in the base commit %s", publish.ShortSHA(gc.BaseSHA))}
 		}
 		return b, err
 	}
-	cfg, err := suite.Parse(path+"@"+shortSHA(gc.BaseSHA), data, suite.Options{ReadFile: readAtBase, Getenv: env.Getenv})
+	cfg, err := suite.Parse(path+"@"+publish.ShortSHA(gc.BaseSHA), data, suite.Options{ReadFile: readAtBase, Getenv: env.Getenv})
 	if err != nil {
 		return nil, AsBadInput(err)
 	}
-	fmt.Fprintf(env.Stderr, "latgate: base variant: %s at the base commit %s\n", path, shortSHA(gc.BaseSHA))
+	fmt.Fprintf(env.Stderr, "latgate: base variant: %s at the base commit %s\n", path, publish.ShortSHA(gc.BaseSHA))
 	return cfg, nil
-}
-
-func shortSHA(s string) string {
-	if len(s) > 12 {
-		return s[:12]
-	}
-	return s
 }
 
 // CompareAB compares the variants of an interleaved A/B results file with

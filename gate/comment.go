@@ -36,7 +36,7 @@ func (p *pipeline) comment(ctx context.Context, marker, body string) (string, er
 		return "", err
 	}
 	if p.in.HeadSHA != "" && pr.HeadSHA != "" && pr.HeadSHA != p.in.HeadSHA {
-		p.warn(fmt.Sprintf("pull request #%d has moved on to %.12s since the measured commit %.12s", pr.Number, pr.HeadSHA, p.in.HeadSHA))
+		p.warn(fmt.Sprintf("pull request #%d has moved on to %s since the measured commit %s", pr.Number, publish.ShortSHA(pr.HeadSHA), publish.ShortSHA(p.in.HeadSHA)))
 	}
 	res, err := gh.UpsertComment(ctx, pr.Number, marker, body)
 	if errors.Is(err, publish.ErrForbidden) {

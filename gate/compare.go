@@ -63,7 +63,7 @@ func compareFiles(base, cur *results.File, ds report.Digests, baseName, curName 
 func runNames(f *results.File) string {
 	var n []string
 	for _, r := range f.Runs {
-		n = append(n, report.Name(r.Scenario)+" @ "+report.Name(r.Endpoint))
+		n = append(n, report.EscapeName(r.Scenario)+" @ "+report.EscapeName(r.Endpoint))
 	}
 	if len(n) > 4 {
 		n = append(n[:4], fmt.Sprintf("and %d more", len(n)-4))

@@ -174,6 +174,6 @@ func (p *pipeline) headOnly(ctx context.Context, head *suite.Config, th compare.
 		return err
 	}
 	rep.Warnings = append(rep.Warnings, fmt.Sprintf("no baseline yet: the suite is new in this pull request (not at the base commit %s), "+
-		"so only the head was measured; budgets still apply", shortSHA(p.gc.BaseSHA)))
+		"so only the head was measured; budgets still apply", publish.ShortSHA(p.gc.BaseSHA)))
 	return p.publish(ctx, head, rep, nil)
 }

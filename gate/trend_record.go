@@ -118,7 +118,7 @@ func (p *pipeline) publishTrend(tr *report.Trend, summary, dir string) error {
 	fresh, slower := tr.Analysis.New()
 	for _, kc := range fresh[:min(len(fresh), 10)] {
 		if kc.StepPct > 0 {
-			p.act.Warning(fmt.Sprintf("latgate: main's trend: %s @ %s %s %s %+.1f%% from %.12s", kc.Scenario, kc.Endpoint, kc.Metric, kc.Stat, kc.StepPct, kc.GitSHA))
+			p.act.Warning(fmt.Sprintf("latgate: main's trend: %s @ %s %s %s %+.1f%% from %s", kc.Scenario, kc.Endpoint, kc.Metric, kc.Stat, kc.StepPct, publish.ShortSHA(kc.GitSHA)))
 		}
 	}
 	verdict := vocab.Pass

@@ -20,7 +20,7 @@ func runWarnings(f *results.File, ds report.Digests) []string {
 	for i := range f.Runs {
 		r := &f.Runs[i]
 		b := &ds.Of(r).Breakdown
-		name := report.Name(r.Scenario) + " @ " + report.Name(r.Endpoint)
+		name := report.EscapeName(r.Scenario) + " @ " + report.EscapeName(r.Endpoint)
 		if r.Variant != "" {
 			name += " (" + string(r.Variant) + ")"
 		}
@@ -28,7 +28,7 @@ func runWarnings(f *results.File, ds report.Digests) []string {
 			w = append(w, fmt.Sprintf("%s: %d of %d streams arrived buffered (the output came all at once after the wait): something between the model and the client holds the output: a proxy or gateway (nginx proxy_buffering, a CDN or API gateway, compression middleware), or the server itself (a writer it does not flush after each event, or Nagle's algorithm coalescing its small writes: set TCP_NODELAY) — users see the answer in bursts instead of a stream", name, b.Buffered, b.OK))
 		}
 		if r.RequestsMin > 0 && r.StoppedAt > 0 && (r.Variant == "" || r.Variant == vocab.Head) {
-			w = append(w, fmt.Sprintf("%s: adaptive: stopped at %d of %d requests: %s", report.Name(r.Scenario)+" @ "+report.Name(r.Endpoint), r.StoppedAt, r.Config.Requests, report.Name(r.StopReason)))
+			w = append(w, fmt.Sprintf("%s: adaptive: stopped at %d of %d requests: %s", report.EscapeName(r.Scenario)+" @ "+report.EscapeName(r.Endpoint), r.StoppedAt, r.Config.Requests, report.EscapeName(r.StopReason)))
 		}
 		if b.Unknown > 0 {
 			w = append(w, fmt.Sprintf("%s: the server sent %d events of types latgate does not know: ignored; if one of them carries the answer, its TTFT is measured late (docs/metrics.md, realtime)", name, b.Unknown))

@@ -45,7 +45,7 @@ func (g Git) FileAt(ctx context.Context, commit, file string) ([]byte, error) {
 	}
 	run, err := g.runner()
 	if err != nil {
-		return nil, fmt.Errorf("%w (reading %s at commit %s needs it): %v", ErrNoGit, file, short(commit), err)
+		return nil, fmt.Errorf("%w (reading %s at commit %s needs it): %v", ErrNoGit, file, ShortSHA(commit), err)
 	}
 	rel := file
 	if filepath.IsAbs(file) {
@@ -80,19 +80,19 @@ func (g Git) FileAt(ctx context.Context, commit, file string) ([]byte, error) {
 		}
 		cancel()
 		if ferr != nil {
-			return nil, fmt.Errorf("%w: commit %s is not in the clone and fetching it from %s failed (a clone with full history has it: actions/checkout with fetch-depth: 0): %v", ErrCommitNotFetchable, short(commit), remote, ferr)
+			return nil, fmt.Errorf("%w: commit %s is not in the clone and fetching it from %s failed (a clone with full history has it: actions/checkout with fetch-depth: 0): %v", ErrCommitNotFetchable, ShortSHA(commit), remote, ferr)
 		}
 		if _, err := run(ctx, "cat-file", "-e", commit+"^{commit}"); err != nil {
-			return nil, fmt.Errorf("%w: commit %s is still missing after fetching it from %s", ErrCommitNotFetchable, short(commit), remote)
+			return nil, fmt.Errorf("%w: commit %s is still missing after fetching it from %s", ErrCommitNotFetchable, ShortSHA(commit), remote)
 		}
 	}
 	spec := commit + ":" + rel
 	typ, err := run(ctx, "cat-file", "-t", spec)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s does not exist at commit %s (it is new since that commit)", ErrFileAbsent, strings.TrimPrefix(rel, "./"), short(commit))
+		return nil, fmt.Errorf("%w: %s does not exist at commit %s (it is new since that commit)", ErrFileAbsent, strings.TrimPrefix(rel, "./"), ShortSHA(commit))
 	}
 	if t := strings.TrimSpace(string(typ)); t != "blob" {
-		return nil, fmt.Errorf("%s at commit %s is a %s, not a file", strings.TrimPrefix(rel, "./"), short(commit), t)
+		return nil, fmt.Errorf("%s at commit %s is a %s, not a file", strings.TrimPrefix(rel, "./"), ShortSHA(commit), t)
 	}
 	return run(ctx, "cat-file", "blob", spec)
 }

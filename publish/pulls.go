@@ -78,11 +78,11 @@ func (g *GitHub) FindPullRequest(ctx context.Context, h Head) (PullRequest, erro
 	switch len(list) {
 	case 0:
 		return PullRequest{}, fmt.Errorf("%w from a branch of %s has head commit %s (closed or merged, or pushed over since; "+
-			"a fork's pull request is found by its head repository and branch, or give pr)", ErrNoPullRequest, own, short(h.SHA))
+			"a fork's pull request is found by its head repository and branch, or give pr)", ErrNoPullRequest, own, ShortSHA(h.SHA))
 	case 1:
 		return list[0], nil
 	}
-	return PullRequest{}, ambiguous(list, "head commit "+short(h.SHA))
+	return PullRequest{}, ambiguous(list, "head commit "+ShortSHA(h.SHA))
 }
 
 // pullFromBranch finds the open pull request from branch h.Branch of
@@ -146,12 +146,10 @@ func ambiguous(list []PullRequest, what string) error {
 	return fmt.Errorf("finding the pull request: open pull requests %s all have %s; give the number (pr)", strings.Join(n, ", "), what)
 }
 
-func short(sha string) string {
-	if len(sha) > 12 {
-		return sha[:12]
-	}
-	return sha
-}
+// ShortSHA is a commit as a message in the log names it: 12 characters,
+// which git resolves in any repository (a report shows 7, as GitHub does,
+// beside a link to the whole).
+func ShortSHA(sha string) string { return sha[:min(12, len(sha))] }
 
 // ResolvePullRequest returns the pull request to comment on, in this
 // order: number when it is > 0 (the pr input); the event's own pull

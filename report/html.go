@@ -43,12 +43,6 @@ func (p *page) s(s string)                { p.w.WriteString(s) }
 
 func esc(s string) string { return html.EscapeString(bidiReplacer.Replace(s)) }
 
-// bidiReplacer shows the bidirectional controls, which would reorder what a
-// reader sees (a name that reads as something else), as replacement
-// characters; md and esc apply it.
-var bidiReplacer = strings.NewReplacer("\u202a", "\ufffd", "\u202b", "\ufffd", "\u202c", "\ufffd", "\u202d", "\ufffd", "\u202e", "\ufffd",
-	"\u2066", "\ufffd", "\u2067", "\ufffd", "\u2068", "\ufffd", "\u2069", "\ufffd")
-
 const htmlCSS = `:root{--fg:#1f2328;--muted:#59636e;--bg:#fff;--panel:#f6f8fa;--line:#d1d9e0;--base:#6e7781;--cur:#0969da;--bad:#cf222e;--warn:#9a6700;--good:#1a7f37;--band:rgba(9,105,218,.10)}
 @media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#9198a1;--bg:#0d1117;--panel:#151b23;--line:#3d444d;--base:#9198a1;--cur:#4493f8;--bad:#f85149;--warn:#d29922;--good:#3fb950;--band:rgba(68,147,248,.16)}}
 *{box-sizing:border-box}body{margin:0;padding:24px;font:14px/1.5 -apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,Arial,sans-serif;color:var(--fg);background:var(--bg)}
@@ -76,7 +70,7 @@ func (p *page) doc() {
 		icon, verdict = "❌", "latency fail"
 	}
 	p.f("<h1>%s latgate: %s</h1>\n<p class=\"headline\">%s</p>\n", icon, verdict, esc(r.Headline))
-	if pv := provenance(r); pv != "" {
+	if hasProvenance(r) {
 		p.f("<p class=\"sub\">%s</p>\n", p.provenance())
 	}
 	order := rank(r)
@@ -89,7 +83,7 @@ func (p *page) doc() {
 	if c := r.costLine(func(s string) string { return s }); c != "" {
 		p.f("<li>%s</li>", esc(c))
 	}
-	p.f("<li>%s</li></ul>\n", esc(strings.TrimSuffix(strings.TrimPrefix(footerText(r), ""), "\n")))
+	p.f("<li>%s</li></ul>\n", esc(footnote(r, inline)))
 	for _, i := range order {
 		p.scenario(i, r.Scenarios[i])
 	}
@@ -141,7 +135,7 @@ func (p *page) provenance() string {
 	return strings.Join(parts, " · ")
 }
 
-func flagClass(st vocab.Status) string {
+func badgeClass(st vocab.Status) string {
 	switch st {
 	case vocab.Regression, vocab.OverBudget:
 		return "bad"
@@ -153,19 +147,17 @@ func flagClass(st vocab.Status) string {
 	return ""
 }
 
-func flagsHTML(fs []Flag) string {
+func badgesHTML(fs []Badge) string {
 	parts := make([]string, len(fs))
 	for i, f := range fs {
-		parts[i] = fmt.Sprintf("<span class=\"%s\">%s</span>", flagClass(f.Status), esc(f.String()))
+		parts[i] = fmt.Sprintf("<span class=\"%s\">%s</span>", badgeClass(f.Status), esc(f.String()))
 	}
 	return strings.Join(parts, "<br>")
 }
 
-// cellHTML is changeCell without Markdown.
+// cellHTML is a change's cell, a regression's in bold.
 func cellHTML(row *Row, stat vocab.Stat, withCI bool) string {
-	s := changeCell(row, stat)
-	s = strings.ReplaceAll(s, "**", "")
-	out := esc(s)
+	out := esc(changeCell(row, stat, func(s string) string { return s }))
 	if row != nil {
 		if c, ok := findCheck(row.Checks, stat); ok {
 			if c.Status == vocab.Regression {
@@ -210,27 +202,14 @@ func (p *page) summary(order []int) {
 		if sessions {
 			p.f("<td class=\"n\">%s</td>", cellHTML(s.row("Answer"), "p95", false))
 		}
-		p.f("<td class=\"n\">%s</td><td>%s</td></tr>\n", cellHTML(s.row("Errors"), "rate", false), flagsHTML(s.Flags()))
+		p.f("<td class=\"n\">%s</td><td>%s</td></tr>\n", cellHTML(s.row("Errors"), "rate", false), badgesHTML(s.Badges()))
 	}
 	p.s("</table>\n")
 	p.s("<ul class=\"sub\">")
-	for _, n := range suiteNotes(r) {
-		p.f("<li>%s</li>", unMarkdown(n.String()))
+	for _, n := range suiteNotes(r, inline) {
+		p.f("<li>%s</li>", esc(n.String()))
 	}
 	p.s("</ul>\n")
-}
-
-// unMarkdown turns the escaped Markdown of a note back into escaped HTML.
-func unMarkdown(s string) string {
-	s = html.UnescapeString(s)
-	return esc(s)
-}
-
-func footerText(r *Report) string {
-	s := footer(r)
-	s = strings.TrimPrefix(strings.TrimSpace(s), "<sub>")
-	s = strings.TrimSuffix(s, "</sub>")
-	return html.UnescapeString(s)
 }
 
 // axis is a linear scale from a data range to pixels.
@@ -383,7 +362,7 @@ func (p *page) scenario(i int, s Scenario) {
 	if s.Model != "" {
 		model = " <span class=\"sub\">(" + esc(s.Model) + ")</span>"
 	}
-	p.f("<h2 id=\"s%d\">%s @ %s%s</h2>\n<p>%s</p>\n", i, esc(s.Scenario), esc(s.Endpoint), model, flagsHTML(s.Flags()))
+	p.f("<h2 id=\"s%d\">%s @ %s%s</h2>\n<p>%s</p>\n", i, esc(s.Scenario), esc(s.Endpoint), model, badgesHTML(s.Badges()))
 	if len(s.Changed) > 0 {
 		p.f("<p class=\"warn\">⚙️ Configuration %s: %s.</p>\n", s.changed(), esc(strings.Join(s.Changed, ", ")))
 	}
@@ -428,7 +407,7 @@ func (p *page) scenario(i int, s Scenario) {
 		}
 		fs := ""
 		if row.Metric != "" {
-			fs = flagsHTML(flagsOf(row.Checks, nil))
+			fs = badgesHTML(badgesOf(row.Checks, nil))
 		}
 		p.f("<td>%s</td><td>%s</td></tr>\n", esc(row.Budget), fs)
 	}

@@ -4,9 +4,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"slices"
-	"sort"
-	"strconv"
 	"strings"
 	"time"
 
@@ -41,252 +38,11 @@ var mdReplacer = strings.NewReplacer(
 
 func md(s string) string { return mdReplacer.Replace(bidiReplacer.Replace(s)) }
 
-// short cuts a name to n characters (an ellipsis marks the cut).
-func short(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
-
 // mdName is a config or server name for a table: escaped and at most 48
 // characters (the details heading repeats it in full).
 func mdName(s string) string { return md(short(s, 48)) }
 
-func cell(v float64, unit string) string {
-	if math.IsNaN(v) {
-		return "–"
-	}
-	if unit == "%" {
-		return strings.TrimSuffix(fmt.Sprintf("%.1f", 100*v), ".0") + "%"
-	}
-	return Millis(v)
-}
-
-var metricLabel = map[vocab.Metric]string{
-	vocab.TTFT: "TTFT", vocab.TTFC: "TTFC", vocab.ITL: "inter-token", vocab.TPOT: "per token",
-	vocab.Total: "total", vocab.Perceived: "perceived", vocab.Errors: "error rate",
-	vocab.FirstToolCall: "first tool call", vocab.Answer: "answer", vocab.Session: "session", vocab.StepCount: "model calls",
-}
-
-// Flag is one status that applies to a scenario or row, with the metrics
-// it concerns.
-type Flag struct {
-	Status  vocab.Status
-	Metrics []string // "TTFT", "TTFT p95", "error rate"
-	// stats are the statistic of each of Metrics that names one ("p95"
-	// of "TTFT p95"), else "", for the flag of a row that names the
-	// metric already (rowFlag); named says which of Metrics the flag names
-	// even there (goodput and the cache hit rate, whose rows name no
-	// metric; the error rate unless over budget).
-	stats []string
-	named []bool
-}
-
-// rowFlag is the flag as a metric's own row shows it: without the latency
-// metric or error rate it concerns ("⛔ p95 over budget").
-func (f Flag) rowFlag() Flag {
-	if f.Status == vocab.Regression && len(f.Metrics) == 1 && f.Metrics[0] == "error rate" {
-		return f // "error rate up"
-	}
-	out := Flag{Status: f.Status}
-	for i, m := range f.Metrics {
-		switch {
-		case f.named[i]:
-			out.Metrics = append(out.Metrics, m)
-		case f.stats[i] != "":
-			out.Metrics = append(out.Metrics, f.stats[i])
-		}
-	}
-	return out
-}
-
-// String is the flag for people: "❌ TTFT regression".
-func (f Flag) String() string {
-	what := ""
-	if len(f.Metrics) > 0 {
-		m := f.Metrics
-		if len(m) > 2 {
-			m = append(append([]string{}, m[:2]...), fmt.Sprintf("+%d", len(f.Metrics)-2))
-		}
-		what = strings.Join(m, ", ") + " "
-	}
-	switch f.Status {
-	case vocab.Regression:
-		if len(f.Metrics) == 1 && f.Metrics[0] == "error rate" {
-			return "❌ error rate up"
-		}
-		return "❌ " + what + "regression"
-	case vocab.OverBudget:
-		return "⛔ " + what + "over budget"
-	case vocab.Inconclusive:
-		return "⚠️ " + what + "inconclusive"
-	case vocab.Improvement:
-		return "🟢 " + what + "faster"
-	case vocab.NoBaseline:
-		return "🆕 no baseline"
-	case notTested:
-		return "— not tested"
-	}
-	return "✅ ok"
-}
-
-// Plain is the flag without its icon: "TTFT regression".
-func (f Flag) Plain() string {
-	_, rest, _ := strings.Cut(f.String(), " ")
-	return rest
-}
-
-// flagsOf lists every status that applies to checks, worst first: a row can
-// be a regression, over budget and have an error-rate rise at once.
-// Untested checks and inconclusive changes for the better add none.
-func flagsOf(checks []compare.Check, skip map[vocab.Metric]bool) []Flag {
-	order := []vocab.Status{vocab.Regression, vocab.OverBudget, vocab.Inconclusive, vocab.Improvement, vocab.NoBaseline}
-	var out []Flag
-	regressed := map[vocab.Metric]bool{}
-	for _, st := range order {
-		// Latency metrics share a flag; the error rate has its own, so a
-		// rise in failures never hides behind a latency regression.
-		for _, errs := range []bool{false, true} {
-			f := Flag{Status: st}
-			seen := map[string]bool{}
-			any := false
-			for _, c := range checks {
-				if c.Status != st || (c.Metric == vocab.Errors) != errs || skip[c.Metric] ||
-					(st == vocab.Inconclusive && (!c.Doubtful() || regressed[c.Metric])) {
-					continue
-				}
-				if st == vocab.Regression {
-					regressed[c.Metric] = true
-				}
-				any = true
-				name, stat := metricLabel[c.Metric], ""
-				if name == "" {
-					name = string(c.Metric)
-				}
-				if st == vocab.OverBudget && !errs {
-					stat = string(c.Stat)
-					name += " " + stat
-				}
-				if st != vocab.NoBaseline && !seen[name] {
-					seen[name] = true
-					f.Metrics = append(f.Metrics, name)
-					f.stats = append(f.stats, stat)
-					f.named = append(f.named, metricLabel[c.Metric] == "" || errs && st != vocab.OverBudget)
-				}
-			}
-			if any && (st != vocab.NoBaseline || !errs) {
-				out = append(out, f)
-			}
-		}
-	}
-	if len(out) == 0 {
-		// Not tested: no latency check could be (the error rate alone
-		// says nothing about latency), or, for a rate's own row, not it.
-		considered := func(c compare.Check) bool { return !skip[c.Metric] && !c.Metric.IsRate() }
-		if !slices.ContainsFunc(checks, considered) {
-			considered = func(c compare.Check) bool { return !skip[c.Metric] }
-		}
-		st := vocab.OK
-		if slices.ContainsFunc(checks, considered) && !slices.ContainsFunc(checks, func(c compare.Check) bool { return considered(c) && !c.Untested() }) {
-			st = notTested
-		}
-		out = append(out, Flag{Status: st})
-	}
-	return out
-}
-
-// notTested is the flag of a row or scenario none of whose checks could be
-// tested (too few successful requests); it is no status of package compare.
-const notTested vocab.Status = "not_tested"
-
-// Flags lists every status that applies to a scenario, worst first. A
-// metric whose row repeats another (Perceived = TTFT) adds no flag of its
-// own, unless one of its checks is worse than its twin's (a budget on the
-// hidden metric only): a failing check is never hidden.
-func (s Scenario) Flags() []Flag {
-	hidden := s.hiddenMetrics()
-	if s.Current.BufferedMostly() && !s.Base.BufferedMostly() {
-		// Events that arrived together have no pace: a "faster"
-		// inter-token is the buffering the warnings name, not a speed-up.
-		for _, m := range []vocab.Metric{vocab.ITL, vocab.TPOT} {
-			if c, ok := findCheck(checksOf(s.Checks, m), "p50"); ok && c.Status != vocab.OverBudget {
-				hidden[m] = true
-			}
-		}
-	}
-	return flagsOf(s.Checks, hidden)
-}
-
-// hiddenMetrics are the metrics whose rows repeat another row with no
-// worse status: the scenario's flags and the headline name the row shown.
-func (s Scenario) hiddenMetrics() map[vocab.Metric]bool {
-	twins := s.sameMetrics()
-	hidden := map[vocab.Metric]bool{}
-	for m := range twins {
-		hidden[m] = true
-	}
-	for _, c := range s.Checks {
-		if !hidden[c.Metric] {
-			continue
-		}
-		twin, ok := findCheck(checksOf(s.Checks, twins[c.Metric]), c.Stat)
-		if !ok || hideRank(c.Status) > hideRank(twin.Status) {
-			delete(hidden, c.Metric)
-		}
-	}
-	return hidden
-}
-
-// hideRank orders statuses for hiding a repeated row: failing statuses
-// (regression, over budget) rank alike, since a budget breach takes the
-// place of a regression on the checked statistic.
-func hideRank(st vocab.Status) int {
-	if st == vocab.OverBudget {
-		return severity[vocab.Regression]
-	}
-	return severity[st]
-}
-
-// twinMetric is the metric a metric without a row of its own repeats
-// (TTFC equal to TTFT is not shown).
-var twinMetric = map[vocab.Metric]vocab.Metric{vocab.Perceived: vocab.TTFT, vocab.TTFC: vocab.TTFT, vocab.TPOT: vocab.ITL}
-
-func checksOf(checks []compare.Check, metric vocab.Metric) []compare.Check {
-	var out []compare.Check
-	for _, c := range checks {
-		if c.Metric == metric {
-			out = append(out, c)
-		}
-	}
-	return out
-}
-
-// sameMetrics are the metrics whose rows repeat another row or are not
-// shown (TTFC equal to TTFT), each with the metric it repeats.
-func (s Scenario) sameMetrics() map[vocab.Metric]vocab.Metric {
-	m := map[vocab.Metric]vocab.Metric{}
-	for _, c := range s.Checks {
-		m[c.Metric] = twinMetric[c.Metric]
-	}
-	stage := map[string]vocab.Metric{}
-	for _, r := range s.Rows {
-		stage[r.Stage] = r.Metric
-	}
-	for _, r := range s.Rows {
-		switch {
-		case r.Metric == "":
-		case r.SameAs == "":
-			delete(m, r.Metric)
-		default:
-			m[r.Metric] = stage[r.SameAs]
-		}
-	}
-	return m
-}
-
-func flagText(fs []Flag) string {
+func badgesMarkdown(fs []Badge) string {
 	parts := make([]string, len(fs))
 	for i, f := range fs {
 		parts[i] = f.String()
@@ -294,97 +50,8 @@ func flagText(fs []Flag) string {
 	return strings.Join(parts, "<br>")
 }
 
-// rank orders scenarios for the comment: worst status first, then by the
-// size of the worst change.
-func rank(r *Report) []int {
-	order := make([]int, len(r.Scenarios))
-	sev := make([]int, len(r.Scenarios))
-	mag := make([]float64, len(r.Scenarios))
-	for i, s := range r.Scenarios {
-		order[i] = i
-		fs := s.Flags()
-		sev[i] = severity[fs[0].Status]
-		for _, c := range s.Checks {
-			if !math.IsNaN(c.DeltaPct) && c.Status == fs[0].Status {
-				mag[i] = math.Max(mag[i], math.Abs(c.DeltaPct))
-			}
-		}
-	}
-	sort.SliceStable(order, func(a, b int) bool {
-		i, j := order[a], order[b]
-		if sev[i] != sev[j] {
-			return sev[i] > sev[j]
-		}
-		return mag[i] > mag[j]
-	})
-	return order
-}
-
-func findCheck(checks []compare.Check, stat vocab.Stat) (compare.Check, bool) {
-	for _, c := range checks {
-		if c.Stat == stat {
-			return c, true
-		}
-	}
-	return compare.Check{}, false
-}
-
-func (s Scenario) row(stage string) *Row {
-	for i := range s.Rows {
-		if s.Rows[i].Stage == stage {
-			return &s.Rows[i]
-		}
-	}
-	return nil
-}
-
-// changeCell shows one statistic: "651 → 1110 (**+71%**)", "651 → 1110 —"
-// when it could not be tested (the values are known, the test is not), the
-// current value alone without a baseline; ⛔ marks a value over its budget.
-func changeCell(row *Row, stat vocab.Stat) string {
-	if row == nil {
-		return "–"
-	}
-	c, ok := findCheck(row.Checks, stat)
-	if !ok {
-		return "–"
-	}
-	var s string
-	if row.Unit == "%" {
-		s = cell(c.Current, "%")
-		if !math.IsNaN(c.Baseline) {
-			s = cell(c.Baseline, "%") + "\u00a0→\u00a0" + s
-			if d := 100 * (c.Current - c.Baseline); d != 0 {
-				s += " (" + strongIf(fmt.Sprintf("%+.1f pts", d), c.Status == vocab.Regression) + ")"
-			}
-		}
-	} else {
-		s = Millis(c.Current)
-		if !math.IsNaN(c.Baseline) {
-			s = Millis(c.Baseline) + "\u00a0→\u00a0" + s
-			if c.Untested() {
-				return s + " —"
-			}
-			if !math.IsNaN(c.DeltaPct) {
-				s += " (" + strongIf(signedPct(c.DeltaPct), c.Status == vocab.Regression) + ")"
-			}
-		}
-	}
-	if c.Status == vocab.OverBudget {
-		s += " ⛔"
-	}
-	if c.Status == vocab.Improvement {
-		s += " 🟢"
-	}
-	return s
-}
-
-func strongIf(s string, b bool) string {
-	if b {
-		return "**" + s + "**"
-	}
-	return s
-}
+// bold is Markdown's strong emphasis.
+func bold(s string) string { return "**" + s + "**" }
 
 func init() {
 	ReportFormats.Register(ReportFormat{Name: "markdown",
@@ -402,7 +69,7 @@ func Markdown(r *Report, opt MarkdownOptions) string {
 		title = "latgate"
 	}
 	order := rank(r)
-	foot := footer(r)
+	foot := "<sub>" + footnote(r, md) + "</sub>\n"
 	if c := r.costLine(md); c != "" {
 		foot = "💲 " + c + "\n\n" + foot
 	}
@@ -421,7 +88,7 @@ func Markdown(r *Report, opt MarkdownOptions) string {
 	for _, i := range order {
 		s := r.Scenarios[i]
 		open := false
-		if fs := s.Flags(); (fs[0].Status == vocab.Regression || fs[0].Status == vocab.OverBudget) && opened < 2 {
+		if fs := s.Badges(); (fs[0].Status == vocab.Regression || fs[0].Status == vocab.OverBudget) && opened < 2 {
 			open = true
 			opened++
 		}
@@ -543,82 +210,6 @@ func provenance(r *Report) string {
 	return "<sub>" + strings.Join(parts, " · ") + "</sub>\n\n"
 }
 
-// shortSHA is the first 7 characters of a commit, only [0-9A-Za-z] kept.
-func shortSHA(s string) string {
-	s = strings.Map(func(r rune) rune {
-		if r < 128 && (r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
-			return r
-		}
-		return -1
-	}, s)
-	return s[:min(7, len(s))]
-}
-
-func nonEmpty(xs ...string) []string {
-	var out []string
-	for _, x := range xs {
-		if x != "" {
-			out = append(out, x)
-		}
-	}
-	return out
-}
-
-// safeURL keeps http(s) URLs only, with characters that would end a
-// Markdown link escaped.
-func safeURL(u string) string {
-	if !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://") {
-		return ""
-	}
-	return strings.NewReplacer("(", "%28", ")", "%29", " ", "%20", "<", "%3C", ">", "%3E", "\n", "", "\r", "", "\"", "%22", "`", "%60").Replace(u)
-}
-
-func age(d time.Duration) string {
-	switch {
-	case d < 0:
-		return "0 min"
-	case d < time.Hour:
-		return fmt.Sprintf("%d min", int(d.Minutes()))
-	case d < 48*time.Hour:
-		return plural(int(d.Hours()), "hour", "hours")
-	}
-	return plural(int(d.Hours()/24), "day", "days")
-}
-
-// perSide says how many requests each side had: "50 requests per side" or
-// "20–50 requests per side".
-func perSide(r *Report) string {
-	lo, hi := math.MaxInt, 0
-	for _, s := range r.Scenarios {
-		for _, b := range []*Breakdown{s.Base, s.Current} {
-			if b != nil {
-				lo, hi = min(lo, b.N), max(hi, b.N)
-			}
-		}
-	}
-	switch {
-	case hi == 0:
-		return ""
-	case lo == hi:
-		return plural(hi, "request", "requests") + " per side"
-	}
-	return fmt.Sprintf("%d–%d requests per side", lo, hi)
-}
-
-// summaryColumns says which optional columns a summary table has (the
-// Markdown and the HTML summary alike): Perceived p95 when it differs from
-// TTFT in some scenario, Answer p95 (and the total named the session's)
-// when a scenario is a session.
-func summaryColumns(r *Report) (perceived, sessions bool) {
-	for _, s := range r.Scenarios {
-		if row := s.row("Perceived"); row != nil && row.SameAs == "" {
-			perceived = true
-		}
-		sessions = sessions || s.Current.IsSession()
-	}
-	return perceived, sessions
-}
-
 func summary(r *Report, order []int, maxRows int) string {
 	if len(r.Scenarios) == 0 {
 		return "No scenario was measured.\n\n"
@@ -649,7 +240,7 @@ func summary(r *Report, order []int, maxRows int) string {
 	unchanged, cut := 0, 0
 	for _, i := range order {
 		s := r.Scenarios[i]
-		fs := s.Flags()
+		fs := s.Badges()
 		if large && fs[0].Status == vocab.OK {
 			unchanged++
 			continue
@@ -662,15 +253,15 @@ func summary(r *Report, order []int, maxRows int) string {
 		if len(s.Changed) > 0 {
 			name += " ⚙️"
 		}
-		line := fmt.Sprintf("| %s | %s |", name, changeCell(s.row("TTFT"), "p95"))
+		line := fmt.Sprintf("| %s | %s |", name, changeCell(s.row("TTFT"), "p95", bold))
 		if perceived {
-			line += fmt.Sprintf(" %s |", changeCell(s.row("Perceived"), "p95"))
+			line += fmt.Sprintf(" %s |", changeCell(s.row("Perceived"), "p95", bold))
 		}
-		line += fmt.Sprintf(" %s |", changeCell(s.row("Total"), "p50"))
+		line += fmt.Sprintf(" %s |", changeCell(s.row("Total"), "p50", bold))
 		if sessions {
-			line += fmt.Sprintf(" %s |", changeCell(s.row("Answer"), "p95"))
+			line += fmt.Sprintf(" %s |", changeCell(s.row("Answer"), "p95", bold))
 		}
-		line += fmt.Sprintf(" %s | %s |\n", changeCell(s.row("Errors"), "rate"), flagText(fs))
+		line += fmt.Sprintf(" %s | %s |\n", changeCell(s.row("Errors"), "rate", bold), badgesMarkdown(fs))
 		if large && fs[0].Status == vocab.Inconclusive {
 			doubt = append(doubt, line)
 		} else {
@@ -698,263 +289,14 @@ func summary(r *Report, order []int, maxRows int) string {
 	return b.String()
 }
 
-// noteKind says what a suite note is about, so each renderer picks the
-// notes it shows.
-type noteKind int
-
-const (
-	noteUnits        noteKind = iota // units and what a row shows
-	noteIntervals                    // intervals vs adjusted p-values
-	noteUntested                     // statistics not tested for too few requests
-	noteInconclusive                 // what would decide inconclusive checks
-	noteFailures                     // failed requests by kind
-	noteChanged                      // ⚙️: a configuration changed
-	noteRemoved                      // scenarios removed since the baseline
-	noteUnsettled                    // statuses within Monte Carlo error of alpha
-	noteWarning                      // the report's warnings
-)
-
-// suiteNote is one note of the suite, in Markdown (names escaped); the
-// comment and the HTML report put its legend (the mark it explains, for
-// their tables) first.
-type suiteNote struct {
-	kind   noteKind
-	text   string
-	legend string
-}
-
-// String is the note with its legend.
-func (n suiteNote) String() string { return n.legend + n.text }
-
-// suiteNotes says once per suite what applies to many rows: units, what
-// "—" means, what would decide inconclusive checks, failures by kind,
-// changed and removed scenarios, warnings.
-func suiteNotes(r *Report) []suiteNote {
-	notes := []suiteNote{{kind: noteUnits, text: "Latencies in ms, baseline → current (change). Status: every one that applies."}}
-	if r.Tested > 1 {
-		notes = append(notes, suiteNote{kind: noteIntervals, text: fmt.Sprintf("Intervals [in brackets, in the details] are each check's own 95%% interval; "+
-			"statuses are decided on p-values adjusted over the suite's %d checks, so an interval beyond the tolerance can still be inconclusive.", r.Tested)})
-	}
-	for _, n := range []struct {
-		kind noteKind
-		f    func(*Report) string
-	}{{noteUntested, untestedNote}, {noteInconclusive, inconclusiveNote}, {noteUnsettled, unsettledNote}, {noteFailures, failuresNote}, {noteChanged, changedNote}, {noteRemoved, removedNote}} {
-		if t := n.f(r); t != "" {
-			notes = append(notes, suiteNote{kind: n.kind, text: t})
-		}
-	}
-	for i := range notes {
-		if notes[i].kind == noteUntested {
-			notes[i].legend = "— after the values = "
-		}
-	}
-	for _, w := range r.Warnings {
-		notes = append(notes, suiteNote{kind: noteWarning, text: "⚠️ " + md(short(w, 300))})
-	}
-	return notes
-}
-
 // suiteNotesMarkdown is the notes as a Markdown list.
 func suiteNotesMarkdown(r *Report) string {
 	var b strings.Builder
-	for _, n := range suiteNotes(r) {
+	for _, n := range suiteNotes(r, md) {
 		b.WriteString("- " + n.String() + "\n")
 	}
 	b.WriteString("\n")
 	return b.String()
-}
-
-// untestedGap is what one statistic left untested over the suite.
-type untestedGap struct {
-	need, pairs, lo, hi int
-	history             bool
-}
-
-// untestedGaps gathers, per statistic, the checks that could not be
-// tested: the requests they need and have.
-func untestedGaps(r *Report) (map[vocab.Stat]*untestedGap, []vocab.Stat) {
-	gaps := map[vocab.Stat]*untestedGap{}
-	var stats []vocab.Stat
-	for _, s := range r.Scenarios {
-		seen := map[vocab.Stat]bool{}
-		for _, c := range s.Checks {
-			if !c.Untested() || seen[c.Stat] {
-				continue
-			}
-			seen[c.Stat] = true
-			g := gaps[c.Stat]
-			if g == nil {
-				g = &untestedGap{lo: math.MaxInt}
-				gaps[c.Stat] = g
-				stats = append(stats, c.Stat)
-			}
-			g.need = max(g.need, c.NeedN)
-			g.pairs++
-			have := min(c.NBase, c.NCurrent)
-			if c.NBase == 0 {
-				have = c.NCurrent
-			}
-			g.lo, g.hi = min(g.lo, have), max(g.hi, have)
-			g.history = g.history || c.Reason == vocab.HistoryTooShort
-		}
-	}
-	sort.Slice(stats, func(i, j int) bool { return statRank[stats[i]] < statRank[stats[j]] })
-	return gaps, stats
-}
-
-// untestedNote is one note for every untested statistic: "p50, mean need
-// 10; p95 needs 40 successful requests per side".
-func untestedNote(r *Report) string {
-	gaps, stats := untestedGaps(r)
-	if len(stats) == 0 {
-		return ""
-	}
-	var needs []string
-	byNeed := map[int][]vocab.Stat{}
-	var order []int
-	lo, hi, pairs, history := math.MaxInt, 0, 0, false
-	for _, st := range stats {
-		g := gaps[st]
-		if byNeed[g.need] == nil {
-			order = append(order, g.need)
-		}
-		byNeed[g.need] = append(byNeed[g.need], st)
-		lo, hi, pairs = min(lo, g.lo), max(hi, g.hi), max(pairs, g.pairs)
-		history = history || g.history
-	}
-	for _, n := range order {
-		verb := "needs"
-		if len(byNeed[n]) > 1 {
-			verb = "need"
-		}
-		needs = append(needs, fmt.Sprintf("%s %s %d", joinNames(byNeed[n]), verb, n))
-	}
-	have := fmt.Sprint(lo)
-	if hi != lo {
-		have = fmt.Sprintf("%d–%d", lo, hi)
-	}
-	what := "successful requests per side"
-	if history {
-		what = "successful requests per side (and two stored baseline runs)"
-	}
-	return fmt.Sprintf("not tested: %s %s; %s %s.", strings.Join(needs, "; "), what, plural(pairs, "pair has", "pairs have"), have)
-}
-
-// inconclusiveNote gives one estimate of the requests that might decide
-// the inconclusive checks.
-func inconclusiveNote(r *Report) string {
-	lo, hi, n := math.MaxInt, 0, 0
-	for _, c := range r.Result.Checks {
-		if c.Doubtful() {
-			n++
-			if c.NeedN > 0 {
-				lo, hi = min(lo, c.NeedN), max(hi, c.NeedN)
-			}
-		}
-	}
-	if n == 0 {
-		return ""
-	}
-	s := fmt.Sprintf("⚠️ inconclusive (%s) = a change for the worse beyond the tolerance, not significant once corrected for the suite's %d checks", plural(n, "check", "checks"), r.Tested)
-	switch {
-	case hi == 0:
-	case lo == hi:
-		s += fmt.Sprintf("; about %s requests per side might decide it", grouped(hi))
-	case hi >= 100000:
-		s += fmt.Sprintf("; %s requests per side might decide the closest, over 100,000 the farthest", grouped(lo))
-	default:
-		s += fmt.Sprintf("; %s to %s requests per side might decide them", grouped(lo), grouped(hi))
-	}
-	return s + "."
-}
-
-// grouped writes a count with thousands separators: 68,250.
-func grouped(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
-
-// unsettledNote names the checks whose p-value stayed within Monte Carlo
-// error of alpha after the most permutations: their status could come out
-// the other way with another random stream (a renamed scenario).
-func unsettledNote(r *Report) string {
-	var names []string
-	for _, s := range r.Scenarios {
-		hidden := s.hiddenMetrics() // its twin, shown, is named
-		for _, c := range s.Checks {
-			if c.Unsettled && !hidden[c.Metric] {
-				names = append(names, fmt.Sprintf("%s @ %s %s %s", mdName(c.Scenario), mdName(c.Endpoint), metricName(c.Metric), c.Stat))
-			}
-		}
-	}
-	if len(names) == 0 {
-		return ""
-	}
-	if len(names) > 3 {
-		names = append(names[:3], fmt.Sprintf("%d more", len(names)-3))
-	}
-	return fmt.Sprintf("🎲 %s: the p-value stayed within Monte Carlo error of alpha after %d permutations, so its status could come out the other way with another random stream; more requests settle it.",
-		strings.Join(names, ", "), r.Result.Permutations)
-}
-
-// failuresNote counts the failed requests over the suite by kind.
-func failuresNote(r *Report) string {
-	kinds := map[string]int{}
-	failed, total := 0, 0
-	for _, s := range r.Scenarios {
-		if s.Current == nil {
-			continue
-		}
-		total += s.Current.N
-		for _, k := range s.Current.ErrorKinds {
-			kinds[k.Kind] += k.N
-			failed += k.N
-		}
-	}
-	if failed == 0 {
-		return ""
-	}
-	var kc []KindCount
-	for k, v := range kinds {
-		kc = append(kc, KindCount{k, v})
-	}
-	sortKinds(kc)
-	if len(kc) > 5 {
-		rest := 0
-		for _, k := range kc[5:] {
-			rest += k.N
-		}
-		kc = append(kc[:5], KindCount{"other", rest})
-	}
-	return fmt.Sprintf("Failed requests now: %d of %d (%s).", failed, total, md(short(KindList(kc), 300)))
-}
-
-// changedNote explains the ⚙️ mark when a scenario's configuration changed.
-func changedNote(r *Report) string {
-	for _, s := range r.Scenarios {
-		if len(s.Changed) > 0 {
-			return "⚙️ = the scenario's configuration " + r.changed() + "."
-		}
-	}
-	return ""
-}
-
-// removedNote names the scenarios removed since the baseline.
-func removedNote(r *Report) string {
-	if len(r.Removed) == 0 {
-		return ""
-	}
-	names := make([]string, 0, 3)
-	for _, x := range r.Removed[:min(3, len(r.Removed))] {
-		names = append(names, mdName(x))
-	}
-	if len(r.Removed) > 3 {
-		names = append(names, fmt.Sprintf("%d more", len(r.Removed)-3))
-	}
-	return "Removed since the baseline: " + strings.Join(names, ", ") + "."
 }
 
 // ranking compares endpoints in a table of bounded width: one row per
@@ -998,22 +340,6 @@ func ranking(r *Report) string {
 	return b.String()
 }
 
-var statRank = map[vocab.Stat]int{vocab.P50: 0, vocab.P95: 1, vocab.P99: 2, vocab.Mean: 3}
-
-// detailStats are the statistics a scenario's checks have, in order.
-func detailStats(s Scenario) []vocab.Stat {
-	var out []vocab.Stat
-	for _, st := range vocab.LatencyStats {
-		for _, c := range s.Checks {
-			if c.Stat == st {
-				out = append(out, st)
-				break
-			}
-		}
-	}
-	return out
-}
-
 func ciText(c compare.Check) string {
 	if math.IsNaN(c.CIPct[0]) || math.IsNaN(c.CIPct[1]) || c.Untested() {
 		return ""
@@ -1032,7 +358,7 @@ func scenarioDetails(s Scenario, open bool) string {
 		model = " (" + md(short(s.Model, 80)) + ")"
 	}
 	fmt.Fprintf(&b, "<details%s><summary><b>%s</b> @ %s%s: %s</summary>\n\n", attr, md(s.Scenario), md(s.Endpoint), model,
-		strings.ReplaceAll(flagText(s.Flags()), "<br>", " · "))
+		strings.ReplaceAll(badgesMarkdown(s.Badges()), "<br>", " · "))
 	if len(s.Changed) > 0 {
 		fmt.Fprintf(&b, "⚙️ Configuration %s: %s. The comparison may reflect that change.\n\n", s.changed(), md(short(strings.Join(s.Changed, ", "), 300)))
 	}
@@ -1117,19 +443,8 @@ func stepsTable(s Scenario) string {
 	return b.String()
 }
 
-// stageP is a stage's p50 or p95, NaN for no stage.
-func stageP(st *Stage, p95 bool) float64 {
-	switch {
-	case st == nil:
-		return math.NaN()
-	case p95:
-		return st.P95
-	}
-	return st.P50
-}
-
 // detailsRow is one line of a scenario's details table: a cell per
-// statistic, the budget and the row's flags.
+// statistic, the budget and the row's badges.
 func detailsRow(row Row, stats []vocab.Stat) string {
 	var b strings.Builder
 	stage := row.Stage
@@ -1146,11 +461,11 @@ func detailsRow(row Row, stats []vocab.Stat) string {
 	}
 	fs := ""
 	if row.Metric != "" {
-		var flags []Flag
-		for _, f := range flagsOf(row.Checks, nil) {
-			flags = append(flags, f.rowFlag())
+		var flags []Badge
+		for _, f := range badgesOf(row.Checks, nil) {
+			flags = append(flags, f.rowBadge())
 		}
-		fs = flagText(flags)
+		fs = badgesMarkdown(flags)
 	}
 	fmt.Fprintf(&b, " %s | %s |\n", md(row.Budget), fs)
 	return b.String()
@@ -1161,7 +476,7 @@ func detailsCell(row Row, st vocab.Stat) string {
 	switch {
 	case row.Metric.IsRate():
 		if st == vocab.P50 {
-			return changeCell(&row, row.Checks[0].Stat)
+			return changeCell(&row, row.Checks[0].Stat, bold)
 		}
 		return ""
 	case row.Metric == "":
@@ -1177,7 +492,7 @@ func detailsCell(row Row, st vocab.Stat) string {
 	if !ok {
 		return "–"
 	}
-	return changeCell(&row, st) + ciText(c)
+	return changeCell(&row, st, bold) + ciText(c)
 }
 
 // detailsRowNotes are the notes under the details table a row adds: its
@@ -1198,30 +513,4 @@ func detailsRowNotes(s Scenario, row Row) []string {
 		notes = append(notes, fmt.Sprintf("Failed in the baseline: %d of %d (%s).", s.Base.N-s.Base.OK, s.Base.N, md(short(KindList(s.Base.ErrorKinds), 300))))
 	}
 	return notes
-}
-
-func arrow(base, cur float64, unit string) string {
-	if math.IsNaN(base) {
-		return cell(cur, unit)
-	}
-	return cell(base, unit) + " → " + cell(cur, unit)
-}
-
-func footer(r *Report) string {
-	o := r.Thresholds
-	return fmt.Sprintf("<sub>Change: point estimate; interval: per-check 95%% bootstrap, not adjusted for the suite. "+
-		"Statuses: p-values adjusted over all %d checks (Westfall–Young maxT, family-wise α = %s); "+
-		"p50 by Mann-Whitney U, p95/p99 by tail exceedance of the baseline's quantile, errors by an exact permutation test. "+
-		"A regression must be confidently beyond %s%% and %s ms. "+
-		"Fails on: %s. Measured by latgate.</sub>\n",
-		r.Tested, trimFloat(o.Alpha), trimFloat(100*o.Tolerance), trimFloat(r.minDeltaMs()), md(strings.Join(r.failOn(), ", ")))
-}
-
-// joinNames lists vocabulary names: "p50, p95".
-func joinNames[S ~string](list []S) string {
-	out := make([]string, len(list))
-	for i, s := range list {
-		out[i] = string(s)
-	}
-	return strings.Join(out, ", ")
 }

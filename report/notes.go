@@ -3,6 +3,8 @@ package report
 import (
 	"fmt"
 	"math"
+	"sort"
+	"strings"
 
 	"github.com/latgate/latgate/compare"
 	"github.com/latgate/latgate/vocab"
@@ -88,4 +90,264 @@ func LookText(d compare.Decision, th compare.Config) string {
 		return fmt.Sprintf("%s %s: %s", c.Metric, c.Stat, note(*c, th))
 	}
 	return fmt.Sprintf("%s %s %+.1f%% undecided", c.Metric, c.Stat, c.DeltaPct)
+}
+
+// inline keeps a config's or a server's text on one line: the escaper of
+// the notes the HTML and text renderers escape whole.
+var inline = strings.NewReplacer("\r", " ", "\n", " ", "\t", " ").Replace
+
+// noteKind says what a suite note is about, so each renderer picks the
+// notes it shows.
+type noteKind int
+
+const (
+	noteUnits        noteKind = iota // units and what a row shows
+	noteIntervals                    // intervals vs adjusted p-values
+	noteUntested                     // statistics not tested for too few requests
+	noteInconclusive                 // what would decide inconclusive checks
+	noteFailures                     // failed requests by kind
+	noteChanged                      // ⚙️: a configuration changed
+	noteRemoved                      // scenarios removed since the baseline
+	noteUnsettled                    // statuses within Monte Carlo error of alpha
+	noteWarning                      // the report's warnings
+)
+
+// suiteNote is one note of the suite, its names escaped for one format
+// (suiteNotes); the comment and the HTML report put its legend (the mark
+// it explains, for their tables) first.
+type suiteNote struct {
+	kind   noteKind
+	text   string
+	legend string
+}
+
+// String is the note with its legend.
+func (n suiteNote) String() string { return n.legend + n.text }
+
+// suiteNotes says once per suite what applies to many rows: units, what
+// "—" means, what would decide inconclusive checks, failures by kind,
+// changed and removed scenarios, warnings. The words are the report's own;
+// what comes from a config or a server (names, warnings, errors) goes
+// through esc: Markdown escapes those parts (md; its escape would change
+// the words too), the HTML and text renderers give inline and escape each
+// whole note.
+func suiteNotes(r *Report, esc func(string) string) []suiteNote {
+	notes := []suiteNote{{kind: noteUnits, text: "Latencies in ms, baseline → current (change). Status: every one that applies."}}
+	if r.Tested > 1 {
+		notes = append(notes, suiteNote{kind: noteIntervals, text: fmt.Sprintf("Intervals [in brackets, in the details] are each check's own 95%% interval; "+
+			"statuses are decided on p-values adjusted over the suite's %d checks, so an interval beyond the tolerance can still be inconclusive.", r.Tested)})
+	}
+	for _, n := range []struct {
+		kind noteKind
+		f    func(*Report, func(string) string) string
+	}{{noteUntested, untestedNote}, {noteInconclusive, inconclusiveNote}, {noteUnsettled, unsettledNote}, {noteFailures, failuresNote}, {noteChanged, changedNote}, {noteRemoved, removedNote}} {
+		if t := n.f(r, esc); t != "" {
+			notes = append(notes, suiteNote{kind: n.kind, text: t})
+		}
+	}
+	for i := range notes {
+		if notes[i].kind == noteUntested {
+			notes[i].legend = "— after the values = "
+		}
+	}
+	for _, w := range r.Warnings {
+		notes = append(notes, suiteNote{kind: noteWarning, text: "⚠️ " + esc(short(w, 300))})
+	}
+	return notes
+}
+
+// untestedGap is what one statistic left untested over the suite.
+type untestedGap struct {
+	need, pairs, lo, hi int
+	history             bool
+}
+
+// untestedGaps gathers, per statistic, the checks that could not be
+// tested: the requests they need and have.
+func untestedGaps(r *Report) (map[vocab.Stat]*untestedGap, []vocab.Stat) {
+	gaps := map[vocab.Stat]*untestedGap{}
+	var stats []vocab.Stat
+	for _, s := range r.Scenarios {
+		seen := map[vocab.Stat]bool{}
+		for _, c := range s.Checks {
+			if !c.Untested() || seen[c.Stat] {
+				continue
+			}
+			seen[c.Stat] = true
+			g := gaps[c.Stat]
+			if g == nil {
+				g = &untestedGap{lo: math.MaxInt}
+				gaps[c.Stat] = g
+				stats = append(stats, c.Stat)
+			}
+			g.need = max(g.need, c.NeedN)
+			g.pairs++
+			have := min(c.NBase, c.NCurrent)
+			if c.NBase == 0 {
+				have = c.NCurrent
+			}
+			g.lo, g.hi = min(g.lo, have), max(g.hi, have)
+			g.history = g.history || c.Reason == vocab.HistoryTooShort
+		}
+	}
+	sort.Slice(stats, func(i, j int) bool { return statRank[stats[i]] < statRank[stats[j]] })
+	return gaps, stats
+}
+
+// untestedNote is one note for every untested statistic: "p50, mean need
+// 10; p95 needs 40 successful requests per side".
+func untestedNote(r *Report, _ func(string) string) string {
+	gaps, stats := untestedGaps(r)
+	if len(stats) == 0 {
+		return ""
+	}
+	var needs []string
+	byNeed := map[int][]vocab.Stat{}
+	var order []int
+	lo, hi, pairs, history := math.MaxInt, 0, 0, false
+	for _, st := range stats {
+		g := gaps[st]
+		if byNeed[g.need] == nil {
+			order = append(order, g.need)
+		}
+		byNeed[g.need] = append(byNeed[g.need], st)
+		lo, hi, pairs = min(lo, g.lo), max(hi, g.hi), max(pairs, g.pairs)
+		history = history || g.history
+	}
+	for _, n := range order {
+		verb := "needs"
+		if len(byNeed[n]) > 1 {
+			verb = "need"
+		}
+		needs = append(needs, fmt.Sprintf("%s %s %d", joinNames(byNeed[n]), verb, n))
+	}
+	have := fmt.Sprint(lo)
+	if hi != lo {
+		have = fmt.Sprintf("%d–%d", lo, hi)
+	}
+	what := "successful requests per side"
+	if history {
+		what = "successful requests per side (and two stored baseline runs)"
+	}
+	return fmt.Sprintf("not tested: %s %s; %s %s.", strings.Join(needs, "; "), what, plural(pairs, "pair has", "pairs have"), have)
+}
+
+// inconclusiveNote gives one estimate of the requests that might decide
+// the inconclusive checks.
+func inconclusiveNote(r *Report, _ func(string) string) string {
+	lo, hi, n := math.MaxInt, 0, 0
+	for _, c := range r.Result.Checks {
+		if c.Doubtful() {
+			n++
+			if c.NeedN > 0 {
+				lo, hi = min(lo, c.NeedN), max(hi, c.NeedN)
+			}
+		}
+	}
+	if n == 0 {
+		return ""
+	}
+	s := fmt.Sprintf("⚠️ inconclusive (%s) = a change for the worse beyond the tolerance, not significant once corrected for the suite's %d checks", plural(n, "check", "checks"), r.Tested)
+	switch {
+	case hi == 0:
+	case lo == hi:
+		s += fmt.Sprintf("; about %s requests per side might decide it", grouped(hi))
+	case hi >= 100000:
+		s += fmt.Sprintf("; %s requests per side might decide the closest, over 100,000 the farthest", grouped(lo))
+	default:
+		s += fmt.Sprintf("; %s to %s requests per side might decide them", grouped(lo), grouped(hi))
+	}
+	return s + "."
+}
+
+// unsettledNote names the checks whose p-value stayed within Monte Carlo
+// error of alpha after the most permutations: their status could come out
+// the other way with another random stream (a renamed scenario).
+func unsettledNote(r *Report, esc func(string) string) string {
+	var names []string
+	for _, s := range r.Scenarios {
+		hidden := s.hiddenMetrics() // its twin, shown, is named
+		for _, c := range s.Checks {
+			if c.Unsettled && !hidden[c.Metric] {
+				names = append(names, fmt.Sprintf("%s @ %s %s %s", esc(short(c.Scenario, 48)), esc(short(c.Endpoint, 48)), metricName(c.Metric), c.Stat))
+			}
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	if len(names) > 3 {
+		names = append(names[:3], fmt.Sprintf("%d more", len(names)-3))
+	}
+	return fmt.Sprintf("🎲 %s: the p-value stayed within Monte Carlo error of alpha after %d permutations, so its status could come out the other way with another random stream; more requests settle it.",
+		strings.Join(names, ", "), r.Result.Permutations)
+}
+
+// failuresNote counts the failed requests over the suite by kind.
+func failuresNote(r *Report, esc func(string) string) string {
+	kinds := map[string]int{}
+	failed, total := 0, 0
+	for _, s := range r.Scenarios {
+		if s.Current == nil {
+			continue
+		}
+		total += s.Current.N
+		for _, k := range s.Current.ErrorKinds {
+			kinds[k.Kind] += k.N
+			failed += k.N
+		}
+	}
+	if failed == 0 {
+		return ""
+	}
+	var kc []KindCount
+	for k, v := range kinds {
+		kc = append(kc, KindCount{k, v})
+	}
+	sortKinds(kc)
+	if len(kc) > 5 {
+		rest := 0
+		for _, k := range kc[5:] {
+			rest += k.N
+		}
+		kc = append(kc[:5], KindCount{"other", rest})
+	}
+	return fmt.Sprintf("Failed requests now: %d of %d (%s).", failed, total, esc(short(KindList(kc), 300)))
+}
+
+// changedNote explains the ⚙️ mark when a scenario's configuration changed.
+func changedNote(r *Report, _ func(string) string) string {
+	for _, s := range r.Scenarios {
+		if len(s.Changed) > 0 {
+			return "⚙️ = the scenario's configuration " + r.changed() + "."
+		}
+	}
+	return ""
+}
+
+// removedNote names the scenarios removed since the baseline.
+func removedNote(r *Report, esc func(string) string) string {
+	if len(r.Removed) == 0 {
+		return ""
+	}
+	names := make([]string, 0, 3)
+	for _, x := range r.Removed[:min(3, len(r.Removed))] {
+		names = append(names, esc(short(x, 48)))
+	}
+	if len(r.Removed) > 3 {
+		names = append(names, fmt.Sprintf("%d more", len(r.Removed)-3))
+	}
+	return "Removed since the baseline: " + strings.Join(names, ", ") + "."
+}
+
+// footnote says how the statuses were decided, esc escaping the statuses
+// that fail the gate.
+func footnote(r *Report, esc func(string) string) string {
+	o := r.Thresholds
+	return fmt.Sprintf("Change: point estimate; interval: per-check 95%% bootstrap, not adjusted for the suite. "+
+		"Statuses: p-values adjusted over all %d checks (Westfall–Young maxT, family-wise α = %s); "+
+		"p50 by Mann-Whitney U, p95/p99 by tail exceedance of the baseline's quantile, errors by an exact permutation test. "+
+		"A regression must be confidently beyond %s%% and %s ms. "+
+		"Fails on: %s. Measured by latgate.",
+		r.Tested, trimFloat(o.Alpha), trimFloat(100*o.Tolerance), trimFloat(r.minDeltaMs()), esc(strings.Join(r.failOn(), ", ")))
 }

@@ -4,10 +4,14 @@
 // Markdown (the PR comment and the job summary, bounded to GitHub's
 // 65,536 characters), JSON (latgate/verdict/v1), a self-contained HTML page
 // with charts drawn as inline SVG, and exports (benchstat's text format,
-// Bencher Metric Format JSON, CSV with one row per request); docs/report.md
-// shows each. Everything that comes from a config or a server is escaped for
-// its format. It does no network I/O and makes no decisions: the statuses
-// come from package compare.
+// Bencher Metric Format JSON, CSV with one row per request, OTLP and
+// OpenMetrics); docs/report.md shows each. Each format is one renderer that
+// registers itself with its name and whether it draws every request
+// (format.go); the badges, notes, values and provenance every format shows
+// are built once, plain (badge.go, notes.go, values.go, provenance.go), and
+// everything that comes from a config or a server is escaped by each
+// renderer for its format. It does no network I/O and makes no decisions:
+// the statuses come from package compare.
 package report
 
 import (
@@ -594,20 +598,20 @@ func (r *Report) Worst() (compare.Check, bool) {
 	return best, found
 }
 
-// Count returns how many scenarios show status st among their flags (what
+// Count returns how many scenarios show status st among their badges (what
 // each scenario's line says: for Inconclusive, a tested change for the
 // worse of a metric that did not regress).
 func (r *Report) Count(st vocab.Status) int {
 	n := 0
 	for _, s := range r.Scenarios {
-		if slices.ContainsFunc(s.Flags(), func(f Flag) bool { return f.Status == st }) {
+		if slices.ContainsFunc(s.Badges(), func(f Badge) bool { return f.Status == st }) {
 			n++
 		}
 	}
 	return n
 }
 
-// untestedFailing counts the checks that fail the gate although no flag
+// untestedFailing counts the checks that fail the gate although no badge
 // shows them: untested statistics of a gate that fails on inconclusive.
 func (r *Report) untestedFailing() int {
 	n := 0
@@ -624,7 +628,7 @@ func (r *Report) untestedFailing() int {
 func (r *Report) countNotTested() int {
 	n := 0
 	for _, s := range r.Scenarios {
-		if slices.ContainsFunc(s.Flags(), func(f Flag) bool { return f.Status == notTested }) {
+		if slices.ContainsFunc(s.Badges(), func(f Badge) bool { return f.Status == notTested }) {
 			n++
 		}
 	}
@@ -749,4 +753,18 @@ func (r *Report) ScenarioNames() []string {
 		}
 	}
 	return out
+}
+
+// summaryColumns says which optional columns a summary table has (the
+// Markdown and the HTML summary alike): Perceived p95 when it differs from
+// TTFT in some scenario, Answer p95 (and the total named the session's)
+// when a scenario is a session.
+func summaryColumns(r *Report) (perceived, sessions bool) {
+	for _, s := range r.Scenarios {
+		if row := s.row("Perceived"); row != nil && row.SameAs == "" {
+			perceived = true
+		}
+		sessions = sessions || s.Current.IsSession()
+	}
+	return perceived, sessions
 }

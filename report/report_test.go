@@ -342,7 +342,7 @@ func TestBufferedHeadIsNotFaster(t *testing.T) {
 	if !improved {
 		t.Fatal("the case has no inter-token improvement: it no longer tests anything")
 	}
-	for _, f := range rep.Scenarios[0].Flags() {
+	for _, f := range rep.Scenarios[0].Badges() {
 		if f.Status == vocab.Improvement {
 			t.Errorf("flag %q on a buffered head", f.String())
 		}

@@ -2,7 +2,6 @@ package report
 
 import (
 	"fmt"
-	"html"
 	"io"
 	"strconv"
 	"strings"
@@ -26,11 +25,11 @@ func clean(s string) string {
 	}, s)
 }
 
-// Name is a name from a config, a results file or a server for a one-line
-// message: its control characters escaped as Go writes them (\n, \x1b),
-// so that it never starts a line of its own (a workflow command in a CI log)
-// or moves the terminal's cursor.
-func Name(s string) string {
+// EscapeName escapes a name from a config, a results file or a server for
+// a one-line message: its control characters as Go writes them (\n,
+// \x1b), so that it never starts a line of its own (a workflow command in
+// a CI log) or moves the terminal's cursor.
+func EscapeName(s string) string {
 	var b strings.Builder
 	for _, r := range s {
 		if r < 0x20 || r == 0x7f || r >= 0x80 && r < 0xa0 {
@@ -77,12 +76,12 @@ func Text(w io.Writer, r *Report, color bool) {
 	}
 	// The suite's notes (untested statistics, inconclusive checks, failures
 	// by kind), as in the comment.
-	for _, n := range suiteNotes(r) {
+	for _, n := range suiteNotes(r, inline) {
 		switch n.kind {
 		case noteUnits, noteWarning, noteRemoved, noteChanged:
 			continue // no table legend here; warnings and removals are printed above
 		}
-		fmt.Fprintln(w, clean(html.UnescapeString(n.text))) // no legend: the text table has no marks
+		fmt.Fprintln(w, clean(bidiReplacer.Replace(n.text))) // no legend: the text table has no marks
 	}
 	o := r.Thresholds
 	if c := r.costLine(clean); c != "" {
@@ -104,10 +103,10 @@ func textStatus(st vocab.Status, color bool) string {
 	return s
 }
 
-// textScenario is one scenario's flags, budget table and notes.
+// textScenario is one scenario's badges, budget table and notes.
 func textScenario(w io.Writer, s Scenario, color bool) {
 	var fl []string
-	for _, f := range s.Flags() {
+	for _, f := range s.Badges() {
 		p := clean(f.Plain())
 		if color {
 			p = ansi[f.Status] + p + "\x1b[0m"
