@@ -24,6 +24,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/latgate/latgate/internal/jsonerr"
 	"github.com/latgate/latgate/results"
 )
 
@@ -185,22 +186,17 @@ func unmarshal(name string, b []byte, v any, kind string) error {
 	if err == nil {
 		return nil
 	}
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case len(bytes.TrimSpace(b)) == 0 || errors.As(err, &se) && se.Offset >= int64(len(b)) && strings.Contains(se.Error(), "unexpected end"):
+	switch e := jsonerr.Of(b, err); {
+	case e.Kind == jsonerr.Empty || e.Kind == jsonerr.Truncated:
 		return fmt.Errorf("%s: not a complete JSON document (the file is empty or truncated)", name)
-	case errors.As(err, &se) && se.Offset == 1 && looksLikeSuite(name, b):
+	case e.Kind == jsonerr.Syntax && e.Offset == 1 && looksLikeSuite(name, b):
 		return fmt.Errorf("%s: a suite (YAML), not a latgate %s file: give the suite with -c", name, kind)
-	case errors.As(err, &se):
-		line, col := position(b, se.Offset-1) // Offset counts the offending byte
-		return fmt.Errorf("%s:%d:%d: invalid JSON: %v", name, line, col, se)
-	case errors.As(err, &te):
-		line, col := position(b, te.Offset)
-		if te.Field == "" {
-			return fmt.Errorf("%s: not a latgate %s file: the document is a JSON %s, want a JSON object", name, kind, te.Value)
-		}
-		return fmt.Errorf("%s:%d:%d: %q should be a JSON %s, not a JSON %s", name, line, col, te.Field, jsonKind(te.Type), te.Value)
+	case e.Kind == jsonerr.Syntax:
+		return fmt.Errorf("%s:%d:%d: invalid JSON: %v", name, e.Line, e.Col, e.Err)
+	case e.Kind == jsonerr.Type && e.Field == "":
+		return fmt.Errorf("%s: not a latgate %s file: the document is a JSON %s, want a JSON object", name, kind, e.Value)
+	case e.Kind == jsonerr.Type:
+		return fmt.Errorf("%s:%d:%d: %q should be a JSON %s, not a JSON %s", name, e.Line, e.Col, e.Field, jsonKind(e.Want), e.Value)
 	}
 	return fmt.Errorf("%s: %v", name, err)
 }
@@ -225,18 +221,6 @@ func jsonKind(t reflect.Type) string {
 		return "whole number"
 	}
 	return t.Kind().String()
-}
-
-func position(b []byte, off int64) (line, col int) {
-	line, col = 1, 1
-	for i := int64(0); i < off && i < int64(len(b)); i++ {
-		if b[i] == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
-		}
-	}
-	return line, col
 }
 
 // looksLikeSuite reports whether a file that is not JSON is a suite: a

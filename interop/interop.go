@@ -17,13 +17,10 @@
 package interop
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"path"
 	"slices"
@@ -31,6 +28,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/latgate/latgate/internal/jsonerr"
 	"github.com/latgate/latgate/results"
 )
 
@@ -249,22 +247,17 @@ func epochDate(sec float64) string {
 // jsonError turns a decoding error of name's data into one line with the
 // place: file:line:col for a syntax or type error.
 func jsonError(name string, data []byte, err error) error {
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case len(bytes.TrimSpace(data)) == 0:
+	switch e := jsonerr.Of(data, err); {
+	case e.Kind == jsonerr.Empty:
 		return fmt.Errorf("%s: empty file", name)
-	case errors.Is(err, io.ErrUnexpectedEOF) || errors.As(err, &se) && strings.HasPrefix(se.Error(), "unexpected end"):
+	case e.Kind == jsonerr.Truncated:
 		return fmt.Errorf("%s: not a complete JSON document (the file is truncated)", name)
-	case errors.As(err, &se):
-		line, col := position(data, se.Offset-1)
-		return fmt.Errorf("%s:%d:%d: invalid JSON: %v", name, line, col, se)
-	case errors.As(err, &te):
-		line, col := position(data, te.Offset)
-		if te.Field == "" {
-			return fmt.Errorf("%s: the document is a JSON %s, not what the tool writes", name, te.Value)
-		}
-		return fmt.Errorf("%s:%d:%d: %q is a JSON %s, not the %s the tool writes", name, line, col, te.Field, te.Value, te.Type)
+	case e.Kind == jsonerr.Syntax:
+		return fmt.Errorf("%s:%d:%d: invalid JSON: %v", name, e.Line, e.Col, e.Err)
+	case e.Kind == jsonerr.Type && e.Field == "":
+		return fmt.Errorf("%s: the document is a JSON %s, not what the tool writes", name, e.Value)
+	case e.Kind == jsonerr.Type:
+		return fmt.Errorf("%s:%d:%d: %q is a JSON %s, not the %s the tool writes", name, e.Line, e.Col, e.Field, e.Value, e.Want)
 	}
 	return fmt.Errorf("%s: %v", name, err)
 }
@@ -272,28 +265,13 @@ func jsonError(name string, data []byte, err error) error {
 // lineError is a decoding error of one line of a JSON Lines file, with
 // its place: file:line:col.
 func lineError(name string, n int, line []byte, err error) error {
-	var se *json.SyntaxError
-	var te *json.UnmarshalTypeError
-	switch {
-	case errors.As(err, &se):
-		return fmt.Errorf("%s:%d:%d: invalid JSON: %v", name, n, se.Offset, se)
-	case errors.As(err, &te) && te.Field != "":
-		return fmt.Errorf("%s:%d:%d: %q is a JSON %s, not the %s the tool writes", name, n, te.Offset, te.Field, te.Value, te.Type)
-	case errors.As(err, &te):
-		return fmt.Errorf("%s:%d: the line is a JSON %s, not a record", name, n, te.Value)
+	switch e := jsonerr.Of(line, err); {
+	case e.Kind == jsonerr.Syntax || e.Kind == jsonerr.Truncated && e.Offset > 0:
+		return fmt.Errorf("%s:%d:%d: invalid JSON: %v", name, n, e.Col, e.Err)
+	case e.Kind == jsonerr.Type && e.Field != "":
+		return fmt.Errorf("%s:%d:%d: %q is a JSON %s, not the %s the tool writes", name, n, e.Offset, e.Field, e.Value, e.Want)
+	case e.Kind == jsonerr.Type:
+		return fmt.Errorf("%s:%d: the line is a JSON %s, not a record", name, n, e.Value)
 	}
 	return fmt.Errorf("%s:%d: %v", name, n, err)
-}
-
-// position is the line and column of a byte offset.
-func position(b []byte, off int64) (line, col int) {
-	line, col = 1, 1
-	for i := int64(0); i < off && i < int64(len(b)); i++ {
-		if b[i] == '\n' {
-			line, col = line+1, 1
-		} else {
-			col++
-		}
-	}
-	return line, col
 }
