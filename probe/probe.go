@@ -112,9 +112,29 @@ func (p *Prober) Do(ctx context.Context, req Request) Record {
 // call sends one request and measures it: its record, and the timeline the
 // stream metrics were derived from (a session combines its calls').
 func (p *Prober) call(ctx context.Context, req Request) (Record, timeline) {
+	var rec Record
+	var tl timeline
 	if do := describe(req.API).do; do != nil {
-		return do(p, ctx, req)
+		rec, tl = do(p, ctx, req)
+	} else {
+		rec, tl = p.stream(ctx, req)
 	}
+	return p.inTime(rec), tl
+}
+
+// inTime fails a record that ended after the timeout: a stream read out
+// of buffers after the timer fired, or decoded slower than it came, is
+// never an ok request past limits.timeout.
+func (p *Prober) inTime(rec Record) Record {
+	if rec.OK && p.Timeout > 0 && rec.Total != Missing && rec.Total > p.Timeout {
+		rec.OK, rec.Failure = false, vocab.Timeout
+		rec.Error = fmt.Sprintf("timeout: the stream ended after %s, beyond the timeout (%s)", rec.Total.Round(time.Millisecond), p.Timeout)
+	}
+	return rec
+}
+
+// stream sends one HTTP request and reads its stream.
+func (p *Prober) stream(ctx context.Context, req Request) (Record, timeline) {
 	clk := clock.Or(p.Clock)
 	rate := p.readingRate()
 	ctx, stallTimer, stop := p.bounds(ctx, clk)
@@ -293,6 +313,7 @@ func (p *Prober) readFrames(ctx context.Context, fr framer, w wire, since func()
 		defer func() { tl.hint = h.hint() }()
 	}
 	outputs := 0
+	var held holding
 	for {
 		f, err := fr.Next()
 		at := since()
@@ -318,6 +339,10 @@ func (p *Prober) readFrames(ctx context.Context, fr framer, w wire, since func()
 		}
 		if e.skip {
 			continue
+		}
+		if msg, kind := held.add(e); msg != "" {
+			tl.failure, tl.kind = fmt.Sprintf("%s after %d output events", msg, outputs), kind
+			return tl
 		}
 		tl.events = append(tl.events, e)
 		if e.output() > 0 {

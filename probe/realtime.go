@@ -108,10 +108,11 @@ func (p *Prober) realtime(ctx context.Context, req Request) (Record, timeline) {
 			rec.Perceived = playback(tl)
 		}
 		var items []string
+		reusable := true
 		if dec != nil {
-			rec.UnknownEvents, items = dec.unknown, dec.items
+			rec.UnknownEvents, items, reusable = dec.unknown, dec.items, !dec.lost
 		}
-		p.release(ctx, s, tl, items, stall)
+		p.release(ctx, s, tl, items, reusable, stall)
 	}
 	return p.finish(rec, req, c, s), tl
 }
@@ -251,10 +252,11 @@ func (p *Prober) dialFailure(ctx context.Context, req Request, resp *http.Respon
 // release gives a connection whose response ended properly back to
 // Sockets, once the conversation items the request added (its messages and
 // the answer) are deleted, so that the next request on it starts from an
-// empty conversation; any other connection is closed.
-func (p *Prober) release(ctx context.Context, s *socket, tl timeline, items []string, stall clock.Timer) {
+// empty conversation; any other connection is closed, and so is one whose
+// items the decoder could not all keep (not reusable).
+func (p *Prober) release(ctx context.Context, s *socket, tl timeline, items []string, reusable bool, stall clock.Timer) {
 	switch {
-	case tl.failure != "" || tl.end == Missing:
+	case tl.failure != "" || tl.end == Missing || !reusable:
 		_ = s.ws.CloseNow()
 	case p.Sockets == nil:
 		closeSoon(s.ws)

@@ -3,7 +3,6 @@ package probe
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -22,7 +21,12 @@ import (
 // the events of types it does not know, which it ignores.
 type realtimeDecoder struct {
 	audio bool
+	// items are the ids of the conversation items the request added, at
+	// most maxItems of at most maxItemID bytes; lost: an id was not kept
+	// (too many, too long), so the connection cannot be reset for reuse.
 	items []string
+	seen  map[string]struct{}
+	lost  bool
 	// unknown counts the events of unknown types, first names one;
 	// other counts the deltas of the modality not asked for.
 	unknown, other int
@@ -34,6 +38,31 @@ type realtimeDecoder struct {
 	// this request's, and stale counts them.
 	response string
 	stale    int
+}
+
+// A request adds its messages and its answer to the conversation: a few
+// items, with ids such as "item_CmBJnVy2bWbZgnHcVXJKn" (OpenAI's are 26
+// bytes). A server that announces more, or longer ones, gets the
+// connection closed rather than reset.
+const (
+	maxItems  = 64
+	maxItemID = 256
+)
+
+// item keeps the id of a conversation item the request added.
+func (d *realtimeDecoder) item(id string) {
+	if _, ok := d.seen[id]; ok {
+		return
+	}
+	if len(id) > maxItemID || len(d.items) == maxItems {
+		d.lost = true
+		return
+	}
+	if d.seen == nil {
+		d.seen = map[string]struct{}{}
+	}
+	d.seen[id] = struct{}{}
+	d.items = append(d.items, id)
 }
 
 // realtimeEvent is the part of any server event the decoder reads.
@@ -98,8 +127,8 @@ func (d *realtimeDecoder) decode(f frame) (event, error) {
 	case "error":
 		e.err = realtimeError(v.Error, f.Data)
 	case "conversation.item.added", "conversation.item.created", "response.output_item.added":
-		if v.Item != nil && v.Item.ID != "" && !slices.Contains(d.items, v.Item.ID) {
-			d.items = append(d.items, v.Item.ID)
+		if v.Item != nil && v.Item.ID != "" {
+			d.item(v.Item.ID)
 		}
 	default:
 		if !knownRealtime[v.Type] {

@@ -100,8 +100,8 @@ func (p *Prober) session(ctx context.Context, req Request) Record {
 	conv := slices.Clone(s.Params.Messages)
 	var calls []sessionCall
 	var t0 time.Time
-	var unknown []string
-	turn, steps, end := 0, 0, EndError
+	unknown := &toolNames{}
+	turn, steps, end, held := 0, 0, EndError, 0
 	for {
 		params := s.Params
 		params.Messages = conv
@@ -119,10 +119,12 @@ func (p *Prober) session(ctx context.Context, req Request) Record {
 		}
 		c := sessionCall{rec: rec, tl: tl, start: rec.Start.Sub(t0), turn: turn}
 		steps++ // model calls latgate made: a server-driven call's own steps are the server's
-		if n := stepMarks(tl); n > MaxMarkedSteps && rec.OK {
-			c.rec.OK, c.rec.Failure = false, vocab.Malformed
-			c.rec.Error = fmt.Sprintf("the stream marked %d steps in one call, more than an agent runs (at most %d)", n, MaxMarkedSteps)
-			c.tl.events = firstSteps(tl.events, MaxMarkedSteps)
+		held += len(c.tl.events)
+		if held > MaxEvents && rec.OK {
+			// Each call is bounded; the session, however many steps it
+			// may take, is one request and holds what one may.
+			c.rec.OK, c.rec.Failure = false, vocab.EventLimit
+			c.rec.Error = fmt.Sprintf("the session's streams sent more than %d events (the most a request holds)", MaxEvents)
 			rec = c.rec
 		}
 		if !rec.OK {
@@ -136,7 +138,7 @@ func (p *Prober) session(ctx context.Context, req Request) Record {
 		case clientDriven(req.API) && len(toolCalls) > 0 && steps >= s.MaxSteps:
 			stop = EndMaxSteps
 		case clientDriven(req.API) && len(toolCalls) > 0:
-			conv, c.tools, unknown = p.runTools(ctx, s, conv, text, toolCalls, unknown)
+			conv, c.tools = p.runTools(ctx, s, conv, text, toolCalls, unknown)
 		case turn < len(s.Turns) && steps >= s.MaxSteps:
 			stop = EndMaxSteps
 		case turn < len(s.Turns):
@@ -152,14 +154,14 @@ func (p *Prober) session(ctx context.Context, req Request) Record {
 			break
 		}
 	}
-	return p.sessionRecord(calls, end, s.MaxSteps, unknown)
+	return p.sessionRecord(calls, end, s.MaxSteps, unknown.names)
 }
 
 // runTools answers a step's tool calls: it waits the longest latency of
 // the called tools (they run in parallel) and appends the assistant's
 // calls and each tool's result to the conversation. It returns the
 // conversation, the time waited and the unknown tools seen so far.
-func (p *Prober) runTools(ctx context.Context, s *Session, conv []Message, text string, calls []ToolCall, unknown []string) ([]Message, time.Duration, []string) {
+func (p *Prober) runTools(ctx context.Context, s *Session, conv []Message, text string, calls []ToolCall, unknown *toolNames) ([]Message, time.Duration) {
 	conv = append(conv, Message{Role: "assistant", Content: text, ToolCalls: calls})
 	wait := time.Duration(0)
 	for _, c := range calls {
@@ -167,9 +169,7 @@ func (p *Prober) runTools(ctx context.Context, s *Session, conv []Message, text 
 		result := t.Result
 		if !ok {
 			result = UnknownToolResult
-			if !slices.Contains(unknown, c.Name) {
-				unknown = append(unknown, c.Name)
-			}
+			unknown.add(c.Name)
 		}
 		wait = max(wait, t.Latency)
 		conv = append(conv, Message{Role: "tool", ToolCallID: c.ID, Name: c.Name, Content: result})
@@ -177,7 +177,33 @@ func (p *Prober) runTools(ctx context.Context, s *Session, conv []Message, text 
 	clk := clock.Or(p.Clock)
 	start := clk.Now()
 	clk.Until(ctx, start.Add(wait))
-	return conv, clk.Now().Sub(start), unknown
+	return conv, clk.Now().Sub(start)
+}
+
+// toolNames is a set of tool names in the order first seen, as a record
+// keeps them: at most MaxToolNames, each clipped to MaxToolName bytes (a
+// server names its calls, and a results file is no place for megabytes).
+type toolNames struct {
+	names []string
+	seen  map[string]struct{}
+}
+
+// The most tool names a record keeps, and the longest.
+const (
+	MaxToolNames = 32
+	MaxToolName  = 100
+)
+
+func (t *toolNames) add(name string) {
+	name = clip(name, MaxToolName)
+	if _, ok := t.seen[name]; ok || len(t.names) == MaxToolNames {
+		return
+	}
+	if t.seen == nil {
+		t.seen = map[string]struct{}{}
+	}
+	t.seen[name] = struct{}{}
+	t.names = append(t.names, name)
 }
 
 // answerOf is a call's visible text and its tool calls, assembled from the
@@ -213,23 +239,6 @@ func answerOf(tl timeline) (string, []ToolCall) {
 		}
 	}
 	return string(text), calls
-}
-
-// MaxMarkedSteps is the most steps one server-driven call may mark: a
-// stream with more is broken or hostile (each step is recorded).
-const MaxMarkedSteps = 1000
-
-// firstSteps are the events of a call's first n marked steps.
-func firstSteps(events []event, n int) []event {
-	for i, e := range events {
-		if e.step {
-			if n == 0 {
-				return events[:i]
-			}
-			n--
-		}
-	}
-	return events
 }
 
 // stepMarks counts the server-driven steps a call's stream marked.

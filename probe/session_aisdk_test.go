@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/latgate/latgate/internal/clocktest"
+	"github.com/latgate/latgate/vocab"
 )
 
 // lazyStepAgent streams as the ai package's streamText does (seen on ai
@@ -91,7 +92,7 @@ func TestServerDrivenStepCap(t *testing.T) {
 			}
 			continue
 		}
-		if rec.OK || !strings.Contains(rec.Error, fmt.Sprintf("the stream marked %d steps in one call", n)) || len(rec.Session.Steps) > MaxMarkedSteps {
+		if rec.OK || !strings.Contains(rec.Error, fmt.Sprintf("the stream marked more than %d steps in one call", MaxMarkedSteps)) || rec.Failure != vocab.Malformed || len(rec.Session.Steps) > MaxMarkedSteps {
 			t.Errorf("%d steps: ok %v, error %q, %d steps recorded; want a failure naming the count", n, rec.OK, rec.Error, len(rec.Session.Steps))
 		}
 	}

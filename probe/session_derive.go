@@ -4,7 +4,6 @@ import (
 	"github.com/latgate/latgate/vocab"
 
 	"fmt"
-	"slices"
 	"time"
 )
 
@@ -100,6 +99,7 @@ func combine(calls []sessionCall) (timeline, []time.Duration) {
 // from its start to the next step's (or the session's end).
 func sessionSteps(calls []sessionCall, tl timeline, starts []time.Duration) []Step {
 	steps := make([]Step, len(starts))
+	names := make([]toolNames, len(starts)) // each step's tools, a set
 	si := -1
 	for _, e := range tl.events {
 		for si+1 < len(starts) && e.at >= starts[si+1] && (e.step || si < 0) {
@@ -109,7 +109,7 @@ func sessionSteps(calls []sessionCall, tl timeline, starts []time.Duration) []St
 		if si < 0 {
 			continue
 		}
-		steps[si].see(e)
+		steps[si].see(e, &names[si])
 	}
 	// Ends, tool time and tokens: a client-driven call is one step with its
 	// usage; a server-driven call's steps count their output events.
@@ -139,7 +139,7 @@ func sessionSteps(calls []sessionCall, tl timeline, starts []time.Duration) []St
 			st.OutputTokens, st.PromptTokens, st.CachedTokens = c.rec.OutputTokens, c.rec.PromptTokens, c.rec.CachedTokens
 			st.ToolCalls = len(c.calls)
 			for _, tc := range c.calls {
-				st.Tools = append(st.Tools, tc.Name)
+				st.Tools = append(st.Tools, clip(tc.Name, MaxToolName))
 			}
 		}
 		st.Total = Missing
@@ -156,7 +156,7 @@ func clientStep(c sessionCall) bool { return stepMarks(c.tl) == 0 }
 
 // see takes one event of the step into its times and counts (a
 // server-driven step counts its output events and tool calls itself).
-func (st *Step) see(e event) {
+func (st *Step) see(e event, names *toolNames) {
 	at := e.at - st.Start
 	if e.output() > 0 && st.TTFT == Missing {
 		st.TTFT = at
@@ -174,8 +174,9 @@ func (st *Step) see(e event) {
 		st.OutputTokens++ // replaced by the call's usage for a client-driven step
 	}
 	for _, c := range e.calls {
-		if c.name != "" && !slices.Contains(st.Tools, c.name) {
-			st.Tools = append(st.Tools, c.name)
+		if c.name != "" {
+			names.add(c.name)
+			st.Tools = names.names
 		}
 	}
 	st.ToolCalls += e.callsDone

@@ -327,7 +327,7 @@ const (
 	// EventLimit: the stream sent more events than a request may hold
 	// (its memory and CPU stay bounded whatever a server streams).
 	EventLimit Failure = "event_limit"
-	// ToolLimit: a session's model called more tools than it may.
+	// ToolLimit: a step made more tool calls than a step may.
 	ToolLimit Failure = "tool_limit"
 	// Page: a browser page's own error (a script error, a failed request
 	// of the page, an answer that never appeared).
