@@ -10,7 +10,7 @@ FUZZTIME ?= 100000x
 # staticcheck, pinned; run from the module proxy (make lint).
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all build test unit shells lint treecheck fuzz demo bench bench-compare bench-realtime calibrate release clean fmt e2e-action e2e-real e2e-aisdk browser-test screenshots
+.PHONY: all build test unit shells lint treecheck fuzz soak demo bench bench-compare bench-realtime calibrate release clean fmt e2e-action e2e-real e2e-aisdk browser-test screenshots
 
 all: build test
 
@@ -54,6 +54,13 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./suite
 	$(GO) test -run '^$$' -fuzz '^FuzzDecoders$$' -fuzztime $(FUZZTIME) ./interop
 	$(GO) test -run '^$$' -fuzz '^FuzzStream$$' -fuzztime $(FUZZTIME) ./fileio
+	$(GO) test -count=1 -run '^TestSoak$$' ./probe -soak -soak-duration 2s -soak-streams 16 -soak-timeout 3s
+
+# Hostile servers streaming without end, 16 requests at once per kind for
+# 30 s each (docs/performance.md): resident memory, CPU, every request
+# ended within its timeout, no goroutine left; about 5 minutes.
+soak:
+	$(GO) test -count=1 -run '^TestSoak$$' -v -timeout 30m ./probe -soak
 
 demo:
 	$(GO) run ./cmd/latgate demo
