@@ -1,0 +1,119 @@
+package compare
+
+import (
+	"math"
+
+	"github.com/latgate/latgate/vocab"
+)
+
+// The budget check with confidence: the budget check of a statistic (its
+// value as newCheck computes it, beyond the budget as exceedsBudget says)
+// decided one-sided at alpha, as a capacity search decides each level.
+//
+// A statistic within its budget is a share of requests allowed to miss it:
+// p95 ≤ 800 ms holds when at most 5 % of requests take longer than 800 ms,
+// errors ≤ 2 % when at most 2 % fail, goodput ≥ 95 % when at most 5 % miss
+// the per-request SLO. A failed request misses every latency budget (it was
+// not served within any). With k of n requests missing, the exact binomial
+// test is distribution-free: the budget holds with confidence when
+// P(Bin(n, share) ≤ k) ≤ alpha (so few misses are unlikely if the true share
+// were the budget's), and is missed with confidence when P(Bin(n, share) ≥ k)
+// ≤ alpha; neither is inconclusive. It is the order-statistic bound of
+// QuantileCI, one-sided: p95 holds at n = 60 exactly when the 60th value is
+// within the budget.
+
+// BudgetTest is the budget check of one statistic with confidence.
+type BudgetTest struct {
+	Budget Budget
+	// Value is the statistic as the budget check computes it (the
+	// successful requests' quantile, or the rate); NaN without requests.
+	Value float64
+	// Miss of N requests missed the budget; Share is the share of misses
+	// the budget allows.
+	Miss, N int
+	Share   float64
+	// Status is vocab.OK (within the budget with confidence),
+	// vocab.OverBudget (beyond it with confidence) or vocab.Inconclusive.
+	Status vocab.Status
+}
+
+// TestBudget is the budget check of b on s, one-sided at alpha. slos is
+// the per-request SLO a goodput floor counts misses of. A budget on a mean
+// has no distribution-free test: its status is inconclusive.
+func TestBudget(s *Sample, b Budget, slos []SLO, alpha float64) BudgetTest {
+	t := BudgetTest{Budget: b, Value: math.NaN(), Share: math.NaN(), Status: vocab.Inconclusive}
+	if s == nil || s.N() == 0 {
+		return t
+	}
+	t.N = s.N()
+	switch {
+	case b.Metric == vocab.Errors:
+		t.Value, _ = failRate(s)
+		t.Share = b.Value
+		t.Miss = int(math.Round(t.Value * float64(t.N)))
+	case b.Metric == vocab.Goodput:
+		t.Value = goodShare(s, slos)
+		t.Share = 1 - b.Value
+		t.Miss = t.N - int(math.Round(t.Value*float64(t.N)))
+	default:
+		q, ok := b.Stat.Quantile()
+		if !ok {
+			return t
+		}
+		t.Value = Quantile(okValues(s, b.Metric), q)
+		t.Share = 1 - q
+		t.Miss = latencyMisses(s, b.Metric, b.Value)
+	}
+	t.Status = t.decide(alpha)
+	return t
+}
+
+// latencyMisses counts the requests that failed or took longer than limit.
+func latencyMisses(s *Sample, m vocab.Metric, limit float64) int {
+	v := s.Values[m]
+	k := 0
+	for i, ok := range s.OK {
+		if !ok || i < len(v) && v[i] > limit {
+			k++
+		}
+	}
+	return k
+}
+
+// decide is the status of the test at alpha.
+func (t BudgetTest) decide(alpha float64) vocab.Status {
+	switch {
+	case !(t.Share > 0 && t.Share < 1):
+		// A budget of 0 % errors (or 100 % goodput) can be missed with
+		// confidence, never shown to hold.
+		if t.Miss > 0 {
+			return vocab.OverBudget
+		}
+		return vocab.Inconclusive
+	case binomialCDF(t.N, t.Share)[t.Miss] <= alpha:
+		return vocab.OK
+	case binomialUpper(t.N, t.Miss, t.Share) <= alpha:
+		return vocab.OverBudget
+	}
+	return vocab.Inconclusive
+}
+
+// MaxMisses is the most misses of n requests with which the budget still
+// holds with confidence at alpha; -1 when n requests can never show it.
+func (t BudgetTest) MaxMisses(n int, alpha float64) int {
+	if !(t.Share > 0 && t.Share < 1) || n <= 0 {
+		return -1
+	}
+	cdf := binomialCDF(n, t.Share)
+	k := -1
+	for k+1 <= n && cdf[k+1] <= alpha {
+		k++
+	}
+	return k
+}
+
+// CanHold reports whether the budget can still hold with confidence at
+// alpha once n requests are measured, with the misses seen so far.
+func (t BudgetTest) CanHold(n int, alpha float64) bool {
+	return t.Miss <= t.MaxMisses(n, alpha)
+}
