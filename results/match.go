@@ -35,7 +35,8 @@ func Changed(p Pair) []string {
 }
 
 // Match pairs runs by (endpoint, scenario), in the current file's order,
-// then removed runs.
+// then removed runs. The levels of capacity searches are not paired: a
+// search is compared as a whole (package capacity).
 func Match(base, cur *File) []Pair {
 	idx := map[string]*Run{}
 	if base != nil {
@@ -47,6 +48,9 @@ func Match(base, cur *File) []Pair {
 	used := map[string]bool{}
 	for i := range cur.Runs {
 		c := &cur.Runs[i]
+		if c.Level != nil {
+			continue
+		}
 		p := Pair{Endpoint: c.Endpoint, Scenario: c.Scenario, Head: c}
 		if b, ok := idx[c.Key()]; ok {
 			p.Base = b
@@ -57,7 +61,7 @@ func Match(base, cur *File) []Pair {
 	if base != nil {
 		for i := range base.Runs {
 			b := &base.Runs[i]
-			if !used[b.Key()] {
+			if !used[b.Key()] && b.Level == nil {
 				out = append(out, Pair{Endpoint: b.Endpoint, Scenario: b.Scenario, Base: b})
 			}
 		}
@@ -100,12 +104,12 @@ func diffParts(a, b map[string]string) []string {
 
 // MatchVariants pairs the base and head runs of an interleaved A/B file by
 // (endpoint, scenario), in the file's order of head runs, then base runs
-// that have no head.
+// that have no head; the levels of capacity searches are not paired.
 func MatchVariants(f *File) []Pair {
 	key := func(r *Run) string { return r.Endpoint + "\x00" + r.Scenario }
 	base := map[string]*Run{}
 	for i := range f.Runs {
-		if f.Runs[i].Variant == vocab.Base {
+		if f.Runs[i].Variant == vocab.Base && f.Runs[i].Level == nil {
 			base[key(&f.Runs[i])] = &f.Runs[i]
 		}
 	}
@@ -113,7 +117,7 @@ func MatchVariants(f *File) []Pair {
 	used := map[string]bool{}
 	for i := range f.Runs {
 		h := &f.Runs[i]
-		if h.Variant != vocab.Head {
+		if h.Variant != vocab.Head || h.Level != nil {
 			continue
 		}
 		p := Pair{Endpoint: h.Endpoint, Scenario: h.Scenario, Head: h}
@@ -124,7 +128,7 @@ func MatchVariants(f *File) []Pair {
 	}
 	for i := range f.Runs {
 		b := &f.Runs[i]
-		if b.Variant == vocab.Base && !used[key(b)] {
+		if b.Variant == vocab.Base && b.Level == nil && !used[key(b)] {
 			out = append(out, Pair{Endpoint: b.Endpoint, Scenario: b.Scenario, Base: b})
 		}
 	}

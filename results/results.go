@@ -43,6 +43,9 @@ type File struct {
 	CostUSD *float64 `json:"cost_usd,omitempty"`
 	// Notes say when a run stopped early or was interrupted.
 	Notes []string `json:"notes,omitempty"`
+	// Capacity holds the file's capacity searches; their levels are runs
+	// with a Level.
+	Capacity []Search `json:"capacity,omitempty"`
 }
 
 // Source says where and from what the file was recorded.
@@ -109,6 +112,11 @@ type Run struct {
 	// Imported is set on a run that another tool measured (latgate
 	// import); nil for latgate's own.
 	Imported *Imported `json:"imported,omitempty"`
+	// Level labels a level of a capacity search with its load; nil for
+	// every other run. Shards is how many matrix legs measured it, each at
+	// the level's load (latgate merge --shards); 0 for one.
+	Level    *Level    `json:"level,omitempty"`
+	Shards   int       `json:"shards,omitempty"`
 	Requests []Request `json:"requests"`
 }
 
@@ -303,6 +311,9 @@ func (f *File) ValidateChecked(checks []RunCheck) error {
 			return fmt.Errorf("runs[%d]: %v", i, err)
 		}
 	}
+	if err := f.checkLevels(); err != nil {
+		return err
+	}
 	return checkCost("cost_usd", f.CostUSD)
 }
 
@@ -412,9 +423,11 @@ func (q *Request) badTime() (string, float64, bool) {
 	return "", 0, false
 }
 
-// Key identifies a run across files: (endpoint, scenario), and the variant
-// in an A/B file.
-func (r Run) Key() string { return r.Endpoint + "\x00" + r.Scenario + "\x00" + string(r.Variant) }
+// Key identifies a run across files: (endpoint, scenario), the variant in
+// an A/B file and the load of a capacity search's level.
+func (r Run) Key() string {
+	return r.Endpoint + "\x00" + r.Scenario + "\x00" + string(r.Variant) + r.levelKey()
+}
 
 // OKCount is the number of successful requests.
 func (r Run) OKCount() int {

@@ -1,0 +1,306 @@
+package capacity
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/latgate/latgate/compare"
+	"github.com/latgate/latgate/results"
+	"github.com/latgate/latgate/vocab"
+)
+
+// engine is a model of a server for the search's own tests (the simulator
+// has the real one, tested through the whole pipeline in package gate):
+// slots requests served at once in service ms each, the first token after
+// ttft ms; beyond the slots, closed-loop users queue for the mean wait
+// Little's law gives, (c − slots)/slots service times, and that share of
+// requests waits. sigma spreads the TTFT log-normally.
+type engine struct {
+	slots          int
+	service, ttft  float64
+	sigma          float64
+	failEvery      int // every failEvery-th request fails (0: none)
+	rng            *rand.Rand
+	measured, sent int
+}
+
+func ptr(v float64) *float64 { return &v }
+
+// level measures n requests at concurrency c, stopping early when stop
+// says so at every Batch requests.
+func (e *engine) level(c float64, n int, stop func(*results.Run) bool) *results.Run {
+	users := int(c)
+	run := &results.Run{Level: &results.Level{Vary: vocab.VaryConcurrency, Value: c}}
+	busy := min(users, e.slots)
+	gap := e.service / float64(busy) // between ends, in steady state
+	queued := 0.0
+	if users > e.slots {
+		queued = float64(users-e.slots) / float64(users)
+	}
+	wait := e.service * float64(max(users-e.slots, 0)) / float64(e.slots)
+	for i := range n {
+		ttft := e.ttft * math.Exp(e.sigma*e.rng.NormFloat64())
+		if e.rng.Float64() < queued {
+			ttft += wait
+		}
+		q := results.Request{OK: true, TTFTMs: ptr(ttft), TotalMs: ptr(e.service + ttft - e.ttft), OutputTokens: 10,
+			SentMs: float64(i) * gap}
+		if e.failEvery > 0 && (e.sent+1)%e.failEvery == 0 {
+			q = results.Request{Error: "503", Status: 503, SentMs: float64(i) * gap}
+		}
+		e.sent++
+		run.Requests = append(run.Requests, q)
+		if stop != nil && (i+1)%Batch == 0 && i+1 < n && stop(run) {
+			break
+		}
+	}
+	e.measured += len(run.Requests)
+	return run
+}
+
+func p95(ms float64) []compare.Budget {
+	return []compare.Budget{{Metric: vocab.TTFT, Stat: vocab.P95, Value: ms}}
+}
+
+func spec(slo []compare.Budget) Spec {
+	return Spec{Vary: vocab.VaryConcurrency, From: 1, To: 64, Step: 1, Requests: 60, SLO: slo, Alpha: 0.05}
+}
+
+// search runs a whole search against e and returns its result.
+func search(t *testing.T, sp Spec, e *engine) Result {
+	t.Helper()
+	s := New(sp)
+	for {
+		c, ok := s.Next()
+		if !ok {
+			break
+		}
+		run := e.level(c, sp.Requests, sp.Hopeless)
+		s.Add(run, len(run.Requests)+sp.Warmup, float64(len(run.Requests))*e.service/c)
+	}
+	return s.Result()
+}
+
+func values(ls []Level) []float64 {
+	var out []float64
+	for _, l := range ls {
+		out = append(out, l.Value)
+	}
+	return out
+}
+
+// A server of 8 slots whose queueing misses the SLO: the search brackets
+// 1, 2, 4, 8, 16, then bisects 12, 10, 9, and finds 8 exactly, the
+// failing levels stopped early.
+func TestSearchFindsTheSlots(t *testing.T) {
+	e := &engine{slots: 8, service: 1000, ttft: 100, rng: rand.New(rand.NewPCG(1, 2))}
+	r := search(t, spec(p95(200)), e)
+	if got, want := values(r.Levels), []float64{1, 2, 4, 8, 16, 12, 10, 9}; !slices.Equal(got, want) {
+		t.Fatalf("levels %v, want %v", got, want)
+	}
+	if r.Capacity != 8 || r.Upper != 8 || r.Stop != vocab.Found || !r.Complete() {
+		t.Fatalf("capacity %v, upper %v, stop %s; want 8, 8, found", r.Capacity, r.Upper, r.Stop)
+	}
+	for _, l := range r.Levels {
+		switch {
+		case l.Value <= 8 && (!l.Passes() || l.N != 60 || l.Stopped):
+			t.Errorf("level %v: %s with %d requests, want a pass with 60", l.Value, l.Status, l.N)
+		case l.Value > 8 && (l.Status == vocab.OK || l.Limit != vocab.LimitSLO):
+			t.Errorf("level %v: %s (%s), want a failure on the SLO", l.Value, l.Status, l.Limit)
+		case l.Value >= 10 && (l.Status != vocab.OverBudget || !l.Stopped || l.N > 30):
+			t.Errorf("level %v: %s after %d requests, want a failure with confidence stopped early", l.Value, l.Status, l.N)
+		}
+	}
+	// Eight users in 1 s each, 60 requests from the first send to the last
+	// end (59 gaps of 125 ms and one request): 7.16 requests/s, all good.
+	if want := 60 / (59*0.125 + 1); math.Abs(r.GoodRPS-want) > 0.01 || math.Abs(r.GoodTPS-10*want) > 0.1 {
+		t.Errorf("goodput %.2f req/s, %.1f tok/s; want %.2f and %.1f", r.GoodRPS, r.GoodTPS, want, 10*want)
+	}
+	if r.Requests != e.measured || r.Requests > 4*60+4*30 {
+		t.Errorf("the search sent %d requests (the engine measured %d), want at most 360", r.Requests, e.measured)
+	}
+	t.Logf("levels %v: %d requests", values(r.Levels), r.Requests)
+}
+
+func TestSearchEnds(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		slots    int
+		sp       func(Spec) Spec
+		stop     vocab.Stop
+		capacity float64
+		levels   []float64
+	}{
+		{"the top holds", 100, func(s Spec) Spec { return s }, vocab.AtTop, 64, []float64{1, 2, 4, 8, 16, 32, 64}},
+		{"the bottom fails", 8, func(s Spec) Spec { s.From, s.To = 12, 20; return s }, vocab.AtBottom, math.NaN(), []float64{12}},
+		{"from 3 on its grid", 8, func(s Spec) Spec { s.From, s.To, s.Step = 3, 40, 3; return s }, vocab.Found, 6, []float64{3, 6, 12, 9}},
+		{"a fractional grid", 8, func(s Spec) Spec { s.From, s.To, s.Step = 1.5, 40, 0.5; return s }, vocab.Found, 8.5, []float64{1.5, 3, 6, 12, 9, 7.5, 8, 8.5}}, // 8.5 users are 8
+		{"a range of one", 8, func(s Spec) Spec { s.From, s.To = 5, 5; return s }, vocab.AtTop, 5, []float64{5}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := &engine{slots: c.slots, service: 1000, ttft: 100, rng: rand.New(rand.NewPCG(3, 4))}
+			r := search(t, c.sp(spec(p95(200))), e)
+			if r.Stop != c.stop || !(r.Capacity == c.capacity || math.IsNaN(c.capacity) && math.IsNaN(r.Capacity)) || !slices.Equal(values(r.Levels), c.levels) {
+				t.Fatalf("stop %s, capacity %v, levels %v; want %s, %v, %v", r.Stop, r.Capacity, values(r.Levels), c.stop, c.capacity, c.levels)
+			}
+		})
+	}
+}
+
+// With an SLO that queueing does not break, throughput that stops rising
+// ends the search: 16 and 12 are saturated (no more requests per second
+// than 8), 10 is too close to 8 to tell and holds its SLO.
+func TestSearchStopsAtSaturation(t *testing.T) {
+	e := &engine{slots: 8, service: 1000, ttft: 100, rng: rand.New(rand.NewPCG(5, 6))}
+	r := search(t, spec(p95(60000)), e)
+	if got, want := values(r.Levels), []float64{1, 2, 4, 8, 16, 12, 10, 11}; !slices.Equal(got, want) {
+		t.Fatalf("levels %v, want %v", got, want)
+	}
+	for _, l := range r.Levels {
+		if (l.Value == 16 || l.Value == 12) != (l.Limit == vocab.LimitSaturated) {
+			t.Errorf("level %v: limit %q", l.Value, l.Limit)
+		}
+	}
+	if r.Capacity != 11 || r.Upper != 11 {
+		t.Errorf("capacity %v (upper %v), want 11", r.Capacity, r.Upper)
+	}
+}
+
+// A level whose requests fail is limited by errors, and stops early.
+func TestSearchErrors(t *testing.T) {
+	e := &engine{slots: 100, service: 100, ttft: 10, failEvery: 3, rng: rand.New(rand.NewPCG(7, 8))}
+	r := search(t, spec(p95(300)), e)
+	l := r.Levels[0]
+	if r.Stop != vocab.AtBottom || l.Limit != vocab.LimitErrors || l.Status != vocab.OverBudget || !l.Stopped {
+		t.Fatalf("stop %s; level 1: %s, %s, stopped %v after %d; want at_bottom on errors", r.Stop, l.Status, l.Limit, l.Stopped, l.N)
+	}
+}
+
+// Caps cut the search: it says so and is not complete.
+func TestSearchCaps(t *testing.T) {
+	e := &engine{slots: 8, service: 1000, ttft: 100, rng: rand.New(rand.NewPCG(9, 10))}
+	sp := spec(p95(300))
+	sp.MaxRequests, sp.Warmup = 200, 2 // three levels of 62
+	r := search(t, sp, e)
+	if r.Stop != vocab.Capped || r.Complete() || len(r.Levels) != 3 || r.Requests != 186 {
+		t.Fatalf("stop %s, %d levels, %d requests; want capped after three levels (186 requests)", r.Stop, len(r.Levels), r.Requests)
+	}
+	sp = spec(p95(300))
+	sp.MaxDurationMs = 20000 // 60 s at level 1
+	if r := search(t, sp, e); r.Stop != vocab.Capped || len(r.Levels) != 1 {
+		t.Fatalf("time cap: stop %s after %d levels; want capped after one", r.Stop, len(r.Levels))
+	}
+}
+
+// The median over the budget stops a level after ten requests.
+func TestHopelessMedian(t *testing.T) {
+	sp := spec(p95(300))
+	run := &results.Run{Level: &results.Level{Vary: vocab.VaryConcurrency, Value: 4}}
+	stopped := 0
+	for i := range 60 {
+		ttft := 100.0
+		if i%2 == 1 {
+			ttft = 900 // half the requests over the budget
+		}
+		run.Requests = append(run.Requests, results.Request{OK: true, TTFTMs: ptr(ttft), TotalMs: ptr(ttft)})
+		if (i+1)%Batch == 0 && sp.Hopeless(run) {
+			stopped = i + 1
+			break
+		}
+	}
+	if stopped == 0 || stopped > 15 {
+		t.Fatalf("stopped after %d requests, want within 15", stopped)
+	}
+	// One request over the budget of 60 leaves p95 unable to hold, but is
+	// not a failure with confidence: the level goes on.
+	run.Requests = run.Requests[:0]
+	for range 20 {
+		run.Requests = append(run.Requests, results.Request{OK: true, TTFTMs: ptr(100), TotalMs: ptr(100)})
+	}
+	run.Requests[3].TTFTMs = ptr(900)
+	if sp.Hopeless(run) {
+		t.Fatal("one slow request of 20 stopped the level")
+	}
+}
+
+// In an open loop the search times a request from its scheduled send: a
+// request sent 500 ms late because every worker was busy waited 500 ms.
+func TestSampleCountsTheLag(t *testing.T) {
+	run := &results.Run{Level: &results.Level{Vary: vocab.VaryRate, Value: 2}, Requests: []results.Request{
+		{OK: true, TTFTMs: ptr(100), TotalMs: ptr(400), ITLMs: []float64{10, 20}, LagMs: ptr(500)},
+		{OK: true, TTFTMs: ptr(100), TotalMs: ptr(400), ITLMs: []float64{10, 20}, LagMs: ptr(0)},
+	}}
+	s := SampleOf(run)
+	if got := s.Values[vocab.TTFT]; got[0] != 600 || got[1] != 100 {
+		t.Errorf("ttft %v, want [600 100]", got)
+	}
+	if got := s.Values[vocab.Total]; got[0] != 900 {
+		t.Errorf("total %v, want 900 first", got)
+	}
+	if got := s.Values[vocab.ITL]; got[0] != 15 {
+		t.Errorf("itl %v: a gap does not move", got)
+	}
+}
+
+func TestCompare(t *testing.T) {
+	res := func(c, u float64) Result { return Result{Capacity: c, Upper: u, Shards: 1, Stop: vocab.Found} }
+	for _, c := range []struct {
+		name       string
+		base, head Result
+		want       vocab.Status
+	}{
+		{"same", res(8, 8), res(8, 8), vocab.OK},
+		{"a quarter less", res(8, 8), res(6, 6), vocab.Regression},
+		{"one level less of ten is within 10%", res(10, 10), res(9, 9), vocab.OK},
+		{"one level less of nine is beyond it", res(9, 9), res(8, 8), vocab.Regression},
+		{"lower without confidence", res(8, 8), res(6, 8), vocab.Inconclusive},
+		{"more", res(6, 6), res(8, 8), vocab.Improvement},
+		{"none passes on head", res(8, 8), res(math.NaN(), 0), vocab.Regression},
+		{"none passes on head, not shown to fail", res(8, 8), res(math.NaN(), 64), vocab.Inconclusive},
+		{"cut", res(8, 8), Result{Capacity: 8, Upper: 8, Shards: 1, Stop: vocab.Capped}, vocab.Inconclusive},
+		{"sharded", Result{Capacity: 8, Upper: 8, Shards: 4, Stop: vocab.Found}, res(32, 32), vocab.OK},
+	} {
+		if got := Compare(c.base, c.head, 0.10).Status; got != c.want {
+			t.Errorf("%s: %s, want %s", c.name, got, c.want)
+		}
+	}
+}
+
+// A search decided again from its recorded levels finds the same; a
+// level that is not the one the search asks for is refused.
+func TestReplay(t *testing.T) {
+	e := &engine{slots: 8, service: 1000, ttft: 100, rng: rand.New(rand.NewPCG(11, 12))}
+	sp := spec(p95(300))
+	s := New(sp)
+	f := &results.File{}
+	for step := 1; ; step++ {
+		c, ok := s.Next()
+		if !ok {
+			break
+		}
+		run := e.level(c, sp.Requests, sp.Hopeless)
+		run.Endpoint, run.Scenario, run.Level.Step = "e", "s", step
+		s.Add(run, len(run.Requests), 1000)
+		f.Runs = append(f.Runs, *run)
+	}
+	live := s.Result()
+	rec := live.Record("e", "s", "", "")
+	got, err := Replay(f, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Capacity != live.Capacity || got.Upper != live.Upper || got.Stop != live.Stop || len(got.Levels) != len(live.Levels) || got.Requests != live.Requests {
+		t.Fatalf("replayed %v/%v %s (%d levels), live %v/%v %s (%d levels)", got.Capacity, got.Upper, got.Stop, len(got.Levels), live.Capacity, live.Upper, live.Stop, len(live.Levels))
+	}
+	f.Runs[4].Level.Value = 15
+	if _, err := Replay(f, rec); err == nil {
+		t.Fatal("a level the search did not ask for was replayed")
+	}
+	f.Runs[4].Level.Value = 16
+	rec.Stop = vocab.AtTop
+	if _, err := Replay(f, rec); err == nil {
+		t.Fatal("a search that ends otherwise than recorded was replayed")
+	}
+}

@@ -1,0 +1,171 @@
+package results
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+
+	"github.com/latgate/latgate/vocab"
+)
+
+// Level labels the run of one level of a capacity search with its load:
+// the run measured Value users at once (vary concurrency) or requests per
+// second (vary rate), on each shard when the run merges several (Shards).
+type Level struct {
+	Vary  vocab.Vary `json:"vary"`
+	Value float64    `json:"value"`
+	// Step is the level's place in its search, from 1: the levels are
+	// replayed in this order to decide the capacity again.
+	Step int `json:"step"`
+}
+
+// Objective is one objective of a capacity search's SLO: the statistic of
+// a metric within Value (milliseconds for a latency, a fraction for
+// errors.rate and goodput.rate, the latter a floor).
+type Objective struct {
+	Metric vocab.Metric `json:"metric"`
+	Stat   vocab.Stat   `json:"stat"`
+	Value  float64      `json:"value"`
+}
+
+// Search is one capacity search of an (endpoint, scenario) and variant:
+// its settings, why it ended and what it found. Its levels are the runs
+// with the same endpoint, scenario and variant and a Level. Readers decide
+// the capacity again from the levels (package capacity); the outcome here
+// is what the search decided when it ran.
+type Search struct {
+	Endpoint string     `json:"endpoint"`
+	Scenario string     `json:"scenario"`
+	Variant  vocab.Side `json:"variant,omitempty"`
+	Vary     vocab.Vary `json:"vary"`
+	From     float64    `json:"from"`
+	To       float64    `json:"to"`
+	Step     float64    `json:"step"`
+	// RequestsPerLevel are the measured requests of a level; Warmup the
+	// requests each level sends first and does not measure.
+	RequestsPerLevel int         `json:"requests_per_level"`
+	Warmup           int         `json:"warmup"`
+	Alpha            float64     `json:"alpha"`
+	SLO              []Objective `json:"slo"`
+	// Goodput is the per-request SLO a goodput.rate objective counts
+	// (metric and milliseconds; stat "max").
+	Goodput []Objective `json:"goodput,omitempty"`
+	// MaxRequests and MaxDurationMs cap the whole search (warmup
+	// included); a search cut by a cap is never a pass.
+	MaxRequests   int     `json:"max_requests"`
+	MaxDurationMs float64 `json:"max_duration_ms"`
+	// Stop is why the search ended: vocab.Found, vocab.AtTop,
+	// vocab.AtBottom, or what cut it (vocab.Capped, vocab.Interrupted,
+	// vocab.FailedFast), said in StopReason.
+	Stop       vocab.Stop `json:"stop"`
+	StopReason string     `json:"stop_reason,omitempty"`
+	// Capacity is the highest passing level (null when none passed) and
+	// Upper the highest level not shown to fail; Goodput the requests and
+	// output tokens per second within the SLO at the capacity.
+	Capacity   *float64 `json:"capacity"`
+	Upper      *float64 `json:"upper"`
+	GoodputRPS *float64 `json:"goodput_rps"`
+	GoodputTPS *float64 `json:"goodput_tps"`
+	// Requests were sent (warmup included) in DurationMs.
+	Requests   int     `json:"requests"`
+	DurationMs float64 `json:"duration_ms"`
+}
+
+// Key identifies a search: its (endpoint, scenario) and variant, as its
+// levels' runs have them.
+func (s Search) Key() string { return s.Endpoint + "\x00" + s.Scenario + "\x00" + string(s.Variant) }
+
+// levelKey is the part of a run's key its level adds.
+func (r Run) levelKey() string {
+	if r.Level == nil {
+		return ""
+	}
+	return "\x00" + strconv.FormatFloat(r.Level.Value, 'g', -1, 64)
+}
+
+// searchKey is the key of the search a level's run belongs to.
+func (r Run) searchKey() string {
+	return r.Endpoint + "\x00" + r.Scenario + "\x00" + string(r.Variant)
+}
+
+// finite reports whether every value is a finite number.
+func finite(vs ...float64) bool {
+	return !slices.ContainsFunc(vs, func(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) })
+}
+
+// check refuses a search no capacity search writes.
+func (s Search) check() error {
+	switch {
+	case s.Endpoint == "" || s.Scenario == "":
+		return fmt.Errorf("\"endpoint\" and \"scenario\" are required")
+	case !slices.Contains(vocab.Varies, s.Vary):
+		return fmt.Errorf("vary is %q, want concurrency or rate", s.Vary)
+	case !finite(s.From, s.To, s.Step, s.Alpha, s.MaxDurationMs) || !(s.From > 0 && s.From <= s.To && s.Step > 0 && s.To <= MaxMs):
+		return fmt.Errorf("from %g, to %g, step %g: want 0 < from ≤ to and a positive step", s.From, s.To, s.Step)
+	case !(s.Alpha > 0 && s.Alpha < 1) || s.RequestsPerLevel < 1 || s.Warmup < 0 || s.MaxRequests < 0 || s.MaxDurationMs < 0:
+		return fmt.Errorf("alpha %g, requests_per_level %d: want alpha in (0, 1) and at least one request per level", s.Alpha, s.RequestsPerLevel)
+	case len(s.SLO) == 0:
+		return fmt.Errorf("no slo: a search needs at least one objective")
+	}
+	for _, o := range append(slices.Clone(s.SLO), s.Goodput...) {
+		if !finite(o.Value) || o.Value < 0 || o.Value > MaxMs {
+			return fmt.Errorf("slo %s %s is %g", o.Metric, o.Stat, o.Value)
+		}
+	}
+	for _, p := range []*float64{s.Capacity, s.Upper, s.GoodputRPS, s.GoodputTPS} {
+		if p != nil && !(finite(*p) && *p >= 0 && *p <= MaxMs) {
+			return fmt.Errorf("an outcome of %g is no measurement", *p)
+		}
+	}
+	return nil
+}
+
+// checkLevels refuses capacity searches and level runs that do not belong
+// together: a search twice, a level without its search, a level of the
+// wrong kind or a step twice.
+func (f *File) checkLevels() error {
+	searches := map[string]*Search{}
+	for i := range f.Capacity {
+		s := &f.Capacity[i]
+		if err := s.check(); err != nil {
+			return fmt.Errorf("capacity[%d]: %v", i, err)
+		}
+		if searches[s.Key()] != nil {
+			return fmt.Errorf("capacity[%d]: endpoint %q, scenario %q%s is searched twice", i, s.Endpoint, s.Scenario, variantLabel(s.Variant))
+		}
+		searches[s.Key()] = s
+	}
+	steps := map[string]bool{}
+	for i, r := range f.Runs {
+		if r.Level == nil {
+			continue
+		}
+		s := searches[r.searchKey()]
+		step := r.searchKey() + "\x00" + strconv.Itoa(r.Level.Step)
+		switch {
+		case s == nil:
+			return fmt.Errorf("runs[%d]: a level of a capacity search that the file's \"capacity\" does not hold", i)
+		case r.Level.Vary != s.Vary || !finite(r.Level.Value) || !(r.Level.Value > 0 && r.Level.Value <= MaxMs) || r.Level.Step < 1:
+			return fmt.Errorf("runs[%d]: level %s %g (step %d) is not a level of its %s search", i, r.Level.Vary, r.Level.Value, r.Level.Step, s.Vary)
+		case steps[step]:
+			return fmt.Errorf("runs[%d]: step %d of its search appears twice", i, r.Level.Step)
+		case r.Shards < 0:
+			return fmt.Errorf("runs[%d]: shards is %d", i, r.Shards)
+		}
+		steps[step] = true
+	}
+	return nil
+}
+
+// Levels are the runs of search s, in the order it measured them.
+func (f *File) Levels(s Search) []*Run {
+	var out []*Run
+	for i := range f.Runs {
+		if r := &f.Runs[i]; r.Level != nil && r.searchKey() == s.Key() {
+			out = append(out, r)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b *Run) int { return a.Level.Step - b.Level.Step })
+	return out
+}
