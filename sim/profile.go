@@ -132,6 +132,9 @@ type Profile struct {
 	Quirks      Quirks
 	Faults      Faults
 	Speed       Speed
+	// Capacity is the engine's slots, queue and batch prefill
+	// (capacity.go); the zero value serves every request at once.
+	Capacity Capacity
 }
 
 func orDefault(v, def int) int {
@@ -257,6 +260,19 @@ var profiles = map[string]Profile{
 			TruncateRate: 0.03,
 			StallRate:    0.03, StallAfter: 10, StallFor: 2 * time.Second,
 		},
+	},
+	// engine is a self-hosted engine with 8 slots whose prefill grows
+	// with the batch (capacity.go): its capacity at ttft p95 ≤ 150 ms is
+	// 8 users.
+	"engine": {
+		Name:        "engine",
+		HeaderDelay: 2 * time.Millisecond,
+		TTFT:        LogNormal(60*time.Millisecond, 0.1),
+		ITL:         LogNormal(12*time.Millisecond, 0.1),
+		Tokens:      48,
+		ToolSteps:   2,
+		ToolLatency: 50 * time.Millisecond,
+		Capacity:    Capacity{Slots: 8, PrefillPerRequest: 8 * time.Millisecond},
 	},
 	"reasoning": {
 		Name:        "reasoning",

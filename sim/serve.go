@@ -28,6 +28,9 @@ type Options struct {
 	ToolCalls, ToolArgs, ToolChunk int
 	ToolLatency                    time.Duration
 	PrefixCache                    bool // turn the PrefixCache quirk on
+	// Slots > 0 gives every profile a capacity of that many slots
+	// (Capacity; the profile's prefill per request is kept).
+	Slots int
 }
 
 // Build returns the profile the options describe.
@@ -56,6 +59,12 @@ func (o Options) Build() (Profile, error) {
 		return p, err
 	}
 	p.Speed = o.Speed
+	if o.Slots < 0 {
+		return p, fmt.Errorf("slots %d: must not be negative", o.Slots)
+	}
+	if o.Slots > 0 {
+		p.Capacity.Slots = o.Slots
+	}
 	return p, nil
 }
 

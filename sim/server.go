@@ -72,6 +72,7 @@ type Server struct {
 	requests atomic.Uint64
 	sessions atomic.Uint64 // Realtime connections accepted
 	cache    prefixCache
+	engines  map[string]*engine // each profile's slots (Profile.Capacity), under mu
 }
 
 // New returns a simulator that answers every request with p, except
@@ -253,6 +254,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, a api) {
 		writeAPIError(w, a, http.StatusBadRequest, "invalid_request_error", "the simulator answers this API only with a stream: set stream: true (Gemini: ?alt=sse)", "")
 		return
 	}
+	release, ok := s.admit(ctx, clk, w, a, p, &start, &pl)
+	if !ok {
+		return
+	}
+	defer release()
 	steps := p.steps(q, n)
 	rs := response{start: start, api: a, p: p, pl: pl, q: q, n: n, steps: steps}
 	rs.events = pl.timeline(p, steps, apiOf(a).wholeCalls)

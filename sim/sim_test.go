@@ -150,12 +150,12 @@ func TestStopsWhenClientGoesAway(t *testing.T) {
 
 func TestNamedProfiles(t *testing.T) {
 	t.Parallel()
-	for _, n := range []string{"agent", "fast", "slow", "flaky", "realistic", "reasoning"} {
+	for _, n := range []string{"agent", "engine", "fast", "slow", "flaky", "realistic", "reasoning"} {
 		if p, err := Named(n); err != nil || p.Name != n {
 			t.Errorf("Named(%q) = %v, %v", n, p.Name, err)
 		}
 	}
-	if _, err := Named("warp"); err == nil || !strings.Contains(err.Error(), "known: agent, fast, flaky") {
+	if _, err := Named("warp"); err == nil || !strings.Contains(err.Error(), "known: agent, engine, fast, flaky") {
 		t.Errorf("unknown profile error: %v", err)
 	}
 }

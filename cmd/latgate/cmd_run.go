@@ -46,6 +46,7 @@ func simFlags(fs *flag.FlagSet) func(*env, []string) error {
 	fs.IntVar(&o.ToolChunk, "tool-chunk", 0, "override: argument `characters` per delta (default 8; Gemini sends each call whole)")
 	fs.DurationVar(&o.ToolLatency, "tool-latency", 0, "override: how long the ai-sdk route takes to run a tool, e.g. 150ms")
 	fs.BoolVar(&o.PrefixCache, "prefix-cache", false, "report the prompt tokens of the longest conversation start seen before as cached")
+	fs.IntVar(&o.Slots, "slots", 0, "override: serve at most this many requests at once, queueing the rest (the engine profile has 8)")
 	certFile := fs.String("tls-cert", "", "serve HTTPS and wss:// with this certificate `file` (PEM; with --tls-key)")
 	keyFile := fs.String("tls-key", "", "the TLS certificate's private key `file` (PEM)")
 	return func(e *env, _ []string) error {
