@@ -159,6 +159,7 @@ func (p *parser) build(raw *rawConfig) *Config {
 	cfg.Goodput = p.goodput(&raw.Goodput.Node)
 	cfg.Budgets, cfg.Floors = p.budgets(&raw.Budgets.Node, cfg)
 	cfg.Pricing = p.pricing(raw.Pricing, cfg)
+	p.capacitySLOs(cfg)
 	p.costCap(cfg)
 	return cfg
 }
@@ -408,11 +409,17 @@ func budgetMetricNames() []vocab.Metric {
 }
 
 func (p *parser) budgets(n *yaml.Node, cfg *Config) (budgets, floors []Budget) {
+	return p.budgetsAt("budgets", n, cfg)
+}
+
+// budgetsAt reads budgets under key (budgets, or a scenario's
+// capacity.slo), which names them in errors.
+func (p *parser) budgetsAt(key string, n *yaml.Node, cfg *Config) (budgets, floors []Budget) {
 	if n.Kind == 0 {
 		return nil, nil
 	}
 	if n.Kind != yaml.MappingNode {
-		p.errf(n.Line, "budgets: want a mapping such as ttft: {p95: 800}")
+		p.errf(n.Line, "%s: want a mapping such as ttft: {p95: 800}", key)
 		return nil, nil
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
@@ -420,7 +427,7 @@ func (p *parser) budgets(n *yaml.Node, cfg *Config) (budgets, floors []Budget) {
 		metric := vocab.Metric(k.Value)
 		rate, isRate := budgetRates[metric]
 		if !isRate && !slices.Contains(vocab.Latencies, metric) {
-			msg := fmt.Sprintf("budgets: unknown metric %q (valid: %s)", k.Value, names(budgetMetricNames()))
+			msg := fmt.Sprintf("%s: unknown metric %q (valid: %s)", key, k.Value, names(budgetMetricNames()))
 			if s := suggest(k.Value, budgetMetricNames()); s != "" {
 				msg += fmt.Sprintf("; did you mean %q?", s)
 			}
@@ -432,19 +439,19 @@ func (p *parser) budgets(n *yaml.Node, cfg *Config) (budgets, floors []Budget) {
 			if isRate {
 				eg = rate.eg
 			}
-			p.errf(v.Line, "budgets.%s: want a mapping such as %s", k.Value, eg)
+			p.errf(v.Line, "%s.%s: want a mapping such as %s", key, k.Value, eg)
 			continue
 		}
 		if metric == vocab.Goodput && len(cfg.Goodput) == 0 {
-			p.errf(k.Line, "budgets.goodput: there is no goodput: section defining the per-request SLO")
+			p.errf(k.Line, "%s.goodput: there is no goodput: section defining the per-request SLO", key)
 		}
 		for j := 0; j+1 < len(v.Content); j += 2 {
 			sk, sv := v.Content[j], v.Content[j+1]
 			if sv.Kind != yaml.ScalarNode {
-				p.errf(sv.Line, "budgets.%s.%s: want a single value", k.Value, sk.Value)
+				p.errf(sv.Line, "%s.%s.%s: want a single value", key, k.Value, sk.Value)
 				continue
 			}
-			switch b, ok := p.budget(metric, sk, sv); {
+			switch b, ok := p.budget(key, metric, sk, sv); {
 			case !ok:
 			case isRate && rate.floor:
 				floors = append(floors, b)
@@ -456,13 +463,13 @@ func (p *parser) budgets(n *yaml.Node, cfg *Config) (budgets, floors []Budget) {
 	return budgets, floors
 }
 
-// budget reads one statistic's budget of a metric (stat: value), a share
-// for a rate, milliseconds for a latency; false after an error.
-func (p *parser) budget(metric vocab.Metric, sk, sv *yaml.Node) (Budget, bool) {
+// budget reads one statistic's budget of a metric (stat: value) under key,
+// a share for a rate, milliseconds for a latency; false after an error.
+func (p *parser) budget(key string, metric vocab.Metric, sk, sv *yaml.Node) (Budget, bool) {
 	b := Budget{Metric: metric, Stat: vocab.Stat(sk.Value), Line: sk.Line}
 	if rate, isRate := budgetRates[metric]; isRate {
 		if b.Stat != rate.stat {
-			p.errf(sk.Line, "budgets.%s: the only statistic is %s, got %q", metric, rate.stat, sk.Value)
+			p.errf(sk.Line, "%s.%s: the only statistic is %s, got %q", key, metric, rate.stat, sk.Value)
 			return b, false
 		}
 		f, err := ParsePercent(sv.Value)
@@ -470,14 +477,14 @@ func (p *parser) budget(metric vocab.Metric, sk, sv *yaml.Node) (Budget, bool) {
 			err = fmt.Errorf("want a share from 0%% to 100%%, got %q", sv.Value)
 		}
 		if err != nil {
-			p.errf(sv.Line, "budgets.%s.%s: %v", metric, sk.Value, err)
+			p.errf(sv.Line, "%s.%s.%s: %v", key, metric, sk.Value, err)
 			return b, false
 		}
 		b.Value = f
 		return b, true
 	}
 	if !slices.Contains(stats, b.Stat) {
-		msg := fmt.Sprintf("budgets.%s: unknown statistic %q (valid: %s)", metric, sk.Value, names(stats))
+		msg := fmt.Sprintf("%s.%s: unknown statistic %q (valid: %s)", key, metric, sk.Value, names(stats))
 		if s := suggest(sk.Value, stats); s != "" {
 			msg += fmt.Sprintf("; did you mean %q?", s)
 		}
@@ -489,7 +496,7 @@ func (p *parser) budget(metric vocab.Metric, sk, sv *yaml.Node) (Budget, bool) {
 		err = fmt.Errorf("want a positive number of milliseconds, got %q", sv.Value)
 	}
 	if err != nil {
-		p.errf(sv.Line, "budgets.%s.%s: %v", metric, sk.Value, err)
+		p.errf(sv.Line, "%s.%s.%s: %v", key, metric, sk.Value, err)
 		return b, false
 	}
 	b.Value = d.Seconds()

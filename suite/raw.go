@@ -144,6 +144,7 @@ type rawScenario struct {
 	Tools       []rawTool    `yaml:"tools"`
 	MaxSteps    *int         `yaml:"max_steps"`
 	Turns       []string     `yaml:"turns"`
+	Capacity    *rawCapacity `yaml:"capacity"`
 }
 
 type rawRegression struct {

@@ -35,6 +35,7 @@ func (p *parser) scenario(i int, rs rawScenario, seen map[string]bool, cfg *Conf
 	p.scenarioLoad(ip, rs, &s, cfg)
 	p.scenarioRate(ip, rs, &s, cfg)
 	p.scenarioSession(ip, rs, &s)
+	p.scenarioCapacity(ip, rs, &s, cfg)
 	return s
 }
 

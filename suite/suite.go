@@ -151,6 +151,9 @@ type Scenario struct {
 	Tools    []Tool
 	MaxSteps int
 	Turns    []string
+	// Capacity, when set, searches the scenario's capacity at an SLO
+	// (capacity.go) instead of measuring it at one load.
+	Capacity *Capacity
 	Line     int
 }
 
