@@ -108,9 +108,15 @@ func cut(stop vocab.Stop) bool {
 // next one.
 func (s *Search) Add(run *results.Run, sent int, ms float64) Level {
 	lv := s.decide(run)
-	s.levels = append(s.levels, lv)
 	s.sent += sent
 	s.ms += ms
+	s.record(lv)
+	return lv
+}
+
+// record adds a decided level and plans the next one.
+func (s *Search) record(lv Level) {
+	s.levels = append(s.levels, lv)
 	i := len(s.levels) - 1
 	if lv.Passes() {
 		s.lo = i
@@ -118,7 +124,6 @@ func (s *Search) Add(run *results.Run, sent int, ms float64) Level {
 		s.hi = i
 	}
 	s.plan()
-	return lv
 }
 
 // plan sets the next level, or why the search ends.
@@ -241,4 +246,44 @@ func (sp Spec) Hopeless(run *results.Run) bool {
 		}
 	}
 	return false
+}
+
+// MostRequests is the most requests the search may send, warmup included:
+// its most levels, over every capacity its range can hold, times a level's
+// requests (MaxRequests, when set, bounds it).
+func (sp Spec) MostRequests() int {
+	n := sp.MostLevels() * (sp.Requests + sp.Warmup)
+	if sp.MaxRequests > 0 {
+		n = min(n, sp.MaxRequests)
+	}
+	return n
+}
+
+// MostLevels is the most levels the search measures: the longest of its
+// paths when every level up to a capacity passes, for each capacity on
+// its grid (and none); beyond 10,000 levels, the bound of bracketing and
+// bisection: the doublings to the top, then the halvings of the last
+// bracket.
+func (sp Spec) MostLevels() int {
+	grid := int(math.Floor((sp.To-sp.From)/sp.Step+1e-9)) + 1
+	if grid > 10000 {
+		up := int(math.Ceil(math.Log2(sp.To/sp.From))) + 1
+		return up + int(math.Ceil(math.Log2(float64(grid))))
+	}
+	most := 0
+	for k := -1; k < grid; k++ {
+		truth := sp.From + float64(k)*sp.Step
+		s := New(Spec{Vary: sp.Vary, From: sp.From, To: sp.To, Step: sp.Step})
+		n := 0
+		for v, ok := s.Next(); ok; v, ok = s.Next() {
+			lv := Level{Value: v, Status: vocab.OverBudget}
+			if v <= truth+1e-9*sp.Step {
+				lv.Status = vocab.OK
+			}
+			s.record(lv)
+			n++
+		}
+		most = max(most, n)
+	}
+	return most
 }

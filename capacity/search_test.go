@@ -304,3 +304,27 @@ func TestReplay(t *testing.T) {
 		t.Fatal("a search that ends otherwise than recorded was replayed")
 	}
 }
+
+// The most levels of a search of 1–64 by 1: seven doublings when all
+// pass; a capacity of 33 takes 32 and 64, then 48, 40, 36, 34, 33 (12).
+func TestMostLevels(t *testing.T) {
+	sp := spec(p95(200))
+	if got := sp.MostLevels(); got != 12 {
+		t.Errorf("MostLevels(1–64) = %d, want 12", got)
+	}
+	sp.Warmup = 1
+	if got := sp.MostRequests(); got != 12*61 {
+		t.Errorf("MostRequests = %d, want %d", got, 12*61)
+	}
+	sp.MaxRequests = 500
+	if got := sp.MostRequests(); got != 500 {
+		t.Errorf("MostRequests with a cap = %d, want 500", got)
+	}
+	// The longest path of any capacity of the engine model is no longer.
+	for slots := 1; slots <= 70; slots++ {
+		e := &engine{slots: slots, service: 1000, ttft: 100, rng: rand.New(rand.NewPCG(uint64(slots), 1))}
+		if r := search(t, spec(p95(200)), e); len(r.Levels) > 12 {
+			t.Errorf("%d slots: %d levels", slots, len(r.Levels))
+		}
+	}
+}

@@ -207,13 +207,18 @@ func compareAB(f *results.File, ds report.Digests, name string, th compare.Confi
 			}
 		}
 	}
-	if common == 0 {
+	if common+commonSearches(f, f) == 0 {
 		return nil, nil, BadInputf("%s: no (endpoint, scenario) has both variants", name)
+	}
+	changes, err := capacityChanges(f, f, name, name, th.Tolerance)
+	if err != nil {
+		return nil, nil, err
 	}
 	runs := ds.Pairs(pairs)
 	res := CompareRuns(f, runs, th)
 	rep := report.BuildDigested(pairs, ds, res, th)
 	rep.Warnings = append(rep.Warnings, runWarnings(f, ds)...)
+	applyCapacity(rep, changes, th)
 	rep.Provenance = report.ProvenanceOf(nil, f)
 	rep.Provenance.Mode = "ab"
 	var noise []compare.NoiseCheck

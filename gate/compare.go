@@ -49,12 +49,17 @@ func compareFiles(base, cur *results.File, ds report.Digests, baseName, curName 
 			}
 		}
 	}
-	if common == 0 && base != nil {
+	if common+commonSearches(base, cur) == 0 && base != nil {
 		return nil, &Error{Kind: BadInput, Err: fmt.Errorf("%w: %s has %s, %s has %s (runs match by endpoint and scenario)", ErrNoCommonRun, baseName, runNames(base), curName, runNames(cur))}
+	}
+	changes, err := capacityChanges(base, cur, baseName, curName, th.Tolerance)
+	if err != nil {
+		return nil, err
 	}
 	res := CompareRuns(cur, ds.Pairs(pairs), th)
 	rep := report.BuildDigested(pairs, ds, res, th)
 	rep.Warnings = append(rep.Warnings, runWarnings(cur, ds)...)
+	applyCapacity(rep, changes, th)
 	rep.Provenance = report.ProvenanceOf(base, cur)
 	rep.Provenance.Mode = "gate"
 	return rep, nil
@@ -174,6 +179,10 @@ func readDigested(path string, stream bool) (*results.File, report.Digests, erro
 	f, digesters, err := fileio.Stream(path, func() *report.Digester { return &report.Digester{} })
 	if err != nil {
 		return nil, nil, err
+	}
+	if len(f.Capacity) > 0 {
+		// A capacity search is decided again from its levels' requests.
+		return readDigested(path, false)
 	}
 	ds := report.Digests{}
 	for i := range f.Runs {

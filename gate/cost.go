@@ -72,6 +72,19 @@ func (c *costs) fill(g int, v vocab.Side, run *results.Run) {
 	}
 }
 
+// total is what every priced request received so far cost, in a fixed
+// order (the same sum every time).
+func (c *costs) total() float64 {
+	keys := slices.SortedFunc(maps.Keys(c.spent), func(a, b costKey) int {
+		return cmp.Or(cmp.Compare(a.group, b.group), cmp.Compare(a.variant, b.variant))
+	})
+	var sum float64
+	for _, k := range keys {
+		sum += c.spent[k]
+	}
+	return sum
+}
+
 // fillFile sets the file's cost: every priced request received, warmup
 // included, also the warmup of a scenario stopped before its first
 // measured request (which has no run).
@@ -79,12 +92,5 @@ func (c *costs) fillFile(f *results.File) {
 	if len(c.spent) == 0 {
 		return
 	}
-	keys := slices.SortedFunc(maps.Keys(c.spent), func(a, b costKey) int {
-		return cmp.Or(cmp.Compare(a.group, b.group), cmp.Compare(a.variant, b.variant))
-	})
-	var total float64
-	for _, k := range keys { // in a fixed order: the same sum every time
-		total += c.spent[k]
-	}
-	f.CostUSD = roundUSD(total)
+	f.CostUSD = roundUSD(c.total())
 }

@@ -121,6 +121,8 @@ type planned struct {
 	scenario suite.Scenario
 	endpoint suite.Endpoint
 	base     *planned
+	// level labels a level of a capacity search (capacity.go); nil else.
+	level *levelPlan
 }
 
 // groupOf builds the probe's form of one variant.
@@ -185,7 +187,7 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 	if baseCfg != nil {
 		secrets = append(secrets, baseCfg.Secrets()...)
 	}
-	prog := newProgress(opt.Progress, opt.TTY, m.measuredPlanned, m.plan, opt.Now)
+	prog := newProgress(opt.Progress, opt.TTY, m.measuredPlanned, m.name, opt.Now)
 	sink := newSink(m.plan, cfg, baseCfg)
 	th := opt.Thresholds
 	if th == nil {
@@ -216,6 +218,7 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 		},
 	}
 	res := r.Run(ctx, m.groups)
+	res = m.searchAll(ctx, r, res, sink, *th, cfg, baseCfg, opt.Progress)
 	prog.done()
 	f := m.assemble(res, sink, adaptive, cfg, baseCfg, opt)
 	if sink.measured == 0 {
@@ -233,8 +236,13 @@ type measurement struct {
 	plan   []planned
 	groups []probe.Group
 	// total counts the requests planned, warmup included; measuredPlanned
-	// those measured.
+	// those measured (a capacity search's most).
 	total, measuredPlanned int
+	// searches are the capacity searches, run after the groups; records
+	// their outcome for the file, and cut why one was cut.
+	searches []searchPlan
+	records  []results.Search
+	cut      string
 }
 
 // planMeasure plans every (endpoint, scenario) of the suite (matched with
@@ -245,6 +253,15 @@ func planMeasure(cfg, baseCfg *suite.Config) (*measurement, error) {
 	common := 0
 	for _, s := range cfg.Scenarios {
 		for _, ep := range cfg.EndpointsFor(s) {
+			if s.Capacity != nil {
+				if err := m.planSearch(s, ep, baseCfg); err != nil {
+					return nil, err
+				}
+				if n := len(m.searches); baseCfg != nil && m.searches[n-1].base != nil {
+					common++
+				}
+				continue
+			}
 			req, prepare, err := groupOf(s, ep)
 			if err != nil {
 				return nil, err
@@ -277,14 +294,14 @@ func planMeasure(cfg, baseCfg *suite.Config) (*measurement, error) {
 		}
 	}
 	switch {
-	case len(m.plan) == 0:
+	case len(m.plan) == 0 && len(m.searches) == 0:
 		return nil, BadInputf("nothing to measure: no scenario has an endpoint")
 	case baseCfg != nil && common == 0:
 		return nil, BadInputf("base and head have no (endpoint, scenario) in common: scenarios and endpoints are matched by name")
 	case cfg.Limits.MaxRequests > 0 && m.total > cfg.Limits.MaxRequests:
 		// A capped run is incomplete and can never pass: say so before
 		// sending anything.
-		return nil, BadInputf("the suite plans %d requests (warmup included) but limits.max_requests is %d: raise the cap or lower requests", m.total, cfg.Limits.MaxRequests)
+		return nil, BadInputf("the suite plans %d requests (warmup included%s) but limits.max_requests is %d: raise the cap or lower requests", m.total, searchesNote(m.searches), cfg.Limits.MaxRequests)
 	}
 	return m, nil
 }
@@ -366,6 +383,10 @@ func (m *measurement) assemble(res probe.Result, sink *sink, adaptive *adaptiveR
 	}
 	for i, pl := range m.plan {
 		switch {
+		case pl.level != nil:
+			if run, ok := m.levelRun(i, pl, sink, cfg, baseCfg, opt.Source.Region); ok {
+				f.Runs = append(f.Runs, run)
+			}
 		case pl.base != nil:
 			add(i, *pl.base, baseCfg, sink.base[i], vocab.Base, vocab.Base)
 			add(i, pl, cfg, sink.head[i], vocab.Head, vocab.Head)
@@ -384,6 +405,10 @@ func (m *measurement) assemble(res probe.Result, sink *sink, adaptive *adaptiveR
 		f.Incomplete = fmt.Sprintf("interrupted by a signal: %d of %d planned requests measured", f.Requests(), m.measuredPlanned)
 	default:
 		f.Incomplete = "stopped early: " + stopText(res)
+	}
+	f.Capacity = m.records
+	if f.Incomplete == "" {
+		f.Incomplete = m.cut
 	}
 	return f
 }

@@ -19,7 +19,7 @@ type progress struct {
 	w        io.Writer
 	tty      bool
 	total    int // measured requests planned
-	plan     []planned
+	name     func(group int) string
 	now      func() time.Time
 	start    time.Time
 	mu       sync.Mutex
@@ -30,14 +30,16 @@ type progress struct {
 	lastLine time.Time
 }
 
-func newProgress(w io.Writer, tty bool, total int, plan []planned, now func() time.Time) *progress {
+// newProgress reports total requests; name says which group a request
+// belongs to ("scenario @ endpoint").
+func newProgress(w io.Writer, tty bool, total int, name func(group int) string, now func() time.Time) *progress {
 	if w == nil {
 		w = io.Discard
 	}
 	if now == nil {
 		now = time.Now
 	}
-	return &progress{w: w, tty: tty, total: max(total, 1), plan: plan, lastPct: -1, now: now, start: now()}
+	return &progress{w: w, tty: tty, total: max(total, 1), name: name, lastPct: -1, now: now, start: now()}
 }
 
 func (p *progress) record(group int, rec probe.Record, warmup bool) {
@@ -51,7 +53,7 @@ func (p *progress) record(group int, rec probe.Record, warmup bool) {
 	if !rec.OK {
 		p.failed++
 	}
-	name := p.plan[group].scenario.Name + " @ " + p.plan[group].endpoint.Name
+	name := p.name(group)
 	pct := 100 * p.done_ / p.total
 	now := p.now()
 	elapsed := now.Sub(p.start)

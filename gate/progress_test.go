@@ -15,8 +15,8 @@ func TestProgressCountsMeasuredRequestsWithETA(t *testing.T) {
 	var out bytes.Buffer
 	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	now := func() time.Time { return clock }
-	plan := []planned{{scenario: suite.Scenario{Name: "chat"}, endpoint: suite.Endpoint{Name: "e"}}}
-	p := newProgress(&out, false, 10, plan, now)
+	m := &measurement{plan: []planned{{scenario: suite.Scenario{Name: "chat"}, endpoint: suite.Endpoint{Name: "e"}}}}
+	p := newProgress(&out, false, 10, m.name, now)
 	for i := 0; i < 3; i++ { // warmup: not counted
 		p.record(0, probe.Record{OK: false}, true)
 	}

@@ -480,6 +480,14 @@ func measurementRow(r *results.Run, sessions bool) []string {
 	if r.Variant != "" {
 		scenario += " (" + string(r.Variant) + ")"
 	}
+	if l := r.Level; l != nil {
+		// A capacity search's level: its load (latencies of a rate level
+		// are the client's, from the actual send).
+		scenario += fmt.Sprintf(" @ %g", l.Value)
+		if l.Vary == vocab.VaryRate {
+			scenario += "/s"
+		}
+	}
 	row := []string{clean(r.Endpoint), clean(scenario), fmt.Sprintf("%d/%d", b.OK, b.N),
 		Millis(b.TTFT.P50), Millis(b.TTFT.P95), Millis(b.ITL.P50), Millis(b.Total.P50), Millis(b.Total.P95), Millis(b.Perceived.P95)}
 	if sessions {

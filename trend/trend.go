@@ -138,6 +138,9 @@ func RunOf(f *results.File, pv Provenance) (Run, error) {
 		ToolVersion: f.ToolVersion, MetricsVersion: f.MetricsVersion,
 	}
 	for _, r := range f.Runs {
+		if r.Level != nil {
+			continue // a capacity search's level: its load differs from run to run
+		}
 		sc := Scenario{Endpoint: r.Endpoint, Scenario: r.Scenario, Fingerprint: r.Fingerprint, Requests: len(r.Requests)}
 		for _, sp := range Specs {
 			if v, ok := valueOf(r, sp); ok {

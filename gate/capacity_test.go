@@ -1,0 +1,260 @@
+package gate
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"slices"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/latgate/latgate/capacity"
+	"github.com/latgate/latgate/internal/clocktest"
+	"github.com/latgate/latgate/results"
+	"github.com/latgate/latgate/sim"
+	"github.com/latgate/latgate/suite"
+	"github.com/latgate/latgate/vocab"
+)
+
+// engineProfile is a server of slots slots with fixed delays: a first
+// token after 100 ms plus 10 ms per other request in the batch, then 15
+// gaps of 20 ms. Up to 8 users on 8 slots, every first token comes within
+// 170 ms; a ninth user waits for a slot.
+func engineProfile(slots int) sim.Profile {
+	return sim.Profile{TTFT: sim.Fixed(100 * time.Millisecond), ITL: sim.Fixed(20 * time.Millisecond), Tokens: 16,
+		Capacity: sim.Capacity{Slots: slots, PrefillPerRequest: 10 * time.Millisecond}}
+}
+
+// capacitySuite is a suite of one capacity scenario against srv.
+func capacitySuite(t *testing.T, srv *clocktest.Server, capacityYAML string) *suite.Config {
+	t.Helper()
+	text := "endpoints:\n  - {name: e, base_url: " + srv.URL + "/v1, model: m}\n" +
+		"scenarios:\n  - name: chat\n    prompt: hi\n    max_tokens: 16\n    capacity: " + capacityYAML + "\n" +
+		"limits: {max_requests: 5000}\n"
+	cfg, err := suite.Parse("c.yaml", []byte(text), suite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+func levelsOf(f *results.File) []float64 {
+	var out []float64
+	for _, r := range f.Runs {
+		if r.Level != nil {
+			out = append(out, r.Level.Value)
+		}
+	}
+	return out
+}
+
+// TestCapacitySearchOnVirtualTime: on 8 slots at ttft p95 ≤ 200 ms, the
+// search through the whole pipeline brackets 1–16, bisects 12, 10, 9 and
+// finds 8 exactly; each level is a run labelled with its load, the file
+// validates against its schema and the search is decided again from it
+// the same way.
+func TestCapacitySearchOnVirtualTime(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		srv := clocktest.NewServer(t, sim.New(engineProfile(8), 1))
+		cfg := capacitySuite(t, srv, "{vary: concurrency, from: 1, to: 64, requests_per_level: 60, slo: {ttft: {p95: 200ms}}}")
+		var log strings.Builder
+		f, err := Measure(context.Background(), cfg, MeasureOptions{Client: srv.Client(), Progress: &log})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, want := levelsOf(f), []float64{1, 2, 4, 8, 16, 12, 10, 9}; !slices.Equal(got, want) {
+			t.Fatalf("levels %v, want %v\n%s", got, want, log.String())
+		}
+		rec := f.Capacity[0]
+		if rec.Capacity == nil || *rec.Capacity != 8 || *rec.Upper != 8 || rec.Stop != vocab.Found || f.Incomplete != "" {
+			t.Fatalf("search %+v, incomplete %q", rec, f.Incomplete)
+		}
+		for _, r := range f.Runs {
+			if r.Config.Concurrency != int(r.Level.Value) || r.Level.Step < 1 || r.Fingerprint == "" {
+				t.Errorf("level %v: concurrency %d, step %d", r.Level.Value, r.Config.Concurrency, r.Level.Step)
+			}
+			// Up to 8 users, every request measured and none over 170 ms.
+			if r.Level.Value <= 8 && (len(r.Requests) != 60 || *r.Requests[0].TTFTMs > 170) {
+				t.Errorf("level %v: %d requests", r.Level.Value, len(r.Requests))
+			}
+		}
+		if !strings.Contains(log.String(), "latgate: capacity of chat @ e: 8 users at ttft p95 ≤ 200 ms (8 to 8); goodput") {
+			t.Errorf("progress output:\n%s", log.String())
+		}
+		b, err := json.Marshal(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sch := compileSchema(t, "results.schema.json")
+		mustValidate(t, sch, "a capacity search's results", b)
+		for _, bad := range []func(doc map[string]any){
+			func(doc map[string]any) { walk(doc, "runs", 0, "level").(map[string]any)["vary"] = "users" },
+			func(doc map[string]any) { walk(doc, "capacity", 0).(map[string]any)["stop"] = "done" },
+			func(doc map[string]any) { delete(walk(doc, "capacity", 0).(map[string]any), "slo") },
+		} {
+			doc := instance(t, b).(map[string]any)
+			bad(doc)
+			if sch.Validate(doc) == nil {
+				t.Error("the schema accepts a mistaken capacity search")
+			}
+		}
+		if err := f.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		again, err := capacity.Replay(f, rec)
+		if err != nil || again.Capacity != 8 || len(again.Levels) != 8 {
+			t.Fatalf("replayed: %v, %v", again.Capacity, err)
+		}
+		t.Logf("%s", log.String())
+	})
+}
+
+// TestCapacityCaps: a search cut by its cap says so, writes what it
+// measured marked incomplete, and cannot run to a pass.
+func TestCapacityCaps(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		srv := clocktest.NewServer(t, sim.New(engineProfile(8), 1))
+		cfg := capacitySuite(t, srv, "{vary: concurrency, from: 1, to: 64, max_requests: 200, slo: {ttft: {p95: 200ms}}}")
+		f, err := Measure(context.Background(), cfg, MeasureOptions{Client: srv.Client()})
+		var inc *IncompleteError
+		if !errors.As(err, &inc) || KindOf(err) != CannotRun {
+			t.Fatalf("error %v, want an incomplete run", err)
+		}
+		rec := f.Capacity[0]
+		if rec.Stop != vocab.Capped || !strings.Contains(rec.StopReason, "capacity.max_requests (200) reached") ||
+			!strings.Contains(f.Incomplete, "was cut") || len(levelsOf(f)) != 3 {
+			t.Fatalf("search %+v; incomplete %q; levels %v", rec, f.Incomplete, levelsOf(f))
+		}
+		th, _ := CompareConfig(nil, Overrides{})
+		if _, err := CompareFiles(nil, f, "", "cur.json", th); err == nil {
+			t.Fatal("a cut search was compared")
+		}
+	})
+}
+
+// TestCapacityNeedsItsRequests: a search whose most requests exceed
+// limits.max_requests is refused before any request.
+func TestCapacityNeedsItsRequests(t *testing.T) {
+	t.Parallel()
+	var hits int
+	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { hits++ }))
+	defer srv.Close()
+	// 1–1024: eleven doublings, then nine halvings of 512–1024: 20 levels
+	// of 61 requests.
+	text := "endpoints:\n  - {name: e, base_url: " + srv.URL + "/v1, model: m}\n" +
+		"scenarios:\n  - {name: chat, prompt: hi, capacity: {vary: concurrency, from: 1, to: 1024, slo: {ttft: {p95: 200ms}}}}\n"
+	cfg, err := suite.Parse("c.yaml", []byte(text), suite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Measure(context.Background(), cfg, MeasureOptions{})
+	if KindOf(err) != BadInput || hits > 0 || !strings.Contains(fmt.Sprint(err), "the suite plans 1220 requests (warmup included, and the most its capacity search may need) but limits.max_requests is 1000") {
+		t.Fatalf("error %v after %d requests", err, hits)
+	}
+}
+
+// abCapacity measures base and head servers of baseSlots and headSlots
+// with latgate ab's measurement and compares them.
+func abCapacity(t *testing.T, baseSlots, headSlots int) (*results.File, vocab.Verdict, string) {
+	t.Helper()
+	base := clocktest.NewServer(t, sim.New(engineProfile(baseSlots), 1))
+	head := clocktest.NewServer(t, sim.New(engineProfile(headSlots), 2))
+	capYAML := "{vary: concurrency, from: 1, to: 64, slo: {ttft: {p95: 200ms}}}"
+	bc, hc := capacitySuite(t, base, capYAML), capacitySuite(t, head, capYAML)
+	var log strings.Builder
+	f, err := MeasureAB(context.Background(), bc, hc, MeasureOptions{Client: base.Client(), Progress: &log})
+	if err != nil {
+		t.Fatal(err)
+	}
+	th, _ := CompareConfig(hc, Overrides{})
+	rep, _, err := CompareAB(f, "ab.json", th)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, rep.Verdict, strings.Join(append([]string{rep.Headline}, rep.Warnings...), "\n")
+}
+
+// TestCapacityAB: base and head are searched level by level, alternating;
+// a head with 6 slots against a base with 8 is a capacity regression
+// (−25 %), the same server is not.
+func TestCapacityAB(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		f, verdict, text := abCapacity(t, 8, 6)
+		var order []string
+		for _, r := range f.Runs {
+			order = append(order, fmt.Sprintf("%s:%g", r.Variant, r.Level.Value))
+		}
+		// Alternating: base 1, head 1, base 2, head 2, … until each ends.
+		if want := "base:1 head:1 base:2 head:2 base:4 head:4 base:8 head:8"; !strings.HasPrefix(strings.Join(order, " "), want) {
+			t.Errorf("order %v", order)
+		}
+		if verdict != "fail" || !strings.Contains(text, "capacity regression: chat @ e holds 6 users, base 8 users") ||
+			!strings.Contains(text, "capacity of chat @ e: 6 users at ttft p95 ≤ 200 ms (6 to 6); base 8 users (8 to 8): -25 %, a capacity regression") {
+			t.Errorf("verdict %s:\n%s", verdict, text)
+		}
+		_, verdict, text = abCapacity(t, 8, 8)
+		if verdict != "pass" || !strings.Contains(text, "8 users at ttft p95 ≤ 200 ms (8 to 8); base 8 users (8 to 8): +0 %, no change beyond 10 %") {
+			t.Errorf("A/A: verdict %s:\n%s", verdict, text)
+		}
+	})
+}
+
+// TestCapacityRateCountsTheLag: a rate search with two workers in front of
+// 8 slots. Every request's own first token comes within 130 ms of its
+// send (never more than two in flight), so a search that timed from the
+// send would pass every rate; from the scheduled send, a rate the two
+// workers cannot keep fails on its SLO.
+func TestCapacityRateCountsTheLag(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		srv := clocktest.NewServer(t, sim.New(engineProfile(8), 1))
+		text := "endpoints:\n  - {name: e, base_url: " + srv.URL + "/v1, model: m}\n" +
+			"scenarios:\n  - name: chat\n    prompt: hi\n    max_tokens: 16\n    max_in_flight: 2\n" +
+			"    capacity: {vary: rate, from: 0.5/s, to: 16/s, slo: {ttft: {p95: 200ms}}}\n"
+		cfg, err := suite.Parse("c.yaml", []byte(text), suite.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := Measure(context.Background(), cfg, MeasureOptions{Client: srv.Client()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec := f.Capacity[0]
+		if rec.Capacity == nil || *rec.Capacity >= 4 || rec.Stop != vocab.Found {
+			t.Fatalf("search %+v, levels %v", rec, levelsOf(f))
+		}
+		failed := 0
+		for _, r := range f.Runs {
+			if r.Level.Value <= *rec.Capacity {
+				continue
+			}
+			failed++
+			for _, q := range r.Requests {
+				if *q.TTFTMs > 130 {
+					t.Errorf("level %v: a first token %v ms after its send", r.Level.Value, *q.TTFTMs)
+				}
+			}
+			if r.Config.Rate != r.Level.Value {
+				t.Errorf("level %v: rate %v", r.Level.Value, r.Config.Rate)
+			}
+		}
+		again, err := capacity.Replay(f, rec)
+		if err != nil || failed == 0 {
+			t.Fatal(err, failed)
+		}
+		for _, l := range again.Levels {
+			if l.Value > *rec.Capacity && l.Limit != vocab.LimitSLO {
+				t.Errorf("level %v fails on %s, want the SLO (timed from the schedule)", l.Value, l.Limit)
+			}
+		}
+		t.Logf("rate capacity %v/s (levels %v)", *rec.Capacity, levelsOf(f))
+	})
+}
