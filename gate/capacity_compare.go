@@ -177,3 +177,22 @@ func span(r capacity.Result) string {
 	}
 	return n(r.Capacity) + " to " + n(r.Upper)
 }
+
+// mergeShards combines the legs of a sharded matrix (results.MergeShards)
+// and decides each capacity search again from its merged levels: more
+// requests a level, at the legs' load together.
+func mergeShards(files []*results.File, names []string) (*results.File, error) {
+	m, err := results.MergeShards(files, names)
+	if err != nil {
+		return nil, err
+	}
+	for i, rec := range m.Capacity {
+		r, err := capacity.Decide(m, rec)
+		if err != nil {
+			return nil, fmt.Errorf("%v: the legs' levels do not make one search; drive one level per leg (capacity from = to)", err)
+		}
+		m.Capacity[i] = r.Record(rec.Endpoint, rec.Scenario, rec.Variant, rec.StopReason)
+		m.Capacity[i].MaxRequests, m.Capacity[i].MaxDurationMs = rec.MaxRequests, rec.MaxDurationMs
+	}
+	return m, nil
+}

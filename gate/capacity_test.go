@@ -7,13 +7,16 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"github.com/latgate/latgate/capacity"
+	"github.com/latgate/latgate/fileio"
 	"github.com/latgate/latgate/internal/clocktest"
 	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/sim"
@@ -256,5 +259,66 @@ func TestCapacityRateCountsTheLag(t *testing.T) {
 			}
 		}
 		t.Logf("rate capacity %v/s (levels %v)", *rec.Capacity, levelsOf(f))
+	})
+}
+
+// TestMergeShards: four legs each drive 2 users at once of one level at the
+// same moment against 8 slots (8 users in all); merged with --shards, the
+// level is one run of 240 requests measured by 4 shards, and holds 8
+// users. A leg of another suite is refused, and a plain merge says to
+// use --shards.
+func TestMergeShards(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		srv := clocktest.NewServer(t, sim.New(engineProfile(8), 1))
+		cfg := capacitySuite(t, srv, "{vary: concurrency, from: 2, to: 2, slo: {ttft: {p95: 200ms}}}")
+		dir := t.TempDir()
+		paths := make([]string, 4)
+		errs := make([]error, 4)
+		var wg sync.WaitGroup
+		for i := range paths {
+			paths[i] = filepath.Join(dir, fmt.Sprintf("leg%d.json", i))
+			wg.Go(func() {
+				var f *results.File
+				if f, errs[i] = Measure(context.Background(), cfg, MeasureOptions{Client: srv.Client()}); errs[i] == nil {
+					errs[i] = fileio.Write(paths[i], f)
+				}
+			})
+		}
+		wg.Wait()
+		if err := errors.Join(errs...); err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(dir, "all.json")
+		m, err := MergeFiles(paths, out, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		run := m.Runs[0]
+		if len(m.Runs) != 1 || run.Shards != 4 || len(run.Requests) != 240 || run.Config.Concurrency != 2 {
+			t.Fatalf("merged %d runs: shards %d, %d requests, concurrency %d", len(m.Runs), run.Shards, len(run.Requests), run.Config.Concurrency)
+		}
+		th, _ := CompareConfig(cfg, Overrides{})
+		rep, err := CompareFiles(nil, m, "", out, th)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if text := strings.Join(rep.Warnings, "\n"); !strings.Contains(text, "capacity of chat @ e: 8 users at ttft p95 ≤ 200 ms (the top of the range: at least that)") {
+			t.Errorf("merged report:\n%s", text)
+		}
+		if _, err := MergeFiles(paths, out, false); err == nil || !strings.Contains(err.Error(), "--shards") {
+			t.Errorf("a plain merge of shards: %v", err)
+		}
+		other := capacitySuite(t, srv, "{vary: concurrency, from: 2, to: 2, slo: {ttft: {p95: 300ms}}}")
+		f, err := Measure(context.Background(), other, MeasureOptions{Client: srv.Client()})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := fileio.Write(paths[3], f); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := MergeFiles(paths, out, true); KindOf(err) != BadInput || !strings.Contains(err.Error(), "measured different suites (the capacity search of endpoint \"e\", scenario \"chat\")") {
+			t.Errorf("a leg of another suite: %v", err)
+		}
 	})
 }

@@ -192,8 +192,9 @@ func readDigested(path string, stream bool) (*results.File, report.Digests, erro
 }
 
 // MergeFiles combines results files (matrix legs in several regions) into
-// out, atomically; it returns the merged file.
-func MergeFiles(paths []string, out string) (*results.File, error) {
+// out, atomically; it returns the merged file. With shards, the files are
+// legs that measured the same suite at once (MergeShards).
+func MergeFiles(paths []string, out string, shards bool) (*results.File, error) {
 	if err := fileio.CheckOutput(out, fileio.Results, paths...); err != nil {
 		return nil, BadInputf("-o: %v", err)
 	}
@@ -205,7 +206,11 @@ func MergeFiles(paths []string, out string) (*results.File, error) {
 		}
 		files = append(files, f)
 	}
-	m, err := results.Merge(files, paths)
+	merge := results.Merge
+	if shards {
+		merge = mergeShards
+	}
+	m, err := merge(files, paths)
 	if err != nil {
 		return nil, AsBadInput(err)
 	}

@@ -17,6 +17,11 @@ func Merge(files []*File, names []string) (*File, error) {
 	out := *files[0]
 	out.Runs = nil
 	out.Notes = nil
+	capacity, err := mergeSearches(files, names)
+	if err != nil {
+		return nil, err
+	}
+	out.Capacity = capacity
 	from := map[string]int{}
 	var raw [][]byte // each kept run as it was in its file
 	var fileOf []string
@@ -88,4 +93,28 @@ func appendUnique(list []string, s string) []string {
 		}
 	}
 	return append(list, s)
+}
+
+// mergeSearches is the capacity searches of every file, each once: the
+// same search in two files is a conflict unless identical.
+func mergeSearches(files []*File, names []string) ([]Search, error) {
+	var out []Search
+	from := map[string]int{}
+	var fileOf []string
+	for i, f := range files {
+		for _, s := range f.Capacity {
+			j, ok := from[s.Key()]
+			if !ok {
+				from[s.Key()] = len(out)
+				out, fileOf = append(out, s), append(fileOf, names[i])
+				continue
+			}
+			a, _ := json.Marshal(out[j])
+			b, _ := json.Marshal(s)
+			if !bytes.Equal(a, b) {
+				return nil, fmt.Errorf("the capacity search of endpoint %q, scenario %q is in %s and %s with different data: give each matrix leg its own endpoint name (for example the region), or merge a level measured by several legs with --shards", s.Endpoint, s.Scenario, fileOf[j], names[i])
+			}
+		}
+	}
+	return out, nil
 }

@@ -99,11 +99,12 @@ func simTLS(certFile, keyFile string) (*tls.Config, error) {
 
 func mergeFlags(fs *flag.FlagSet) func(*env, []string) error {
 	out := fs.String("o", "", "merged results `file` to write (required)")
+	shards := fs.Bool("shards", false, "the files are legs that measured the same suite at once: one run per (endpoint, scenario, level) with every leg's requests")
 	return func(e *env, pos []string) error {
 		if *out == "" || len(pos) < 1 {
 			return cli.ErrUsage
 		}
-		m, err := gate.MergeFiles(pos, *out)
+		m, err := gate.MergeFiles(pos, *out, *shards)
 		if err != nil {
 			return err
 		}

@@ -33,7 +33,7 @@ func commands() *cli.Table[*env] {
 				About: "what the Action runs: measure, then compare or record, then publish", Flags: inputFlags("gate")},
 			{Name: "publish", Synopsis: "--results FILE [--baseline FILE] [--pr N | --head-sha SHA]",
 				About: "compare a results file measured elsewhere and publish the verdict (the fork-safe split)", Flags: inputFlags("publish")},
-			{Name: "merge", Synopsis: "A.json B.json ... -o all.json", About: "combine results files (matrix legs in several regions)", Flags: mergeFlags, Args: cli.FileArgs},
+			{Name: "merge", Synopsis: "[--shards] A.json B.json ... -o all.json", About: "combine results files (matrix legs in several regions, or --shards: legs that drove one load together)", Flags: mergeFlags, Args: cli.FileArgs},
 			{Name: "import", Synopsis: "--from vllm|aiperf|guidellm FILE... [-o results.json] [--region R]", About: "other tools' per-request results as a results file\n" +
 				"vllm: the JSON of vllm bench serve --save-result --save-detailed\n" +
 				"aiperf: profile_export.jsonl (the summary beside it names the model and the load)\nguidellm: benchmarks.json",

@@ -1,0 +1,90 @@
+package results
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/latgate/latgate/vocab"
+)
+
+func level(r Run, v float64, step int) Run {
+	r.Level = &Level{Vary: vocab.VaryConcurrency, Value: v, Step: step}
+	return r
+}
+
+func search() Search {
+	return Search{Endpoint: "e", Scenario: "s", Vary: vocab.VaryConcurrency, From: 1, To: 8, Step: 1, RequestsPerLevel: 1,
+		Alpha: 0.05, SLO: []Objective{{Metric: vocab.TTFT, Stat: vocab.P95, Value: 800}}, Stop: vocab.Found}
+}
+
+// Levels of one search are runs apart by their load; a level without its
+// search, a step twice or a search twice is refused; levels are not
+// matched run by run.
+func TestLevels(t *testing.T) {
+	t.Parallel()
+	f := file(level(run("e", "s", "fp", nil), 1, 1), level(run("e", "s", "fp", nil), 2, 2), run("e", "other", "fp", nil))
+	f.Capacity = []Search{search()}
+	if err := f.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if got := f.Levels(f.Capacity[0]); len(got) != 2 || got[1].Level.Value != 2 {
+		t.Fatalf("levels %v", got)
+	}
+	if p := Match(f, f); len(p) != 1 || p[0].Scenario != "other" {
+		t.Fatalf("pairs %v: levels are not matched run by run", p)
+	}
+	for _, c := range []struct {
+		name   string
+		mutate func(f *File)
+		want   string
+	}{
+		{"no search", func(f *File) { f.Capacity = nil }, "runs[0]: a level of a capacity search that the file's \"capacity\" does not hold"},
+		{"a step twice", func(f *File) { f.Runs[1].Level.Step = 1 }, "runs[1]: step 1 of its search appears twice"},
+		{"a search twice", func(f *File) { f.Capacity = append(f.Capacity, search()) }, "capacity[1]: endpoint \"e\", scenario \"s\" is searched twice"},
+		{"from above to", func(f *File) { f.Capacity[0].From = 16 }, "capacity[0]: from 16, to 8"},
+		{"another vary", func(f *File) { f.Runs[0].Level.Vary = vocab.VaryRate }, "runs[0]: level rate 1 (step 1) is not a level of its concurrency search"},
+	} {
+		g := file(level(run("e", "s", "fp", nil), 1, 1), level(run("e", "s", "fp", nil), 2, 2))
+		g.Capacity = []Search{search()}
+		c.mutate(g)
+		if err := g.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
+}
+
+// Shards: the same run of every leg becomes one, its blocks numbered anew
+// per leg; legs of another suite or with adaptive runs are refused.
+func TestMergeShards(t *testing.T) {
+	t.Parallel()
+	ab := func() *File {
+		r := run("e", "s", "fp", nil)
+		r.Variant = vocab.Head
+		r.Requests = append(r.Requests, r.Requests[0])
+		r.Requests[0].Block, r.Requests[1].Block = 1, 2
+		return file(r)
+	}
+	m, err := MergeShards([]*File{ab(), ab(), ab()}, []string{"a", "b", "c"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var blocks []int
+	for _, q := range m.Runs[0].Requests {
+		blocks = append(blocks, q.Block)
+	}
+	if m.Runs[0].Shards != 3 || len(blocks) != 6 || blocks[5] != 6 || blocks[2] != 3 {
+		t.Fatalf("shards %d, blocks %v", m.Runs[0].Shards, blocks)
+	}
+	other := file(run("e@eu", "s", "fp", nil))
+	if _, err := MergeShards([]*File{file(run("e", "s", "fp", nil)), other}, []string{"a", "b"}); err == nil || !strings.Contains(err.Error(), "a and b measured different suites") {
+		t.Errorf("another region: %v", err)
+	}
+	adaptive := run("e", "s", "fp", nil)
+	adaptive.RequestsMin = 40
+	if _, err := MergeShards([]*File{file(adaptive), file(adaptive)}, []string{"a", "b"}); err == nil || !strings.Contains(err.Error(), "cannot be sharded") {
+		t.Errorf("adaptive: %v", err)
+	}
+	if _, err := MergeShards([]*File{file(run("e", "s", "fp", nil))}, []string{"a"}); err == nil {
+		t.Error("one leg was sharded")
+	}
+}
