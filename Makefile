@@ -113,11 +113,15 @@ screenshots:
 
 # The statistics calibration study (docs/statistics.md; about 40 minutes on 2
 # cores). Parts: classic, drift, needn, noise, adaptive, sessions (package
-# compare) and trend (the change-point detector of main's trend, package
-# trend: 1,000 series per case, TREND_SERIES); e.g.
+# compare), trend (the change-point detector of main's trend, package
+# trend: 1,000 series per case, TREND_SERIES) and capacity (latgate ab's
+# capacity regression and the search's cost, on the simulator's capacity
+# model on virtual time, package gate: CAP_REPS runs per row, about 15
+# minutes at 200); e.g.
 # `make calibrate CAL_STUDY=drift CAL_REPS=200 CAL_FLAGS='-perms 500'` or
 # `make calibrate CAL_STUDY=trend`.
-CAL_STUDY ?= classic,drift,needn,noise,adaptive,sessions,trend
+CAL_STUDY ?= classic,drift,needn,noise,adaptive,sessions,trend,capacity
+CAP_REPS ?= 200
 CAL_REPS ?= 500
 CAL_FLAGS ?=
 TREND_SERIES ?= 1000
@@ -126,6 +130,8 @@ calibrate:
 		$(GO) test -count=1 -run '^TestCalibration(Adaptive|Sessions)?$$' -v -timeout 300m ./compare -calibrate -study $(CAL_STUDY) -reps $(CAL_REPS) $(CAL_FLAGS);; esac
 	@case ",$(CAL_STUDY)," in *,trend,*) \
 		$(GO) test -count=1 -run '^TestCalibration$$' -v -timeout 60m ./trend -calibrate -series $(TREND_SERIES);; esac
+	@case ",$(CAL_STUDY)," in *,capacity,*) \
+		$(GO) test -count=1 -run '^TestCalibrationCapacity$$' -v -timeout 120m ./gate -calibrate -study capacity -reps $(CAP_REPS);; esac
 
 # The action on a real Actions runner (nektos/act, host mode); installs act.
 e2e-action:

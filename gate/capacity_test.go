@@ -322,3 +322,36 @@ func TestMergeShards(t *testing.T) {
 		}
 	})
 }
+
+// TestCapacityAgainstStoredBaselines: a gate compares a search with the
+// stored baseline's, and with a history's newest: 6 slots after 8 is a
+// capacity regression either way.
+func TestCapacityAgainstStoredBaselines(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		// One address, as a deployment keeps its own: the fingerprints
+		// (with its host) are the same, and the history is one suite's.
+		sim8, sim6 := sim.New(engineProfile(8), 1), sim.New(engineProfile(6), 2)
+		var served http.Handler = sim8
+		srv := clocktest.NewServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { served.ServeHTTP(w, r) }))
+		measure := func(h http.Handler) *results.File {
+			served = h
+			f, err := Measure(context.Background(), capacitySuite(t, srv, "{vary: concurrency, from: 1, to: 64, slo: {ttft: {p95: 200ms}}}"), MeasureOptions{Client: srv.Client()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return f
+		}
+		old, newest, cur := measure(sim8), measure(sim8), measure(sim6)
+		th, _ := Thresholds(nil, Overrides{})
+		for _, hist := range [][]*results.File{{newest}, {old, newest}} {
+			rep, err := CompareStored(hist, []string{"a.json", "b.json"}[:len(hist)], cur, "cur.json", th)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rep.Verdict != "fail" || !strings.HasPrefix(rep.Headline, "capacity regression: chat @ e holds 6 users, base 8 users") {
+				t.Errorf("%d baselines: %s: %s\n%v", len(hist), rep.Verdict, rep.Headline, rep.Warnings)
+			}
+		}
+	})
+}
