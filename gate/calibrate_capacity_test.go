@@ -16,7 +16,6 @@ import (
 	"github.com/latgate/latgate/compare"
 	"github.com/latgate/latgate/internal/clocktest"
 	"github.com/latgate/latgate/sim"
-	"github.com/latgate/latgate/suite"
 	"github.com/latgate/latgate/vocab"
 )
 
@@ -215,15 +214,7 @@ func trueCapacity(t *testing.T, budget float64) int {
 	synctest.Test(t, func(t *testing.T) {
 		srv := clocktest.NewServer(t, sim.New(noisyEngine(8), 99))
 		for c := 1; c <= 12; c++ {
-			text := fmt.Sprintf("endpoints:\n  - {name: e, base_url: %s/v1, model: m}\nscenarios:\n  - {name: s, prompt: hi, max_tokens: 16, requests: 2000, concurrency: %d}\nlimits: {max_requests: 5000}\n", srv.URL, c)
-			cfg, err := suite.Parse("c.yaml", []byte(text), suite.Options{})
-			if err != nil {
-				t.Fatal(err)
-			}
-			f, err := Measure(context.Background(), cfg, MeasureOptions{Client: srv.Client()})
-			if err != nil {
-				t.Fatal(err)
-			}
+			f := measureSuite(t, srv, fmt.Sprintf("endpoints:\n  - {name: e, base_url: %s/v1, model: m}\nscenarios:\n  - {name: s, prompt: hi, max_tokens: 16, requests: 2000, concurrency: %d}\nlimits: {max_requests: 5000}\n", srv.URL, c))
 			if p95 := compare.Quantile(compare.Sorted(compare.SampleOf(&f.Runs[0]).Values[vocab.TTFT]), 0.95); p95 <= budget {
 				best = c
 			}

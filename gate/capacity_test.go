@@ -219,17 +219,9 @@ func TestCapacityRateCountsTheLag(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
 		srv := clocktest.NewServer(t, sim.New(engineProfile(8), 1))
-		text := "endpoints:\n  - {name: e, base_url: " + srv.URL + "/v1, model: m}\n" +
-			"scenarios:\n  - name: chat\n    prompt: hi\n    max_tokens: 16\n    max_in_flight: 2\n" +
-			"    capacity: {vary: rate, from: 0.5/s, to: 16/s, slo: {ttft: {p95: 200ms}}}\n"
-		cfg, err := suite.Parse("c.yaml", []byte(text), suite.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		f, err := Measure(context.Background(), cfg, MeasureOptions{Client: srv.Client()})
-		if err != nil {
-			t.Fatal(err)
-		}
+		f := measureSuite(t, srv, "endpoints:\n  - {name: e, base_url: "+srv.URL+"/v1, model: m}\n"+
+			"scenarios:\n  - name: chat\n    prompt: hi\n    max_tokens: 16\n    max_in_flight: 2\n"+
+			"    capacity: {vary: rate, from: 0.5/s, to: 16/s, slo: {ttft: {p95: 200ms}}}\n")
 		rec := f.Capacity[0]
 		if rec.Capacity == nil || *rec.Capacity >= 4 || rec.Stop != vocab.Found {
 			t.Fatalf("search %+v, levels %v", rec, levelsOf(f))
@@ -354,4 +346,18 @@ func TestCapacityAgainstStoredBaselines(t *testing.T) {
 			}
 		}
 	})
+}
+
+// measureSuite measures the suite text against srv.
+func measureSuite(t *testing.T, srv *clocktest.Server, text string) *results.File {
+	t.Helper()
+	cfg, err := suite.Parse("c.yaml", []byte(text), suite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := Measure(context.Background(), cfg, MeasureOptions{Client: srv.Client()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }
