@@ -147,24 +147,24 @@ func capRow(name string, outs []capOutcome) string {
 	dist := func(v func(capOutcome) float64) string {
 		count := map[float64]int{}
 		for _, o := range outs {
-			count[v(o)]++
+			k := v(o)
+			if math.IsNaN(k) {
+				k = -1 // none passed (a NaN key would be a new one each time)
+			}
+			count[k]++
 		}
 		var keys []float64
 		for k := range count {
 			keys = append(keys, k)
 		}
-		slices.SortFunc(keys, func(a, b float64) int {
-			switch {
-			case math.IsNaN(a) || a < b:
-				return -1
-			case a > b:
-				return 1
-			}
-			return 0
-		})
+		slices.Sort(keys)
 		var parts []string
 		for _, k := range keys {
-			parts = append(parts, fmt.Sprintf("%g: %.0f %%", k, 100*float64(count[k])/n))
+			label := fmt.Sprint(k)
+			if k < 0 {
+				label = "none"
+			}
+			parts = append(parts, fmt.Sprintf("%s: %.1f %%", label, 100*float64(count[k])/n))
 		}
 		return strings.Join(parts, ", ")
 	}
