@@ -57,7 +57,7 @@ func capRun(t *testing.T, seed uint64, baseSlots, headSlots, perLevel int, slo s
 			t.Fatal(err)
 		}
 		out.virtual = time.Since(start)
-		th, _ := Thresholds(hc, Overrides{})
+		th, _ := CompareConfig(hc, Overrides{})
 		changes, err := capacityChanges(f, f, "ab.json", "ab.json", th.Tolerance)
 		if err != nil || len(changes) != 1 {
 			t.Fatal(err)

@@ -335,7 +335,7 @@ func TestCapacityAgainstStoredBaselines(t *testing.T) {
 			return f
 		}
 		old, newest, cur := measure(sim8), measure(sim8), measure(sim6)
-		th, _ := Thresholds(nil, Overrides{})
+		th, _ := CompareConfig(nil, Overrides{})
 		for _, hist := range [][]*results.File{{newest}, {old, newest}} {
 			rep, err := CompareStored(hist, []string{"a.json", "b.json"}[:len(hist)], cur, "cur.json", th)
 			if err != nil {
