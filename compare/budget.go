@@ -2,6 +2,7 @@ package compare
 
 import (
 	"math"
+	"slices"
 
 	"github.com/latgate/latgate/vocab"
 )
@@ -39,7 +40,8 @@ type BudgetTest struct {
 
 // TestBudget is the budget check of b on s, one-sided at alpha. slos is
 // the per-request SLO a goodput floor counts misses of. A budget on a mean
-// has no distribution-free test: its status is inconclusive.
+// has no distribution-free test, and a metric no successful request
+// observed shows nothing: their status is inconclusive.
 func TestBudget(s *Sample, b Budget, slos []SLO, alpha float64) BudgetTest {
 	t := BudgetTest{Budget: b, Value: math.NaN(), Share: math.NaN(), Status: vocab.Inconclusive}
 	if s == nil || s.N() == 0 {
@@ -57,10 +59,12 @@ func TestBudget(s *Sample, b Budget, slos []SLO, alpha float64) BudgetTest {
 		t.Miss = t.N - int(math.Round(t.Value*float64(t.N)))
 	default:
 		q, ok := b.Stat.Quantile()
-		if !ok {
-			return t
+		ok = ok && slices.Contains(vocab.Latencies, b.Metric)
+		vs := okValues(s, b.Metric)
+		if !ok || len(vs) == 0 {
+			return t // not a latency's quantile, or not observed: never shown to hold
 		}
-		t.Value = Quantile(okValues(s, b.Metric), q)
+		t.Value = Quantile(vs, q)
 		t.Share = 1 - q
 		t.Miss = latencyMisses(s, b.Metric, b.Value)
 	}

@@ -73,4 +73,9 @@ func TestBudgetTestCountsFailures(t *testing.T) {
 	if mean := TestBudget(s, Budget{Metric: vocab.TTFT, Stat: vocab.Mean, Value: 800}, nil, 0.05); mean.Status != vocab.Inconclusive {
 		t.Fatalf("a mean: %s, want inconclusive (no distribution-free test)", mean.Status)
 	}
+	// A metric no request observed (a session's answer on a single call)
+	// never holds, whatever the count.
+	if none := TestBudget(sampleOf(60, func(int) float64 { return 100 }), Budget{Metric: vocab.Answer, Stat: vocab.P95, Value: 800}, nil, 0.05); none.Status != vocab.Inconclusive {
+		t.Fatalf("an unobserved metric: %s, want inconclusive", none.Status)
+	}
 }

@@ -94,6 +94,20 @@ func finite(vs ...float64) bool {
 	return !slices.ContainsFunc(vs, func(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) })
 }
 
+// maxPerLevel bounds a search's requests per level (a file holds at most
+// MaxObjects objects anyway): a test over n requests costs n.
+const maxPerLevel = 1_000_000
+
+// objective reports whether o is an objective a search decides: a
+// latency's quantile, or errors' and goodput's rate as a fraction.
+func objective(o Objective) bool {
+	if o.Metric == vocab.Errors || o.Metric == vocab.Goodput {
+		return o.Stat == vocab.Rate && o.Value <= 1
+	}
+	_, q := o.Stat.Quantile()
+	return q && slices.Contains(vocab.Latencies, o.Metric)
+}
+
 // check refuses a search no capacity search writes.
 func (s Search) check() error {
 	switch {
@@ -103,14 +117,19 @@ func (s Search) check() error {
 		return fmt.Errorf("vary is %q, want concurrency or rate", s.Vary)
 	case !finite(s.From, s.To, s.Step, s.Alpha, s.MaxDurationMs) || !(s.From > 0 && s.From <= s.To && s.Step > 0 && s.To <= MaxMs):
 		return fmt.Errorf("from %g, to %g, step %g: want 0 < from ≤ to and a positive step", s.From, s.To, s.Step)
-	case !(s.Alpha > 0 && s.Alpha < 1) || s.RequestsPerLevel < 1 || s.Warmup < 0 || s.MaxRequests < 0 || s.MaxDurationMs < 0:
-		return fmt.Errorf("alpha %g, requests_per_level %d: want alpha in (0, 1) and at least one request per level", s.Alpha, s.RequestsPerLevel)
+	case !(s.Alpha > 0 && s.Alpha < 1) || s.RequestsPerLevel < 1 || s.RequestsPerLevel > maxPerLevel || s.Warmup < 0 || s.Warmup > maxPerLevel || s.MaxRequests < 0 || s.MaxDurationMs < 0:
+		return fmt.Errorf("alpha %g, requests_per_level %d, warmup %d: want alpha in (0, 1) and 1 to %d requests per level", s.Alpha, s.RequestsPerLevel, s.Warmup, maxPerLevel)
 	case len(s.SLO) == 0:
 		return fmt.Errorf("no slo: a search needs at least one objective")
 	}
 	for _, o := range append(slices.Clone(s.SLO), s.Goodput...) {
 		if !finite(o.Value) || o.Value < 0 || o.Value > MaxMs {
 			return fmt.Errorf("slo %s %s is %g", o.Metric, o.Stat, o.Value)
+		}
+	}
+	for _, o := range s.SLO {
+		if !objective(o) {
+			return fmt.Errorf("slo %s %s %g is no objective of a search", o.Metric, o.Stat, o.Value)
 		}
 	}
 	for _, p := range []*float64{s.Capacity, s.Upper, s.GoodputRPS, s.GoodputTPS} {

@@ -43,6 +43,9 @@ func TestLevels(t *testing.T) {
 		{"a search twice", func(f *File) { f.Capacity = append(f.Capacity, search()) }, "capacity[1]: endpoint \"e\", scenario \"s\" is searched twice"},
 		{"from above to", func(f *File) { f.Capacity[0].From = 16 }, "capacity[0]: from 16, to 8"},
 		{"another vary", func(f *File) { f.Runs[0].Level.Vary = vocab.VaryRate }, "runs[0]: level rate 1 (step 1) is not a level of its concurrency search"},
+		{"no objective", func(f *File) { f.Capacity[0].SLO[0].Metric = "cost" }, "capacity[0]: slo cost p95 800 is no objective of a search"},
+		{"a rate over 1", func(f *File) { f.Capacity[0].SLO[0] = Objective{Metric: vocab.Errors, Stat: vocab.Rate, Value: 5} }, "is no objective"},
+		{"a billion a level", func(f *File) { f.Capacity[0].RequestsPerLevel = 1e9 }, "want alpha in (0, 1) and 1 to 1000000 requests per level"},
 	} {
 		g := file(level(run("e", "s", "fp", nil), 1, 1), level(run("e", "s", "fp", nil), 2, 2))
 		g.Capacity = []Search{search()}
