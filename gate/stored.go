@@ -33,23 +33,8 @@ func compareStored(hist []*results.File, names []string, cur *results.File, ds r
 	if cur.Incomplete != "" {
 		return nil, BadInputf("%s is incomplete (%s): an incomplete run cannot pass a gate; run the suite again", curName, cur.Incomplete)
 	}
-	// Every baseline must be a complete run of the same suite.
-	first := map[string]string{} // key → fingerprint
-	from := map[string]string{}  // key → file that set it
-	for i, f := range hist {
-		if f.Incomplete != "" {
-			return nil, BadInputf("%s is incomplete (%s): it cannot serve as a baseline", names[i], f.Incomplete)
-		}
-		if f.Interleaved() {
-			return nil, BadInputf("%s is an A/B file: a baseline history holds results of latgate run or gate", names[i])
-		}
-		for _, r := range f.Runs {
-			k := r.Key()
-			if fp, ok := first[k]; ok && fp != r.Fingerprint {
-				return nil, BadInputf("%s and %s measured endpoint %q, scenario %q with different configurations: a baseline history must come from one suite (re-record it, or compare with the newest file only)", from[k], names[i], r.Endpoint, r.Scenario)
-			}
-			first[k], from[k] = r.Fingerprint, names[i]
-		}
+	if err := oneSuite(hist, names); err != nil {
+		return nil, err
 	}
 	newest := hist[len(hist)-1]
 	pairs := results.Match(newest, cur)
@@ -133,4 +118,27 @@ func roundAge(d time.Duration) string {
 		return fmt.Sprintf("%d days", int(d.Hours()/24))
 	}
 	return d.Round(time.Minute).String()
+}
+
+// oneSuite refuses a baseline history that is not complete runs of the
+// same suite.
+func oneSuite(hist []*results.File, names []string) error {
+	first := map[string]string{} // key → fingerprint
+	from := map[string]string{}  // key → file that set it
+	for i, f := range hist {
+		if f.Incomplete != "" {
+			return BadInputf("%s is incomplete (%s): it cannot serve as a baseline", names[i], f.Incomplete)
+		}
+		if f.Interleaved() {
+			return BadInputf("%s is an A/B file: a baseline history holds results of latgate run or gate", names[i])
+		}
+		for _, r := range f.Runs {
+			k := r.Key()
+			if fp, ok := first[k]; ok && fp != r.Fingerprint {
+				return BadInputf("%s and %s measured endpoint %q, scenario %q with different configurations: a baseline history must come from one suite (re-record it, or compare with the newest file only)", from[k], names[i], r.Endpoint, r.Scenario)
+			}
+			first[k], from[k] = r.Fingerprint, names[i]
+		}
+	}
+	return nil
 }
