@@ -1,10 +1,8 @@
 package interop
 
 import (
-	"bytes"
 	"encoding/json"
 	"flag"
-	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -12,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/latgate/latgate/internal/goldenfile"
 	"github.com/latgate/latgate/results"
 )
 
@@ -57,44 +56,7 @@ func importFiles(t *testing.T, tool Tool, names ...string) *results.File {
 // differ; -update rewrites it.
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", "golden", name)
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./interop -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (rerun with -update if the change is intended):\n%s", name, lineDiff(string(want), string(got)))
-	}
-}
-
-// lineDiff shows the lines that differ, with their numbers.
-func lineDiff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	var b strings.Builder
-	shown := 0
-	for i := 0; i < max(len(w), len(g)) && shown < 20; i++ {
-		var wl, gl string
-		if i < len(w) {
-			wl = w[i]
-		}
-		if i < len(g) {
-			gl = g[i]
-		}
-		if wl != gl {
-			fmt.Fprintf(&b, "line %d:\n- %s\n+ %s\n", i+1, wl, gl)
-			shown++
-		}
-	}
-	return b.String()
+	goldenfile.Check(t, filepath.Join("testdata", "golden", name), got, *update)
 }
 
 func TestGolden(t *testing.T) {

@@ -7,13 +7,13 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/latgate/latgate/compare"
+	"github.com/latgate/latgate/internal/goldenfile"
 	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/vocab"
 )
@@ -96,72 +96,7 @@ func build(t *testing.T) *Report {
 
 func golden(t *testing.T, name string, got []byte) {
 	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./report -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs from the golden file (rerun with -update if the change is intended):\n%s", name, lineDiff(string(want), string(got)))
-	}
-}
-
-// lineDiff shows how got differs from want, line by line ("-" want, "+"
-// got, two lines of context around each change, at most 80 lines), from a
-// longest common subsequence of the lines.
-func lineDiff(want, got string) string {
-	a, b := strings.Split(want, "\n"), strings.Split(got, "\n")
-	lcs := make([][]int, len(a)+1)
-	for i := range lcs {
-		lcs[i] = make([]int, len(b)+1)
-	}
-	for i := len(a) - 1; i >= 0; i-- {
-		for j := len(b) - 1; j >= 0; j-- {
-			if a[i] == b[j] {
-				lcs[i][j] = lcs[i+1][j+1] + 1
-			} else {
-				lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
-			}
-		}
-	}
-	type line struct {
-		op   byte
-		text string
-	}
-	var ops []line
-	i, j := 0, 0
-	for i < len(a) || j < len(b) {
-		switch {
-		case i < len(a) && j < len(b) && a[i] == b[j]:
-			ops, i, j = append(ops, line{' ', a[i]}), i+1, j+1
-		case j < len(b) && (i == len(a) || lcs[i][j+1] >= lcs[i+1][j]):
-			ops, j = append(ops, line{'+', b[j]}), j+1
-		default:
-			ops, i = append(ops, line{'-', a[i]}), i+1
-		}
-	}
-	var out []string
-	for k, l := range ops {
-		near := false
-		for d := -2; d <= 2; d++ {
-			if k+d >= 0 && k+d < len(ops) && ops[k+d].op != ' ' {
-				near = true
-			}
-		}
-		if near {
-			out = append(out, string(l.op)+" "+l.text)
-		}
-		if len(out) == 80 {
-			return strings.Join(append(out, "…"), "\n")
-		}
-	}
-	return strings.Join(out, "\n")
+	goldenfile.Check(t, filepath.Join("testdata", name), got, *update)
 }
 
 func TestGoldenText(t *testing.T) {
