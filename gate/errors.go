@@ -28,6 +28,8 @@ const (
 type Error struct {
 	Kind Kind
 	Err  error
+	// Hint is one line to say after the error: what to try next.
+	Hint string
 }
 
 func (e *Error) Error() string { return e.Err.Error() }
@@ -39,6 +41,15 @@ var ErrFailed = &Error{Kind: Failed, Err: errors.New("gate failed")}
 // ErrNoCommonRun is the error (with errors.Is) when baseline and current
 // share no (endpoint, scenario).
 var ErrNoCommonRun = errors.New("no run in common")
+
+// HintOf returns the hint of err ("" when it has none).
+func HintOf(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Hint
+	}
+	return ""
+}
 
 // KindOf returns the kind of err (Internal when it has none).
 func KindOf(err error) Kind {

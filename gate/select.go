@@ -1,9 +1,11 @@
 package gate
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 
+	"github.com/latgate/latgate/internal/didyoumean"
 	"github.com/latgate/latgate/suite"
 )
 
@@ -28,7 +30,11 @@ func (s Selection) Apply(cfg *suite.Config) error {
 		}
 		for _, want := range s.Scenarios {
 			if !slices.Contains(names, want) {
-				return BadInputf("scenario %q is not in %s (it has: %s)", want, cfg.Path, strings.Join(names, ", "))
+				hint := ""
+				if s := didyoumean.Suggest(want, names); s != "" {
+					hint = fmt.Sprintf(" (did you mean %q?)", s)
+				}
+				return BadInputf("--scenario %q is not in %s%s; it has: %s", want, cfg.Path, hint, strings.Join(names, ", "))
 			}
 		}
 		cfg.Scenarios = slices.DeleteFunc(cfg.Scenarios, func(sc suite.Scenario) bool { return !slices.Contains(s.Scenarios, sc.Name) })

@@ -22,7 +22,8 @@ func TestSelection(t *testing.T) {
 		{"all", Selection{}, "a:50,b:50,c:50", ""},
 		{"two, in config order", Selection{Scenarios: []string{"c", "a"}}, "a:50,c:50", ""},
 		{"requests", Selection{Scenarios: []string{"b"}, Requests: 5}, "b:5", ""},
-		{"unknown", Selection{Scenarios: []string{"d"}}, "", `scenario "d" is not in l.yaml (it has: a, b, c)`},
+		{"unknown", Selection{Scenarios: []string{"d"}}, "", `--scenario "d" is not in l.yaml; it has: a, b, c`},
+		{"a typo", Selection{Scenarios: []string{"bb"}}, "", `--scenario "bb" is not in l.yaml (did you mean "b"?); it has: a, b, c`},
 		{"negative", Selection{Requests: -1}, "", "want a positive number"},
 	}
 	for _, tt := range tests {

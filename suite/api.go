@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/latgate/latgate/apis"
+	"github.com/latgate/latgate/internal/didyoumean"
 )
 
 // optionalKeys are the endpoint keys beyond the common ones (name, api,
@@ -37,7 +38,7 @@ func (p *parser) endpoint(i int, re rawEndpoint, seen map[string]bool, n int) En
 	if !ok {
 		names := apis.Names()
 		msg := fmt.Sprintf("endpoint %q: api: unknown API %q (valid: %s)", e.Name, e.API, strings.Join(names, ", "))
-		if s := suggest(e.API, names); s != "" {
+		if s := didyoumean.Suggest(e.API, names); s != "" {
 			msg += fmt.Sprintf("; did you mean %q?", s)
 		}
 		p.errf(p.line(ip+".api"), "%s", msg)

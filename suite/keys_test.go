@@ -332,16 +332,6 @@ func TestMergeKeys(t *testing.T) {
 	}
 }
 
-func TestSuggest(t *testing.T) {
-	t.Parallel()
-	keys := []string{"requests", "rate", "warmup", "max_tokens"}
-	for in, want := range map[string]string{"request": "requests", "Rate": "rate", "warmpu": "warmup", "max-tokens": "max_tokens", "zzz": "", "r": ""} {
-		if got := suggest(in, keys); got != want {
-			t.Errorf("suggest(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // A fraction for a whole-number key is an error naming the key, as a
 // quoted number is, instead of being truncated (12.9 requests ran 12).
 func TestFractionForWholeNumber(t *testing.T) {

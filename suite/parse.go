@@ -14,6 +14,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/latgate/latgate/internal/didyoumean"
 	"github.com/latgate/latgate/vocab"
 )
 
@@ -29,7 +30,7 @@ func Parse(path string, data []byte, opt Options) (*Config, error) {
 		if line := tabIndent(data); line > 0 {
 			return nil, &Error{File: path, Line: line, Msg: "a tab in the indentation: YAML indents with spaces only"}
 		}
-		return nil, syntaxError(path, err)
+		return nil, syntaxError(path, data, err)
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return nil, &Error{File: path, Msg: "the file is empty: a suite needs endpoints and scenarios"}
@@ -428,7 +429,7 @@ func (p *parser) budgetsAt(key string, n *yaml.Node, cfg *Config) (budgets, floo
 		rate, isRate := budgetRates[metric]
 		if !isRate && !slices.Contains(vocab.Latencies, metric) {
 			msg := fmt.Sprintf("%s: unknown metric %q (valid: %s)", key, k.Value, names(budgetMetricNames()))
-			if s := suggest(k.Value, budgetMetricNames()); s != "" {
+			if s := didyoumean.Suggest(k.Value, budgetMetricNames()); s != "" {
 				msg += fmt.Sprintf("; did you mean %q?", s)
 			}
 			p.errf(k.Line, "%s", msg)
@@ -485,7 +486,7 @@ func (p *parser) budget(key string, metric vocab.Metric, sk, sv *yaml.Node) (Bud
 	}
 	if !slices.Contains(stats, b.Stat) {
 		msg := fmt.Sprintf("%s.%s: unknown statistic %q (valid: %s)", key, metric, sk.Value, names(stats))
-		if s := suggest(sk.Value, stats); s != "" {
+		if s := didyoumean.Suggest(sk.Value, stats); s != "" {
 			msg += fmt.Sprintf("; did you mean %q?", s)
 		}
 		p.errf(sk.Line, "%s", msg)
@@ -516,7 +517,7 @@ func (p *parser) goodput(n *yaml.Node) []SLO {
 		k, v := n.Content[i], n.Content[i+1]
 		if !slices.Contains(vocab.Latencies, vocab.Metric(k.Value)) {
 			msg := fmt.Sprintf("goodput: unknown metric %q (valid: %s)", k.Value, names(vocab.Latencies))
-			if s := suggest(k.Value, vocab.Latencies); s != "" {
+			if s := didyoumean.Suggest(k.Value, vocab.Latencies); s != "" {
 				msg += fmt.Sprintf("; did you mean %q?", s)
 			}
 			p.errf(k.Line, "%s", msg)

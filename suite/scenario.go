@@ -52,6 +52,9 @@ func (p *parser) scenarioMessages(ip, name string, rs rawScenario) []Message {
 	if rs.PromptFile != "" {
 		sources++
 	}
+	if sources == 0 && p.emptyKey(ip, name, "messages", "prompt", "prompt_file") {
+		return nil
+	}
 	if sources != 1 {
 		p.errf(p.line(ip), "scenario %q: give exactly one of messages, prompt or prompt_file", name)
 	}
@@ -70,6 +73,9 @@ func (p *parser) scenarioMessages(ip, name string, rs rawScenario) []Message {
 		default:
 			p.errf(ml, "scenario %q: message role %q is not system, user, assistant or developer", name, m.Role)
 		}
+		if m.Content == "" && m.ContentFile == "" && p.emptyKey(fmt.Sprintf("%s.messages[%d]", ip, j), name, "content", "content_file") {
+			continue
+		}
 		if (m.Content == "") == (m.ContentFile == "") {
 			p.errf(ml, "scenario %q: each message needs exactly one of content or content_file", name)
 		}
@@ -79,6 +85,26 @@ func (p *parser) scenarioMessages(ip, name string, rs rawScenario) []Message {
 		out = append(out, msg)
 	}
 	return out
+}
+
+// emptyKey says, at its line, that the first of keys written under ipath
+// is empty (prompt: "", messages: []): a prompt given as nothing, which
+// is not a missing one. It reports whether one was.
+func (p *parser) emptyKey(ipath, name string, keys ...string) bool {
+	for _, k := range keys {
+		if line, ok := p.x.lines[ipath+"."+k]; ok {
+			what := "is empty: give the text to send"
+			switch k {
+			case "messages":
+				what = "is an empty list: give at least one message, {role: user, content: ...}"
+			case "prompt_file", "content_file":
+				what = "is empty: give the file's path, relative to the suite"
+			}
+			p.errf(line, "scenario %q: %s %s", name, k, what)
+			return true
+		}
+	}
+	return false
 }
 
 // scenarioLoad sets what a scenario sends: max tokens (and checks the

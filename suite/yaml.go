@@ -5,10 +5,13 @@ import (
 	"math"
 	"reflect"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/latgate/latgate/internal/didyoumean"
 )
 
 // The file is parsed once into a yaml.Node tree. A walk of that tree
@@ -176,7 +179,7 @@ func unknownKey(key, path string, t reflect.Type) string {
 	if path != "" {
 		msg += " in " + path
 	}
-	if s := suggest(key, yamlKeys(t)); s != "" {
+	if s := didyoumean.Suggest(key, yamlKeys(t)); s != "" {
 		msg += fmt.Sprintf(" (did you mean %q?)", s)
 	} else {
 		msg += " (valid: " + strings.Join(yamlKeys(t), ", ") + ")"
@@ -202,21 +205,6 @@ func join(path, key string) string {
 	return path + "." + key
 }
 
-// suggest returns the candidate closest to s by edit distance, if close
-// enough to be a likely typo.
-func suggest[S ~string](s string, candidates []S) string {
-	best, bestD := "", 1<<30
-	for _, c := range candidates {
-		if d := editDistance(strings.ToLower(s), string(c)); d < bestD {
-			best, bestD = string(c), d
-		}
-	}
-	if bestD <= max(1, min(3, len(s)/3)) {
-		return best
-	}
-	return ""
-}
-
 // names lists names for a message: "a, b, c".
 func names[S ~string](list []S) string {
 	out := make([]string, len(list))
@@ -226,44 +214,58 @@ func names[S ~string](list []S) string {
 	return strings.Join(out, ", ")
 }
 
-// editDistance is the Levenshtein distance.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	if len(ra) > 64 || len(rb) > 64 {
-		return 1 << 20
-	}
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(rb)]
-}
-
 var (
 	lineRE      = regexp.MustCompile(`^(?:yaml: )?line (\d+): (.*)$`)
 	unmarshalRE = regexp.MustCompile("^cannot unmarshal !!(\\w+)(?: `(.*)`)? into (.+)$")
 )
 
-// syntaxError turns a yaml parse error into file:line: message.
-func syntaxError(path string, err error) *Error {
+// syntaxError turns a yaml parse error into file:line: message. For a
+// mis-indented line the YAML parser names the line where the enclosing
+// block began (a scenario's key points at scenarios:), so the line is then
+// the first whose lines up to it fail with the same problem (badLine).
+func syntaxError(path string, data []byte, err error) *Error {
 	msg := err.Error()
-	if m := lineRE.FindStringSubmatch(msg); m != nil {
-		line, _ := strconv.Atoi(m[1])
-		return &Error{File: path, Line: line, Msg: "YAML syntax: " + m[2]}
+	m := lineRE.FindStringSubmatch(msg)
+	if m == nil {
+		return &Error{File: path, Msg: strings.TrimPrefix(msg, "yaml: ")}
 	}
-	return &Error{File: path, Msg: strings.TrimPrefix(msg, "yaml: ")}
+	line, _ := strconv.Atoi(m[1])
+	problem := m[2]
+	if problem == "did not find expected key" || problem == "did not find expected '-' indicator" {
+		if bad := badLine(data, problem); bad > line {
+			line = bad
+		}
+		problem = "this line is indented unlike the lines around it (" + problem + ")"
+	}
+	return &Error{File: path, Line: line, Msg: "YAML syntax: " + problem}
+}
+
+// maxBisect is the largest document badLine searches (about 20 parses of
+// it); a suite is a few kilobytes.
+const maxBisect = 1 << 20
+
+// badLine is the first line (from 1) such that the document cut after it
+// fails to parse with problem, found by bisection (the parser reads from
+// the top, so every longer cut fails there too), 0 when none does. A cut
+// inside a flow mapping or a quoted string fails with another problem.
+func badLine(data []byte, problem string) int {
+	if len(data) > maxBisect {
+		return 0
+	}
+	lines := strings.SplitAfter(string(data), "\n")
+	fails := func(n int) bool {
+		err := yaml.Unmarshal([]byte(strings.Join(lines[:n], "")), new(yaml.Node))
+		if err == nil {
+			return false
+		}
+		m := lineRE.FindStringSubmatch(err.Error())
+		return m != nil && m[2] == problem
+	}
+	n := sort.Search(len(lines), func(i int) bool { return fails(i + 1) }) + 1
+	if n > len(lines) || !fails(n) {
+		return 0
+	}
+	return n
 }
 
 // typeError turns a Node.Decode error into file:line: key: what was wanted.

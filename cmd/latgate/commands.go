@@ -56,8 +56,8 @@ func commands() *cli.Table[*env] {
 
 func dispatch(e *env, args []string) error {
 	err := commands().Dispatch(e, e.stderr, args)
-	if _, ok := err.(*cli.UsageError); ok {
-		return gate.AsBadInput(err)
+	if ue, ok := err.(*cli.UsageError); ok {
+		return &gate.Error{Kind: gate.BadInput, Err: err, Hint: ue.Hint}
 	}
 	return err
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/latgate/latgate/gate"
 	"github.com/latgate/latgate/internal/cli"
 	"github.com/latgate/latgate/internal/version"
+	"github.com/latgate/latgate/suite"
 )
 
 // Exit codes, mapped in one place from the pipeline's error kinds.
@@ -65,9 +66,29 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 func runEnv(e *env, args []string) int {
 	err := dispatch(e, args)
 	if err != nil && gate.KindOf(err) != gate.Failed && !errors.Is(err, cli.ErrHelp) {
-		fmt.Fprintln(e.stderr, "latgate: "+oneLine(err.Error()))
+		for _, line := range errorLines(err) {
+			fmt.Fprintln(e.stderr, "latgate: "+line)
+		}
+		if hint := gate.HintOf(err); hint != "" {
+			fmt.Fprintln(e.stderr, hint)
+		}
 	}
 	return exitCode(err)
+}
+
+// errorLines is how an error is said: a suite's mistakes one a line
+// (file:line: what, as editors and CI logs read them), anything else as
+// one line.
+func errorLines(err error) []string {
+	var es suite.Errors
+	if !errors.As(err, &es) {
+		return []string{oneLine(err.Error())}
+	}
+	var out []string
+	for _, line := range strings.Split(es.Error(), "\n") {
+		out = append(out, oneLine(line))
+	}
+	return out
 }
 
 func oneLine(s string) string {

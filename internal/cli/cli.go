@@ -13,6 +13,8 @@ import (
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/latgate/latgate/internal/didyoumean"
 )
 
 // Command is one row of a command table; E is the program's environment,
@@ -59,12 +61,16 @@ var ErrHelp = errors.New("help shown")
 
 // UsageError is a command line that names no command or an unknown one,
 // or gives a command flags or arguments it does not take.
-type UsageError struct{ msg string }
+type UsageError struct {
+	msg string
+	// Hint is one line to say after the error: where to look next.
+	Hint string
+}
 
 func (e *UsageError) Error() string { return e.msg }
 
 func usageErrorf(format string, args ...any) error {
-	return &UsageError{fmt.Sprintf(format, args...)}
+	return &UsageError{msg: fmt.Sprintf(format, args...)}
 }
 
 // Lookup finds a command by its name or an alias.
@@ -77,9 +83,10 @@ func (t *Table[E]) Lookup(name string) (Command[E], bool) {
 	return Command[E]{}, false
 }
 
-// Dispatch runs the command that args name, in e. Without a command, or
-// with an unknown one, the overview goes to stderr; -h writes the
-// command's help there.
+// Dispatch runs the command that args name, in e. Without a command the
+// overview goes to stderr; an unknown one is the error, with the nearest
+// command's name and a hint (not the overview, which would bury it); -h
+// writes the command's help to stderr.
 func (t *Table[E]) Dispatch(e E, stderr io.Writer, args []string) error {
 	if len(args) == 0 {
 		fmt.Fprint(stderr, t.Overview())
@@ -87,8 +94,7 @@ func (t *Table[E]) Dispatch(e E, stderr io.Writer, args []string) error {
 	}
 	c, ok := t.Lookup(args[0])
 	if !ok {
-		fmt.Fprint(stderr, t.Overview())
-		return usageErrorf("unknown command %q", args[0])
+		return t.unknown(args[0])
 	}
 	fs, run := t.flagSet(c)
 	pos, err := parseFlags(fs, args[1:], stderr)
@@ -102,6 +108,19 @@ func (t *Table[E]) Dispatch(e E, stderr io.Writer, args []string) error {
 		return err
 	}
 	return usageErrorf("%s", t.usage(c))
+}
+
+// unknown is the error for a command the table does not have.
+func (t *Table[E]) unknown(name string) error {
+	msg := fmt.Sprintf("unknown command %q", name)
+	var names []string
+	for _, c := range t.Commands {
+		names = append(names, c.Name)
+	}
+	if s := didyoumean.Suggest(name, names); s != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", s)
+	}
+	return &UsageError{msg: msg, Hint: fmt.Sprintf("Run '%s help' for the commands.", t.Program)}
 }
 
 // usage is a command's forms: "usage: PROGRAM NAME FORM", one a line.
@@ -155,9 +174,12 @@ func (t *Table[E]) Help(w io.Writer, args []string) error {
 		_, err := io.WriteString(w, t.Overview())
 		return err
 	}
-	c, ok := t.Lookup(args[0])
-	if len(args) > 1 || !ok {
+	if len(args) > 1 {
 		return ErrUsage
+	}
+	c, ok := t.Lookup(args[0])
+	if !ok {
+		return t.unknown(args[0])
 	}
 	fs, _ := t.flagSet(c)
 	fs.SetOutput(w)
@@ -181,7 +203,7 @@ func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) ([]string, er
 				fs.Usage()
 				return nil, ErrHelp
 			}
-			return nil, usageErrorf("%v (%s -h lists the flags)", err, fs.Name())
+			return nil, usageErrorf("%v%s (%s -h lists the flags)", err, flagSuggestion(fs, err), fs.Name())
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
@@ -193,6 +215,22 @@ func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) ([]string, er
 		pos = append(pos, rest[0])
 		args = rest[1:]
 	}
+}
+
+// flagSuggestion is " (did you mean --NAME?)" for a flag the set does not
+// define that is a likely typo of one it does, else "".
+func flagSuggestion(fs *flag.FlagSet, err error) string {
+	name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: ")
+	if !ok {
+		return ""
+	}
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	s := didyoumean.Suggest(strings.TrimLeft(name, "-"), names)
+	if s == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %s?)", dashes(s))
 }
 
 // Given reports whether a flag was given on the command line.

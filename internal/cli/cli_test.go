@@ -40,11 +40,13 @@ func TestDispatch(t *testing.T) {
 		ran       string
 	}{
 		{nil, "no command given", "prog does things.\n\nUsage:\n  prog compare A B   two files\n  prog compare AB   one file\n        compare files\n", ""},
-		{[]string{"frob"}, `unknown command "frob"`, "  prog version\n        it's the version\n", ""},
+		{[]string{"frob"}, `unknown command "frob"`, "", ""},
+		{[]string{"comapre", "a.json"}, `unknown command "comapre" (did you mean "compare"?)`, "", ""},
 		{[]string{"compare", "a.json", "-o", "x.json", "b.json"}, "", "", "a.json b.json -o=x.json"},
 		{[]string{"compare", "--", "-o"}, "", "", "-o -o=out.json"},
 		{[]string{"compare"}, "usage: prog compare A B   two files\n       prog compare AB   one file", "", ""},
 		{[]string{"compare", "-x"}, "flag provided but not defined: -x (prog compare -h lists the flags)", "", ""},
+		{[]string{"compare", "--mdoe", "gate"}, "flag provided but not defined: -mdoe (did you mean --mode?) (prog compare -h lists the flags)", "", ""},
 		{[]string{"compare", "-h"}, ErrHelp.Error(), "usage: prog compare A B   two files\n       prog compare AB   one file\n\ncompare files\n\nFlags:\n  -mode", ""},
 		{[]string{"version", "x"}, `version takes no arguments, got "x" (see prog version -h)`, "", ""},
 		{[]string{"--version"}, "", "", "ran"},
@@ -58,7 +60,7 @@ func TestDispatch(t *testing.T) {
 			got = err.Error()
 		}
 		var ue *UsageError
-		if got != tt.err || !strings.Contains(stderr.String(), tt.said) || strings.Join(ran, " ") != tt.ran ||
+		if got != tt.err || !strings.Contains(stderr.String(), tt.said) || tt.said == "" && stderr.Len() > 0 || strings.Join(ran, " ") != tt.ran ||
 			err != nil && !errors.Is(err, ErrHelp) && !errors.As(err, &ue) {
 			t.Errorf("%q: error %v (%T), stderr %q, ran %q; want %q, %q, %q", tt.args, err, err, stderr.String(), ran, tt.err, tt.said, tt.ran)
 		}
@@ -71,8 +73,12 @@ func TestHelp(t *testing.T) {
 	if err := testTable().Help(&b, []string{"compare"}); err != nil || !strings.Contains(b.String(), "-o file\n") || !strings.Contains(b.String(), `(default "out.json")`) {
 		t.Errorf("help compare: %v\n%s", err, b.String())
 	}
-	if err := testTable().Help(&b, []string{"nope"}); !errors.Is(err, ErrUsage) {
-		t.Errorf("help nope: %v", err)
+	var ue *UsageError
+	if err := testTable().Help(&b, []string{"verison"}); !errors.As(err, &ue) || err.Error() != `unknown command "verison" (did you mean "version"?)` || ue.Hint != "Run 'prog help' for the commands." {
+		t.Errorf("help verison: %v", err)
+	}
+	if err := testTable().Help(&b, []string{"a", "b"}); !errors.Is(err, ErrUsage) {
+		t.Errorf("help a b: %v", err)
 	}
 }
 

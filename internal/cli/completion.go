@@ -59,11 +59,14 @@ func (t *Table[E]) shellCommands() []shellCommand {
 }
 
 // dashed is how the flag is typed: -c, --config.
-func (f shellFlag) dashed() string {
-	if len(f.Name) == 1 {
-		return "-" + f.Name
+func (f shellFlag) dashed() string { return dashes(f.Name) }
+
+// dashes is how a flag of that name is typed: -c, --config.
+func dashes(name string) string {
+	if len(name) == 1 {
+		return "-" + name
 	}
-	return "--" + f.Name
+	return "--" + name
 }
 
 // Shells are the shells Completion writes a script for.
