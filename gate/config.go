@@ -30,7 +30,7 @@ func LoadConfig(path string, getenv func(string) string, skipKeys bool) (*suite.
 	b, err := readConfigFile(path)
 	if err != nil {
 		if os.IsNotExist(err) {
-			return nil, BadInputf("%s: no such file (give the suite with -c FILE)", path)
+			return nil, BadInputf("%s: no such file (give the suite with -c FILE; latgate init writes one)", path)
 		}
 		return nil, BadInputf("%s: %v", path, fileio.PathCause(err))
 	}

@@ -187,16 +187,9 @@ func outputs(act *publish.Actions, values map[string]string) error {
 // annotations point each failing scenario at its line in the config (at
 // no file without a suite: an imported results file).
 func annotations(env Env, in Inputs, cfg *suite.Config, rep *report.Report) []publish.Annotation {
-	file := in.Path(in.Config)
+	file := workspacePath(env, in.Path(in.Config))
 	if cfg == nil {
 		file = ""
-	}
-	if ws := env.Getenv("GITHUB_WORKSPACE"); ws != "" && file != "" {
-		if abs, err := filepath.Abs(file); err == nil {
-			if rel, err := filepath.Rel(ws, abs); err == nil && !strings.HasPrefix(rel, "..") {
-				file = filepath.ToSlash(rel)
-			}
-		}
 	}
 	var out []publish.Annotation
 	for _, s := range rep.Scenarios {

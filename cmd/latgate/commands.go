@@ -23,6 +23,7 @@ func commands() *cli.Table[*env] {
 		Outro:   "Run 'latgate COMMAND -h' for a command's flags.\nExit codes: 0 pass, 1 gate failed, 2 bad usage/config/input, 3 could not run.\n",
 		Commands: []command{
 			{Name: "run", Synopsis: "[-c latgate.yaml] [-o results.json]", About: "run the suite, write its results", Flags: runFlags},
+			{Name: "validate", Synopsis: "[-c latgate.yaml] [--skip-env]", About: "check the suite as run does, sending nothing (pre-commit hooks, editors, CI's first step)", Flags: validateFlags},
 			{Name: "ab", Synopsis: "[-c HEAD.yaml] --base-config BASE.yaml [-o ab.json] [--base-url ENDPOINT=URL ...] [--head-url ENDPOINT=URL ...]",
 				About: "base and head interleaved in one job (recommended), compared", Flags: abFlags},
 			{Name: "compare", Synopsis: "BASELINE.json CURRENT.json   a baseline and a current run\n" +
