@@ -99,7 +99,8 @@ func CommentMarker(key string) string {
 
 // ComparePaths reads results files and compares them as latgate compare
 // gives them, for a report in format f: one file is an interleaved A/B run
-// (its variants are compared, with the noise of an A/A run); two are a
+// (its variants are compared, with the noise of an A/A run) or a single
+// run (its budgets: budgetsOnly); two are a
 // baseline and a current run; more are a baseline history, oldest first,
 // then the current run. history is how many runs regression.history keeps
 // (0: unknown); a longer history given is said on warn. Unless the format
@@ -117,6 +118,10 @@ func ComparePaths(paths []string, f report.ReportFormat, th compare.Config, hist
 	case 0:
 		return nil, nil, BadInputf("nothing to compare")
 	case 1:
+		if !files[0].Interleaved() {
+			rep, err = budgetsOnly(files[0], ds, paths[0], th)
+			break
+		}
 		rep, noise, err = compareAB(files[0], ds, paths[0], th)
 	default:
 		if history > 0 && history < len(files)-1 {
@@ -130,6 +135,19 @@ func ComparePaths(paths []string, f report.ReportFormat, th compare.Config, hist
 	}
 	rep.WithoutRequests = stream
 	return rep, noise, nil
+}
+
+// budgetsOnly is the report of one run (latgate compare RUN.json): every
+// check without a baseline, its budgets held or blown, as a gate with
+// baseline: none reports it.
+func budgetsOnly(f *results.File, ds report.Digests, name string, th compare.Config) (*report.Report, error) {
+	rep, err := compareFiles(nil, f, ds, "", name, th)
+	if err != nil {
+		return nil, err
+	}
+	rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s is one run with no baseline: only its budgets are checked "+
+		"(latgate compare BASELINE CURRENT compares two runs; latgate ab measures both in one job)", report.EscapeName(name)))
+	return rep, nil
 }
 
 // readAll reads results files and digests their runs; the error is the

@@ -3,10 +3,13 @@ package gate
 import (
 	"context"
 	"fmt"
+	"io"
 
 	"github.com/latgate/latgate/fileio"
 	"github.com/latgate/latgate/report"
 	"github.com/latgate/latgate/results"
+	"github.com/latgate/latgate/suite"
+	"github.com/latgate/latgate/vocab"
 )
 
 // RunOptions say what latgate run measures and where it writes.
@@ -15,12 +18,17 @@ type RunOptions struct {
 	Out    string // the results file
 	Region string
 	Select Selection
+	// FailOnBudget makes a blown budget fail the run (ErrFailed, exit 1);
+	// without it a run that measured is done (exit 0) and says which
+	// budgets it blew.
+	FailOnBudget bool
 }
 
 // Run is latgate run: it measures the suite, writes the results to o.Out
-// (an incomplete run too, marked so) and prints the measurements and the
-// run's warnings. The error is the measurement's (CannotRun when the run
-// is incomplete).
+// (an incomplete run too, marked so) and prints the measurements, the
+// run's warnings and its budgets (RunBudgets). The error is the
+// measurement's (CannotRun when the run is incomplete), else ErrFailed
+// when o.FailOnBudget and a budget was blown.
 func Run(ctx context.Context, env Env, o RunOptions) error {
 	if err := checkResultsOut(o.Out, o.Config); err != nil {
 		return err
@@ -42,7 +50,41 @@ func Run(ctx context.Context, env Env, o RunOptions) error {
 			fmt.Fprintln(env.Stderr, "latgate: warning: "+w)
 		}
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	blown, err := RunBudgets(env.Stdout, cfg, f, o.Out)
+	if err != nil || blown == 0 {
+		return err
+	}
+	if o.FailOnBudget {
+		fmt.Fprintln(env.Stderr, "latgate: the run blew a budget (above): it fails (--fail-on-budget)")
+		return ErrFailed
+	}
+	fmt.Fprintln(env.Stderr, "latgate: the run blew a budget (above); latgate run exits 0 all the same (it measures): --fail-on-budget makes it exit 1, and compare, ab and gate fail on it")
+	return nil
+}
+
+// RunBudgets writes the budgets of a run's suite (the run alone: every
+// check without a baseline, each budget held or blown, as compare of the
+// one file reports it) and returns how many were blown.
+func RunBudgets(w io.Writer, cfg *suite.Config, f *results.File, name string) (int, error) {
+	th, err := CompareConfig(cfg, Overrides{})
+	if err != nil {
+		return 0, err
+	}
+	rep, err := CompareFiles(nil, f, "", name, th)
+	if err != nil {
+		return 0, err
+	}
+	report.BudgetText(w, rep, cfg.Path)
+	blown := 0
+	for _, c := range rep.Budgets() {
+		if c.Status == vocab.OverBudget {
+			blown++
+		}
+	}
+	return blown, nil
 }
 
 // checkResultsOut refuses, before anything runs, a results file (-o) that

@@ -266,7 +266,7 @@ func TestBadInputs(t *testing.T) {
 		{"results to stdout", []string{"run", "-c", cfgNoKey, "-o", "-"}, 2, "cannot write the results to standard output (-): give a file name"},
 		{"base-url with the API path", []string{"ab", "-c", cfgNoKey, "--base-config", cfgNoKey, "--base-url", "e=http://127.0.0.1:9/v1/chat/completions", "-o", filepath.Join(dir, "ab.json")}, 2,
 			`endpoint "e": base-url "http://127.0.0.1:9/v1/chat/completions" already ends in the API path: latgate appends /chat/completions itself; write http://127.0.0.1:9/v1`},
-		{"one file without variants", []string{"compare", good}, 2, "holds no variants (it was not written by latgate ab)"},
+		{"one run: its budgets only", []string{"compare", good}, 0, "no suite file"},
 		{"A/B file as a baseline", []string{"compare", write("ab.json", abFile("s", req)), good}, 2, "is an A/B file"},
 		{"history from different suites", []string{"compare", good, write("fp2.json", strings.Replace(file("s", req, req, req), `"fingerprint":""`, `"fingerprint":"sha256:other"`, 1)), good}, 2, "different configurations"},
 		{"ab without base", []string{"ab", "-c", cfgNoKey}, 2, "no base config: give --base-config FILE"},

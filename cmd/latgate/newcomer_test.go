@@ -1,0 +1,164 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/synctest"
+
+	"github.com/latgate/latgate/internal/clocktest"
+	"github.com/latgate/latgate/internal/goldenfile"
+	"github.com/latgate/latgate/internal/scaffold"
+	"github.com/latgate/latgate/sim"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files of testdata/")
+
+// A newcomer's path, command by command, as the terminal shows it: each
+// test runs the commands a new user types, in a fresh folder that is the
+// current one (so paths read as they do for the user), and compares the
+// transcript with its golden file under testdata/newcomer/ (go test
+// ./cmd/latgate -update rewrites them; a mismatch is shown as a diff).
+// Requests go to simulators on virtual time, so the figures are exact.
+
+// transcript records commands and what they printed.
+type transcript struct {
+	t    *testing.T
+	pkg  string // the package's folder, where testdata/ is
+	env  map[string]string
+	b    strings.Builder
+	subs []string // pairs: replace the first by the second
+}
+
+// newcomer makes a fresh folder the current one (the test cannot be
+// parallel) and returns a transcript of commands run there.
+func newcomer(t *testing.T) *transcript {
+	pkg, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(t.TempDir())
+	return &transcript{t: t, pkg: pkg, env: map[string]string{}}
+}
+
+// run runs latgate with args and records the command line, its stdout,
+// its stderr and its exit code; it returns the result.
+func (tr *transcript) run(args ...string) result {
+	tr.t.Helper()
+	r := runCLI(tr.t, tr.env, args...)
+	fmt.Fprintf(&tr.b, "$ latgate %s\n", strings.Join(args, " "))
+	for _, part := range []struct{ name, text string }{{"stdout", r.stdout}, {"stderr", r.stderr}} {
+		if part.text != "" {
+			fmt.Fprintf(&tr.b, "[%s]\n%s", part.name, part.text)
+			if !strings.HasSuffix(part.text, "\n") {
+				tr.b.WriteString("\n")
+			}
+		}
+	}
+	fmt.Fprintf(&tr.b, "[exit %d]\n\n", r.code)
+	return r
+}
+
+// note adds a line of the transcript's own (what the user did between
+// commands).
+func (tr *transcript) note(format string, args ...any) {
+	fmt.Fprintf(&tr.b, "# "+format+"\n\n", args...)
+}
+
+// check compares the transcript with testdata/newcomer/name.
+func (tr *transcript) check(name string) {
+	tr.t.Helper()
+	out := tr.b.String()
+	for i := 0; i+1 < len(tr.subs); i += 2 {
+		out = strings.ReplaceAll(out, tr.subs[i], tr.subs[i+1])
+	}
+	goldenfile.Check(tr.t, filepath.Join(tr.pkg, "testdata", "newcomer", name), []byte(out), *update)
+}
+
+// writeFile writes a file of the folder.
+func writeFile(t *testing.T, name, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(name, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// editFile replaces old with new in a file of the folder.
+func editFile(t *testing.T, name, old, new string) {
+	t.Helper()
+	b, err := os.ReadFile(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), old) {
+		t.Fatalf("%s has no %q", name, old)
+	}
+	writeFile(t, name, strings.Replace(string(b), old, new, 1))
+}
+
+// simAtInitsURL serves the simulator at profile on the in-memory loopback
+// and points init's latgate.yaml at it, as `latgate sim` at init's
+// address would be; the transcript shows init's address.
+func simAtInitsURL(t *testing.T, tr *transcript, profile string) *sim.Server {
+	t.Helper()
+	p, err := sim.Named(profile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := sim.New(p, 1)
+	srv := clocktest.NewServer(t, s)
+	onLoopback(t, srv.Client())
+	addr, inits := strings.TrimPrefix(srv.URL, "http://"), strings.TrimPrefix(strings.TrimSuffix(scaffold.SimURL, "/v1"), "http://")
+	editFile(t, "latgate.yaml", inits, addr)
+	tr.subs = append(tr.subs, addr, inits)
+	return s
+}
+
+// TestNewcomerFirstRun: init, validate, run and a one-run report, on the
+// simulator init's suite measures.
+func TestNewcomerFirstRun(t *testing.T) {
+	tr := newcomer(t)
+	synctest.Test(t, func(t *testing.T) {
+		tr.t = t
+		tr.run("init")
+		tr.run("validate")
+		simAtInitsURL(t, tr, "realistic")
+		tr.note("latgate sim is serving at init's address")
+		tr.run("run")
+		tr.run("compare", "results.json")
+		tr.note("the budget tightened: ttft: {p95: 300}")
+		editFile(t, "latgate.yaml", "ttft: {p95: 1500}", "ttft: {p95: 300}")
+		tr.run("run", "--requests", "40")
+		tr.run("run", "--requests", "40", "--fail-on-budget", "-o", "strict.json")
+		tr.run("compare", "results.json")
+	})
+	tr.check("first-run.txt")
+}
+
+// TestNewcomerMistakes: the mistakes a newcomer makes, each said at its
+// cause before any request is sent.
+func TestNewcomerMistakes(t *testing.T) {
+	tr := newcomer(t)
+	tr.run("rn")
+	tr.run("init")
+	tr.run("run", "--scenaro", "chat-short")
+	tr.run("run", "--scenario", "chat-shrot")
+	tr.note("an empty prompt")
+	editFile(t, "latgate.yaml", `      - {role: user, content: "Summarise the plot of Hamlet in three sentences."}`, `      - {role: user, content: ""}`)
+	tr.run("validate")
+	tr.note("max_tokens indented by one space too few")
+	editFile(t, "latgate.yaml", `      - {role: user, content: ""}`, `      - {role: user, content: "Hi"}`)
+	editFile(t, "latgate.yaml", "    max_tokens: 128", "   max_tokens: 128")
+	tr.run("validate")
+	tr.note("a prompt given as nothing")
+	writeFile(t, "latgate.yaml", "endpoints:\n  - {name: main, base_url: http://127.0.0.1:8080/v1, model: m, api_key_env: OPENAI_API_KEY}\nscenarios:\n  - name: chat\n    prompt: \"\"\n")
+	tr.run("validate")
+	tr.run("validate", "--skip-env")
+	tr.check("mistakes.txt")
+}
