@@ -107,7 +107,7 @@ func Demo(ctx context.Context, env Env, o DemoOptions) error {
 		return err
 	}
 	report.Measurements(w, f)
-	path := filepath.Join(dir, "ab.json")
+	path := filepath.Join(dir, ABResults)
 	if err := fileio.Write(path, f); err != nil {
 		return AsCannotRun(err)
 	}

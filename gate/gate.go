@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 
 	"github.com/latgate/latgate/compare"
 	"github.com/latgate/latgate/publish"
@@ -39,19 +40,30 @@ type pipeline struct {
 	// trendURL is the run that recorded the baseline artifact, when the
 	// artifact holds main's trend (the comment links it).
 	trendURL string
+	// dryDir is the temporary folder of a dry run's outputs (dryMoved:
+	// which), "" when they go where the inputs say (dryRunOutputs).
+	dryDir   string
+	dryMoved []string
 }
 
 func newPipeline(env Env, in Inputs, command string) (*pipeline, error) {
 	act := publish.NewActions(env.Stdout, env.Getenv)
 	act.Mask(in.GitHubToken) // before anything else is printed
+	in, dryDir, moved, err := dryRunOutputs(env, in, command)
+	if err != nil {
+		return nil, err
+	}
 	if err := in.Validate(command); err != nil {
+		if dryDir != "" {
+			_ = os.RemoveAll(dryDir)
+		}
 		return nil, err
 	}
 	gc, err := publish.NewContext(env.Getenv)
 	if err != nil {
 		return nil, BadInputf("the GitHub Actions environment: %v", err)
 	}
-	return &pipeline{command: command, env: env, in: in, gc: gc, act: act}, nil
+	return &pipeline{command: command, env: env, in: in, gc: gc, act: act, dryDir: dryDir, dryMoved: moved}, nil
 }
 
 // Gate runs what the Action runs: measure the suite, then record it as the
@@ -63,6 +75,8 @@ func Gate(ctx context.Context, env Env, in Inputs) error {
 	if err != nil {
 		return err
 	}
+	defer p.dryRunDone()
+	in = p.in
 	if in.Mode == "ab" {
 		return p.ab(ctx)
 	}

@@ -144,12 +144,13 @@ func SpecsFor(command string) []InputSpec {
 // Actions, github-token to $GITHUB_TOKEN.
 func ResolveInputs(command string, given map[string]string, getenv func(string) string) (Inputs, error) {
 	act := publish.NewActions(io.Discard, getenv)
-	in := Inputs{DryRun: !act.InActions()}
+	in := Inputs{DryRun: !act.InActions(), defaulted: map[string]bool{}}
 	for _, s := range SpecsFor(command) {
 		v, ok := given[s.Name]
 		if !ok {
 			if v = act.Input(s.Name); v == "" {
 				v = s.DefaultFor(command)
+				in.defaulted[s.Name] = true
 			}
 		}
 		if v = strings.TrimSpace(v); v == "" {
@@ -202,6 +203,9 @@ type Inputs struct {
 	FailOnChangePoint bool
 	// Select narrows the suite (flags only, for local iteration).
 	Select Selection
+	// defaulted are the inputs ResolveInputs took from their defaults
+	// (given neither as a flag nor as an Action input).
+	defaulted map[string]bool
 }
 
 // Modes of the gate command.

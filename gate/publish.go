@@ -33,6 +33,8 @@ func Publish(ctx context.Context, env Env, in Inputs) error {
 	if err != nil {
 		return err
 	}
+	defer p.dryRunDone()
+	in = p.in
 	if in.Results == "" {
 		return BadInputf("results: give the results file to publish (--results FILE)")
 	}
@@ -91,11 +93,7 @@ func publishSuite(env Env, in Inputs, cur *results.File) (*suite.Config, error) 
 // and the comment, and returns the verdict as an error.
 func (p *pipeline) publish(ctx context.Context, cfg *suite.Config, rep *report.Report, noise []compare.NoiseCheck) error {
 	env, in := p.env, p.in
-	key := in.CommentKey
-	if key == "" {
-		key = strings.Trim(strings.Join([]string{p.gc.Workflow, p.gc.Job, in.Config}, "/"), "/")
-	}
-	marker := CommentMarker(key)
+	marker := CommentMarker(p.commentKey())
 	runURL := p.gc.RunURL()
 	rep.Provenance.RunURL = runURL
 	rep.Provenance.TrendURL = p.trendURL

@@ -18,7 +18,7 @@ func abFlags(fs *flag.FlagSet) func(*env, []string) error {
 	fs.StringVar(&o.BaseConfig, "base-config", "", "the base suite `file` (default in a pull request: the config at the base commit)")
 	fs.Var(cli.List{V: &o.BaseURL}, "base-url", "`ENDPOINT=URL` for the base variant (repeatable)")
 	fs.Var(cli.List{V: &o.HeadURL}, "head-url", "`ENDPOINT=URL` for the head variant (repeatable)")
-	out := fs.String("o", "ab.json", "results `file` to write (both variants)")
+	out := fs.String("o", gate.ABResults, "results `file` to write (both variants)")
 	format := formatVar(fs, report.ReportFormats)
 	fs.StringVar(&o.Region, "region", "", "region label recorded in the results")
 	sel := selectionFlags(fs)

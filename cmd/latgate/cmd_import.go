@@ -15,8 +15,8 @@ import (
 func importFlags(fs *flag.FlagSet) func(*env, []string) error {
 	o := gate.ImportOptions{}
 	fs.StringVar(&o.From, "from", "", "the `tool` that wrote the files: vllm, aiperf or guidellm")
-	fs.StringVar(&o.Out, "o", "results.json", "results `file` to write")
-	fs.StringVar(&o.Out, "output", "results.json", "results `file` (same as -o)")
+	fs.StringVar(&o.Out, "o", gate.RunResults, "results `file` to write")
+	fs.StringVar(&o.Out, "output", gate.RunResults, "results `file` (same as -o)")
 	fs.StringVar(&o.Region, "region", "", "region label recorded in the results (default $LATGATE_REGION)")
 	return func(e *env, pos []string) error {
 		if len(pos) == 0 {

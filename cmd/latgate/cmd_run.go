@@ -16,8 +16,8 @@ func runFlags(fs *flag.FlagSet) func(*env, []string) error {
 	o := gate.RunOptions{}
 	fs.StringVar(&o.Config, "c", gate.DefaultConfig, "suite `file`")
 	fs.StringVar(&o.Config, "config", gate.DefaultConfig, "suite `file` (same as -c)")
-	fs.StringVar(&o.Out, "o", "results.json", "results `file` to write")
-	fs.StringVar(&o.Out, "output", "results.json", "results `file` (same as -o)")
+	fs.StringVar(&o.Out, "o", gate.RunResults, "results `file` to write")
+	fs.StringVar(&o.Out, "output", gate.RunResults, "results `file` (same as -o)")
 	fs.StringVar(&o.Region, "region", "", "region label recorded in the results (default $LATGATE_REGION)")
 	fs.BoolVar(&o.FailOnBudget, "fail-on-budget", false, "exit 1 when the run blows a budget of the suite (without it, run says so and exits 0)")
 	sel := selectionFlags(fs)

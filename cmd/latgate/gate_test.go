@@ -107,7 +107,9 @@ func TestGateRecordThenUnchangedThenSlower(t *testing.T) {
 			t.Fatalf("%d comments on the PR, want 2 (alice's and one sticky)", n)
 		}
 		body := comments[1].Body
-		for _, want := range []string{`<!-- latgate:comment key="latency/gate/`, "### ❌ latgate: latency fail", "regression", "TTFT"} {
+		// The key names the suite by its path in the repository (the
+		// workspace), not on the runner: -c was an absolute path.
+		for _, want := range []string{`<!-- latgate:comment key="latency/gate/latgate.yaml" -->`, "### ❌ latgate: latency fail", "regression", "TTFT"} {
 			if !strings.Contains(body, want) {
 				t.Errorf("comment lacks %q:\n%s", want, body)
 			}
