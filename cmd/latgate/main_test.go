@@ -18,6 +18,7 @@ import (
 
 	"github.com/latgate/latgate/fileio"
 	"github.com/latgate/latgate/internal/clocktest"
+	"github.com/latgate/latgate/internal/scaffold"
 	"github.com/latgate/latgate/report"
 	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/sim"
@@ -488,7 +489,7 @@ func TestInitAndCompletion(t *testing.T) {
 	if r := runCLI(t, nil, "init", "--dir", dir); r.code != 0 {
 		t.Fatalf("init exit %d: %s", r.code, r.stderr)
 	}
-	for _, name := range []string{"latgate.yaml", ".github/workflows/latgate.yml"} {
+	for _, name := range append(scaffold.Paths, scaffold.Gitignore) {
 		st, err := os.Stat(filepath.Join(dir, name))
 		if err != nil {
 			t.Fatal(err)

@@ -141,6 +141,57 @@ func TestNewcomerFirstRun(t *testing.T) {
 	tr.check("first-run.txt")
 }
 
+// TestNewcomerDryRun: a local gate is a dry run: its results and report
+// go to a temporary folder it names, not among the user's files, and the
+// comment's key is the suite's path in the repository, not on the machine.
+func TestNewcomerDryRun(t *testing.T) {
+	tr := newcomer(t)
+	tmp := t.TempDir()
+	tr.env["TMPDIR"], tr.env["RUNNER_NAME"] = tmp, "laptop"
+	pwd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr.subs = append(tr.subs, tmp, "$TMPDIR", pwd, "$PWD")
+	synctest.Test(t, func(t *testing.T) {
+		tr.t = t
+		tr.run("init")
+		simAtInitsURL(t, tr, "realistic")
+		tr.run("gate", "--dry-run", "--baseline", "none", "--requests", "40", "-c", filepath.Join(pwd, "latgate.yaml"))
+		tr.note("the folder now holds: %s", strings.Join(files(t, "."), " "))
+		tr.note("the dry run's folder holds: %s", strings.Join(files(t, dryRunDir(t, tmp)), " "))
+	})
+	tr.subs = append([]string{dryRunDir(t, tmp), "$TMPDIR/latgate-dry-run-N"}, tr.subs...)
+	tr.check("dry-run.txt")
+}
+
+// files lists a folder's files, those in its subfolders by their paths.
+func files(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(dir, func(path string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(dir, path)
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// dryRunDir is the one dry-run folder in tmp.
+func dryRunDir(t *testing.T, tmp string) string {
+	t.Helper()
+	m, _ := filepath.Glob(filepath.Join(tmp, "latgate-dry-run-*"))
+	if len(m) != 1 {
+		t.Fatalf("dry-run folders %v, want one", m)
+	}
+	return m[0]
+}
+
 // TestNewcomerMistakes: the mistakes a newcomer makes, each said at its
 // cause before any request is sent.
 func TestNewcomerMistakes(t *testing.T) {

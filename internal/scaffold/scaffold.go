@@ -107,7 +107,7 @@ func Init(o InitOptions) (map[string]string, string, error) {
 	if secret == "" {
 		wf = strings.Replace(wf, "        env:\n", "", 1)
 	}
-	return map[string]string{"latgate.yaml": cfg, ".github/workflows/latgate.yml": wf}, how, nil
+	return map[string]string{"latgate.yaml": cfg, WorkflowPath: wf}, how, nil
 }
 
 const configTemplate = `# yaml-language-server: $schema={{schema}}
@@ -140,7 +140,7 @@ limits:
 const workflowTemplate = `# latgate on pull requests: the base branch's suite and the pull request's
 # suite are measured interleaved in one job (mode: ab), so provider drift
 # between runs cannot fail the gate. Guide: docs/workflows.md.
-name: latency
+name: latency-ab
 
 on:
   pull_request:
@@ -197,8 +197,12 @@ func apiName(api string) string {
 	return api
 }
 
+// WorkflowPath is the workflow Init writes: an A/B workflow, named as its
+// model in docs/workflows is (latgate.yml is the stored-history one).
+const WorkflowPath = ".github/workflows/latgate-ab.yml"
+
 // Paths are the files Init writes, in order.
-var Paths = []string{"latgate.yaml", ".github/workflows/latgate.yml"}
+var Paths = []string{"latgate.yaml", WorkflowPath}
 
 // Write writes files into dir with write (an atomic writer), refusing to
 // overwrite an existing file unless force; it returns the paths written.

@@ -71,7 +71,7 @@ func TestInitWritesASuiteThatParses(t *testing.T) {
 					}
 				}
 			}
-			if err := yaml.Unmarshal([]byte(files[".github/workflows/latgate.yml"]), &wf); err != nil {
+			if err := yaml.Unmarshal([]byte(files[WorkflowPath]), &wf); err != nil {
 				t.Fatalf("workflow: %v", err)
 			}
 			// Adding or removing the accept label re-runs the check; no
