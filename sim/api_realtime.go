@@ -56,7 +56,7 @@ func (s *Server) realtime(w http.ResponseWriter, r *http.Request) {
 	clk := clock.Or(s.Clock)
 	start := clk.Now()
 	model := r.URL.Query().Get("model")
-	p := s.profileFor(model)
+	p := s.served(w, model)
 	if !clk.Until(r.Context(), start.Add(time.Duration(float64(p.HeaderDelay)*p.Speed.FactorAt(start)))) {
 		return
 	}

@@ -65,6 +65,10 @@ type Server struct {
 	// Clock stamps each request's arrival and times every delay;
 	// clock.Real when nil. Set it before serving.
 	Clock clock.Clock
+	// Warn, when set, is told once per model when requests for it are
+	// served at a profile their model names rather than the server's
+	// (served). Set it before serving.
+	Warn func(msg string)
 
 	mu       sync.RWMutex
 	profile  Profile
@@ -73,6 +77,7 @@ type Server struct {
 	sessions atomic.Uint64 // Realtime connections accepted
 	cache    prefixCache
 	engines  map[string]*engine // each profile's slots (Profile.Capacity), under mu
+	warned   sync.Map           // models Warn was told of
 }
 
 // New returns a simulator that answers every request with p, except
@@ -117,6 +122,35 @@ func (s *Server) profileFor(model string) Profile {
 		return p
 	}
 	return s.profile
+}
+
+// The response headers that say which profile answered: the one the
+// request was served at, and the server's own (--profile).
+const (
+	ProfileHeader       = "Latgate-Sim-Profile"
+	ServerProfileHeader = "Latgate-Sim-Server-Profile"
+)
+
+// served is the profile a request for model is served at (profileFor),
+// named in the response's headers. A model that names another built-in
+// profile pins it (latgate init's model: realistic is served realistic by
+// a latgate sim --profile slow): Warn is told, once per model, since a
+// second simulator started for a slower head would measure the same
+// speed.
+func (s *Server) served(w http.ResponseWriter, model string) Profile {
+	p := s.profileFor(model)
+	s.mu.RLock()
+	own := s.profile.Name
+	s.mu.RUnlock()
+	w.Header().Set(ProfileHeader, p.Name)
+	w.Header().Set(ServerProfileHeader, own)
+	if _, builtin := profiles[model]; builtin && model == p.Name && p.Name != own && s.Warn != nil {
+		if _, seen := s.warned.LoadOrStore(model, true); !seen {
+			s.Warn(fmt.Sprintf("requests for model %q are served at the %s profile, which the model names, not at this server's %s: "+
+				"give the endpoint a model that names no profile (such as sim) to measure %s", model, p.Name, own, own))
+		}
+	}
+	return p
 }
 
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -240,7 +274,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, a api) {
 	if q.aiSDK {
 		a = apiAISDK
 	}
-	p := s.profileFor(q.model)
+	p := s.served(w, q.model)
 	rng := rand.New(rand.NewPCG(s.Seed, n))
 	pl := p.draw(rng, q.maxTokens, p.Speed.FactorAt(start))
 	ctx := r.Context()

@@ -507,6 +507,52 @@ func TestModelNamesItsProfile(t *testing.T) {
 	}
 }
 
+// TestModelPinningAProfileIsSaid: latgate init's model: realistic sent
+// to a latgate sim --profile slow is served realistic (its name pins the
+// profile): the response's headers say which profile answered and the
+// server's own, and Warn is told once for that model; a model that names
+// no profile, or the server's own, is served the server's profile
+// silently. Every API that names its model: chat and the Realtime API.
+func TestModelPinningAProfileIsSaid(t *testing.T) {
+	t.Parallel()
+	s, err := Options{Profile: "slow"}.Server(1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var warned []string
+	s.Warn = func(msg string) { warned = append(warned, msg) } // requests one at a time
+	synctest.Test(t, func(t *testing.T) {
+		srv := clocktest.NewServer(t, s)
+		get := func(method, path, body string) *http.Response {
+			req, _ := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
+			resp, err := srv.Client().Do(req)
+			if err != nil {
+				t.Fatal(err)
+			}
+			_, _ = io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			return resp
+		}
+		for _, tt := range []struct{ model, served string }{{"realistic", "realistic"}, {"realistic", "realistic"}, {"sim", "slow"}, {"slow", "slow"}} {
+			resp := get("POST", "/v1/chat/completions", `{"model":"`+tt.model+`","stream":true,"max_tokens":1,"messages":[{"role":"user","content":"hi"}]}`)
+			if got, own := resp.Header.Get(ProfileHeader), resp.Header.Get(ServerProfileHeader); got != tt.served || own != "slow" {
+				t.Errorf("model %q: %s %q, %s %q; want %q and slow", tt.model, ProfileHeader, got, ServerProfileHeader, own, tt.served)
+			}
+		}
+		// Not an upgrade: refused, after the profile is chosen.
+		if got := get("GET", "/v1/realtime?model=fast", "").Header.Get(ProfileHeader); got != "fast" {
+			t.Errorf("realtime, model fast: %s %q, want fast", ProfileHeader, got)
+		}
+	})
+	want := []string{
+		`requests for model "realistic" are served at the realistic profile, which the model names, not at this server's slow: give the endpoint a model that names no profile (such as sim) to measure slow`,
+		`requests for model "fast" are served at the fast profile, which the model names, not at this server's slow: give the endpoint a model that names no profile (such as sim) to measure slow`,
+	}
+	if !slices.Equal(warned, want) {
+		t.Errorf("warnings %q, want %q", warned, want)
+	}
+}
+
 // TestModelFastServedFast: on virtual time, a server whose default is the
 // slow profile answers model "fast" with the fast profile's header delay.
 func TestModelFastServedFast(t *testing.T) {

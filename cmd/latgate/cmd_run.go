@@ -66,6 +66,7 @@ func simFlags(fs *flag.FlagSet) func(*env, []string) error {
 			return gate.BadInputf("sim: %v", err)
 		}
 		s.APIKey = *key
+		s.Warn = func(msg string) { fmt.Fprintln(e.stderr, "latgate sim: warning: "+msg) }
 		tc, err := simTLS(*certFile, *keyFile)
 		if err != nil {
 			return err

@@ -1,13 +1,18 @@
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
+	"io"
+	"net"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"github.com/latgate/latgate/internal/clocktest"
 	"github.com/latgate/latgate/internal/goldenfile"
@@ -127,6 +132,13 @@ func TestNewcomerFirstRun(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		tr.t = t
 		tr.run("init")
+		for _, f := range []string{"latgate.yaml", ".gitignore"} {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			goldenfile.Check(t, filepath.Join(tr.pkg, "testdata", "newcomer", "init-"+strings.TrimPrefix(f, ".")), b, *update)
+		}
 		tr.run("validate")
 		simAtInitsURL(t, tr, "realistic")
 		tr.note("latgate sim is serving at init's address")
@@ -190,6 +202,53 @@ func dryRunDir(t *testing.T, tmp string) string {
 		t.Fatalf("dry-run folders %v, want one", m)
 	}
 	return m[0]
+}
+
+// TestNewcomerSimTrap: init's model: realistic names a simulator
+// profile, so a latgate sim --profile slow started for a slower head
+// serves it at realistic all the same: the simulator says so in its log
+// (once per model) and in each response's headers. On the real loopback:
+// latgate sim listens on a socket.
+func TestNewcomerSimTrap(t *testing.T) {
+	tr := newcomer(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	tr.subs = append(tr.subs, addr, "127.0.0.1:8081")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan result, 1)
+	go func() { done <- runCLIContext(t, ctx, nil, "sim", "--addr", addr, "--profile", "slow") }()
+	fmt.Fprintf(&tr.b, "$ latgate sim --addr %s --profile slow &\n\n", addr)
+	defer cancel()
+	url := "http://" + addr
+	for i := 0; ; i++ {
+		if resp, err := http.Get(url + "/v1/models"); err == nil {
+			resp.Body.Close()
+			break
+		}
+		if i == 100 {
+			t.Fatal("latgate sim does not answer")
+		}
+		time.Sleep(50 * time.Millisecond) // waiting for the listener, not timing anything
+	}
+	for _, model := range []string{"realistic", "realistic", "sim"} {
+		resp, err := http.Post(url+"/v1/chat/completions", "application/json",
+			strings.NewReader(`{"model":"`+model+`","stream":true,"max_tokens":1,"messages":[{"role":"user","content":"hi"}]}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		tr.note("a request for model %s: %s: %s, %s: %s", model, sim.ProfileHeader, resp.Header.Get(sim.ProfileHeader),
+			sim.ServerProfileHeader, resp.Header.Get(sim.ServerProfileHeader))
+	}
+	cancel()
+	r := <-done
+	fmt.Fprintf(&tr.b, "# Ctrl-C: what the simulator said\n[stderr]\n%s[exit %d]\n", r.stderr, r.code)
+	tr.check("sim-trap.txt")
 }
 
 // TestNewcomerMistakes: the mistakes a newcomer makes, each said at its

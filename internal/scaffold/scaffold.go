@@ -98,7 +98,11 @@ func Init(o InitOptions) (map[string]string, string, error) {
 	if p.BaseURL != "" {
 		where += "    base_url: " + p.BaseURL + "\n"
 	}
-	cfg := strings.NewReplacer("{{schema}}", SchemaURL, "{{where}}", where, "{{model}}", p.Model, "{{key}}", key).Replace(configTemplate)
+	model := p.Model
+	if o.Model == "" && p.Model == "realistic" && strings.TrimRight(p.BaseURL, "/") == SimURL {
+		model += "           # a simulator profile's name: latgate sim serves it so, whatever its --profile"
+	}
+	cfg := strings.NewReplacer("{{schema}}", SchemaURL, "{{where}}", where, "{{model}}", model, "{{key}}", key).Replace(configTemplate)
 	sim := ""
 	if strings.TrimRight(p.BaseURL, "/") == SimURL {
 		sim = strings.ReplaceAll(simSteps, "{{addr}}", simAddr)
