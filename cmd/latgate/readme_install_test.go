@@ -52,25 +52,7 @@ func TestREADMEInstallsAVerifiedBinary(t *testing.T) {
 		t.Fatalf("the README's commands set no VERSION and ASSET:\n%s", script)
 	}
 	version, asset := m[1], "latgate_"+runtime.GOOS+"_"+runtime.GOARCH
-	dist := t.TempDir()
-	good := []byte("#!/bin/sh\necho latgate " + version + "\n")
-	for _, os_ := range []string{"linux", "darwin", "windows"} {
-		for _, arch := range []string{"amd64", "arm64"} {
-			name := "latgate_" + os_ + "_" + arch
-			if os_ == "windows" {
-				name += ".exe"
-			}
-			if err := os.WriteFile(filepath.Join(dist, name), append(good, name...), 0o755); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
-	sums := exec.Command("bash", "-c", "sha256sum latgate_*") // as make release
-	sums.Dir = dist
-	release, err := sums.Output()
-	if err != nil {
-		t.Fatal(err)
-	}
+	dist, release := standInRelease(t, version)
 	for _, tt := range []struct {
 		name    string
 		served  []byte
@@ -119,6 +101,32 @@ func TestREADMEInstallsAVerifiedBinary(t *testing.T) {
 			}
 		})
 	}
+}
+
+// standInRelease is what make release writes for version: a binary per
+// OS and architecture in a folder, and their checksums as sha256sum
+// latgate_* prints them (RELEASE.sha256).
+func standInRelease(t *testing.T, version string) (string, []byte) {
+	t.Helper()
+	dist := t.TempDir()
+	for _, goos := range []string{"linux", "darwin", "windows"} {
+		for _, arch := range []string{"amd64", "arm64"} {
+			name := "latgate_" + goos + "_" + arch
+			if goos == "windows" {
+				name += ".exe"
+			}
+			if err := os.WriteFile(filepath.Join(dist, name), []byte("#!/bin/sh\necho latgate "+version+" "+name+"\n"), 0o755); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	sums := exec.Command("bash", "-c", "sha256sum latgate_*")
+	sums.Dir = dist
+	out, err := sums.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dist, out
 }
 
 // TestREADMEGoInstall: the README's go install names this module's
