@@ -40,7 +40,7 @@ func SuiteSensitivity(cfg *suite.Config, model sim.Profile) (report.Sensitivity,
 		var run, minRun time.Duration
 		sessions := 0
 		for _, s := range cfg.Scenarios {
-			if s.IsSession() {
+			if s.IsSession() || s.Capacity != nil {
 				sessions++
 				continue
 			}

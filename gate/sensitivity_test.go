@@ -3,7 +3,6 @@ package gate
 import (
 	"context"
 	"math"
-	"sort"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -65,6 +64,9 @@ func TestSensitivityAgreesWithAARuns(t *testing.T) {
 		took := time.Since(start)
 		for _, m := range []vocab.Metric{vocab.TTFT, vocab.ITL, vocab.Total} {
 			model := mdeOf(said.Checks, m, vocab.P50)
+			if len(measured[m]) == 0 {
+				t.Fatalf("%s p50: no A/A run measured it", m)
+			}
 			got := median(measured[m])
 			t.Logf("%s p50: the model says +%.1f%%, A/A runs measure +%.1f%% (median of %.1f)", m, model, got, measured[m])
 			if math.IsNaN(model) || math.Abs(got/model-1) > 0.25 {
@@ -122,15 +124,6 @@ func mdeOf(checks []compare.NoiseCheck, m vocab.Metric, st vocab.Stat) float64 {
 		}
 	}
 	return math.NaN()
-}
-
-func median(v []float64) float64 {
-	if len(v) == 0 {
-		return math.NaN()
-	}
-	v = append([]float64(nil), v...)
-	sort.Float64s(v)
-	return compare.Quantile(v, 0.5)
 }
 
 func reportLines(s report.Sensitivity) []string { return report.SensitivityLines(s, "l.yaml", 88) }

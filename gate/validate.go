@@ -28,11 +28,11 @@ type ValidateOptions struct {
 // GitHub Actions each mistake is an annotation at its line too. The
 // error is BadInput.
 func Validate(env Env, o ValidateOptions) error {
-	cfg, err := checkSuite(env, o)
+	cfg, plan, err := checkSuite(env, o)
 	if err != nil {
 		annotateConfigErrors(env, err)
 		if !o.SkipEnv {
-			if _, rest := checkSuite(Env{}, ValidateOptions{Config: o.Config, SkipEnv: true}); rest == nil {
+			if _, _, rest := checkSuite(Env{}, ValidateOptions{Config: o.Config, SkipEnv: true}); rest == nil {
 				return &Error{Kind: BadInput, Err: err, Hint: "The rest of the suite is valid: latgate validate --skip-env checks it without the environment (as a pre-commit hook, which has no secrets, does)."}
 			}
 		}
@@ -48,30 +48,34 @@ func Validate(env Env, o ValidateOptions) error {
 			}
 		}
 	}
-	n := cfg.PlannedRequests()
+	n, upTo := plan.total, ""
+	if len(plan.searches) > 0 {
+		upTo = "up to " // a capacity search stops when it has its answer
+	}
 	note := ""
 	if o.SkipEnv {
 		note = "; API keys and ${VAR}s not checked (--skip-env)"
 	}
-	fmt.Fprintf(env.Stdout, "%s: valid: %s, %s; a run sends %d requests (warmup included), latgate ab %d%s\n",
-		o.Config, count(ends, "endpoint"), count(scens, "scenario"), n, 2*n, note)
+	fmt.Fprintf(env.Stdout, "%s: valid: %s, %s; a run sends %s%d requests (warmup included), latgate ab %s%d%s\n",
+		o.Config, count(ends, "endpoint"), count(scens, "scenario"), upTo, n, upTo, 2*n, note)
 	return nil
 }
 
 // checkSuite is every check run makes of a suite before its first
 // request: LoadConfig, the plan (planMeasure) and the thresholds.
-func checkSuite(env Env, o ValidateOptions) (*suite.Config, error) {
+func checkSuite(env Env, o ValidateOptions) (*suite.Config, *measurement, error) {
 	cfg, err := LoadConfig(o.Config, env.Getenv, o.SkipEnv)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	if _, err := planMeasure(cfg, nil); err != nil {
-		return nil, err
+	plan, err := planMeasure(cfg, nil)
+	if err != nil {
+		return nil, nil, err
 	}
 	if _, err := CompareConfig(cfg, Overrides{}); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return cfg, nil
+	return cfg, plan, nil
 }
 
 // annotateConfigErrors makes each of a suite's mistakes an error

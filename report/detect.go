@@ -22,7 +22,7 @@ type Sensitivity struct {
 	// scenario stops at its min (Run without one).
 	Run, MinRun time.Duration
 	// Sessions counts the scenarios the model does not draw (tools,
-	// turns).
+	// turns, a capacity search).
 	Sessions int
 	Model    LatencyModel
 }
@@ -89,7 +89,7 @@ func SensitivityLines(s Sensitivity, suite string, width int) []string {
 	}
 	text := fmt.Sprintf("A run takes %s at that speed (latgate ab: both variants in one job, twice the requests).", dur)
 	if s.Sessions > 0 {
-		text += fmt.Sprintf(" %s with tools or turns not included: the model draws single calls.", plural(s.Sessions, "scenario", "scenarios"))
+		text += fmt.Sprintf(" %s with tools, turns or a capacity search not included: the model draws single calls at a fixed load.", plural(s.Sessions, "scenario", "scenarios"))
 	}
 	say("", text+" Your endpoint's own noise: an A/A run, latgate ab -c "+suite+" --base-config "+suite+", measures it.")
 	return out
