@@ -280,3 +280,41 @@ func (s Scenario) row(stage string) *Row {
 	}
 	return nil
 }
+
+// statusPart is one status a row's cells are marked with (rowStatus) and
+// the statistics it marks, when it marks only some of them.
+type statusPart struct {
+	Status vocab.Status
+	Stats  []vocab.Stat
+}
+
+// statusParts are the statuses of a row's cells, worst first: the text
+// report's status column, which has no cell marks ("regression (p50,
+// mean), over budget (p95)"); ok only when every cell is.
+func statusParts(row Row) []statusPart {
+	by := map[vocab.Status][]vocab.Stat{}
+	for _, c := range row.Checks {
+		st := rowStatus(c)
+		by[st] = append(by[st], c.Stat)
+	}
+	var out []statusPart
+	for _, st := range []vocab.Status{vocab.Regression, vocab.OverBudget, vocab.Inconclusive, vocab.Improvement, notTested, vocab.NoBaseline, vocab.OK} {
+		stats := by[st]
+		if len(stats) == 0 || st == vocab.OK && len(by) > 1 {
+			continue
+		}
+		if len(stats) == len(row.Checks) {
+			stats = nil // every cell: the status alone says it
+		}
+		out = append(out, statusPart{st, stats})
+	}
+	return out
+}
+
+// andList joins names for people: "a", "a and b", "a, b and c".
+func andList(names []string) string {
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}

@@ -57,67 +57,81 @@ func TestComments(t *testing.T) {
 				t.Errorf("no provenance line:\n%s", got[:min(len(got), 800)])
 			}
 			summary := got[:strings.Index(got, "\n- Latencies")]
-			switch sc.name {
-			case "pass":
-				if !strings.Contains(got, "### ✅") || strings.Contains(summary, "⚠️") || strings.Contains(summary, "❌") {
-					t.Errorf("pass comment:\n%s", summary)
-				}
-			case "fail":
-				for _, want := range []string{"### ❌", "❌ TTFT", "⛔ TTFT p95 over budget", "❌ error rate up", "(**+"} {
-					if !strings.Contains(summary, want) {
-						t.Errorf("fail summary lacks %q:\n%s", want, summary)
-					}
-				}
-				// The row with a regression, a budget breach and an error
-				// rise shows all three.
-				if !regexp.MustCompile(`chat-short @ us-east .*❌ TTFT.*regression<br>❌ error rate up<br>⛔ TTFT p95 over budget`).MatchString(summary) {
-					t.Errorf("us-east row does not show every status:\n%s", summary)
-				}
-			case "improvement":
-				if !strings.Contains(summary, "🟢 TTFT") || strings.Contains(summary, "inconclusive") {
-					t.Errorf("improvement not shown as one:\n%s", summary)
-				}
-			case "few-requests":
-				// The values are shown; "—" marks that they were not tested.
-				if !regexp.MustCompile(`\| \d+\x{a0}→\x{a0}\d+ — \|`).MatchString(summary) || !strings.Contains(got, "— after the values = not tested: p95 needs 40 successful requests per side; 1 pair has 20.") {
-					t.Errorf("untested p95 not shown with its values, — and its note:\n%s", got)
-				}
-				if strings.Contains(summary, "p95 inconclusive") || strings.Contains(got, "need 40 successful requests per side to test") {
-					t.Errorf("an untested statistic shows as a warning:\n%s", got)
-				}
-			case "hostile":
-				rest := strings.Replace(got, "<!-- latgate:comment key=\"k\" -->", "", 1)
-				for _, bad := range []string{"<img", "<script", "<b>boom", "](https://evil", "@org", ":tada:", "<!--", "~~", "$$", "www.evil", "`code`", "**bold**"} {
-					if strings.Contains(rest, bad) {
-						t.Errorf("comment contains unescaped %q", bad)
-					}
-				}
-			case "agent":
-				// The answer step's slowdown is on the answer row, not on
-				// a "step 3" that mixes answers with fourth sessions'
-				// tool calls; the repeated generic rows are named once.
-				for _, want := range []string{"| Answer p95 |", "| answer | 60 | 326 → 475", "| 3 | 26 |", "2 HTTP 429 Too Many Requests at step 3",
-					"TTFT = First tool call; TTFC (visible) = Answer; Total = Session", "| Model calls (per session) |"} {
-					if !strings.Contains(got, want) {
-						t.Errorf("agent comment lacks %q", want)
-					}
-				}
-				if strings.Contains(summary, "| Session p50") || !strings.Contains(summary, "| Total (session) p50 |") {
-					t.Error("the summary repeats Total as Session p50")
-				}
-			case "large":
-				if len(rep.Result.Checks) < 900 {
-					t.Errorf("large case has %d checks, want about 1000", len(rep.Result.Checks))
-				}
-				if !strings.Contains(got, "not listed") {
-					t.Error("large summary does not say which rows it leaves out")
-				}
-				short := Markdown(rep, MarkdownOptions{MaxLen: 20000})
-				if len(short) > 20000 || !strings.Contains(short, "left out to fit") {
-					t.Errorf("a 20,000-character limit: len %d, says what is dropped: %v", len(short), strings.Contains(short, "left out to fit"))
-				}
-			}
+			checkComment(t, sc.name, rep, got, summary)
 		})
+	}
+}
+
+// checkComment checks what a case's comment must say.
+func checkComment(t *testing.T, name string, rep *Report, got, summary string) {
+	t.Helper()
+	switch name {
+	case "pass":
+		if !strings.Contains(got, "### ✅") || strings.Contains(summary, "⚠️") || strings.Contains(summary, "❌") {
+			t.Errorf("pass comment:\n%s", summary)
+		}
+	case "fail":
+		for _, want := range []string{"### ❌", "❌ TTFT", "⛔ TTFT p95 over budget", "❌ error rate up", "(**+"} {
+			if !strings.Contains(summary, want) {
+				t.Errorf("fail summary lacks %q:\n%s", want, summary)
+			}
+		}
+		// The row with a regression, a budget breach and an error
+		// rise shows all three.
+		if !regexp.MustCompile(`chat-short @ us-east .*❌ TTFT.*regression<br>❌ error rate up<br>⛔ TTFT p95 over budget`).MatchString(summary) {
+			t.Errorf("us-east row does not show every status:\n%s", summary)
+		}
+		// Each inconclusive check is marked in its cell and named
+		// in the note, the rows left out for repeating it too.
+		for _, want := range []string{"| chat-long @ us-east | 769\u00a0→\u00a0851 (+11%) ⚠️ |", "| 832\u00a0→\u00a01004 (+21%) ⚠️<br>",
+			"4 checks: chat-short @ eu-west total p95; chat-long @ us-east TTFT p95 (repeated by TTFC and perceived)."} {
+			if !strings.Contains(got, want) {
+				t.Errorf("fail comment lacks %q", want)
+			}
+		}
+	case "improvement":
+		if !strings.Contains(summary, "🟢 TTFT") || strings.Contains(summary, "inconclusive") {
+			t.Errorf("improvement not shown as one:\n%s", summary)
+		}
+	case "few-requests":
+		// The values are shown; "—" marks that they were not tested.
+		if !regexp.MustCompile(`\| \d+\x{a0}→\x{a0}\d+ — \|`).MatchString(summary) || !strings.Contains(got, "— after the values = not tested: p95 needs 40 successful requests per side; 1 pair has 20.") {
+			t.Errorf("untested p95 not shown with its values, — and its note:\n%s", got)
+		}
+		if strings.Contains(summary, "p95 inconclusive") || strings.Contains(got, "need 40 successful requests per side to test") {
+			t.Errorf("an untested statistic shows as a warning:\n%s", got)
+		}
+	case "hostile":
+		rest := strings.Replace(got, "<!-- latgate:comment key=\"k\" -->", "", 1)
+		for _, bad := range []string{"<img", "<script", "<b>boom", "](https://evil", "@org", ":tada:", "<!--", "~~", "$$", "www.evil", "`code`", "**bold**"} {
+			if strings.Contains(rest, bad) {
+				t.Errorf("comment contains unescaped %q", bad)
+			}
+		}
+	case "agent":
+		// The answer step's slowdown is on the answer row, not on
+		// a "step 3" that mixes answers with fourth sessions'
+		// tool calls; the repeated generic rows are named once.
+		for _, want := range []string{"| Answer p95 |", "| answer | 60 | 326 → 475", "| 3 | 26 |", "2 HTTP 429 Too Many Requests at step 3",
+			"TTFT = First tool call; TTFC (visible) = Answer; Total = Session", "| Model calls (per session) |"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("agent comment lacks %q", want)
+			}
+		}
+		if strings.Contains(summary, "| Session p50") || !strings.Contains(summary, "| Total (session) p50 |") {
+			t.Error("the summary repeats Total as Session p50")
+		}
+	case "large":
+		if len(rep.Result.Checks) < 900 {
+			t.Errorf("large case has %d checks, want about 1000", len(rep.Result.Checks))
+		}
+		if !strings.Contains(got, "not listed") {
+			t.Error("large summary does not say which rows it leaves out")
+		}
+		short := Markdown(rep, MarkdownOptions{MaxLen: 20000})
+		if len(short) > 20000 || !strings.Contains(short, "left out to fit") {
+			t.Errorf("a 20,000-character limit: len %d, says what is dropped: %v", len(short), strings.Contains(short, "left out to fit"))
+		}
 	}
 }
 

@@ -155,20 +155,36 @@ func badgesHTML(fs []Badge) string {
 	return strings.Join(parts, "<br>")
 }
 
-// cellHTML is a change's cell, a regression's in bold.
+// cellHTML is a statistic's cell, colored by its status (a failing one
+// in bold) and marked as in the comment (changeCell); its status in words
+// is the tooltip.
 func cellHTML(row *Row, stat vocab.Stat, withCI bool) string {
 	out := esc(changeCell(row, stat, func(s string) string { return s }))
-	if row != nil {
-		if c, ok := findCheck(row.Checks, stat); ok {
-			if c.Status == vocab.Regression {
-				out = "<b class=\"bad\">" + out + "</b>"
-			}
-			if withCI && !math.IsNaN(c.CIPct[0]) && !c.Untested() {
-				out += fmt.Sprintf("<span class=\"ci\">95%% CI [%s, %s]</span>", signedPct(c.CIPct[0]), signedPct(c.CIPct[1]))
-			}
-		}
+	if row == nil {
+		return out
+	}
+	c, ok := findCheck(row.Checks, stat)
+	if !ok {
+		return out
+	}
+	st := rowStatus(c)
+	switch cls := badgeClass(st); {
+	case st == vocab.Regression || st == vocab.OverBudget:
+		out = "<b class=\"" + cls + "\" title=\"" + cellWords(st) + "\">" + out + "</b>"
+	case st != vocab.OK && cls != "":
+		out = "<span class=\"" + cls + "\" title=\"" + cellWords(st) + "\">" + out + "</span>"
+	}
+	if withCI && !math.IsNaN(c.CIPct[0]) && !c.Untested() {
+		out += fmt.Sprintf("<span class=\"ci\">95%% CI [%s, %s]</span>", signedPct(c.CIPct[0]), signedPct(c.CIPct[1]))
 	}
 	return out
+}
+
+// cellWords is a cell's status in words, for its tooltip.
+func cellWords(st vocab.Status) string {
+	return map[vocab.Status]string{vocab.Regression: "regression", vocab.OverBudget: "over budget",
+		vocab.Inconclusive: "inconclusive: a change for the worse beyond the tolerance, not significant",
+		vocab.Improvement:  "faster: a significant improvement"}[st]
 }
 
 func (p *page) summary(order []int) {

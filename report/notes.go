@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -146,8 +147,11 @@ func suiteNotes(r *Report, esc func(string) string) []suiteNote {
 		}
 	}
 	for i := range notes {
-		if notes[i].kind == noteUntested {
+		switch notes[i].kind {
+		case noteUntested:
 			notes[i].legend = "— after the values = "
+		case noteInconclusive:
+			notes[i].legend = "⚠️ "
 		}
 	}
 	for _, w := range r.Warnings {
@@ -232,9 +236,9 @@ func untestedNote(r *Report, _ func(string) string) string {
 	return fmt.Sprintf("not tested: %s %s; %s %s.", strings.Join(needs, "; "), what, plural(pairs, "pair has", "pairs have"), have)
 }
 
-// inconclusiveNote gives one estimate of the requests that might decide
-// the inconclusive checks.
-func inconclusiveNote(r *Report, _ func(string) string) string {
+// inconclusiveNote names the inconclusive checks (each marked ⚠️ in its
+// cell) and gives one estimate of the requests that might decide them.
+func inconclusiveNote(r *Report, esc func(string) string) string {
 	lo, hi, n := math.MaxInt, 0, 0
 	for _, c := range r.Result.Checks {
 		if c.Doubtful() {
@@ -247,17 +251,69 @@ func inconclusiveNote(r *Report, _ func(string) string) string {
 	if n == 0 {
 		return ""
 	}
-	s := fmt.Sprintf("⚠️ inconclusive (%s) = a change for the worse beyond the tolerance, not significant once corrected for the suite's %d checks", plural(n, "check", "checks"), r.Tested)
+	s := fmt.Sprintf("inconclusive = a change for the worse beyond the tolerance, not significant once corrected for the suite's %d checks; %s: %s.",
+		r.Tested, plural(n, "check", "checks"), doubtfulNames(r, esc))
 	switch {
 	case hi == 0:
 	case lo == hi:
-		s += fmt.Sprintf("; about %s requests per side might decide it", grouped(hi))
+		s += fmt.Sprintf(" About %s requests per side might decide it.", grouped(hi))
 	case hi >= 100000:
-		s += fmt.Sprintf("; %s requests per side might decide the closest, over 100,000 the farthest", grouped(lo))
+		s += fmt.Sprintf(" %s requests per side might decide the closest, over 100,000 the farthest.", grouped(lo))
 	default:
-		s += fmt.Sprintf("; %s to %s requests per side might decide them", grouped(lo), grouped(hi))
+		s += fmt.Sprintf(" %s to %s requests per side might decide them.", grouped(lo), grouped(hi))
 	}
-	return s + "."
+	return s
+}
+
+// doubtfulNames names the inconclusive checks scenario by scenario, as
+// their rows show them ("chat @ us-east TTFT p95, total p50/mean"); the
+// checks of a row left out for repeating another are named with the one
+// it repeats ("TTFT p95 (repeated by TTFC and perceived)").
+func doubtfulNames(r *Report, esc func(string) string) string {
+	var parts []string
+	more := 0
+	for _, i := range rank(r) {
+		s := r.Scenarios[i]
+		twins, hidden := s.sameMetrics(), s.hiddenMetrics()
+		var metrics []vocab.Metric
+		stats := map[vocab.Metric][]string{}
+		by := map[vocab.Metric][]string{}
+		for _, c := range s.Checks {
+			switch {
+			case !c.Doubtful():
+			case !hidden[c.Metric]:
+				if stats[c.Metric] == nil {
+					metrics = append(metrics, c.Metric)
+				}
+				if !c.Metric.IsRate() {
+					stats[c.Metric] = append(stats[c.Metric], string(c.Stat))
+				} else {
+					stats[c.Metric] = []string{}
+				}
+			case !slices.Contains(by[twins[c.Metric]], metricLabel[c.Metric]):
+				by[twins[c.Metric]] = append(by[twins[c.Metric]], metricLabel[c.Metric])
+			}
+		}
+		var names []string
+		for _, m := range metrics {
+			name := strings.TrimSpace(metricLabel[m] + " " + strings.Join(stats[m], "/"))
+			if len(by[m]) > 0 {
+				name += " (repeated by " + andList(by[m]) + ")"
+			}
+			names = append(names, name)
+		}
+		switch {
+		case len(names) == 0:
+		case len(parts) == 3:
+			more++
+		default:
+			parts = append(parts, esc(short(s.Scenario, 48))+" @ "+esc(short(s.Endpoint, 48))+" "+strings.Join(names, ", "))
+		}
+	}
+	if more > 0 {
+		parts = append(parts, fmt.Sprintf("%s more", plural(more, "scenario", "scenarios")))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // unsettledNote names the checks whose p-value stayed within Monte Carlo

@@ -431,8 +431,8 @@ func latencyRow(s Scenario, m vocab.Metric, stage, unit string, th compare.Confi
 	return row, true
 }
 
-// rowStatus is how a check shows in its row: not tested when it could not
-// be, ok for a change for the better that is not significant.
+// rowStatus is how a check shows in its cell and its row: not tested when
+// it could not be, ok for a change for the better that is not significant.
 func rowStatus(c compare.Check) vocab.Status {
 	switch {
 	case c.Untested():
@@ -452,7 +452,7 @@ func errorRow(s Scenario, th compare.Config) Row {
 		}
 		er.Checks = append(er.Checks, c)
 		er.BaseP50, er.CurP50 = c.Baseline, c.Current
-		er.Status = c.Status
+		er.Status = rowStatus(c)
 		if !math.IsNaN(c.Budget) {
 			er.Budget = fmt.Sprintf("≤ %s%%", trimFloat(100*c.Budget))
 		}
@@ -476,7 +476,7 @@ func goodputRows(s Scenario, th compare.Config) []Row {
 			continue
 		}
 		gr := emptyRow("Goodput", "%", vocab.Goodput)
-		gr.BaseP50, gr.CurP50, gr.Status, gr.Checks = c.Baseline, c.Current, c.Status, []compare.Check{c}
+		gr.BaseP50, gr.CurP50, gr.Status, gr.Checks = c.Baseline, c.Current, rowStatus(c), []compare.Check{c}
 		if !math.IsNaN(c.Budget) {
 			gr.Budget = fmt.Sprintf("≥ %s%%", trimFloat(100*c.Budget))
 		}
@@ -506,7 +506,7 @@ func cacheRow(s Scenario, th compare.Config) (Row, bool) {
 	cr.Notes = append(cr.Notes, "share of prompt tokens served from the server's cache")
 	for _, c := range s.Checks {
 		if c.Metric == vocab.CacheHitRate {
-			cr.Metric, cr.Status, cr.Checks = c.Metric, c.Status, []compare.Check{c}
+			cr.Metric, cr.Status, cr.Checks = c.Metric, rowStatus(c), []compare.Check{c}
 			cr.Budget = fmt.Sprintf("≥ %s%%", trimFloat(100*c.Budget))
 			checkNotes(&cr, c, th, "")
 		}

@@ -91,16 +91,21 @@ func Text(w io.Writer, r *Report, color bool) {
 		r.Tested, trimFloat(o.Alpha), trimFloat(100*o.Tolerance), trimFloat(r.minDeltaMs()), strings.Join(r.failOn(), ", "))
 }
 
-// textStatus is a status for the terminal, colored when asked.
-func textStatus(st vocab.Status, color bool) string {
-	if st == "" {
-		return ""
+// textStatus is a row's statuses for the terminal, each with the
+// statistics it concerns when not all (statusParts), colored when asked.
+func textStatus(row Row, color bool) string {
+	var parts []string
+	for _, sp := range statusParts(row) {
+		s := strings.ReplaceAll(string(sp.Status), "_", " ")
+		if len(sp.Stats) > 0 {
+			s += " (" + joinNames(sp.Stats) + ")"
+		}
+		if color && ansi[sp.Status] != "" {
+			s = ansi[sp.Status] + s + "\x1b[0m"
+		}
+		parts = append(parts, s)
 	}
-	s := strings.ReplaceAll(string(st), "_", " ")
-	if color {
-		return ansi[st] + s + "\x1b[0m"
-	}
-	return s
+	return strings.Join(parts, ", ")
 }
 
 // textScenario is one scenario's badges, budget table and notes.
@@ -143,7 +148,7 @@ func textScenario(w io.Writer, s Scenario, color bool) {
 		if row.Unit == "%" {
 			p95b, p95c = "", ""
 		}
-		t.row(stage, row.Budget, cell(row.BaseP50, row.Unit), p95b, cell(row.CurP50, row.Unit), p95c, row.Change, textStatus(row.Status, color))
+		t.row(stage, row.Budget, cell(row.BaseP50, row.Unit), p95b, cell(row.CurP50, row.Unit), p95c, row.Change, textStatus(row, color))
 		for _, n := range row.Notes {
 			notes = append(notes, row.Stage+": "+n)
 		}

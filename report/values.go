@@ -34,8 +34,10 @@ func cell(v float64, unit string) string {
 
 // changeCell shows one statistic: "651 → 1110 (**+71%**)", "651 → 1110 —"
 // when it could not be tested (the values are known, the test is not), the
-// current value alone without a baseline; ⛔ marks a value over its budget.
-// A regression's change goes through strong (Markdown's bold).
+// current value alone without a baseline. Every cell is marked by its
+// status (cellMark): ⛔ a value over its budget, ⚠️ an inconclusive change
+// for the worse, 🟢 a significant improvement; a regression's change goes
+// through strong (Markdown's bold).
 func changeCell(row *Row, stat vocab.Stat, strong func(string) string) string {
 	if row == nil {
 		return "–"
@@ -44,34 +46,46 @@ func changeCell(row *Row, stat vocab.Stat, strong func(string) string) string {
 	if !ok {
 		return "–"
 	}
+	st := rowStatus(c)
 	var s string
 	if row.Unit == "%" {
 		s = cell(c.Current, "%")
 		if !math.IsNaN(c.Baseline) {
 			s = cell(c.Baseline, "%") + "\u00a0→\u00a0" + s
 			if d := 100 * (c.Current - c.Baseline); d != 0 {
-				s += " (" + strongIf(strong, fmt.Sprintf("%+.1f pts", d), c.Status == vocab.Regression) + ")"
+				s += " (" + strongIf(strong, fmt.Sprintf("%+.1f pts", d), st == vocab.Regression) + ")"
 			}
 		}
 	} else {
 		s = Millis(c.Current)
 		if !math.IsNaN(c.Baseline) {
 			s = Millis(c.Baseline) + "\u00a0→\u00a0" + s
-			if c.Untested() {
-				return s + " —"
-			}
-			if !math.IsNaN(c.DeltaPct) {
-				s += " (" + strongIf(strong, signedPct(c.DeltaPct), c.Status == vocab.Regression) + ")"
+			if !c.Untested() && !math.IsNaN(c.DeltaPct) {
+				s += " (" + strongIf(strong, signedPct(c.DeltaPct), st == vocab.Regression) + ")"
 			}
 		}
 	}
-	if c.Status == vocab.OverBudget {
-		s += " ⛔"
-	}
-	if c.Status == vocab.Improvement {
-		s += " 🟢"
+	if m := cellMark(st); m != "" {
+		s += " " + m
 	}
 	return s
+}
+
+// cellMark is the mark a cell of the given status ends with ("" for ok
+// and a regression, whose change is bold): the legend of each is a suite
+// note (suiteNotes) or the status column.
+func cellMark(st vocab.Status) string {
+	switch st {
+	case vocab.OverBudget:
+		return "⛔"
+	case vocab.Inconclusive:
+		return "⚠️"
+	case vocab.Improvement:
+		return "🟢"
+	case notTested:
+		return "—"
+	}
+	return ""
 }
 
 func age(d time.Duration) string {
