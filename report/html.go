@@ -2,6 +2,7 @@ package report
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"html"
 	"io"
@@ -55,7 +56,7 @@ svg{display:block;overflow:visible}svg text{fill:var(--muted);font-size:11px;fon
 svg .base{stroke:var(--base);fill:none;stroke-width:1.5}svg .cur{stroke:var(--cur);fill:none;stroke-width:1.8}svg .dbase{fill:var(--base)}svg .dcur{fill:var(--cur)}svg .fail{stroke:var(--bad);stroke-width:1.5}
 svg .band{fill:var(--band)}svg .tol{stroke:var(--cur);stroke-dasharray:4 3}svg .zero{stroke:var(--fg);stroke-opacity:.5}svg .sbad{fill:var(--bad);stroke:var(--bad)}svg .swarn{fill:var(--warn);stroke:var(--warn)}svg .sgood{fill:var(--good);stroke:var(--good)}svg .sok{fill:var(--base);stroke:var(--base)}
 svg .wwait{fill:var(--band);stroke:var(--cur)}svg .wgen{fill:var(--cur)}svg .wtool{fill:var(--warn)}svg .wbase{fill:var(--base)}
-.legend span{margin-right:14px;white-space:nowrap}.sw{display:inline-block;width:18px;height:3px;vertical-align:middle;margin-right:4px}
+.legend>span{margin-right:14px;white-space:nowrap}.sw{display:inline-block;width:18px;height:3px;vertical-align:middle;margin-right:4px}
 ul{margin:4px 0;padding-left:20px}`
 
 func (p *page) doc() {
@@ -272,36 +273,85 @@ func tickLabel(v float64, pct bool) string {
 	return fmt.Sprintf("%g", v)
 }
 
-// changeChart draws, per (endpoint, scenario) that changed, the change of
-// TTFT p50 and Total p50 with its interval against the tolerance band.
-func (p *page) changeChart(order []int) {
-	r := p.r
-	type item struct {
-		label string
-		c     compare.Check
+// changeItem is one row of the change chart: a budget-table row's label
+// and the check that decided its status.
+type changeItem struct {
+	label string
+	c     compare.Check
+}
+
+// decidingCheck is the check that decided a latency row's status: the one
+// whose cell has the worst status (the p95 of an "inconclusive" row whose
+// p50 fell, not the p50); among equals a quantile before the mean (people
+// read quantiles, and the headline names one), then the largest change.
+// ok is false when no check of the row was tested with a change to draw.
+func decidingCheck(row Row) (compare.Check, bool) {
+	quantile := func(c compare.Check) int {
+		if c.Stat == vocab.Mean {
+			return 0
+		}
+		return 1
 	}
-	var items []item
+	order := func(a, b compare.Check) int {
+		return cmp.Or(cmp.Compare(severity[rowStatus(a)], severity[rowStatus(b)]), cmp.Compare(quantile(a), quantile(b)),
+			cmp.Compare(math.Abs(a.DeltaPct), math.Abs(b.DeltaPct)))
+	}
+	var best compare.Check
+	found := false
+	for _, c := range row.Checks {
+		if !c.Untested() && !math.IsNaN(c.DeltaPct) && (!found || order(c, best) > 0) {
+			best, found = c, true
+		}
+	}
+	return best, found
+}
+
+// changeItems are the rows the change chart draws, worst first: per
+// (endpoint, scenario) with a baseline, each latency row shown in its
+// budget table whose deciding check is not ok or changed beyond the
+// tolerance.
+func (p *page) changeItems(order []int) []changeItem {
+	var items []changeItem
 	for _, i := range order {
-		s := r.Scenarios[i]
+		s := p.r.Scenarios[i]
 		if s.Base == nil {
 			continue // nothing to compare with
 		}
-		for _, m := range []vocab.Metric{vocab.TTFT, vocab.Total} {
-			for _, c := range s.Checks {
-				if c.Metric != m || c.Stat != "p50" || math.IsNaN(c.DeltaPct) {
-					continue
-				}
-				beyond := math.Abs(c.DeltaPct) > 100*r.Thresholds.Tolerance
-				if c.Status == vocab.OK && !beyond {
-					continue // only what changed
-				}
-				items = append(items, item{s.Scenario + " @ " + s.Endpoint + " · " + metricLabel[m] + " p50", c})
+		for _, row := range s.Rows {
+			if row.Metric == "" || row.Metric.IsRate() || row.SameAs != "" {
+				continue
 			}
+			c, ok := decidingCheck(row)
+			if !ok || rowStatus(c) == vocab.OK && math.Abs(c.DeltaPct) <= 100*p.r.Thresholds.Tolerance {
+				continue // only what changed
+			}
+			items = append(items, changeItem{s.Scenario + " @ " + s.Endpoint + " · " + row.Stage + " " + string(c.Stat), c})
 		}
 	}
-	p.s("<h3>Changes beyond the tolerance (p50, with per-check 95% interval)</h3>\n")
+	sort.SliceStable(items, func(a, b int) bool {
+		return severity[rowStatus(items[a].c)] > severity[rowStatus(items[b].c)]
+	})
+	return items
+}
+
+// changeClass is a change chart mark's class by the status of its check:
+// its badge's color, grey for ok.
+func changeClass(c compare.Check) string {
+	if st := rowStatus(c); st != vocab.OK && badgeClass(st) != "" {
+		return "s" + badgeClass(st)
+	}
+	return "sok"
+}
+
+// changeChart draws, per row of a budget table that changed, the change
+// of the statistic that decided its status with its interval against the
+// tolerance band.
+func (p *page) changeChart(order []int) {
+	r := p.r
+	items := p.changeItems(order)
+	p.s("<h3>Changes beyond the tolerance (per row, the statistic that decided its status, with its 95% interval)</h3>\n")
 	if len(items) == 0 {
-		p.s("<p class=\"sub\">No TTFT or total p50 changed beyond the tolerance.</p>\n")
+		p.s("<p class=\"sub\">No latency changed beyond the tolerance.</p>\n")
 		return
 	}
 	if len(items) > 40 {
@@ -331,26 +381,28 @@ func (p *page) changeChart(order []int) {
 	}
 	p.f("<line class=\"zero\" x1=\"%.1f\" x2=\"%.1f\" y1=\"4\" y2=\"%.1f\"/>", x.at(0), x.at(0), height-24)
 	for k, it := range items {
-		y := 4 + rowH*float64(k) + rowH/2
-		cls := map[vocab.Status]string{vocab.Regression: "sbad", vocab.OverBudget: "sbad", vocab.Inconclusive: "swarn", vocab.Improvement: "sgood"}[it.c.Status]
-		if cls == "" {
-			cls = "sok"
-		}
-		// One label per row, cut to fit left of the plot; the full name
-		// is the tooltip.
-		p.f("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\"><title>%s</title>%s</text>", labelW-8, y+4, esc(it.label), esc(short(it.label, 52)))
-		if !math.IsNaN(it.c.CIPct[0]) {
-			a, b := math.Max(it.c.CIPct[0], lo), math.Min(it.c.CIPct[1], hi)
-			p.f("<line class=\"%s\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke-width=\"2\"/>", cls, x.at(a), x.at(b), y, y)
-		}
-		d := math.Max(math.Min(it.c.DeltaPct, hi), lo)
-		shape := fmt.Sprintf("<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\"/>", cls, x.at(d), y)
-		if it.c.Status == vocab.Regression || it.c.Status == vocab.OverBudget {
-			shape = fmt.Sprintf("<rect class=\"%s\" x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\"/>", cls, x.at(d)-5, y-5)
-		}
-		p.f("%s<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", shape, labelW+plotW+6, y+4, esc(signedPct(it.c.DeltaPct)))
+		p.changeMark(x, 4+rowH*float64(k)+rowH/2, labelW, plotW, it)
 	}
-	p.s("</svg>\n<div class=\"legend sub\"><span>■ regression</span><span>● other change</span><span><span class=\"sw\" style=\"background:var(--band);height:10px\"></span>± tolerance</span><span>bars: per-check 95% interval</span></div></div>\n")
+	p.s("</svg>\n<div class=\"legend sub\"><span><span class=\"bad\">■</span> fails (regression, over budget)</span><span><span class=\"warn\">●</span> inconclusive</span>" +
+		"<span><span class=\"good\">●</span> faster</span><span><span style=\"color:var(--base)\">●</span> not significant</span><span><span class=\"sw\" style=\"background:var(--band);height:10px\"></span>± tolerance</span><span>bars: per-check 95% interval</span></div></div>\n")
+}
+
+// changeMark draws one row of the change chart at height y: its label, cut
+// to fit left of the plot (the full name is the tooltip), its interval
+// and its change, a square when it fails the gate.
+func (p *page) changeMark(x axis, y, labelW, plotW float64, it changeItem) {
+	cls := changeClass(it.c)
+	p.f("<g class=\"crow\"><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\"><title>%s</title>%s</text>", labelW-8, y+4, esc(it.label), esc(short(it.label, 52)))
+	if !math.IsNaN(it.c.CIPct[0]) {
+		a, b := math.Max(it.c.CIPct[0], x.lo), math.Min(it.c.CIPct[1], x.hi)
+		p.f("<line class=\"%s\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke-width=\"2\"/>", cls, x.at(a), x.at(b), y, y)
+	}
+	d := math.Max(math.Min(it.c.DeltaPct, x.hi), x.lo)
+	shape := fmt.Sprintf("<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\"/>", cls, x.at(d), y)
+	if cls == "sbad" {
+		shape = fmt.Sprintf("<rect class=\"%s\" x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\"/>", cls, x.at(d)-5, y-5)
+	}
+	p.f("%s<text x=\"%.1f\" y=\"%.1f\">%s</text></g>\n", shape, labelW+plotW+6, y+4, esc(signedPct(it.c.DeltaPct)))
 }
 
 // values are one metric's per-request values of a run (its digest), in

@@ -1,0 +1,35 @@
+package report
+
+import (
+	"math"
+	"testing"
+
+	"github.com/latgate/latgate/compare"
+	"github.com/latgate/latgate/vocab"
+)
+
+// TestDecidingCheck: the change chart draws the statistic that decided a
+// row's status. An A/A run whose TTFT p50 fell 12% (not significant: ok)
+// while its p95 rose 21% (inconclusive) charts the p95; a regression on
+// p50 and mean charts the p50 (a quantile), not the larger mean.
+func TestDecidingCheck(t *testing.T) {
+	t.Parallel()
+	check := func(stat vocab.Stat, delta float64, st vocab.Status) compare.Check {
+		return compare.Check{Metric: vocab.TTFT, Stat: stat, Baseline: 100, Current: 100 + delta, DeltaPct: delta, Status: st,
+			PValue: 0.2, CIPct: [2]float64{math.NaN(), math.NaN()}}
+	}
+	for _, tt := range []struct {
+		name   string
+		checks []compare.Check
+		want   vocab.Stat
+	}{
+		{"p95 inconclusive beside a lower p50", []compare.Check{check(vocab.P50, -12, vocab.Inconclusive), check(vocab.P95, 21, vocab.Inconclusive), check(vocab.Mean, -3, vocab.OK)}, vocab.P95},
+		{"regression on p50 and mean", []compare.Check{check(vocab.P50, 40, vocab.Regression), check(vocab.P95, 30, vocab.OverBudget), check(vocab.Mean, 60, vocab.Regression)}, vocab.P50},
+		{"over budget beats inconclusive", []compare.Check{check(vocab.P50, 30, vocab.Inconclusive), check(vocab.P95, 5, vocab.OverBudget)}, vocab.P95},
+	} {
+		got, ok := decidingCheck(Row{Metric: vocab.TTFT, Checks: tt.checks})
+		if !ok || got.Stat != tt.want {
+			t.Errorf("%s: charts %s (found %v), want %s", tt.name, got.Stat, ok, tt.want)
+		}
+	}
+}
