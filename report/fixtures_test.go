@@ -83,6 +83,16 @@ var suiteCases = []suiteCase{
 		c = append(c, sessionRun(rng, "us-east", "order-status", 60, sh))
 		return
 	}},
+	{"aisdk", func(rng *rand.Rand) (b, c []results.Run) {
+		// A server-driven agent over two turns, its tool 175 ms on the
+		// server (run inside the step); the head's tool takes 260 ms and
+		// its answers' model waits 30% longer.
+		sh := sessionShape{toolTTFT: 0.40, answerTTFT: 0.30, toolMs: 175, pace: 0.010}
+		b = append(b, serverSessionRun(rng, "next-app", "order-chat", 60, 2, sh))
+		sh.answerTTFT, sh.toolMs = 0.39, 260
+		c = append(c, serverSessionRun(rng, "next-app", "order-chat", 60, 2, sh))
+		return
+	}},
 	{"large", func(rng *rand.Rand) (b, c []results.Run) {
 		// 4 endpoints × 15 scenarios: about 1,000 checks.
 		for e := range 4 {

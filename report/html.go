@@ -55,7 +55,7 @@ td.name{max-width:320px;overflow-wrap:anywhere}.bad{color:var(--bad)}.warn{color
 svg{display:block;overflow:visible}svg text{fill:var(--muted);font-size:11px;font-family:inherit}svg .axis{stroke:var(--line);fill:none}svg .grid{stroke:var(--line);stroke-dasharray:2 3;fill:none}
 svg .base{stroke:var(--base);fill:none;stroke-width:1.5}svg .cur{stroke:var(--cur);fill:none;stroke-width:1.8}svg .dbase{fill:var(--base)}svg .dcur{fill:var(--cur)}svg .fail{stroke:var(--bad);stroke-width:1.5}
 svg .band{fill:var(--band)}svg .tol{stroke:var(--cur);stroke-dasharray:4 3}svg .zero{stroke:var(--fg);stroke-opacity:.5}svg .sbad{fill:var(--bad);stroke:var(--bad)}svg .swarn{fill:var(--warn);stroke:var(--warn)}svg .sgood{fill:var(--good);stroke:var(--good)}svg .sok{fill:var(--base);stroke:var(--base)}
-svg .wwait{fill:var(--band);stroke:var(--cur)}svg .wgen{fill:var(--cur)}svg .wtool{fill:var(--warn)}svg .wbase{fill:var(--base)}
+svg .wwait{fill:var(--band);stroke:var(--cur)}svg text.wlabel{fill:var(--fg)}svg .wgen{fill:var(--cur)}svg .wtool{fill:var(--warn)}svg .wbase{fill:var(--base)}
 .legend>span{margin-right:14px;white-space:nowrap}.sw{display:inline-block;width:18px;height:3px;vertical-align:middle;margin-right:4px}
 ul{margin:4px 0;padding-left:20px}`
 
@@ -508,7 +508,7 @@ func (p *page) scenario(i int, s Scenario) {
 // stepsTable is the steps of a session scenario, as the comment's details
 // show them.
 func (p *page) stepsTable(s Scenario) {
-	p.s("<table><tr><th>step</th><th>sessions</th><th>TTFT</th><th>tool call</th><th>total</th><th>tool time after</th><th>cached prompt</th></tr>\n")
+	p.s("<table><tr><th>step</th><th>sessions</th><th>TTFT</th><th>tool call</th><th>total</th><th>tool time</th><th>cached prompt</th></tr>\n")
 	cell := func(base *Stage, cur Stage) string {
 		c := esc(arrow(stageP(base, false), cur.P50, "ms"))
 		if p95 := arrow(stageP(base, true), cur.P95, "ms"); p95 != "–" {
@@ -530,7 +530,7 @@ func (p *page) stepsTable(s Scenario) {
 			cell(at(func(x *StepBreakdown) Stage { return x.Total }), cur.Total), cell(at(func(x *StepBreakdown) Stage { return x.ToolTime }), cur.ToolTime),
 			esc(arrow(b.cache(), cur.Cache, "%")))
 	}
-	p.s("</table>\n<p class=\"sub\">Steps in ms from each step's start: the tool-calling steps in order, then the answer (the step that called no tool); cached prompt: the share of the step's prompt tokens the server served from its cache.</p>\n")
+	p.f("</table>\n<p class=\"sub\">%s</p>\n", esc(stepsNote))
 }
 
 const chartW, chartH = 340.0, 200.0
@@ -664,7 +664,8 @@ func (p *page) timeline(s Scenario) {
 // waterfall draws, for a session scenario, the median and the p95 session
 // of the current run (and of the baseline, when it has sessions) step by
 // step: the wait for the first token, the generation, and the tool time
-// after the step.
+// where the tools ran (toolSpan), each step labelled with its turn, and
+// with the tools it called or "answer".
 func (p *page) waterfall(s Scenario) {
 	type lane struct {
 		label string
@@ -703,26 +704,89 @@ func (p *page) waterfall(s Scenario) {
 		p.f("<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"4\" y2=\"%.1f\"/><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n", x.at(t), x.at(t), height-24, x.at(t), height-10, tickLabel(t, false))
 	}
 	y := 8.0
-	for _, l := range lanes {
+	for k, l := range lanes {
 		p.f("<text x=\"4\" y=\"%.1f\">%s</text>\n", y+11, esc(l.label))
 		y += rowH
-		for i, st := range l.q.Steps {
-			p.f("<text x=\"16\" y=\"%.1f\">step %d</text>\n", y+11, i+1)
-			start, ttft, total := st.StartMs, msOr(st.TTFTMs, 0), msOr(st.TotalMs, 0)
-			gen := "wgen"
-			if l.base {
-				gen = "wbase"
-			}
-			p.f("<rect class=\"wwait\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"10\"/>", x.at(start), y+2, math.Max(x.at(start+ttft)-x.at(start), 0.5))
-			p.f("<rect class=\"%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"10\"/>", gen, x.at(start+ttft), y+2, math.Max(x.at(start+total)-x.at(start+ttft), 0.5))
-			if st.ToolMs > 0 {
-				p.f("<rect class=\"wtool\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"10\"/>", x.at(start+total), y+2, math.Max(x.at(start+total+st.ToolMs)-x.at(start+total), 0.5))
-			}
-			p.s("\n")
+		for i := range l.q.Steps {
+			p.waterfallStep(x, y, k, l.q, i, l.base)
 			y += rowH
 		}
 	}
 	p.s("</svg></div>\n")
+}
+
+// waterfallStep draws step i of session q at height y in lane k: its
+// label, its wait, generation and tool bars (each with its times as the
+// tooltip), and what it did after the bars: the tools it called, or
+// "answer" (a step that called none), or that it failed.
+func (p *page) waterfallStep(x axis, y float64, k int, q *results.Request, i int, base bool) {
+	st := q.Steps[i]
+	n := 1 // the step's place in its turn
+	for j := i - 1; j >= 0 && q.Steps[j].Turn == st.Turn; j-- {
+		n++
+	}
+	label := fmt.Sprintf("step %d", n)
+	if q.Steps[len(q.Steps)-1].Turn > 0 {
+		label = fmt.Sprintf("turn %d · step %d", st.Turn+1, n)
+	}
+	start, ttft, total := st.StartMs, msOr(st.TTFTMs, 0), msOr(st.TotalMs, 0)
+	gen := "wgen"
+	if base {
+		gen = "wbase"
+	}
+	bar := func(cls string, from, to float64, title string) {
+		p.f("<rect class=\"%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"10\"><title>%s %s–%s ms</title></rect>",
+			cls, x.at(from), y+2, math.Max(x.at(to)-x.at(from), 0.5), esc(label+": "+title), Millis(from), Millis(to))
+	}
+	p.f("<g class=\"wrow\" data-lane=\"%d\"><text x=\"16\" y=\"%.1f\">%s</text>", k, y+11, esc(label))
+	bar("wwait", start, start+ttft, "wait for the first token")
+	bar(gen, start+ttft, start+total, "generation")
+	end := start + total
+	what := "answer"
+	if from, to, ok := toolSpan(q, i); ok {
+		bar("wtool", from, to, strings.TrimSuffix("tool time ("+strings.Join(st.Tools, ", ")+")", " ()"))
+		end = math.Max(end, to)
+	}
+	switch {
+	case st.Error != "":
+		what = "failed"
+	case len(st.Tools) > 0:
+		what = short(strings.Join(st.Tools, ", "), 40)
+	case st.ToolCalls > 0:
+		what = "tool call"
+	}
+	// After the bars; left of them when the chart ends first.
+	tx, anchor := x.at(end)+4, "start"
+	if tx+6.5*float64(len([]rune(what))) > x.p1+8 {
+		tx, anchor = x.at(start)-4, "end"
+	}
+	p.f("<text class=\"wlabel\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text></g>\n", tx, y+11, anchor, esc(what))
+}
+
+// toolSpan is when step i's tools ran, in ms from the session's start.
+// After the step when the next step starts once they are done: a loop
+// latgate drives sends the next step after its scripted tools. Within the
+// step otherwise, from the tool call's arguments to the result: a
+// server-driven agent's step ends after its tools ran (the AI SDK's
+// finish-step follows tool-output-available), and its next step starts
+// there. ok is false for a step without tool time.
+func toolSpan(q *results.Request, i int) (from, to float64, ok bool) {
+	st := q.Steps[i]
+	if st.ToolMs <= 0 {
+		return 0, 0, false
+	}
+	end := st.StartMs + msOr(st.TotalMs, 0)
+	after := st.ToolCallMs == nil
+	if i+1 < len(q.Steps) {
+		after = after || q.Steps[i+1].StartMs >= end+st.ToolMs-0.5
+	} else {
+		after = after || *st.ToolCallMs+st.ToolMs > msOr(st.TotalMs, 0)+0.5
+	}
+	if after {
+		return end, end + st.ToolMs, true
+	}
+	from = st.StartMs + *st.ToolCallMs
+	return from, math.Min(from+st.ToolMs, end), true
 }
 
 func msOr(v *float64, or float64) float64 {

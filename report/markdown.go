@@ -412,7 +412,7 @@ func stepsTable(s Scenario) string {
 		return ""
 	}
 	var b strings.Builder
-	b.WriteString("\n| step | sessions | TTFT | tool call | total | tool time after | cached prompt |\n|---|---:|---:|---:|---:|---:|---:|\n")
+	b.WriteString("\n| step | sessions | TTFT | tool call | total | tool time | cached prompt |\n|---|---:|---:|---:|---:|---:|---:|\n")
 	cellOf := func(base, cur *Stage) string {
 		c := arrow(stageP(base, false), cur.P50, "ms")
 		if p95 := arrow(stageP(base, true), cur.P95, "ms"); p95 != "–" {
@@ -439,7 +439,7 @@ func stepsTable(s Scenario) string {
 	if s.Base.IsSession() {
 		base = &s.Base.ToolTime
 	}
-	fmt.Fprintf(&b, "\n- Steps in ms from each step's start: the tool-calling steps in order, then the answer (the step that called no tool); cached prompt: the share of the step's prompt tokens the server served from its cache; tool time of the whole session: %s.\n", cellOf(base, &s.Current.ToolTime))
+	fmt.Fprintf(&b, "\n- %s; tool time of the whole session: %s.\n", strings.TrimSuffix(stepsNote, "."), cellOf(base, &s.Current.ToolTime))
 	return b.String()
 }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/latgate/latgate/compare"
+	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/vocab"
 )
 
@@ -30,6 +31,36 @@ func TestDecidingCheck(t *testing.T) {
 		got, ok := decidingCheck(Row{Metric: vocab.TTFT, Checks: tt.checks})
 		if !ok || got.Stat != tt.want {
 			t.Errorf("%s: charts %s (found %v), want %s", tt.name, got.Stat, ok, tt.want)
+		}
+	}
+}
+
+// TestToolSpan: a tool is drawn where it ran. On an AI SDK route the
+// server runs it inside its step (step 1 from 0 to 600 ms, its arguments
+// complete at 425, the tool 175 ms, step 2 from 600): 425–600, not 600–775
+// over step 2. In a loop latgate drives, after the step's call, until the
+// next step is sent.
+func TestToolSpan(t *testing.T) {
+	t.Parallel()
+	server := &results.Request{Steps: []results.Step{
+		{StartMs: 0, TTFTMs: f64(405), ToolCallMs: f64(425), TotalMs: f64(600), ToolMs: 175, ToolCalls: 1},
+		{StartMs: 600, TTFTMs: f64(300), TotalMs: f64(420)},
+	}}
+	client := &results.Request{Steps: []results.Step{
+		{StartMs: 0, TTFTMs: f64(283), ToolCallMs: f64(317), TotalMs: f64(317), ToolMs: 150, ToolCalls: 1},
+		{StartMs: 467.2, TTFTMs: f64(300), TotalMs: f64(420)},
+	}}
+	for _, tt := range []struct {
+		name     string
+		q        *results.Request
+		from, to float64
+	}{{"server-driven", server, 425, 600}, {"client-driven", client, 317, 467}} {
+		from, to, ok := toolSpan(tt.q, 0)
+		if !ok || from != tt.from || to != tt.to {
+			t.Errorf("%s: tool drawn %v–%v (%v), want %v–%v", tt.name, from, to, ok, tt.from, tt.to)
+		}
+		if _, _, ok := toolSpan(tt.q, 1); ok {
+			t.Errorf("%s: the answer step has a tool span", tt.name)
 		}
 	}
 }

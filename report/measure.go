@@ -65,7 +65,7 @@ type StepBreakdown struct {
 	Label                                string
 	N                                    int // sessions with this step
 	TTFT, FirstToolCall, ToolCall, Total Stage
-	ToolTime                             Stage // the tool time after the step
+	ToolTime                             Stage // the step's tool time (results.Step.ToolMs)
 	// Cache is the share of the step's prompt tokens the server reported
 	// as cached (NaN without prompt tokens): a conversation's prefix
 	// cache that stops hitting on turn 2 shows here.
@@ -227,8 +227,8 @@ func (d *Digester) addSession(q *results.Request) {
 		add(&c.total, st.TotalMs)
 		c.prompt += st.PromptTokens
 		c.cached += st.CachedTokens
-		if i < len(q.Steps)-1 {
-			c.tool = append(c.tool, st.ToolMs)
+		if st.ToolCalls > 0 && i < len(q.Steps)-1 {
+			c.tool = append(c.tool, st.ToolMs) // a step that called tools, and ran them
 		}
 	}
 }

@@ -407,3 +407,8 @@ func footnote(r *Report, esc func(string) string) string {
 		"Fails on: %s. Measured by latgate.",
 		r.Tested, trimFloat(o.Alpha), trimFloat(100*o.Tolerance), trimFloat(r.minDeltaMs()), esc(strings.Join(r.failOn(), ", ")))
 }
+
+// stepsNote says what a steps table shows.
+const stepsNote = "Steps in ms from each step's start: the tool-calling steps in order, then the answer (the step that called no tool); " +
+	"tool time: the step's tools, run by latgate after the step's call or, on a server-driven agent (an AI SDK route), by the server within the step, whose total then includes it; " +
+	"cached prompt: the share of the step's prompt tokens the server served from its cache."

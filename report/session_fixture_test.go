@@ -156,3 +156,58 @@ func TestMeasurementsOfSessions(t *testing.T) {
 		t.Errorf("rows:\n%s", b.String())
 	}
 }
+
+// serverSessionRun is a run of n sessions with a server-driven agent (an
+// AI SDK route) as the probe records them (probe's
+// TestServerDrivenStepStartsWhereTheLastEnded): per turn, one call that
+// streams a tool step and an answer step. A tool step starts where the
+// step before it ended; its model's wait ends with the tool call's first
+// piece (tool-input-start), its arguments follow 20 ms later (its TTFT),
+// complete at once (tool_call_ms); the server runs the tool then, and the
+// step ends with the tool's result (finish-step after
+// tool-output-available), where the answer step starts. Each further turn
+// is a new call, sent 5 ms after the last ended.
+func serverSessionRun(rng *rand.Rand, endpoint, scenario string, n, turns int, sh sessionShape) results.Run {
+	r := results.Run{Scenario: scenario, Endpoint: endpoint, Model: "gpt-test", Fingerprint: "sha256:a",
+		FingerprintParts: map[string]string{"model": "gpt-test", "turns": fmt.Sprint(turns)}, ConfigLine: 12}
+	for i := range n {
+		q := results.Request{OK: true, Status: 200, Reused: i > 0, ITLMs: []float64{}, TokensSource: "usage", SessionEnd: "answer"}
+		var at, span, tool float64
+		var gaps int
+		for turn := range turns {
+			if turn > 0 {
+				at += 5
+			}
+			wait := 1000 * sh.toolTTFT * math.Exp(0.25*rng.NormFloat64())
+			st := results.Step{Turn: turn, StartMs: at, FirstToolCallMs: f64(wait), TTFTMs: f64(wait + 20), ToolCallMs: f64(wait + 20),
+				ToolCalls: 1, Tools: []string{"lookup_order"}, ToolMs: sh.toolMs, TotalMs: f64(wait + 20 + sh.toolMs), OutputTokens: 2}
+			if turn == 0 {
+				q.TTFTMs, q.FirstToolCallMs, q.TTFBMs, q.FirstEventMs = f64(wait+20), f64(wait), f64(5), f64(5)
+			}
+			q.ITLMs = append(q.ITLMs, 20)
+			span, gaps, tool = span+20, gaps+1, tool+sh.toolMs
+			q.Steps = append(q.Steps, st)
+			at += *st.TotalMs
+			ttft := 1000 * sh.answerTTFT * math.Exp(0.25*rng.NormFloat64())
+			pace := 1000 * sh.pace * math.Exp(0.15*rng.NormFloat64())
+			ans := results.Step{Turn: turn, StartMs: at, TTFTMs: f64(ttft), TTFCMs: f64(ttft), TotalMs: f64(ttft + 31*pace), OutputTokens: 32}
+			for range 31 {
+				q.ITLMs = append(q.ITLMs, pace)
+			}
+			span, gaps = span+31*pace, gaps+31
+			if turn == 0 {
+				q.TTFCMs, q.PerceivedMs = f64(at+ttft), f64(at+ttft)
+			}
+			q.AnswerMs = f64(at + ttft)
+			q.Steps = append(q.Steps, ans)
+			at += *ans.TotalMs
+			q.OutputTokens += 34
+		}
+		steps := len(q.Steps)
+		q.StepCount = &steps
+		q.TotalMs, q.SessionMs, q.ToolMs = f64(at), f64(at), f64(tool)
+		q.TPOTMs, q.MaxStallMs = f64(span/float64(gaps)), f64(span/float64(gaps))
+		r.Requests = append(r.Requests, q)
+	}
+	return r
+}

@@ -167,7 +167,7 @@ func textSteps(w io.Writer, s Scenario) {
 	if !s.Current.IsSession() {
 		return
 	}
-	t := newTable("  step", "sessions", "TTFT p50", "TTFT p95", "tool call p50", "total p50", "total p95", "tool time after p50", "cached prompt")
+	t := newTable("  step", "sessions", "TTFT p50", "TTFT p95", "tool call p50", "total p50", "total p95", "tool time p50", "cached prompt")
 	for _, cur := range s.Current.Steps {
 		b := s.Base.step(cur.Label)
 		v := func(f func(*StepBreakdown) Stage, p95 bool) string {

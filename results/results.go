@@ -231,7 +231,9 @@ type Step struct {
 	TotalMs         *float64 `json:"total_ms"`
 	ToolCalls       int      `json:"tool_calls"`
 	Tools           []string `json:"tools,omitempty"`
-	// ToolMs is the tool time after the step (before the next one).
+	// ToolMs is the step's tool time: after the step, before the next one,
+	// in a loop latgate drives; within the step, from ToolCallMs to the
+	// tool's result, on a server-driven agent (its step ends after its tools).
 	ToolMs       float64 `json:"tool_ms"`
 	OutputTokens int     `json:"output_tokens"`
 	PromptTokens int     `json:"prompt_tokens"`
