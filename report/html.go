@@ -48,7 +48,7 @@ const htmlCSS = `:root{--fg:#1f2328;--muted:#59636e;--bg:#fff;--panel:#f6f8fa;--
 @media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#9198a1;--bg:#0d1117;--panel:#151b23;--line:#3d444d;--base:#9198a1;--cur:#4493f8;--bad:#f85149;--warn:#d29922;--good:#3fb950;--band:rgba(68,147,248,.16)}}
 *{box-sizing:border-box}body{margin:0;padding:24px;font:14px/1.5 -apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,Arial,sans-serif;color:var(--fg);background:var(--bg)}
 main{max-width:1100px;margin:0 auto}h1{font-size:22px;margin:0 0 4px}h2{font-size:17px;margin:32px 0 8px;padding-top:12px;border-top:1px solid var(--line);overflow-wrap:anywhere}h3{font-size:14px;margin:16px 0 4px;color:var(--muted)}
-.sub{color:var(--muted);font-size:12px}.headline{font-weight:600;margin:8px 0}
+p,li{overflow-wrap:break-word}.sub{color:var(--muted);font-size:12px}.headline{font-weight:600;margin:8px 0}
 table{border-collapse:collapse;margin:8px 0;max-width:100%;display:block;overflow-x:auto}th,td{border:1px solid var(--line);padding:4px 8px;vertical-align:top}th{background:var(--panel);text-align:left}td.n{text-align:right;white-space:nowrap}
 td.name{max-width:320px;overflow-wrap:anywhere}.bad{color:var(--bad)}.warn{color:var(--warn)}.good{color:var(--good)}.ci{color:var(--muted);font-size:11px;display:block}
 .charts{display:flex;flex-wrap:wrap;gap:16px}.chart{background:var(--panel);border:1px solid var(--line);border-radius:6px;padding:8px}
@@ -57,7 +57,11 @@ svg .base{stroke:var(--base);fill:none;stroke-width:1.5}svg .cur{stroke:var(--cu
 svg .band{fill:var(--band)}svg .tol{stroke:var(--cur);stroke-dasharray:4 3}svg .zero{stroke:var(--fg);stroke-opacity:.5}svg .sbad{fill:var(--bad);stroke:var(--bad)}svg .swarn{fill:var(--warn);stroke:var(--warn)}svg .sgood{fill:var(--good);stroke:var(--good)}svg .sok{fill:var(--base);stroke:var(--base)}
 svg .wwait{fill:var(--band);stroke:var(--cur)}svg text.wlabel{fill:var(--fg)}svg .wgen{fill:var(--cur)}svg .wtool{fill:var(--warn)}svg .wbase{fill:var(--base)}
 .legend>span{margin-right:14px;white-space:nowrap}.sw{display:inline-block;width:18px;height:3px;vertical-align:middle;margin-right:4px}
-ul{margin:4px 0;padding-left:20px}`
+ul{margin:4px 0;padding-left:20px}.summary td.n{white-space:normal}.chart{max-width:100%;overflow-x:auto}
+@media (max-width:640px){body{padding:12px}table.cards,table.cards tbody,table.cards tr,table.cards td{display:block}table.cards{overflow:visible}
+table.cards tr:first-child{display:none}table.cards tr{border:1px solid var(--line);border-radius:6px;margin:0 0 8px;padding:4px 0}
+table.cards td{border:0;padding:1px 8px;text-align:left;white-space:normal;max-width:none}table.cards td:empty{display:none}
+table.cards td::before{content:attr(data-label) ": ";color:var(--muted)}table.cards td:first-child{font-weight:600}table.cards td:first-child::before{content:none}table.cards td.lbl::before{content:attr(data-label) " "}}`
 
 func (p *page) doc() {
 	r := p.r
@@ -188,38 +192,47 @@ func cellWords(st vocab.Status) string {
 		vocab.Improvement:  "faster: a significant improvement"}[st]
 }
 
+// summaryCol is one value column of the HTML summary: its heading, and
+// the row and statistic of each scenario it shows.
+type summaryCol struct {
+	head, stage string
+	stat        vocab.Stat
+}
+
+// summaryCols are the value columns of r's HTML summary, the comment's.
+func summaryCols(r *Report) []summaryCol {
+	perceived, sessions := summaryColumns(r)
+	cols := []summaryCol{{"TTFT p95", "TTFT", vocab.P95}}
+	if perceived {
+		cols = append(cols, summaryCol{"Perceived p95", "Perceived", vocab.P95})
+	}
+	if sessions {
+		cols = append(cols, summaryCol{"Total (session) p50", "Total", vocab.P50}, summaryCol{"Answer p95", "Answer", vocab.P95})
+	} else {
+		cols = append(cols, summaryCol{"Total p50", "Total", vocab.P50})
+	}
+	return append(cols, summaryCol{"Errors", "Errors", "rate"})
+}
+
 func (p *page) summary(order []int) {
 	r := p.r
-	perceived, sessions := summaryColumns(r)
-	total := "Total p50"
-	if sessions {
-		total = "Total (session) p50"
+	cols := summaryCols(r)
+	p.s("<h3>Summary (latencies in ms, baseline → current)</h3>\n<table class=\"cards summary\"><tr><th>scenario</th><th>endpoint</th>")
+	for _, c := range cols {
+		p.f("<th>%s</th>", c.head)
 	}
-	p.s("<h3>Summary (latencies in ms, baseline → current)</h3>\n<table><tr><th>scenario</th><th>endpoint</th><th>TTFT p95</th>")
-	if perceived {
-		p.s("<th>Perceived p95</th>")
-	}
-	p.f("<th>%s</th>", total)
-	if sessions {
-		p.s("<th>Answer p95</th>")
-	}
-	p.s("<th>Errors</th><th>status</th></tr>\n")
+	p.s("<th>status</th></tr>\n")
 	for _, i := range order {
 		s := r.Scenarios[i]
 		name := esc(s.Scenario)
 		if len(s.Changed) > 0 {
 			name += " ⚙️"
 		}
-		p.f("<tr><td class=\"name\"><a href=\"#s%d\">%s</a></td><td class=\"name\">%s</td><td class=\"n\">%s</td>",
-			i, name, esc(s.Endpoint), cellHTML(s.row("TTFT"), "p95", false))
-		if perceived {
-			p.f("<td class=\"n\">%s</td>", cellHTML(s.row("Perceived"), "p95", false))
+		p.f("<tr>%s%s", td("scenario", "name", fmt.Sprintf("<a href=\"#s%d\">%s</a>", i, name)), td("endpoint", "name", esc(s.Endpoint)))
+		for _, c := range cols {
+			p.s(td(c.head, "n", cellHTML(s.row(c.stage), c.stat, false)))
 		}
-		p.f("<td class=\"n\">%s</td>", cellHTML(s.row("Total"), "p50", false))
-		if sessions {
-			p.f("<td class=\"n\">%s</td>", cellHTML(s.row("Answer"), "p95", false))
-		}
-		p.f("<td class=\"n\">%s</td><td>%s</td></tr>\n", cellHTML(s.row("Errors"), "rate", false), badgesHTML(s.Badges()))
+		p.f("%s</tr>\n", td("status", "", badgesHTML(s.Badges())))
 	}
 	p.s("</table>\n")
 	p.s("<ul class=\"sub\">")
@@ -227,6 +240,16 @@ func (p *page) summary(order []int) {
 		p.f("<li>%s</li>", esc(n.String()))
 	}
 	p.s("</ul>\n")
+}
+
+// td is a table cell that carries its column's heading (data-label): on a
+// phone the tables are laid out as cards, a line per cell with its heading
+// beside the value, since a table of six columns does not fit there.
+func td(label, class, content string) string {
+	if class != "" {
+		class = " class=\"" + class + "\""
+	}
+	return "<td data-label=\"" + esc(label) + "\"" + class + ">" + content + "</td>"
 }
 
 // axis is a linear scale from a data range to pixels.
@@ -434,52 +457,7 @@ func (p *page) scenario(i int, s Scenario) {
 	if len(s.Changed) > 0 {
 		p.f("<p class=\"warn\">⚙️ Configuration %s: %s.</p>\n", s.changed(), esc(strings.Join(s.Changed, ", ")))
 	}
-	stats := detailStats(s)
-	p.s("<table><tr><th>stage</th>")
-	for _, st := range stats {
-		p.f("<th>%s</th>", st)
-	}
-	p.s("<th>budget</th><th>status</th></tr>\n")
-	for _, row := range s.Rows {
-		if row.SameAs != "" || row.Zero() {
-			continue
-		}
-		stage := row.Stage
-		if row.Unit != "ms" && row.Unit != "%" {
-			stage += " (" + row.Unit + ")"
-		}
-		p.f("<tr><td>%s</td>", esc(stage))
-		for _, st := range stats {
-			switch {
-			case row.Metric.IsRate():
-				if st == vocab.P50 {
-					p.f("<td class=\"n\">%s</td>", cellHTML(&row, row.Checks[0].Stat, false))
-				} else {
-					p.s("<td></td>")
-				}
-			case row.Metric == "":
-				v := ""
-				if st == vocab.P50 {
-					v = arrow(row.BaseP50, row.CurP50, row.Unit)
-				} else if st == vocab.P95 && row.Unit != "%" {
-					v = arrow(row.BaseP95, row.CurP95, row.Unit)
-				}
-				p.f("<td class=\"n\">%s</td>", esc(v))
-			default:
-				if _, ok := findCheck(row.Checks, st); !ok {
-					p.s("<td class=\"n\">–</td>")
-					continue
-				}
-				p.f("<td class=\"n\">%s</td>", cellHTML(&row, st, true))
-			}
-		}
-		fs := ""
-		if row.Metric != "" {
-			fs = badgesHTML(badgesOf(row.Checks, nil))
-		}
-		p.f("<td>%s</td><td>%s</td></tr>\n", esc(row.Budget), fs)
-	}
-	p.s("</table>\n")
+	p.budgetTable(s)
 	if s.Current != nil && len(s.Current.ErrorKinds) > 0 {
 		p.f("<p class=\"sub\">Failed now: %d of %d (%s).</p>\n", s.Current.N-s.Current.OK, s.Current.N, esc(KindList(s.Current.ErrorKinds)))
 	}
@@ -505,10 +483,67 @@ func (p *page) scenario(i int, s Scenario) {
 	p.s("</div>\n")
 }
 
+// budgetTable is a scenario's budget table: a cell per statistic, each
+// marked by its status, the budget and the row's statuses.
+func (p *page) budgetTable(s Scenario) {
+	stats := detailStats(s)
+	p.s("<table class=\"cards\"><tr><th>stage</th>")
+	for _, st := range stats {
+		p.f("<th>%s</th>", st)
+	}
+	p.s("<th>budget</th><th>status</th></tr>\n")
+	for _, row := range s.Rows {
+		if row.SameAs != "" || row.Zero() {
+			continue // said under the table (leftOut)
+		}
+		stage := row.Stage
+		if row.Unit != "ms" && row.Unit != "%" {
+			stage += " (" + row.Unit + ")"
+		}
+		p.f("<tr>%s", td("stage", "", esc(stage)))
+		for _, st := range stats {
+			v := ""
+			switch {
+			case row.Metric.IsRate():
+				if st == vocab.P50 {
+					v = cellHTML(&row, row.Checks[0].Stat, false)
+				}
+			case row.Metric == "":
+				if st == vocab.P50 {
+					v = esc(arrow(row.BaseP50, row.CurP50, row.Unit))
+				} else if st == vocab.P95 && row.Unit != "%" {
+					v = esc(arrow(row.BaseP95, row.CurP95, row.Unit))
+				}
+			default:
+				v = "–"
+				if _, ok := findCheck(row.Checks, st); ok {
+					v = cellHTML(&row, st, true)
+				}
+			}
+			label := string(st)
+			if row.Unit == "%" {
+				label = "rate" // the p50 column holds a rate's one value
+			}
+			p.s(td(label, "n", v))
+		}
+		fs := ""
+		if row.Metric != "" {
+			fs = badgesHTML(badgesOf(row.Checks, nil))
+		}
+		p.f("%s%s</tr>\n", td("budget", "", esc(row.Budget)), td("status", "", fs))
+	}
+	p.s("</table>\n")
+}
+
 // stepsTable is the steps of a session scenario, as the comment's details
 // show them.
 func (p *page) stepsTable(s Scenario) {
-	p.s("<table><tr><th>step</th><th>sessions</th><th>TTFT</th><th>tool call</th><th>total</th><th>tool time</th><th>cached prompt</th></tr>\n")
+	heads := []string{"sessions", "TTFT", "tool call", "total", "tool time", "cached prompt"}
+	p.s("<table class=\"cards\"><tr><th>step</th>")
+	for _, h := range heads {
+		p.f("<th>%s</th>", h)
+	}
+	p.s("</tr>\n")
 	cell := func(base *Stage, cur Stage) string {
 		c := esc(arrow(stageP(base, false), cur.P50, "ms"))
 		if p95 := arrow(stageP(base, true), cur.P95, "ms"); p95 != "–" {
@@ -525,10 +560,14 @@ func (p *page) stepsTable(s Scenario) {
 			st := f(b)
 			return &st
 		}
-		p.f("<tr><td>%s</td><td class=\"n\">%d</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td><td class=\"n\">%s</td></tr>\n", esc(cur.Label), cur.N,
-			cell(at(func(x *StepBreakdown) Stage { return x.TTFT }), cur.TTFT), cell(at(func(x *StepBreakdown) Stage { return x.ToolCall }), cur.ToolCall),
+		cells := []string{fmt.Sprint(cur.N), cell(at(func(x *StepBreakdown) Stage { return x.TTFT }), cur.TTFT), cell(at(func(x *StepBreakdown) Stage { return x.ToolCall }), cur.ToolCall),
 			cell(at(func(x *StepBreakdown) Stage { return x.Total }), cur.Total), cell(at(func(x *StepBreakdown) Stage { return x.ToolTime }), cur.ToolTime),
-			esc(arrow(b.cache(), cur.Cache, "%")))
+			esc(arrow(b.cache(), cur.Cache, "%"))}
+		p.f("<tr>%s", td("step", "lbl", esc(cur.Label)))
+		for k, c := range cells {
+			p.s(td(heads[k], "n", c))
+		}
+		p.s("</tr>\n")
 	}
 	p.f("</table>\n<p class=\"sub\">%s</p>\n", esc(stepsNote))
 }
