@@ -5,7 +5,6 @@ package report
 // hides; the order scenarios are reported in.
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -53,15 +52,12 @@ func (f Badge) rowBadge() Badge {
 	return out
 }
 
-// String is the badge for people: "❌ TTFT regression".
+// String is the badge for people: "❌ TTFT regression", "❌ TTFT,
+// inter-token and total regression": every metric named.
 func (f Badge) String() string {
 	what := ""
 	if len(f.Metrics) > 0 {
-		m := f.Metrics
-		if len(m) > 2 {
-			m = append(append([]string{}, m[:2]...), fmt.Sprintf("+%d", len(f.Metrics)-2))
-		}
-		what = strings.Join(m, ", ") + " "
+		what = andList(f.Metrics) + " "
 	}
 	switch f.Status {
 	case vocab.Regression:

@@ -113,7 +113,7 @@ func checkComment(t *testing.T, name string, rep *Report, got, summary string) {
 		// a "step 3" that mixes answers with fourth sessions'
 		// tool calls; the repeated generic rows are named once.
 		for _, want := range []string{"| Answer p95 |", "| answer | 60 | 326 → 475", "| 3 | 26 |", "2 HTTP 429 Too Many Requests at step 3",
-			"TTFT = First tool call; TTFC (visible) = Answer; Total = Session", "| Model calls (per session) |"} {
+			"TTFT, the same as First tool call; TTFC (visible), the same as Answer;", "Per token, the same as Inter-token (one token per event); Total, the same as Session", "| Model calls (per session) |"} {
 			if !strings.Contains(got, want) {
 				t.Errorf("agent comment lacks %q", want)
 			}

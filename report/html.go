@@ -461,6 +461,9 @@ func (p *page) scenario(i int, s Scenario) {
 	if s.Current != nil && len(s.Current.ErrorKinds) > 0 {
 		p.f("<p class=\"sub\">Failed now: %d of %d (%s).</p>\n", s.Current.N-s.Current.OK, s.Current.N, esc(KindList(s.Current.ErrorKinds)))
 	}
+	if lo := leftOut(s); lo != "" {
+		p.f("<p class=\"sub\">%s</p>\n", esc(lo))
+	}
 	if s.Current.IsSession() {
 		p.stepsTable(s)
 	}

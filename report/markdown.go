@@ -370,31 +370,20 @@ func scenarioDetails(s Scenario, open bool) string {
 		sep += "---:|"
 	}
 	b.WriteString(" budget | status |\n" + sep + "---|---|\n")
-	var notes, same []string
-	netHidden := false
+	var notes []string
 	for _, row := range s.Rows {
-		if row.SameAs != "" {
-			same = append(same, row.Stage+" = "+row.SameAs)
-			continue
-		}
-		if row.Zero() {
-			z := row.Stage + " is 0 on both sides"
-			if row.Stage == "Network" && s.Current != nil {
-				z += fmt.Sprintf(" (%d of %d requests opened a new connection)", s.Current.ColdConns, s.Current.N)
-				netHidden = true
-			}
-			same = append(same, z)
+		if row.SameAs != "" || row.Zero() {
 			continue
 		}
 		b.WriteString(detailsRow(row, stats))
 		notes = append(notes, detailsRowNotes(s, row)...)
 	}
 	b.WriteString("\n")
-	if s.Current != nil && s.Current.ColdConns > 1 && !netHidden {
+	if net := s.row("Network"); net != nil && !net.Zero() && s.Current.ColdConns > 1 {
 		notes = append(notes, fmt.Sprintf("%d of %d requests opened a new connection.", s.Current.ColdConns, s.Current.N))
 	}
-	if len(same) > 0 {
-		notes = append(notes, "Not repeated: "+strings.Join(same, "; ")+".")
+	if lo := leftOut(s); lo != "" {
+		notes = append(notes, lo)
 	}
 	for _, n := range notes {
 		fmt.Fprintf(&b, "- %s\n", n)

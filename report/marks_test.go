@@ -2,6 +2,7 @@ package report
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/latgate/latgate/compare"
@@ -62,5 +63,19 @@ func TestToolSpan(t *testing.T) {
 		if _, _, ok := toolSpan(tt.q, 1); ok {
 			t.Errorf("%s: the answer step has a tool span", tt.name)
 		}
+	}
+}
+
+// TestBadgeNamesEveryMetric: a badge names every metric it concerns, in
+// words ("TTFT, inter-token, total and perceived"), never "+2".
+func TestBadgeNamesEveryMetric(t *testing.T) {
+	t.Parallel()
+	var checks []compare.Check
+	for _, m := range []vocab.Metric{vocab.TTFT, vocab.ITL, vocab.Total, vocab.Perceived} {
+		checks = append(checks, compare.Check{Metric: m, Stat: vocab.P50, Status: vocab.Regression, DeltaPct: 50})
+	}
+	got := badgesOf(checks, nil)[0].String()
+	if got != "❌ TTFT, inter-token, total and perceived regression" || strings.Contains(got, "+") {
+		t.Errorf("badge %q", got)
 	}
 }

@@ -408,6 +408,37 @@ func footnote(r *Report, esc func(string) string) string {
 		r.Tested, trimFloat(o.Alpha), trimFloat(100*o.Tolerance), trimFloat(r.minDeltaMs()), esc(strings.Join(r.failOn(), ", ")))
 }
 
+// sameBecause says why a row repeats another, where one reason does.
+var sameBecause = map[[2]string]string{{"Per token", "Inter-token"}: "one token per event"}
+
+// leftOut says which rows of a scenario's budget table are not shown, and
+// why: the same values as another row (Per token as Inter-token), or 0 on
+// both sides (Network on warm connections, with the row's notes); "" when
+// every row is shown. The stages are the report's own words.
+func leftOut(s Scenario) string {
+	var parts []string
+	for _, row := range s.Rows {
+		switch {
+		case row.SameAs != "":
+			p := row.Stage + ", the same as " + row.SameAs
+			if why := sameBecause[[2]string{row.Stage, row.SameAs}]; why != "" {
+				p += " (" + why + ")"
+			}
+			parts = append(parts, p)
+		case row.Zero():
+			p := row.Stage + ", 0 on both sides"
+			if len(row.Notes) > 0 {
+				p += " (" + strings.Join(row.Notes, "; ") + ")"
+			}
+			parts = append(parts, p)
+		}
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return "Left out: " + strings.Join(parts, "; ") + "."
+}
+
 // stepsNote says what a steps table shows.
 const stepsNote = "Steps in ms from each step's start: the tool-calling steps in order, then the answer (the step that called no tool); " +
 	"tool time: the step's tools, run by latgate after the step's call or, on a server-driven agent (an AI SDK route), by the server within the step, whose total then includes it; " +

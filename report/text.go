@@ -130,15 +130,8 @@ func textScenario(w io.Writer, s Scenario, color bool) {
 	t.alignLeft = map[int]bool{0: true, 1: true, 6: true, 7: true}
 	var notes []string
 	for _, row := range s.Rows {
-		if row.SameAs != "" {
-			continue
-		}
-		if row.Zero() {
-			// Network on warm connections: no row, but say why.
-			for _, n := range row.Notes {
-				notes = append(notes, row.Stage+" 0.0 ms: "+n)
-			}
-			continue
+		if row.SameAs != "" || row.Zero() {
+			continue // said once below (leftOut)
 		}
 		stage := "  " + row.Stage
 		if row.Unit != "ms" && row.Unit != "%" {
@@ -152,6 +145,9 @@ func textScenario(w io.Writer, s Scenario, color bool) {
 		for _, n := range row.Notes {
 			notes = append(notes, row.Stage+": "+n)
 		}
+	}
+	if lo := leftOut(s); lo != "" {
+		notes = append(notes, lo)
 	}
 	t.write(w)
 	textSteps(w, s)
