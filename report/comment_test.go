@@ -83,7 +83,7 @@ func checkComment(t *testing.T, name string, rep *Report, got, summary string) {
 		}
 		// Each inconclusive check is marked in its cell and named
 		// in the note, the rows left out for repeating it too.
-		for _, want := range []string{"| chat-long @ us-east | 769\u00a0→\u00a0851 (+11%) ⚠️ |", "| 832\u00a0→\u00a01004 (+21%) ⚠️<br>",
+		for _, want := range []string{"| chat-long @ us-east | 769\u00a0→\u00a0851 (+11%)\u00a0⚠️ |", "| 832\u00a0→\u00a01004 (+21%)\u00a0⚠️<br>",
 			"4 checks: chat-short @ eu-west total p95; chat-long @ us-east TTFT p95 (repeated by TTFC and perceived)."} {
 			if !strings.Contains(got, want) {
 				t.Errorf("fail comment lacks %q", want)
@@ -95,7 +95,7 @@ func checkComment(t *testing.T, name string, rep *Report, got, summary string) {
 		}
 	case "few-requests":
 		// The values are shown; "—" marks that they were not tested.
-		if !regexp.MustCompile(`\| \d+\x{a0}→\x{a0}\d+ — \|`).MatchString(summary) || !strings.Contains(got, "— after the values = not tested: p95 needs 40 successful requests per side; 1 pair has 20.") {
+		if !regexp.MustCompile(`\| \d+\x{a0}→\x{a0}\d+\x{a0}— \|`).MatchString(summary) || !strings.Contains(got, "— after the values = not tested: p95 needs 40 successful requests per side; 1 pair has 20.") {
 			t.Errorf("untested p95 not shown with its values, — and its note:\n%s", got)
 		}
 		if strings.Contains(summary, "p95 inconclusive") || strings.Contains(got, "need 40 successful requests per side to test") {

@@ -200,7 +200,7 @@ func TestNotTestedIsNeverOK(t *testing.T) {
 		t.Errorf("headline %q", rep.Headline)
 	}
 	md := Markdown(rep, MarkdownOptions{Marker: "<!-- m -->"})
-	if !regexp.MustCompile(`\| tiny @ us-east \| \d+\x{a0}→\x{a0}\d+ — \| \d+\x{a0}→\x{a0}\d+ — \| .* \| — not tested \|`).MatchString(md) {
+	if !regexp.MustCompile(`\| tiny @ us-east \| \d+\x{a0}→\x{a0}\d+\x{a0}— \| \d+\x{a0}→\x{a0}\d+\x{a0}— \| .* \| — not tested \|`).MatchString(md) {
 		t.Errorf("summary row does not show the values and \"not tested\":\n%s", md)
 	}
 	var b bytes.Buffer

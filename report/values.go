@@ -66,7 +66,7 @@ func changeCell(row *Row, stat vocab.Stat, strong func(string) string) string {
 		}
 	}
 	if m := cellMark(st); m != "" {
-		s += " " + m
+		s += "\u00a0" + m // with the value: never alone on a line
 	}
 	return s
 }
