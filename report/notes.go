@@ -413,8 +413,9 @@ var sameBecause = map[[2]string]string{{"Per token", "Inter-token"}: "one token 
 
 // leftOut says which rows of a scenario's budget table are not shown, and
 // why: the same values as another row (Per token as Inter-token), or 0 on
-// both sides (Network on warm connections, with the row's notes); "" when
-// every row is shown. The stages are the report's own words.
+// both sides, or on the one without a baseline (Network on warm
+// connections, with the row's notes); "" when every row is shown. The
+// stages are the report's own words.
 func leftOut(s Scenario) string {
 	var parts []string
 	for _, row := range s.Rows {
@@ -427,6 +428,9 @@ func leftOut(s Scenario) string {
 			parts = append(parts, p)
 		case row.Zero():
 			p := row.Stage + ", 0 on both sides"
+			if s.Base == nil {
+				p = row.Stage + ", 0" // one side only: no baseline
+			}
 			if len(row.Notes) > 0 {
 				p += " (" + strings.Join(row.Notes, "; ") + ")"
 			}
