@@ -3,6 +3,8 @@ module github.com/latgate/latgate
 go 1.25.0
 
 require (
+	github.com/chromedp/cdproto v0.160.1
+	github.com/chromedp/chromedp v0.23.1
 	github.com/coder/websocket v1.8.15
 	github.com/google/go-github/v62 v62.0.0
 	github.com/montanaflynn/stats v0.14.0
@@ -16,6 +18,7 @@ require (
 )
 
 require (
+	github.com/go-json-experiment/json v0.0.0-20260213210345-44df1a37e875 // indirect
 	github.com/google/go-querystring v1.1.0 // indirect
 	golang.org/x/text v0.34.0 // indirect
 )
