@@ -10,6 +10,7 @@
 //	                                                the Vercel AI SDK's UI message stream to useChat's body (api: ai-sdk)
 //	GET  /v1/realtime?model=M                       the OpenAI Realtime API over WebSocket (realtime.go)
 //	GET  /v1/models
+//	GET  /chat                                      a reference chat page over the AI SDK route (api_browser.go)
 //
 // A request that offers tools gets tool calls in its API's own format
 // (Profile.ToolSteps); the AI SDK route is a server-driven agent that
