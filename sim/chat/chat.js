@@ -15,15 +15,16 @@
 // driver: each click (its event timeStamp), each write of the answer to
 // the DOM (when, its characters) with the frame that painted it (the
 // post-frame time of the animation frame after the write: a
-// requestAnimationFrame callback posts a message, whose task runs once the
-// frame's rendering ended), and its MutationObserver's records.
+// requestAnimationFrame callback posts a task, which runs once the frame's
+// rendering ended), its MutationObserver's records, and when its
+// reader got the first text delta of each answer.
 (() => {
   'use strict';
   const q = new URLSearchParams(location.search);
   const render = q.get('render') || 'append';
   const cost = Number(q.get('cost') || 0);
   const model = q.get('model') || undefined;
-  const stamps = { clicks: [], writes: [], mutations: [] };
+  const stamps = { clicks: [], writes: [], mutations: [], firstText: [] };
   window.__chatStamps = stamps;
 
   const log = document.getElementById('log');
@@ -38,13 +39,19 @@
     if (stamps.mutations.length < 100000) stamps.mutations.push({ at: performance.now(), records: records.length });
   }).observe(log, { subtree: true, childList: true, characterData: true });
 
+  // after runs f in a task after the current one: a user-blocking task
+  // (Prioritized Task Scheduling), which runs before the page's network
+  // reads even when they keep the main thread busy; a message without it.
   const channel = new MessageChannel();
   const waiting = [];
-  channel.port1.onmessage = () => { const w = waiting.shift(); if (w) w.painted = performance.now(); };
+  channel.port1.onmessage = () => { const f = waiting.shift(); if (f) f(); };
+  const after = typeof scheduler === 'object' && typeof scheduler.postTask === 'function'
+    ? (f) => { scheduler.postTask(f, { priority: 'user-blocking' }); }
+    : (f) => { waiting.push(f); channel.port2.postMessage(0); };
   // painted stamps w when the next frame has been rendered; inFrame: the
   // write happened in this frame's requestAnimationFrame callback.
   function painted(w, inFrame) {
-    const post = () => { waiting.push(w); channel.port2.postMessage(0); };
+    const post = () => after(() => { w.painted = performance.now(); });
     if (inFrame) post(); else requestAnimationFrame(post);
   }
   function spin(ms) { const end = performance.now() + ms; while (performance.now() < end) { /* work */ } }
@@ -138,7 +145,9 @@
       const res = await fetch('/api/chat', { method: 'POST', headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ id: chatId, model, messages, trigger: 'submit-message' }) });
       if (!res.ok) throw new Error('HTTP ' + res.status);
+      let first = true;
       await read(res.body, (ev) => {
+        if (ev.type === 'text-delta' && first && ev.delta !== '') { first = false; stamps.firstText.push(performance.now()); }
         if (ev.type === 'text-delta') v.delta(ev.delta);
         if (ev.type === 'error') throw new Error(ev.errorText);
       });
