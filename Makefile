@@ -10,7 +10,7 @@ FUZZTIME ?= 100000x
 # staticcheck, pinned; run from the module proxy (make lint).
 STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 
-.PHONY: all build test unit shells lint treecheck fuzz soak demo bench bench-compare bench-realtime calibrate release clean fmt e2e-action e2e-real e2e-aisdk browser-test screenshots
+.PHONY: all build test unit shells lint treecheck fuzz soak demo bench bench-compare bench-realtime calibrate release clean fmt e2e-action e2e-real e2e-aisdk e2e-browser browser-test screenshots
 
 all: build test
 
@@ -99,12 +99,23 @@ e2e-real:
 e2e-aisdk:
 	bash scripts/e2e-aisdk.sh
 
-# The report rendered in headless Chromium (Debian's chromium, installed by
-# the script): comments as GitHub renders them and the HTML report; about
-# 2 minutes on 2 cores.
+# Tests in headless Chromium (Debian's chromium, installed by the script):
+# comments as GitHub renders them and the HTML report (package report), and
+# the browser driver against the simulator's chat page and hostile pages
+# (package browser: painted times against the page's own stamps, the
+# client stage of ?cost=40, Ctrl-C leaving no process); one package at a
+# time, as they time frames; about 7 minutes on 2 cores.
 browser-test:
 	sh scripts/install-chromium.sh
-	$(GO) test -tags browser -count=1 -run '^TestBrowser' -timeout 10m ./report
+	$(GO) test -tags browser -count=1 -p 1 -run '^TestBrowser' -timeout 20m ./report ./browser
+
+# A real frontend in a real browser: a chat page on the AI SDK's useChat
+# with marked and highlight.js (npm, pinned), bundled with esbuild in two
+# builds and served beside the AI SDK route of e2e-aisdk; its painted TTFT
+# and client stage, and a head that renders the whole Markdown on every
+# token; about 3 minutes.
+e2e-browser:
+	bash scripts/e2e-browser.sh
 
 # The PNGs of docs/report.md, from the same pages.
 screenshots:

@@ -1,0 +1,76 @@
+//go:build browser
+
+package browser
+
+import (
+	"context"
+	"os"
+	"testing"
+	"time"
+)
+
+// TestE2EBrowser measures a real frontend (make e2e-browser starts it): a
+// chat page on the AI SDK's useChat with marked and highlight.js, served
+// by the AI SDK route with its mock model, in two builds — base renders
+// the answer's Markdown in memoized blocks, head the whole Markdown of
+// every message on every token (with highlight.js guessing the language
+// of a block that names none). Each request is a conversation of two
+// turns, each answered with a long Markdown document (about 7,400
+// characters in deltas of a few words, 10 ms apart, after 300 ms). Head's
+// renderer shows in its client stage: a token that comes while a long
+// render runs waits for it (client_ms is larger, far larger at p95; on
+// turn 2 the first token re-renders turn 1's whole answer too), and its
+// last paint lags its stream's end (client_end_ms).
+func TestE2EBrowser(t *testing.T) {
+	site := os.Getenv("LATGATE_E2E_BROWSER_URL")
+	if site == "" {
+		t.Skip("needs the frontend and its AI SDK route: make e2e-browser")
+	}
+	b := startBrowser(t)
+	const n = 8
+	type figures struct{ client1, client2, end1, end2, long2, ttft1 []float64 }
+	got := map[string]*figures{}
+	for _, build := range []string{"base", "head"} {
+		o := Options{URL: site + "/" + build + "/?answer=markdown&delay_ms=300&chunk_ms=10", Input: "textarea",
+			Submit: "button[type=submit]", Output: "[data-role=assistant]", Done: "[data-status=ready]", Timeout: time.Minute}
+		p := openPage(t, b, o)
+		f := &figures{}
+		for i := range n {
+			r := p.Request(context.Background(), []string{"Write the long answer.", "Once more, please."})
+			if !r.OK || len(r.Turns) != 2 {
+				t.Fatalf("%s, request %d: %s (%s) %v", build, i, r.Error, r.Failure, r.Console)
+			}
+			t1, t2 := r.Turns[0], r.Turns[1]
+			if t1.PaintedChars < 5000 || t1.Buffered || !t1.Stream.Found {
+				t.Fatalf("%s: turn 1 painted %d characters, buffered %v, stream %+v: want the long answer, streamed", build, t1.PaintedChars, t1.Buffered, t1.Stream)
+			}
+			f.ttft1 = append(f.ttft1, msOf(t1.TTFT))
+			f.client1, f.client2 = append(f.client1, msOf(t1.Client)), append(f.client2, msOf(t2.Client))
+			f.end1, f.end2 = append(f.end1, msOf(t1.ClientEnd)), append(f.end2, msOf(t2.ClientEnd))
+			f.long2 = append(f.long2, float64(t2.LongFrames))
+		}
+		got[build] = f
+		both := append(append([]float64(nil), f.client1...), f.client2...)
+		t.Logf("%s: TTFT p50 %.0f ms; client p50 turn 1 %.1f, turn 2 %.1f ms (both: p50 %.1f, p95 %.1f); client_end p50 %.0f, %.0f ms; long frames on turn 2 p50 %.0f",
+			build, quantile(f.ttft1, .5), quantile(f.client1, .5), quantile(f.client2, .5), quantile(both, .5), quantile(both, .95),
+			quantile(f.end1, .5), quantile(f.end2, .5), quantile(f.long2, .5))
+		p.Close()
+	}
+	base, head := got["base"], got["head"]
+	if c := quantile(base.client1, .5); c > 50 {
+		t.Errorf("base: client stage %.1f ms at p50 on turn 1: a light page paints its first token within a few frames", c)
+	}
+	// The client stage of both turns together: larger at p50, far larger
+	// at p95 (a token that came while a long render ran), and the last
+	// paint well after the stream's end.
+	bc, hc := append(base.client1, base.client2...), append(head.client1, head.client2...)
+	if h, bb := quantile(hc, .5), quantile(bc, .5); h <= bb {
+		t.Errorf("client stage p50: head %.1f ms, base %.1f ms: a head that re-renders the whole Markdown on every token must show more", h, bb)
+	}
+	if h, bb := quantile(hc, .95), quantile(bc, .95); h < bb+20 {
+		t.Errorf("client stage p95: head %.1f ms, base %.1f ms: want head's at least 20 ms more", h, bb)
+	}
+	if h, bb := quantile(head.end1, .5), quantile(base.end1, .5); h < bb+30 {
+		t.Errorf("turn 1's client_end: head %.1f ms, base %.1f ms at p50: want head's last paint well after its stream's end", h, bb)
+	}
+}

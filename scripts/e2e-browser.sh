@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# End-to-end in a real browser against a real frontend: Debian's chromium
+# (scripts/install-chromium.sh), a chat page on the AI SDK's useChat with
+# marked and highlight.js (testdata/e2e/browser: package.json and its
+# lockfile, installed with npm ci into a cache outside the tree) bundled
+# twice with esbuild into a temporary folder (base: memoized Markdown
+# blocks; head: the whole Markdown on every token), served by the AI SDK
+# route of make e2e-aisdk (testdata/e2e/aisdk/server.mjs --static); runs
+# TestE2EBrowser (package browser) against both builds, and stops the
+# server. Nothing built lands in the tree.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+sh scripts/install-chromium.sh
+. scripts/aisdk-lib.sh
+work=$(mktemp -d)
+cleanup() { aisdk_stop; rm -rf "$work"; }
+trap cleanup EXIT
+
+src=testdata/e2e/browser
+npm_cache "$src" frontend
+cp "$src/app.jsx" "$src/build.mjs" "$src/index.html" "$cache/"
+node "$cache/build.mjs" "$work/site"
+aisdk_start "$work" --static "$work/site"
+
+export LATGATE_E2E_BROWSER_URL="${url%/api/chat}"
+set +e
+go test -tags browser -count=1 -run '^TestE2EBrowser$' -v -timeout 20m ./browser
+code=$?
+set -e
+[ $code -eq 0 ] || tail -20 "$work/server.out"
+exit $code
