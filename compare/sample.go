@@ -57,6 +57,7 @@ func (b *Sampler) Add(q *results.Request) {
 	add(vocab.TPOT, msOrNaN(q.TPOTMs))
 	add(vocab.Total, msOrNaN(q.TotalMs))
 	add(vocab.Perceived, msOrNaN(q.PerceivedMs))
+	add(vocab.Client, msOrNaN(q.ClientMs))
 	add(vocab.FirstToolCall, msOrNaN(q.FirstToolCallMs))
 	add(vocab.Answer, msOrNaN(q.AnswerMs))
 	add(vocab.Session, msOrNaN(q.SessionMs))

@@ -24,7 +24,9 @@ func runWarnings(f *results.File, ds report.Digests) []string {
 		if r.Variant != "" {
 			name += " (" + string(r.Variant) + ")"
 		}
-		if b.BufferedMostly() {
+		if b.BufferedMostly() && b.Page {
+			w = append(w, fmt.Sprintf("%s: %d of %d pages showed nothing until their stream had ended (buffered): the page waits for the whole answer (await res.text() or res.json(), a fetch read to its end) or renders only at the end — users see no stream", name, b.Buffered, b.OK))
+		} else if b.BufferedMostly() {
 			w = append(w, fmt.Sprintf("%s: %d of %d streams arrived buffered (the output came all at once after the wait): something between the model and the client holds the output: a proxy or gateway (nginx proxy_buffering, a CDN or API gateway, compression middleware), or the server itself (a writer it does not flush after each event, or Nagle's algorithm coalescing its small writes: set TCP_NODELAY) — users see the answer in bursts instead of a stream", name, b.Buffered, b.OK))
 		}
 		if r.RequestsMin > 0 && r.StoppedAt > 0 && (r.Variant == "" || r.Variant == vocab.Head) {

@@ -26,15 +26,20 @@ type Stage struct {
 
 // Breakdown describes one run: P50/P95 of each stage, errors and cache.
 type Breakdown struct {
-	N, OK       int
-	Network     Stage
-	ServerWait  Stage
-	TTFT        Stage
-	TTFC        Stage
-	ITL         Stage // per-request mean gap between output events
-	TPOT        Stage
-	Total       Stage
-	Perceived   Stage
+	N, OK      int
+	Network    Stage
+	ServerWait Stage
+	TTFT       Stage
+	TTFC       Stage
+	ITL        Stage // per-request mean gap between output events
+	TPOT       Stage
+	Total      Stage
+	Perceived  Stage
+	// Client is a page's client stage (api browser: its first painted
+	// text − the first text on the wire); Page says the run is of a page in
+	// a browser, whose server stage is to the first text on the wire.
+	Client      Stage
+	Page        bool
 	ErrorRate   float64
 	TopError    string
 	TopErrorN   int
@@ -177,7 +182,13 @@ func (d *Digester) Add(q *results.Request) {
 	}
 	net := q.DNSMs + q.ConnectMs + q.TLSMs + q.UpgradeMs
 	d.network = append(d.network, net)
-	if q.TTFBMs != nil {
+	switch {
+	case q.Stream != nil:
+		d.b.Page = true
+		if q.Stream.FirstTextMs != nil {
+			d.wait = append(d.wait, *q.Stream.FirstTextMs-net)
+		}
+	case q.TTFBMs != nil:
 		d.wait = append(d.wait, *q.TTFBMs-net)
 	}
 	d.prompt += q.PromptTokens
@@ -272,6 +283,7 @@ func (d *Digester) Digest(r *results.Run) *Digest {
 	b.TPOT = stage("Per token", v[vocab.TPOT])
 	b.Total = stage("Total", v[vocab.Total])
 	b.Perceived = stage("Perceived", v[vocab.Perceived])
+	b.Client = stage("Client", v[vocab.Client])
 	b.Answer = stage("Answer", v[vocab.Answer])
 	b.Session = stage("Session", v[vocab.Session])
 	b.ToolTime = stage("Tool time", d.toolTime)

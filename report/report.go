@@ -208,6 +208,7 @@ var rowMetrics = []struct {
 }{
 	{vocab.TTFT, "TTFT", "ms"},
 	{vocab.TTFC, "TTFC (visible)", "ms"},
+	{vocab.Client, "Client (render)", "ms"},
 	{vocab.ITL, "Inter-token", "ms/event"},
 	{vocab.TPOT, "Per token", "ms/token"},
 	{vocab.Total, "Total", "ms"},
@@ -360,7 +361,8 @@ func emptyRow(stage, unit string, m vocab.Metric) Row {
 }
 
 // transportRows are the descriptive rows of the connection: Network and
-// Server wait.
+// Server wait (for a page in a browser, the server to the first text of
+// its stream on the wire).
 func transportRows(s Scenario) []Row {
 	desc := func(name string, f func(*Breakdown) Stage) Row {
 		row := Row{Stage: name, Unit: "ms"}
@@ -377,7 +379,11 @@ func transportRows(s Scenario) []Row {
 	if s.Current != nil {
 		net.Notes = append(net.Notes, fmt.Sprintf("%d of %d requests opened a new connection", s.Current.ColdConns, s.Current.N))
 	}
-	return []Row{net, desc("Server wait", func(b *Breakdown) Stage { return b.ServerWait })}
+	server := "Server wait"
+	if s.Current != nil && s.Current.Page {
+		server = "Server (to first text)" // a page's stream: its first text on the wire
+	}
+	return []Row{net, desc(server, func(b *Breakdown) Stage { return b.ServerWait })}
 }
 
 // checkNotes adds a check's notes to a row: its reason (unless the suite's

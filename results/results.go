@@ -210,6 +210,31 @@ type Request struct {
 	// UnknownEvents counts the events of types latgate does not know
 	// (api realtime), which it ignored.
 	UnknownEvents int `json:"unknown_events,omitempty"`
+
+	// A request of a chat page in a browser (api browser, docs/metrics.md)
+	// has the page's answer stream as the browser received it and what the
+	// page added (its client stage); no other request has them (absent).
+	// Its ttft_ms, total_ms and itl_ms are the frames the page painted.
+	Stream *PageStream `json:"stream,omitempty"`
+	// ClientMs is ttft_ms − stream.first_text_ms, ClientEndMs total_ms −
+	// stream.end_ms.
+	ClientMs    *float64 `json:"client_ms,omitempty"`
+	ClientEndMs *float64 `json:"client_end_ms,omitempty"`
+	// LongFrames counts the page's frames over 50 ms from the click to its
+	// last paint; MaxFrameMs is the longest of its frames then.
+	LongFrames *int     `json:"long_frames,omitempty"`
+	MaxFrameMs *float64 `json:"max_frame_ms,omitempty"`
+	// PaintedChars is the answer's characters on the page at the end.
+	PaintedChars *int `json:"painted_chars,omitempty"`
+}
+
+// PageStream is a browser page's answer stream, from the click: its
+// response headers, its first chunk that carried answer text, its end;
+// null where the browser saw none.
+type PageStream struct {
+	TTFBMs      *float64 `json:"ttfb_ms"`
+	FirstTextMs *float64 `json:"first_text_ms"`
+	EndMs       *float64 `json:"end_ms"`
 }
 
 // IsSession reports whether the request was a session of several calls.
@@ -349,7 +374,8 @@ func (q *Request) Check() error {
 	for _, c := range [...]struct {
 		key string
 		v   int
-	}{{"output_tokens", q.OutputTokens}, {"prompt_tokens", q.PromptTokens}, {"cached_tokens", q.CachedTokens}, {"reasoning_tokens", q.ReasoningTokens}, {"unknown_events", q.UnknownEvents}} {
+	}{{"output_tokens", q.OutputTokens}, {"prompt_tokens", q.PromptTokens}, {"cached_tokens", q.CachedTokens}, {"reasoning_tokens", q.ReasoningTokens}, {"unknown_events", q.UnknownEvents},
+		{"long_frames", deref(q.LongFrames)}, {"painted_chars", deref(q.PaintedChars)}} {
 		if c.v < 0 || c.v > maxCount {
 			return fmt.Errorf("%s is %d: a count is from 0 to %g", c.key, c.v, float64(maxCount))
 		}
@@ -357,10 +383,20 @@ func (q *Request) Check() error {
 	if err := checkCost("cost_usd", q.CostUSD); err != nil {
 		return err
 	}
+	if err := q.checkClient(); err != nil {
+		return err
+	}
 	if q.StepCount != nil && (*q.StepCount < 1 || *q.StepCount != len(q.Steps)) {
 		return fmt.Errorf("step_count is %d but the session has %d steps", *q.StepCount, len(q.Steps))
 	}
 	return nil
+}
+
+func deref(n *int) int {
+	if n == nil {
+		return 0
+	}
+	return *n
 }
 
 // failureNames lists the kinds of failure, for a message.
@@ -406,6 +442,7 @@ func (q *Request) badTime() (string, float64, bool) {
 		{"ttfc_ms", q.TTFCMs}, {"total_ms", q.TotalMs}, {"perceived_ms", q.PerceivedMs},
 		{"tpot_ms", q.TPOTMs}, {"max_stall_ms", q.MaxStallMs}, {"sent_ms", &q.SentMs}, {"lag_ms", q.LagMs},
 		{"first_tool_call_ms", q.FirstToolCallMs}, {"answer_ms", q.AnswerMs}, {"session_ms", q.SessionMs}, {"tool_ms", q.ToolMs},
+		{"max_frame_ms", q.MaxFrameMs},
 	}); bad {
 		return key, v, true
 	}
@@ -413,6 +450,9 @@ func (q *Request) badTime() (string, float64, bool) {
 		if !(g >= 0 && g <= MaxMs) {
 			return "itl_ms", g, true
 		}
+	}
+	if key, v, bad := q.badPageTime(); bad {
+		return key, v, true
 	}
 	for i := range q.Steps {
 		st := &q.Steps[i]
@@ -423,6 +463,26 @@ func (q *Request) badTime() (string, float64, bool) {
 		}
 	}
 	return "", 0, false
+}
+
+// badPageTime finds a browser request's stream time out of bounds.
+func (q *Request) badPageTime() (string, float64, bool) {
+	if st := q.Stream; st != nil {
+		return outOfBounds([]timed{{"stream.ttfb_ms", st.TTFBMs}, {"stream.first_text_ms", st.FirstTextMs}, {"stream.end_ms", st.EndMs}})
+	}
+	return "", 0, false
+}
+
+// checkClient refuses a client stage beyond ±MaxMs: a difference of two
+// times, negative when a page paints before its stream ended (or shows a
+// placeholder before the stream's first text).
+func (q *Request) checkClient() error {
+	for _, t := range []timed{{"client_ms", q.ClientMs}, {"client_end_ms", q.ClientEndMs}} {
+		if t.v != nil && !(*t.v >= -MaxMs && *t.v <= MaxMs) {
+			return fmt.Errorf("%s is %g: a client stage is from -%g to %g ms", t.key, *t.v, MaxMs, MaxMs)
+		}
+	}
+	return nil
 }
 
 // Key identifies a run across files: (endpoint, scenario), the variant in

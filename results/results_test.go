@@ -77,3 +77,30 @@ func TestCheckFailure(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckPage: a browser request's stream times are times; its client
+// stage may be negative (a page that paints before its stream ended) but
+// not beyond ±MaxMs; its counts are counts.
+func TestCheckPage(t *testing.T) {
+	v, neg, huge, n, bad := 120.5, -40.0, -2e9, 3, -1
+	ok := Request{OK: true, TTFTMs: &v, TotalMs: &v, Stream: &PageStream{TTFBMs: &v, FirstTextMs: &v}, ClientMs: &v, ClientEndMs: &neg,
+		LongFrames: &n, MaxFrameMs: &v, PaintedChars: &n}
+	if err := ok.Check(); err != nil {
+		t.Fatalf("a sound browser request: %v", err)
+	}
+	for _, tt := range []struct {
+		edit func(*Request)
+		want string
+	}{
+		{func(q *Request) { q.Stream = &PageStream{EndMs: &neg} }, "stream.end_ms is -40: a time is from 0 to 1e+09 ms"},
+		{func(q *Request) { q.ClientEndMs = &huge }, "client_end_ms is -2e+09: a client stage is from -1e+09 to 1e+09 ms"},
+		{func(q *Request) { q.MaxFrameMs = &neg }, "max_frame_ms is -40: a time is from 0 to 1e+09 ms"},
+		{func(q *Request) { q.LongFrames = &bad }, "long_frames is -1: a count is from 0 to 1e+09"},
+	} {
+		q := ok
+		tt.edit(&q)
+		if err := q.Check(); err == nil || err.Error() != tt.want {
+			t.Errorf("Check() = %v, want %q", err, tt.want)
+		}
+	}
+}

@@ -24,6 +24,9 @@ const (
 	TPOT      Metric = "tpot"
 	Total     Metric = "total"
 	Perceived Metric = "perceived"
+	// Client is what a chat page added in the browser (api browser): its
+	// first painted text − the first text of its stream on the wire.
+	Client Metric = "client"
 )
 
 // Session metrics: a scenario with tools or turns is a session of several
@@ -56,7 +59,7 @@ const (
 )
 
 // Latencies are the latency metrics in check order.
-var Latencies = []Metric{TTFT, TTFC, ITL, TPOT, Total, Perceived, FirstToolCall, Answer, Session}
+var Latencies = []Metric{TTFT, TTFC, ITL, TPOT, Total, Perceived, Client, FirstToolCall, Answer, Session}
 
 // PerRequest are the metrics with one value per request (per session), in
 // check order: the latencies and the step count.
