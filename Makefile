@@ -107,7 +107,7 @@ e2e-aisdk:
 # time, as they time frames; about 7 minutes on 2 cores.
 browser-test:
 	sh scripts/install-chromium.sh
-	$(GO) test -tags browser -count=1 -p 1 -run '^TestBrowser' -timeout 20m ./report ./browser
+	$(GO) test -tags browser -count=1 -p 1 -run '^TestBrowser' -timeout 20m ./report ./browser ./gate
 
 # A real frontend in a real browser: a chat page on the AI SDK's useChat
 # with marked and highlight.js (npm, pinned), bundled with esbuild in two

@@ -41,6 +41,15 @@ type Wire struct {
 	Chunks              []Chunk
 	// Failed is why the request failed ("" when it did not).
 	Failed string
+	// Conn is how its connection was set up.
+	Conn Conn
+}
+
+// Conn is a request's connection set-up (DevTools' resource timing), in
+// milliseconds: 0 and Reused on a connection the browser kept open.
+type Conn struct {
+	DNS, Connect, TLS float64
+	Reused            bool
 }
 
 // Chunk is one piece of the stream: when it arrived, its bytes and
@@ -81,9 +90,12 @@ type Metrics struct {
 
 // StreamMetrics are the answer stream's times from t0.
 type StreamMetrics struct {
-	Found              bool
-	URL                string
-	Status             int
+	Found  bool
+	URL    string
+	Status int
+	// DNS, Connect and TLS are its connection's set-up (0 when Reused).
+	DNS, Connect, TLS  time.Duration
+	Reused             bool
 	TTFB, FirstText    time.Duration
 	End                time.Duration
 	Chunks, TextChunks int
@@ -179,7 +191,8 @@ func streamMetrics(w *Wire, t0 float64) StreamMetrics {
 	if w == nil || t0 < 0 {
 		return s
 	}
-	s.Found, s.URL, s.Status = true, w.URL, w.Status
+	s.Found, s.URL, s.Status, s.Reused = true, w.URL, w.Status, w.Conn.Reused
+	s.DNS, s.Connect, s.TLS = ms(w.Conn.DNS, 0), ms(w.Conn.Connect, 0), ms(w.Conn.TLS, 0)
 	if w.Headers >= 0 {
 		s.TTFB = ms(w.Headers, t0)
 	}

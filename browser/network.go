@@ -34,6 +34,7 @@ type netReq struct {
 	id, url, mime        string
 	status               int
 	start, headers, end  float64
+	conn                 Conn
 	failed               string
 	chunks               []Chunk
 	pending              []int          // chunks whose text is not read yet, in order
@@ -81,11 +82,11 @@ func (l *netLog) sent(id, url, resourceType string, at float64) bool {
 	return true
 }
 
-func (l *netLog) response(id string, status int, contentType string, headers float64) {
+func (l *netLog) response(id string, status int, contentType string, headers float64, conn Conn) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if r := l.byID[id]; r != nil {
-		r.status, r.mime, r.headers = status, contentType, headers
+		r.status, r.mime, r.headers, r.conn = status, contentType, headers, conn
 		r.scanner = l.scan(contentType)
 	}
 }
@@ -248,7 +249,7 @@ func (r *netReq) onPage(offset float64) *Wire {
 		}
 		return t - offset
 	}
-	w := &Wire{URL: r.url, Status: r.status, Start: conv(r.start), Headers: conv(r.headers), End: conv(r.end), Failed: r.failed}
+	w := &Wire{URL: r.url, Status: r.status, Start: conv(r.start), Headers: conv(r.headers), End: conv(r.end), Failed: r.failed, Conn: r.conn}
 	for _, c := range r.chunks {
 		c.At = conv(c.At)
 		w.Chunks = append(w.Chunks, c)

@@ -28,7 +28,7 @@ func TestNetLogBuffered(t *testing.T) {
 	}
 	start := `data: {"type":"start"}` + "\n\n"
 	half := delta("Hel")[:20]
-	l.response("1", 200, sse, 1010)
+	l.response("1", 200, sse, 1010, Conn{Connect: 1.5})
 	l.data("1", 1011, len(start), nil)
 	l.data("1", 1050, len(half), nil)
 	// The reply's buffered bytes are late: the next chunk already came
@@ -50,7 +50,7 @@ func TestNetLogBuffered(t *testing.T) {
 		t.Errorf("text per chunk %v, want %v (the line split over chunks 2 and 3 is text at 3)", text, want)
 	}
 	w := r.onPage(900)
-	if w.Start != 100 || w.Headers != 110 || w.End != 200 || w.Chunks[2].At != 160 {
+	if w.Start != 100 || w.Headers != 110 || w.End != 200 || w.Chunks[2].At != 160 || w.Conn.Connect != 1.5 {
 		t.Errorf("on the page's clock: %+v", w)
 	}
 }
@@ -79,7 +79,7 @@ func TestNetLogAnswer(t *testing.T) {
 	l.sent("b", "http://p/api/title", "Fetch", 120)
 	l.sent("c", "http://p/api/chat?x=1", "Fetch", 130)
 	for _, id := range []string{"a", "b", "c"} {
-		l.response(id, 200, sse, 140)
+		l.response(id, 200, sse, 140, Conn{Reused: true})
 		l.buffered(id, nil, nil)
 	}
 	l.data("a", 150, 10, []byte(delta("early")))
@@ -117,7 +117,7 @@ func TestNetLogBounds(t *testing.T) {
 		t.Errorf("%d requests kept, want %d", len(l.reqs), maxRequests)
 	}
 	id := l.reqs[0].id
-	l.response(id, 200, sse, 1)
+	l.response(id, 200, sse, 1, Conn{})
 	l.data(id, 2, 100, nil)
 	l.buffered(id, nil, errors.New("cannot stream"))
 	for range maxChunks + 5 {

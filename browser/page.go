@@ -244,7 +244,7 @@ func (p *Page) networkEvent(ev any) {
 		if r.Timing != nil {
 			headers = r.Timing.RequestTime*1000 + r.Timing.ReceiveHeadersEnd
 		}
-		p.net.response(string(ev.RequestID), int(r.Status), r.MimeType, headers)
+		p.net.response(string(ev.RequestID), int(r.Status), r.MimeType, headers, connOf(r.Timing))
 	case *network.EventDataReceived:
 		p.net.data(string(ev.RequestID), float64(ev.Timestamp)*1000, int(ev.DataLength), ev.Data)
 	case *network.EventLoadingFinished:
@@ -257,6 +257,24 @@ func (p *Page) networkEvent(ev any) {
 		}
 		p.net.loadFailed(string(ev.RequestID), "", ev.ErrorText, float64(ev.Timestamp)*1000)
 	}
+}
+
+// connOf is a request's connection set-up from its resource timing (-1:
+// a phase that did not happen, as on a kept-open connection).
+func connOf(t *network.ResourceTiming) Conn {
+	if t == nil || t.ConnectStart < 0 {
+		return Conn{Reused: true}
+	}
+	span := func(a, b float64) float64 { return max(0, b-a) }
+	c := Conn{Connect: span(t.ConnectStart, t.ConnectEnd)}
+	if t.DNSStart >= 0 {
+		c.DNS = span(t.DNSStart, t.DNSEnd)
+	}
+	if t.SslStart >= 0 {
+		c.TLS = span(t.SslStart, t.SslEnd)
+		c.Connect -= c.TLS // DevTools' connect span holds the TLS handshake
+	}
+	return c
 }
 
 // streamContent asks for a followed request's bytes as they arrive.

@@ -19,7 +19,9 @@ const clickWait = 5 * time.Second
 // Result is one request: its turns (the prompt, then each next message
 // typed into the same conversation) and, when it failed, why.
 type Result struct {
-	Turns   []Metrics
+	Turns []Metrics
+	// Starts are the turns' clicks, from the first turn's.
+	Starts  []time.Duration
 	OK      bool
 	Error   string
 	Failure vocab.Failure
@@ -50,11 +52,16 @@ func (p *Page) Request(ctx context.Context, prompts []string) Result {
 	p.mu.Unlock()
 	res := Result{OK: true}
 	f := p.reset(ctx)
+	first := math.NaN()
 	for i := 0; f == nil && i < len(prompts); i++ {
 		var m Metrics
-		m, f = p.turn(ctx, prompts[i])
+		var t0 float64
+		m, t0, f = p.turn(ctx, prompts[i])
 		if f == nil {
-			res.Turns = append(res.Turns, m)
+			if i == 0 {
+				first = t0
+			}
+			res.Turns, res.Starts = append(res.Turns, m), append(res.Starts, ms(t0, first))
 		}
 		if f != nil && len(prompts) > 1 {
 			f.msg = fmt.Sprintf("turn %d: %s", i+1, f.msg)
@@ -103,23 +110,24 @@ func loadFailure(ctx context.Context, err error) vocab.Failure {
 	return vocab.Connection
 }
 
-// turn types prompt, sends it and waits for the answer.
-func (p *Page) turn(ctx context.Context, prompt string) (Metrics, *failure) {
+// turn types prompt, sends it and waits for the answer: its metrics and
+// its t0 on the page's clock.
+func (p *Page) turn(ctx context.Context, prompt string) (Metrics, float64, *failure) {
 	ctx, cancel := p.bound(ctx, p.o.Timeout)
 	defer cancel()
 	if f := p.typeInto(ctx, prompt); f != nil {
-		return Metrics{}, f
+		return Metrics{}, 0, f
 	}
 	var x, y float64
 	if p.o.Submit != SubmitEnter {
 		var f *failure
 		if x, y, f = p.clickable(ctx, "submit", p.o.Submit); f != nil {
-			return Metrics{}, f
+			return Metrics{}, 0, f
 		}
 	}
 	p.net.arm()
 	if err := p.eval(ctx, "arm("+js(p.o.Output)+","+js(p.o.Done)+")", nil); err != nil {
-		return Metrics{}, p.lost(ctx, err)
+		return Metrics{}, 0, p.lost(ctx, err)
 	}
 	var err error
 	if p.o.Submit == SubmitEnter {
@@ -128,7 +136,7 @@ func (p *Page) turn(ctx context.Context, prompt string) (Metrics, *failure) {
 		err = p.click(ctx, x, y)
 	}
 	if err != nil {
-		return Metrics{}, p.lost(ctx, err)
+		return Metrics{}, 0, p.lost(ctx, err)
 	}
 	f := p.wait(ctx)
 	var fr *framesJSON
@@ -136,9 +144,9 @@ func (p *Page) turn(ctx context.Context, prompt string) (Metrics, *failure) {
 		if f == nil {
 			f = p.lost(ctx, err)
 		}
-		return Metrics{}, f
+		return Metrics{}, 0, f
 	}
-	return p.derive(fr), f
+	return p.derive(fr), fr.T0, f
 }
 
 // after is a short context of the tab (3 s) for a call outside a turn's

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/latgate/latgate/browser"
 	"github.com/latgate/latgate/fileio"
 	"github.com/latgate/latgate/report"
 	"github.com/latgate/latgate/results"
@@ -22,6 +23,9 @@ import (
 //go:embed demo.yaml
 var demoSuite string
 
+//go:embed demo_browser.yaml
+var demoBrowserSuite string
+
 // DemoOptions choose the simulator profiles of the demo's two builds.
 type DemoOptions struct {
 	BaseProfile, HeadProfile string
@@ -32,6 +36,10 @@ type DemoOptions struct {
 	// loopback of a virtual clock.)
 	Serve  func(http.Handler) (string, func(), error)
 	Client *http.Client
+	// FindBrowser finds the browser of the demo's chat page; nil:
+	// browser.Find on PATH and $CHROME_PATH. None found skips that part,
+	// saying how to get one.
+	FindBrowser func() (string, error)
 }
 
 // serveLoopback serves h on a free loopback port.
@@ -126,6 +134,68 @@ func Demo(ctx context.Context, env Env, o DemoOptions) error {
 	fmt.Fprintln(w, "-----8<-----")
 	fmt.Fprint(w, report.Markdown(rep, report.MarkdownOptions{Marker: CommentMarker("demo")}))
 	fmt.Fprintln(w, "-----8<-----")
+	if err := demoBrowser(ctx, env, o, dir); err != nil {
+		return err
+	}
 	fmt.Fprintf(w, "\nIn CI this verdict (%s) would exit %d. Try it on your own endpoint: latgate init, then latgate run.\n", rep.Verdict, map[vocab.Verdict]int{vocab.Pass: 0, vocab.Fail: 1}[rep.Verdict])
+	return nil
+}
+
+// demoBrowser is the demo's chat page in a real browser, when one is
+// found: the simulator's reference page, its base build appending each
+// delta and its head re-rendering the whole answer as Markdown with 25 ms
+// of main-thread work per update, measured interleaved; the budget table
+// shows the client stage. Without a browser it says how to get one.
+func demoBrowser(ctx context.Context, env Env, o DemoOptions, dir string) error {
+	w := env.Stdout
+	find := o.FindBrowser
+	if find == nil {
+		find = func() (string, error) { return browser.Find("", browser.OSEnv) }
+	}
+	path, err := find()
+	if err != nil {
+		fmt.Fprintf(w, "\n4. A chat page in a browser (api browser): skipped: %v\n", err)
+		return nil
+	}
+	p, _ := sim.Named("fast")
+	p.ToolSteps, p.Tokens = 0, 24
+	url, stop, err := serveLoopback(sim.New(p, 44)) // a browser reaches a real socket only
+	if err != nil {
+		return err
+	}
+	defer stop()
+	page := strings.TrimSuffix(url, "/v1") + "/chat"
+	load := func(query string) (*suite.Config, error) {
+		text := strings.NewReplacer("{{PAGE}}", page+query, "{{BROWSER}}", path).Replace(demoBrowserSuite)
+		cfg, err := suite.Parse("demo_browser.yaml", []byte(text), suite.Options{Getenv: env.Getenv})
+		return cfg, AsBadInput(err)
+	}
+	base, err := load("?render=append")
+	if err != nil {
+		return err
+	}
+	head, err := load("?render=markdown&cost=25")
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\n4. A chat page in a browser (api browser, %s): the simulator's page at %s, its base build appending each delta, its head re-rendering the whole answer as Markdown with 25 ms of work per update, measured interleaved…\n", path, page)
+	f, err := MeasureAB(ctx, base, head, MeasureOptions{Source: results.Source{GitRef: "demo", Runner: "local"}, Progress: env.Stderr, TTY: env.TTY, ToolVersion: env.ToolVersion})
+	if err != nil {
+		return err
+	}
+	out := filepath.Join(dir, "ab-browser.json")
+	if err := fileio.Write(out, f); err != nil {
+		return AsCannotRun(err)
+	}
+	th, err := CompareConfig(head, Overrides{})
+	if err != nil {
+		return err
+	}
+	rep, _, err := CompareAB(f, out, th)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(w)
+	report.Text(w, rep, env.Color)
 	return nil
 }

@@ -5,11 +5,13 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"testing/synctest"
 
+	"github.com/latgate/latgate/browser"
 	"github.com/latgate/latgate/fileio"
 	"github.com/latgate/latgate/internal/clocktest"
 	"github.com/latgate/latgate/vocab"
@@ -28,6 +30,10 @@ func TestDemo(t *testing.T) {
 			Serve: func(h http.Handler) (string, func(), error) {
 				s := clocktest.NewServer(t, h)
 				return s.URL + "/v1", s.Close, nil
+			},
+			// No browser on virtual time: the demo says how to get one.
+			FindBrowser: func() (string, error) {
+				return browser.Find("", browser.Env{Getenv: func(string) string { return "" }, LookPath: func(string) (string, error) { return "", exec.ErrNotFound }})
 			}}
 		env := Env{Stdout: &out, Stderr: io.Discard, Getenv: func(string) string { return "" }, ToolVersion: "v0.0.0-test"}
 		if err := Demo(context.Background(), env, o); err != nil {
@@ -36,7 +42,8 @@ func TestDemo(t *testing.T) {
 		text := out.String()
 		for _, want := range []string{"1. Measuring both builds", "2. Comparing head with base", "3. The pull-request comment",
 			"<b>agent-order</b> @ sim", "| First tool call |", "| Answer |", "| Model calls (per session) |", "| step | sessions |",
-			"tool time of the whole session: 200 → 200", "In CI this verdict (fail) would exit 1."} {
+			"tool time of the whole session: 200 → 200", "In CI this verdict (fail) would exit 1.",
+			"4. A chat page in a browser (api browser): skipped: no Chromium or Chrome found on PATH", "apt-get install chromium"} {
 			if !strings.Contains(text, want) {
 				t.Errorf("the demo's output lacks %q", want)
 			}

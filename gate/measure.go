@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"github.com/latgate/latgate/browser"
 	"io"
 	"math"
 	"net/http"
@@ -129,7 +130,7 @@ type planned struct {
 func groupOf(s suite.Scenario, ep suite.Endpoint) (probe.Request, func(int, *probe.Request), error) {
 	api := apiOf(ep)
 	req := probe.Request{API: api, Method: ep.Method, URL: probe.URL(api, targetOf(ep)), APIKey: ep.APIKey, Headers: ep.Headers,
-		Stream: streamSpecOf(ep.Stream)}
+		Stream: streamSpecOf(ep.Stream), Page: pageOf(ep)}
 	// vary is the i-th request's: a single call's body, or a session (a
 	// server-driven agent's every request is one, though it offers no
 	// tools and has no turns: its steps are read from its stream).
@@ -183,6 +184,13 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 		sockets = probe.NewSockets()
 		defer sockets.Close()
 	}
+	pages, err := pages(ctx, browser.OSEnv, cfg, baseCfg) // a browser for the chat pages
+	if err != nil {
+		return nil, err
+	}
+	if pages != nil {
+		defer pages.Close()
+	}
 	secrets := cfg.Secrets()
 	if baseCfg != nil {
 		secrets = append(secrets, baseCfg.Secrets()...)
@@ -205,7 +213,7 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 		Sink: sink.add,
 		Prober: &probe.Prober{
 			Client: client, Timeout: cfg.Limits.Timeout, StallTimeout: cfg.Limits.StallTimeout,
-			ReadingRate: cfg.ReadingRate, Secrets: secrets, Sockets: sockets,
+			ReadingRate: cfg.ReadingRate, Secrets: secrets, Sockets: sockets, Pages: pages,
 		},
 		Limits: probe.Limits{MaxRequests: cfg.Limits.MaxRequests, MaxOutputTokens: cfg.Limits.MaxOutputTokens,
 			MaxCost: cfg.Limits.MaxCost, Cost: func(g int, rec probe.Record) float64 { usd, _ := sink.costOf(g, rec); return usd }},
@@ -582,6 +590,9 @@ func requestOf(r probe.Record) results.Request {
 	}
 	if r.Session != nil {
 		sessionOfRecord(&q, r)
+	}
+	if r.Page != nil {
+		pageOfRecord(&q, r)
 	}
 	return q
 }

@@ -29,6 +29,9 @@ func runWarnings(f *results.File, ds report.Digests) []string {
 		} else if b.BufferedMostly() {
 			w = append(w, fmt.Sprintf("%s: %d of %d streams arrived buffered (the output came all at once after the wait): something between the model and the client holds the output: a proxy or gateway (nginx proxy_buffering, a CDN or API gateway, compression middleware), or the server itself (a writer it does not flush after each event, or Nagle's algorithm coalescing its small writes: set TCP_NODELAY) — users see the answer in bursts instead of a stream", name, b.Buffered, b.OK))
 		}
+		if b.Page && b.OK > 0 && b.NoStream*2 >= b.OK {
+			w = append(w, pageWarning(name, b.NoStream, b.OK))
+		}
 		if r.RequestsMin > 0 && r.StoppedAt > 0 && (r.Variant == "" || r.Variant == vocab.Head) {
 			w = append(w, fmt.Sprintf("%s: adaptive: stopped at %d of %d requests: %s", report.EscapeName(r.Scenario)+" @ "+report.EscapeName(r.Endpoint), r.StoppedAt, r.Config.Requests, report.EscapeName(r.StopReason)))
 		}

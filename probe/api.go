@@ -50,6 +50,9 @@ type description struct {
 	// WebSocket): its record and the timeline its metrics were derived
 	// from. nil: Prober.call's HTTP stream (send, read, derive).
 	do func(p *Prober, ctx context.Context, req Request) (Record, timeline)
+	// whole: do makes a session's request whole, its turns included (a
+	// browser types each turn into one page), not one call per step.
+	whole bool
 	// serverTiming is where the API's per-request server timings (the
 	// server's own queue, prefill and decode times: response headers such
 	// as openai-processing-ms, or fields of the stream's last event) will

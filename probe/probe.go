@@ -36,6 +36,7 @@ import (
 
 	openai "github.com/sashabaranov/go-openai"
 
+	"github.com/latgate/latgate/browser"
 	"github.com/latgate/latgate/internal/clock"
 )
 
@@ -52,6 +53,8 @@ type Request struct {
 	// calls (steps): Body is then built for each step from Session.Params
 	// and the conversation so far.
 	Session *Session
+	// Page is how api browser drives the chat page at its URL.
+	Page *browser.Options
 }
 
 // Prober sends requests and times them.
@@ -72,6 +75,9 @@ type Prober struct {
 	// Sockets keeps Realtime connections open between requests (api
 	// realtime); nil opens a connection for every request.
 	Sockets *Sockets
+	// Pages is the browser of api browser's requests (nil: none can be
+	// made).
+	Pages *Pages
 }
 
 var (
@@ -102,7 +108,7 @@ func (s *stallReader) Read(p []byte) (int, error) {
 // a classified event stamped with its arrival: the timeline) and derive (a
 // pure function from the timeline to every stream metric).
 func (p *Prober) Do(ctx context.Context, req Request) Record {
-	if req.Session != nil {
+	if req.Session != nil && !describe(req.API).whole {
 		return p.session(ctx, req)
 	}
 	rec, _ := p.call(ctx, req)

@@ -71,6 +71,9 @@ type Record struct {
 	// single call (its steps, tool time, answer); nil for a single call.
 	// For a session the stream fields above cover the whole session.
 	Session *SessionRecord
+	// Page is what a chat page in a browser measured beyond them (api
+	// browser); nil for every other API.
+	Page *PageRecord
 
 	// misread: the stream could not be read as configured (a custom
 	// endpoint's text pointer matched no event, or its stream is not SSE
@@ -83,13 +86,17 @@ type Record struct {
 // as arriving together (see Buffered).
 const BufferedGap = time.Millisecond
 
-// Buffered reports whether the request's stream arrived buffered: at least
+// Buffered reports whether the request's stream arrived buffered (for a
+// page in a browser: whether it showed nothing until its stream ended): at least
 // four output events, and the median gap between them under BufferedGap. A
 // proxy or gateway that holds the response and releases it at once turns
 // streaming into a long TTFT with inter-token gaps near zero; no model
 // streams like that. The median, not every gap, so that a few events the
 // client itself was slow to decode (a loaded machine) do not hide it.
 func (r Record) Buffered() bool {
+	if r.Page != nil {
+		return r.Page.Buffered
+	}
 	if len(r.ITL) < 3 {
 		return false
 	}

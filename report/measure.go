@@ -38,8 +38,11 @@ type Breakdown struct {
 	// Client is a page's client stage (api browser: its first painted
 	// text − the first text on the wire); Page says the run is of a page in
 	// a browser, whose server stage is to the first text on the wire.
-	Client      Stage
-	Page        bool
+	Client Stage
+	Page   bool
+	// NoStream counts the successful requests of a page whose answer
+	// stream latgate did not see (their client stage is null).
+	NoStream    int
 	ErrorRate   float64
 	TopError    string
 	TopErrorN   int
@@ -187,6 +190,8 @@ func (d *Digester) Add(q *results.Request) {
 		d.b.Page = true
 		if q.Stream.FirstTextMs != nil {
 			d.wait = append(d.wait, *q.Stream.FirstTextMs-net)
+		} else {
+			d.b.NoStream++
 		}
 	case q.TTFBMs != nil:
 		d.wait = append(d.wait, *q.TTFBMs-net)

@@ -6,8 +6,10 @@
 # twice with esbuild into a temporary folder (base: memoized Markdown
 # blocks; head: the whole Markdown on every token), served by the AI SDK
 # route of make e2e-aisdk (testdata/e2e/aisdk/server.mjs --static); runs
-# TestE2EBrowser (package browser) against both builds, and stops the
-# server. Nothing built lands in the tree.
+# TestE2EBrowser (package browser: the driver on both builds) and
+# TestE2EBrowserAB (package gate: latgate ab of the two builds with api
+# browser, a failing client budget), and stops the server. Nothing built
+# lands in the tree.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sh scripts/install-chromium.sh
@@ -24,7 +26,7 @@ aisdk_start "$work" --static "$work/site"
 
 export LATGATE_E2E_BROWSER_URL="${url%/api/chat}"
 set +e
-go test -tags browser -count=1 -run '^TestE2EBrowser$' -v -timeout 20m ./browser
+go test -tags browser -count=1 -p 1 -run '^TestE2EBrowser(AB)?$' -v -timeout 30m ./browser ./gate
 code=$?
 set -e
 [ $code -eq 0 ] || tail -20 "$work/server.out"

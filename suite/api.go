@@ -14,7 +14,10 @@ import (
 // optionalKeys are the endpoint keys beyond the common ones (name, api,
 // model, api_key_env, headers): each API takes some of them (apis.Spec's
 // Keys); a key of another API is an error.
-var optionalKeys = []string{apis.BaseURL, "deployment", "api_version", apis.URL, "method", "body", "stream", "audio"}
+var optionalKeys = []string{apis.BaseURL, "deployment", "api_version", apis.URL, "method", "body", "stream", "audio", browserKey}
+
+// browserKey is the key of a page's browser block.
+const browserKey = "browser"
 
 func (p *parser) endpoint(i int, re rawEndpoint, seen map[string]bool, n int) Endpoint {
 	ip := fmt.Sprintf("endpoints[%d]", i)
@@ -45,7 +48,8 @@ func (p *parser) endpoint(i int, re rawEndpoint, seen map[string]bool, n int) En
 		return e
 	}
 	given := map[string]bool{apis.BaseURL: re.BaseURL != "", "deployment": re.Deployment != "", "api_version": re.APIVersion != "",
-		apis.URL: re.URL != "", "method": re.Method != "", "body": re.Body != nil, "stream": re.Stream != nil, "audio": re.Audio != nil}
+		apis.URL: re.URL != "", "method": re.Method != "", "body": re.Body != nil, "stream": re.Stream != nil, "audio": re.Audio != nil,
+		browserKey: re.Browser != nil}
 	for _, k := range optionalKeys {
 		if given[k] && !slices.Contains(spec.Keys, k) {
 			p.errf(p.line(ip+"."+k), "endpoint %q: %s is not a key of api %s (%s takes %s)", e.Name, k, e.API, e.API, strings.Join(spec.Keys, ", "))
@@ -77,6 +81,9 @@ func (p *parser) endpointKeys(ip string, e *Endpoint, re rawEndpoint, spec apis.
 	}
 	if takes("stream") && re.Stream != nil {
 		p.stream(ip+".stream", e, *re.Stream)
+	}
+	if takes(browserKey) {
+		p.browser(ip, e, re)
 	}
 	for _, need := range spec.Needs {
 		if !e.has(need.Key) {
@@ -123,6 +130,8 @@ func (e *Endpoint) has(k string) bool {
 		return e.Body != nil
 	case "audio":
 		return e.Audio
+	case browserKey:
+		return e.Browser != nil
 	}
 	return *e.key(k) != ""
 }

@@ -60,6 +60,7 @@ func Fingerprint(s Scenario, e Endpoint) (string, map[string]string) {
 		parts["temperature"] = strconv.FormatFloat(*s.Temperature, 'g', -1, 64)
 	}
 	sessionParts(s, parts)
+	browserParts(e, parts)
 	keys := make([]string, 0, len(parts))
 	for k := range parts {
 		keys = append(keys, k)

@@ -97,6 +97,7 @@ type rawEndpoint struct {
 	Body       *rawBody          `yaml:"body"`
 	Stream     *rawStream        `yaml:"stream"`
 	Audio      *bool             `yaml:"audio"`
+	Browser    *rawBrowser       `yaml:"browser"`
 }
 
 // rawRequests is a fixed count (requests: 50) or a range (requests:

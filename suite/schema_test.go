@@ -209,7 +209,8 @@ func TestSchemaKeysPerAPI(t *testing.T) {
 	t.Parallel()
 	s := loadSchema(t)
 	values := map[string]string{apis.BaseURL: "http://x/api", apis.URL: "http://x/a", "deployment": "d", "api_version": "v",
-		"method": "POST", "body": "{messages: \"{{messages}}\"}", "stream": "{format: sse, text: /t}", "audio": "true"}
+		"method": "POST", "body": "{messages: \"{{messages}}\"}", "stream": "{format: sse, text: /t}", "audio": "true",
+		"browser": "{input: textarea, submit: button, output: .answer}"}
 	opt := Options{ReadFile: func(string) ([]byte, error) { return []byte("x"), nil }, Getenv: func(string) string { return "v" }}
 	endpoint := func(spec apis.Spec, keys []string) string {
 		src := fmt.Sprintf("endpoints:\n  - {api: %s, model: m", spec.Name)

@@ -94,7 +94,9 @@ type Endpoint struct {
 	Stream *Stream
 	// Realtime only: answer in audio (TTFT is the first audio delta).
 	Audio bool
-	Line  int
+	// Browser, for a chat page in a browser: how the page is driven.
+	Browser *Browser
+	Line    int
 	// envSecrets are the values its headers, url or base_url took from the
 	// environment: a key in a URL (?key=${K}) is as secret as a header.
 	envSecrets []string

@@ -1,0 +1,207 @@
+//go:build browser
+
+package gate
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"net/http/httptest"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/latgate/latgate/browser"
+	"github.com/latgate/latgate/fileio"
+	"github.com/latgate/latgate/report"
+	"github.com/latgate/latgate/results"
+	"github.com/latgate/latgate/sim"
+	"github.com/latgate/latgate/suite"
+	"github.com/latgate/latgate/vocab"
+)
+
+// chromium is the system browser, or the test skips.
+func chromium(t *testing.T) string {
+	t.Helper()
+	p, err := browser.Find("", browser.OSEnv)
+	if err != nil {
+		t.Skipf("%v (make browser-test installs Debian's chromium)", err)
+	}
+	return p
+}
+
+// pageSuite is a suite of one chat page: the simulator's at query.
+func pageSuite(t *testing.T, url, query string) *suite.Config {
+	t.Helper()
+	text := `endpoints:
+  - name: web
+    api: browser
+    url: "` + url + `/chat?` + query + `"
+    browser: {input: textarea, submit: "button[type=submit]", output: "[data-role=assistant]", done: "[data-status=ready]"}
+scenarios:
+  - {name: page, prompt: "Say something.", requests: 10, warmup: 1, turns: ["And then?"]}
+budgets:
+  client: {p95: 60}
+regression: {tolerance: 10%, min_delta: 10ms}
+limits: {timeout: 20s}
+`
+	cfg, err := suite.Parse("page.yaml", []byte(text), suite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
+}
+
+// TestBrowserRunAndAB: api browser end to end on the simulator's chat
+// page: every request of a two-turn conversation has its painted times,
+// its stream and its client stage in a results file that reads back
+// valid; an ab of the page with 40 ms of work per update in its head
+// fails on client.
+func TestBrowserRunAndAB(t *testing.T) {
+	chromium(t)
+	p, _ := sim.Named("fast")
+	p.ToolSteps, p.TTFT, p.ITL, p.Tokens = 0, sim.Fixed(150*time.Millisecond), sim.Fixed(80*time.Millisecond), 5
+	srv := httptest.NewServer(sim.New(p, 1))
+	defer srv.Close()
+	base, head := pageSuite(t, srv.URL, "render=append"), pageSuite(t, srv.URL, "render=append&cost=40")
+	path, rep := abReport(t, base, head)
+	f, err := fileio.Read(path)
+	if err != nil {
+		t.Fatalf("the file does not read back: %v", err)
+	}
+	mustValidate(t, compileSchema(t, "results.schema.json"), path, readFile(t, path))
+	for _, r := range f.Runs {
+		for i, q := range r.Requests {
+			if !q.OK || q.Stream == nil || q.Stream.FirstTextMs == nil || q.ClientMs == nil || *q.TTFTMs < 150 || q.StepCount == nil || *q.StepCount != 2 ||
+				q.PaintedChars == nil || *q.PaintedChars == 0 || q.AnswerMs == nil || *q.AnswerMs <= *q.TTFTMs {
+				t.Fatalf("%s request %d: %+v", r.Variant, i, q)
+			}
+		}
+	}
+	var client []string
+	for _, s := range rep.Scenarios {
+		for _, c := range s.Checks {
+			if c.Metric == vocab.Client && c.Stat == vocab.P50 {
+				client = append(client, string(c.Status))
+				if c.Current-c.Baseline < 25 || (c.Status != vocab.Regression && c.Status != vocab.OverBudget) {
+					t.Errorf("client p50 %.1f → %.1f ms: %s, want a regression of about 40 ms", c.Baseline, c.Current, c.Status)
+				}
+			}
+		}
+	}
+	if len(client) == 0 || rep.Verdict != vocab.Fail {
+		t.Errorf("client checks %v, verdict %s: want the client stage checked and the gate failed", client, rep.Verdict)
+	}
+}
+
+// abReport measures base and head interleaved (latgate ab), writes the
+// file and compares it: the file's path and the report.
+func abReport(t *testing.T, base, head *suite.Config) (string, *report.Report) {
+	t.Helper()
+	f, err := MeasureAB(context.Background(), base, head, MeasureOptions{Progress: io.Discard})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "ab.json")
+	if err := fileio.Write(path, f); err != nil {
+		t.Fatal(err)
+	}
+	th, err := CompareConfig(head, Overrides{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, _, err := CompareAB(f, path, th)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, rep
+}
+
+// TestBrowserDemo: latgate demo's browser part runs the simulator's page
+// in the browser found and prints a budget table with its client stage.
+func TestBrowserDemo(t *testing.T) {
+	path := chromium(t)
+	var out bytes.Buffer
+	env := Env{Stdout: &out, Stderr: io.Discard, Getenv: func(string) string { return "" }}
+	o := DemoOptions{FindBrowser: func() (string, error) { return path, nil }}
+	if err := demoBrowser(context.Background(), env, o, t.TempDir()); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	t.Log(text)
+	for _, want := range []string{"4. A chat page in a browser (api browser, " + path, "Client (render)", "Server (to first text)", "chat-page"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the demo's browser part lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+var perf = flag.Bool("perf", false, "measure the cost of a browser request (docs/performance.md)")
+
+// TestBrowserCostOfARequest measures what a browser request costs on this
+// machine (go test -tags browser -run TestBrowserCostOfARequest ./gate
+// -perf; docs/performance.md): latgate run of the simulator's chat page
+// (api browser) at concurrency 1 and 4, requests per second and the
+// page's figures, and latgate's own HTTP client on the same route (api
+// ai-sdk) for the first text.
+func TestBrowserCostOfARequest(t *testing.T) {
+	if !*perf {
+		t.Skip("a measurement: -perf")
+	}
+	chromium(t)
+	p, _ := sim.Named("fast")
+	p.ToolSteps, p.TTFT, p.ITL, p.Tokens = 0, sim.Fixed(150*time.Millisecond), sim.Fixed(15*time.Millisecond), 24
+	srv := httptest.NewServer(sim.New(p, 1))
+	defer srv.Close()
+	const n = 40
+	run := func(endpoint string, c int) (*results.Run, time.Duration) {
+		cfg, err := suite.Parse("cost.yaml", []byte(fmt.Sprintf(`endpoints:
+  - name: web
+    api: browser
+    url: "%[1]s/chat"
+    browser: {input: textarea, submit: "button[type=submit]", output: "[data-role=assistant]", done: "[data-status=ready]"}
+  - {name: app, api: ai-sdk, url: "%[1]s/api/chat"}
+scenarios:
+  - {name: chat, prompt: "Say something.", requests: %[2]d, warmup: %[3]d, concurrency: %[3]d, endpoints: [%[4]s]}
+limits: {timeout: 20s}
+`, srv.URL, n, c, endpoint)), suite.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		start := time.Now()
+		f, err := Measure(context.Background(), cfg, MeasureOptions{Progress: io.Discard})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return &f.Runs[0], time.Since(start)
+	}
+	for _, c := range []int{1, 4} {
+		r, took := run("web", c)
+		var ttft, client, wire []float64
+		for _, q := range r.Requests {
+			ttft, client, wire = append(ttft, *q.TTFTMs), append(client, *q.ClientMs), append(wire, *q.Stream.FirstTextMs)
+		}
+		t.Logf("api browser, concurrency %d: %d requests (and %d warmup) in %.1f s = %.2f requests/s; TTFT p50 %.1f p95 %.1f ms; client p50 %.1f p95 %.1f ms; the stream's first text p50 %.1f ms",
+			c, n, c, took.Seconds(), float64(n+c)/took.Seconds(), pct(ttft, .5), pct(ttft, .95), pct(client, .5), pct(client, .95), pct(wire, .5))
+	}
+	r, _ := run("app", 1)
+	var ttfc []float64
+	for _, q := range r.Requests {
+		ttfc = append(ttfc, *q.TTFCMs)
+	}
+	t.Logf("api ai-sdk on the same route: first text (ttfc) p50 %.1f p95 %.1f ms", pct(ttfc, .5), pct(ttfc, .95))
+}
+
+func pct(xs []float64, q float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[max(0, min(len(s)-1, int(math.Ceil(q*float64(len(s))))-1))]
+}
