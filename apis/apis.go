@@ -80,8 +80,11 @@ type Spec struct {
 	ModelFrom  string
 	// Body is what the body key is to the API (with body in Keys).
 	Body BodyKind
-	// Auth is where the endpoint's key is sent.
-	Auth Auth
+	// Auth is where the endpoint's key is sent. NoKey: the API sends no
+	// key and no header of latgate's (a page in a browser makes its own
+	// requests): api_key_env and headers are refused.
+	Auth  Auth
+	NoKey bool
 
 	// Tools is who runs a session's tools; Turns whether a conversation's
 	// further turns can be sent. An API with neither takes no sessions.

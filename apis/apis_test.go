@@ -31,8 +31,8 @@ func TestRegistry(t *testing.T) {
 		if s.Address.Key == apis.BaseURL && s.Address.Default == "" && s.Address.Example == "" {
 			t.Errorf("api %s: a required base_url needs an example for its error", s.Name)
 		}
-		if s.Auth.Header == "" {
-			t.Errorf("api %s: no auth header", s.Name)
+		if (s.Auth.Header == "") != s.NoKey {
+			t.Errorf("api %s: auth header %q, sends no key %v: an API sends its key in a header, or no key at all", s.Name, s.Auth.Header, s.NoKey)
 		}
 	}
 	if d, ok := apis.Lookup(""); !ok || !d.Default {

@@ -10,9 +10,12 @@ import (
 	"io"
 	"math"
 	"net/http/httptest"
+	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -204,4 +207,84 @@ func pct(xs []float64, q float64) float64 {
 	s := slices.Clone(xs)
 	slices.Sort(s)
 	return s[max(0, min(len(s)-1, int(math.Ceil(q*float64(len(s))))-1))]
+}
+
+// TestBrowserCtrlCLeavesNoProcess: a run canceled while its pages are
+// measured (Ctrl-C: latgate's context ends) returns, and no process of
+// its browser is left.
+func TestBrowserCtrlCLeavesNoProcess(t *testing.T) {
+	chromium(t)
+	p, _ := sim.Named("fast")
+	p.ToolSteps, p.TTFT, p.ITL, p.Tokens = 0, sim.Fixed(300*time.Millisecond), sim.Fixed(50*time.Millisecond), 40
+	srv := httptest.NewServer(sim.New(p, 1))
+	defer srv.Close()
+	cfg := pageSuite(t, srv.URL, "")
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		_, err := Measure(ctx, cfg, MeasureOptions{Progress: io.Discard})
+		done <- err
+	}()
+	var procs []int
+	for deadline := time.Now().Add(20 * time.Second); len(procs) < 3 && time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		procs = browserProcs()
+	}
+	if len(procs) < 3 {
+		t.Fatalf("the run started %d browser processes", len(procs))
+	}
+	time.Sleep(time.Second) // a request in flight
+	cancel()
+	select {
+	case <-done:
+	case <-time.After(15 * time.Second):
+		t.Fatal("the run did not return within 15 s of its cancellation")
+	}
+	var alive []int
+	for _, pid := range procs {
+		if syscall.Kill(pid, 0) == nil && strings.Contains(procCmdline(pid), "chromedp-runner") {
+			alive = append(alive, pid)
+		}
+	}
+	if len(alive) > 0 {
+		t.Errorf("browser processes still running after the run was canceled: %v of %v", alive, procs)
+	}
+}
+
+// browserProcs are the processes below this one whose command line names
+// a chromedp profile (the browser and its children).
+func browserProcs() []int {
+	self := os.Getpid()
+	parent := map[int]int{}
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile("/proc/" + e.Name() + "/stat")
+		if err != nil {
+			continue
+		}
+		f := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+		if len(f) > 1 {
+			parent[pid], _ = strconv.Atoi(f[1])
+		}
+	}
+	var out []int
+	for pid := range parent {
+		for p := parent[pid]; p > 1; p = parent[p] {
+			if p == self {
+				if strings.Contains(procCmdline(pid), "chromedp-runner") {
+					out = append(out, pid)
+				}
+				break
+			}
+		}
+	}
+	return out
+}
+
+func procCmdline(pid int) string {
+	b, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+	return string(b)
 }

@@ -29,7 +29,7 @@ func init() {
 			Address: apis.Address{Key: apis.URL, Example: "http://127.0.0.1:3000/"},
 			// The page holds the conversation: turns are typed into it; it
 			// runs no tools of latgate's, and takes no temperature.
-			Turns: true, NoTemperature: true,
+			Turns: true, NoTemperature: true, NoKey: true,
 		},
 		url:  func(t Target) string { return t.URL },
 		body: func(p BodyParams) any { return pageBody{Prompts: []string{lastUser(p.Messages)}} },

@@ -62,6 +62,10 @@ func (p *parser) endpoint(i int, re rawEndpoint, seen map[string]bool, n int) En
 	}
 	p.endpointKeys(ip, &e, re, spec)
 	p.endpointModel(line, &e, spec)
+	if spec.NoKey && (re.APIKeyEnv != "" || len(re.Headers) > 0) {
+		p.errf(line, "endpoint %q: api %s sends no key and no header (the page makes its own requests): give the page a cookie in browser.cookies if it needs one", e.Name, e.API)
+		return e
+	}
 	p.endpointAuth(ip, &e, re)
 	return e
 }

@@ -47,13 +47,9 @@ var cookieName = regexp.MustCompile("^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
 
 // browser reads an endpoint's browser block: the selectors it needs, the
 // bounds of cpu_throttle and viewport, the cookies (with their ${VAR}
-// values, secrets). A page is given no key and no header of latgate's:
-// api_key_env and headers are refused.
+// values, secrets).
 func (p *parser) browser(ip string, e *Endpoint, re rawEndpoint) {
 	bp := ip + ".browser"
-	if re.APIKeyEnv != "" || len(re.Headers) > 0 {
-		p.errf(e.Line, "endpoint %q: api %s sends no key and no header (the page makes its own requests): give the page a cookie in browser.cookies if it needs one", e.Name, e.API)
-	}
 	rb := re.Browser
 	if rb == nil {
 		return // the API's Needs say it is required
