@@ -17,10 +17,10 @@ import (
 // of a block that names none). Each request is a conversation of two
 // turns, each answered with a long Markdown document (about 7,400
 // characters in deltas of a few words, 10 ms apart, after 300 ms). Head's
-// renderer shows in its client stage: a token that comes while a long
-// render runs waits for it (client_ms is larger, far larger at p95; on
-// turn 2 the first token re-renders turn 1's whole answer too), and its
-// last paint lags its stream's end (client_end_ms).
+// renderer shows in its client stage: a little at the first token on this
+// CPU (on turn 2 it re-renders turn 1's whole answer), much in its last
+// paint, which lags its stream's end (client_end_ms), and in its long
+// frames.
 func TestE2EBrowser(t *testing.T) {
 	site := os.Getenv("LATGATE_E2E_BROWSER_URL")
 	if site == "" {
@@ -60,17 +60,24 @@ func TestE2EBrowser(t *testing.T) {
 	if c := quantile(base.client1, .5); c > 50 {
 		t.Errorf("base: client stage %.1f ms at p50 on turn 1: a light page paints its first token within a few frames", c)
 	}
-	// The client stage of both turns together: larger at p50, far larger
-	// at p95 (a token that came while a long render ran), and the last
-	// paint well after the stream's end.
+	// On this CPU the first token is cheap to render in both builds: the
+	// client stage of both turns together is larger at p50 by a few
+	// milliseconds; the head's cost shows in its last paints, well after
+	// its stream's end, and in its long frames. (At cpu_throttle 4 it shows
+	// at the first token too: gate's TestE2EBrowserAB.)
 	bc, hc := append(base.client1, base.client2...), append(head.client1, head.client2...)
 	if h, bb := quantile(hc, .5), quantile(bc, .5); h <= bb {
 		t.Errorf("client stage p50: head %.1f ms, base %.1f ms: a head that re-renders the whole Markdown on every token must show more", h, bb)
 	}
-	if h, bb := quantile(hc, .95), quantile(bc, .95); h < bb+20 {
-		t.Errorf("client stage p95: head %.1f ms, base %.1f ms: want head's at least 20 ms more", h, bb)
+	for _, e := range []struct {
+		turn     int
+		bse, hed []float64
+	}{{1, base.end1, head.end1}, {2, base.end2, head.end2}} {
+		if h, bb := quantile(e.hed, .5), quantile(e.bse, .5); h < bb+30 {
+			t.Errorf("turn %d's client_end: head %.1f ms, base %.1f ms at p50: want head's last paint well after its stream's end", e.turn, h, bb)
+		}
 	}
-	if h, bb := quantile(head.end1, .5), quantile(base.end1, .5); h < bb+30 {
-		t.Errorf("turn 1's client_end: head %.1f ms, base %.1f ms at p50: want head's last paint well after its stream's end", h, bb)
+	if h, bb := quantile(head.long2, .5), quantile(base.long2, .5); h <= bb {
+		t.Errorf("long frames on turn 2: head %.0f, base %.0f at p50: want more in the head", h, bb)
 	}
 }
