@@ -128,7 +128,7 @@ limits:
 		{"agent", "step 2 ttft (from step 1's end)", step(1, func(st *results.Step) *float64 { return st.TTFTMs }),
 			func(s serverResponse) float64 {
 				return s.after("ui", "text-delta", "tool-output-available") - s.after("ui", "finish-step", "tool-output-available")
-			}, 5, 300, 330},
+			}, 5, 295, 330}, // from step 1's last event as latgate read it, which the server may have sent a little after it began step 2 (seen: 299.96)
 		{"agent", "answer", func(q *results.Request) float64 { return ms(q.AnswerMs) },
 			func(s serverResponse) float64 { return s.after("ui", "text-delta", "tool-output-available") }, 5, 760, 880},
 		{"agent", "session", func(q *results.Request) float64 { return ms(q.SessionMs) },
