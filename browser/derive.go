@@ -165,7 +165,12 @@ func paintedAt(f Frames, i int) float64 {
 
 // longFrames counts the frames over LongFrame that overlap t0 to the last
 // paint (to the last frame when nothing was painted) and returns the
-// longest of them: a frame lasts from its begin to the next frame's.
+// longest of them. A frame lasts from its begin to the next frame's, or
+// from its paint to the next frame's paint when that is longer: the begin
+// is the requestAnimationFrame timestamp, the display's vsync the frame
+// was begun for, which for a frame late behind a long task can be a vsync
+// before the main thread got to it (40 ms of work between two frames
+// reads 33.3 ms from begin to begin, at least 40 from paint to paint).
 func longFrames(f Frames, total time.Duration) (int, time.Duration) {
 	end := math.Inf(1)
 	if total != Missing {
@@ -177,6 +182,9 @@ func longFrames(f Frames, total time.Duration) (int, time.Duration) {
 			continue
 		}
 		d := ms(f.Begin[i], f.Begin[i-1])
+		if f.Painted[i] >= 0 && f.Painted[i-1] >= 0 {
+			d = max(d, ms(f.Painted[i], f.Painted[i-1]))
+		}
 		if d > LongFrame {
 			n++
 		}

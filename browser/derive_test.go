@@ -107,7 +107,7 @@ func TestDeriveLongFrames(t *testing.T) {
 	f := Frames{T0: 100,
 		Begin:   []float64{10, 80, 116.7, 133.4, 200, 216.7, 290, 306.7, 400},
 		Layout:  []float64{11, 81, 117, 134, 201, 217, 291, 307, 401},
-		Painted: []float64{12, 82, 118, 135, 202, 218, 292, 308, 402},
+		Painted: []float64{12, 82, 118.7, 135.4, 202, 218.7, 292, 308.7, 402},
 		Chars:   []int{-1, -1, -1, 4, -1, -1, 9, -1, -1},
 		Done:    make([]bool, 9)}
 	m := Derive(f, nil)
@@ -120,6 +120,18 @@ func TestDeriveLongFrames(t *testing.T) {
 	}
 	if m.Stream.Found || m.Client != Missing || m.ClientEnd != Missing || m.Buffered {
 		t.Errorf("no stream: %+v", m)
+	}
+	// A frame behind 40 ms of work (a task from 135 to 175) is begun for
+	// the vsync it missed (166.8): 33.4 ms from begin to begin, 42 from
+	// paint to paint, which is its length.
+	f = Frames{T0: 100,
+		Begin:   []float64{100.1, 116.8, 133.4, 166.8, 183.5},
+		Layout:  []float64{101, 117.5, 134, 176, 184},
+		Painted: []float64{101.5, 118, 134.5, 176.5, 184.5},
+		Chars:   []int{-1, 3, -1, 7, -1},
+		Done:    make([]bool, 5)}
+	if m := Derive(f, nil); m.LongFrames != 0 || m.MaxFrame.Round(100*time.Microsecond) != msd(42).Round(100*time.Microsecond) {
+		t.Errorf("late frame: long frames %d, longest %v; want 0, 42ms", m.LongFrames, m.MaxFrame)
 	}
 }
 
