@@ -51,6 +51,7 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzDecoders$$' -fuzztime $(FUZZTIME) ./probe
 	$(GO) test -run '^$$' -fuzz '^FuzzFramers$$' -fuzztime $(FUZZTIME) ./probe
 	$(GO) test -run '^$$' -fuzz '^FuzzChatLeanPath$$' -fuzztime $(FUZZTIME) ./probe
+	$(GO) test -run '^$$' -fuzz '^FuzzServerTiming$$' -fuzztime $(FUZZTIME) ./probe
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./suite
 	$(GO) test -run '^$$' -fuzz '^FuzzDecoders$$' -fuzztime $(FUZZTIME) ./interop
 	$(GO) test -run '^$$' -fuzz '^FuzzStream$$' -fuzztime $(FUZZTIME) ./fileio

@@ -1,0 +1,388 @@
+package probe
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ServerTiming is what a server said about its own time on one request (or
+// one step of a session): the wait in its queue, the prefill (prompt
+// processing to the first token), the decode (first token to the last),
+// its whole processing, and a gateway's own overhead. A stage it did not
+// report is Missing; what it reported but latgate could not trust is
+// Missing too, and counted in Ignored. docs/metrics.md has, per server,
+// which field feeds which stage and when it arrives.
+type ServerTiming struct {
+	Queue, Prefill, Decode, Processing, Gateway time.Duration
+	// Source names what reported the stages kept ("vllm", "litellm+vllm"),
+	// "" when none was.
+	Source string
+	// Ignored says why reported values were not kept (a wrong type or unit,
+	// a negative or absurd duration, more than latgate measured around
+	// it), at most MaxIgnored of them; IgnoredCount counts them all.
+	Ignored      []string
+	IgnoredCount int
+}
+
+// MaxIgnored is the number of reasons a ServerTiming keeps.
+const MaxIgnored = 4
+
+// MaxServerDuration is the longest duration a server's report is believed
+// to hold: anything longer is absurd whatever latgate measured.
+const MaxServerDuration = 24 * time.Hour
+
+// serverSlack is how much a reported duration may exceed what latgate
+// measured around it: servers round to the millisecond.
+const serverSlack = time.Millisecond
+
+// NoServerTiming is a ServerTiming with nothing reported.
+func NoServerTiming() ServerTiming {
+	return ServerTiming{Queue: Missing, Prefill: Missing, Decode: Missing, Processing: Missing, Gateway: Missing}
+}
+
+// Reported reports whether any stage was kept.
+func (t ServerTiming) Reported() bool {
+	return t.Queue != Missing || t.Prefill != Missing || t.Decode != Missing || t.Processing != Missing || t.Gateway != Missing
+}
+
+// Outside is the time to first token spent outside the engine (network,
+// proxies, the framework in front of it): ttft − (queue + prefill), when
+// both are reported and ttft was measured; Missing otherwise.
+func (t ServerTiming) Outside(ttft time.Duration) time.Duration {
+	if ttft == Missing || t.Queue == Missing || t.Prefill == Missing {
+		return Missing
+	}
+	return max(ttft-t.Queue-t.Prefill, 0)
+}
+
+// stage is one of ServerTiming's durations.
+type stage int
+
+const (
+	stageQueue stage = iota
+	stagePrefill
+	stageDecode
+	stageProcessing
+	stageGateway
+	nStages
+)
+
+var stageNames = [nStages]string{"queue", "prefill", "decode", "processing", "gateway"}
+
+// reported is one stage's value as a response reported it, unchecked.
+type reported struct {
+	d      time.Duration
+	ok     bool
+	header bool   // it came in the response headers (known by the first byte)
+	source string // the server form that reported it
+	field  string // where: a header's or a JSON field's name
+}
+
+// serverReport gathers what one response reported about the server's time:
+// its headers, then its events (a later event's report of a stage
+// replaces an earlier one's). check turns it into a ServerTiming.
+type serverReport struct {
+	stages [nStages]reported
+	bad    []string
+	nBad   int
+}
+
+func (r *serverReport) set(s stage, v reported) { v.ok = true; r.stages[s] = v }
+
+func (r *serverReport) reject(reason string) {
+	if len(r.bad) < MaxIgnored {
+		r.bad = append(r.bad, reason)
+	}
+	r.nBad++
+}
+
+// readHeaders reads the timing headers of a response: OpenAI's and
+// Azure's openai-processing-ms, LiteLLM's x-litellm-overhead-duration-ms,
+// Text Generation Inference's x-queue-time and x-total-time (sent on a
+// response that is not streamed), all in milliseconds.
+func (r *serverReport) readHeaders(h http.Header) {
+	for _, f := range []struct {
+		name, source string
+		s            stage
+	}{
+		{"openai-processing-ms", "openai", stageProcessing},
+		{"x-litellm-overhead-duration-ms", "litellm", stageGateway},
+		{"x-queue-time", "tgi", stageQueue},
+		{"x-total-time", "tgi", stageProcessing},
+	} {
+		v := h.Get(f.name)
+		if v == "" {
+			continue
+		}
+		ms, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if err != nil {
+			r.reject(fmt.Sprintf("%s header %q is not a number of milliseconds", f.name, clip(v, 40)))
+			continue
+		}
+		d, err := duration(ms, time.Millisecond)
+		if err != nil {
+			r.reject(fmt.Sprintf("%s header: %v", f.name, err))
+			continue
+		}
+		r.set(f.s, reported{d: d, header: true, source: f.source, field: f.name})
+	}
+}
+
+// timingMarkers are the keys of the events that report server timing; an
+// event with none of them is not parsed again.
+var timingMarkers = [][]byte{[]byte(`"timings"`), []byte(`"x_groq"`), []byte(`"queue_time`), []byte(`"metrics"`), []byte(`_duration"`)}
+
+// readEvent reads the server timing an event's JSON reports, in any of the
+// forms latgate knows: Ollama's durations (its final chunk), llama.cpp's
+// timings, vLLM's per-request metrics (chat's final usage chunk, the
+// Responses API's response.completed), Groq's usage times (x_groq.usage or
+// usage). An event that is not a JSON object, or holds none of them, adds
+// nothing.
+func (r *serverReport) readEvent(data []byte) {
+	if !hasMarker(data) {
+		return
+	}
+	var ev timingEvent
+	if json.Unmarshal(data, &ev) != nil {
+		return // not an object of these shapes: the decoder says if it is malformed
+	}
+	if ev.Response != nil && ev.Response.Metrics != nil {
+		ev.Metrics = ev.Response.Metrics
+	}
+	r.readOllama(ev)
+	r.readFields("llama.cpp", "timings.", ev.Timings, time.Millisecond, []msField{{"prompt_ms", stagePrefill}, {"predicted_ms", stageDecode}})
+	r.readFields("vllm", "metrics.", ev.Metrics, time.Millisecond, []msField{{"queue_time_ms", stageQueue}, {"time_to_first_token_ms", stagePrefill}, {"generation_time_ms", stageDecode}})
+	groq := ev.Usage
+	if ev.XGroq != nil && ev.XGroq.Usage != nil {
+		groq = ev.XGroq.Usage
+	}
+	r.readGroq(groq)
+}
+
+func hasMarker(data []byte) bool {
+	for _, m := range timingMarkers {
+		if bytes.Contains(data, m) {
+			return true
+		}
+	}
+	return false
+}
+
+// timingEvent is what readEvent reads of an event; every value stays raw
+// until its type is checked.
+type timingEvent struct {
+	Done     json.RawMessage                             `json:"done"`
+	Timings  map[string]json.RawMessage                  `json:"timings"`
+	Metrics  map[string]json.RawMessage                  `json:"metrics"`
+	Usage    map[string]json.RawMessage                  `json:"usage"`
+	XGroq    *struct{ Usage map[string]json.RawMessage } `json:"x_groq"`
+	Response *struct {
+		Metrics map[string]json.RawMessage `json:"metrics"`
+	} `json:"response"`
+	TotalDuration      json.RawMessage `json:"total_duration"`
+	LoadDuration       json.RawMessage `json:"load_duration"`
+	PromptEvalDuration json.RawMessage `json:"prompt_eval_duration"`
+	EvalDuration       json.RawMessage `json:"eval_duration"`
+}
+
+// readOllama reads Ollama's durations (integer nanoseconds) from its final
+// chunk, "done": true: load_duration is the wait for its scheduler to hand
+// the request a loaded model (the queue), prompt_eval_duration the
+// prefill, eval_duration the decode, total_duration the whole request.
+func (r *serverReport) readOllama(ev timingEvent) {
+	if string(ev.Done) != "true" {
+		return
+	}
+	for _, f := range []struct {
+		name string
+		raw  json.RawMessage
+		s    stage
+	}{
+		{"load_duration", ev.LoadDuration, stageQueue},
+		{"prompt_eval_duration", ev.PromptEvalDuration, stagePrefill},
+		{"eval_duration", ev.EvalDuration, stageDecode},
+		{"total_duration", ev.TotalDuration, stageProcessing},
+	} {
+		if len(f.raw) == 0 || string(f.raw) == "null" {
+			continue
+		}
+		v, err := number(f.raw)
+		if err == nil && v != math.Trunc(v) {
+			err = fmt.Errorf("%s is not a whole number of nanoseconds", clip(string(f.raw), 40))
+		}
+		var d time.Duration
+		if err == nil {
+			d, err = duration(v, time.Nanosecond)
+		}
+		if err != nil {
+			r.reject(fmt.Sprintf("ollama %s: %v", f.name, err))
+			continue
+		}
+		r.set(f.s, reported{d: d, source: "ollama", field: f.name})
+	}
+}
+
+// msField is a JSON field of a number of some unit and the stage it feeds.
+type msField struct {
+	name string
+	s    stage
+}
+
+// readFields reads the fields of obj (llama.cpp's timings, vLLM's metrics,
+// Groq's usage), numbers of unit; null means not available.
+func (r *serverReport) readFields(source, prefix string, obj map[string]json.RawMessage, unit time.Duration, fields []msField) {
+	for _, f := range fields {
+		raw, ok := obj[f.name]
+		if !ok || string(raw) == "null" {
+			continue
+		}
+		v, err := number(raw)
+		var d time.Duration
+		if err == nil {
+			d, err = duration(v, unit)
+		}
+		if err != nil {
+			r.reject(fmt.Sprintf("%s %s%s: %v", source, prefix, f.name, err))
+			continue
+		}
+		r.set(f.s, reported{d: d, source: source, field: prefix + f.name})
+	}
+}
+
+// readGroq reads Groq's usage times, numbers of seconds: queue_time,
+// prompt_time (prefill), completion_time (decode), total_time (prompt and
+// completion). A usage without queue_time is another server's.
+func (r *serverReport) readGroq(u map[string]json.RawMessage) {
+	if _, ok := u["queue_time"]; !ok {
+		return
+	}
+	r.readFields("groq", "usage.", u, time.Second, []msField{{"queue_time", stageQueue}, {"prompt_time", stagePrefill}, {"completion_time", stageDecode}, {"total_time", stageProcessing}})
+}
+
+// number is a JSON number's value; anything else (a string, a bool, an
+// object) is the wrong type.
+func number(raw json.RawMessage) (float64, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || (raw[0] != '-' && (raw[0] < '0' || raw[0] > '9')) {
+		return 0, fmt.Errorf("%s is not a number", clip(string(raw), 40))
+	}
+	v, err := strconv.ParseFloat(string(raw), 64)
+	if err != nil {
+		return 0, fmt.Errorf("%s is not a number", clip(string(raw), 40))
+	}
+	return v, nil
+}
+
+// duration is v units as a Duration: finite, not negative, at most
+// MaxServerDuration.
+func duration(v float64, unit time.Duration) (time.Duration, error) {
+	name := map[time.Duration]string{time.Nanosecond: "ns", time.Millisecond: "ms", time.Second: "s"}[unit]
+	switch {
+	case math.IsNaN(v) || math.IsInf(v, 0):
+		return 0, fmt.Errorf("%v is not a finite number", v)
+	case v < 0:
+		return 0, fmt.Errorf("%v %s is negative", v, name)
+	case v*float64(unit) > float64(MaxServerDuration):
+		return 0, fmt.Errorf("%v %s is absurd (over %s)", v, name, MaxServerDuration)
+	}
+	return time.Duration(math.Round(v * float64(unit))), nil
+}
+
+// measured is what latgate measured around a response: its time to first
+// byte, to first token and to the end of the stream (Missing when not
+// observed).
+type measured struct {
+	ttfb, ttft, total time.Duration
+}
+
+// check keeps the stages that fit what latgate measured: a header's value
+// was known when the headers were sent, so it is at most the TTFB; every
+// value is at most the whole request; the queue and the prefill came
+// before the first token, and queue, prefill and decode one after the
+// other within the request. A stage that does not fit is dropped with its
+// reason, never trusted.
+func (r serverReport) check(m measured) ServerTiming {
+	t := NoServerTiming()
+	t.Ignored, t.IgnoredCount = r.bad, r.nBad
+	st := r.stages
+	bound := func(s stage, limit time.Duration, what string) {
+		v := st[s]
+		if v.ok && limit != Missing && v.d > limit+serverSlack {
+			st[s].ok = false
+			t.ignore(fmt.Sprintf("%s %s: %s is more than the %s latgate measured (%s)", v.source, v.field, msText(v.d), what, msText(limit)))
+		}
+	}
+	for s := range nStages {
+		if st[s].header {
+			bound(s, m.ttfb, "time to first byte")
+		}
+		bound(s, m.total, "whole request")
+	}
+	r.sum(&st, &t, m.ttft, "time to first token", stageQueue, stagePrefill)
+	r.sum(&st, &t, m.total, "whole request", stageQueue, stagePrefill, stageDecode)
+	t.keep(st)
+	return t
+}
+
+// sum drops the stages ss when together they exceed limit.
+func (r serverReport) sum(st *[nStages]reported, t *ServerTiming, limit time.Duration, what string, ss ...stage) {
+	var total time.Duration
+	var names []string
+	for _, s := range ss {
+		if !st[s].ok {
+			return
+		}
+		total += st[s].d
+		names = append(names, stageNames[s])
+	}
+	if limit == Missing || total <= limit+serverSlack {
+		return
+	}
+	for _, s := range ss {
+		st[s].ok = false
+	}
+	t.ignore(fmt.Sprintf("%s: %s together is more than the %s latgate measured (%s)", strings.Join(names, " + "), msText(total), what, msText(limit)))
+}
+
+func (t *ServerTiming) ignore(reason string) {
+	if len(t.Ignored) < MaxIgnored {
+		t.Ignored = append(t.Ignored, reason)
+	}
+	t.IgnoredCount++
+}
+
+// keep sets the stages still trusted and the sources that reported them.
+func (t *ServerTiming) keep(st [nStages]reported) {
+	dst := [nStages]*time.Duration{&t.Queue, &t.Prefill, &t.Decode, &t.Processing, &t.Gateway}
+	var sources []string
+	for s := range nStages {
+		if !st[s].ok {
+			continue
+		}
+		*dst[s] = st[s].d
+		if !containsString(sources, st[s].source) {
+			sources = append(sources, st[s].source)
+		}
+	}
+	t.Source = strings.Join(sources, "+")
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// msText formats d in milliseconds for a message.
+func msText(d time.Duration) string {
+	return strconv.FormatFloat(float64(d)/float64(time.Millisecond), 'f', -1, 64) + " ms"
+}
