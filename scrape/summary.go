@@ -1,0 +1,111 @@
+package scrape
+
+import (
+	"fmt"
+	"sort"
+	"time"
+)
+
+// Summary is what a run's scrapes say about the server.
+type Summary struct {
+	URL string
+	// Stages are the histograms the page has, in the order queue, prefill,
+	// decode, ttft: the observations made during the run (the page after
+	// minus the page before), their count, mean and bucket-based quantiles.
+	Stages []Stage
+	// Gauges are the gauges sampled during the run.
+	Gauges []Gauge
+	// Scrapes counts the scrapes made and Failed those that failed.
+	Scrapes, Failed int
+	// Warnings say what went wrong (at most MaxWarnings).
+	Warnings []string
+}
+
+// Quantiles are the quantiles a Stage estimates.
+var Quantiles = []float64{0.5, 0.9, 0.95, 0.99}
+
+// Stage is one histogram's delta over a run.
+type Stage struct {
+	Name, Family string
+	Count        float64
+	Mean         time.Duration
+	Quantiles    []Quantile // empty when Count is 0
+}
+
+// Gauge is one gauge over the samples taken during a run.
+type Gauge struct {
+	Name, Family string
+	Samples      int
+	Median, Max  float64
+}
+
+// stages are the histogram deltas between the page before and after.
+func (r *Run) stages(after Page) []Stage {
+	var out []Stage
+	for _, st := range r.s.Names.stages() {
+		fam, h, ok := after.hist(st.families)
+		if !ok {
+			continue
+		}
+		b, ok := r.before.hists[fam]
+		if !ok {
+			b = Histogram{Bounds: h.Bounds, Counts: make([]float64, len(h.Counts))} // the family began during the run
+		}
+		d, err := h.Sub(b)
+		if err != nil {
+			r.warn(fmt.Sprintf("%s: %v", fam, err))
+			continue
+		}
+		s := Stage{Name: st.name, Family: fam, Count: d.Count, Mean: d.Mean()}
+		for _, q := range Quantiles {
+			if v, ok := d.Quantile(q); ok {
+				s.Quantiles = append(s.Quantiles, v)
+			}
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// gauges are the median and maximum of each gauge over the samples.
+func (r *Run) gauges() []Gauge {
+	r.mu.Lock()
+	samples := r.samples
+	r.mu.Unlock()
+	var out []Gauge
+	for _, g := range []struct {
+		name     string
+		families []string
+		max      bool // the fullest series, not their sum
+	}{{GaugeWaiting, r.s.Names.Waiting, false}, {GaugeKVCache, r.s.Names.KVCache, true}} {
+		var vals []float64
+		fam := ""
+		for _, p := range samples {
+			f, v, ok := p.gauge(g.families)
+			if !ok {
+				continue
+			}
+			fam = f
+			if g.max {
+				vals = append(vals, v.max)
+			} else {
+				vals = append(vals, v.sum)
+			}
+		}
+		if len(vals) == 0 {
+			continue
+		}
+		sort.Float64s(vals)
+		out = append(out, Gauge{Name: g.name, Family: fam, Samples: len(vals), Median: median(vals), Max: vals[len(vals)-1]})
+	}
+	return out
+}
+
+// median of sorted values.
+func median(v []float64) float64 {
+	n := len(v)
+	if n%2 == 1 {
+		return v[n/2]
+	}
+	return (v[n/2-1] + v[n/2]) / 2
+}
