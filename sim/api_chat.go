@@ -143,7 +143,7 @@ func (c *chatEnc) toolDelta(sw *sseWriter, tc chatToolCall) {
 }
 
 func (c *chatEnc) end(sw *sseWriter, finish string, u counts, includeUsage bool) {
-	sw.chunk(c.delta(openai.ChatCompletionStreamChoiceDelta{}, openai.FinishReason(finish)))
+	sw.data(u.eng.chatFinish(c.delta(openai.ChatCompletionStreamChoiceDelta{}, openai.FinishReason(finish)), includeUsage))
 	if includeUsage {
 		ch := c.base
 		ou := openai.Usage{PromptTokens: u.prompt, CompletionTokens: u.output, TotalTokens: u.prompt + u.output}
@@ -154,7 +154,8 @@ func (c *chatEnc) end(sw *sseWriter, finish string, u counts, includeUsage bool)
 			ou.CompletionTokensDetails = &openai.CompletionTokensDetails{ReasoningTokens: u.reasoning}
 		}
 		ch.Usage = &ou
-		sw.chunk(ch)
+		ch.Choices = []openai.ChatCompletionStreamChoice{}
+		sw.data(u.eng.chatUsage(ch))
 	}
 	if !c.quirks.NoDone {
 		sw.data([]byte("[DONE]"))

@@ -80,6 +80,9 @@ func (e *ollamaEnc) output(sw *sseWriter, ev outputEvent) {
 func (e *ollamaEnc) end(sw *sseWriter, finish string, u counts, _ bool) {
 	l := e.line(map[string]any{"role": "assistant", "content": ""}, true)
 	l["done_reason"], l["prompt_eval_count"], l["eval_count"] = finish, u.prompt, u.output
+	if u.eng != nil {
+		u.eng.ollamaDone(l)
+	}
 	sw.data(jsonOf(l))
 }
 

@@ -15,9 +15,11 @@ const (
 	kindStep            // the end of a step and the start of the next (AI SDK)
 )
 
-// counts are the usage numbers of a finished stream.
+// counts are the usage numbers of a finished stream, and the engine's
+// own times of it (nil when not known).
 type counts struct {
 	prompt, output, cached, reasoning int
+	eng                               *engineTimes
 }
 
 // encoder renders one API's stream: the events before the first output

@@ -135,6 +135,9 @@ type Profile struct {
 	// Capacity is the engine's slots, queue and batch prefill
 	// (capacity.go); the zero value serves every request at once.
 	Capacity Capacity
+	// Engine, when set, queues requests for its slots and reports its
+	// own time in the forms it lists (server_timing.go).
+	Engine *Engine
 }
 
 func orDefault(v, def int) int {

@@ -79,6 +79,7 @@ type Server struct {
 	cache    prefixCache
 	engines  map[string]*engine // each profile's slots (Profile.Capacity), under mu
 	warned   sync.Map           // models Warn was told of
+	stats    engineStats        // the histograms of Profile.Engine's /metrics (server_timing.go)
 }
 
 // New returns a simulator that answers every request with p, except
@@ -157,6 +158,10 @@ func (s *Server) served(w http.ResponseWriter, model string) Profile {
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if r.URL.Path == "/v1/models" && r.Method == http.MethodGet {
 		s.models(w)
+		return
+	}
+	if r.URL.Path == "/metrics" && r.Method == http.MethodGet {
+		s.metrics(w)
 		return
 	}
 	a, ok := route(r)
@@ -276,6 +281,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, a api) {
 		a = apiAISDK
 	}
 	p := s.served(w, q.model)
+	arrival := start // before its wait for a slot (Profile.Capacity)
 	rng := rand.New(rand.NewPCG(s.Seed, n))
 	pl := p.draw(rng, q.maxTokens, p.Speed.FactorAt(start))
 	ctx := r.Context()
@@ -295,7 +301,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, a api) {
 	}
 	defer release()
 	steps := p.steps(q, n)
-	rs := response{start: start, api: a, p: p, pl: pl, q: q, n: n, steps: steps}
+	rs := response{start: start, arrival: arrival, api: a, p: p, pl: pl, q: q, n: n, steps: steps}
 	rs.events = pl.timeline(p, steps, apiOf(a).wholeCalls)
 	rs.finish, rs.u.output = p.outcome(q, pl, steps[len(steps)-1])
 	rs.u.prompt, rs.u.reasoning = q.promptTokens, p.Quirks.ReasoningTokens
@@ -314,16 +320,19 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, a api) {
 
 // response is everything planned for one answer.
 type response struct {
-	start  time.Time
-	api    api
-	p      Profile
-	pl     plan
-	q      request
-	n      uint64 // the request's number on the server
-	steps  []step
-	events []outputEvent
-	finish string
-	u      counts
+	// arrival is when the request came; start when the engine took it up
+	// (after its wait for a slot), the origin of every planned time.
+	arrival time.Time
+	start   time.Time
+	api     api
+	p       Profile
+	pl      plan
+	q       request
+	n       uint64 // the request's number on the server
+	steps   []step
+	events  []outputEvent
+	finish  string
+	u       counts
 }
 
 // writeFault answers with the profile's HTTP error: the API's error body,
@@ -366,6 +375,7 @@ func (s *Server) complete(ctx context.Context, clk clock.Clock, w http.ResponseW
 	if rs.u.cached > 0 {
 		u.PromptTokensDetails = &openai.PromptTokensDetails{CachedTokens: rs.u.cached}
 	}
+	rs.times(clk, rs.start.Add(rs.pl.ttft)).headers(w.Header(), clk.Now().Sub(rs.arrival), false)
 	resp := openai.ChatCompletionResponse{
 		ID: "chatcmpl-sim", Object: "chat.completion", Created: rs.start.Unix(), Model: rs.q.model,
 		Choices: []openai.ChatCompletionChoice{{Message: msg, FinishReason: openai.FinishReason(rs.finish)}},
@@ -450,6 +460,7 @@ func (s *Server) stream(ctx context.Context, clk clock.Clock, w http.ResponseWri
 	if !clk.Until(ctx, rs.start.Add(rs.pl.header)) {
 		return
 	}
+	rs.times(clk, clk.Now()).headers(w.Header(), clk.Now().Sub(rs.arrival), true)
 	w.WriteHeader(http.StatusOK)
 	sw.flush()
 	st := &streamer{clk: clk, sw: sw, enc: encoderFor(rs), p: rs.p, pl: rs.pl, ndjson: ndjson}
@@ -475,7 +486,16 @@ func (s *Server) stream(ctx context.Context, clk clock.Clock, w http.ResponseWri
 			i++
 		}
 	}
-	st.enc.end(sw, rs.finish, rs.u, rs.q.includeUsage && !rs.p.Quirks.NoUsage)
+	first := st.first
+	if first.IsZero() {
+		first = clk.Now()
+	}
+	u := rs.u
+	u.eng = rs.times(clk, first)
+	st.enc.end(sw, rs.finish, u, rs.q.includeUsage && !rs.p.Quirks.NoUsage)
+	if sw.err == nil {
+		s.stats.observe(u.eng)
+	}
 }
 
 // streamer writes the events of one streamed answer.
@@ -486,6 +506,7 @@ type streamer struct {
 	p      Profile
 	pl     plan
 	ndjson bool
+	first  time.Time // when the first output event was written
 }
 
 // preamble writes what comes before the first output: the API's own
@@ -524,6 +545,7 @@ func (st *streamer) output(i, n int, e outputEvent) bool {
 		}
 	}
 	if e.output && i == 0 {
+		st.first = st.clk.Now()
 		if e.kind == kindContent && qk.LongLine > 0 {
 			e.text += strings.Repeat("x", qk.LongLine)
 		}
