@@ -143,24 +143,26 @@ var timingMarkers = [][]byte{[]byte(`"timings"`), []byte(`"x_groq"`), []byte(`"q
 // timings, vLLM's per-request metrics (chat's final usage chunk, the
 // Responses API's response.completed), Groq's usage times (x_groq.usage or
 // usage). An event that is not a JSON object, or holds none of them, adds
-// nothing.
+// nothing; each form is read apart, so one of an unexpected shape does not
+// hide another.
 func (r *serverReport) readEvent(data []byte) {
 	if !hasMarker(data) {
 		return
 	}
-	var ev timingEvent
-	if json.Unmarshal(data, &ev) != nil {
-		return // not an object of these shapes: the decoder says if it is malformed
+	top := object(data)
+	if top == nil {
+		return // not an object: the decoder says if it is malformed
 	}
-	if ev.Response != nil && ev.Response.Metrics != nil {
-		ev.Metrics = ev.Response.Metrics
+	r.readOllama(top)
+	r.readFields("llama.cpp", "timings.", object(top["timings"]), time.Millisecond, []msField{{"prompt_ms", stagePrefill}, {"predicted_ms", stageDecode}})
+	metrics := object(top["metrics"])
+	if m := object(object(top["response"])["metrics"]); m != nil {
+		metrics = m
 	}
-	r.readOllama(ev)
-	r.readFields("llama.cpp", "timings.", ev.Timings, time.Millisecond, []msField{{"prompt_ms", stagePrefill}, {"predicted_ms", stageDecode}})
-	r.readFields("vllm", "metrics.", ev.Metrics, time.Millisecond, []msField{{"queue_time_ms", stageQueue}, {"time_to_first_token_ms", stagePrefill}, {"generation_time_ms", stageDecode}})
-	groq := ev.Usage
-	if ev.XGroq != nil && ev.XGroq.Usage != nil {
-		groq = ev.XGroq.Usage
+	r.readFields("vllm", "metrics.", metrics, time.Millisecond, []msField{{"queue_time_ms", stageQueue}, {"time_to_first_token_ms", stagePrefill}, {"generation_time_ms", stageDecode}})
+	groq := object(top["usage"])
+	if u := object(object(top["x_groq"])["usage"]); u != nil {
+		groq = u
 	}
 	r.readGroq(groq)
 }
@@ -174,29 +176,24 @@ func hasMarker(data []byte) bool {
 	return false
 }
 
-// timingEvent is what readEvent reads of an event; every value stays raw
-// until its type is checked.
-type timingEvent struct {
-	Done     json.RawMessage                             `json:"done"`
-	Timings  map[string]json.RawMessage                  `json:"timings"`
-	Metrics  map[string]json.RawMessage                  `json:"metrics"`
-	Usage    map[string]json.RawMessage                  `json:"usage"`
-	XGroq    *struct{ Usage map[string]json.RawMessage } `json:"x_groq"`
-	Response *struct {
-		Metrics map[string]json.RawMessage `json:"metrics"`
-	} `json:"response"`
-	TotalDuration      json.RawMessage `json:"total_duration"`
-	LoadDuration       json.RawMessage `json:"load_duration"`
-	PromptEvalDuration json.RawMessage `json:"prompt_eval_duration"`
-	EvalDuration       json.RawMessage `json:"eval_duration"`
+// object is a JSON object's fields, raw; nil when raw is not an object.
+func object(raw []byte) map[string]json.RawMessage {
+	if len(raw) == 0 {
+		return nil
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return nil
+	}
+	return m
 }
 
 // readOllama reads Ollama's durations (integer nanoseconds) from its final
 // chunk, "done": true: load_duration is the wait for its scheduler to hand
 // the request a loaded model (the queue), prompt_eval_duration the
 // prefill, eval_duration the decode, total_duration the whole request.
-func (r *serverReport) readOllama(ev timingEvent) {
-	if string(ev.Done) != "true" {
+func (r *serverReport) readOllama(ev map[string]json.RawMessage) {
+	if string(ev["done"]) != "true" {
 		return
 	}
 	for _, f := range []struct {
@@ -204,10 +201,10 @@ func (r *serverReport) readOllama(ev timingEvent) {
 		raw  json.RawMessage
 		s    stage
 	}{
-		{"load_duration", ev.LoadDuration, stageQueue},
-		{"prompt_eval_duration", ev.PromptEvalDuration, stagePrefill},
-		{"eval_duration", ev.EvalDuration, stageDecode},
-		{"total_duration", ev.TotalDuration, stageProcessing},
+		{"load_duration", ev["load_duration"], stageQueue},
+		{"prompt_eval_duration", ev["prompt_eval_duration"], stagePrefill},
+		{"eval_duration", ev["eval_duration"], stageDecode},
+		{"total_duration", ev["total_duration"], stageProcessing},
 	} {
 		if len(f.raw) == 0 || string(f.raw) == "null" {
 			continue
