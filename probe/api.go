@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"time"
 
 	"github.com/latgate/latgate/apis"
 )
@@ -53,21 +52,11 @@ type description struct {
 	// whole: do makes a session's request whole, its turns included (a
 	// browser types each turn into one page), not one call per step.
 	whole bool
-	// serverTiming is where the API's per-request server timings (the
-	// server's own queue, prefill and decode times: response headers such
-	// as openai-processing-ms, or fields of the stream's last event) will
-	// be read. nil for every API until they are read.
-	//lint:ignore U1000 the hook of the per-request server timings: no API sets it yet
-	serverTiming func(h http.Header, tl timeline) serverTiming
-}
-
-// serverTiming is what a server reports of its own time on one request,
-// Missing where it reports nothing; source names what reported it.
-//
-//lint:ignore U1000 the per-request server timings: no API reports them yet
-type serverTiming struct {
-	queue, prefill, decode, processing, gateway time.Duration
-	source                                      string
+	// serverTiming lists the forms in which the API's servers report
+	// their own time on a request (server_timing.go: response headers such
+	// as openai-processing-ms, fields of the stream's last event); nil:
+	// none is read.
+	serverTiming []*timingForm
 }
 
 // Target is what a request's URL is built from: the endpoint's keys as

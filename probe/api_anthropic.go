@@ -30,6 +30,8 @@ func init() {
 		headers: map[string]string{"anthropic-version": AnthropicVersion},
 		body:    func(p BodyParams) any { return anthropicBody(p) },
 		wire:    func(Request) wire { return anthropicWire },
+		// A LiteLLM proxy serves Anthropic's Messages too.
+		serverTiming: []*timingForm{formLiteLLM},
 	})
 }
 

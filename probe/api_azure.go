@@ -25,9 +25,10 @@ func init() {
 			OTel:  apis.OTel{Provider: "azure.ai.openai"},
 			Check: azureDeployment,
 		},
-		url:  azureURL,
-		body: func(p BodyParams) any { return chatBody(p) },
-		wire: func(Request) wire { return chatWire },
+		url:          azureURL,
+		body:         func(p BodyParams) any { return chatBody(p) },
+		wire:         func(Request) wire { return chatWire },
+		serverTiming: []*timingForm{formOpenAI},
 	})
 }
 

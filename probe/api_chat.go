@@ -26,6 +26,8 @@ func init() {
 		url:  fixedURL("/chat/completions"),
 		body: func(p BodyParams) any { return chatBody(p) },
 		wire: func(Request) wire { return chatWire },
+		// vLLM, llama.cpp, Groq, OpenAI, a LiteLLM proxy, TGI.
+		serverTiming: openAICompatible,
 	})
 }
 

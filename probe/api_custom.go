@@ -53,6 +53,9 @@ func init() {
 			return askStream, true
 		},
 		marksSteps: func(req Request) bool { return req.Stream != nil && len(req.Stream.Types.Step) > 0 },
+		// The team's own endpoint may front any engine: every form is read
+		// (and checked like any other).
+		serverTiming: allTimingForms,
 	})
 }
 

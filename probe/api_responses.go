@@ -22,6 +22,8 @@ func init() {
 		url:  fixedURL("/responses"),
 		body: func(p BodyParams) any { return responsesBody(p) },
 		wire: func(Request) wire { return responsesWire },
+		// OpenAI, a LiteLLM proxy, vLLM's response.completed.
+		serverTiming: []*timingForm{formOpenAI, formLiteLLM, formVLLM},
 	})
 }
 

@@ -150,6 +150,7 @@ func (p *Prober) stream(ctx context.Context, req Request) (Record, timeline) {
 	c := &conn{clk: clk}
 	rec := newRecord()
 	var tl timeline
+	var server func(measured) ServerTiming // how the server's report is checked, once read
 	hreq, err := p.newRequest(ctx, req, w, c)
 	if err != nil {
 		rec.Error, rec.Failure = p.redact("building request: "+err.Error(), req), vocab.Request
@@ -179,7 +180,9 @@ func (p *Prober) stream(ctx context.Context, req Request) (Record, timeline) {
 			rec.Error = fmt.Sprintf("expected an SSE stream (text/event-stream), got Content-Type %q: %s", ct, ask)
 			rec.Failure, rec.misread = vocab.Malformed, misread
 		default:
-			tl = p.read(ctx, body, w, c.since)
+			report := serverReport{forms: describe(req.API).serverTiming}
+			report.readHeaders(resp.Header)
+			tl = p.read(ctx, body, w, c.since, &report)
 			if tl.end != Missing && tl.failure == "" {
 				// Read the end of the body so the connection can be
 				// reused (Go's transport reuses only fully read bodies).
@@ -189,6 +192,7 @@ func (p *Prober) stream(ctx context.Context, req Request) (Record, timeline) {
 			status := rec.Status
 			rec = derive(tl, rate)
 			rec.Status = status
+			server = report.check
 		}
 	} else {
 		rec.Error, rec.Failure = p.causeMessage(ctx, err, "sending request", 0)
@@ -196,6 +200,11 @@ func (p *Prober) stream(ctx context.Context, req Request) (Record, timeline) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	rec.Start, rec.TTFB, rec.Reused = c.t0, c.ttfb, c.reused
+	if server != nil {
+		// After the stream's checks: what the server said is bounded by
+		// what latgate measured around it.
+		rec.Server = server(measured{ttfb: rec.TTFB, ttft: rec.TTFT, total: rec.Total})
+	}
 	if !c.reused {
 		rec.DNS, rec.Connect, rec.TLS = c.dns, c.connect, c.tls
 	}
@@ -305,14 +314,16 @@ func (p *Prober) send(hreq *http.Request, c *conn) (*http.Response, error) {
 
 // read cuts the body into frames and decodes each into an event stamped
 // with its arrival, until the end of the stream, a failure or an error
-// event: the request's timeline.
-func (p *Prober) read(ctx context.Context, body io.Reader, w wire, since func() time.Duration) timeline {
-	return p.readFrames(ctx, newFramer(w.framing, body), w, since)
+// event: the request's timeline. Each event's report of the server's own
+// time goes into report.
+func (p *Prober) read(ctx context.Context, body io.Reader, w wire, since func() time.Duration, report *serverReport) timeline {
+	return p.readFrames(ctx, newFramer(w.framing, body), w, since, report)
 }
 
 // readFrames decodes the frames of fr into the timeline (read's loop, for
-// any framer: a body's, or a WebSocket's messages).
-func (p *Prober) readFrames(ctx context.Context, fr framer, w wire, since func() time.Duration) (tl timeline) {
+// any framer: a body's, or a WebSocket's messages), and the server's
+// reports of its time into report (nil: none is read).
+func (p *Prober) readFrames(ctx context.Context, fr framer, w wire, since func() time.Duration, report *serverReport) (tl timeline) {
 	tl = timeline{end: Missing, ends: w.ends, eofEnds: w.eofEnds}
 	dec := w.newDecoder()
 	if h, ok := dec.(hinter); ok {
@@ -345,6 +356,9 @@ func (p *Prober) readFrames(ctx context.Context, fr framer, w wire, since func()
 		}
 		if e.skip {
 			continue
+		}
+		if report != nil {
+			report.readEvent(f.Data)
 		}
 		if msg, kind := held.add(e); msg != "" {
 			tl.failure, tl.kind = fmt.Sprintf("%s after %d output events", msg, outputs), kind

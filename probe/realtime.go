@@ -149,7 +149,7 @@ func (p *Prober) exchange(ctx context.Context, s *socket, events []json.RawMessa
 	}
 	dec := &realtimeDecoder{audio: audio}
 	w := wire{framing: framingWS, newDecoder: func() decoder { return dec }, ends: "response.done"}
-	return p.readFrames(ctx, &socketFramer{ctx: ctx, ws: s.ws, stall: stall, d: p.StallTimeout}, w, since), dec
+	return p.readFrames(ctx, &socketFramer{ctx: ctx, ws: s.ws, stall: stall, d: p.StallTimeout}, w, since, nil), dec
 }
 
 // connect takes an idle connection to the request's endpoint from Sockets

@@ -50,6 +50,12 @@ type Record struct {
 	// know (api realtime), which it ignored.
 	UnknownEvents int
 
+	// Server is what the server reported of its own time on the request
+	// (queue, prefill, decode …), checked against what latgate measured;
+	// nothing reported: every stage Missing. A session's is its first
+	// step's (each step has its own).
+	Server ServerTiming
+
 	// Start is when the request was handed to the client, on the Prober's
 	// clock (for ordering and SentAt); never used to compute a latency.
 	Start time.Time
@@ -105,6 +111,11 @@ func (r Record) Buffered() bool {
 	return gaps[len(gaps)/2] < BufferedGap
 }
 
+// Outside is the part of the TTFT spent outside the engine (network,
+// proxies, the framework in front of it): the TTFT less the server's
+// queue and prefill, when it reported both; Missing otherwise.
+func (r Record) Outside() time.Duration { return r.Server.Outside(r.TTFT) }
+
 // ScheduleLag is how late the request was sent against the open-loop
 // schedule (SentAt − IntendedAt), or Missing in closed loop.
 func (r Record) ScheduleLag() time.Duration {
@@ -118,7 +129,7 @@ func newRecord() Record {
 	return Record{
 		TTFB: Missing, FirstEvent: Missing, TTFT: Missing, TTFC: Missing,
 		Total: Missing, Perceived: Missing, TPOT: Missing, MaxStall: Missing,
-		IntendedAt: Missing, SentAt: Missing,
+		IntendedAt: Missing, SentAt: Missing, Server: NoServerTiming(),
 	}
 }
 

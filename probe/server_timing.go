@@ -88,6 +88,7 @@ type reported struct {
 // its headers, then its events (a later event's report of a stage
 // replaces an earlier one's). check turns it into a ServerTiming.
 type serverReport struct {
+	forms  []*timingForm // where the API's servers report their time
 	stages [nStages]reported
 	bad    []string
 	nBad   int
@@ -102,78 +103,113 @@ func (r *serverReport) reject(reason string) {
 	r.nBad++
 }
 
-// readHeaders reads the timing headers of a response: OpenAI's and
-// Azure's openai-processing-ms, LiteLLM's x-litellm-overhead-duration-ms,
-// Text Generation Inference's x-queue-time and x-total-time (sent on a
-// response that is not streamed), all in milliseconds.
+// timingForm is one way servers report their own time on a request:
+// response headers (milliseconds), or fields of an event's JSON (marker is
+// in an event that may hold them; read reads them from its top-level
+// object). An API's description lists the forms its servers use.
+type timingForm struct {
+	headers []headerField
+	marker  []byte
+	read    func(r *serverReport, top map[string]json.RawMessage)
+}
+
+// headerField is a timing header, the server form that sends it and the
+// stage it feeds.
+type headerField struct {
+	name, source string
+	s            stage
+}
+
+// The forms of docs/metrics.md's table.
+var (
+	// formOpenAI: OpenAI's and Azure's openai-processing-ms.
+	formOpenAI = &timingForm{headers: []headerField{{"openai-processing-ms", "openai", stageProcessing}}}
+	// formLiteLLM: a LiteLLM proxy's own overhead.
+	formLiteLLM = &timingForm{headers: []headerField{{"x-litellm-overhead-duration-ms", "litellm", stageGateway}}}
+	// formTGI: Text Generation Inference's headers (sent on a response
+	// that is not streamed).
+	formTGI = &timingForm{headers: []headerField{{"x-queue-time", "tgi", stageQueue}, {"x-total-time", "tgi", stageProcessing}}}
+	// formOllama: Ollama's durations on its final line.
+	formOllama = &timingForm{marker: []byte(`_duration"`), read: (*serverReport).readOllama}
+	// formLlamaCpp: llama.cpp's timings on its last chunk.
+	formLlamaCpp = &timingForm{marker: []byte(`"timings"`), read: func(r *serverReport, top map[string]json.RawMessage) {
+		r.readFields("llama.cpp", "timings.", object(top["timings"]), time.Millisecond, []msField{{"prompt_ms", stagePrefill}, {"predicted_ms", stageDecode}})
+	}}
+	// formVLLM: vLLM's per-request metrics (chat's usage chunk, the
+	// Responses API's response.completed).
+	formVLLM = &timingForm{marker: []byte(`"metrics"`), read: func(r *serverReport, top map[string]json.RawMessage) {
+		metrics := object(top["metrics"])
+		if m := object(object(top["response"])["metrics"]); m != nil {
+			metrics = m
+		}
+		r.readFields("vllm", "metrics.", metrics, time.Millisecond, []msField{{"queue_time_ms", stageQueue}, {"time_to_first_token_ms", stagePrefill}, {"generation_time_ms", stageDecode}})
+	}}
+	// formGroq: Groq's usage times (x_groq.usage, or usage).
+	formGroq = &timingForm{marker: []byte(`"queue_time`), read: func(r *serverReport, top map[string]json.RawMessage) {
+		groq := object(top["usage"])
+		if u := object(object(top["x_groq"])["usage"]); u != nil {
+			groq = u
+		}
+		r.readGroq(groq)
+	}}
+)
+
+// openAICompatible are the forms of the servers behind an OpenAI-style
+// API: OpenAI's header, a LiteLLM proxy's, TGI's, and the engines' own
+// fields (llama.cpp, vLLM, Groq).
+var openAICompatible = []*timingForm{formOpenAI, formLiteLLM, formTGI, formLlamaCpp, formVLLM, formGroq}
+
+// allTimingForms are every form latgate reads.
+var allTimingForms = []*timingForm{formOpenAI, formLiteLLM, formTGI, formOllama, formLlamaCpp, formVLLM, formGroq}
+
+// readHeaders reads the timing headers of a response that the report's
+// forms send, all in milliseconds.
 func (r *serverReport) readHeaders(h http.Header) {
-	for _, f := range []struct {
-		name, source string
-		s            stage
-	}{
-		{"openai-processing-ms", "openai", stageProcessing},
-		{"x-litellm-overhead-duration-ms", "litellm", stageGateway},
-		{"x-queue-time", "tgi", stageQueue},
-		{"x-total-time", "tgi", stageProcessing},
-	} {
-		v := h.Get(f.name)
-		if v == "" {
-			continue
+	for _, form := range r.forms {
+		for _, f := range form.headers {
+			r.readHeader(h, f)
 		}
-		ms, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if err != nil {
-			r.reject(fmt.Sprintf("%s header %q is not a number of milliseconds", f.name, clip(v, 40)))
-			continue
-		}
-		d, err := duration(ms, time.Millisecond)
-		if err != nil {
-			r.reject(fmt.Sprintf("%s header: %v", f.name, err))
-			continue
-		}
-		r.set(f.s, reported{d: d, header: true, source: f.source, field: f.name})
 	}
 }
 
-// timingMarkers are the keys of the events that report server timing; an
-// event with none of them is not parsed again.
-var timingMarkers = [][]byte{[]byte(`"timings"`), []byte(`"x_groq"`), []byte(`"queue_time`), []byte(`"metrics"`), []byte(`_duration"`)}
-
-// readEvent reads the server timing an event's JSON reports, in any of the
-// forms latgate knows: Ollama's durations (its final chunk), llama.cpp's
-// timings, vLLM's per-request metrics (chat's final usage chunk, the
-// Responses API's response.completed), Groq's usage times (x_groq.usage or
-// usage). An event that is not a JSON object, or holds none of them, adds
-// nothing; each form is read apart, so one of an unexpected shape does not
-// hide another.
-func (r *serverReport) readEvent(data []byte) {
-	if !hasMarker(data) {
+func (r *serverReport) readHeader(h http.Header, f headerField) {
+	v := h.Get(f.name)
+	if v == "" {
 		return
 	}
-	top := object(data)
-	if top == nil {
-		return // not an object: the decoder says if it is malformed
+	ms, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil {
+		r.reject(fmt.Sprintf("%s header %q is not a number of milliseconds", f.name, clip(v, 40)))
+		return
 	}
-	r.readOllama(top)
-	r.readFields("llama.cpp", "timings.", object(top["timings"]), time.Millisecond, []msField{{"prompt_ms", stagePrefill}, {"predicted_ms", stageDecode}})
-	metrics := object(top["metrics"])
-	if m := object(object(top["response"])["metrics"]); m != nil {
-		metrics = m
+	d, err := duration(ms, time.Millisecond)
+	if err != nil {
+		r.reject(fmt.Sprintf("%s header: %v", f.name, err))
+		return
 	}
-	r.readFields("vllm", "metrics.", metrics, time.Millisecond, []msField{{"queue_time_ms", stageQueue}, {"time_to_first_token_ms", stagePrefill}, {"generation_time_ms", stageDecode}})
-	groq := object(top["usage"])
-	if u := object(object(top["x_groq"])["usage"]); u != nil {
-		groq = u
-	}
-	r.readGroq(groq)
+	r.set(f.s, reported{d: d, header: true, source: f.source, field: f.name})
 }
 
-func hasMarker(data []byte) bool {
-	for _, m := range timingMarkers {
-		if bytes.Contains(data, m) {
-			return true
+// readEvent reads the server timing an event's JSON reports in the
+// report's forms. An event that is not a JSON object, or holds none of
+// them, adds nothing; each form is read apart, so one of an unexpected
+// shape does not hide another. The event is parsed only when it holds a
+// form's marker.
+func (r *serverReport) readEvent(data []byte) {
+	var top map[string]json.RawMessage
+	parsed := false
+	for _, form := range r.forms {
+		if form.read == nil || !bytes.Contains(data, form.marker) {
+			continue
 		}
+		if !parsed {
+			top, parsed = object(data), true
+		}
+		if top == nil {
+			return // not an object: the decoder says if it is malformed
+		}
+		form.read(r, top)
 	}
-	return false
 }
 
 // object is a JSON object's fields, raw; nil when raw is not an object.

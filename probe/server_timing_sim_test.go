@@ -1,6 +1,7 @@
 package probe
 
 import (
+	"context"
 	"io"
 	"strings"
 	"sync"
@@ -32,7 +33,7 @@ func rawTiming(t *testing.T, srv *clocktest.Server, path, body string, framing f
 	}
 	defer resp.Body.Close()
 	m := measured{ttfb: time.Since(t0), ttft: Missing}
-	var r serverReport
+	r := serverReport{forms: allTimingForms}
 	r.readHeaders(resp.Header)
 	fr := newFramer(framing, resp.Body)
 	for {
@@ -111,7 +112,7 @@ func rawAnswerTiming(t *testing.T, srv *clocktest.Server, body string) ServerTim
 	}
 	_, _ = io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
-	var r serverReport
+	r := serverReport{forms: allTimingForms}
 	r.readHeaders(resp.Header)
 	d := time.Since(t0)
 	return r.check(measured{ttfb: d, ttft: d, total: d})
@@ -142,4 +143,38 @@ func TestSimulatedQueue(t *testing.T) {
 		exactly(t, "second prefill", got[1].Prefill, 185*time.Millisecond)
 		exactly(t, "second outside", got[1].Outside(ms[1].ttft), 15*time.Millisecond)
 	})
+}
+
+// TestRecordServerTiming: a request's record carries what its API's
+// servers report, read from the headers and the stream as it is read,
+// and checked against what was measured; a form another API's servers use
+// is not read (an openai-processing-ms header on an Anthropic stream).
+func TestRecordServerTiming(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		api    API
+		base   string
+		report []string
+		want   ServerTiming
+	}{
+		{Chat, "/v1", []string{sim.ReportVLLM, sim.ReportLiteLLM},
+			ServerTiming{Queue: 0, Prefill: 185 * time.Millisecond, Decode: 40 * time.Millisecond, Processing: Missing, Gateway: 15 * time.Millisecond, Source: "vllm+litellm"}},
+		{Responses, "/v1", []string{sim.ReportOpenAI},
+			ServerTiming{Queue: Missing, Prefill: Missing, Decode: Missing, Processing: 20 * time.Millisecond, Gateway: Missing, Source: "openai"}},
+		{Anthropic, "", []string{sim.ReportOpenAI}, NoServerTiming()},
+	}
+	for _, tt := range tests {
+		t.Run(string(tt.api), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				srv := clocktest.NewServer(t, sim.New(engineProfile(tt.report...), 1))
+				b, _ := Body(tt.api, BodyParams{Model: "engine", Messages: []Message{{Role: "user", Content: "hello there"}}})
+				rec := (&Prober{Client: srv.Client(), Timeout: 5 * time.Second}).Do(context.Background(), Request{API: tt.api, URL: URL(tt.api, Target{BaseURL: srv.URL + tt.base}), Body: b})
+				got := rec.Server
+				if !rec.OK || got.Queue != tt.want.Queue || got.Prefill != tt.want.Prefill || got.Decode != tt.want.Decode ||
+					got.Processing != tt.want.Processing || got.Gateway != tt.want.Gateway || got.Source != tt.want.Source || got.IgnoredCount != 0 {
+					t.Errorf("ok %v (%s)\ngot  %+v\nwant %+v", rec.OK, rec.Error, got, tt.want)
+				}
+			})
+		})
+	}
 }

@@ -12,7 +12,7 @@ import (
 var wide = measured{ttfb: time.Minute, ttft: time.Minute, total: time.Hour}
 
 func timingOf(h http.Header, events []string, m measured) ServerTiming {
-	var r serverReport
+	r := serverReport{forms: allTimingForms}
 	if h != nil {
 		r.readHeaders(h)
 	}

@@ -80,6 +80,10 @@ type Step struct {
 	OutputTokens, PromptTokens, CachedTokens int
 	// Error is why the step failed ("" when it did not).
 	Error string
+	// Server is what the server reported of its own time on the step's
+	// call (a client-driven step is one call); nothing for a step of a
+	// server-driven agent, whose call reports the whole stream's.
+	Server ServerTiming
 }
 
 // sessionCall is one HTTP call of a session: its record and timeline, when

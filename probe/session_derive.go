@@ -31,6 +31,7 @@ func (p *Prober) sessionRecord(calls []sessionCall, end string, maxSteps int, un
 		rec.CachedTokens += st.CachedTokens
 		rec.OutputTokens += st.OutputTokens
 	}
+	rec.Server = s.Steps[0].Server
 	if st := s.Steps[0]; st.FirstToolCall != Missing {
 		s.FirstToolCall = st.Start + st.FirstToolCall
 	}
@@ -104,7 +105,7 @@ func sessionSteps(calls []sessionCall, tl timeline, starts []time.Duration) []St
 	for _, e := range tl.events {
 		for si+1 < len(starts) && e.at >= starts[si+1] && (e.step || si < 0) {
 			si++
-			steps[si] = Step{Start: starts[si], TTFT: Missing, TTFC: Missing, FirstToolCall: Missing, ToolCall: Missing}
+			steps[si] = Step{Start: starts[si], TTFT: Missing, TTFC: Missing, FirstToolCall: Missing, ToolCall: Missing, Server: NoServerTiming()}
 		}
 		if si < 0 {
 			continue
@@ -137,6 +138,7 @@ func sessionSteps(calls []sessionCall, tl timeline, starts []time.Duration) []St
 			}
 			st.ToolTime = c.tools
 			st.OutputTokens, st.PromptTokens, st.CachedTokens = c.rec.OutputTokens, c.rec.PromptTokens, c.rec.CachedTokens
+			st.Server = c.rec.Server
 			st.ToolCalls = len(c.calls)
 			for _, tc := range c.calls {
 				st.Tools = append(st.Tools, clip(tc.Name, MaxToolName))
