@@ -11,6 +11,7 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/latgate/latgate/apis"
 	"github.com/latgate/latgate/internal/clocktest"
 	"github.com/latgate/latgate/sim"
 )
@@ -177,7 +178,7 @@ func TestStreamSpecValidate(t *testing.T) {
 			t.Errorf("%+v: error %v, want %q", tt.spec, err, tt.err)
 		}
 	}
-	if _, err := ParseAPI("bedrock"); err == nil || !strings.Contains(err.Error(), "known: chat, responses, anthropic, gemini, azure, custom") {
+	if _, err := ParseAPI("bedrock"); err == nil || !strings.Contains(err.Error(), "known: "+strings.Join(apis.Names(), ", ")) {
 		t.Errorf("ParseAPI: %v", err)
 	}
 	if a, err := ParseAPI(""); a != Chat || err != nil {

@@ -56,15 +56,7 @@ func parseChat(a api, r *http.Request, body io.Reader) (request, error) {
 		// The deployment names the model.
 		q.model = strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/openai/deployments/"), "/chat/completions")
 	}
-	var tools []struct {
-		Function struct {
-			Name string `json:"name"`
-		} `json:"function"`
-	}
-	_ = json.Unmarshal(v.Tools, &tools)
-	for _, t := range tools {
-		q.tools = appendName(q.tools, t.Function.Name)
-	}
+	q.tools = functionNames(v.Tools)
 	c := newConvo(&q, a, v.Tools)
 	for _, raw := range v.Messages {
 		var m struct {

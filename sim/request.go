@@ -114,6 +114,22 @@ func collectText(b *strings.Builder, v any) {
 	}
 }
 
+// functionNames are the names of the tools offered as chat completions
+// offers them ([{type: function, function: {name}}], Ollama's too).
+func functionNames(raw json.RawMessage) []string {
+	var tools []struct {
+		Function struct {
+			Name string `json:"name"`
+		} `json:"function"`
+	}
+	_ = json.Unmarshal(raw, &tools)
+	var names []string
+	for _, t := range tools {
+		names = appendName(names, t.Function.Name)
+	}
+	return names
+}
+
 func appendName(names []string, name string) []string {
 	if name == "" {
 		return names

@@ -6,7 +6,7 @@
 //	POST /v1/messages                               Anthropic Messages
 //	POST /v1beta/models/{model}:streamGenerateContent?alt=sse   Gemini
 //	POST /openai/deployments/{deployment}/chat/completions       Azure OpenAI
-//	POST /api/chat                                  Ollama's native NDJSON (for api: custom), and
+//	POST /api/chat                                  Ollama's native NDJSON (api: ollama, and custom), and
 //	                                                the Vercel AI SDK's UI message stream to useChat's body (api: ai-sdk)
 //	GET  /v1/realtime?model=M                       the OpenAI Realtime API over WebSocket (realtime.go)
 //	GET  /v1/models
@@ -301,9 +301,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, a api) {
 	}
 	defer release()
 	steps := p.steps(q, n)
-	rs := response{start: start, arrival: arrival, api: a, p: p, pl: pl, q: q, n: n, steps: steps}
-	rs.events = pl.timeline(p, steps, apiOf(a).wholeCalls)
-	rs.finish, rs.u.output = p.outcome(q, pl, steps[len(steps)-1])
+	rs := response{start: start, arrival: arrival, api: a, p: p, q: q, n: n, steps: steps}
 	rs.u.prompt, rs.u.reasoning = q.promptTokens, p.Quirks.ReasoningTokens
 	switch {
 	case p.Quirks.PrefixCache:
@@ -311,6 +309,10 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, a api) {
 	case p.Quirks.CachedTokens > 0:
 		rs.u.cached = min(p.Quirks.CachedTokens, q.promptTokens)
 	}
+	pl.ttft = p.cachedTTFT(pl.ttft, rs.u.prompt, rs.u.cached)
+	rs.pl = pl
+	rs.events = pl.timeline(p, steps, apiOf(a).wholeCalls)
+	rs.finish, rs.u.output = p.outcome(q, pl, steps[len(steps)-1])
 	if q.stream {
 		s.stream(ctx, clk, w, rs)
 		return

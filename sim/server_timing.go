@@ -227,6 +227,20 @@ func (s *Server) load() (waiting, running int, kv float64) {
 	return waiting, running, kv
 }
 
+// cachedTTFT is a first step's TTFT with a prefix cache in front of an
+// engine (Quirks.PrefixCache and Engine both set): the engine evaluates
+// only the prompt tokens the cache does not hold (at least one), so the
+// prefill, the TTFT less Front, shrinks in their proportion. Otherwise
+// the TTFT as drawn.
+func (p Profile) cachedTTFT(ttft time.Duration, prompt, cached int) time.Duration {
+	if p.Engine == nil || !p.Quirks.PrefixCache || prompt <= 0 || cached <= 0 {
+		return ttft
+	}
+	front := min(p.Engine.Front, ttft)
+	evaluated := max(prompt-cached, 1)
+	return front + time.Duration(float64(ttft-front)*float64(evaluated)/float64(prompt))
+}
+
 // times are the answer's engine times now, its first output at first.
 func (rs response) times(clk clock.Clock, first time.Time) *engineTimes {
 	now := clk.Now()

@@ -309,19 +309,20 @@ func TestRoutes(t *testing.T) {
 func TestRoutesSaysWhereEachAPIIs(t *testing.T) {
 	t.Parallel()
 	want := "  chat, responses: base_url https://h:1/v1\n  anthropic: base_url https://h:1\n  gemini: base_url https://h:1/v1beta\n" +
-		"  azure: base_url https://h:1/openai/deployments/NAME\n  custom (Ollama-style NDJSON): url https://h:1/api/chat\n" +
+		"  azure: base_url https://h:1/openai/deployments/NAME\n  ollama (Ollama's native /api/chat, NDJSON): base_url https://h:1\n" +
+		"  custom (Ollama's NDJSON read by a stream spec): url https://h:1/api/chat\n" +
 		"  ai-sdk (Vercel AI SDK UI message stream, useChat's body): url https://h:1/api/chat\n" +
 		"  realtime (OpenAI Realtime API, WebSocket): base_url wss://h:1/v1\n"
 	if got := Routes("h:1", true); !strings.HasPrefix(got, want) {
 		t.Errorf("Routes:\n%s\nwant it to start with:\n%s", got, want)
 	}
-	for _, tt := range []struct{ api, want string }{{"chat", "http://h:1/v1"}, {"custom", "http://h:1/api/chat"}, {"ai-sdk", "http://h:1/api/chat"}, {"realtime", "ws://h:1/v1"}} {
+	for _, tt := range []struct{ api, want string }{{"chat", "http://h:1/v1"}, {"ollama", "http://h:1"}, {"custom", "http://h:1/api/chat"}, {"ai-sdk", "http://h:1/api/chat"}, {"realtime", "ws://h:1/v1"}} {
 		if got, ok := Where(tt.api, "h:1", false); got != tt.want || !ok {
 			t.Errorf("Where(%s) = %q, %v; want %q", tt.api, got, ok, tt.want)
 		}
 	}
-	if _, ok := Where("ollama", "h:1", false); ok {
-		t.Error("Where(ollama): a suite names Ollama's route custom")
+	if _, ok := Where("nonesuch", "h:1", false); ok {
+		t.Error("Where(nonesuch): the simulator does not speak it")
 	}
 	if got := Routes("h:1", false); !strings.Contains(got, "chat, responses: base_url http://h:1/v1\n") || !strings.Contains(got, "base_url ws://h:1/v1\n") {
 		t.Errorf("Routes without TLS:\n%s", got)

@@ -163,6 +163,9 @@ func TestParseErrors(t *testing.T) {
 		{"responses base_url with path", "endpoints:\n  - {name: a, api: responses, base_url: http://x/v1/responses/, model: m}\nscenarios:\n  - {name: s, prompt: hi}\n", `write base_url: http://x/v1`},
 		{"anthropic base_url with messages", "endpoints:\n  - {name: a, api: anthropic, base_url: http://x/v1/messages, model: m}\nscenarios:\n  - {name: s, prompt: hi}\n", `appends /v1/messages itself; write base_url: http://x`},
 		{"anthropic base_url with v1", "endpoints:\n  - {name: a, api: anthropic, base_url: http://x/v1, model: m}\nscenarios:\n  - {name: s, prompt: hi}\n", `ends in /v1, but api anthropic appends /v1/messages itself`},
+		{"ollama base_url with v1", "endpoints:\n  - {name: a, api: ollama, base_url: http://x:11434/v1, model: m}\nscenarios:\n  - {name: s, prompt: hi}\n", `ends in /v1, but api ollama appends /api/chat itself; write base_url: http://x:11434`},
+		{"ollama base_url with api/chat", "endpoints:\n  - {name: a, api: ollama, base_url: http://x:11434/api/chat, model: m}\nscenarios:\n  - {name: s, prompt: hi}\n", `already ends in the API path: latgate appends /api/chat itself; write base_url: http://x:11434`},
+		{"ollama needs a model", "endpoints:\n  - {name: a, api: ollama, base_url: http://x:11434}\nscenarios:\n  - {name: s, prompt: hi}\n", `model`},
 		{"slow rate", "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\nscenarios:\n  - name: s\n    prompt: hi\n    rate: 2/hour\n", `latgate.yaml:6: scenario "s": rate 2/hour sends 50 requests in about 25h0m0s, longer than limits.max_duration (30m0s)`},
 		{"suite too slow together", "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\nscenarios:\n  - {name: s, prompt: hi, rate: 3/m}\n  - {name: t, prompt: hi, rate: 3/m}\n", `latgate.yaml:3: the open-loop scenarios together take about 33m20s`},
 
