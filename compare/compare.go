@@ -426,16 +426,19 @@ func addChecks(res *Result, runIndex int, r Pair, cfg Config, boots *[]bootJob) 
 	d := permData(res, r)
 	for mi, m := range vocab.PerRequest {
 		bv, cv := okValues(r.Base, m), okValues(r.Head, m)
-		if len(cv) == 0 && len(bv) == 0 {
+		reported := reporting(r, m, bv, cv)
+		if len(cv) == 0 && len(bv) == 0 && !(m.Server() && hasAnyBudget(cfg, m)) {
 			continue // metric not observed in this run (e.g. ttft for tool calls)
 		}
 		for _, st := range statsOf(m) {
-			if skipP99(st, sides(r.Base != nil, len(bv), len(cv)), cfg, m) {
+			if skipP99(st, sides(r.Base != nil, len(bv), len(cv)), cfg, m) || reported == notReported && len(bv) == 0 && !hasBudget(cfg, m, st.name) {
 				continue
 			}
 			c := latencyCheck(r.Endpoint, r.Scenario, m, st, bv, cv, cfg, r.Head)
 			switch {
-			case r.Base == nil:
+			case reported == notReported:
+				untestable(&c, vocab.NotReported, 0)
+			case r.Base == nil || reported == newStage:
 				c.Status = vocab.NoBaseline
 			case len(bv) < st.minN() || len(cv) < st.minN():
 				tooFew(&c, st.minN(), r.Base, r.Head)
@@ -451,6 +454,39 @@ func addChecks(res *Result, runIndex int, r Pair, cfg Config, boots *[]bootJob) 
 	}
 	addRateChecks(res, d, r, cfg)
 	return d
+}
+
+// A server stage's reporting on the two sides of a run.
+const (
+	bothReport  = iota
+	notReported // the current side's server does not report it
+	newStage    // only the current side's does: nothing to compare with
+)
+
+// reporting says which sides of r report metric m (values bv, cv): a
+// stage latgate measures itself is always "both"; a server's stage is
+// compared only where both sides report it, never invented where one
+// does not.
+func reporting(r Pair, m vocab.Metric, bv, cv []float64) int {
+	switch {
+	case !m.Server():
+		return bothReport
+	case len(cv) == 0 && slices.Contains(r.Head.OK, true):
+		return notReported // (without a successful request, too few)
+	case r.Base != nil && len(bv) == 0:
+		return newStage
+	}
+	return bothReport
+}
+
+// hasAnyBudget reports whether any statistic of m has a budget.
+func hasAnyBudget(cfg Config, m vocab.Metric) bool {
+	for _, st := range m.Stats() {
+		if hasBudget(cfg, m, st) {
+			return true
+		}
+	}
+	return false
 }
 
 // sides lists the request counts a p99 check needs: the current run's,

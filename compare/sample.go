@@ -66,6 +66,14 @@ func (b *Sampler) Add(q *results.Request) {
 		steps = float64(*q.StepCount)
 	}
 	add(vocab.StepCount, steps)
+	srv := q.Server
+	if srv == nil {
+		srv = &results.ServerTiming{}
+	}
+	add(vocab.Queue, msOrNaN(srv.QueueMs))
+	add(vocab.Prefill, msOrNaN(srv.PrefillMs))
+	add(vocab.Decode, msOrNaN(srv.DecodeMs))
+	add(vocab.Outside, msOrNaN(q.OutsideMs))
 	if q.OK {
 		b.events = append(b.events, float64(len(q.ITLMs)+1))
 		s.PromptTokens += q.PromptTokens

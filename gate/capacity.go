@@ -228,6 +228,9 @@ func (m *measurement) levelRunner(r *probe.Runner, sofar probe.Result, sk *sink,
 	lr.Sink = func(_ int, rec probe.Record) { rec.Variant = variant; r.Sink(gi, rec) }
 	lr.OnRecord = func(_ int, rec probe.Record, warmup bool) { rec.Variant = variant; r.OnRecord(gi, rec, warmup) }
 	lr.Limits.Cost = func(_ int, rec probe.Record) float64 { rec.Variant = variant; return r.Limits.Cost(gi, rec) }
+	// A level's run is not scraped: its metrics_url would need a
+	// server_metrics per level.
+	lr.Measuring = nil
 	l := cfg.Limits
 	spent := sk.spent.total()
 	switch {

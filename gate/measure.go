@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"time"
+	"unicode/utf8"
 
 	"github.com/latgate/latgate/compare"
 	"github.com/latgate/latgate/internal/money"
@@ -88,6 +89,9 @@ type MeasureOptions struct {
 	// Thresholds are the comparison's settings for the interim looks; nil:
 	// the suite's regression section.
 	Thresholds *compare.Config
+	// ScrapeEvery is the time between the samples of an endpoint's
+	// metrics_url during a run (0: every second).
+	ScrapeEvery time.Duration
 }
 
 // Measure runs the whole suite and returns its results file. The error is
@@ -206,6 +210,7 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 		th = &c
 	}
 	adaptive := newAdaptiveRun(m.plan, *th, opt.Baseline, baseCfg != nil, opt.Source.Region, opt.Progress)
+	scrapes := &serverScrapes{ctx: ctx, plan: m.plan, client: client, secrets: secrets, interval: opt.ScrapeEvery, got: map[scrapeKey]*results.ServerMetrics{}}
 	for gi := range m.groups {
 		adaptive.group(gi, &m.groups[gi], &sink.head[gi], &sink.base[gi])
 	}
@@ -224,11 +229,12 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 			}
 			prog.record(g, rec, warmup)
 		},
+		Measuring: scrapes.measuring,
 	}
 	res := r.Run(ctx, m.groups)
 	res = m.searchAll(ctx, r, res, sink, *th, cfg, baseCfg, opt.Progress)
 	prog.done()
-	f := m.assemble(res, sink, adaptive, cfg, baseCfg, opt)
+	f := m.assemble(res, sink, adaptive, scrapes, cfg, baseCfg, opt)
 	if sink.measured == 0 {
 		return f, AsCannotRun(fmt.Errorf("no results: %s", noResults(f, res)))
 	}
@@ -366,7 +372,7 @@ func (s *sink) add(g int, rec probe.Record) {
 // assemble builds the results file: a run per (endpoint, scenario) and
 // variant that measured anything, with its adaptive stop, cost and, when
 // the run was cut short, why.
-func (m *measurement) assemble(res probe.Result, sink *sink, adaptive *adaptiveRun, cfg, baseCfg *suite.Config, opt MeasureOptions) *results.File {
+func (m *measurement) assemble(res probe.Result, sink *sink, adaptive *adaptiveRun, scrapes *serverScrapes, cfg, baseCfg *suite.Config, opt MeasureOptions) *results.File {
 	now := opt.Now
 	if now == nil {
 		now = time.Now
@@ -383,7 +389,7 @@ func (m *measurement) assemble(res probe.Result, sink *sink, adaptive *adaptiveR
 		if len(run.Requests) == 0 {
 			return
 		}
-		run.Variant = side
+		run.Variant, run.ServerMetrics = side, scrapes.of(i, measured)
 		adaptive.record(i, &run)
 		cut(&run, adaptive.stops[i].at > 0)
 		sink.spent.fill(i, measured, &run)
@@ -588,6 +594,7 @@ func requestOf(r probe.Record) results.Request {
 	for i, g := range r.ITL {
 		q.ITLMs[i] = ms(g)
 	}
+	q.Server, q.OutsideMs = serverOf(r.Server), optMs(r.Outside())
 	if r.Session != nil {
 		sessionOfRecord(&q, r)
 	}
@@ -595,6 +602,31 @@ func requestOf(r probe.Record) results.Request {
 		pageOfRecord(&q, r)
 	}
 	return q
+}
+
+// clipWords cuts s to at most n bytes, at the start of a character.
+func clipWords(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
+}
+
+// serverOf is a server timing's file form; nil when the server reported
+// nothing, trusted or not.
+func serverOf(t probe.ServerTiming) *results.ServerTiming {
+	if !t.Reported() && t.IgnoredCount == 0 {
+		return nil
+	}
+	st := &results.ServerTiming{QueueMs: optMs(t.Queue), PrefillMs: optMs(t.Prefill), DecodeMs: optMs(t.Decode),
+		ProcessingMs: optMs(t.Processing), GatewayMs: optMs(t.Gateway), Source: t.Source, Ignored: t.IgnoredCount}
+	if len(t.Ignored) > 0 {
+		st.IgnoredReason = clipWords(t.Ignored[0], results.MaxReason)
+	}
+	return st
 }
 
 // sessionOfRecord fills a session's steps and metrics in its file form.
@@ -605,7 +637,8 @@ func sessionOfRecord(q *results.Request, r probe.Record) {
 		q.Steps[i] = results.Step{Turn: st.Turn, StartMs: ms(st.Start), TTFTMs: optMs(st.TTFT), TTFCMs: optMs(st.TTFC),
 			FirstToolCallMs: optMs(st.FirstToolCall), ToolCallMs: optMs(st.ToolCall), TotalMs: optMs(st.Total),
 			ToolCalls: st.ToolCalls, Tools: st.Tools, ToolMs: ms(st.ToolTime),
-			OutputTokens: st.OutputTokens, PromptTokens: st.PromptTokens, CachedTokens: st.CachedTokens, Error: st.Error}
+			OutputTokens: st.OutputTokens, PromptTokens: st.PromptTokens, CachedTokens: st.CachedTokens, Error: st.Error,
+			Server: serverOf(st.Server)}
 	}
 	n := len(s.Steps)
 	q.StepCount, q.SessionEnd, q.UnknownTools = &n, s.End, s.UnknownTools

@@ -38,10 +38,30 @@ func runWarnings(f *results.File, ds report.Digests) []string {
 		if b.Unknown > 0 {
 			w = append(w, fmt.Sprintf("%s: the server sent %d events of types latgate does not know: ignored; if one of them carries the answer, its TTFT is measured late (docs/metrics.md, realtime)", name, b.Unknown))
 		}
+		w = append(w, serverWarnings(name, r, b)...)
 		// A rate search's levels time every request from its scheduled
 		// send: their lag is measured, not hidden.
 		if b.OK > 0 && b.Late*10 >= b.OK && r.Level == nil {
 			w = append(w, fmt.Sprintf("%s: %d of %d requests were sent more than %d ms behind their open-loop schedule: the client could not keep the rate (raise max_in_flight or lower rate); latencies under that load are understated", name, b.Late, b.OK, report.LateMs))
+		}
+	}
+	return w
+}
+
+// serverWarnings are what a run's server said that latgate could not use:
+// values of its own time it did not trust, and scrapes of its metrics
+// page that failed (a warning, never a failed run).
+func serverWarnings(name string, r *results.Run, b *report.Breakdown) []string {
+	var w []string
+	if b.ServerIgnored > 0 {
+		w = append(w, fmt.Sprintf("%s: the server reported %d values of its own time that latgate did not trust, ignored (the first: %s)", name, b.ServerIgnored, report.EscapeName(b.ServerIgnoredWhy)))
+	}
+	if m := r.ServerMetrics; m != nil {
+		if m.Failed > 0 {
+			w = append(w, fmt.Sprintf("%s: metrics_url: %d of %d scrapes failed", name, m.Failed, m.Scrapes))
+		}
+		for _, x := range m.Warnings {
+			w = append(w, fmt.Sprintf("%s: metrics_url: %s", name, report.EscapeName(x)))
 		}
 	}
 	return w

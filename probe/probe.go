@@ -204,6 +204,9 @@ func (p *Prober) stream(ctx context.Context, req Request) (Record, timeline) {
 		// After the stream's checks: what the server said is bounded by
 		// what latgate measured around it.
 		rec.Server = server(measured{ttfb: rec.TTFB, ttft: rec.TTFT, total: rec.Total})
+		for i, why := range rec.Server.Ignored {
+			rec.Server.Ignored[i] = p.redact(why, req) // they quote what the server sent
+		}
 	}
 	if !c.reused {
 		rec.DNS, rec.Connect, rec.TLS = c.dns, c.connect, c.tls

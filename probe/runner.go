@@ -101,6 +101,11 @@ type Runner struct {
 	// Sink receives each measured record, from the aggregator goroutine, in
 	// completion order. It is the run's only output of records.
 	Sink func(group int, rec Record)
+	// Measuring, if set, is called as a group's measured phase begins (its
+	// warmup done) and returns what to call when the phase has ended, every
+	// request of it recorded: the window a server's own metrics are
+	// scraped in.
+	Measuring func(group int) (done func())
 }
 
 // Result is what a run did (the records went to Runner.Sink).
@@ -210,7 +215,12 @@ func (r *Runner) Run(ctx context.Context, groups []Group) Result {
 		warmSeed, measSeed := seeds.Uint64(), seeds.Uint64()
 		gs := newGroupState(r.FailFast)
 		r.phase(ctx, gi, g, plan(g, g.Warmup, warmSeed), true, b, gs)
+		done := func() {}
+		if r.Measuring != nil {
+			done = r.Measuring(gi)
+		}
 		r.phase(ctx, gi, g, plan(g, g.Requests, measSeed), false, b, gs)
+		done()
 	}
 	b.mu.Lock()
 	res := b.res

@@ -61,6 +61,12 @@ type Breakdown struct {
 	// the tool time of the successful sessions, and each step by position.
 	Answer, Session, ToolTime Stage
 	Steps                     []StepBreakdown
+	// The server's own stages where it reported them (NaN where not), and
+	// the TTFT outside them; ServerIgnored counts the values it reported
+	// that latgate did not trust, ServerIgnoredWhy the first reason.
+	Queue, Prefill, Decode, Outside Stage
+	ServerIgnored                   int
+	ServerIgnoredWhy                string
 }
 
 // StepBreakdown is one step of a run's successful sessions (the sessions
@@ -169,6 +175,7 @@ func (d *Digester) Add(q *results.Request) {
 		d.b.FirstError = q.Error
 	}
 	d.b.Unknown += q.UnknownEvents
+	d.serverIgnored(q)
 	if !q.OK {
 		if d.errs == nil {
 			d.errs = map[string]int{}
@@ -203,6 +210,26 @@ func (d *Digester) Add(q *results.Request) {
 	}
 	if q.IsSession() {
 		d.addSession(q)
+	}
+}
+
+// serverIgnored counts what the server reported that latgate did not
+// trust, the request's and its steps'.
+func (d *Digester) serverIgnored(q *results.Request) {
+	add := func(t *results.ServerTiming) {
+		if t == nil || t.Ignored == 0 {
+			return
+		}
+		d.b.ServerIgnored += t.Ignored
+		if d.b.ServerIgnoredWhy == "" {
+			d.b.ServerIgnoredWhy = t.IgnoredReason
+		}
+	}
+	if !q.IsSession() {
+		add(q.Server) // a session's is its first step's
+	}
+	for i := range q.Steps {
+		add(q.Steps[i].Server)
 	}
 }
 
@@ -292,6 +319,8 @@ func (d *Digester) Digest(r *results.Run) *Digest {
 	b.Answer = stage("Answer", v[vocab.Answer])
 	b.Session = stage("Session", v[vocab.Session])
 	b.ToolTime = stage("Tool time", d.toolTime)
+	b.Queue, b.Prefill = stage("Queue", v[vocab.Queue]), stage("Prefill", v[vocab.Prefill])
+	b.Decode, b.Outside = stage("Decode", v[vocab.Decode]), stage("Outside", v[vocab.Outside])
 	b.Steps = d.stepBreakdowns()
 	if b.N > 0 {
 		b.ErrorRate = float64(b.N-b.OK) / float64(b.N)

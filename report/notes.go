@@ -42,6 +42,8 @@ func note(c compare.Check, th compare.Config) string {
 		return "change beyond tolerance but not significant against the run-to-run spread of the baseline history"
 	case vocab.NotPositive:
 		return "current value is not positive"
+	case vocab.NotReported:
+		return "not reported by this server"
 	}
 	return ""
 }

@@ -115,9 +115,12 @@ type Run struct {
 	// Level labels a level of a capacity search with its load; nil for
 	// every other run. Shards is how many matrix legs measured it, each at
 	// the level's load (latgate merge --shards); 0 for one.
-	Level    *Level    `json:"level,omitempty"`
-	Shards   int       `json:"shards,omitempty"`
-	Requests []Request `json:"requests"`
+	Level  *Level `json:"level,omitempty"`
+	Shards int    `json:"shards,omitempty"`
+	// ServerMetrics is what the endpoint's metrics_url said over the
+	// run's measured requests; nil without one.
+	ServerMetrics *ServerMetrics `json:"server_metrics,omitempty"`
+	Requests      []Request      `json:"requests"`
 }
 
 // RunConfig records how the run was driven. In an imported run
@@ -226,6 +229,13 @@ type Request struct {
 	MaxFrameMs *float64 `json:"max_frame_ms,omitempty"`
 	// PaintedChars is the answer's characters on the page at the end.
 	PaintedChars *int `json:"painted_chars,omitempty"`
+
+	// Server is what the server reported of its own time (absent when it
+	// reported nothing); a session's is its first step's. OutsideMs is the
+	// part of ttft_ms outside the engine: ttft − (queue + prefill), when
+	// the server reported both (absent otherwise).
+	Server    *ServerTiming `json:"server,omitempty"`
+	OutsideMs *float64      `json:"outside_ms,omitempty"`
 }
 
 // PageStream is a browser page's answer stream, from the click: its
@@ -264,6 +274,10 @@ type Step struct {
 	PromptTokens int     `json:"prompt_tokens"`
 	CachedTokens int     `json:"cached_tokens"`
 	Error        string  `json:"error,omitempty"`
+	// Server is what the server reported of its own time on the step's
+	// call (absent when nothing): a conversation's turn-2 prefill beside
+	// turn 1's.
+	Server *ServerTiming `json:"server,omitempty"`
 }
 
 // Validate checks the schema, metrics version and required keys, and
@@ -337,6 +351,9 @@ func (f *File) ValidateChecked(checks []RunCheck) error {
 		if err := checkCost("cost_usd", r.CostUSD); err != nil {
 			return fmt.Errorf("runs[%d]: %v", i, err)
 		}
+		if err := r.ServerMetrics.Check(); err != nil {
+			return fmt.Errorf("runs[%d]: %v", i, err)
+		}
 	}
 	if err := f.checkLevels(); err != nil {
 		return err
@@ -385,6 +402,14 @@ func (q *Request) Check() error {
 	}
 	if err := q.checkClient(); err != nil {
 		return err
+	}
+	if err := q.Server.check(); err != nil {
+		return fmt.Errorf("server.%v", err)
+	}
+	for i := range q.Steps {
+		if err := q.Steps[i].Server.check(); err != nil {
+			return fmt.Errorf("steps[%d].server.%v", i, err)
+		}
 	}
 	if q.StepCount != nil && (*q.StepCount < 1 || *q.StepCount != len(q.Steps)) {
 		return fmt.Errorf("step_count is %d but the session has %d steps", *q.StepCount, len(q.Steps))
@@ -443,6 +468,7 @@ func (q *Request) badTime() (string, float64, bool) {
 		{"tpot_ms", q.TPOTMs}, {"max_stall_ms", q.MaxStallMs}, {"sent_ms", &q.SentMs}, {"lag_ms", q.LagMs},
 		{"first_tool_call_ms", q.FirstToolCallMs}, {"answer_ms", q.AnswerMs}, {"session_ms", q.SessionMs}, {"tool_ms", q.ToolMs},
 		{"max_frame_ms", q.MaxFrameMs},
+		{"outside_ms", q.OutsideMs},
 	}); bad {
 		return key, v, true
 	}

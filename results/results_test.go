@@ -12,7 +12,8 @@ import (
 func TestCheckDoesNotAllocate(t *testing.T) {
 	v, n := 120.5, 2
 	q := &Request{OK: true, TTFTMs: &v, TotalMs: &v, TPOTMs: &v, ITLMs: make([]float64, 31), StepCount: &n,
-		Steps: []Step{{TTFTMs: &v, TotalMs: &v}, {StartMs: v, ToolMs: 3}}}
+		Steps:  []Step{{TTFTMs: &v, TotalMs: &v, Server: &ServerTiming{PrefillMs: &v, Source: "ollama"}}, {StartMs: v, ToolMs: 3}},
+		Server: &ServerTiming{QueueMs: &v, PrefillMs: &v, Source: "vllm", Ignored: 1}, OutsideMs: &v}
 	if allocs := testing.AllocsPerRun(100, func() {
 		if err := q.Check(); err != nil {
 			t.Fatal(err)
@@ -24,6 +25,48 @@ func TestCheckDoesNotAllocate(t *testing.T) {
 	q.Steps[1].TTFCMs = &bad
 	if err := q.Check(); err == nil || err.Error() != "steps[1].ttfc_ms is -1: a time is from 0 to 1e+09 ms" {
 		t.Errorf("a step's bad time: %v", err)
+	}
+	q.Steps[1].TTFCMs = nil
+	q.Steps[0].Server.DecodeMs = &bad
+	if err := q.Check(); err == nil || err.Error() != "steps[0].server.decode_ms is -1: a time is from 0 to 1e+09 ms" {
+		t.Errorf("a step's bad server time: %v", err)
+	}
+	q.Steps[0].Server.DecodeMs = nil
+	q.Server.Ignored = -3
+	if err := q.Check(); err == nil || err.Error() != "server.ignored is -3: a count is from 0 to 1e+09" {
+		t.Errorf("a bad count of ignored values: %v", err)
+	}
+	q.Server.Ignored, q.OutsideMs = 0, &bad
+	if err := q.Check(); err == nil || err.Error() != "outside_ms is -1: a time is from 0 to 1e+09 ms" {
+		t.Errorf("a bad outside: %v", err)
+	}
+}
+
+// TestServerMetricsCheck: a results file's server metrics are bounded
+// like its times.
+func TestServerMetricsCheck(t *testing.T) {
+	ms, huge := 12.5, 2e9
+	good := ServerMetrics{Scrapes: 3, Stages: []MetricStage{{Stage: "queue", Count: 4, MeanMs: &ms, Quantiles: []MetricQuantile{{Q: 0.5, Ms: &ms, LowerMs: &ms}}}},
+		Gauges: []MetricGauge{{Gauge: "waiting", Samples: 2, Median: 1, Max: 2}}}
+	if err := good.Check(); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		bad  func(m *ServerMetrics)
+		want string
+	}{
+		{func(m *ServerMetrics) { m.Failed = 4 }, "4 of 3 scrapes failed"},
+		{func(m *ServerMetrics) { m.Stages[0].Quantiles[0].Q = 1.5 }, "quantile 1.5 is not between 0 and 1"},
+		{func(m *ServerMetrics) { m.Stages[0].Quantiles[0].UpperMs = &huge }, "stages[0].upper_ms is 2e+09"},
+		{func(m *ServerMetrics) { m.Stages[0].Count = -1 }, "stages[0].count is -1"},
+	} {
+		m := good
+		m.Stages = []MetricStage{good.Stages[0]}
+		m.Stages[0].Quantiles = []MetricQuantile{good.Stages[0].Quantiles[0]}
+		tt.bad(&m)
+		if err := m.Check(); err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%v, want %q", err, tt.want)
+		}
 	}
 }
 

@@ -100,3 +100,24 @@ func Engines() []string {
 	sort.Strings(out)
 	return out
 }
+
+// AnyEngine are the names of every known engine together, so a page is
+// read by whichever engine's families it holds (their prefixes keep them
+// apart: vllm:, sglang:, tgi_).
+func AnyEngine() Names {
+	var n Names
+	for _, e := range Engines() {
+		n = n.Then(known[e])
+	}
+	return n
+}
+
+// Then is n with o's alternatives after n's own: n's families are read
+// first where the page has them.
+func (n Names) Then(o Names) Names {
+	return Names{
+		Queue: slices.Concat(n.Queue, o.Queue), Prefill: slices.Concat(n.Prefill, o.Prefill),
+		Decode: slices.Concat(n.Decode, o.Decode), TTFT: slices.Concat(n.TTFT, o.TTFT),
+		Waiting: slices.Concat(n.Waiting, o.Waiting), KVCache: slices.Concat(n.KVCache, o.KVCache),
+	}
+}

@@ -67,6 +67,7 @@ func (p *parser) endpoint(i int, re rawEndpoint, seen map[string]bool, n int) En
 		return e
 	}
 	p.endpointAuth(ip, &e, re)
+	p.endpointMetrics(ip, &e, re)
 	return e
 }
 

@@ -98,6 +98,21 @@ type rawEndpoint struct {
 	Stream     *rawStream        `yaml:"stream"`
 	Audio      *bool             `yaml:"audio"`
 	Browser    *rawBrowser       `yaml:"browser"`
+	// MetricsURL is the server's own Prometheus page, MetricsNames the
+	// families of another engine's (any API).
+	MetricsURL   string           `yaml:"metrics_url"`
+	MetricsNames *rawMetricsNames `yaml:"metrics_names"`
+}
+
+// rawMetricsNames are the families of a metrics page that feed each of the
+// run's server stages, as lists of alternatives.
+type rawMetricsNames struct {
+	Queue   []string `yaml:"queue"`
+	Prefill []string `yaml:"prefill"`
+	Decode  []string `yaml:"decode"`
+	TTFT    []string `yaml:"ttft"`
+	Waiting []string `yaml:"waiting"`
+	KVCache []string `yaml:"kv_cache"`
 }
 
 // rawRequests is a fixed count (requests: 50) or a range (requests:

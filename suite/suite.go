@@ -96,10 +96,24 @@ type Endpoint struct {
 	Audio bool
 	// Browser, for a chat page in a browser: how the page is driven.
 	Browser *Browser
-	Line    int
+	// MetricsURL is the server's own Prometheus page (${VAR} expanded),
+	// scraped during each run; "" for none. MetricsNames are the families
+	// the suite names for the run's server stages, read before the known
+	// engines' (nil: only theirs).
+	MetricsURL   string
+	MetricsNames *MetricsNames
+	Line         int
 	// envSecrets are the values its headers, url or base_url took from the
 	// environment: a key in a URL (?key=${K}) is as secret as a header.
 	envSecrets []string
+}
+
+// MetricsNames are, per server stage of a run, the families of a metrics
+// page that hold it (alternatives, the first the page has is read):
+// histograms in seconds for the queue, prefill, decode and TTFT; gauges
+// for the requests waiting and the KV-cache usage (a fraction).
+type MetricsNames struct {
+	Queue, Prefill, Decode, TTFT, Waiting, KVCache []string
 }
 
 // Stream says how to read a custom endpoint's response: its framing and

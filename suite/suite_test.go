@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -166,6 +167,11 @@ func TestParseErrors(t *testing.T) {
 		{"ollama base_url with v1", "endpoints:\n  - {name: a, api: ollama, base_url: http://x:11434/v1, model: m}\nscenarios:\n  - {name: s, prompt: hi}\n", `ends in /v1, but api ollama appends /api/chat itself; write base_url: http://x:11434`},
 		{"ollama base_url with api/chat", "endpoints:\n  - {name: a, api: ollama, base_url: http://x:11434/api/chat, model: m}\nscenarios:\n  - {name: s, prompt: hi}\n", `already ends in the API path: latgate appends /api/chat itself; write base_url: http://x:11434`},
 		{"ollama needs a model", "endpoints:\n  - {name: a, api: ollama, base_url: http://x:11434}\nscenarios:\n  - {name: s, prompt: hi}\n", `model`},
+		{"metrics_url not a URL", "endpoints:\n  - {name: a, base_url: http://x/v1, model: m, metrics_url: x/metrics}\nscenarios:\n  - {name: s, prompt: hi}\n", `latgate.yaml:2: endpoint "a": metrics_url "x/metrics" is not an http(s) URL`},
+		{"metrics_names without metrics_url", "endpoints:\n  - name: a\n    base_url: http://x/v1\n    model: m\n    metrics_names: {queue: [q]}\nscenarios:\n  - {name: s, prompt: hi}\n", `latgate.yaml:5: endpoint "a": metrics_names needs metrics_url`},
+		{"metrics_names not a metric name", "endpoints:\n  - name: a\n    base_url: http://x/v1\n    model: m\n    metrics_url: http://x/metrics\n    metrics_names: {queue: [\"my queue\"]}\nscenarios:\n  - {name: s, prompt: hi}\n", `latgate.yaml:6: endpoint "a": metrics_names.queue: "my queue" is not a Prometheus metric name`},
+		{"metrics_names unknown stage", "endpoints:\n  - name: a\n    base_url: http://x/v1\n    model: m\n    metrics_url: http://x/metrics\n    metrics_names: {queued: [q]}\nscenarios:\n  - {name: s, prompt: hi}\n", `unknown key "queued"`},
+		{"metrics_url unset var", "endpoints:\n  - {name: a, base_url: http://x/v1, model: m, metrics_url: \"${METRICS}/metrics\"}\nscenarios:\n  - {name: s, prompt: hi}\n", `metrics_url: environment variable METRICS is not set`},
 		{"slow rate", "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\nscenarios:\n  - name: s\n    prompt: hi\n    rate: 2/hour\n", `latgate.yaml:6: scenario "s": rate 2/hour sends 50 requests in about 25h0m0s, longer than limits.max_duration (30m0s)`},
 		{"suite too slow together", "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\nscenarios:\n  - {name: s, prompt: hi, rate: 3/m}\n  - {name: t, prompt: hi, rate: 3/m}\n", `latgate.yaml:3: the open-loop scenarios together take about 33m20s`},
 
@@ -284,5 +290,24 @@ func TestEveryMistakeAtOnce(t *testing.T) {
 	var one *Error
 	if !errors.As(err, &one) || one.Line != 6 {
 		t.Errorf("errors.As gives %v, want the first mistake", one)
+	}
+}
+
+// TestMetricsURL: an endpoint's metrics page and another engine's names;
+// a page from the environment is as secret as a header.
+func TestMetricsURL(t *testing.T) {
+	t.Parallel()
+	cfg, err := Parse("l.yaml", []byte("endpoints:\n  - name: a\n    base_url: http://x:8000/v1\n    model: m\n    metrics_url: \"http://x:9000/metrics?token=${TOKEN}\"\n    metrics_names: {queue: [\"my:queue_seconds\"], kv_cache: [kv, kv_old]}\nscenarios:\n  - {name: s, prompt: hi}\n"),
+		Options{Getenv: func(k string) string { return map[string]string{"TOKEN": "s3cret-token"}[k] }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := cfg.Endpoints[0]
+	if e.MetricsURL != "http://x:9000/metrics?token=s3cret-token" || e.MetricsNames == nil ||
+		!slices.Equal(e.MetricsNames.Queue, []string{"my:queue_seconds"}) || !slices.Equal(e.MetricsNames.KVCache, []string{"kv", "kv_old"}) || e.MetricsNames.TTFT != nil {
+		t.Errorf("endpoint %+v, names %+v", e, e.MetricsNames)
+	}
+	if !slices.Contains(cfg.Secrets(), "s3cret-token") {
+		t.Errorf("secrets %v lack the page's token", cfg.Secrets())
 	}
 }

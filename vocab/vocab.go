@@ -46,6 +46,22 @@ const (
 	StepCount Metric = "step_count"
 )
 
+// Server stages: what the server reported of its own time on a request
+// (docs/metrics.md, "The server's own time"), and what latgate derives from
+// it. They exist only where the server reports them, and are compared and
+// budgeted only where it does.
+const (
+	// Queue is the server's wait before its engine worked on the request.
+	Queue Metric = "queue"
+	// Prefill is the server's prompt processing, to the first token.
+	Prefill Metric = "prefill"
+	// Decode is the server's first token to its last.
+	Decode Metric = "decode"
+	// Outside is the part of the TTFT outside the engine: the TTFT less
+	// the queue and the prefill (network, proxies, the framework).
+	Outside Metric = "outside"
+)
+
 // Rates: fractions of a run's requests (or of its prompt tokens).
 const (
 	// Errors is the share of requests that failed.
@@ -59,7 +75,7 @@ const (
 )
 
 // Latencies are the latency metrics in check order.
-var Latencies = []Metric{TTFT, TTFC, ITL, TPOT, Total, Perceived, Client, FirstToolCall, Answer, Session}
+var Latencies = []Metric{TTFT, TTFC, ITL, TPOT, Total, Perceived, Client, FirstToolCall, Answer, Session, Queue, Prefill, Decode, Outside}
 
 // PerRequest are the metrics with one value per request (per session), in
 // check order: the latencies and the step count.
@@ -75,6 +91,10 @@ func (m Metric) IsRate() bool { return m == Errors || m == Goodput || m == Cache
 // HigherIsBetter reports whether a drop of the metric is the regression
 // (and a budget on it a floor).
 func (m Metric) HigherIsBetter() bool { return m == Goodput || m == CacheHitRate }
+
+// Server reports whether the metric is one of the server's stages: the
+// server's own report (or derived from it), not latgate's measurement.
+func (m Metric) Server() bool { return m == Queue || m == Prefill || m == Decode || m == Outside }
 
 // IsCount reports whether the metric counts something (steps), neither a
 // latency nor a rate.
@@ -256,16 +276,20 @@ const (
 	HistoryNotSignificant Reason = "history_not_significant"
 	// NotPositive: the current value is not positive (no relative change).
 	NotPositive Reason = "not_positive"
+	// NotReported: a server stage (queue, prefill …) that the current
+	// side's server does not report: a budget or a comparison on it cannot
+	// be checked.
+	NotReported Reason = "not_reported"
 )
 
 // Reasons lists every reason.
-var Reasons = []Reason{TooFew, TooFewCurrent, NoRequests, NoPromptTokens, NotSignificant, HistoryTooShort, HistorySpread, HistoryNotSignificant, NotPositive}
+var Reasons = []Reason{TooFew, TooFewCurrent, NoRequests, NoPromptTokens, NotSignificant, HistoryTooShort, HistorySpread, HistoryNotSignificant, NotPositive, NotReported}
 
 // Untested reports whether the reason means the check could not be tested
 // at all (as opposed to tested without significance).
 func (r Reason) Untested() bool {
 	switch r {
-	case TooFew, TooFewCurrent, NoRequests, NoPromptTokens, HistoryTooShort, HistorySpread, NotPositive:
+	case TooFew, TooFewCurrent, NoRequests, NoPromptTokens, HistoryTooShort, HistorySpread, NotPositive, NotReported:
 		return true
 	}
 	return false

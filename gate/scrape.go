@@ -1,0 +1,129 @@
+package gate
+
+import (
+	"context"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/latgate/latgate/apis"
+	"github.com/latgate/latgate/probe"
+	"github.com/latgate/latgate/results"
+	"github.com/latgate/latgate/scrape"
+	"github.com/latgate/latgate/suite"
+	"github.com/latgate/latgate/vocab"
+)
+
+// serverScrapes reads the endpoints' own Prometheus pages (metrics_url)
+// during each group's measured requests, and keeps what each run's scrapes
+// said. A scrape that fails is a warning in the run's server_metrics,
+// never a failed run.
+type serverScrapes struct {
+	ctx      context.Context
+	plan     []planned
+	client   *http.Client
+	secrets  []string
+	interval time.Duration // between samples (0: scrape's default, 1 s)
+
+	mu  sync.Mutex
+	got map[scrapeKey]*results.ServerMetrics
+}
+
+// scrapeKey is a run of the file: its group and its records' variant.
+type scrapeKey struct {
+	group int
+	side  vocab.Side
+}
+
+// scrapedPage is one page scraped during a group, and the variants whose
+// endpoint names it (both, in an A/B group against one server).
+type scrapedPage struct {
+	s     *scrape.Scraper
+	sides []vocab.Side
+}
+
+// measuring is the runner's Measuring hook: it starts the scrapes of group
+// g's pages and returns what stops them and keeps their summaries.
+func (ss *serverScrapes) measuring(g int) func() {
+	pl := ss.plan[g]
+	var pages []*scrapedPage
+	add := func(ep suite.Endpoint, side vocab.Side) {
+		if ep.MetricsURL == "" {
+			return
+		}
+		for _, p := range pages {
+			if p.s.URL == ep.MetricsURL {
+				p.sides = append(p.sides, side)
+				return
+			}
+		}
+		pages = append(pages, &scrapedPage{s: ss.scraperOf(ep), sides: []vocab.Side{side}})
+	}
+	if pl.base != nil {
+		add(pl.base.endpoint, vocab.Base)
+		add(pl.endpoint, vocab.Head)
+	} else {
+		add(pl.endpoint, "")
+	}
+	runs := make([]*scrape.Run, len(pages))
+	for i, p := range pages {
+		runs[i] = p.s.Start(ss.ctx)
+	}
+	return func() {
+		for i, p := range pages {
+			m := ss.fileForm(runs[i].Stop(ss.ctx), len(p.sides) > 1)
+			ss.mu.Lock()
+			for _, side := range p.sides {
+				ss.got[scrapeKey{g, side}] = m
+			}
+			ss.mu.Unlock()
+		}
+	}
+}
+
+// of is the server metrics of group g's run of records of variant side;
+// nil without a metrics_url.
+func (ss *serverScrapes) of(g int, side vocab.Side) *results.ServerMetrics {
+	ss.mu.Lock()
+	defer ss.mu.Unlock()
+	return ss.got[scrapeKey{g, side}]
+}
+
+// scraperOf is the scraper of an endpoint's page: the engines' known names
+// after the suite's own, and the endpoint's key and headers, which it
+// sends only to a page on the endpoint's origin.
+func (ss *serverScrapes) scraperOf(ep suite.Endpoint) *scrape.Scraper {
+	names := scrape.AnyEngine()
+	if n := ep.MetricsNames; n != nil {
+		names = scrape.Names{Queue: n.Queue, Prefill: n.Prefill, Decode: n.Decode, TTFT: n.TTFT, Waiting: n.Waiting, KVCache: n.KVCache}.Then(names)
+	}
+	auth := http.Header{}
+	for k, v := range ep.Headers {
+		auth.Set(k, v)
+	}
+	if spec, ok := apis.Lookup(ep.API); ok && ep.APIKey != "" {
+		auth.Set(spec.Auth.Header, spec.Auth.Value(ep.APIKey))
+	}
+	return &scrape.Scraper{URL: ep.MetricsURL, Names: names, Client: ss.client, Interval: ss.interval,
+		Endpoint: probe.URL(apiOf(ep), targetOf(ep)), Auth: auth}
+}
+
+// fileForm is a run's scrapes in the results file, its warnings without
+// the suite's secrets (a page's URL may hold a token).
+func (ss *serverScrapes) fileForm(sum scrape.Summary, shared bool) *results.ServerMetrics {
+	m := &results.ServerMetrics{Scrapes: sum.Scrapes, Failed: sum.Failed, Shared: shared}
+	for _, st := range sum.Stages {
+		ms := results.MetricStage{Stage: st.Name, Family: st.Family, Count: st.Count, MeanMs: optMs(st.Mean), Quantiles: []results.MetricQuantile{}}
+		for _, q := range st.Quantiles {
+			ms.Quantiles = append(ms.Quantiles, results.MetricQuantile{Q: q.Q, Ms: optMs(q.Value), LowerMs: optMs(q.Lower), UpperMs: optMs(q.Upper), AboveTop: q.AboveTop})
+		}
+		m.Stages = append(m.Stages, ms)
+	}
+	for _, g := range sum.Gauges {
+		m.Gauges = append(m.Gauges, results.MetricGauge{Gauge: g.Name, Family: g.Family, Samples: g.Samples, Median: g.Median, Max: g.Max})
+	}
+	for _, w := range sum.Warnings {
+		m.Warnings = append(m.Warnings, clipWords(probe.Redact(w, ss.secrets), results.MaxReason))
+	}
+	return m
+}
