@@ -31,6 +31,9 @@ type Options struct {
 	// Slots > 0 gives every profile a capacity of that many slots
 	// (Capacity; the profile's prefill per request is kept).
 	Slots int
+	// Engine, when set, makes every profile an engine that reports its own
+	// time (Profile.Engine).
+	Engine *Engine
 }
 
 // Build returns the profile the options describe.
@@ -64,6 +67,13 @@ func (o Options) Build() (Profile, error) {
 	}
 	if o.Slots > 0 {
 		p.Capacity.Slots = o.Slots
+	}
+	if o.Engine != nil {
+		if err := o.Engine.Validate(); err != nil {
+			return p, err
+		}
+		e := *o.Engine
+		p.Engine = &e
 	}
 	return p, nil
 }

@@ -2,10 +2,12 @@ package sim
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -43,6 +45,23 @@ const (
 	ReportLiteLLM  = "litellm"
 	ReportTGI      = "tgi"
 )
+
+// Reports are the forms of Engine.Report.
+var Reports = []string{ReportLlamaCpp, ReportVLLM, ReportGroq, ReportOpenAI, ReportLiteLLM, ReportTGI}
+
+// Validate refuses an engine the simulator cannot be: a negative front, a
+// form it does not know.
+func (e Engine) Validate() error {
+	if e.Front < 0 {
+		return fmt.Errorf("engine front %v: must not be negative", e.Front)
+	}
+	for _, r := range e.Report {
+		if !slices.Contains(Reports, r) {
+			return fmt.Errorf("engine report %q: not a form the simulator reports (%s)", r, strings.Join(Reports, ", "))
+		}
+	}
+	return nil
+}
 
 // engineTimes are an answer's times as the engine saw them, from the
 // simulator's clock.

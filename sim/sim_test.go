@@ -588,3 +588,22 @@ func TestToolOverrides(t *testing.T) {
 		}
 	}
 }
+
+// TestOptionsEngine: latgate sim's engine flags make every profile an
+// engine; a form it does not report is refused.
+func TestOptionsEngine(t *testing.T) {
+	t.Parallel()
+	o := Options{Profile: "realistic", Slots: 2, Engine: &Engine{Front: 15 * time.Millisecond, Report: []string{ReportVLLM, ReportLiteLLM}}}
+	p, err := o.Build()
+	if err != nil || p.Engine == nil || p.Capacity.Slots != 2 || p.Engine.Front != 15*time.Millisecond || len(p.Engine.Report) != 2 {
+		t.Fatalf("%+v, %v", p.Engine, err)
+	}
+	o.Engine.Report = []string{"sglang"}
+	if _, err := o.Build(); err == nil || !strings.Contains(err.Error(), `engine report "sglang": not a form the simulator reports (llama.cpp, vllm, groq, openai, litellm, tgi)`) {
+		t.Errorf("an unknown form: %v", err)
+	}
+	o.Engine = &Engine{Front: -time.Millisecond}
+	if _, err := o.Build(); err == nil {
+		t.Error("a negative front accepted")
+	}
+}

@@ -48,11 +48,20 @@ func simFlags(fs *flag.FlagSet) func(*env, []string) error {
 	fs.DurationVar(&o.ToolLatency, "tool-latency", 0, "override: how long the ai-sdk route takes to run a tool, e.g. 150ms")
 	fs.BoolVar(&o.PrefixCache, "prefix-cache", false, "report the prompt tokens of the longest conversation start seen before as cached")
 	fs.IntVar(&o.Slots, "slots", 0, "override: serve at most this many requests at once, queueing the rest (the engine profile has 8)")
+	var eng sim.Engine
+	fs.DurationVar(&eng.Front, "engine-front", 0, "an engine that reports its own time: the part of each TTFT in front of it, e.g. 15ms (the rest is its prefill; its queue is the wait for a --slots slot)")
+	report := fs.String("engine-report", "", "an engine that reports its own time in these `forms`, comma-separated: "+strings.Join(sim.Reports, ", ")+" (Ollama's /api/chat always does)")
 	certFile := fs.String("tls-cert", "", "serve HTTPS and wss:// with this certificate `file` (PEM; with --tls-key)")
 	keyFile := fs.String("tls-key", "", "the TLS certificate's private key `file` (PEM)")
 	return func(e *env, _ []string) error {
 		if *toolSteps != -1 {
 			o.ToolSteps, o.SetToolSteps = *toolSteps, true
+		}
+		if *report != "" {
+			eng.Report = strings.Split(*report, ",")
+		}
+		if eng.Front != 0 || *report != "" {
+			o.Engine = &eng
 		}
 		if *itl != "" {
 			d, err := time.ParseDuration(*itl)
