@@ -18,6 +18,7 @@ var metricLabel = map[vocab.Metric]string{
 	vocab.TTFT: "TTFT", vocab.TTFC: "TTFC", vocab.ITL: "inter-token", vocab.TPOT: "per token",
 	vocab.Total: "total", vocab.Perceived: "perceived", vocab.Errors: "error rate",
 	vocab.FirstToolCall: "first tool call", vocab.Answer: "answer", vocab.Session: "session", vocab.StepCount: "model calls",
+	vocab.Queue: "queue", vocab.Prefill: "prefill", vocab.Decode: "decode", vocab.Outside: "outside",
 }
 
 // Badge is one status that applies to a scenario or row, with the metrics

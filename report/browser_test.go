@@ -261,6 +261,7 @@ func TestBrowserComments(t *testing.T) {
 			if sc.name == "hostile" && !strings.Contains(r.Text, "<script>alert(1)</script>") {
 				t.Error("the hostile scenario name is not shown literally")
 			}
+			serverStagesShown(t, sc.name, r.Text)
 		})
 	}
 }
@@ -282,6 +283,28 @@ func reportPage(t *testing.T, dir string, rep *Report, name string) (path, page 
 		t.Fatal(err)
 	}
 	return path, page
+}
+
+// serverStagesShown: where people read it, the summary names the server's
+// stage that moved when a TTFT check fails (engine), and the table says
+// what a server does not report rather than showing 0 (pass).
+func serverStagesShown(t *testing.T, name, text string) {
+	t.Helper()
+	switch name {
+	case "engine":
+		if !regexp.MustCompile(`regression\s*queue \+\d{3} ms, prefill \+\d\.\d ms, outside \+0\.0 ms`).MatchString(text) {
+			t.Errorf("the stage that moved is not shown under the status:\n%.1500s", text)
+		}
+		for _, row := range []string{"Queue", "Prefill", "Outside", "Decode"} {
+			if !regexp.MustCompile(`(?m)^\s*` + row + `\s`).MatchString(text) {
+				t.Errorf("no %s row shown", row)
+			}
+		}
+	case "pass":
+		if !strings.Contains(text, "Queue, prefill, outside") || !strings.Contains(text, NotReported) {
+			t.Errorf("the stages the server does not report are not said to be:\n%.1500s", text)
+		}
+	}
 }
 
 func TestBrowserHTMLReport(t *testing.T) {
@@ -320,6 +343,7 @@ func TestBrowserHTMLReport(t *testing.T) {
 			for _, w := range []int{900, 390} {
 				checkFits(t, loadAt(t, bin, path, w), w)
 			}
+			serverStagesShown(t, sc.name, r.Text)
 		})
 	}
 }

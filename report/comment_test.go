@@ -70,6 +70,23 @@ func checkComment(t *testing.T, name string, rep *Report, got, summary string) {
 		if !strings.Contains(got, "### ✅") || strings.Contains(summary, "⚠️") || strings.Contains(summary, "❌") {
 			t.Errorf("pass comment:\n%s", summary)
 		}
+		if !strings.Contains(got, "| Queue, prefill, outside | – | – | |  | "+NotReported+" |") {
+			t.Error("the stages the server does not report are not said to be")
+		}
+	case "engine":
+		// The TTFT failed on the queue: the summary says which stage
+		// moved, the table shows the server's stages.
+		if !regexp.MustCompile(`❌ TTFT.* regression<br><sub>queue \+\d{3} ms, prefill \+\d\.\d ms, outside \+0\.0 ms</sub>`).MatchString(summary) {
+			t.Errorf("the summary does not name the stage that moved:\n%s", summary)
+		}
+		for _, want := range []string{"| Queue |", "| Prefill |", "| Outside |", "| Decode |"} {
+			if !strings.Contains(got, want) {
+				t.Errorf("engine comment lacks the row %q", want)
+			}
+		}
+		if strings.Contains(got, NotReported) {
+			t.Error("a stage the server reports is said not to be")
+		}
 	case "fail":
 		for _, want := range []string{"### ❌", "❌ TTFT", "⛔ TTFT p95 over budget", "❌ error rate up", "(**+"} {
 			if !strings.Contains(summary, want) {

@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -93,6 +94,13 @@ var suiteCases = []suiteCase{
 		c = append(c, serverSessionRun(rng, "next-app", "order-chat", 60, 2, sh))
 		return
 	}},
+	{"engine", func(rng *rand.Rand) (b, c []results.Run) {
+		// An engine that reports its queue and prefill: its queue grew by
+		// about 180 ms, its prefill and what is outside it did not.
+		b = append(b, engineRun(rng, "vllm", "chat", 60, 20, 150))
+		c = append(c, engineRun(rng, "vllm", "chat", 60, 200, 152))
+		return
+	}},
 	{"large", func(rng *rand.Rand) (b, c []results.Run) {
 		// 4 endpoints × 15 scenarios: about 1,000 checks.
 		for e := range 4 {
@@ -135,3 +143,20 @@ func buildCase(t testing.TB, sc suiteCase) *Report {
 }
 
 func compareEmpty() compare.Result { return compare.Compare(nil, thresholds()) }
+
+// engineRun is fixtureRun against an engine that reports its time (as
+// vLLM's per-request metrics do): each TTFT is its queue (log-normal around
+// queueMs), its prefill (around prefillMs) and 30 ms outside the engine.
+func engineRun(rng *rand.Rand, endpoint, scenario string, n int, queueMs, prefillMs float64) results.Run {
+	r := fixtureRun(rng, endpoint, scenario, n, 0.1, 0.010, 0, false, false)
+	for i := range r.Requests {
+		q := &r.Requests[i]
+		queue, prefill := queueMs*math.Exp(0.2*rng.NormFloat64()), prefillMs*math.Exp(0.05*rng.NormFloat64())
+		ttft := queue + prefill + 30
+		*q.TotalMs += ttft - *q.TTFTMs
+		q.TTFTMs, q.TTFCMs, q.PerceivedMs = f64(ttft), f64(ttft), f64(ttft)
+		q.Server = &results.ServerTiming{QueueMs: f64(queue), PrefillMs: f64(prefill), DecodeMs: f64(*q.TotalMs - ttft), Source: "vllm"}
+		q.OutsideMs = f64(30)
+	}
+	return r
+}

@@ -152,6 +152,18 @@ func badgeClass(st vocab.Status) string {
 	return ""
 }
 
+// rowStatusHTML is a budget-table row's status cell: its badges, or what
+// the server does not report.
+func rowStatusHTML(row Row) string {
+	switch {
+	case row.Unreported:
+		return esc(NotReported)
+	case row.Metric != "":
+		return badgesHTML(badgesOf(row.Checks, nil))
+	}
+	return ""
+}
+
 func badgesHTML(fs []Badge) string {
 	parts := make([]string, len(fs))
 	for i, f := range fs {
@@ -232,7 +244,11 @@ func (p *page) summary(order []int) {
 		for _, c := range cols {
 			p.s(td(c.head, "n", cellHTML(s.row(c.stage), c.stat, false)))
 		}
-		p.f("%s</tr>\n", td("status", "", badgesHTML(s.Badges())))
+		status := badgesHTML(s.Badges())
+		if shift := s.StageShift(); shift != "" {
+			status += "<br><span class=\"sub\">" + esc(shift) + "</span>"
+		}
+		p.f("%s</tr>\n", td("status", "", status))
 	}
 	p.s("</table>\n")
 	p.s("<ul class=\"sub\">")
@@ -529,11 +545,7 @@ func (p *page) budgetTable(s Scenario) {
 			}
 			p.s(td(label, "n", v))
 		}
-		fs := ""
-		if row.Metric != "" {
-			fs = badgesHTML(badgesOf(row.Checks, nil))
-		}
-		p.f("%s%s</tr>\n", td("budget", "", esc(row.Budget)), td("status", "", fs))
+		p.f("%s%s</tr>\n", td("budget", "", esc(row.Budget)), td("status", "", rowStatusHTML(row)))
 	}
 	p.s("</table>\n")
 }

@@ -249,19 +249,7 @@ func summary(r *Report, order []int, maxRows int) string {
 			cut++
 			continue
 		}
-		name := mdName(s.Scenario) + " @ " + mdName(s.Endpoint)
-		if len(s.Changed) > 0 {
-			name += " ⚙️"
-		}
-		line := fmt.Sprintf("| %s | %s |", name, changeCell(s.row("TTFT"), "p95", bold))
-		if perceived {
-			line += fmt.Sprintf(" %s |", changeCell(s.row("Perceived"), "p95", bold))
-		}
-		line += fmt.Sprintf(" %s |", changeCell(s.row("Total"), "p50", bold))
-		if sessions {
-			line += fmt.Sprintf(" %s |", changeCell(s.row("Answer"), "p95", bold))
-		}
-		line += fmt.Sprintf(" %s | %s |\n", changeCell(s.row("Errors"), "rate", bold), badgesMarkdown(fs))
+		line := summaryLine(s, fs, perceived, sessions)
 		if large && fs[0].Status == vocab.Inconclusive {
 			doubt = append(doubt, line)
 		} else {
@@ -287,6 +275,29 @@ func summary(r *Report, order []int, maxRows int) string {
 		b.WriteString("<sub>" + strings.Join(more, "; ") + ".</sub>\n\n")
 	}
 	return b.String()
+}
+
+// summaryLine is a scenario's line of the summary: TTFT p95 (perceived
+// p95), total p50 (answer p95), errors, and its badges with, when a TTFT
+// check fails, how the server's stages moved.
+func summaryLine(s Scenario, fs []Badge, perceived, sessions bool) string {
+	name := mdName(s.Scenario) + " @ " + mdName(s.Endpoint)
+	if len(s.Changed) > 0 {
+		name += " ⚙️"
+	}
+	line := fmt.Sprintf("| %s | %s |", name, changeCell(s.row("TTFT"), "p95", bold))
+	if perceived {
+		line += fmt.Sprintf(" %s |", changeCell(s.row("Perceived"), "p95", bold))
+	}
+	line += fmt.Sprintf(" %s |", changeCell(s.row("Total"), "p50", bold))
+	if sessions {
+		line += fmt.Sprintf(" %s |", changeCell(s.row("Answer"), "p95", bold))
+	}
+	status := badgesMarkdown(fs)
+	if shift := s.StageShift(); shift != "" {
+		status += "<br><sub>" + md(shift) + "</sub>"
+	}
+	return line + fmt.Sprintf(" %s | %s |\n", changeCell(s.row("Errors"), "rate", bold), status)
 }
 
 // suiteNotesMarkdown is the notes as a Markdown list.
@@ -449,7 +460,10 @@ func detailsRow(row Row, stats []vocab.Stat) string {
 		}
 	}
 	fs := ""
-	if row.Metric != "" {
+	switch {
+	case row.Unreported:
+		fs = NotReported
+	case row.Metric != "":
 		var flags []Badge
 		for _, f := range badgesOf(row.Checks, nil) {
 			flags = append(flags, f.rowBadge())

@@ -182,6 +182,9 @@ type Row struct {
 	// Checks are its checks (p50, p95, p99, mean, or errors/rate).
 	Metric vocab.Metric
 	Checks []compare.Check
+	// Unreported: the row names server stages the server does not report
+	// (its values are not observed, not 0).
+	Unreported bool
 	// SameAs names another row with identical values (Perceived = TTFT
 	// without a reading-rate lag, Per token = Inter-token with one token
 	// per event, a session's Total = Session); renderers may leave such a
@@ -331,7 +334,7 @@ func stageOf(b *Breakdown, f func(*Breakdown) Stage) (float64, float64) {
 
 // rows builds a scenario's budget table: one function per kind of row.
 func rows(s Scenario, th compare.Config) []Row {
-	out := transportRows(s)
+	out := append(transportRows(s), serverRows(s, th)...)
 	for _, m := range rowMetrics {
 		if row, ok := latencyRow(s, m.metric, m.stage, m.unit, th); ok {
 			out = append(out, row)
@@ -384,6 +387,91 @@ func transportRows(s Scenario) []Row {
 		server = "Server (to first text)" // a page's stream: its first text on the wire
 	}
 	return []Row{net, desc(server, func(b *Breakdown) Stage { return b.ServerWait })}
+}
+
+// serverStages are the server's own stages in the budget table: the
+// guide's queue, prefill (the TTFT on the server) and outside (the TTFT
+// outside the engine), then the decode.
+var serverStages = []struct {
+	metric vocab.Metric
+	stage  string
+}{{vocab.Queue, "Queue"}, {vocab.Prefill, "Prefill"}, {vocab.Outside, "Outside"}, {vocab.Decode, "Decode"}}
+
+// NotReported is what a row of a server stage says when the server does
+// not report it: latgate never invents it.
+const NotReported = "not reported by this server"
+
+// serverRows are the rows of the server's stages that a side reports
+// (compared and budgeted as every latency), and one row naming the
+// guide's stages it does not report. Another tool's results (latgate
+// import) have none.
+func serverRows(s Scenario, th compare.Config) []Row {
+	if s.CurrentRun != nil && s.CurrentRun.Imported != nil {
+		return nil
+	}
+	var out []Row
+	var missing []string
+	for _, st := range serverStages {
+		if row, ok := latencyRow(s, st.metric, st.stage, "ms", th); ok {
+			out = append(out, row)
+		} else if st.metric != vocab.Decode {
+			missing = append(missing, strings.ToLower(st.stage))
+		}
+	}
+	if len(missing) > 0 {
+		row := emptyRow(strings.ToUpper(missing[0][:1])+strings.Join(missing, ", ")[1:], "ms", "")
+		row.Notes, row.Unreported = []string{NotReported}, true
+		out = append(out, row)
+	}
+	return out
+}
+
+// StageShift says, when a TTFT check fails (a regression, or over its
+// budget) and the server reports its split of the TTFT, how each of its
+// stages moved at the failing statistic, the one that moved most first:
+// "queue +180 ms, prefill +4 ms, outside -1.0 ms". "" otherwise.
+func (s Scenario) StageShift() string {
+	st, failed := vocab.Stat(""), false
+	for _, c := range s.Checks {
+		if c.Metric == vocab.TTFT && (c.Status == vocab.Regression || c.Status == vocab.OverBudget) && (!failed || c.Status == vocab.Regression) {
+			st, failed = c.Stat, true
+		}
+	}
+	if !failed {
+		return ""
+	}
+	type shift struct {
+		name string
+		ms   float64
+	}
+	var shifts []shift
+	for _, ss := range serverStages[:3] {
+		row := s.row(ss.stage)
+		if row == nil {
+			continue
+		}
+		base, cur := row.BaseP50, row.CurP50
+		if st != vocab.P50 {
+			base, cur = row.BaseP95, row.CurP95
+		}
+		if !math.IsNaN(base) && !math.IsNaN(cur) {
+			shifts = append(shifts, shift{strings.ToLower(ss.stage), cur - base})
+		}
+	}
+	sort.SliceStable(shifts, func(i, j int) bool { return math.Abs(shifts[i].ms) > math.Abs(shifts[j].ms) })
+	parts := make([]string, len(shifts))
+	for i, x := range shifts {
+		parts[i] = x.name + " " + signedMs(x.ms)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// signedMs is a change in milliseconds for people: "+180 ms", "-1.5 ms".
+func signedMs(ms float64) string {
+	if math.Abs(ms) >= 10 {
+		return fmt.Sprintf("%+.0f ms", ms)
+	}
+	return fmt.Sprintf("%+.1f ms", ms)
 }
 
 // checkNotes adds a check's notes to a row: its reason (unless the suite's
@@ -565,7 +653,7 @@ func (row Row) Zero() bool {
 			return false
 		}
 	}
-	return row.Metric == ""
+	return row.Metric == "" && !row.Unreported
 }
 
 func signedPct(p float64) string {

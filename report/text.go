@@ -122,7 +122,11 @@ func textScenario(w io.Writer, s Scenario, color bool) {
 	if s.Model != "" {
 		model = " (" + clean(s.Model) + ")"
 	}
-	fmt.Fprintf(w, "%s @ %s%s: %s\n", clean(s.Scenario), clean(s.Endpoint), model, strings.Join(fl, "; "))
+	shift := ""
+	if sh := s.StageShift(); sh != "" {
+		shift = " (" + sh + ")"
+	}
+	fmt.Fprintf(w, "%s @ %s%s: %s%s\n", clean(s.Scenario), clean(s.Endpoint), model, strings.Join(fl, "; "), shift)
 	if len(s.Changed) > 0 {
 		fmt.Fprintf(w, "  configuration %s: %s\n", s.changed(), clean(strings.Join(s.Changed, ", ")))
 	}
@@ -134,6 +138,10 @@ func textScenario(w io.Writer, s Scenario, color bool) {
 			continue // said once below (leftOut)
 		}
 		stage := "  " + row.Stage
+		if row.Unreported {
+			t.row(stage, "", "", "", "", "", NotReported, "")
+			continue
+		}
 		if row.Unit != "ms" && row.Unit != "%" {
 			stage += " (" + row.Unit + ")"
 		}
