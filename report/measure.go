@@ -489,6 +489,11 @@ func Measurements(w io.Writer, f *results.File) {
 	}
 	fmt.Fprintln(w, "latencies in ms")
 	tw.write(w)
+	for i := range runs {
+		if line := ServerMetricsLine(&runs[i]); line != "" {
+			fmt.Fprintln(w, line)
+		}
+	}
 	for _, n := range f.Notes {
 		fmt.Fprintln(w, "note:", n)
 	}
@@ -498,6 +503,50 @@ func Measurements(w io.Writer, f *results.File) {
 	if f.Incomplete != "" {
 		fmt.Fprintln(w, "INCOMPLETE:", f.Incomplete)
 	}
+}
+
+// ServerMetricsLine says what a run's scrapes of its endpoint's metrics
+// page found over its requests: each histogram's p50 and p95 from the
+// buckets, with the bucket the p95 fell in, and the gauges' median and
+// max; "" without server metrics.
+func ServerMetricsLine(r *results.Run) string {
+	m := r.ServerMetrics
+	if m == nil || len(m.Stages)+len(m.Gauges) == 0 {
+		return ""
+	}
+	ms := func(v *float64) string {
+		if v == nil {
+			return "–"
+		}
+		return Millis(*v)
+	}
+	var parts []string
+	for _, st := range m.Stages {
+		p := fmt.Sprintf("%s %.0f observed", st.Stage, st.Count)
+		for _, q := range st.Quantiles {
+			switch {
+			case q.Q == 0.5:
+				p += ", p50 " + ms(q.Ms)
+			case q.Q == 0.95 && q.AboveTop:
+				p += fmt.Sprintf(", p95 over %s (the top bucket)", ms(q.Ms))
+			case q.Q == 0.95:
+				p += fmt.Sprintf(", p95 %s (bucket %s–%s)", ms(q.Ms), ms(q.LowerMs), ms(q.UpperMs))
+			}
+		}
+		parts = append(parts, p)
+	}
+	for _, g := range m.Gauges {
+		parts = append(parts, fmt.Sprintf("%s median %s, max %s", g.Gauge, trimFloat(g.Median), trimFloat(g.Max)))
+	}
+	name := clean(r.Scenario) + " @ " + clean(r.Endpoint)
+	if r.Variant != "" {
+		name += " (" + string(r.Variant) + ")"
+	}
+	shared := ""
+	if m.Shared {
+		shared = ", both variants' requests together"
+	}
+	return fmt.Sprintf("server metrics, %s (the server's own histograms, quantiles from their buckets%s, ms): %s", name, shared, strings.Join(parts, "; "))
 }
 
 // meanOf is the mean of the values that are not NaN (NaN for none).

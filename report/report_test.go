@@ -347,3 +347,23 @@ func TestMeasurementsErrorsColumn(t *testing.T) {
 		t.Errorf("errors header at %d, its cell at %d:\n%s\n%s", i, j, header, row)
 	}
 }
+
+// TestMeasurementsServerMetrics: latgate run says what the server's own
+// histograms held over a run, their quantiles said to come from the
+// buckets, a quantile above the top bucket as at least its bound.
+func TestMeasurementsServerMetrics(t *testing.T) {
+	t.Parallel()
+	r := fixtureRun(rand.New(rand.NewPCG(1, 2)), "vllm", "chat", 5, 0.3, 0.01, 0, false, false)
+	r.ServerMetrics = &results.ServerMetrics{Scrapes: 4, Stages: []results.MetricStage{
+		{Stage: "queue", Family: "vllm:request_queue_time_seconds", Count: 5, MeanMs: f64(140), Quantiles: []results.MetricQuantile{
+			{Q: 0.5, Ms: f64(150), LowerMs: f64(0), UpperMs: f64(300)}, {Q: 0.95, Ms: f64(285), LowerMs: f64(0), UpperMs: f64(300)}}},
+		{Stage: "ttft", Family: "vllm:time_to_first_token_seconds", Count: 5, MeanMs: f64(9000), Quantiles: []results.MetricQuantile{
+			{Q: 0.5, Ms: f64(7500), LowerMs: f64(5000), UpperMs: f64(7500)}, {Q: 0.95, Ms: f64(2560000), LowerMs: f64(2560000), AboveTop: true}}}},
+		Gauges: []results.MetricGauge{{Gauge: "waiting", Family: "vllm:num_requests_waiting", Samples: 3, Median: 1, Max: 2.5}}}
+	var b bytes.Buffer
+	Measurements(&b, &results.File{Schema: results.Schema, MetricsVersion: results.MetricsVersion, Runs: []results.Run{r}})
+	want := "server metrics, chat @ vllm (the server's own histograms, quantiles from their buckets, ms): queue 5 observed, p50 150, p95 285 (bucket 0.0–300); ttft 5 observed, p50 7500, p95 over 2560.0s (the top bucket); waiting median 1, max 2.5\n"
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("got\n%s\nwant the line\n%s", b.String(), want)
+	}
+}
