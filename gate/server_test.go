@@ -210,3 +210,56 @@ scenarios:
 		}
 	})
 }
+
+// TestScrapesInAB: in an A/B run the two variants' pages are scraped
+// apart when they differ, and once when both variants measure one server:
+// then both runs hold the same page, said to be shared, its histograms
+// counting both variants' requests.
+func TestScrapesInAB(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		engine := func() *clocktest.Server {
+			return clocktest.NewServer(t, sim.New(sim.Profile{TTFT: sim.Fixed(20 * time.Millisecond), ITL: sim.Fixed(2 * time.Millisecond), Tokens: 4,
+				Engine: &sim.Engine{Slots: 4, Report: []string{sim.ReportVLLM}}}, 3))
+		}
+		one, two := engine(), engine()
+		parse := func(api, page string) *suite.Config {
+			cfg, err := suite.Parse("l.yaml", []byte(`endpoints:
+  - {name: e, base_url: "`+api+`/v1", model: m, metrics_url: "`+page+`/metrics"}
+scenarios:
+  - {name: s, prompt: hi, max_tokens: 8, requests: 8, warmup: 0}
+`), suite.Options{Getenv: func(string) string { return "" }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			return cfg
+		}
+		for _, tt := range []struct {
+			name      string
+			base      *suite.Config
+			shared    bool
+			perRun    int
+			samePages bool
+		}{{"two servers", parse(one.URL, one.URL), false, 8, false}, {"one server", parse(two.URL, two.URL), true, 16, true}} {
+			head := parse(two.URL, two.URL)
+			f, err := MeasureAB(context.Background(), tt.base, head, MeasureOptions{Client: one.Client()})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var pages []*results.ServerMetrics
+			for _, r := range f.Runs {
+				m := r.ServerMetrics
+				if m == nil || m.Shared != tt.shared || len(m.Stages) == 0 {
+					t.Fatalf("%s, %s run: server metrics %+v", tt.name, r.Variant, m)
+				}
+				pages = append(pages, m)
+			}
+			if q := pages[0].Stages[0]; int(q.Count) != tt.perRun {
+				t.Errorf("%s: the base run's page counts %v requests, want %d", tt.name, q.Count, tt.perRun)
+			}
+			if (pages[0] == pages[1]) != tt.samePages {
+				t.Errorf("%s: the two runs hold one page: %v", tt.name, pages[0] == pages[1])
+			}
+		}
+	})
+}
