@@ -65,8 +65,12 @@ type Target struct {
 	BaseURL, URL, Model, Deployment, APIVersion string
 }
 
-// descriptions are the registered APIs by name.
-var descriptions = map[API]*description{}
+// descriptions are the registered APIs by name; defaultAPI is the one
+// whose Spec is the default.
+var (
+	descriptions = map[API]*description{}
+	defaultAPI   *description
+)
 
 // register adds an API: its Spec to package apis, its description here.
 func register(d description) {
@@ -75,15 +79,19 @@ func register(d description) {
 	}
 	apis.Register(d.Spec)
 	descriptions[API(d.Name)] = &d
+	if d.Default {
+		defaultAPI = &d
+	}
 }
 
 // describe is api's description; "" and an unknown name are the default
-// API's (ParseAPI refuses unknown names first).
+// API's (ParseAPI refuses unknown names first). It is read several times
+// per request, so it copies nothing.
 func describe(api API) *description {
 	if d, ok := descriptions[api]; ok {
 		return d
 	}
-	return descriptions[API(apis.Default().Name)]
+	return defaultAPI
 }
 
 // APIs lists every API, in the order of the documentation.

@@ -360,7 +360,10 @@ func (p *Prober) readFrames(ctx context.Context, fr framer, w wire, since func()
 		if e.skip {
 			continue
 		}
-		if report != nil {
+		if report != nil && (e.output() == 0 || e.done || e.finish != "" || e.usage != nil) {
+			// Servers report their time on the events that end an answer
+			// (a finish, usage or done event) or carry no output (a
+			// metadata event): an event of output alone is not read again.
 			report.readEvent(f.Data)
 		}
 		if msg, kind := held.add(e); msg != "" {
