@@ -97,6 +97,7 @@ limits:
 	}
 
 	realEngineAPIs(t, url, dir)
+	realEngineServerTiming(t, url, dir)
 	realEngineConversation(t, url, dir)
 	realEngineAB(t, url, dir)
 
