@@ -48,7 +48,7 @@ func TestServerTimingAndMetrics(t *testing.T) {
 
 func testServerTimingAndMetrics(t *testing.T) {
 	s := sim.New(sim.Profile{TTFT: sim.Fixed(20 * time.Millisecond), ITL: sim.Fixed(2 * time.Millisecond), Tokens: 4,
-		Quirks: sim.Quirks{RoleChunk: true, PrefixCache: true},
+		Quirks:   sim.Quirks{RoleChunk: true, PrefixCache: true},
 		Capacity: sim.Capacity{Slots: 1}, Engine: &sim.Engine{Front: 2 * time.Millisecond, Report: []string{sim.ReportVLLM}}}, 3)
 	seen := &keysSeen{keys: map[string][]string{}}
 	srv := clocktest.NewServer(t, seen.wrap("same origin", s))
@@ -220,7 +220,7 @@ func TestScrapesInAB(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		engine := func() *clocktest.Server {
 			return clocktest.NewServer(t, sim.New(sim.Profile{TTFT: sim.Fixed(20 * time.Millisecond), ITL: sim.Fixed(2 * time.Millisecond), Tokens: 4,
-				Engine: &sim.Engine{Slots: 4, Report: []string{sim.ReportVLLM}}}, 3))
+				Capacity: sim.Capacity{Slots: 4}, Engine: &sim.Engine{Report: []string{sim.ReportVLLM}}}, 3))
 		}
 		one, two := engine(), engine()
 		parse := func(api, page string) *suite.Config {
