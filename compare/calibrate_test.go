@@ -81,7 +81,7 @@ func ints(s string) []int {
 }
 
 func calConfig() Config {
-	return Config{Tolerance: 0.10, MinDelta: 25, Alpha: 0.05, Permutations: *calPerms, Bootstrap: -1}
+	return Config{Tolerance: 0.10, MinDelta: 25, Alpha: 0.05, Permutations: *calPerms, Bootstrap: -1, scores: powerTests()[0]}
 }
 
 // parallel runs f(seed) for seeds 0..reps-1 on every core.

@@ -156,6 +156,9 @@ type Config struct {
 	// rawSettle are raw p-value thresholds the sequential drawing of
 	// permutations also settles (an interim look's futility and 0.5).
 	rawSettle []float64
+	// scores selects the latency tests' score functions (zero: those that
+	// ship; the calibration's comparison of tests sets others).
+	scores scoreSet
 }
 
 // Check is one (run, metric, statistic) comparison.

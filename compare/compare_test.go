@@ -668,7 +668,6 @@ func preparedRun(r Pair, b int) (*runTests, Config) {
 	var boots []bootJob
 	rt := addChecks(&res, 0, r, c, &boots)
 	rt.build(c)
-	rt.prepare()
 	for ti := range rt.perm {
 		rt.perm[ti] = make([]float64, b)
 	}

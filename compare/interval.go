@@ -1,6 +1,7 @@
 package compare
 
 import (
+	"cmp"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -441,4 +442,30 @@ func intervals(res *Result, boots []bootJob, cfg Config) {
 			res.Checks[check].CIPct = [2]float64{Quantile(d, cfg.Alpha/2), Quantile(d, 1-cfg.Alpha/2)}
 		}
 	}
+}
+
+// sortedOrder returns the indices of v's values that are not NaN and
+// those values, ascending (equal values by index).
+func sortedOrder(v []float64) ([]int32, []float64) {
+	type iv struct {
+		v float64
+		i int32
+	}
+	pairs := make([]iv, 0, len(v))
+	for i, x := range v {
+		if !math.IsNaN(x) {
+			pairs = append(pairs, iv{x, int32(i)})
+		}
+	}
+	slices.SortFunc(pairs, func(a, b iv) int {
+		if c := cmp.Compare(a.v, b.v); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.i, b.i)
+	})
+	order, val := make([]int32, len(pairs)), make([]float64, len(pairs))
+	for k, p := range pairs {
+		order[k], val[k] = p.i, p.v
+	}
+	return order, val
 }

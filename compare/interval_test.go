@@ -90,9 +90,11 @@ func TestIntervalsHoldTheChange(t *testing.T) {
 	}
 }
 
-// TestColumnStatistics: the statistics computed by a column's walk agree
-// with their definitions computed from scratch, with and without ties.
-func TestColumnStatistics(t *testing.T) {
+// TestScoreStatistics: a rank test's D, the sum of the current requests'
+// centred mid-ranks, is the difference of mean ranks times nc·nb/m (the
+// Wilcoxon statistic), and the mean test's D counts the current requests
+// above the pooled mean, with and without ties and missing values.
+func TestScoreStatistics(t *testing.T) {
 	t.Parallel()
 	rng := rand.New(rand.NewPCG(5, 5))
 	for _, ties := range []bool{false, true} {
@@ -107,81 +109,76 @@ func TestColumnStatistics(t *testing.T) {
 				v[i] = math.NaN()
 			}
 		}
-		d := newRunData([][]float64{v}, []int{0}, 150, 1, nil)
-		c := d.cols[0]
-		if (c.rank != nil) != ties {
-			t.Fatalf("ties %v: rank array kept %v", ties, c.rank != nil)
+		rank := centred(scoresOf(v, kindRank, 0.5, scoreSet{}))
+		above := centred(scoresOf(v, kindMean, -1, scoreSet{}))
+		var vals []float64
+		for _, x := range v {
+			if !math.IsNaN(x) {
+				vals = append(vals, x)
+			}
 		}
-		lab := make([]uint8, n)
+		slices.Sort(vals)
+		m := float64(len(vals))
+		mean := 0.0
+		for _, x := range vals {
+			mean += x / m
+		}
+		rankOf := func(x float64) float64 {
+			lo, _ := slices.BinarySearch(vals, x)
+			hi := lo
+			for hi < len(vals) && vals[hi] == x {
+				hi++
+			}
+			return float64(lo+hi-1)/2 + 1
+		}
+		lab := make([]bool, n)
 		for i := 150; i < n; i++ {
-			lab[i] = 1
+			lab[i] = true
 		}
 		for rep := range 10 {
 			rng.Shuffle(n, func(i, j int) { lab[i], lab[j] = lab[j], lab[i] })
-			p := c.walk(lab)
-			// From scratch: mid-ranks of the pooled values, mean rank
-			// difference scaled by N; exceedance of the baseline's mean.
-			var vals []float64
-			for _, x := range v {
-				if !math.IsNaN(x) {
-					vals = append(vals, x)
-				}
-			}
-			slices.Sort(vals)
-			rankOf := func(x float64) float64 {
-				lo, _ := slices.BinarySearch(vals, x)
-				hi := lo
-				for hi < len(vals) && vals[hi] == x {
-					hi++
-				}
-				return float64(lo+hi-1)/2 + 1
-			}
-			var sc, sb, nc, nb, sumB float64
-			var cur, base []float64
+			var dRank, dMean, sc, sb, nc, nb, ac float64
 			for i, x := range v {
+				if lab[i] {
+					dRank += rank[i]
+					dMean += above[i]
+				}
 				if math.IsNaN(x) {
 					continue
 				}
-				if lab[i] == 1 {
-					sc += rankOf(x)
-					nc++
-					cur = append(cur, x)
-				} else {
-					sb += rankOf(x)
-					nb++
-					sumB += x
-					base = append(base, x)
-				}
-			}
-			wantRank := (sc/nc - sb/nb) / (nc + nb)
-			mean := sumB / nb
-			above := func(xs []float64) float64 {
-				k := 0.0
-				for _, x := range xs {
+				if lab[i] {
+					sc, nc = sc+rankOf(x), nc+1
 					if x > mean {
-						k++
+						ac++
 					}
+				} else {
+					sb, nb = sb+rankOf(x), nb+1
 				}
-				return k / float64(len(xs))
 			}
-			wantMean := above(cur) - above(base)
-			gotRank := c.statistic(testDef{kind: kindRank}, lab, &p)
-			gotMean := c.statistic(testDef{kind: kindMean, q: -1}, lab, &p)
-			if math.Abs(gotRank-wantRank) > 1e-12 || math.Abs(gotMean-wantMean) > 1e-12 {
-				t.Errorf("ties %v rep %d: rank statistic %v, want %v; mean exceedance %v, want %v", ties, rep, gotRank, wantRank, gotMean, wantMean)
+			wantRank := (sc/nc - sb/nb) * nc * nb / m
+			share := 0.0
+			for _, x := range vals {
+				if x > mean {
+					share++
+				}
+			}
+			wantMean := ac - nc*share/m
+			if math.Abs(dRank-wantRank) > 1e-9 || math.Abs(dMean-wantMean) > 1e-9 {
+				t.Errorf("ties %v rep %d: rank D %v, want %v; mean D %v, want %v", ties, rep, dRank, wantRank, dMean, wantMean)
 			}
 		}
 	}
 }
 
-// TestRateMoments: the exact permutation mean and SD of a rate test agree
-// with those of many permutations, unpaired and within blocks (singleton
-// blocks never move).
-func TestRateMoments(t *testing.T) {
+// TestExactMoments: every test's exact permutation mean and SD agree with
+// those of many permutations, unpaired and within blocks (a block of one
+// request never moves), with failed requests on both sides.
+func TestExactMoments(t *testing.T) {
 	t.Parallel()
 	for _, blockedRun := range []bool{false, true} {
 		base, cur := realistic(), realistic()
 		base.errRate, cur.errRate = 0.1, 0.25
+		cur.scale = 1.2
 		runs := pair(base, cur, 60, 3)
 		if blockedRun {
 			for _, s := range []*Sample{runs[0].Base, runs[0].Head} {
@@ -197,19 +194,26 @@ func TestRateMoments(t *testing.T) {
 		for from := 0; from < B; from += permChunk {
 			rt.permute(c, from, from+permChunk)
 		}
-		checked := 0
+		kinds := map[testKind]bool{}
 		for ti, tt := range rt.tests {
-			if tt.kind != kindErrors {
+			if rt.mom[ti][1] == 0 {
 				continue
 			}
-			got, est := rt.moments[ti], estimateMoments(rt.perm[ti])
-			if math.Abs(got[0]-est[0]) > 4*est[1]/math.Sqrt(B) || math.Abs(got[1]-est[1]) > 0.03*est[1] {
-				t.Errorf("blocked %v, dir %d: exact mean %.5f SD %.5f; %d permutations give %.5f and %.5f", blockedRun, tt.dir, got[0], got[1], B, est[0], est[1])
+			// perm holds the standardized statistic: mean 0, SD 1.
+			var mean, sq float64
+			for _, x := range rt.perm[ti] {
+				mean += x / B
 			}
-			checked++
+			for _, x := range rt.perm[ti] {
+				sq += (x - mean) * (x - mean) / B
+			}
+			if math.Abs(mean) > 4/math.Sqrt(B) || math.Abs(math.Sqrt(sq)-1) > 0.03 {
+				t.Errorf("blocked %v, kind %d metric %d dir %d: standardized mean %.4f, SD %.4f over %d permutations", blockedRun, tt.kind, tt.metric, tt.dir, mean, math.Sqrt(sq), B)
+			}
+			kinds[tt.kind] = true
 		}
-		if checked != 2 {
-			t.Fatalf("checked %d error-rate tests, want 2", checked)
+		if len(kinds) != 4 {
+			t.Fatalf("checked kinds %v, want rank, tail, mean and errors", kinds)
 		}
 	}
 }

@@ -13,9 +13,9 @@ import (
 type testKind int
 
 const (
-	kindRank     testKind = iota // p50: difference of mean ranks
-	kindTail                     // p95, p99: exceedance of the baseline's quantile
-	kindMean                     // mean: exceedance of the baseline's mean
+	kindRank     testKind = iota // p50: Wilcoxon rank sum
+	kindTail                     // p95, p99: upper-tail rank scores
+	kindMean                     // mean: exceedance of the pooled mean
 	kindMeanDiff                 // a count's mean (step_count): difference of means
 	kindErrors                   // errors: difference of failure rates
 	kindGoodput                  // goodput: difference of the shares missing the SLO
@@ -26,7 +26,7 @@ const (
 type testDef struct {
 	check  int // index into Result.Checks
 	kind   testKind
-	metric int // index into vocab.PerRequest; -1 for errors
+	metric int // index into vocab.PerRequest; -1 for the rates
 	q      float64
 	dir    int
 	// margin is a rate test's minimum effect: its observed statistic is
@@ -35,78 +35,66 @@ type testDef struct {
 	margin float64
 }
 
-// runTests holds a run's requests pooled (baseline first), its columns
-// twice, with the current values scaled for each direction's
-// minimum-effect null hypothesis, and its tests and their permutation
-// distributions.
+// Every test is a linear permutation statistic: D = Σ over the current
+// run's requests of a score per request, the scores fixed by the pooled
+// data (ranks, exceedance indicators, values, failure indicators; 0 for a
+// request without a value). Under the exchange of labels within strata, D
+// has an exact mean and variance (sampling without replacement in each
+// stratum), so every test is standardized exactly: z = dir·(D − E[D])/SD[D].
+// The standardization, and so the test, is a function of the data alone:
+// no random draw enters it, and the permutations only estimate the
+// p-value of a test that is fixed in advance (see westfallYoung).
+
+// runTests holds a run's tests: their scores, exact moments, observed
+// statistics and permutation distributions.
 type runTests struct {
-	pair          Pair
-	blocked       bool
-	n, nb         int // requests, of which the first nb are the baseline
-	worse, better *runData
-	// miss lists the failed requests (errors) and the requests that missed
-	// the goodput SLO: a rate test walks only these.
-	miss  [2][]int32
-	tests []testDef
-	// same[ti] is an earlier test that always has test ti's value, or -1.
+	pair    Pair
+	blocked bool
+	n, nb   int // requests, of which the first nb are the baseline
+	tests   []testDef
+	// same[ti] is an earlier test with the same scores, or -1.
 	same []int
-	// strata are the groups of requests whose labels may be exchanged: one
-	// group of all requests, or one per block of an interleaved run.
+	// distinct lists the tests with same -1; scores holds, per request
+	// (row) and distinct test (column), the request's centred score.
+	distinct []int
+	scores   []float64
+	// strata are the groups of requests whose labels may be exchanged, in
+	// a canonical order (by the requests' content); cur[s] is the number
+	// of current requests of stratum s. fixed is D's part from requests in
+	// no stratum (they never move), per distinct test.
 	strata [][]int32
-	seed   uint64 // from the run's identity
-	// alias[mi] is the first metric whose column is identical to metric
-	// mi's (ttft, ttfc and perceived often are): their statistics agree
-	// under every permutation, so each is computed once.
-	alias []int
-	obs   []float64   // per test: its observed statistic
-	perm  [][]float64 // per test: its statistic under each permutation so far
-	// moments are each test's standardization: the exact permutation mean
-	// and SD for the rate tests, else those of its first standardizeOn
-	// permutations; NaN until known. Fixed once known, so the sequential
-	// drawing sees the same statistic in every batch.
-	moments [][2]float64
-}
-
-// standardizeOn is the number of permutations a latency test's mean and SD
-// are estimated from, whatever the number drawn in the end.
-const standardizeOn = 200
-
-// runData is one scaled copy of a run's metrics: one column per metric
-// that is not an alias (nil otherwise).
-type runData struct {
-	cols []*column
-}
-
-// column is one metric of the pooled requests: the requests with a value,
-// sorted by it.
-type column struct {
-	order   []int32   // request indices, ascending by value
-	val     []float64 // their values
-	rank    []float64 // their mid-ranks; nil without ties (rank = position + 1)
-	sumRank float64
-	sum     float64 // of the values
+	cur    []int
+	fixed  []float64
+	seed   uint64 // from the run's data (never from its names)
+	// mom are each test's exact permutation mean and SD of D; obs its
+	// observed standardized statistic; perm its standardized statistic
+	// under each permutation drawn so far.
+	mom  [][2]float64
+	obs  []float64
+	perm [][]float64
 }
 
 // permChunk is the number of permutations one job computes, from a stream
-// seeded by the run's identity and the chunk's first permutation index, so
-// results do not depend on cores or scheduling, and no two chunks repeat
-// each other.
+// seeded by the run's data and the chunk's first permutation index, so
+// results depend neither on cores, scheduling, names nor order, and no two
+// chunks repeat each other.
 const permChunk = 100
 
 // newRunTests starts a run's tests; build prepares its data when the
 // permutations are about to be drawn (after the intervals, so the two are
 // never in memory together).
 func newRunTests(r Pair, isBlocked bool) *runTests {
-	rt := &runTests{pair: r, blocked: isBlocked, nb: r.Base.N(), seed: hash(r.Endpoint + "\x00" + r.Scenario)}
+	rt := &runTests{pair: r, blocked: isBlocked, nb: r.Base.N()}
 	rt.n = rt.nb + r.Head.N()
 	return rt
 }
 
-// build pools the run's requests and sorts its columns.
-func (rt *runTests) build(cfg Config) {
-	r, isBlocked := rt.pair, rt.blocked
-	// Pooled values per metric, NaN where missing.
-	pooled := make([][]float64, len(vocab.PerRequest))
+// pooled is every metric's values over the run's requests (baseline
+// first), NaN where missing, and alias[mi] the first metric with the same
+// column (ttft, ttfc and perceived often are).
+func (rt *runTests) pooled() (cols [][]float64, alias []int) {
+	r := rt.pair
+	cols = make([][]float64, len(vocab.PerRequest))
 	for mi, m := range vocab.PerRequest {
 		col := make([]float64, 0, rt.n)
 		for _, s := range []*Sample{r.Base, r.Head} {
@@ -119,52 +107,126 @@ func (rt *runTests) build(cfg Config) {
 				col = append(col, v)
 			}
 		}
-		pooled[mi] = col
+		cols[mi] = col
 	}
-	rt.alias = make([]int, len(vocab.PerRequest))
-	for mi := range vocab.PerRequest {
-		rt.alias[mi] = mi
+	alias = make([]int, len(cols))
+	for mi := range cols {
+		alias[mi] = mi
 		for mj := range mi {
-			if rt.alias[mj] == mj && sameValues(pooled[mi], pooled[mj]) {
-				rt.alias[mi] = mj
+			if alias[mj] == mj && sameValues(cols[mi], cols[mj]) {
+				alias[mi] = mj
 				break
 			}
 		}
 	}
+	return cols, alias
+}
+
+// build computes the run's scores, strata, seed and exact moments.
+func (rt *runTests) build(cfg Config) {
+	cols, alias := rt.pooled()
 	var blocks []int
-	if isBlocked {
-		blocks = append(append(blocks, r.Base.Block...), r.Head.Block...)
+	if rt.blocked {
+		blocks = append(append(blocks, rt.pair.Base.Block...), rt.pair.Head.Block...)
 	}
 	members := blockMembers(blocks)
-	rt.worse = newRunData(pooled, rt.alias, rt.nb, 1/(1+cfg.Tolerance), members)
-	if cfg.Tolerance < 1 {
-		rt.better = newRunData(pooled, rt.alias, rt.nb, 1/(1-cfg.Tolerance), members)
+	miss := rt.misses(cfg)
+	rt.same = make([]int, len(rt.tests))
+	type key struct {
+		kind      testKind
+		metric    int
+		q         float64
+		dir       int
+		tolerance float64
 	}
+	first := map[key]int{}
+	var cols2 [][]float64 // the distinct tests' scores, by column
+	for ti, t := range rt.tests {
+		k := key{kind: t.kind, metric: -1, q: t.q, dir: t.dir}
+		if t.metric >= 0 {
+			k.metric = alias[t.metric]
+		}
+		if j, ok := first[k]; ok {
+			rt.same[ti] = j
+			continue
+		}
+		first[k], rt.same[ti] = ti, -1
+		rt.distinct = append(rt.distinct, ti)
+		var s []float64
+		switch t.kind {
+		case kindErrors:
+			s = indicators(rt.n, miss[0])
+		case kindGoodput:
+			s = indicators(rt.n, miss[1])
+		default:
+			scale := 1 / (1 + cfg.Tolerance)
+			if t.dir < 0 {
+				scale = 1 / (1 - cfg.Tolerance)
+			}
+			v := aligned(cols[k.metric], rt.nb, scale, members, vocab.PerRequest[k.metric].IsCount())
+			s = scoresOf(v, t.kind, t.q, cfg.scores)
+		}
+		cols2 = append(cols2, centred(s))
+	}
+	rt.scores = make([]float64, rt.n*len(cols2))
+	for c, s := range cols2 {
+		for i, x := range s {
+			rt.scores[i*len(cols2)+c] = x
+		}
+	}
+	rt.strataOf(members)
+	rt.moments(cfg)
+}
+
+// misses lists the failed requests (errors) and the requests that missed
+// the goodput SLO.
+func (rt *runTests) misses(cfg Config) (miss [2][]int32) {
 	i := int32(0)
-	for _, s := range []*Sample{r.Base, r.Head} {
+	for _, s := range []*Sample{rt.pair.Base, rt.pair.Head} {
 		for j, ok := range s.OK {
 			if !ok {
-				rt.miss[0] = append(rt.miss[0], i)
+				miss[0] = append(miss[0], i)
 			}
 			if !meets(s, j, cfg.Goodput) {
-				rt.miss[1] = append(rt.miss[1], i)
+				miss[1] = append(miss[1], i)
 			}
 			i++
 		}
 	}
-	if !isBlocked {
-		all := make([]int32, rt.n)
-		for i := range all {
-			all[i] = int32(i)
-		}
-		rt.strata = [][]int32{all}
-		return
+	return miss
+}
+
+func indicators(n int, at []int32) []float64 {
+	s := make([]float64, n)
+	for _, i := range at {
+		s[i] = 1
 	}
-	for _, idx := range members {
-		if len(idx) > 1 {
-			rt.strata = append(rt.strata, idx)
+	return s
+}
+
+// centred subtracts the mean of the scores of the requests with a value
+// (NaN marks those without), and gives those without a score of 0: they
+// add nothing to D, whichever side they are on.
+func centred(s []float64) []float64 {
+	var sum, k float64
+	for _, x := range s {
+		if !math.IsNaN(x) {
+			sum += x
+			k++
 		}
 	}
+	mean := 0.0
+	if k > 0 {
+		mean = sum / k
+	}
+	for i, x := range s {
+		if math.IsNaN(x) {
+			s[i] = 0
+		} else {
+			s[i] = x - mean
+		}
+	}
+	return s
 }
 
 // blockMembers groups request indices by block number, in ascending block
@@ -189,32 +251,6 @@ func blockMembers(block []int) [][]int32 {
 	return out
 }
 
-// sortedOrder returns the indices of v's values that are not NaN and
-// those values, ascending (equal values by index).
-func sortedOrder(v []float64) ([]int32, []float64) {
-	type iv struct {
-		v float64
-		i int32
-	}
-	pairs := make([]iv, 0, len(v))
-	for i, x := range v {
-		if !math.IsNaN(x) {
-			pairs = append(pairs, iv{x, int32(i)})
-		}
-	}
-	slices.SortFunc(pairs, func(a, b iv) int {
-		if c := cmp.Compare(a.v, b.v); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.i, b.i)
-	})
-	order, val := make([]int32, len(pairs)), make([]float64, len(pairs))
-	for k, p := range pairs {
-		order[k], val[k] = p.i, p.v
-	}
-	return order, val
-}
-
 func sameValues(a, b []float64) bool {
 	if len(a) != len(b) {
 		return false
@@ -227,10 +263,9 @@ func sameValues(a, b []float64) bool {
 	return true
 }
 
-// newRunData builds the columns of one scaled copy: the current values
-// (from index nb on) multiplied by scale, so testing "no difference" on
-// the scaled data tests "a difference of exactly the tolerance" on the
-// real data.
+// aligned is one metric's pooled values with the current ones (from index
+// nb on) multiplied by scale, so that testing "no difference" on them
+// tests "a difference of exactly the tolerance" on the real data.
 //
 // For an interleaved run (members not nil), every value is then divided
 // by the median of its block's values of that metric, both variants
@@ -240,337 +275,207 @@ func sameValues(a, b []float64) bool {
 // widens the null distribution: the tests see each request relative to
 // its neighbours in time. A count (step_count) is not divided: it does not
 // drift with the provider's speed, and divided by its block's median its
-// ties become small differences around the baseline's mean, so that most
-// of an unchanged baseline lies "above its mean" and the mean's exceedance
-// test loses its power (the exchange within blocks alone keeps the test
-// exact).
-func newRunData(pooled [][]float64, alias []int, nb int, scale float64, members [][]int32) *runData {
-	d := &runData{cols: make([]*column, len(pooled))}
-	v := make([]float64, 0, len(pooled[0]))
+// ties become small differences that hide a change (the exchange within
+// blocks alone keeps the test exact).
+func aligned(src []float64, nb int, scale float64, members [][]int32, count bool) []float64 {
+	v := slices.Clone(src)
+	for i := nb; i < len(v); i++ {
+		v[i] *= scale
+	}
+	if count {
+		return v
+	}
 	var vs []float64
-	for mi, src := range pooled {
-		if alias[mi] != mi {
+	for _, idx := range members {
+		vs = vs[:0]
+		for _, i := range idx {
+			if !math.IsNaN(v[i]) {
+				vs = append(vs, v[i])
+			}
+		}
+		if len(vs) == 0 {
 			continue
 		}
-		v = append(v[:0], src...)
-		for i := nb; i < len(v); i++ {
-			v[i] *= scale
-		}
-		align := members
-		if vocab.PerRequest[mi].IsCount() {
-			align = nil
-		}
-		for _, idx := range align {
-			vs = vs[:0]
+		sort.Float64s(vs)
+		if med := Quantile(vs, 0.5); med > 0 {
 			for _, i := range idx {
-				if !math.IsNaN(v[i]) {
-					vs = append(vs, v[i])
-				}
-			}
-			if len(vs) == 0 {
-				continue
-			}
-			sort.Float64s(vs)
-			if med := Quantile(vs, 0.5); med > 0 {
-				for _, i := range idx {
-					v[i] /= med
-				}
+				v[i] /= med
 			}
 		}
-		c := &column{}
-		c.order, c.val = sortedOrder(v)
-		m := len(c.val)
-		c.sumRank = float64(m) * float64(m+1) / 2 // the same with or without ties
-		for _, x := range c.val {
-			c.sum += x
-		}
-		for k := 1; k < m; k++ {
-			if c.val[k] == c.val[k-1] {
-				c.rank = midRanks(c.val)
-				break
-			}
-		}
-		d.cols[mi] = c
 	}
-	return d
+	return v
 }
 
-// midRanks are the ranks of sorted values, ties sharing their mean rank.
-func midRanks(val []float64) []float64 {
-	rank := make([]float64, len(val))
-	for i := 0; i < len(val); {
+// midRanks are the mid-ranks (1 … m, ties sharing their mean rank) of the
+// values that are not NaN, NaN elsewhere, and m.
+func midRanks(v []float64) ([]float64, int) {
+	order := make([]int, 0, len(v))
+	for i, x := range v {
+		if !math.IsNaN(x) {
+			order = append(order, i)
+		}
+	}
+	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(v[a], v[b]) })
+	rank := make([]float64, len(v))
+	for i := range rank {
+		rank[i] = math.NaN()
+	}
+	for i := 0; i < len(order); {
 		j := i
-		for j+1 < len(val) && val[j+1] == val[i] {
+		for j+1 < len(order) && v[order[j+1]] == v[order[i]] {
 			j++
 		}
-		mid := float64(i+j)/2 + 1
 		for k := i; k <= j; k++ {
-			rank[k] = mid
+			rank[order[k]] = float64(i+j)/2 + 1
 		}
 		i = j + 1
 	}
-	return rank
+	return rank, len(order)
 }
 
-// labels is the observed labelling: 0 for the baseline's requests, 1 for
-// the current run's. Labels are numbers so that the statistics add them up
-// without branching on them, and bytes so that a large run's labels stay
-// in the processor's cache.
-func (rt *runTests) labels() []uint8 {
-	lab := make([]uint8, rt.n)
-	for i := rt.nb; i < rt.n; i++ {
-		lab[i] = 1
+// strataOf sets the run's strata: one of all requests, or one per block of
+// an interleaved run (a block of one request never moves), each in a
+// canonical order, by the requests' content, so that the order of the
+// requests in the files does not change the permutations drawn; and the
+// run's seed, from the same content (never from its names: renaming or
+// reordering scenarios cannot change a verdict).
+func (rt *runTests) strataOf(members [][]int32) {
+	h := rt.requestHashes()
+	rt.seed = 0
+	for _, x := range h {
+		rt.seed += mix64(x) // commutative: the order of requests does not matter
 	}
-	return lab
-}
-
-// pass is what one walk over a column gives every test of that column:
-// the current requests with a value, the sum of their ranks, and the sum
-// of the baseline's values.
-type pass struct {
-	nc, sc, sumB float64
-	done         bool
-}
-
-// scratch is one job's reusable state: the passes of the labelling being
-// evaluated, per direction and metric.
-type scratch struct {
-	passes [2][]pass
-}
-
-func newScratch() *scratch {
-	return &scratch{passes: [2][]pass{make([]pass, len(vocab.PerRequest)), make([]pass, len(vocab.PerRequest))}}
-}
-
-// eval computes every test's statistic for the labelling lab, oriented so
-// that larger is more extreme in the test's direction.
-func (rt *runTests) eval(lab []uint8, out []float64, s *scratch) {
-	clear(s.passes[0])
-	clear(s.passes[1])
-	for ti, t := range rt.tests {
-		if j := rt.same[ti]; j >= 0 {
-			out[ti] = out[j]
-			continue
+	if !rt.blocked {
+		all := make([]int32, rt.n)
+		for i := range all {
+			all[i] = int32(i)
 		}
-		switch t.kind {
-		case kindErrors, kindGoodput:
-			miss := rt.miss[0]
-			if t.kind == kindGoodput {
-				miss = rt.miss[1]
-			}
-			fci := 0
-			for _, i := range miss {
-				fci += int(lab[i])
-			}
-			fc := float64(fci)
-			nc, nb := float64(rt.n-rt.nb), float64(rt.nb)
-			out[ti] = float64(t.dir) * (fc/nc - (float64(len(miss))-fc)/nb)
-			continue
-		}
-		d, di := rt.worse, 0
-		if t.dir < 0 {
-			d, di = rt.better, 1
-		}
-		mi := rt.alias[t.metric]
-		p := &s.passes[di][mi]
-		c := d.cols[mi]
-		if !p.done {
-			*p = c.walk(lab)
-		}
-		out[ti] = float64(t.dir) * c.statistic(t, lab, p)
+		members = [][]int32{all}
 	}
-}
-
-// walk is the one full pass over a column per labelling. It adds every
-// value multiplied by its label (or one minus it) instead of branching on
-// the label: the labels are random, so a branch would be mispredicted half
-// the time. The sums are the same, term by term, as branching would give.
-//
-// Without ties a value's rank is its position plus one, so a column keeps
-// rank only when it has ties.
-func (c *column) walk(lab []uint8) pass {
-	var p pass
-	if c.rank == nil {
-		for k, i := range c.order {
-			l := float64(lab[i])
-			p.nc += l
-			p.sc += float64(k+1) * l
-			p.sumB += c.val[k] * (1 - l)
-		}
-	} else {
-		for k, i := range c.order {
-			l := float64(lab[i])
-			p.nc += l
-			p.sc += c.rank[k] * l
-			p.sumB += c.val[k] * (1 - l)
-		}
-	}
-	p.done = true
-	return p
-}
-
-// statistic computes test t of this column for the labelling lab.
-func (c *column) statistic(t testDef, lab []uint8, p *pass) float64 {
-	if t.kind == kindRank {
-		// Mann-Whitney U as the difference of mean ranks, scaled by N.
-		nc := p.nc
-		nb := float64(len(c.order)) - nc
-		if nc == 0 || nb == 0 {
-			return 0
-		}
-		return (p.sc/nc - (c.sumRank-p.sc)/nb) / (nc + nb)
-	}
-	if t.kind == kindMeanDiff {
-		nc, nb := p.nc, float64(len(c.order))-p.nc
-		if nc == 0 || nb == 0 {
-			return 0
-		}
-		return (c.sum-p.sumB)/nc - p.sumB/nb
-	}
-	// Exceedance: how much more of the current side than of the baseline
-	// side lies above a threshold from the baseline side (its q-quantile,
-	// or its mean), recomputed for every permutation from that
-	// permutation's baseline group.
-	nc := int(p.nc)
-	nb := len(c.order) - nc
-	if nc < 2 || nb < 2 {
-		return 0
-	}
-	var tau float64
-	if t.kind == kindMean {
-		tau = p.sumB / float64(nb)
-	} else {
-		tau = groupQuantile(c.order, c.val, lab, nb, t.q)
-	}
-	// val is sorted: everything above tau is a suffix.
-	from := sort.Search(len(c.val), func(k int) bool { return c.val[k] > tau })
-	eci := 0
-	for _, i := range c.order[from:] {
-		eci += int(lab[i])
-	}
-	ec := float64(eci)
-	eb := float64(len(c.order)-from) - ec
-	return ec/float64(nc) - eb/float64(nb)
-}
-
-// groupQuantile is the type-7 q-quantile of the baseline side (label 0, n
-// requests) of the pooled order, found by walking it once.
-func groupQuantile(order []int32, val []float64, lab []uint8, n int, q float64) float64 {
-	h := q * float64(n-1)
-	lo := int(math.Floor(h))
-	frac := h - float64(lo)
-	if q > 0.5 {
-		// Walk from the top: the upper quantiles are near it.
-		pos := 0
-		var vhi float64
-		for k := len(order) - 1; k >= 0; k-- {
-			if lab[order[k]] != 0 {
-				continue
-			}
-			if pos == n-2-lo {
-				vhi = val[k]
-			}
-			if pos == n-1-lo {
-				if frac == 0 || lo == n-1 {
-					return val[k]
-				}
-				return val[k] + frac*(vhi-val[k])
-			}
-			pos++
-		}
-		return math.NaN()
-	}
-	pos := 0
-	var vlo float64
-	for k, i := range order {
-		if lab[i] != 0 {
-			continue
-		}
-		if pos == lo {
-			vlo = val[k]
-			if frac == 0 || lo == n-1 {
-				return vlo
-			}
-		}
-		if pos == lo+1 {
-			return vlo + frac*(val[k]-vlo)
-		}
-		pos++
-	}
-	return vlo
-}
-
-// prepare computes the observed statistics and which tests duplicate an
-// earlier one.
-func (rt *runTests) prepare() {
-	rt.same = make([]int, len(rt.tests))
-	for ti, t := range rt.tests {
-		rt.same[ti] = -1
-		for tj, u := range rt.tests[:ti] {
-			if t.metric >= 0 && u.metric >= 0 && t.kind == u.kind && t.q == u.q && t.dir == u.dir && rt.alias[t.metric] == rt.alias[u.metric] {
-				rt.same[ti] = tj
-				break
-			}
-		}
-	}
-	rt.obs = make([]float64, len(rt.tests))
-	rt.eval(rt.labels(), rt.obs, newScratch())
-	for ti, t := range rt.tests {
-		rt.obs[ti] -= t.margin
-	}
-	rt.perm = make([][]float64, len(rt.tests))
-	rt.moments = make([][2]float64, len(rt.tests))
-	for ti, t := range rt.tests {
-		rt.moments[ti] = [2]float64{math.NaN(), math.NaN()}
-		switch t.kind {
-		case kindErrors:
-			rt.moments[ti] = rt.rateMoments(rt.miss[0], t.dir)
-		case kindGoodput:
-			rt.moments[ti] = rt.rateMoments(rt.miss[1], t.dir)
-		}
-	}
-}
-
-// rateMoments is the exact mean and SD, under the permutations, of a rate
-// test's statistic dir·(fc/nc − (K−fc)/nb), fc the current run's share of
-// the K missing requests: within each stratum fc is hypergeometric, and
-// requests in no stratum never move.
-func (rt *runTests) rateMoments(miss []int32, dir int) [2]float64 {
-	isMiss := make([]bool, rt.n)
-	for _, i := range miss {
-		isMiss[i] = true
-	}
+	rt.strata, rt.cur = nil, nil
 	moves := make([]bool, rt.n)
-	var mean, variance float64
-	for _, st := range rt.strata {
-		var n, c, k float64
+	for _, idx := range members {
+		if len(idx) < 2 {
+			continue
+		}
+		st := slices.Clone(idx)
+		slices.SortFunc(st, func(a, b int32) int {
+			return cmp.Or(cmp.Compare(h[a], h[b]), cmp.Compare(a, b))
+		})
+		c := 0
 		for _, i := range st {
 			moves[i] = true
-			n++
 			if int(i) >= rt.nb {
 				c++
 			}
-			if isMiss[i] {
-				k++
+		}
+		rt.strata, rt.cur = append(rt.strata, st), append(rt.cur, c)
+	}
+	k := len(rt.distinct)
+	rt.fixed = make([]float64, k)
+	for i := rt.nb; i < rt.n; i++ {
+		if !moves[i] {
+			for c := range k {
+				rt.fixed[c] += rt.scores[i*k+c]
 			}
 		}
-		mean += k * c / n
-		if n > 1 {
-			variance += c * (k / n) * (1 - k/n) * (n - c) / (n - 1)
+	}
+}
+
+// requestHashes hashes each request's side, outcome and values.
+func (rt *runTests) requestHashes() []uint64 {
+	h := make([]uint64, 0, rt.n)
+	for side, s := range []*Sample{rt.pair.Base, rt.pair.Head} {
+		for i, ok := range s.OK {
+			x := uint64(14695981039346656037) ^ uint64(side)
+			if ok {
+				x ^= 2
+			}
+			for _, m := range vocab.PerRequest {
+				v := math.NaN()
+				if vals := s.Values[m]; i < len(vals) {
+					v = vals[i]
+				}
+				if math.IsNaN(v) {
+					v = math.NaN() // one bit pattern for every NaN
+				}
+				x = mix64(x ^ math.Float64bits(v))
+			}
+			h = append(h, x)
 		}
 	}
-	for i := rt.nb; i < rt.n; i++ {
-		if !moves[i] && isMiss[i] {
-			mean++
+	return h
+}
+
+// mix64 is SplitMix64's finalizer: a bijective mix of 64 bits.
+func mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+// moments computes every test's exact permutation mean and SD of D and
+// its observed standardized statistic. Within a stratum of n requests of
+// which c are current, D's part is the sum of a random c of the n scores:
+// mean c·s̄, variance c(n−c)/(n(n−1))·Σ(s − s̄)².
+func (rt *runTests) moments(cfg Config) {
+	k := len(rt.distinct)
+	mean, vari := slices.Clone(rt.fixed), make([]float64, k)
+	sum, sq := make([]float64, k), make([]float64, k)
+	for si, st := range rt.strata {
+		clear(sum)
+		clear(sq)
+		for _, i := range st {
+			for c := range k {
+				sum[c] += rt.scores[int(i)*k+c]
+			}
 		}
+		n, cur := float64(len(st)), float64(rt.cur[si])
+		for _, i := range st {
+			for c := range k {
+				d := rt.scores[int(i)*k+c] - sum[c]/n
+				sq[c] += d * d
+			}
+		}
+		for c := range k {
+			mean[c] += cur * sum[c] / n
+			vari[c] += cur * (n - cur) / (n * (n - 1)) * sq[c]
+		}
+	}
+	obs := make([]float64, k)
+	for i := rt.nb; i < rt.n; i++ {
+		for c := range k {
+			obs[c] += rt.scores[i*k+c]
+		}
+	}
+	rt.mom = make([][2]float64, len(rt.tests))
+	rt.obs = make([]float64, len(rt.tests))
+	rt.perm = make([][]float64, len(rt.tests))
+	col := map[int]int{}
+	for c, ti := range rt.distinct {
+		col[ti] = c
 	}
 	nc, nb := float64(rt.n-rt.nb), float64(rt.nb)
-	f := 1/nc + 1/nb
-	sd := math.Sqrt(variance) * f
-	if sd < 1e-12 {
-		sd = 0
+	for ti, t := range rt.tests {
+		src := ti
+		if rt.same[ti] >= 0 {
+			src = rt.same[ti]
+		}
+		c := col[src]
+		sd := math.Sqrt(vari[c])
+		rt.mom[ti] = [2]float64{mean[c], sd}
+		rt.obs[ti] = math.Inf(-1) // a degenerate test can never be significant
+		if sd > 1e-9*math.Max(1, math.Abs(mean[c])) {
+			// A rate's margin is in the units of its statistic,
+			// D·(1/nc + 1/nb): the difference of the two rates.
+			marginD := t.margin / (1/nc + 1/nb)
+			rt.obs[ti] = (float64(t.dir)*(obs[c]-mean[c]) - marginD) / sd
+		} else {
+			rt.mom[ti][1] = 0
+		}
 	}
-	return [2]float64{float64(dir) * (mean*f - float64(len(miss))/nb), sd}
 }
 
 // permute fills permutations [from, to): labels are exchanged within
@@ -578,18 +483,42 @@ func (rt *runTests) rateMoments(miss []int32, dir int) [2]float64 {
 // permutation.
 func (rt *runTests) permute(cfg Config, from, to int) {
 	rng := rand.New(rand.NewPCG(cfg.Seed^rt.seed, (uint64(from)+1)*0x9e3779b97f4a7c15))
-	lab := rt.labels()
-	out := make([]float64, len(rt.tests))
-	s := newScratch()
+	strata := make([][]int32, len(rt.strata))
+	for s, st := range rt.strata {
+		strata[s] = slices.Clone(st)
+	}
+	k := len(rt.distinct)
+	d := make([]float64, k)
+	col := make([]int, len(rt.tests))
+	for c, ti := range rt.distinct {
+		col[ti] = c
+	}
+	for ti := range rt.tests {
+		if j := rt.same[ti]; j >= 0 {
+			col[ti] = col[j]
+		}
+	}
 	for b := from; b < to; b++ {
-		for _, st := range rt.strata {
-			for i := len(st) - 1; i > 0; i-- {
-				j := rng.IntN(i + 1)
-				lab[st[i]], lab[st[j]] = lab[st[j]], lab[st[i]]
+		copy(d, rt.fixed)
+		for s, st := range strata {
+			// A uniformly random subset of cur[s] of the stratum's
+			// requests is the current run's: a partial shuffle.
+			n := len(st)
+			for j := range rt.cur[s] {
+				r := j + rng.IntN(n-j)
+				st[j], st[r] = st[r], st[j]
+				row := rt.scores[int(st[j])*k : int(st[j])*k+k]
+				for c, x := range row {
+					d[c] += x
+				}
 			}
 		}
-		rt.eval(lab, out, s)
-		for ti, v := range out {
+		for ti, t := range rt.tests {
+			m := rt.mom[ti]
+			v := 0.0
+			if m[1] > 0 {
+				v = float64(t.dir) * (d[col[ti]] - m[0]) / m[1]
+			}
 			rt.perm[ti][b] = v
 		}
 	}
@@ -620,7 +549,6 @@ func westfallYoung(res *Result, data []*runTests, cfg Config) {
 	}
 	InParallel(len(data), func(i int) {
 		data[i].build(cfg)
-		data[i].prepare()
 	})
 	if k == 0 {
 		return
@@ -751,19 +679,6 @@ func pDecides(c *Check, cfg Config) bool {
 	return beyond
 }
 
-// estimateMoments is the mean and SD of a test's permutation values.
-func estimateMoments(col []float64) [2]float64 {
-	var mean, sq float64
-	for _, v := range col {
-		mean += v
-	}
-	mean /= float64(len(col))
-	for _, v := range col {
-		sq += (v - mean) * (v - mean)
-	}
-	return [2]float64{mean, math.Sqrt(sq / float64(len(col)))}
-}
-
 // adjust computes the raw and adjusted p-values from the first b
 // permutations of every run and returns, per check, the number of
 // permutations whose largest standardized statistic reaches the check's,
@@ -791,10 +706,7 @@ func adjust(res *Result, data []*runTests, b int) (exceed, raw []int) {
 		return t.dir
 	}
 	maxZ := map[int][]float64{}
-	type zt struct{ obs, mean, sd float64 }
-	zs := make([][]zt, len(data))
-	for ri, d := range data {
-		zs[ri] = make([]zt, len(d.tests))
+	for _, d := range data {
 		for ti, t := range d.tests {
 			f := family(t)
 			mz := maxZ[f]
@@ -805,23 +717,9 @@ func adjust(res *Result, data []*runTests, b int) (exceed, raw []int) {
 				}
 				maxZ[f] = mz
 			}
-			col := d.perm[ti][:b]
-			if math.IsNaN(d.moments[ti][0]) {
-				d.moments[ti] = estimateMoments(col[:min(b, standardizeOn)])
+			for i, v := range d.perm[ti][:b] {
+				mz[i] = math.Max(mz[i], v)
 			}
-			mean, sd := d.moments[ti][0], d.moments[ti][1]
-			z := zt{obs: math.Inf(-1), mean: mean, sd: sd} // a degenerate test can never be significant
-			if sd > 0 {
-				z.obs = (d.obs[ti] - mean) / sd
-				for i, v := range col {
-					mz[i] = math.Max(mz[i], (v-mean)/sd)
-				}
-			} else {
-				for i := range col {
-					mz[i] = math.Max(mz[i], 0)
-				}
-			}
-			zs[ri][ti] = z
 		}
 	}
 	for _, m := range maxZ {
@@ -833,7 +731,7 @@ func adjust(res *Result, data []*runTests, b int) (exceed, raw []int) {
 		exceed[i], raw[i] = -1, -1
 	}
 	tested := map[int]bool{}
-	for ri, d := range data {
+	for _, d := range data {
 		for ti, t := range d.tests {
 			c := &res.Checks[t.check]
 			tested[t.check] = true
@@ -844,7 +742,7 @@ func adjust(res *Result, data []*runTests, b int) (exceed, raw []int) {
 					geq++
 				}
 			}
-			atLeast := b - sort.SearchFloat64s(maxZ[family(t)], zs[ri][ti].obs-1e-12)
+			atLeast := b - sort.SearchFloat64s(maxZ[family(t)], obs-1e-12)
 			// Keep the direction the point estimate points to.
 			if wantWorse := c.worse() || c.Current == c.Baseline; (t.dir > 0) == wantWorse {
 				c.RawP = float64(1+geq) / float64(b+1)

@@ -155,6 +155,27 @@ func CompareSequential(runs []Pair, cfg Config, d Design) Result {
 	return res
 }
 
+// lookConfig is the configuration of an interim look's comparison: the
+// look's level, enough permutations to reach it, no intervals or budgets.
+func (d Design) lookConfig(cfg Config) Config {
+	cfg.Alpha = d.LookAlpha()
+	// A permutation p-value is at least 1/(B+1): enough permutations
+	// that about five of them lie beyond the look's threshold (at most
+	// maxLookPermutations, which still reaches the level of a look in a
+	// suite of 60 runs). Compare draws them only while a status is not
+	// yet settled, so most looks stop after the first 200.
+	cfg.Permutations = max(cfg.Permutations, DefaultPermutations, min(maxLookPermutations, int(math.Ceil(5/cfg.Alpha))))
+	cfg.Bootstrap = -1
+	cfg.Budgets = nil // budgets are absolute: the final comparison checks them
+	// A look's decisions read open checks' raw p-values: draw until they
+	// are settled against those thresholds too.
+	cfg.rawSettle = []float64{0.5}
+	if d.Futility > 0 {
+		cfg.rawSettle = append(cfg.rawSettle, d.Futility)
+	}
+	return cfg
+}
+
 // Decision is the outcome of one interim look.
 type Decision struct {
 	Stop bool
@@ -176,21 +197,7 @@ func (d Design) Look(r Pair, cfg Config) Decision {
 	if r.Base == nil || r.Head == nil {
 		return Decision{}
 	}
-	cfg.Alpha = d.LookAlpha()
-	// A permutation p-value is at least 1/(B+1): enough permutations
-	// that about five of them lie beyond the look's threshold (at most
-	// maxLookPermutations, which still reaches the level of a look in a
-	// suite of 60 runs). Compare draws them only while a status is not
-	// yet settled, so most looks stop after the first 200.
-	cfg.Permutations = max(cfg.Permutations, DefaultPermutations, min(maxLookPermutations, int(math.Ceil(5/cfg.Alpha))))
-	cfg.Bootstrap = -1
-	cfg.Budgets = nil // budgets are absolute: the final comparison checks them
-	// The decisions below read open checks' raw p-values: draw until they
-	// are settled against those thresholds too.
-	cfg.rawSettle = []float64{0.5}
-	if d.Futility > 0 {
-		cfg.rawSettle = append(cfg.rawSettle, d.Futility)
-	}
+	cfg = d.lookConfig(cfg)
 	res := Compare([]Pair{r}, cfg)
 	var open *Check
 	for i := range res.Checks {

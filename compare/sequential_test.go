@@ -131,12 +131,24 @@ func TestLookSettlesItsRawPValues(t *testing.T) {
 		r := pair(realistic(), slow, 40+10*int(seed%5), seed+5000)[0]
 		firstBatch = 200
 		seq := d.Look(r, c)
+		if unsettled(Compare([]Pair{r}, d.lookConfig(c))) {
+			continue // within Monte Carlo error: either decision may come out
+		}
 		firstBatch = 0
 		full := d.Look(r, c)
 		if lookOf(seq) != lookOf(full) {
 			t.Errorf("seed %d: look with sequential permutations %s, with all %s", seed, lookOf(seq), lookOf(full))
 		}
 	}
+}
+
+func unsettled(r Result) bool {
+	for _, c := range r.Checks {
+		if c.Unsettled {
+			return true
+		}
+	}
+	return false
 }
 
 // lookOf says what a decision decided, comparably.

@@ -1,0 +1,123 @@
+package compare
+
+import (
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/montanaflynn/stats"
+)
+
+// scoreSet selects the score functions of the latency tests; the zero
+// value is what ships. The other values exist for the calibration's
+// comparison of tests (docs/statistics.md, "Which tests"), which measures
+// them on the same data.
+type scoreSet struct {
+	rank string // p50: "" (Wilcoxon ranks), "normal" (van der Waerden), "log" (log values)
+	tail string // p95/p99: "" (upper-tail ranks), "ramp<k>", "step<k>", "multi" (tailScores)
+	mean string // mean: "" (above the pooled mean), "values", "log"
+}
+
+// scoresOf are the scores of one latency test on the pooled (scaled,
+// aligned) values v, NaN for a request without a value.
+//
+//   - p50: the mid-ranks of the values (the Wilcoxon rank-sum test, as a
+//     difference of mean ranks): indifferent to heavy tails and outliers,
+//     efficient for a shift of the body.
+//   - p95, p99 (q): upper-tail rank scores, max(0, u − (3q − 2)) for u the
+//     value's mid-rank over m + 1: zero below the pooled 3q − 2 quantile
+//     (the pooled p85 for p95, p97 for p99) and rising linearly above it,
+//     so the test weighs how far into the tail the current requests
+//     reach, not only whether they pass one threshold.
+//   - mean: 1 above the pooled mean, 0 below: the share above the mean
+//     moves with the mix of two latency modes (prompt-cache hits and
+//     misses), between which the mean lies, even when the median and the
+//     p95 barely move.
+//   - a count's mean (step_count): the values themselves (a difference of
+//     means): a count has a few distinct values, so the share above its
+//     mean would not move with the tolerance's scaling.
+func scoresOf(v []float64, kind testKind, q float64, set scoreSet) []float64 {
+	switch kind {
+	case kindMeanDiff:
+		return slices.Clone(v)
+	case kindMean:
+		return meanScores(v, set.mean)
+	}
+	rank, m := midRanks(v)
+	switch {
+	case kind == kindRank && set.rank == "normal":
+		return mapPresent(rank, func(r float64) float64 { return stats.NormPpf(r/float64(m+1), 0, 1) })
+	case kind == kindRank && set.rank == "log":
+		return mapPresent(v, math.Log)
+	case kind == kindRank:
+		return rank
+	}
+	return tailScores(v, rank, m, q, set.tail)
+}
+
+// tailScores are the scores of a p95 or p99 test. The calibration's
+// variants: "ramp<k>" and "step<k>" rise linearly from, or jump at, the
+// pooled 1 − k(1 − q) quantile (the default is ramp3: from the pooled p85
+// for p95, p97 for p99); "multi" adds indicators above the pooled 2q − 1, q and
+// (1 + q)/2 quantiles.
+func tailScores(v, rank []float64, m int, q float64, variant string) []float64 {
+	u := func(r float64) float64 { return r / float64(m+1) }
+	k := 3.0
+	kind := "ramp"
+	for _, p := range []string{"ramp", "step"} {
+		if rest, ok := strings.CutPrefix(variant, p); ok {
+			kind = p
+			if f, err := strconv.ParseFloat(rest, 64); err == nil {
+				k = f
+			}
+		}
+	}
+	from := 1 - k*(1-q)
+	switch {
+	case variant == "multi":
+		return mapPresent(rank, func(r float64) float64 {
+			return b2f(u(r) > 2*q-1) + b2f(u(r) > q) + b2f(u(r) > (1+q)/2)
+		})
+	case kind == "step":
+		return mapPresent(rank, func(r float64) float64 { return b2f(u(r) > from) })
+	}
+	return mapPresent(rank, func(r float64) float64 { return math.Max(0, u(r)-from) })
+}
+
+// meanScores are the scores of a latency's mean test.
+func meanScores(v []float64, variant string) []float64 {
+	switch variant {
+	case "values":
+		return slices.Clone(v)
+	case "log":
+		return mapPresent(v, math.Log)
+	}
+	var sum, k float64
+	for _, x := range v {
+		if !math.IsNaN(x) {
+			sum, k = sum+x, k+1
+		}
+	}
+	mean := sum / k
+	return mapPresent(v, func(x float64) float64 { return b2f(x > mean) })
+}
+
+// mapPresent applies f to the values that are not NaN.
+func mapPresent(v []float64, f func(float64) float64) []float64 {
+	out := make([]float64, len(v))
+	for i, x := range v {
+		out[i] = math.NaN()
+		if !math.IsNaN(x) {
+			out[i] = f(x)
+		}
+	}
+	return out
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
