@@ -3,10 +3,10 @@ package compare
 import (
 	"flag"
 	"fmt"
-	"math"
 	"math/rand/v2"
-	"os"
 	"runtime"
+	"slices"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -16,13 +16,14 @@ import (
 )
 
 var (
-	calAdaptMin   = flag.Int("adaptive-min", 40, "calibration (adaptive): requests.min")
-	calAdaptMax   = flag.Int("adaptive-max", 200, "calibration (adaptive): requests.max")
-	calAdaptBatch = flag.Int("adaptive-batch", 0, "calibration (adaptive): requests per batch (0: min)")
-	calAdaptSigma = flag.Float64("adaptive-sigma", 0.10, "calibration (adaptive, ab): per-block drift σ")
-	calAdaptFut   = flag.Float64("adaptive-futility", DefaultFutility, "calibration (adaptive): Design.Futility")
-	calAdaptInt   = flag.Float64("adaptive-interim", DefaultInterim, "calibration (adaptive): Design.Interim")
-	calAdaptOnly  = flag.String("adaptive-only", "", "calibration (adaptive): only rows containing this text (e.g. 'ab | TTFT')")
+	calAdaptMin     = flag.Int("adaptive-min", 40, "calibration (adaptive): requests.min")
+	calAdaptMax     = flag.Int("adaptive-max", 200, "calibration (adaptive): requests.max")
+	calAdaptBatch   = flag.Int("adaptive-batch", 0, "calibration (adaptive): requests per batch (0: min)")
+	calAdaptSigma   = flag.Float64("adaptive-sigma", 0.10, "calibration (adaptive, ab): per-block drift σ")
+	calAdaptPass    = flag.Float64("adaptive-pass", DefaultPass, "calibration (adaptive): Design.Pass")
+	calAdaptInt     = flag.Float64("adaptive-interim", DefaultInterim, "calibration (adaptive): Design.Interim")
+	calAdaptOnly    = flag.String("adaptive-only", "", "calibration (adaptive): only rows containing this text (e.g. 'ab | TTFT')")
+	calAdaptDesigns = flag.String("adaptive-designs", "gate,ab", "calibration (adaptive): designs (gate, ab)")
 )
 
 // prefix is the first n requests of a sample (what a look sees).
@@ -44,6 +45,14 @@ type adaptiveOutcome struct {
 	requests                int // current-side requests measured, all scenarios
 	stops                   map[string]int
 	failing                 []string // the adaptive design's failing checks
+	// caught holds "p50" and "p95" when the changed scenario's TTFT check
+	// of that statistic is a regression (adaptive design).
+	caught map[vocab.Stat]bool
+	n      int // the changed scenario's requests per side
+	// confirmFail: the adaptive design fails and a confirmation run of the
+	// scenarios that regressed (as many requests per side, fresh data)
+	// confirms a regression (regression.confirm).
+	confirmFail bool
 }
 
 // adaptiveSuite simulates one suite of *calScen scenarios, the change in
@@ -60,7 +69,7 @@ func adaptiveSuite(design string, change func(*model), seed uint64, c Config) ad
 	if batch <= 0 {
 		batch = mn
 	}
-	d := Design{Alpha: c.Alpha, Looks: PlannedLooks(mn, mx, batch), Runs: *calScen, Interim: *calAdaptInt, Futility: *calAdaptFut}
+	d := Design{Alpha: c.Alpha, Looks: PlannedLooks(mn, mx, batch), Runs: *calScen, Interim: *calAdaptInt, Pass: *calAdaptPass}
 	var full []Pair
 	for _, sc := range []string{"short", "long"}[:*calScen] {
 		cur := realistic()
@@ -71,28 +80,8 @@ func adaptiveSuite(design string, change func(*model), seed uint64, c Config) ad
 		case "gate":
 			full = append(full, Pair{Endpoint: "e", Scenario: sc, Base: realistic().sample(mx, rng), Head: cur.sample(mx, rng)})
 		case "ab":
-			bs := *calBlock
-			base := &Sample{Values: map[vocab.Metric][]float64{}, Events: 128}
-			head := &Sample{Values: map[vocab.Metric][]float64{}, Events: 128}
-			for b := 0; b*bs < mx; b++ {
-				f := math.Exp(*calAdaptSigma * rng.NormFloat64())
-				k := min(bs, mx-b*bs)
-				for _, side := range []struct {
-					s *Sample
-					m model
-				}{{base, realistic()}, {head, cur}} {
-					side.m.scale *= f
-					one := side.m.sample(k, rng)
-					side.s.OK = append(side.s.OK, one.OK...)
-					for key, v := range one.Values {
-						side.s.Values[key] = append(side.s.Values[key], v...)
-					}
-					for range k {
-						side.s.Block = append(side.s.Block, b+1)
-					}
-				}
-			}
-			full = append(full, Pair{Endpoint: "e", Scenario: sc, Base: base, Head: head})
+			full = append(full, abPair(realistic(), cur, mx, *calAdaptSigma, rng))
+			full[len(full)-1].Scenario = sc
 		default:
 			panic("unknown design " + design)
 		}
@@ -116,6 +105,9 @@ func adaptiveSuite(design string, change func(*model), seed uint64, c Config) ad
 			}
 		}
 		n = min(n, mx)
+		if r.Scenario == "short" {
+			out.n = n
+		}
 		out.stops[status]++
 		out.requests += n
 		fr := r
@@ -127,10 +119,54 @@ func adaptiveSuite(design string, change func(*model), seed uint64, c Config) ad
 	}
 	res := CompareSequential(final, c, d)
 	out.adaptiveFail = res.Verdict == "fail"
+	if out.adaptiveFail {
+		out.confirmFail = Confirm(res, confirmRuns(design, res, final, change, rng), c).Verdict == "fail"
+	}
+	out.caught = map[vocab.Stat]bool{}
 	for _, ch := range res.Checks {
+		if ch.Scenario == "short" && ch.Metric == vocab.TTFT && ch.Status == vocab.Regression {
+			out.caught[ch.Stat] = true
+		}
 		if ch.Status == vocab.Regression || ch.Status == vocab.OverBudget {
 			out.failing = append(out.failing, fmt.Sprintf("%s %s %s %+.1f%% p %.4f n %d/%d", ch.Scenario, ch.Metric, ch.Stat, ch.DeltaPct, ch.PValue, ch.NBase, ch.NCurrent))
 		}
+	}
+	return out
+}
+
+var adaptiveConds = []struct {
+	name   string
+	change func(*model)
+}{
+	{"unchanged", func(*model) {}},
+	{"all latency +10% (the tolerance)", func(m *model) { m.scale = 1.10 }},
+	{"all latency +30%", func(m *model) { m.scale = 1.30 }},
+	{"all latency +20%", func(m *model) { m.scale = 1.20 }},
+	{"TTFT only +20%", func(m *model) { m.ttftScale = 1.20 }},
+	{"TTFT only +30%", func(m *model) { m.ttftScale = 1.30 }},
+	{"TTFT only +40%", func(m *model) { m.ttftScale = 1.40 }},
+	{"TTFT only +100%", func(m *model) { m.ttftScale = 2 }},
+}
+
+// confirmRuns draws the confirmation runs of the runs that regressed: as
+// many requests per side as they measured, fresh, in the same design.
+func confirmRuns(design string, res Result, final []Pair, change func(*model), rng *rand.Rand) []Pair {
+	var out []Pair
+	for _, r := range final {
+		if !slices.ContainsFunc(res.Checks, func(c Check) bool { return c.Scenario == r.Scenario && c.Status == vocab.Regression }) {
+			continue
+		}
+		cur := realistic()
+		if r.Scenario == "short" {
+			change(&cur)
+		}
+		n := r.Head.N()
+		p := Pair{Endpoint: r.Endpoint, Scenario: r.Scenario, Base: realistic().sample(n, rng), Head: cur.sample(n, rng)}
+		if design == "ab" {
+			p = abPair(realistic(), cur, n, *calAdaptSigma, rng)
+			p.Endpoint, p.Scenario = r.Endpoint, r.Scenario
+		}
+		out = append(out, p)
 	}
 	return out
 }
@@ -139,44 +175,37 @@ func adaptiveSuite(design string, change func(*model), seed uint64, c Config) ad
 // sampling against the fixed design at max requests.
 func adaptiveStudy(t *testing.T, b *strings.Builder) {
 	c := calConfig()
-	conds := []struct {
-		name   string
-		change func(*model)
-	}{
-		{"unchanged", func(*model) {}},
-		{"all latency +30%", func(m *model) { m.scale = 1.30 }},
-		{"all latency +20%", func(m *model) { m.scale = 1.20 }},
-		{"TTFT only +30%", func(m *model) { m.ttftScale = 1.30 }},
-	}
-	fmt.Fprintf(b, "| design | condition | adaptive fails | requests used (of max) | stopped: pass / regression / max | fixed (max) fails |\n|---|---|---:|---:|---|---:|\n")
-	for _, design := range []string{"gate", "ab"} {
-		for _, cond := range conds {
-			if !strings.Contains(design+" | "+cond.name, *calAdaptOnly) {
+	fmt.Fprintf(b, "| design | condition | adaptive fails | … with regression.confirm | ttft p50 / p95 caught | requests used (of max) | changed scenario's requests per side: median, 90th percentile | stopped: pass / regression / max | fixed (max) fails |\n|---|---|---:|---:|---:|---:|---:|---|---:|\n")
+	for _, design := range strings.Split(*calAdaptDesigns, ",") {
+		for _, cond := range adaptiveConds {
+			if *calAdaptOnly != "" && !containsAny(design+" | "+cond.name, *calAdaptOnly) {
 				continue
 			}
 			var mu sync.Mutex
-			af, ff, req := 0, 0, 0
-			stops := map[string]int{}
+			af, ff, cf, req := 0, 0, 0, 0
+			stops, caught := map[string]int{}, map[vocab.Stat]int{}
+			var ns []float64
 			parallel(*calReps, func(seed uint64) {
 				o := adaptiveSuite(design, cond.change, seed+104729, c)
 				mu.Lock()
 				defer mu.Unlock()
-				if o.adaptiveFail {
-					af++
-				}
-				if o.fixedFail {
-					ff++
-				}
-				req += o.requests
+				af, ff, cf, req = af+b2i(o.adaptiveFail), ff+b2i(o.fixedFail), cf+b2i(o.confirmFail), req+o.requests
 				for k, v := range o.stops {
 					stops[k] += v
 				}
+				for k := range o.caught {
+					caught[k]++
+				}
+				ns = append(ns, float64(o.n))
 			})
+			sort.Float64s(ns)
 			runs := float64(*calReps * *calScen)
-			line := fmt.Sprintf("| %s | %s | %.1f%% | %.0f%% | %.0f%% / %.0f%% / %.0f%% | %.1f%% |", design, cond.name,
-				100*float64(af)/float64(*calReps), 100*float64(req)/(runs*float64(*calAdaptMax)),
-				100*float64(stops["pass"])/runs, 100*float64(stops["regression"])/runs, 100*float64(stops["max"])/runs,
-				100*float64(ff)/float64(*calReps))
+			pc := func(k int, of float64) float64 { return 100 * float64(k) / of }
+			reps := float64(*calReps)
+			line := fmt.Sprintf("| %s | %s | %.1f%% | %.1f%% | %.1f%% / %.1f%% | %.0f%% | %.0f, %.0f | %.0f%% / %.0f%% / %.0f%% | %.1f%% |", design, cond.name,
+				pc(af, reps), pc(cf, reps), pc(caught[vocab.P50], reps), pc(caught[vocab.P95], reps), 100*float64(req)/(runs*float64(*calAdaptMax)),
+				Quantile(ns, 0.5), Quantile(ns, 0.9),
+				pc(stops["pass"], runs), pc(stops["regression"], runs), pc(stops["max"], runs), pc(ff, reps))
 			fmt.Fprintln(b, line)
 			t.Log(line)
 		}
@@ -185,26 +214,41 @@ func adaptiveStudy(t *testing.T, b *strings.Builder) {
 	if batch <= 0 {
 		batch = *calAdaptMin
 	}
-	d := Design{Alpha: c.Alpha, Looks: PlannedLooks(*calAdaptMin, *calAdaptMax, batch), Runs: *calScen, Interim: *calAdaptInt, Futility: *calAdaptFut}
-	fmt.Fprintf(b, "\nrequests: {min: %d, max: %d}, looks every %d (%d looks; each interim look at alpha %.4g per scenario, the final comparison at %.4g per scenario; futility from a minimum-effect p-value of %.2g); %d scenario(s) per suite (the change in one), %d suites per cell, %d permutations; ab: blocks of %d + %d requests, per-block drift σ = %.2f. The fixed design measures max requests per side at alpha %.2f.\n\n",
-		*calAdaptMin, *calAdaptMax, batch, d.Looks, d.LookAlpha(), d.RunAlpha(), d.Futility, *calScen, *calReps, *calPerms, *calBlock, *calBlock, *calAdaptSigma, c.Alpha)
+	d := Design{Alpha: c.Alpha, Looks: PlannedLooks(*calAdaptMin, *calAdaptMax, batch), Runs: *calScen, Interim: *calAdaptInt, Pass: *calAdaptPass}
+	fmt.Fprintf(b, "\nrequests: {min: %d, max: %d}, looks every %d (%d looks; each interim look at alpha %.4g per scenario, the final comparison at %.4g per scenario; a pass when every check's worse-direction minimum-effect p-value is at least %.2g); %d scenario(s) per suite (the change in one), %d suites per cell, %d permutations; ab: blocks of %d + %d requests, per-block drift σ = %.2f. The fixed design measures max requests per side at alpha %.2f.\n\n",
+		*calAdaptMin, *calAdaptMax, batch, d.Looks, d.LookAlpha(), d.RunAlpha(), d.pass(), *calScen, *calReps, *calPerms, *calBlock, *calBlock, *calAdaptSigma, c.Alpha)
 }
 
 // TestCalibrationAdaptive is the adaptive part of the calibration study
-// (-study adaptive; make calibrate CAL_STUDY=adaptive). With
-// -calibrate-out FILE its table goes to FILE.adaptive.md.
+// (-study adaptive; make calibrate CAL_STUDY=adaptive), and with -study
+// init the design init's suite ships (one scenario, A/B, requests {min:
+// 100, max: 800}). With -calibrate-out FILE its tables go to
+// FILE.adaptive.md and FILE.init.md.
 func TestCalibrationAdaptive(t *testing.T) {
-	if !*calibrate || !studies()["adaptive"] {
-		t.Skip("run with -calibrate -study adaptive (make calibrate CAL_STUDY=adaptive)")
+	s := studies()
+	if !*calibrate || !s["adaptive"] && !s["init"] {
+		t.Skip("run with -calibrate -study adaptive or init (make calibrate CAL_STUDY=adaptive)")
 	}
-	var b strings.Builder
-	start := time.Now()
-	adaptiveStudy(t, &b)
-	fmt.Fprintf(&b, "(-study adaptive -reps %d -perms %d; %s on %d cores.)\n", *calReps, *calPerms, time.Since(start).Round(time.Second), runtime.NumCPU())
-	fmt.Println(b.String())
-	if *calOut != "" {
-		if err := os.WriteFile(*calOut+".adaptive.md", []byte(b.String()), 0o644); err != nil {
-			t.Fatal(err)
+	for _, part := range []string{"adaptive", "init"} {
+		if !s[part] {
+			continue
 		}
+		if part == "init" {
+			defer initDesign()()
+		}
+		var b strings.Builder
+		start := time.Now()
+		adaptiveStudy(t, &b)
+		fmt.Fprintf(&b, "(-study %s -reps %d -perms %d; %s on %d cores.)\n", part, *calReps, *calPerms, time.Since(start).Round(time.Second), runtime.NumCPU())
+		fmt.Println(b.String())
+		writeOut(t, "."+part+".md", b.String())
 	}
+}
+
+// initDesign sets the study's flags to the design of init's suite and
+// returns what puts them back.
+func initDesign() func() {
+	scen, designs, mn, mx := *calScen, *calAdaptDesigns, *calAdaptMin, *calAdaptMax
+	*calScen, *calAdaptDesigns, *calAdaptMin, *calAdaptMax = 1, "ab", 100, 800
+	return func() { *calScen, *calAdaptDesigns, *calAdaptMin, *calAdaptMax = scen, designs, mn, mx }
 }

@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"os"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/latgate/latgate/vocab"
 )
@@ -16,7 +19,7 @@ var (
 	calPowerN     = flag.String("power-sizes", "100,200,400", "calibration (power): requests per side")
 	calPowerConds = flag.String("power-conditions", "", "calibration (power): only conditions containing one of these (comma-separated)")
 	calPowerSigma = flag.Float64("power-sigma", 0.10, "calibration (power): per-block drift σ of the A/B design")
-	calPowerTests = flag.String("power-tests", "::", "calibration (power): score sets to compare, each rank:tail:mean (empty: what ships), separated by commas")
+	calPowerTests = flag.String("power-tests", "::,:ramp2:,:step2:,:multi:,normal::,log::,::values", "calibration (tests): score sets to compare, each rank:tail:mean (empty: what ships), separated by commas")
 )
 
 // powerTests are the score sets the power study compares.
@@ -42,21 +45,22 @@ func (s scoreSet) String() string {
 	return or(s.rank, "wilcoxon") + "/" + or(s.tail, "ramp3") + "/" + or(s.mean, "exceed")
 }
 
-// powerCond is a row of the power study: what the head changes in init's
-// one-scenario suite.
+// powerCond is a row of the comparison of tests: what the head changes in
+// init's one-scenario suite (base nil: the realistic model).
 type powerCond struct {
 	name   string
+	base   func() model
 	change func(*model)
 }
 
 var powerConds = []powerCond{
-	{"unchanged", func(*model) {}},
-	{"all latency +10% (the tolerance)", func(m *model) { m.scale = 1.10 }},
-	{"TTFT +10% (the tolerance)", func(m *model) { m.ttftScale = 1.10 }},
-	{"TTFT +20%", func(m *model) { m.ttftScale = 1.20 }},
-	{"TTFT +40%", func(m *model) { m.ttftScale = 1.40 }},
-	{"TTFT tail: spikes 5% → 8.5% (p95 +40%)", func(m *model) { m.spikeP = 0.085 }},
-	{"TTFT +100%", func(m *model) { m.ttftScale = 2 }},
+	{"unchanged", nil, func(*model) {}},
+	{"all latency +10% (the tolerance)", nil, func(m *model) { m.scale = 1.10 }},
+	{"TTFT +20%", nil, func(m *model) { m.ttftScale = 1.20 }},
+	{"TTFT +40%", nil, func(m *model) { m.ttftScale = 1.40 }},
+	{"TTFT tail: spikes 5% → 8.5% (p95 +40%)", nil, func(m *model) { m.spikeP = 0.085 }},
+	{"TTFT tail: spikes 5% → 15%", nil, func(m *model) { m.spikeP = 0.15 }},
+	{"mix: hits 70% → 50%", func() model { return mixModel(0.7) }, func(m *model) { m.hitShare = 0.5 }},
 }
 
 // abPair draws one interleaved A/B run of n requests per side in blocks of
@@ -98,13 +102,17 @@ func powerRows(t *testing.T, b *strings.Builder, set scoreSet, sizes []int, c Co
 		}
 		line := fmt.Sprintf("| %s | %s |", set, cond.name)
 		for _, n := range sizes {
-			head := realistic()
+			base := realistic()
+			if cond.base != nil {
+				base = cond.base()
+			}
+			head := base
 			cond.change(&head)
 			var mu sync.Mutex
 			var fails, p50, p95 int
 			parallel(*calReps, func(seed uint64) {
 				rng := rand.New(rand.NewPCG(seed+7727*uint64(n), 0x9017))
-				r := Compare([]Pair{abPair(realistic(), head, n, *calPowerSigma, rng)}, c)
+				r := Compare([]Pair{abPair(base, head, n, *calPowerSigma, rng)}, c)
 				mu.Lock()
 				defer mu.Unlock()
 				if r.Verdict == "fail" {
@@ -138,11 +146,28 @@ func containsAny(s, list string) bool {
 	return false
 }
 
-func TestCalibrationPower(t *testing.T) {
-	if !*calibrate || !studies()["power"] {
-		t.Skip("run with -calibrate -study power")
+// TestCalibrationTests is the comparison of tests (-study tests; make
+// calibrate CAL_STUDY=tests): every score set of -power-tests on the same
+// simulated suites. With -calibrate-out FILE its table goes to
+// FILE.tests.md.
+func TestCalibrationTests(t *testing.T) {
+	if !*calibrate || !studies()["tests"] {
+		t.Skip("run with -calibrate -study tests (make calibrate CAL_STUDY=tests)")
 	}
 	var b strings.Builder
+	start := time.Now()
 	powerStudy(t, &b)
+	fmt.Fprintf(&b, "(-study tests -reps %d -perms %d; %s on %d cores.)\n", *calReps, *calPerms, time.Since(start).Round(time.Second), runtime.NumCPU())
 	fmt.Println(b.String())
+	writeOut(t, ".tests.md", b.String())
+}
+
+// writeOut writes a study's tables to -calibrate-out FILE plus suffix.
+func writeOut(t *testing.T, suffix, text string) {
+	if *calOut == "" {
+		return
+	}
+	if err := os.WriteFile(*calOut+suffix, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }

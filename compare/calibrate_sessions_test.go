@@ -226,8 +226,8 @@ var effectChecks = []struct {
 	metric vocab.Metric
 	st     statDef
 }{
-	{vocab.Session, statDefs[0]}, {vocab.Session, statDefs[1]}, {vocab.Answer, statDefs[0]},
-	{vocab.TTFT, statDefs[0]}, {vocab.ITL, statDefs[0]}, {vocab.Perceived, statDefs[0]}, {vocab.StepCount, statDefs[3]},
+	{vocab.Session, statDefs[0]}, {vocab.Session, statDefs[1]}, {vocab.Answer, statDefs[0]}, {vocab.Answer, statDefs[1]},
+	{vocab.Answer, statDefs[3]}, {vocab.TTFT, statDefs[0]}, {vocab.ITL, statDefs[0]}, {vocab.Perceived, statDefs[0]}, {vocab.StepCount, statDefs[3]},
 }
 
 // sessionEffects writes what each condition does to the session's

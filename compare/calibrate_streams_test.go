@@ -3,10 +3,12 @@ package compare
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/latgate/latgate/vocab"
 )
@@ -109,7 +111,8 @@ func streamsStudy(t *testing.T, b *strings.Builder) {
 	for _, cell := range streamCells {
 		var mu sync.Mutex
 		var rename, reorder, requests, stream, honest int
-		parallel(*calReps, func(seed uint64) {
+		reps := min(*calReps, 200)
+		parallel(reps, func(seed uint64) {
 			rng := rand.New(rand.NewPCG(seed, 0x57e))
 			runs := cell.suite(rng)
 			ref := Compare(runs, c)
@@ -133,7 +136,7 @@ func streamsStudy(t *testing.T, b *strings.Builder) {
 				honest += b2i(so.honest)
 			}
 		})
-		line := fmt.Sprintf("| %s | %d | %d | %d | %d | %d | %d |", cell.name, *calReps, rename, reorder, requests, stream, honest)
+		line := fmt.Sprintf("| %s | %d | %d | %d | %d | %d | %d |", cell.name, reps, rename, reorder, requests, stream, honest)
 		fmt.Fprintln(b, line)
 		t.Log(line)
 	}
@@ -162,11 +165,18 @@ func b2i(b bool) int {
 	return 0
 }
 
+// TestCalibrationStreams is the study of what names, order and the random
+// stream do to verdicts (-study streams; make calibrate CAL_STUDY=streams),
+// at most 200 suites per cell. With -calibrate-out FILE its table goes to
+// FILE.streams.md.
 func TestCalibrationStreams(t *testing.T) {
 	if !*calibrate || !studies()["streams"] {
 		t.Skip("run with -calibrate -study streams (make calibrate CAL_STUDY=streams)")
 	}
 	var b strings.Builder
+	start := time.Now()
 	streamsStudy(t, &b)
+	fmt.Fprintf(&b, "(-study streams -reps %d -perms %d; %s on %d cores.)\n", min(*calReps, 200), *calPerms, time.Since(start).Round(time.Second), runtime.NumCPU())
 	fmt.Println(b.String())
+	writeOut(t, ".streams.md", b.String())
 }

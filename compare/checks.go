@@ -137,3 +137,30 @@ func (c Check) Flagged() bool {
 	}
 	return c.Status != vocab.OK
 }
+
+// Reestimate is check c with its point estimates (baseline, current,
+// change and counts) recomputed on run r: what an interim look decided on
+// the data it had, said with the data measured when the run stopped (the
+// requests in flight at the stop come in after the look), so that the stop
+// line and the comparison give one count and one figure.
+func Reestimate(c Check, r Pair, cfg Config) Check {
+	switch c.Metric {
+	case vocab.Errors:
+		e := errorCheck(r, cfg)
+		c.Baseline, c.Current, c.NBase, c.NCurrent, c.DeltaPct = e.Baseline, e.Current, e.NBase, e.NCurrent, e.DeltaPct
+		return c
+	case vocab.Goodput:
+		g := goodputCheck(r, cfg)
+		c.Baseline, c.Current, c.NBase, c.NCurrent = g.Baseline, g.Current, g.NBase, g.NCurrent
+		return c
+	}
+	for _, st := range statDefs {
+		if st.name == c.Stat {
+			bv, cv := okValues(r.Base, c.Metric), okValues(r.Head, c.Metric)
+			c.Baseline, c.NBase = st.of(bv), len(bv)
+			c.Current, c.NCurrent = st.of(cv), len(cv)
+			c.DeltaPct = pct(c.Current, c.Baseline)
+		}
+	}
+	return c
+}

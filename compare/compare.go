@@ -186,9 +186,16 @@ type Check struct {
 	Spread                float64
 	RunsUsable, RunsTotal int
 	// Unsettled: after the most permutations the p-value is still within
-	// Monte Carlo error of Alpha, so another random stream (a renamed
-	// scenario) could give the other status.
+	// Monte Carlo error of Alpha, so another random stream (another
+	// Config.Seed) could give the other status. The p-value itself is
+	// the data's alone: names and order never change it.
 	Unsettled bool
+	// Confirmed: a regression found again by a fresh interleaved run of its
+	// scenario (Confirm).
+	Confirmed bool
+	// worseP is the raw p-value of the test in the worse direction (an
+	// interim look's futility reads it whichever way the estimate points).
+	worseP float64
 }
 
 // Result is the outcome of a comparison.

@@ -40,18 +40,22 @@ type NoiseCheck struct {
 // 80% power (MDE) and the requests per side needed to catch a regression
 // of twice the tolerance.
 //
-// How: the standard error se of the log change of the statistic comes from
-// the same bootstrap as the change intervals (whole blocks for interleaved
-// runs; cfg.Bootstrap resamples, default 1000). A check is flagged when the
-// log change exceeds log(1+Tolerance) by z·se, z the one-sided
-// Bonferroni threshold over the suite's tested checks (the maxT correction
-// is a little less strict), so with 80% power
+// How: the noise is the bootstrap interval of the change (whole blocks for
+// interleaved runs; cfg.Bootstrap resamples, default 1000). The power is
+// the check's own test's: its standardized statistic z (exact: SD 1 under
+// the null) moves with a slowdown of the current run by a factor e^h as
+// h/se, se the test's standard error per unit of log change, which is
+// measured on the data by scaling the current run (testSE). A check is
+// flagged when z exceeds the one-sided Bonferroni threshold over the
+// suite's tested checks (the maxT correction is a little less strict), and
+// the test's null is the tolerance, so with 80% power
 //
 //	MDE = (1+Tolerance)·exp((z + z₀.₈)·se) − 1,
 //
 // raised to MinDelta relative to the baseline if that is larger. se
-// shrinks as 1/√n, which gives NeedN. docs/statistics.md compares MDE with
-// the detection measured by simulation.
+// shrinks as 1/√n, which gives NeedN. (The bootstrap standard error of the
+// statistic itself stands in where the test has none.) docs/statistics.md
+// compares MDE with the detection measured by simulation.
 func Noise(runs []Pair, cfg Config) []NoiseCheck {
 	cfg.defaults()
 	if cfg.Bootstrap < 0 {
@@ -98,6 +102,12 @@ func Noise(runs []Pair, cfg Config) []NoiseCheck {
 		p.wants = append(p.wants, bootWant{metric: slices.Index(vocab.PerRequest, c.metric), st: c.st})
 	}
 	all := bootstrapChanges(plans, cfg.Bootstrap, cfg.Seed)
+	tse := map[int]map[[2]string]float64{}
+	for ri, r := range runs {
+		if r.Base != nil && r.Head != nil {
+			tse[ri] = testSE(r, cfg)
+		}
+	}
 	var out []NoiseCheck
 	pi, wi := 0, 0
 	for _, c := range cands {
@@ -117,6 +127,9 @@ func Noise(runs []Pair, cfg Config) []NoiseCheck {
 			}
 		}
 		se, err := stats.StandardDeviationSample(logs)
+		if t, ok := tse[c.run][[2]string{string(c.metric), string(c.st.name)}]; ok {
+			se = t
+		}
 		if err == nil && len(draws) > 1 {
 			nc.NoisePct = (Quantile(draws, 1-cfg.Alpha/2) - Quantile(draws, cfg.Alpha/2)) / 2
 			mde := (1+cfg.Tolerance)*math.Exp(z*se) - 1
@@ -134,4 +147,60 @@ func Noise(runs []Pair, cfg Config) []NoiseCheck {
 		out = append(out, nc)
 	}
 	return out
+}
+
+// testSE is, per (metric, stat) of run r, the standard error per unit of
+// log change of the check's regression test: its standardized statistic is
+// computed as it is and with the current run slowed by e^h, and moves by
+// h/se. Counts (step_count) are not slowed; a test that does not move has
+// no entry.
+func testSE(r Pair, cfg Config) map[[2]string]float64 {
+	const h = 0.1
+	z := func(k float64) map[[2]string]float64 {
+		p := r
+		p.Head = scaled(r.Head, k)
+		var res Result
+		var boots []bootJob
+		c := cfg
+		c.Bootstrap = -1
+		rt := addChecks(&res, 0, p, c, &boots)
+		out := map[[2]string]float64{}
+		if rt == nil || len(rt.tests) == 0 {
+			return out
+		}
+		rt.build(c)
+		for ti, t := range rt.tests {
+			if ch := res.Checks[t.check]; t.dir > 0 && t.metric >= 0 && rt.mom[ti][1] > 0 {
+				out[[2]string{string(ch.Metric), string(ch.Stat)}] = rt.obs[ti]
+			}
+		}
+		return out
+	}
+	z0, z1 := z(1), z(math.Exp(h))
+	out := map[[2]string]float64{}
+	for k, a := range z0 {
+		if b, ok := z1[k]; ok && b > a {
+			out[k] = h / (b - a)
+		}
+	}
+	return out
+}
+
+// scaled is a sample with every latency multiplied by k (counts as they
+// are).
+func scaled(s *Sample, k float64) *Sample {
+	out := *s
+	out.Values = map[vocab.Metric][]float64{}
+	for m, v := range s.Values {
+		if m.IsCount() {
+			out.Values[m] = v
+			continue
+		}
+		w := make([]float64, len(v))
+		for i, x := range v {
+			w[i] = x * k
+		}
+		out.Values[m] = w
+	}
+	return &out
 }

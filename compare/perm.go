@@ -559,7 +559,7 @@ func westfallYoung(res *Result, data []*runTests, cfg Config) {
 		total = min(total, firstBatch)
 	}
 	done := 0
-	var exceed, raw []int
+	var n counts
 	for {
 		type job struct{ run, from, to int }
 		var jobs []job
@@ -576,8 +576,8 @@ func westfallYoung(res *Result, data []*runTests, cfg Config) {
 			data[j.run].permute(cfg, j.from, j.to)
 		})
 		done = total
-		exceed, raw = adjust(res, data, done)
-		if done >= cfg.Permutations && done == B || settledAll(res, exceed, raw, cfg, done, false) {
+		n = adjust(res, data, done)
+		if done >= cfg.Permutations && done == B || settledAll(res, n, cfg, done, false) {
 			break
 		}
 		if firstBatch == 0 && done >= cfg.Permutations {
@@ -586,7 +586,7 @@ func westfallYoung(res *Result, data []*runTests, cfg Config) {
 		total = min(B, 2*done)
 	}
 	if done == B && B > cfg.Permutations {
-		settledAll(res, exceed, raw, cfg, done, true)
+		settledAll(res, n, cfg, done, true)
 	}
 	res.Permutations = done
 }
@@ -609,13 +609,18 @@ var firstBatch = 200
 // number of permutations would give.
 const smcError = 1e-3
 
+// counts are, per check, the permutations at least as extreme as the
+// observed statistic (-1 for a check not tested): exceed in the family
+// (the adjusted p-value's), raw in the test of the estimate's direction
+// (the raw p-value's), worse in the test of the worse direction.
+type counts struct{ exceed, raw, worse []int }
+
 // settledAll reports whether every check whose status depends on its
-// p-value is settled after b of cfg.Permutations permutations; exceed
-// holds each check's count of permutations at least as extreme (-1 when
-// not tested), raw the counts of its raw p-value. A check pointing to the
-// worse is also settled against each of cfg.rawSettle, the thresholds an
-// interim look compares its raw p-value with.
-func settledAll(res *Result, exceed, raw []int, cfg Config, b int, mark bool) bool {
+// p-value is settled after b of cfg.Permutations permutations. Every
+// tested check's worse-direction raw p-value is also settled against each
+// of cfg.rawSettle, the thresholds an interim look compares it with.
+// With mark, the checks still unsettled are marked so.
+func settledAll(res *Result, n counts, cfg Config, b int, mark bool) bool {
 	cdfs := map[float64][]float64{}
 	isSettled := func(a int, level float64) bool {
 		cdf, ok := cdfs[level]
@@ -628,23 +633,21 @@ func settledAll(res *Result, exceed, raw []int, cfg Config, b int, mark bool) bo
 	all := true
 	for i := range res.Checks {
 		c := &res.Checks[i]
-		if exceed[i] < 0 || !pDecides(c, cfg) {
+		if n.exceed[i] < 0 {
 			continue
 		}
-		if !isSettled(exceed[i], cfg.Alpha) {
-			if !mark {
+		for _, level := range cfg.rawSettle {
+			if !mark && n.worse[i] >= 0 && !isSettled(n.worse[i], level) {
 				return false
 			}
-			c.Unsettled, all = true, false
+		}
+		if !pDecides(c, cfg) || isSettled(n.exceed[i], cfg.Alpha) {
 			continue
 		}
-		if c.worse() && !mark {
-			for _, level := range cfg.rawSettle {
-				if !isSettled(raw[i], level) {
-					return false
-				}
-			}
+		if !mark {
+			return false
 		}
+		c.Unsettled, all = true, false
 	}
 	return all
 }
@@ -698,7 +701,7 @@ func pDecides(c *Check, cfg Config) bool {
 // the suite's error-rate checks, never diluted by its many latency checks
 // (0 % → 12.5 % failed at 40 requests would otherwise pass a suite of a
 // few scenarios).
-func adjust(res *Result, data []*runTests, b int) (exceed, raw []int) {
+func adjust(res *Result, data []*runTests, b int) counts {
 	family := func(t testDef) int {
 		if t.kind == kindErrors || t.kind == kindGoodput {
 			return 2 * t.dir
@@ -725,10 +728,9 @@ func adjust(res *Result, data []*runTests, b int) (exceed, raw []int) {
 	for _, m := range maxZ {
 		sort.Float64s(m)
 	}
-	exceed = make([]int, len(res.Checks))
-	raw = make([]int, len(res.Checks))
-	for i := range exceed {
-		exceed[i], raw[i] = -1, -1
+	n := counts{exceed: make([]int, len(res.Checks)), raw: make([]int, len(res.Checks)), worse: make([]int, len(res.Checks))}
+	for i := range n.exceed {
+		n.exceed[i], n.raw[i], n.worse[i] = -1, -1, -1
 	}
 	tested := map[int]bool{}
 	for _, d := range data {
@@ -743,14 +745,17 @@ func adjust(res *Result, data []*runTests, b int) (exceed, raw []int) {
 				}
 			}
 			atLeast := b - sort.SearchFloat64s(maxZ[family(t)], obs-1e-12)
+			if t.dir > 0 {
+				c.worseP, n.worse[t.check] = float64(1+geq)/float64(b+1), geq
+			}
 			// Keep the direction the point estimate points to.
 			if wantWorse := c.worse() || c.Current == c.Baseline; (t.dir > 0) == wantWorse {
 				c.RawP = float64(1+geq) / float64(b+1)
 				c.PValue = math.Min(1, float64(1+atLeast)/float64(b+1))
-				exceed[t.check], raw[t.check] = atLeast, geq
+				n.exceed[t.check], n.raw[t.check] = atLeast, geq
 			}
 		}
 	}
 	res.Tested = len(tested)
-	return exceed, raw
+	return n
 }

@@ -17,15 +17,16 @@ import (
 //   - regression: the comparison of this run alone flags a regression at
 //     the look's level (Design.LookAlpha). Sampling stops; the final
 //     comparison decides the status.
-//   - pass ("no change beyond the tolerance"): no check can become a
-//     regression. Every tested check is ok or an improvement, or
-//     inconclusive in the better direction, or an inconclusive regression
-//     whose one-sided minimum-effect p-value (Check.RawP) is at least 0.5
-//     (the test points within the tolerance) or at least Futility (weak
-//     evidence of a change beyond it: futility). A check still short of
-//     the samples it needs keeps the scenario going. Stopping for a pass
-//     can never create a false alarm: it only gives up power, which the
-//     calibration measures.
+//   - pass ("no change beyond the tolerance"): every tested check's
+//     minimum-effect test in the worse direction ("worse by more than the
+//     tolerance") has a raw p-value of at least Pass: the data point
+//     within the tolerance, with some confidence, on every check, whatever
+//     its point estimate (a point estimate within the tolerance alone is
+//     no evidence at a small look: a real +20% change estimates within
+//     +10% in one look of ten at 80 requests per side). A check still
+//     short of the samples it needs keeps the scenario going. Stopping for
+//     a pass can never create a false alarm: it only gives up power, which
+//     the calibration measures.
 //
 // Looking repeatedly at growing data and stopping when a test rejects
 // raises the false-alarm rate (each look is another chance). The design
@@ -66,11 +67,10 @@ type Design struct {
 	// equally among them; the rest goes to the final look. 0 means
 	// DefaultInterim.
 	Interim float64
-	// Futility, when positive, also stops for a pass when every open
-	// check is an inconclusive regression whose minimum-effect p-value
-	// (Check.RawP) is at least Futility: the evidence that it is beyond
-	// the tolerance is weak. 0 never does.
-	Futility float64
+	// Pass is the worse-direction minimum-effect p-value every tested
+	// check must reach for an interim look to stop for a pass; 0 means
+	// DefaultPass.
+	Pass float64
 }
 
 // DefaultInterim is the share of alpha the interim looks spend: most of it
@@ -85,14 +85,22 @@ const DefaultPermutations = 2000
 // maxLookPermutations bounds the permutations of one interim look.
 const maxLookPermutations = 20000
 
-// DefaultFutility is the minimum-effect p-value from which an open
-// regression is deemed futile at an interim look.
-const DefaultFutility = 0.3
+// DefaultPass is the worse-direction minimum-effect p-value from which
+// an interim look deems a check within the tolerance (docs/statistics.md,
+// "Adaptive sampling", measures it).
+const DefaultPass = 0.5
+
+func (d Design) pass() float64 {
+	if d.Pass <= 0 || d.Pass >= 1 {
+		return DefaultPass
+	}
+	return d.Pass
+}
 
 // NewDesign is the design of a suite of runs whose adaptive scenarios take
-// at most looks looks, with the default spending and futility.
+// at most looks looks, with the default spending and pass rule.
 func NewDesign(alpha float64, looks, runs int) Design {
-	return Design{Alpha: alpha, Looks: max(looks, 1), Runs: max(runs, 1), Interim: DefaultInterim, Futility: DefaultFutility}
+	return Design{Alpha: alpha, Looks: max(looks, 1), Runs: max(runs, 1), Interim: DefaultInterim, Pass: DefaultPass}
 }
 
 // PlannedLooks is the number of looks of a scenario measured from min in
@@ -169,10 +177,7 @@ func (d Design) lookConfig(cfg Config) Config {
 	cfg.Budgets = nil // budgets are absolute: the final comparison checks them
 	// A look's decisions read open checks' raw p-values: draw until they
 	// are settled against those thresholds too.
-	cfg.rawSettle = []float64{0.5}
-	if d.Futility > 0 {
-		cfg.rawSettle = append(cfg.rawSettle, d.Futility)
-	}
+	cfg.rawSettle = []float64{d.pass()}
 	return cfg
 }
 
@@ -202,26 +207,15 @@ func (d Design) Look(r Pair, cfg Config) Decision {
 	var open *Check
 	for i := range res.Checks {
 		c := &res.Checks[i]
-		switch c.Status {
-		case vocab.Regression:
+		switch {
+		case c.Status == vocab.Regression:
 			return Decision{Stop: true, Outcome: vocab.Regression, Check: c}
-		case vocab.OK, vocab.Improvement:
-			continue
-		case vocab.Inconclusive:
-			if c.Reason == vocab.TooFew {
-				open = c // too few samples to test
-				continue
-			}
-			worse := c.Current > c.Baseline
-			if !worse || c.RawP >= 0.5 {
-				continue // better, or within the tolerance by its own test
-			}
-			if d.Futility > 0 && c.RawP >= d.Futility {
-				continue // futile: weak evidence of a change beyond the tolerance
-			}
-			if open == nil {
-				open = c // undecided
-			}
+		case c.Reason == vocab.TooFew:
+			open = c // too few samples to test
+		case math.IsNaN(c.PValue):
+			continue // not tested: nothing to compare with
+		case c.worseP < d.pass() && open == nil:
+			open = c // undecided
 		}
 	}
 	if open != nil {

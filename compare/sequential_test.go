@@ -151,11 +151,56 @@ func unsettled(r Result) bool {
 	return false
 }
 
-// lookOf says what a decision decided, comparably.
+// lookOf says what a decision decided, comparably: whether it stopped,
+// why, and on which regression (which of several open checks a look that
+// goes on names may differ where their p-values are near the pass
+// threshold: the reference draws fewer permutations than the sequential
+// drawing may).
 func lookOf(d Decision) string {
 	s := fmt.Sprintf("stop %v outcome %q", d.Stop, d.Outcome)
-	if d.Check != nil {
+	if d.Check != nil && d.Stop {
 		s += fmt.Sprintf(" on %s %s %s", d.Check.Metric, d.Check.Stat, d.Check.Status)
 	}
 	return s
+}
+
+// TestConfirm: a regression stands only when the confirmation run of its
+// scenario finds it again; found again, it says so; a scenario without a
+// confirmation run keeps its statuses.
+func TestConfirm(t *testing.T) {
+	t.Parallel()
+	c := Config{Tolerance: 0.10, MinDelta: 25, Permutations: 500, Bootstrap: -1}
+	slow := realistic()
+	slow.scale = 1.5
+	main := pair(realistic(), slow, 100, 1)
+	res := Compare(main, c)
+	if res.Verdict != "fail" {
+		t.Fatalf("the first run: verdict %s, want fail", res.Verdict)
+	}
+	for _, tt := range []struct {
+		name    string
+		head    model
+		verdict vocab.Verdict
+	}{{"not found again", realistic(), vocab.Pass}, {"found again", slow, vocab.Fail}} {
+		fresh := pair(realistic(), tt.head, 100, 2)[:1] // the failing scenario only
+		got := Confirm(res, fresh, c)
+		if got.Verdict != tt.verdict {
+			t.Errorf("%s: verdict %s, want %s", tt.name, got.Verdict, tt.verdict)
+		}
+		for i, ch := range got.Checks {
+			was := res.Checks[i]
+			switch {
+			case ch.Scenario != "short" && ch.Status != was.Status:
+				t.Errorf("%s: %s %s %s changed without a confirmation run", tt.name, ch.Scenario, ch.Metric, ch.Stat)
+			case was.Status != vocab.Regression:
+			case tt.verdict == vocab.Pass && (ch.Status != vocab.Inconclusive || ch.Reason != vocab.Unconfirmed || ch.Confirmed):
+				t.Errorf("%s: %s %s %s %s, want inconclusive (unconfirmed)", tt.name, ch.Metric, ch.Stat, ch.Status, ch.Reason)
+			case tt.verdict == vocab.Fail && ch.Status == vocab.Regression && !ch.Confirmed:
+				t.Errorf("%s: %s %s a regression not marked confirmed", tt.name, ch.Metric, ch.Stat)
+			}
+		}
+	}
+	if got := Confirm(res, nil, c); got.Verdict != res.Verdict || len(got.Checks) != len(res.Checks) {
+		t.Error("without confirmation runs the result changed")
+	}
 }

@@ -112,7 +112,7 @@ func LoadAB(ctx context.Context, env Env, o ABOptions) (base, head *suite.Config
 	}
 	// The base follows the head's selection; a scenario the base lacks is
 	// new in the head.
-	baseSel := Selection{Requests: o.Select.Requests}
+	baseSel := Selection{Requests: o.Select.Requests, Lanes: o.Select.Lanes}
 	for _, name := range o.Select.Scenarios {
 		if findScenario(base, name) {
 			baseSel.Scenarios = append(baseSel.Scenarios, name)
@@ -215,7 +215,7 @@ func compareAB(f *results.File, ds report.Digests, name string, th compare.Confi
 		return nil, nil, err
 	}
 	runs := ds.Pairs(pairs)
-	res := CompareRuns(f, runs, th)
+	res := compare.Confirm(CompareRuns(f, runs, th), ds.Pairs(results.MatchConfirmations(f)), th)
 	rep := report.BuildDigested(pairs, ds, res, th)
 	rep.Warnings = append(rep.Warnings, runWarnings(f, ds)...)
 	applyCapacity(rep, changes, th)

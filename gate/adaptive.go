@@ -3,6 +3,7 @@ package gate
 import (
 	"fmt"
 	"io"
+	"strconv"
 
 	"github.com/latgate/latgate/compare"
 	"github.com/latgate/latgate/probe"
@@ -83,7 +84,10 @@ type stopState struct {
 	// unable says why the group cannot look, so it runs to max (said
 	// before measuring); "" when it can.
 	unable string
-	last   compare.Decision // the last look's
+	last   compare.Decision // the last look's; after a stop, its check re-estimated on everything measured
+	next   int              // the next look, in requests per variant; 0 when none is to come
+	// pair is the group's comparison with what it has measured so far.
+	pair func() compare.Pair
 }
 
 // adaptiveRun sets up the deciders of a measurement's adaptive groups,
@@ -159,8 +163,7 @@ func (a *adaptiveRun) group(gi int, g *probe.Group, head, base *[]results.Reques
 		return
 	}
 	a.stops[gi].looked = true
-	g.MinRequests, g.Batch = pl.scenario.RequestsMin, pl.scenario.RequestsMin
-	g.Decide = func(n int) bool {
+	a.stops[gi].pair = func() compare.Pair {
 		r := compare.Pair{Endpoint: pl.endpoint.Name, Scenario: pl.scenario.Name}
 		cur := &results.Run{Requests: *head}
 		if a.ab {
@@ -170,14 +173,64 @@ func (a *adaptiveRun) group(gi int, g *probe.Group, head, base *[]results.Reques
 			r.Base = baseSample
 		}
 		r.Head = compare.SampleOf(cur)
-		dec := a.design.Look(r, a.th)
-		a.stops[gi].last = dec
+		return r
+	}
+	g.MinRequests, g.Batch = pl.scenario.RequestsMin, pl.scenario.RequestsMin
+	a.stops[gi].next = g.MinRequests
+	g.Decide = func(n int) bool {
+		st := &a.stops[gi]
+		dec := a.design.Look(st.pair(), a.th)
+		st.last, st.next = dec, n+g.Batch
+		if st.next >= pl.scenario.Requests {
+			st.next = 0 // the final comparison, at max, is no look
+		}
 		if dec.Stop {
-			a.stops[gi].at = n
-			fmt.Fprintf(a.log, "latgate: %s: stopped at %d of %d: %s\n", name, n, pl.scenario.Requests, report.LookText(dec, a.th))
+			st.at, st.next = n, 0
 		}
 		return dec.Stop
 	}
+}
+
+// next is group gi's next look (requests per variant; 0: none to come)
+// and whether a look stopped it; the progress counts the time to it.
+func (a *adaptiveRun) next(gi int) (int, bool) {
+	if gi >= len(a.stops) {
+		return 0, false // a capacity search's level: no looks of this design
+	}
+	return a.stops[gi].next, a.stops[gi].at > 0
+}
+
+// done says, once a group's requests are all in, where it stopped and why,
+// with the counts and the figure of everything it measured (the requests
+// in flight at the stop, and in ab those that balance the variants, come
+// in after the look that decided it): the comparison's own.
+func (a *adaptiveRun) done(gi int) {
+	if gi >= len(a.stops) || a.stops[gi].at == 0 {
+		return
+	}
+	st := &a.stops[gi]
+	r := st.pair()
+	if c := st.last.Check; c != nil {
+		re := compare.Reestimate(*c, r, a.th)
+		st.last.Check = &re
+	}
+	pl := a.plan[gi]
+	fmt.Fprintf(a.log, "latgate: %s @ %s: stopped at %s of %d requests%s: %s\n", pl.scenario.Name, pl.endpoint.Name,
+		stopCount(r), pl.scenario.Requests, map[bool]string{true: " per side"}[a.ab], report.LookText(st.last, a.th))
+}
+
+// stopCount is the requests a stopped run measured: per side in ab ("44",
+// or "43–44" when a request of one variant could not be sent).
+func stopCount(r compare.Pair) string {
+	n := r.Head.N()
+	if r.Base == nil || r.Head.Block == nil {
+		return strconv.Itoa(n)
+	}
+	lo, hi := min(n, r.Base.N()), max(n, r.Base.N())
+	if lo == hi {
+		return strconv.Itoa(n)
+	}
+	return fmt.Sprintf("%d–%d", lo, hi)
 }
 
 // record writes a group's adaptive keys into its run(s).
@@ -193,10 +246,11 @@ func (a *adaptiveRun) record(gi int, run *results.Run) {
 		// look (nothing to compare with) is compared as a fixed one.
 		run.Looks = scenarioLooks(pl.scenario)
 	}
+	// Where it stopped: what it measured, the count the comparison uses.
 	run.StoppedAt, run.Stop = len(run.Requests), vocab.MaxReached
 	switch {
 	case st.at > 0:
-		run.StoppedAt, run.Stop, run.StopReason = st.at, vocab.Decided, report.LookText(st.last, a.th)
+		run.Stop, run.StopReason = vocab.Decided, report.LookText(st.last, a.th)
 	case st.unable != "":
 		run.StopReason = "max reached: " + st.unable
 	case st.last.Check != nil:

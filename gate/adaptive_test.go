@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -84,10 +85,11 @@ func TestAdaptiveGateAgainstTheSimulator(t *testing.T) {
 		cur, res, out := gate(0, 2)
 		run := cur.Runs[0]
 		// Looks is the design's plan (40, 80, … 200), not how many were taken.
-		if run.Looks != 5 || run.StoppedAt > 120 || run.StopReason != "no change beyond 10%" || len(run.Requests) > run.StoppedAt+8 {
+		// Stopped at what it measured: the look's requests and those in flight.
+		if run.Looks != 5 || run.StoppedAt > 128 || run.StopReason != "no change beyond 10%" || len(run.Requests) != run.StoppedAt {
 			t.Errorf("unchanged: %d requests, stopped at %d (%q), looks %d; want a pass well before 200", len(run.Requests), run.StoppedAt, run.StopReason, run.Looks)
 		}
-		if !strings.Contains(out, "chat @ e: stopped at") || !strings.Contains(out, "of 200: no change beyond 10%") {
+		if want := fmt.Sprintf("chat @ e: stopped at %d of 200 requests: no change beyond 10%%", run.StoppedAt); !strings.Contains(out, want) {
 			t.Errorf("progress output does not say where it stopped:\n%s", out)
 		}
 		t.Logf("unchanged: %d requests, stopped at %d: %s", len(run.Requests), run.StoppedAt, run.StopReason)
@@ -144,7 +146,7 @@ func TestAdaptiveAB(t *testing.T) {
 					t.Fatalf("%d runs, want base and head", len(f.Runs))
 				}
 				b, h := f.Runs[0], f.Runs[1]
-				if len(b.Requests) != len(h.Requests) || b.StoppedAt != h.StoppedAt || h.StoppedAt >= 200 || !strings.HasPrefix(h.StopReason, tt.reason) || h.Looks != 5 {
+				if len(b.Requests) != len(h.Requests) || b.StoppedAt != h.StoppedAt || h.StoppedAt != len(h.Requests) || h.StoppedAt >= 200 || !strings.HasPrefix(h.StopReason, tt.reason) || h.Looks != 5 {
 					t.Errorf("base %d, head %d requests, stopped at %d/%d (%q), looks %d; want balanced variants stopped before 200 with %q",
 						len(b.Requests), len(h.Requests), b.StoppedAt, h.StoppedAt, h.StopReason, h.Looks, tt.reason)
 				}

@@ -224,6 +224,7 @@ func (m *measurement) level(ctx context.Context, r *probe.Runner, sofar probe.Re
 // used so far; the cap already reached, if one is.
 func (m *measurement) levelRunner(r *probe.Runner, sofar probe.Result, sk *sink, gi int, variant vocab.Side, cfg *suite.Config) (*probe.Runner, *probe.Cap) {
 	lr := *r
+	lr.GroupDone = nil // a level's group is no scenario of the plan's
 	lr.Seed = r.Seed + uint64(gi)
 	lr.Sink = func(_ int, rec probe.Record) { rec.Variant = variant; r.Sink(gi, rec) }
 	lr.OnRecord = func(_ int, rec probe.Record, warmup bool) { rec.Variant = variant; r.OnRecord(gi, rec, warmup) }
@@ -351,7 +352,7 @@ func (m *measurement) levelRun(i int, pl planned, sk *sink, cfg, baseCfg *suite.
 	if pl.level.side == vocab.Base {
 		c, recs = baseCfg, vocab.Base
 	}
-	run := runOf(pl, c, pl.scenario, sk.of(i, recs), region)
+	run := runOf(pl, c, pl.scenario, 1, sk.of(i, recs), region) // a level is its load: one lane
 	if len(run.Requests) == 0 {
 		return run, false
 	}

@@ -71,8 +71,9 @@ func TestDemo(t *testing.T) {
 				t.Errorf("agent-order run of variant %q", r.Variant)
 			}
 		}
-		if sessions != 80 {
-			t.Errorf("%d agent sessions measured, want 40 per build", sessions)
+		// Adaptive: from the first look (40 per build) to max (80).
+		if sessions < 80 || sessions > 160 || sessions%2 != 0 {
+			t.Errorf("%d agent sessions measured, want 40 to 80 per build, as many of each", sessions)
 		}
 	})
 }

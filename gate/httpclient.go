@@ -15,7 +15,7 @@ import (
 )
 
 // newHTTPClient keeps at least as many idle connections per host as the
-// suite has requests in flight (Go keeps 2 by default, which would turn
+// suite has requests in flight (on all its lanes) (Go keeps 2 by default, which would turn
 // every burst into new connections), and room for every endpoint of both
 // suites of an A/B run in the pool (sized for one suite's, a switch
 // between two hosts dropped the other's connections); none for
@@ -31,7 +31,7 @@ func newHTTPClient(cfg, baseCfg *suite.Config) *http.Client {
 			if s.Rate > 0 {
 				n = s.MaxInFlight
 			}
-			inFlight = max(inFlight, n)
+			inFlight = max(inFlight, n*max(cfg.Lanes, 1)) // the head's lanes run both suites
 		}
 		endpoints += len(c.Endpoints)
 	}

@@ -111,8 +111,16 @@ func Measure(ctx context.Context, cfg *suite.Config, opt MeasureOptions) (*resul
 // or rate, so both variants meet the same provider load at the same
 // moments. A scenario only the head has is measured alone (no baseline);
 // one only the base has is not measured. Errors as Measure.
+//
+// With regression.confirm, the scenarios whose comparison finds a
+// regression are then measured again, and their runs added marked confirm
+// (confirm.go).
 func MeasureAB(ctx context.Context, base, head *suite.Config, opt MeasureOptions) (*results.File, error) {
-	return measure(ctx, head, base, opt)
+	f, err := measure(ctx, head, base, opt)
+	if err != nil {
+		return f, err
+	}
+	return confirm(ctx, f, base, head, opt)
 }
 
 // ABBlockSize is the requests of each variant in one interleaved block of
@@ -199,7 +207,6 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 	if baseCfg != nil {
 		secrets = append(secrets, baseCfg.Secrets()...)
 	}
-	prog := newProgress(opt.Progress, opt.TTY, m.measuredPlanned, m.name, opt.Now)
 	sink := newSink(m.plan, cfg, baseCfg)
 	th := opt.Thresholds
 	if th == nil {
@@ -214,6 +221,7 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 	for gi := range m.groups {
 		adaptive.group(gi, &m.groups[gi], &sink.head[gi], &sink.base[gi])
 	}
+	prog := newProgress(opt.Progress, opt.TTY, m, adaptive.next, opt.Now)
 	r := &probe.Runner{
 		Sink: sink.add,
 		Prober: &probe.Prober{
@@ -222,7 +230,8 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 		},
 		Limits: probe.Limits{MaxRequests: cfg.Limits.MaxRequests, MaxOutputTokens: cfg.Limits.MaxOutputTokens,
 			MaxCost: cfg.Limits.MaxCost, Cost: func(g int, rec probe.Record) float64 { usd, _ := sink.costOf(g, rec); return usd }},
-		Seed: 1,
+		Seed:      1,
+		GroupDone: adaptive.done,
 		OnRecord: func(g int, rec probe.Record, warmup bool) {
 			if warmup {
 				sink.spent.add(g, rec) // paid, and counted by limits.max_cost
@@ -283,7 +292,7 @@ func planMeasure(cfg, baseCfg *suite.Config) (*measurement, error) {
 			g := probe.Group{
 				Request: req, Prepare: prepare,
 				Requests: s.Requests, Warmup: s.Warmup,
-				Concurrency: s.Concurrency, Rate: s.Rate, MaxInFlight: s.MaxInFlight,
+				Concurrency: s.Concurrency, Rate: s.Rate, MaxInFlight: s.MaxInFlight, Lanes: cfg.Lanes,
 			}
 			pl := planned{scenario: s, endpoint: ep}
 			m.total += s.Requests + s.Warmup
@@ -385,7 +394,7 @@ func (m *measurement) assemble(res probe.Result, sink *sink, adaptive *adaptiveR
 	// side is the run's variant in the file; measured, the records' (a
 	// scenario only the head of an A/B run has is measured alone).
 	add := func(i int, pl planned, c *suite.Config, reqs []results.Request, side, measured vocab.Side) {
-		run := runOf(pl, c, m.plan[i].scenario, reqs, opt.Source.Region)
+		run := runOf(pl, c, m.plan[i].scenario, m.groups[i].Lanes, reqs, opt.Source.Region)
 		if len(run.Requests) == 0 {
 			return
 		}
@@ -495,8 +504,9 @@ func cutShort(res probe.Result) func(run *results.Run, decided bool) {
 }
 
 // runOf is the results form of one variant of one (endpoint, scenario);
-// sched is the scenario whose schedule drove it (the head's in an A/B run).
-func runOf(pl planned, cfg *suite.Config, sched suite.Scenario, reqs []results.Request, region string) results.Run {
+// sched is the scenario whose schedule drove it (the head's in an A/B run),
+// on lanes copies of its load.
+func runOf(pl planned, cfg *suite.Config, sched suite.Scenario, lanes int, reqs []results.Request, region string) results.Run {
 	fp, parts := suite.Fingerprint(pl.scenario, pl.endpoint)
 	label := pl.endpoint.Name
 	if region != "" {
@@ -520,6 +530,9 @@ func runOf(pl planned, cfg *suite.Config, sched suite.Scenario, reqs []results.R
 		run.Config.Rate = sched.Rate
 	} else {
 		run.Config.Concurrency = sched.Concurrency
+	}
+	if lanes > 1 {
+		run.Config.Lanes = lanes
 	}
 	return run
 }

@@ -11,10 +11,11 @@ import (
 
 // Selection narrows a suite for quick local iteration: only the named
 // scenarios (all when empty), and a request count for each (0 keeps the
-// config's).
+// config's); Lanes (0 keeps the config's) sets the suite's lanes.
 type Selection struct {
 	Scenarios []string
 	Requests  int
+	Lanes     int
 }
 
 // Apply narrows cfg in place. An unknown scenario name is bad input that
@@ -41,6 +42,12 @@ func (s Selection) Apply(cfg *suite.Config) error {
 	}
 	if s.Requests > 0 {
 		cfg.SetRequests(s.Requests)
+	}
+	if s.Lanes != 0 {
+		if err := suite.CheckLanes(s.Lanes); err != nil {
+			return BadInputf("lanes: %v", err)
+		}
+		cfg.Lanes = s.Lanes
 	}
 	return nil
 }

@@ -35,6 +35,12 @@ func runWarnings(f *results.File, ds report.Digests) []string {
 		if r.RequestsMin > 0 && r.StoppedAt > 0 && (r.Variant == "" || r.Variant == vocab.Head) {
 			w = append(w, fmt.Sprintf("%s: adaptive: stopped at %d of %d requests: %s", report.EscapeName(r.Scenario)+" @ "+report.EscapeName(r.Endpoint), r.StoppedAt, r.Config.Requests, report.EscapeName(r.StopReason)))
 		}
+		if r.Config.Lanes > 1 && (r.Variant == "" || r.Variant == vocab.Head) {
+			w = append(w, fmt.Sprintf("%s: measured on %d lanes, %d copies of the scenario's load at once: latencies and budgets are those at that load (a self-hosted engine answers slower under load; in ab both variants meet it alike)", report.EscapeName(r.Scenario)+" @ "+report.EscapeName(r.Endpoint), r.Config.Lanes, r.Config.Lanes))
+		}
+		if b.RateLimited > 0 {
+			w = append(w, rateLimited(name, r.Config, b.RateLimited))
+		}
 		if b.Unknown > 0 {
 			w = append(w, fmt.Sprintf("%s: the server sent %d events of types latgate does not know: ignored; if one of them carries the answer, its TTFT is measured late (docs/metrics.md, realtime)", name, b.Unknown))
 		}
@@ -80,4 +86,15 @@ func digestFiles(files ...*results.File) report.Digests {
 		}
 	}
 	return ds
+}
+
+// rateLimited says what the endpoint's rate limit did to a run: each 429
+// is a failed request, counted by the error rate and never a latency
+// sample, and lanes multiply the load that met the limit.
+func rateLimited(name string, c results.RunConfig, n int) string {
+	load := "the load (concurrency or rate)"
+	if c.Lanes > 1 {
+		load = fmt.Sprintf("lanes (%d copies of the scenario's load at once)", c.Lanes)
+	}
+	return fmt.Sprintf("%s: %d requests were answered 429 Too Many Requests: each is a failed request (the error rate counts it), never a latency sample; lower %s to stay within the endpoint's rate limit", name, n, load)
 }

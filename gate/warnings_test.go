@@ -17,6 +17,13 @@ func TestRunWarnings(t *testing.T) {
 		}
 		return r
 	}
+	limited := func(lanes int) results.Run {
+		r := run(0, nil)
+		r.Config.Lanes = lanes
+		r.Requests[3] = results.Request{Status: 429, Error: "HTTP 429 Too Many Requests: slow down"}
+		r.Requests[7] = r.Requests[3]
+		return r
+	}
 	tests := []struct {
 		name string
 		run  results.Run
@@ -28,6 +35,8 @@ func TestRunWarnings(t *testing.T) {
 		{"closed loop", run(0, nil), nil},
 		{"schedule kept", run(0, lag(5)), nil},
 		{"schedule not kept", run(0, lag(250)), []string{"10 of 10 requests were sent more than 100 ms behind"}},
+		{"rate limited on lanes", limited(32), []string{"measured on 32 lanes|at that load", "2 requests were answered 429|never a latency sample|lower lanes (32 copies"}},
+		{"rate limited", limited(0), []string{"2 requests were answered 429|lower the load (concurrency or rate)"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -62,21 +62,66 @@ func interleave(n, size int, seed uint64) []slot {
 	return out
 }
 
-// plan lays out a phase of n requests (per variant for an A/B group): which
-// variant and block each is, and when it is due in open loop.
-func plan(g Group, n int, seed uint64) []slot {
-	var slots []slot
-	if g.Head != nil {
-		slots = interleave(n, g.BlockSize, seed)
-	} else {
-		slots = make([]slot, n)
-	}
-	sched := Schedule(g.Rate, seed, len(slots))
-	for i := range slots {
-		slots[i].intended = Missing
-		if sched != nil {
-			slots[i].intended = sched[i]
+// plan lays out a phase of n requests (per variant for an A/B group) over
+// the group's lanes: which variant and block each is, and when it is due
+// in open loop, per lane. Each lane is a copy of the group's load (its
+// concurrency, or its rate) and takes an equal share of the requests
+// (the first lanes one more when they do not divide evenly); in an A/B
+// group each lane interleaves both variants in its own blocks, so that
+// both always meet the same load. Lane l's k-th block is block
+// (k−1)·lanes + l + 1: blocks are numbered in the order they are due, and
+// one lane's plan is the whole group's.
+func plan(g Group, n int, seed uint64) [][]slot {
+	lanes := max(g.Lanes, 1)
+	out := make([][]slot, 0, lanes)
+	for l := range lanes {
+		k := n / lanes
+		if l < n%lanes {
+			k++
 		}
+		if k == 0 {
+			continue
+		}
+		ls := seed // lane 0 keeps the group's seed: one lane plans as before lanes existed
+		if l > 0 {
+			ls = rand.New(rand.NewPCG(seed, uint64(l))).Uint64()
+		}
+		var slots []slot
+		if g.Head != nil {
+			slots = interleave(k, g.BlockSize, ls)
+			for i := range slots {
+				slots[i].block = (slots[i].block-1)*lanes + l + 1
+			}
+		} else {
+			slots = make([]slot, k)
+		}
+		sched := Schedule(g.Rate, ls, len(slots))
+		for i := range slots {
+			slots[i].intended = Missing
+			if sched != nil {
+				slots[i].intended = sched[i]
+			}
+		}
+		out = append(out, slots)
 	}
-	return slots
+	return out
+}
+
+// warmupPlan lays out a warmup phase of n requests (per variant): one
+// lane's plan dealt to the lanes in turn, so that the warmup takes as few
+// request times as the lanes allow (warmup requests are not measured:
+// their blocks do not matter).
+func warmupPlan(g Group, n int, seed uint64) [][]slot {
+	lanes := max(g.Lanes, 1)
+	one := g
+	one.Lanes = 1
+	all := plan(one, n, seed)
+	if len(all) == 0 || lanes == 1 {
+		return all
+	}
+	out := make([][]slot, min(lanes, len(all[0])))
+	for i, s := range all[0] {
+		out[i%len(out)] = append(out[i%len(out)], s)
+	}
+	return out
 }

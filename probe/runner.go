@@ -38,16 +38,26 @@ type Group struct {
 	HeadPrepare func(i int, req *Request) // as Prepare, numbered separately, for Head
 	BlockSize   int                       // A/B: requests of each variant per block (default 1)
 
+	// Lanes runs the group as this many copies of its load at once (default
+	// 1): each lane has its own Concurrency workers (or its own Rate and
+	// MaxInFlight), takes an equal share of the requests and, in an A/B
+	// group, interleaves both variants in its own blocks. The provider
+	// meets lanes times the group's load; both variants meet it alike.
+	Lanes int
+
 	// Adaptive sampling: with Decide set and 0 < MinRequests < Requests,
 	// the aggregator calls Decide(n) each time the group's measured records
 	// (failures included; per variant in an A/B group, counting the
 	// variant that has fewer) reach n = MinRequests, MinRequests+Batch, …,
 	// below Requests, after those records went to Sink; recording why it
-	// stopped is the caller's business. When it says stop, no further
-	// planned request of the group is sent: requests in flight finish and
-	// are recorded, and an A/B group first completes the block it has
-	// started, so blocks stay balanced. An early stop leaves the run
-	// complete. Batch 0 means MinRequests.
+	// stopped is the caller's business. No record is taken while Decide
+	// runs, so a worker that finishes meanwhile starts nothing new. When it
+	// says stop, no further planned request of the group is sent, in any
+	// lane: requests in flight finish and are recorded, and an A/B group
+	// then sends only the variant sent fewer times until both were sent as
+	// often (completing every lane's block would cost up to a block's
+	// time). An early stop leaves the run complete. Batch 0 means
+	// MinRequests.
 	MinRequests int
 	Batch       int
 	Decide      func(n int) (stop bool)
@@ -106,6 +116,9 @@ type Runner struct {
 	// request of it recorded: the window a server's own metrics are
 	// scraped in.
 	Measuring func(group int) (done func())
+	// GroupDone, if set, is called once a group's every measured record
+	// went to Sink (from Run's goroutine, before the next group starts).
+	GroupDone func(group int)
 }
 
 // Result is what a run did (the records went to Runner.Sink).
@@ -214,13 +227,16 @@ func (r *Runner) Run(ctx context.Context, groups []Group) Result {
 		seeds := newSeeds(r.Seed, gi)
 		warmSeed, measSeed := seeds.Uint64(), seeds.Uint64()
 		gs := newGroupState(r.FailFast)
-		r.phase(ctx, gi, g, plan(g, g.Warmup, warmSeed), true, b, gs)
+		r.phase(ctx, gi, g, warmupPlan(g, g.Warmup, warmSeed), true, b, gs)
 		done := func() {}
 		if r.Measuring != nil {
 			done = r.Measuring(gi)
 		}
 		r.phase(ctx, gi, g, plan(g, g.Requests, measSeed), false, b, gs)
 		done()
+		if r.GroupDone != nil {
+			r.GroupDone(gi)
+		}
 	}
 	b.mu.Lock()
 	res := b.res
@@ -300,9 +316,10 @@ func newGroupState(failFastLimit int) *groupState {
 	}
 }
 
-// phase is one phase (warmup or measurement) of a group in flight: the
-// pacer hands its planned slots to a fixed pool of workers, whose records
-// one aggregator collects.
+// phase is one phase (warmup or measurement) of a group in flight: each
+// lane's fixed pool of workers takes the lane's planned slots in order
+// (the pacer's plan, dispatched as workers become free, or at each slot's
+// intended time in open loop), and one aggregator collects the records.
 type phase struct {
 	r      *Runner
 	ctx    context.Context
@@ -315,30 +332,41 @@ type phase struct {
 	start  time.Time // SentAt and the open-loop arrivals count from here
 	// enough is set when the group's decider stopped it (adaptive sampling).
 	enough atomic.Bool
-	// started is the highest A/B block a worker has begun sending.
-	started atomic.Int64
+	// mu guards sent: the requests dispatched per variant, which an A/B
+	// group's stop balances.
+	mu   sync.Mutex
+	sent map[vocab.Side]int
 }
 
-// phase runs the planned slots of one phase of group gi and returns when
-// every record sent has been aggregated.
-func (r *Runner) phase(ctx context.Context, gi int, g Group, slots []slot, warmup bool, b *budget, gs *groupState) {
-	if len(slots) == 0 {
+// lane is one lane's planned slots and the next one to dispatch.
+type lane struct {
+	mu    sync.Mutex
+	slots []slot
+	next  int
+}
+
+// phase runs the planned slots of one phase of group gi, each lane on its
+// own fixed pool of workers, and returns when every record sent has been
+// aggregated (by the one aggregator).
+func (r *Runner) phase(ctx context.Context, gi int, g Group, lanes [][]slot, warmup bool, b *budget, gs *groupState) {
+	if len(lanes) == 0 {
 		return
 	}
 	clk := clock.Or(r.Prober.Clock)
-	ph := &phase{r: r, ctx: ctx, gi: gi, g: g, warmup: warmup, b: b, gs: gs, clk: clk, start: clk.Now()}
-	jobs := make(chan slot)
+	ph := &phase{r: r, ctx: ctx, gi: gi, g: g, warmup: warmup, b: b, gs: gs, clk: clk, start: clk.Now(), sent: map[vocab.Side]int{}}
 	records := make(chan Record)
-	go ph.pace(slots, jobs)
 	var wg sync.WaitGroup
-	for range ph.workers(len(slots)) {
-		wg.Go(func() { ph.work(jobs, records) })
+	for _, slots := range lanes {
+		l := &lane{slots: slots}
+		for range ph.workers(len(slots)) {
+			wg.Go(func() { ph.work(l, records) })
+		}
 	}
 	go func() { wg.Wait(); close(records) }()
 	ph.aggregate(records)
 }
 
-// workers is the size of the pool: the concurrency (closed loop) or
+// workers is the size of a lane's pool: the concurrency (closed loop) or
 // MaxInFlight (open loop, default 64), at most one per slot.
 func (ph *phase) workers(slots int) int {
 	n := max(ph.g.Concurrency, 1)
@@ -351,53 +379,76 @@ func (ph *phase) workers(slots int) int {
 	return min(n, slots)
 }
 
-// skip says whether a slot is no longer to be sent after an adaptive stop:
-// every slot of a single-variant group, and the slots of A/B blocks not yet
-// begun.
-func (ph *phase) skip(s slot) bool {
-	return ph.enough.Load() && (ph.g.Head == nil || int64(s.block) > ph.started.Load())
-}
-
-// pace hands out the planned slots: closed loop to the next free worker,
-// open loop at each slot's intended time. After an adaptive stop only the
-// rest of a started A/B block is sent (checked again after waiting for an
-// open-loop slot).
-func (ph *phase) pace(slots []slot, jobs chan<- slot) {
-	defer close(jobs)
-	for _, s := range slots {
-		if ph.skip(s) {
-			return
+// take dispatches the lane's next slot to a free worker; false when the
+// lane has none left to send. After an adaptive stop nothing more is sent,
+// except, in an A/B group, slots of the variant that has been sent fewer
+// times, until both have been sent as often: the variants stay balanced
+// without completing every lane's block (a block may then hold more of
+// one variant: within it the labels are still exchangeable).
+func (ph *phase) take(l *lane) (slot, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for l.next < len(l.slots) {
+		s := l.slots[l.next]
+		l.next++
+		if ph.admit(s) {
+			return s, true
 		}
-		if s.intended != Missing && !ph.clk.Until(ph.ctx, ph.start.Add(s.intended)) {
-			return
-		}
-		if ph.ctx.Err() != nil || ph.b.isStopped() || ph.skip(s) {
-			return
-		}
-		select {
-		case jobs <- s:
-		case <-ph.ctx.Done():
-			return
+		if ph.g.Head == nil {
+			return slot{}, false
 		}
 	}
+	return slot{}, false
 }
 
-// work sends the slots it is handed, each once the budget allows it, and
-// passes their records on.
-func (ph *phase) work(jobs <-chan slot, records chan<- Record) {
-	g := ph.g
-	for s := range jobs {
-		if ph.skip(s) {
-			continue
+// admit counts a slot as sent unless the group has stopped (and its
+// variant is not behind the other's).
+func (ph *phase) admit(s slot) bool {
+	ph.mu.Lock()
+	defer ph.mu.Unlock()
+	if ph.enough.Load() {
+		other := vocab.Base
+		if s.variant == vocab.Base {
+			other = vocab.Head
 		}
-		if s.block > 0 {
-			for cur := ph.started.Load(); int64(s.block) > cur && !ph.started.CompareAndSwap(cur, int64(s.block)); cur = ph.started.Load() {
+		if ph.g.Head == nil || ph.sent[s.variant] >= ph.sent[other] {
+			return false
+		}
+	}
+	ph.sent[s.variant]++
+	return true
+}
+
+// release uncounts a slot dispatched but not sent.
+func (ph *phase) release(s slot) {
+	ph.mu.Lock()
+	ph.sent[s.variant]--
+	ph.mu.Unlock()
+}
+
+// work sends the lane's slots it takes, each at its intended time in open
+// loop and once the budget allows it, and passes their records on. A slot
+// whose time comes after an adaptive stop is given back.
+func (ph *phase) work(l *lane, records chan<- Record) {
+	g := ph.g
+	for {
+		s, ok := ph.take(l)
+		if !ok {
+			return
+		}
+		if s.intended != Missing {
+			if !ph.clk.Until(ph.ctx, ph.start.Add(s.intended)) {
+				return
+			}
+			if ph.enough.Load() {
+				ph.release(s)
+				continue
 			}
 		}
 		// Reserve the request when it starts, so the caps see the tokens
 		// of every request that finished before it.
-		if !ph.b.take() {
-			continue
+		if ph.ctx.Err() != nil || !ph.b.take() {
+			return
 		}
 		req, prepare := g.Request, g.Prepare
 		if s.variant == vocab.Head {

@@ -268,6 +268,69 @@ func TestInterleavedAB(t *testing.T) {
 	})
 }
 
+// TestLanes: requests of exactly 20ms, one at a time per lane. The warmup
+// request of each variant goes on a lane of its own (20ms); then three
+// lanes of an A/B group share its 10 requests per variant (4, 3 and 3 in
+// blocks of 2 + 2: lane 0 sends 8 requests, so that takes 8 × 20ms); every
+// block holds the requests of one lane, numbered in the order blocks are
+// due, and exactly three requests are in flight until the shorter lanes
+// are done. Four lanes of a single-variant group at concurrency 2 keep 8
+// in flight.
+func TestLanes(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		a := &abServer{sim: sim.New(sim.Profile{TTFT: sim.Fixed(20 * time.Millisecond), ITL: sim.Fixed(0), Tokens: 2}, 1)}
+		srv := clocktest.NewServer(t, a)
+		g := abGroup(t, srv, 10, 1, 2) // one warmup request per variant, on two lanes at once
+		g.Lanes = 3
+		start := time.Now()
+		got, res := collect(context.Background(), &Runner{Prober: &Prober{Client: srv.Client()}, Seed: 3}, []Group{g})
+		exactly(t, "A/B run time", time.Since(start), 20*time.Millisecond+8*20*time.Millisecond)
+		if !res.Complete() || len(got[0]) != 20 {
+			t.Fatalf("complete %v, %d records; want 20", res.Complete(), len(got[0]))
+		}
+		lane := map[int]int{} // block → lane, from the block number
+		perBlock := map[int]map[vocab.Side]int{}
+		at := map[time.Duration]int{}
+		for _, rec := range got[0] {
+			lane[rec.Block] = (rec.Block - 1) % 3
+			if perBlock[rec.Block] == nil {
+				perBlock[rec.Block] = map[vocab.Side]int{}
+			}
+			perBlock[rec.Block][rec.Variant]++
+			at[rec.SentAt]++
+		}
+		// Lane 0: blocks 1, 4 (2+2 each); lanes 1 and 2: blocks 2, 5 and
+		// 3, 6 (2+2, then 1+1).
+		want := map[int]int{1: 2, 2: 2, 3: 2, 4: 2, 5: 1, 6: 1}
+		for b, k := range want {
+			if perBlock[b][vocab.Base] != k || perBlock[b][vocab.Head] != k {
+				t.Errorf("block %d holds %v, want %d of each variant", b, perBlock[b], k)
+			}
+		}
+		if len(perBlock) != len(want) {
+			t.Errorf("blocks %v, want 1..6", perBlock)
+		}
+		for k := range 8 {
+			in := 3
+			if k >= 6 {
+				in = 1 // lane 0 alone
+			}
+			if c := at[time.Duration(k)*20*time.Millisecond]; c != in {
+				t.Errorf("%d requests sent at %v, want %d", c, time.Duration(k)*20*time.Millisecond, in)
+			}
+		}
+		single := group(t, srv, 16, 0, 2)
+		single.Lanes = 4
+		start = time.Now()
+		got, _ = collect(context.Background(), &Runner{Prober: &Prober{Client: srv.Client()}}, []Group{single})
+		exactly(t, "single-variant run time", time.Since(start), 2*20*time.Millisecond)
+		if len(got[0]) != 16 {
+			t.Errorf("%d records, want 16", len(got[0]))
+		}
+	})
+}
+
 func TestInterleavedABCancel(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
@@ -585,6 +648,7 @@ func TestAdaptiveStop(t *testing.T) {
 		ab          bool
 		n, min, bat int
 		conc, block int
+		lanes       int
 		rate        float64 // open loop, at most conc in flight
 		stopAt      int     // the look at which the decider stops; 0 never
 		looks       []int   // the looks the decider sees
@@ -593,7 +657,8 @@ func TestAdaptiveStop(t *testing.T) {
 		{name: "stops at a later look", n: 50, min: 10, bat: 15, conc: 2, stopAt: 25, looks: []int{10, 25}},
 		{name: "never stops: runs to max, no look at max", n: 30, min: 10, bat: 10, conc: 3, looks: []int{10, 20}},
 		{name: "batch 0 means min", n: 30, min: 12, conc: 1, looks: []int{12, 24}},
-		{name: "A/B stops with whole blocks", ab: true, n: 40, min: 8, bat: 8, conc: 3, block: 4, stopAt: 16, looks: []int{8, 16}},
+		{name: "A/B stops at once, balanced", ab: true, n: 40, min: 8, bat: 8, conc: 3, block: 4, stopAt: 16, looks: []int{8, 16}},
+		{name: "A/B on 3 lanes stops balanced", ab: true, n: 60, min: 6, bat: 6, conc: 1, lanes: 3, block: 4, stopAt: 12, looks: []int{6, 12}},
 		{name: "A/B runs to max", ab: true, n: 20, min: 8, bat: 4, conc: 2, block: 2, looks: []int{8, 12, 16}},
 		{name: "open loop stops", n: 60, min: 10, bat: 10, conc: 2, rate: 400, stopAt: 20, looks: []int{10, 20}},
 		{name: "A/B open loop stops", ab: true, n: 40, min: 10, bat: 10, conc: 2, block: 2, rate: 400, stopAt: 10, looks: []int{10}},
@@ -609,18 +674,14 @@ func TestAdaptiveStop(t *testing.T) {
 				} else {
 					g = Group{Request: Request{URL: srv.URL + "/base/v1/chat/completions", Body: body(t, 0)}, Requests: tt.n, Warmup: 1}
 				}
-				g.Concurrency = tt.conc
+				g.Concurrency, g.Lanes = tt.conc, tt.lanes
 				if tt.rate > 0 {
 					g.Rate, g.MaxInFlight = tt.rate, tt.conc
 				}
 				var seen []int
-				var got [][]Record
 				counts := map[vocab.Side]int{}
 				r := &Runner{Prober: &Prober{Client: srv.Client()}, Seed: 5}
-				r.Sink = func(_ int, rec Record) {
-					got = append(got, []Record{rec})
-					counts[rec.Variant]++
-				}
+				r.Sink = func(_ int, rec Record) { counts[rec.Variant]++ }
 				g.MinRequests, g.Batch = tt.min, tt.bat
 				g.Decide = func(n int) bool {
 					// The decider sees at least n records of each variant.
@@ -641,34 +702,20 @@ func TestAdaptiveStop(t *testing.T) {
 				}
 				want, slack := tt.n, 0
 				if tt.stopAt > 0 {
-					// In flight at the stop: up to one per worker, and for A/B
-					// the rest of the started block.
-					want, slack = tt.stopAt, tt.conc+2*tt.block
+					// In flight at the stop: up to one per worker; for A/B
+					// the variant behind then catches up.
+					want, slack = tt.stopAt, tt.conc*max(tt.lanes, 1)+tt.block
 				}
-				if !tt.ab {
-					if c := counts[""]; c < want || c > want+slack {
-						t.Errorf("measured %d, want %d..%d", c, want, want+slack)
+				for _, v := range []vocab.Side{"", vocab.Base, vocab.Head} {
+					if v == "" && tt.ab || v != "" && !tt.ab {
+						continue
 					}
-					return
+					if c := counts[v]; c < want || c > want+slack {
+						t.Errorf("variant %q: measured %d, want %d..%d", v, c, want, want+slack)
+					}
 				}
-				if counts[vocab.Base] != counts[vocab.Head] {
+				if tt.ab && counts[vocab.Base] != counts[vocab.Head] {
 					t.Errorf("base %d, head %d: an A/B stop must keep the variants balanced", counts[vocab.Base], counts[vocab.Head])
-				}
-				if c := counts[vocab.Base]; c < want || c > want+slack {
-					t.Errorf("measured %d per variant, want %d..%d", c, want, want+slack)
-				}
-				blocks := map[int]map[vocab.Side]int{}
-				for _, recs := range got {
-					rec := recs[0]
-					if blocks[rec.Block] == nil {
-						blocks[rec.Block] = map[vocab.Side]int{}
-					}
-					blocks[rec.Block][rec.Variant]++
-				}
-				for b, c := range blocks {
-					if c[vocab.Base] != c[vocab.Head] {
-						t.Errorf("block %d holds %v: unbalanced", b, c)
-					}
 				}
 			})
 		})

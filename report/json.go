@@ -33,6 +33,7 @@ type jsonCheck struct {
 	NeedN      int         `json:"need_n,omitempty"`
 	Reason     string      `json:"reason,omitempty"`
 	Unsettled  bool        `json:"unsettled,omitempty"`
+	Confirmed  bool        `json:"confirmed,omitempty"`
 	Note       string      `json:"note,omitempty"`
 }
 
@@ -137,7 +138,7 @@ func JSON(w io.Writer, r *Report) error {
 			Baseline: num(c.Baseline, scale), Current: num(c.Current, scale),
 			DeltaPct: num(c.DeltaPct, 1), CIPct: pair(c.CIPct, 1), PValue: num(c.PValue, 1),
 			Budget: num(c.Budget, scale), NBaseline: c.NBase, NCurrent: c.NCurrent, Status: string(c.Status),
-			CurrentCI: pair(c.CurrentCI, scale), NeedN: c.NeedN, Reason: string(c.Reason), Unsettled: c.Unsettled, Note: note(c, r.Thresholds),
+			CurrentCI: pair(c.CurrentCI, scale), NeedN: c.NeedN, Reason: string(c.Reason), Unsettled: c.Unsettled, Confirmed: c.Confirmed, Note: note(c, r.Thresholds),
 		}
 		if !c.Metric.IsRate() {
 			jc.MinDeltaMs = num(c.MinDelta, 1)

@@ -57,6 +57,9 @@ type Breakdown struct {
 	// when none did).
 	Buffered, Late, Unknown int
 	FirstError              string
+	// RateLimited counts the failed requests answered 429 Too Many
+	// Requests: failures, never latency samples.
+	RateLimited int
 	// Sessions (scenarios with tools or turns): the answer, the session and
 	// the tool time of the successful sessions, and each step by position.
 	Answer, Session, ToolTime Stage
@@ -181,6 +184,9 @@ func (d *Digester) Add(q *results.Request) {
 			d.errs = map[string]int{}
 		}
 		d.errs[ErrorKind(q)]++
+		if q.Status == 429 {
+			d.b.RateLimited++
+		}
 		return
 	}
 	d.b.OK++

@@ -44,6 +44,8 @@ func note(c compare.Check, th compare.Config) string {
 		return "current value is not positive"
 	case vocab.NotReported:
 		return "not reported by this server"
+	case vocab.Unconfirmed:
+		return "a regression in the first run that a fresh interleaved run of the scenario did not find again (regression.confirm)"
 	}
 	return ""
 }

@@ -94,3 +94,18 @@ func TestNoEmptyModel(t *testing.T) {
 		}
 	}
 }
+
+// TestCountIsNoTime: the headline's figure for a count (model calls per
+// session) has no unit of time.
+func TestCountIsNoTime(t *testing.T) {
+	t.Parallel()
+	c := compare.Check{Scenario: "agent", Endpoint: "e", Metric: vocab.StepCount, Stat: vocab.Mean, Baseline: 3, Current: 3.45, DeltaPct: 15, Status: vocab.Regression}
+	got := describeCheck(c, func(s string) string { return s })
+	if got != "agent @ e model calls mean +15% (3.00 → 3.45 per session)" {
+		t.Errorf("got %q", got)
+	}
+	c.Metric, c.Stat, c.Baseline, c.Current = vocab.TTFT, vocab.P50, 300, 345
+	if got := describeCheck(c, func(s string) string { return s }); !strings.HasSuffix(got, "(300 → 345 ms)") {
+		t.Errorf("a latency: got %q", got)
+	}
+}

@@ -750,7 +750,11 @@ func headline(r *Report, esc func(string) string) string {
 	scen := plural(n, "scenario", "scenarios")
 	var parts []string
 	if k := r.Count(vocab.Regression); k > 0 {
-		parts = append(parts, plural(k, "regression", "regressions"))
+		s := plural(k, "regression", "regressions")
+		if slices.ContainsFunc(r.Result.Checks, func(c compare.Check) bool { return c.Confirmed }) {
+			s += " (confirmed by a fresh interleaved run)"
+		}
+		parts = append(parts, s)
 	}
 	if k := r.Count(vocab.OverBudget); k > 0 {
 		parts = append(parts, fmt.Sprintf("%d over budget", k))
@@ -809,7 +813,9 @@ func describeCheck(c compare.Check, esc func(string) string) string {
 	if c.Status == vocab.OverBudget {
 		return s + fmt.Sprintf(" %s ms over its %s ms budget", Millis(c.Current), Millis(c.Budget))
 	}
-	if !math.IsNaN(c.DeltaPct) {
+	if !math.IsNaN(c.DeltaPct) && c.Metric.IsCount() {
+		s += fmt.Sprintf(" %s (%.2f → %.2f per session)", signedPct(c.DeltaPct), c.Baseline, c.Current) // a count, not a time
+	} else if !math.IsNaN(c.DeltaPct) {
 		s += fmt.Sprintf(" %s (%s → %s ms)", signedPct(c.DeltaPct), Millis(c.Baseline), Millis(c.Current))
 	}
 	return s

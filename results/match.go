@@ -105,11 +105,19 @@ func diffParts(a, b map[string]string) []string {
 // MatchVariants pairs the base and head runs of an interleaved A/B file by
 // (endpoint, scenario), in the file's order of head runs, then base runs
 // that have no head; the levels of capacity searches are not paired.
-func MatchVariants(f *File) []Pair {
+// Confirmation runs (Run.Confirm) are left out: MatchConfirmations pairs
+// those.
+func MatchVariants(f *File) []Pair { return matchVariants(f, false) }
+
+// MatchConfirmations pairs the confirmation runs of an A/B file as
+// MatchVariants pairs the others.
+func MatchConfirmations(f *File) []Pair { return matchVariants(f, true) }
+
+func matchVariants(f *File, confirm bool) []Pair {
 	key := func(r *Run) string { return r.Endpoint + "\x00" + r.Scenario }
 	base := map[string]*Run{}
 	for i := range f.Runs {
-		if f.Runs[i].Variant == vocab.Base && f.Runs[i].Level == nil {
+		if f.Runs[i].Variant == vocab.Base && f.Runs[i].Level == nil && f.Runs[i].Confirm == confirm {
 			base[key(&f.Runs[i])] = &f.Runs[i]
 		}
 	}
@@ -117,7 +125,7 @@ func MatchVariants(f *File) []Pair {
 	used := map[string]bool{}
 	for i := range f.Runs {
 		h := &f.Runs[i]
-		if h.Variant != vocab.Head || h.Level != nil {
+		if h.Variant != vocab.Head || h.Level != nil || h.Confirm != confirm {
 			continue
 		}
 		p := Pair{Endpoint: h.Endpoint, Scenario: h.Scenario, Head: h}
@@ -128,7 +136,7 @@ func MatchVariants(f *File) []Pair {
 	}
 	for i := range f.Runs {
 		b := &f.Runs[i]
-		if b.Variant == vocab.Base && b.Level == nil && !used[key(b)] {
+		if b.Variant == vocab.Base && b.Level == nil && b.Confirm == confirm && !used[key(b)] {
 			out = append(out, Pair{Endpoint: b.Endpoint, Scenario: b.Scenario, Base: b})
 		}
 	}

@@ -93,6 +93,10 @@ type Run struct {
 	// Variant is the side of an interleaved A/B file (latgate ab) the run
 	// measured: vocab.Base or vocab.Head; empty otherwise.
 	Variant vocab.Side `json:"variant,omitempty"`
+	// Confirm marks a confirmation run of an A/B file (regression.confirm):
+	// a scenario that failed, measured again, both variants interleaved,
+	// before its regressions fail the gate.
+	Confirm bool `json:"confirm,omitempty"`
 	// CostUSD adds up the priced requests of the run, its warmup requests
 	// included; absent when its model has no price.
 	CostUSD *float64 `json:"cost_usd,omitempty"`
@@ -130,6 +134,7 @@ type RunConfig struct {
 	MaxTokens       int     `json:"max_tokens"`
 	Concurrency     int     `json:"concurrency,omitempty"`
 	Rate            float64 `json:"rate,omitempty"`
+	Lanes           int     `json:"lanes,omitempty"` // copies of the load run at once; 0: one
 	Requests        int     `json:"requests"`
 	Warmup          int     `json:"warmup"`
 	ColdConnections bool    `json:"cold_connections,omitempty"`
@@ -338,6 +343,9 @@ func (f *File) ValidateChecked(checks []RunCheck) error {
 		if seen[k] {
 			return fmt.Errorf("runs[%d]: endpoint %q, scenario %q%s appears twice", i, r.Endpoint, r.Scenario, variantLabel(r.Variant))
 		}
+		if r.Confirm && r.Variant == "" {
+			return fmt.Errorf("runs[%d]: a confirmation run (confirm) needs a variant: it belongs to an A/B file", i)
+		}
 		if r.Variant != "" && r.Variant != vocab.Base && r.Variant != vocab.Head {
 			return fmt.Errorf("runs[%d]: variant is %q, want %q or %q", i, r.Variant, vocab.Base, vocab.Head)
 		}
@@ -512,9 +520,14 @@ func (q *Request) checkClient() error {
 }
 
 // Key identifies a run across files: (endpoint, scenario), the variant in
-// an A/B file and the load of a capacity search's level.
+// an A/B file, the load of a capacity search's level, and whether it is a
+// confirmation run.
 func (r Run) Key() string {
-	return r.Endpoint + "\x00" + r.Scenario + "\x00" + string(r.Variant) + r.levelKey()
+	k := r.Endpoint + "\x00" + r.Scenario + "\x00" + string(r.Variant) + r.levelKey()
+	if r.Confirm {
+		k += "\x00confirm"
+	}
+	return k
 }
 
 // OKCount is the number of successful requests.

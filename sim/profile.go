@@ -159,6 +159,10 @@ type Speed struct {
 	// delay by 1.3 (the head of an A/B test that must fail). Negative is
 	// faster; it must be above -1.
 	Slowdown float64
+	// TTFTSlowdown makes the time to first output (every step's) this much
+	// slower on top, the inter-token gaps unchanged: 0.2 multiplies every
+	// TTFT by 1.2 (a head whose prefill regressed). It must be above -1.
+	TTFTSlowdown float64
 	// Swing makes the speed drift like a shared provider's: delays are
 	// multiplied by 1 + Swing·sin(2π·t/SwingPeriod) (0.4: ±40 %), t the
 	// time of the request's arrival on the server's Clock (the wall clock
@@ -192,6 +196,8 @@ func (s Speed) Validate() error {
 	switch {
 	case s.Slowdown <= -1:
 		return fmt.Errorf("slowdown %v: must be above -1 (−0.5 is twice as fast)", s.Slowdown)
+	case s.TTFTSlowdown <= -1:
+		return fmt.Errorf("ttft slowdown %v: must be above -1 (−0.5 is twice as fast)", s.TTFTSlowdown)
 	case s.Swing < 0 || s.Swing >= 1:
 		return fmt.Errorf("swing %v: must be at least 0 and below 1 (0.4 is ±40%%)", s.Swing)
 	case s.Swing > 0 && s.SwingPeriod <= 0:

@@ -224,7 +224,7 @@ var words = strings.Fields("the quick brown fox jumps over a lazy dog while late
 func (p Profile) draw(r *rand.Rand, maxTokens int, speed float64) plan {
 	pl := plan{r: r, p: p, speed: speed}
 	pl.header = pl.scale(p.HeaderDelay)
-	pl.ttft = pl.scale(p.TTFT.Sample(r))
+	pl.ttft = pl.scaleTTFT(p.TTFT.Sample(r))
 	pl.httpError = r.Float64() < p.Faults.ErrorRate
 	pl.truncate = r.Float64() < p.Faults.TruncateRate
 	pl.midLine = r.Float64() < p.Faults.MidLineRate
@@ -247,6 +247,12 @@ func (p Profile) draw(r *rand.Rand, maxTokens int, speed float64) plan {
 
 func (pl *plan) scale(d time.Duration) time.Duration { return time.Duration(float64(d) * pl.speed) }
 
+// scaleTTFT scales a time to first output: the speed, and the TTFT's own
+// slowdown.
+func (pl *plan) scaleTTFT(d time.Duration) time.Duration {
+	return time.Duration(float64(pl.scale(d)) * (1 + pl.p.Speed.TTFTSlowdown))
+}
+
 // drawGaps draws the gaps before each of n output events (the first is not
 // used: the TTFT places the first event).
 func (pl *plan) drawGaps(n int) []time.Duration {
@@ -258,7 +264,7 @@ func (pl *plan) drawGaps(n int) []time.Duration {
 }
 
 // nextTTFT draws the TTFT of a step after the first.
-func (pl *plan) nextTTFT() time.Duration { return pl.scale(pl.p.TTFT.Sample(pl.r)) }
+func (pl *plan) nextTTFT() time.Duration { return pl.scaleTTFT(pl.p.TTFT.Sample(pl.r)) }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request, a api) {
 	clk := clock.Or(s.Clock)

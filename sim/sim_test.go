@@ -279,6 +279,29 @@ func TestSpeedScalesEveryDelay(t *testing.T) {
 	}
 }
 
+// TestTTFTSlowdown: a TTFT slowdown scales every step's time to first
+// output, on top of the speed, and no other delay.
+func TestTTFTSlowdown(t *testing.T) {
+	t.Parallel()
+	p := Profile{HeaderDelay: 10 * time.Millisecond, TTFT: LogNormal(100*time.Millisecond, 0.3), ITL: LogNormal(10*time.Millisecond, 0.3), Tokens: 20}
+	q := p
+	q.Speed.TTFTSlowdown = 0.2
+	a, b := p.draw(newRand(1), 0, 1.5), q.draw(newRand(1), 0, 1.5)
+	near := func(x, y time.Duration, f float64) bool { return math.Abs(float64(y)-f*float64(x)) <= 1 }
+	if a.header != b.header || !near(a.ttft, b.ttft, 1.2) {
+		t.Errorf("header %v→%v, ttft %v→%v; want the header as it was, the ttft ×1.2", a.header, b.header, a.ttft, b.ttft)
+	}
+	if ga, gb := a.drawGaps(20), b.drawGaps(20); fmt.Sprint(ga) != fmt.Sprint(gb) {
+		t.Errorf("gaps %v → %v: want them as they were", ga, gb)
+	}
+	if ta, tb := a.nextTTFT(), b.nextTTFT(); !near(ta, tb, 1.2) {
+		t.Errorf("a later step's ttft %v→%v, want ×1.2", ta, tb)
+	}
+	if err := (Speed{TTFTSlowdown: -1}).Validate(); err == nil {
+		t.Error("a TTFT slowdown of -1 validated")
+	}
+}
+
 func TestRoutes(t *testing.T) {
 	t.Parallel()
 	tests := []struct {

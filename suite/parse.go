@@ -157,6 +157,13 @@ func (p *parser) build(raw *rawConfig) *Config {
 	if raw.ReadingRate != nil {
 		cfg.ReadingRate = p.readingRate(raw.ReadingRate.Value)
 	}
+	cfg.Lanes = DefaultLanes
+	if raw.Lanes != nil {
+		if err := CheckLanes(*raw.Lanes); err != nil {
+			p.errf(p.line("lanes"), "lanes: %v", err)
+		}
+		cfg.Lanes = *raw.Lanes
+	}
 	cfg.Goodput = p.goodput(&raw.Goodput.Node)
 	cfg.Budgets, cfg.Floors = p.budgets(&raw.Budgets.Node, cfg)
 	cfg.Pricing = p.pricing(raw.Pricing, cfg)
@@ -194,6 +201,15 @@ func (p *parser) costCap(cfg *Config) {
 		p.errf(p.line("limits.max_cost"), "limits.max_cost needs pricing for every model the suite sends to (an unpriced request counts nothing toward the cap); no price for %s: add it under pricing:, in USD per 1M tokens, such as %s: {input: 0.15, output: 0.60}",
 			strings.Join(missing, ", "), eg)
 	}
+}
+
+// CheckLanes says what is wrong with a number of lanes, or nil; the flag
+// --lanes is checked by it too.
+func CheckLanes(n int) error {
+	if n < 1 || n > MaxLanes {
+		return fmt.Errorf("want 1 to %d copies of each scenario's load, got %d", MaxLanes, n)
+	}
+	return nil
 }
 
 // maxBareReadingRate is the largest reading_rate accepted without a unit:
@@ -279,7 +295,7 @@ func unwrapPathErr(err error) error {
 
 func (p *parser) regression(r rawRegression) Regression {
 	out := Regression{Tolerance: DefaultTolerance, MinDelta: DefaultMinDelta, Alpha: DefaultAlpha, FailOn: DefaultFailOn,
-		History: DefaultHistory, Trend: DefaultTrend, MaxBaselineAge: DefaultMaxBaselineAge}
+		History: DefaultHistory, Trend: DefaultTrend, MaxBaselineAge: DefaultMaxBaselineAge, Confirm: r.Confirm}
 	kl := func(key string) int { return p.line("regression." + key) }
 	if r.Tolerance != nil {
 		v, err := ParseTolerance(r.Tolerance.Value)

@@ -171,6 +171,7 @@ type rawRegression struct {
 	History        *int     `yaml:"history"`
 	Trend          *int     `yaml:"trend"`
 	MaxBaselineAge *scalar  `yaml:"max_baseline_age"`
+	Confirm        bool     `yaml:"confirm"`
 }
 
 type rawLimits struct {
@@ -205,4 +206,5 @@ type rawConfig struct {
 	Limits      rawLimits           `yaml:"limits"`
 	Pricing     map[string]rawPrice `yaml:"pricing"`
 	ReadingRate *scalar             `yaml:"reading_rate"`
+	Lanes       *int                `yaml:"lanes"`
 }

@@ -42,12 +42,19 @@ const (
 	DefaultMaxOutputTokens = 200000
 	DefaultMaxDuration     = 30 * time.Minute
 	DefaultReadingRate     = 10.0
-	DefaultTolerance       = 0.10
-	DefaultMinDelta        = 25 * time.Millisecond
-	DefaultAlpha           = 0.05
-	DefaultHistory         = 10
-	DefaultTrend           = 100
-	DefaultMaxBaselineAge  = 14 * 24 * time.Hour
+	// DefaultLanes is a suite's lanes when it does not say: one copy of
+	// each scenario's load, the load the suite describes (docs/statistics.md,
+	// "Lanes", measures more).
+	DefaultLanes = 1
+	// MaxLanes bounds lanes: each lane holds its own connections and
+	// workers.
+	MaxLanes              = 256
+	DefaultTolerance      = 0.10
+	DefaultMinDelta       = 25 * time.Millisecond
+	DefaultAlpha          = 0.05
+	DefaultHistory        = 10
+	DefaultTrend          = 100
+	DefaultMaxBaselineAge = 14 * 24 * time.Hour
 )
 
 // MinTrend and MaxTrend bound regression.trend: a change point needs runs
@@ -213,6 +220,9 @@ type Regression struct {
 	Trend int
 	// MaxBaselineAge: a stored baseline older than this gets a warning.
 	MaxBaselineAge time.Duration
+	// Confirm re-measures the scenarios that fail, in a fresh interleaved
+	// run, before failing them (ab; docs/statistics.md, "Confirmation").
+	Confirm bool
 }
 
 // Limits bound a run.
@@ -238,6 +248,10 @@ type Config struct {
 	Limits     Limits
 	// ReadingRate is the reader's tokens per second behind perceived.
 	ReadingRate float64
+	// Lanes is how many copies of each scenario's load run at once (1 to
+	// MaxLanes; DefaultLanes when the suite does not say): each lane
+	// interleaves an A/B run's variants in its own blocks.
+	Lanes int
 	// Pricing maps a model name as sent to its price.
 	Pricing map[string]Price
 	// Goodput is the per-request SLO; empty = no goodput.

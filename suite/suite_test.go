@@ -149,7 +149,7 @@ func TestParseErrors(t *testing.T) {
 		{"type error mapping for list", "endpoints:\n  name: a\nscenarios:\n  - {name: s, prompt: hi}\n", `latgate.yaml:2: endpoints: want a list, got a mapping`},
 		{"did you mean", "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\nscenarios:\n  - name: s\n    prompt: hi\n    request: 5\n", `latgate.yaml:6: unknown key "request" in scenarios (did you mean "requests"?)`},
 		{"did you mean top", base + "budget:\n  ttft: {p95: 1}\n", `(did you mean "budgets"?)`},
-		{"no close key lists valid", base + "regression:\n  zzzzzzzz: 1\n", `unknown key "zzzzzzzz" in regression (valid: tolerance, min_delta, alpha, fail_on, history, trend, max_baseline_age)`},
+		{"no close key lists valid", base + "regression:\n  zzzzzzzz: 1\n", `unknown key "zzzzzzzz" in regression (valid: tolerance, min_delta, alpha, fail_on, history, trend, max_baseline_age, confirm)`},
 		{"budget stat typo", base + "budgets:\n  ttft: {p59: 1}\n", `latgate.yaml:7: budgets.ttft: unknown statistic "p59" (valid: p50, p95, p99); did you mean "p50"?`},
 		{"budget metric typo", base + "budgets:\n  ttfx: {p95: 1}\n", `did you mean "ttft"?`},
 		{"duplicate key", base + "reading_rate: 5\nreading_rate: 6\n", `latgate.yaml:7: mapping key "reading_rate" already defined at line 6`},

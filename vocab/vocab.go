@@ -280,10 +280,13 @@ const (
 	// side's server does not report: a budget or a comparison on it cannot
 	// be checked.
 	NotReported Reason = "not_reported"
+	// Unconfirmed: a regression that a fresh interleaved run of its
+	// scenario did not find again (regression.confirm).
+	Unconfirmed Reason = "unconfirmed"
 )
 
 // Reasons lists every reason.
-var Reasons = []Reason{TooFew, TooFewCurrent, NoRequests, NoPromptTokens, NotSignificant, HistoryTooShort, HistorySpread, HistoryNotSignificant, NotPositive, NotReported}
+var Reasons = []Reason{TooFew, TooFewCurrent, NoRequests, NoPromptTokens, NotSignificant, HistoryTooShort, HistorySpread, HistoryNotSignificant, NotPositive, NotReported, Unconfirmed}
 
 // Untested reports whether the reason means the check could not be tested
 // at all (as opposed to tested without significance).

@@ -38,6 +38,7 @@ func simFlags(fs *flag.FlagSet) func(*env, []string) error {
 	fs.IntVar(&o.Tokens, "tokens", 0, "override: output tokens")
 	fs.BoolVar(&o.Stamp, "stamp", false, "write each first output's send time as an SSE comment (fidelity benchmarks)")
 	fs.Float64Var(&o.Speed.Slowdown, "slowdown", 0, "make every delay this much slower, e.g. 0.3 (the slower head of an A/B test)")
+	fs.Float64Var(&o.Speed.TTFTSlowdown, "ttft-slowdown", 0, "make every time to first token this much slower on top, the inter-token gaps unchanged, e.g. 0.2")
 	fs.Float64Var(&o.Speed.Swing, "swing", 0, "swing every delay by ± this share over time, e.g. 0.4 (a drifting provider)")
 	fs.DurationVar(&o.Speed.SwingPeriod, "swing-period", 0, "the swing's `period`, e.g. 3s")
 	fs.BoolVar(&o.Buffered, "buffered", false, "hold each response and release it at once, as a buffering proxy does")

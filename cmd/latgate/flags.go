@@ -34,6 +34,7 @@ func selectionFlags(fs *flag.FlagSet) *gate.Selection {
 	sel := &gate.Selection{}
 	fs.Var(cli.List{V: &sel.Scenarios}, "scenario", "run only this `scenario` (repeatable)")
 	fs.Var(requestsFlag{&sel.Requests}, "requests", "measured requests per scenario and endpoint, at least 1 (`N`; a fixed count that overrides the config's)")
+	fs.IntVar(&sel.Lanes, "lanes", 0, "run `N` copies of each scenario's load at once, 1 to 256 (overrides the config's lanes)")
 	return sel
 }
 

@@ -102,7 +102,12 @@ func Init(o InitOptions) (map[string]string, string, error) {
 	if o.Model == "" && p.Model == "realistic" && strings.TrimRight(p.BaseURL, "/") == SimURL {
 		model += "           # a simulator profile's name: latgate sim serves it so, whatever its --profile"
 	}
-	cfg := strings.NewReplacer("{{schema}}", SchemaURL, "{{where}}", where, "{{model}}", model, "{{key}}", key).Replace(configTemplate)
+	lanes, note := "48", " 48 lanes: +20% TTFT in\n# about two minutes (docs/statistics.md)."
+	if strings.TrimRight(p.BaseURL, "/") != SimURL {
+		lanes, note = "8", " Raise them as far as your\n# rate limits allow: 48 lanes catch +20% TTFT in about two minutes (docs/statistics.md)."
+	}
+	cfg := strings.NewReplacer("{{schema}}", SchemaURL, "{{where}}", where, "{{model}}", model, "{{key}}", key,
+		"{{lanes}}", lanes, "{{lanes_note}}", note).Replace(configTemplate)
 	sim := ""
 	if strings.TrimRight(p.BaseURL, "/") == SimURL {
 		sim = strings.ReplaceAll(simSteps, "{{addr}}", simAddr)
@@ -127,8 +132,15 @@ endpoints:
       - {role: system, content: "You are a concise assistant."}
       - {role: user, content: "Summarise the plot of Hamlet in three sentences."}
     max_tokens: 128
-    requests: 50               # per endpoint and variant; p95 needs at least 40 successful ones
-    concurrency: 1             # in-flight requests; or rate: 2/s for open-loop arrivals
+    # Adaptive: a look every 100 requests per variant stops as soon as the
+    # checks are decided (a pass or a regression); at most 800.
+    requests: {min: 100, max: 800}
+    concurrency: 1             # in-flight requests per lane; or rate: 2/s for open-loop arrivals
+# Lanes: copies of each scenario's load run at once, each interleaving base and
+# head in its own blocks, so both always meet the same load. The endpoint meets
+# lanes x the load: a rate limit answers 429 (a failed request, never a sample),
+# and a self-hosted engine is measured at that load.{{lanes_note}}
+lanes: {{lanes}}
 budgets:                       # absolute limits (ms); a blown budget fails the gate
   ttft: {p95: 1500}
 regression:
@@ -138,7 +150,8 @@ regression:
   fail_on: [regression, over_budget]
 limits:
   timeout: 60s                 # per request
-  max_requests: 1000           # per run, a cost cap
+  max_requests: 2000           # per run, a cost cap (warmup included)
+  max_output_tokens: 300000    # per run, a cost cap: 800 requests per side of 128 tokens fit
 `
 
 const workflowTemplate = `# latgate on pull requests: the base branch's suite and the pull request's

@@ -56,6 +56,12 @@ func TestInitWritesASuiteThatParses(t *testing.T) {
 			if got := cfg.Endpoints[0].APIKeyEnv; got != tt.wantKey {
 				t.Errorf("api_key_env = %q, want %q", got, tt.wantKey)
 			}
+			// An A/B run to max fits the suite's caps: every request of both
+			// variants, and all their output tokens.
+			sc, l := cfg.Scenarios[0], cfg.Limits
+			if reqs := 2 * (sc.Requests + sc.Warmup); reqs > l.MaxRequests || reqs*sc.MaxTokens > l.MaxOutputTokens || cfg.Lanes < 1 || sc.RequestsMin == 0 {
+				t.Errorf("%d requests of up to %d tokens on %d lanes (min %d) against the caps %d requests, %d tokens", reqs, sc.MaxTokens, cfg.Lanes, sc.RequestsMin, l.MaxRequests, l.MaxOutputTokens)
+			}
 			var wf struct {
 				On struct {
 					PullRequest struct{ Types []string } `yaml:"pull_request"`
