@@ -61,37 +61,8 @@ func Noise(runs []Pair, cfg Config) []NoiseCheck {
 	if cfg.Bootstrap < 0 {
 		cfg.Bootstrap = 1000
 	}
-	// The family: every check Compare would test.
-	type cand struct {
-		run      int // position in runs
-		r        Pair
-		metric   vocab.Metric
-		st       statDef
-		nb, nc   int
-		base     float64
-		minDelta float64
-	}
-	var cands []cand
-	tested := 0
-	for ri, r := range runs {
-		if r.Base == nil || r.Head == nil {
-			continue
-		}
-		tested++ // the error rate
-		for _, m := range vocab.PerRequest {
-			bv, cv := okValues(r.Base, m), okValues(r.Head, m)
-			for _, st := range statsOf(m) {
-				if len(bv) < st.minN() || len(cv) < st.minN() {
-					continue
-				}
-				tested++
-				cands = append(cands, cand{ri, r, m, st, len(bv), len(cv), st.of(bv), minDelta(cfg, m, r.Head)})
-			}
-		}
-	}
+	cands, tested := noiseCands(runs, cfg)
 	z := stats.NormPpf(1-cfg.Alpha/float64(max(tested, 1)), 0, 1) + z80
-	lt := math.Log1p(cfg.Tolerance)
-	target := 2 * cfg.Tolerance
 	// One bootstrap per run for all its checks.
 	var plans []*bootPlan
 	for i, c := range cands {
@@ -114,39 +85,82 @@ func Noise(runs []Pair, cfg Config) []NoiseCheck {
 		if p := plans[pi]; wi == len(p.wants) {
 			pi, wi = pi+1, 0
 		}
-		draws := all[pi][wi]
+		se, ok := tse[c.run][[2]string{string(c.metric), string(c.st.name)}]
+		out = append(out, c.noise(all[pi][wi], se, ok, z, cfg))
 		wi++
-		nc := NoiseCheck{
-			Endpoint: c.r.Endpoint, Scenario: c.r.Scenario, Metric: c.metric, Stat: c.st.name,
-			NBase: c.nb, NCurrent: c.nc, NoisePct: math.NaN(), MDEPct: math.NaN(), TargetPct: target * 100,
-		}
-		logs := make([]float64, 0, len(draws))
-		for _, d := range draws {
-			if d > -100 {
-				logs = append(logs, math.Log1p(d/100))
-			}
-		}
-		se, err := stats.StandardDeviationSample(logs)
-		if t, ok := tse[c.run][[2]string{string(c.metric), string(c.st.name)}]; ok {
-			se = t
-		}
-		if err == nil && len(draws) > 1 {
-			nc.NoisePct = (Quantile(draws, 1-cfg.Alpha/2) - Quantile(draws, cfg.Alpha/2)) / 2
-			mde := (1+cfg.Tolerance)*math.Exp(z*se) - 1
-			if c.base > 0 {
-				mde = math.Max(mde, c.minDelta/c.base)
-			}
-			nc.MDEPct = mde * 100
-			reachable := c.base > 0 && target*c.base > c.minDelta
-			if reachable && se > 0 {
-				n := float64(min(c.nb, c.nc))
-				need := n * math.Pow(z*se/(math.Log1p(target)-lt), 2)
-				nc.NeedN = max(c.st.minN(), int(math.Ceil(math.Min(need, 1e6))))
-			}
-		}
-		out = append(out, nc)
 	}
 	return out
+}
+
+// noiseCand is a check of Noise's family: every check Compare would test.
+type noiseCand struct {
+	run      int // position in runs
+	r        Pair
+	metric   vocab.Metric
+	st       statDef
+	nb, nc   int
+	base     float64
+	minDelta float64
+}
+
+// noiseCands are the latency checks of runs that can be tested, and the
+// size of the family (the error rates included).
+func noiseCands(runs []Pair, cfg Config) ([]noiseCand, int) {
+	var cands []noiseCand
+	tested := 0
+	for ri, r := range runs {
+		if r.Base == nil || r.Head == nil {
+			continue
+		}
+		tested++ // the error rate
+		for _, m := range vocab.PerRequest {
+			bv, cv := okValues(r.Base, m), okValues(r.Head, m)
+			for _, st := range statsOf(m) {
+				if len(bv) < st.minN() || len(cv) < st.minN() {
+					continue
+				}
+				tested++
+				cands = append(cands, noiseCand{ri, r, m, st, len(bv), len(cv), st.of(bv), minDelta(cfg, m, r.Head)})
+			}
+		}
+	}
+	return cands, tested
+}
+
+// noise is a check's noise (from its bootstrap draws of the change, in
+// percent), MDE and requests needed, from its test's standard error tse
+// when it has one (ok), else the bootstrap's.
+func (c noiseCand) noise(draws []float64, tse float64, ok bool, z float64, cfg Config) NoiseCheck {
+	target := 2 * cfg.Tolerance
+	nc := NoiseCheck{
+		Endpoint: c.r.Endpoint, Scenario: c.r.Scenario, Metric: c.metric, Stat: c.st.name,
+		NBase: c.nb, NCurrent: c.nc, NoisePct: math.NaN(), MDEPct: math.NaN(), TargetPct: target * 100,
+	}
+	logs := make([]float64, 0, len(draws))
+	for _, d := range draws {
+		if d > -100 {
+			logs = append(logs, math.Log1p(d/100))
+		}
+	}
+	se, err := stats.StandardDeviationSample(logs)
+	if ok {
+		se = tse
+	}
+	if err != nil || len(draws) < 2 {
+		return nc
+	}
+	nc.NoisePct = (Quantile(draws, 1-cfg.Alpha/2) - Quantile(draws, cfg.Alpha/2)) / 2
+	mde := (1+cfg.Tolerance)*math.Exp(z*se) - 1
+	if c.base > 0 {
+		mde = math.Max(mde, c.minDelta/c.base)
+	}
+	nc.MDEPct = mde * 100
+	if reachable := c.base > 0 && target*c.base > c.minDelta; reachable && se > 0 {
+		n := float64(min(c.nb, c.nc))
+		need := n * math.Pow(z*se/(math.Log1p(target)-math.Log1p(cfg.Tolerance)), 2)
+		nc.NeedN = max(c.st.minN(), int(math.Ceil(math.Min(need, 1e6))))
+	}
+	return nc
 }
 
 // testSE is, per (metric, stat) of run r, the standard error per unit of
