@@ -353,6 +353,8 @@ func TestFractionForWholeNumber(t *testing.T) {
 		{"max_requests", sc + "limits:\n  max_requests: 10.5\n", `l.yaml:7: limits.max_requests: want a whole number, got "10.5"`},
 		{"max_output_tokens", sc + "limits:\n  max_output_tokens: 1000.25\n", `l.yaml:7: limits.max_output_tokens: want a whole number, got "1000.25"`},
 		{"history", sc + "regression:\n  history: 2.5\n", `l.yaml:7: regression.history: want a whole number, got "2.5"`},
+		{"lanes", sc + "lanes: 4.5\n", `l.yaml:6: lanes: want a whole number, got "4.5"`},
+		{"no lanes", sc + "lanes: 0\n", `l.yaml:6: lanes: want 1 to 256 copies of each scenario's load, got 0`},
 		{"merged", ep + "scenarios:\n  - name: s\n    prompt: hi\n  - <<: [{concurrency: 3.5}]\n    name: t\n    prompt: hi\n", `l.yaml:6: scenarios.concurrency: want a whole number, got "3.5"`},
 	}
 	for _, tt := range tests {
