@@ -205,18 +205,24 @@ func (a *adaptiveRun) next(gi int) (int, bool) {
 // in flight at the stop, and in ab those that balance the variants, come
 // in after the look that decided it): the comparison's own.
 func (a *adaptiveRun) done(gi int) {
-	if gi >= len(a.stops) || a.stops[gi].at == 0 {
+	if gi >= len(a.stops) || !a.stops[gi].looked {
 		return
 	}
 	st := &a.stops[gi]
 	r := st.pair()
+	pl := a.plan[gi]
+	perSide := map[bool]string{true: " per side"}[a.ab]
+	if st.at == 0 {
+		fmt.Fprintf(a.log, "latgate: %s @ %s: max reached: %s of %d requests%s, no look decided; the comparison does\n", pl.scenario.Name, pl.endpoint.Name,
+			stopCount(r), pl.scenario.Requests, perSide)
+		return
+	}
 	if c := st.last.Check; c != nil {
 		re := compare.Reestimate(*c, r, a.th)
 		st.last.Check = &re
 	}
-	pl := a.plan[gi]
 	fmt.Fprintf(a.log, "latgate: %s @ %s: stopped at %s of %d requests%s: %s\n", pl.scenario.Name, pl.endpoint.Name,
-		stopCount(r), pl.scenario.Requests, map[bool]string{true: " per side"}[a.ab], report.LookText(st.last, a.th))
+		stopCount(r), pl.scenario.Requests, perSide, report.LookText(st.last, a.th))
 }
 
 // stopCount is the requests a stopped run measured: per side in ab ("44",
