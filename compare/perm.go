@@ -132,15 +132,14 @@ func (rt *runTests) build(cfg Config) {
 	members := blockMembers(blocks)
 	miss := rt.misses(cfg)
 	rt.same = make([]int, len(rt.tests))
-	type key struct {
-		kind      testKind
-		metric    int
-		q         float64
-		dir       int
-		tolerance float64
+	type key struct { // tests with the same key have the same scores
+		kind   testKind
+		metric int
+		q      float64
+		dir    int
 	}
 	first := map[key]int{}
-	var cols2 [][]float64 // the distinct tests' scores, by column
+	var byTest [][]float64 // the distinct tests' scores, by column
 	for ti, t := range rt.tests {
 		k := key{kind: t.kind, metric: -1, q: t.q, dir: t.dir}
 		if t.metric >= 0 {
@@ -166,12 +165,12 @@ func (rt *runTests) build(cfg Config) {
 			v := aligned(cols[k.metric], rt.nb, scale, members, vocab.PerRequest[k.metric].IsCount())
 			s = scoresOf(v, t.kind, t.q, cfg.scores)
 		}
-		cols2 = append(cols2, centred(s))
+		byTest = append(byTest, centred(s))
 	}
-	rt.scores = make([]float64, rt.n*len(cols2))
-	for c, s := range cols2 {
+	rt.scores = make([]float64, rt.n*len(byTest))
+	for c, s := range byTest {
 		for i, x := range s {
-			rt.scores[i*len(cols2)+c] = x
+			rt.scores[i*len(byTest)+c] = x
 		}
 	}
 	rt.strataOf(members)
