@@ -38,8 +38,9 @@ import (
 // each run on its own at RunAlpha. A false regression of a run needs a
 // false rejection at the look where it stopped — an interim look at
 // LookAlpha, or the final comparison at RunAlpha (a pass stop leaves every
-// estimate within the tolerance, or every open test pointing within it, so
-// the final comparison of the same data cannot flag it) — so its
+// test pointing within the tolerance, at a raw p-value of at least Pass,
+// so the final comparison, at a far stricter level, of the same data and
+// the few requests in flight at the stop does not flag it) — so its
 // probability is at most (K−1)·LookAlpha + RunAlpha = alpha/S, and at most
 // alpha over the suite. Fixed scenarios in an adaptive suite are held to
 // RunAlpha as well (simple and conservative). Keeping most of alpha for
