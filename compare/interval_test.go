@@ -109,8 +109,8 @@ func TestScoreStatistics(t *testing.T) {
 				v[i] = math.NaN()
 			}
 		}
-		rank := centred(scoresOf(v, kindRank, 0.5, scoreSet{}))
-		above := centred(scoresOf(v, kindMean, -1, scoreSet{}))
+		rank := centred(scoresOf(&scoredCol{v: v}, kindRank, 0.5, scoreSet{}))
+		above := centred(scoresOf(&scoredCol{v: v}, kindMean, -1, scoreSet{}))
 		var vals []float64
 		for _, x := range v {
 			if !math.IsNaN(x) {

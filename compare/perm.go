@@ -54,10 +54,11 @@ type runTests struct {
 	tests   []testDef
 	// same[ti] is an earlier test with the same scores, or -1.
 	same []int
-	// distinct lists the tests with same -1; scores holds, per request
-	// (row) and distinct test (column), the request's centred score.
+	// distinct lists the tests with same -1; scores holds, per distinct
+	// test (column), each request's centred score: a permutation adds up a
+	// column's scores of the current requests, within a few hundred KB.
 	distinct []int
-	scores   []float64
+	scores   [][]float32
 	// strata are the groups of requests whose labels may be exchanged, in
 	// a canonical order (by the requests' content); cur[s] is the number
 	// of current requests of stratum s. fixed is D's part from requests in
@@ -139,7 +140,8 @@ func (rt *runTests) build(cfg Config) {
 		dir    int
 	}
 	first := map[key]int{}
-	var byTest [][]float64 // the distinct tests' scores, by column
+	cache := map[[2]int]*scoredCol{} // (metric, dir): its scaled, aligned values and their ranks
+	var byTest [][]float64           // the distinct tests' scores, by column
 	for ti, t := range rt.tests {
 		k := key{kind: t.kind, metric: -1, q: t.q, dir: t.dir}
 		if t.metric >= 0 {
@@ -158,19 +160,26 @@ func (rt *runTests) build(cfg Config) {
 		case kindGoodput:
 			s = indicators(rt.n, miss[1])
 		default:
-			scale := 1 / (1 + cfg.Tolerance)
-			if t.dir < 0 {
-				scale = 1 / (1 - cfg.Tolerance)
+			c := cache[[2]int{k.metric, t.dir}]
+			if c == nil {
+				scale := 1 / (1 + cfg.Tolerance)
+				if t.dir < 0 {
+					scale = 1 / (1 - cfg.Tolerance)
+				}
+				c = &scoredCol{v: aligned(cols[k.metric], rt.nb, scale, members, vocab.PerRequest[k.metric].IsCount())}
+				cache[[2]int{k.metric, t.dir}] = c
 			}
-			v := aligned(cols[k.metric], rt.nb, scale, members, vocab.PerRequest[k.metric].IsCount())
-			s = scoresOf(v, t.kind, t.q, cfg.scores)
+			s = scoresOf(c, t.kind, t.q, cfg.scores)
 		}
 		byTest = append(byTest, centred(s))
 	}
-	rt.scores = make([]float64, rt.n*len(byTest))
+	// float32 halves the memory of a large run's scores; every sum of them
+	// is taken in float64.
+	rt.scores = make([][]float32, len(byTest))
 	for c, s := range byTest {
+		rt.scores[c] = make([]float32, rt.n)
 		for i, x := range s {
-			rt.scores[i*len(byTest)+c] = x
+			rt.scores[c][i] = float32(x)
 		}
 	}
 	rt.strataOf(members)
@@ -375,7 +384,7 @@ func (rt *runTests) strataOf(members [][]int32) {
 	for i := rt.nb; i < rt.n; i++ {
 		if !moves[i] {
 			for c := range k {
-				rt.fixed[c] += rt.scores[i*k+c]
+				rt.fixed[c] += float64(rt.scores[c][i])
 			}
 		}
 	}
@@ -428,13 +437,13 @@ func (rt *runTests) moments(cfg Config) {
 		clear(sq)
 		for _, i := range st {
 			for c := range k {
-				sum[c] += rt.scores[int(i)*k+c]
+				sum[c] += float64(rt.scores[c][i])
 			}
 		}
 		n, cur := float64(len(st)), float64(rt.cur[si])
 		for _, i := range st {
 			for c := range k {
-				d := rt.scores[int(i)*k+c] - sum[c]/n
+				d := float64(rt.scores[c][i]) - sum[c]/n
 				sq[c] += d * d
 			}
 		}
@@ -446,7 +455,7 @@ func (rt *runTests) moments(cfg Config) {
 	obs := make([]float64, k)
 	for i := rt.nb; i < rt.n; i++ {
 		for c := range k {
-			obs[c] += rt.scores[i*k+c]
+			obs[c] += float64(rt.scores[c][i])
 		}
 	}
 	rt.mom = make([][2]float64, len(rt.tests))
@@ -497,8 +506,9 @@ func (rt *runTests) permute(cfg Config, from, to int) {
 			col[ti] = col[j]
 		}
 	}
+	chosen := make([]int32, 0, rt.n-rt.nb)
 	for b := from; b < to; b++ {
-		copy(d, rt.fixed)
+		chosen = chosen[:0]
 		for s, st := range strata {
 			// A uniformly random subset of cur[s] of the stratum's
 			// requests is the current run's: a partial shuffle.
@@ -506,11 +516,15 @@ func (rt *runTests) permute(cfg Config, from, to int) {
 			for j := range rt.cur[s] {
 				r := j + rng.IntN(n-j)
 				st[j], st[r] = st[r], st[j]
-				row := rt.scores[int(st[j])*k : int(st[j])*k+k]
-				for c, x := range row {
-					d[c] += x
-				}
 			}
+			chosen = append(chosen, st[:rt.cur[s]]...)
+		}
+		for c, scores := range rt.scores {
+			sum := rt.fixed[c]
+			for _, i := range chosen {
+				sum += float64(scores[i])
+			}
+			d[c] = sum
 		}
 		for ti, t := range rt.tests {
 			m := rt.mom[ti]

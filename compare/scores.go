@@ -37,23 +37,40 @@ type scoreSet struct {
 //   - a count's mean (step_count): the values themselves (a difference of
 //     means): a count has a few distinct values, so the share above its
 //     mean would not move with the tolerance's scaling.
-func scoresOf(v []float64, kind testKind, q float64, set scoreSet) []float64 {
+func scoresOf(c *scoredCol, kind testKind, q float64, set scoreSet) []float64 {
+	v := c.v
 	switch kind {
 	case kindMeanDiff:
 		return slices.Clone(v)
 	case kindMean:
 		return meanScores(v, set.mean)
 	}
-	rank, m := midRanks(v)
+	rank, m := c.ranks()
 	switch {
 	case kind == kindRank && set.rank == "normal":
 		return mapPresent(rank, func(r float64) float64 { return stats.NormPpf(r/float64(m+1), 0, 1) })
 	case kind == kindRank && set.rank == "log":
 		return mapPresent(v, math.Log)
 	case kind == kindRank:
-		return rank
+		return slices.Clone(rank) // the caller centres it: the ranks are shared
 	}
 	return tailScores(v, rank, m, q, set.tail)
+}
+
+// scoredCol is one metric's scaled, aligned pooled values (NaN where a
+// request has none) and, once a test needs them, their mid-ranks: every
+// rank and tail test of the metric in one direction shares one sort.
+type scoredCol struct {
+	v    []float64
+	rank []float64
+	m    int
+}
+
+func (c *scoredCol) ranks() ([]float64, int) {
+	if c.rank == nil {
+		c.rank, c.m = midRanks(c.v)
+	}
+	return c.rank, c.m
 }
 
 // tailScores are the scores of a p95 or p99 test. The calibration's
