@@ -24,26 +24,33 @@
 // # Assumptions
 //
 // Requests within a run (within a block, for A/B) are exchangeable.
-// Latency is heavy-tailed and noisy, so no method here assumes normality:
+// Latency is heavy-tailed and noisy, so no method here assumes normality.
+// Every test is a linear permutation statistic: the sum, over the current
+// run's requests, of a score per request fixed by the pooled data (scores.go):
 //
-//   - p50: Mann-Whitney U (as the difference of mean ranks), a rank test of
-//     location shift.
-//   - p95 and p99: tail exceedance: how much more of the current sample than
-//     of the baseline lies above the baseline's own p95 (p99), with the
-//     threshold recomputed in every permutation. A change in how often the
-//     tail happens (queueing spikes) moves this count even when the median
-//     does not, and it stays powerful where the density is low.
-//   - mean: exceedance of the baseline's own mean, recomputed in every
-//     permutation. In a mix of two latency modes (prompt-cache hits and
-//     misses) the mean lies between the modes, so a shift of the mix moves
-//     this share strongly while the median and p95 barely move.
-//   - errors: the difference of failure rates under the same permutations
-//     (Fisher's exact test, conditional on the total failures), the
-//     observed difference reduced by a margin (rateMargin: one percentage
-//     point, or Tolerance of the baseline's rate) to approximate the
-//     minimum-effect null "worse by at most the margin".
-//     Failed requests stay in the sample for this check; latency checks use
-//     successful requests only.
+//   - p50: mid-ranks (the Wilcoxon rank-sum test, Mann–Whitney U), a rank
+//     test of location shift.
+//   - p95 and p99: upper-tail ranks rising linearly from the pooled 3q − 2
+//     quantile (p85 for p95): how far into the tail the current requests
+//     reach, powerful where the density is low.
+//   - mean: the share above the pooled mean. In a mix of two latency modes
+//     (prompt-cache hits and misses) the mean lies between the modes, so a
+//     shift of the mix moves this share strongly while the median and p95
+//     barely move.
+//   - a count's mean (step_count): the values, a difference of means.
+//   - errors (and goodput): failure indicators, the difference of failure
+//     rates under the same permutations (Fisher's exact test, conditional
+//     on the total failures), the observed difference reduced by a margin
+//     (rateMargin: one percentage point, or Tolerance of the baseline's
+//     rate) to approximate the minimum-effect null "worse by at most the
+//     margin". Failed requests stay in the sample for this check; latency
+//     checks use successful requests only.
+//
+// Under the exchange of labels within strata such a sum has an exact mean
+// and variance, so every test is standardized exactly, before any
+// permutation is drawn: a test is a function of the data alone, and the
+// permutations (seeded by the data, never by names) only estimate its
+// p-value.
 //
 // The regression tests of the whole suite form one family and the
 // improvement tests another. The multiple-comparison correction is
@@ -51,11 +58,10 @@
 // (each run's requests are permuted as whole records, so the strong
 // correlation between ttft, ttfc, total and perceived is kept and the
 // correction is far less conservative than Holm), which controls the
-// family-wise error rate of each at Alpha. Each test's statistic is
-// standardized by its own permutation distribution, and a check's adjusted
-// p-value is the share of permutations whose largest standardized statistic
-// reaches the check's. Permutations are drawn sequentially: a first batch of
-// 200, doubled up to B only while a check whose status depends on its
+// family-wise error rate of each at Alpha. A check's adjusted p-value is
+// the share of permutations whose largest standardized statistic reaches
+// the check's. Permutations are drawn sequentially: a first batch of 200,
+// doubled up to 4·B only while a check whose status depends on its
 // p-value is not yet clearly on one side of Alpha (Result.Permutations says
 // how many were drawn).
 //
@@ -154,7 +160,7 @@ type Config struct {
 	Bootstrap       int    // resamples for change CIs; default 1000, <0 disables
 	Seed            uint64 // default 1
 	// rawSettle are raw p-value thresholds the sequential drawing of
-	// permutations also settles (an interim look's futility and 0.5).
+	// permutations also settles (an interim look's pass threshold).
 	rawSettle []float64
 	// scores selects the latency tests' score functions (zero: those that
 	// ship; the calibration's comparison of tests sets others).
@@ -194,7 +200,7 @@ type Check struct {
 	// scenario (Confirm).
 	Confirmed bool
 	// worseP is the raw p-value of the test in the worse direction (an
-	// interim look's futility reads it whichever way the estimate points).
+	// interim look's pass rule reads it whichever way the estimate points).
 	worseP float64
 }
 
