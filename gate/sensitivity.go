@@ -48,8 +48,8 @@ func SuiteSensitivity(cfg *suite.Config, model sim.Profile) (report.Sensitivity,
 				base, mean := drawRun(rng, model, s, s.Requests)
 				head, _ := drawRun(rng, model, s, s.Requests)
 				pairs = append(pairs, compare.Pair{Endpoint: e.Name, Scenario: s.Name, Base: compare.SampleOf(base), Head: compare.SampleOf(head)})
-				run += runTime(s, s.Requests, mean)
-				minRun += runTime(s, orElse(s.RequestsMin, s.Requests), mean)
+				run += runTime(s, s.Requests, cfg.Lanes, mean)
+				minRun += runTime(s, orElse(s.RequestsMin, s.Requests), cfg.Lanes, mean)
 			}
 		}
 		out.Run, out.MinRun, out.Sessions = run, minRun, sessions
@@ -100,11 +100,13 @@ func drawRun(rng *rand.Rand, model sim.Profile, s suite.Scenario, n int) (*resul
 // runTime is about how long n measured requests of s (and its warmup) take
 // at its load when a request takes mean: in waves of its concurrency, or
 // at its rate (and the last request's own time).
-func runTime(s suite.Scenario, n int, mean time.Duration) time.Duration {
+func runTime(s suite.Scenario, n, lanes int, mean time.Duration) time.Duration {
+	lanes = max(lanes, 1) // each lane a copy of the scenario's load
 	if s.Rate > 0 {
-		return time.Duration(float64(n+s.Warmup)/s.Rate*float64(time.Second)) + mean
+		return time.Duration(float64(n+s.Warmup)/(s.Rate*float64(lanes))*float64(time.Second)) + mean
 	}
-	waves := (n + s.Warmup + max(s.Concurrency, 1) - 1) / max(s.Concurrency, 1)
+	inFlight := max(s.Concurrency, 1) * lanes
+	waves := (n + s.Warmup + inFlight - 1) / inFlight
 	return time.Duration(waves) * mean
 }
 
