@@ -73,6 +73,18 @@ func (tr *transcript) note(format string, args ...any) {
 	fmt.Fprintf(&tr.b, "# "+format+"\n\n", args...)
 }
 
+// bubble runs f in a synctest bubble on virtual time, the transcript's
+// commands on f's t, and gives the transcript back its test after, so that
+// check reports a mismatch on a test that is still running.
+func (tr *transcript) bubble(f func(t *testing.T)) {
+	outer := tr.t
+	synctest.Test(outer, func(t *testing.T) {
+		tr.t = t
+		defer func() { tr.t = outer }()
+		f(t)
+	})
+}
+
 // check compares the transcript with testdata/newcomer/name.
 func (tr *transcript) check(name string) {
 	tr.t.Helper()
@@ -129,8 +141,7 @@ func simAtInitsURL(t *testing.T, tr *transcript, profile string) *sim.Server {
 // simulator init's suite measures.
 func TestNewcomerFirstRun(t *testing.T) {
 	tr := newcomer(t)
-	synctest.Test(t, func(t *testing.T) {
-		tr.t = t
+	tr.bubble(func(t *testing.T) {
 		tr.run("init")
 		for _, f := range []string{"latgate.yaml", ".gitignore"} {
 			b, err := os.ReadFile(f)
@@ -165,8 +176,7 @@ func TestNewcomerDryRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr.subs = append(tr.subs, tmp, "$TMPDIR", pwd, "$PWD")
-	synctest.Test(t, func(t *testing.T) {
-		tr.t = t
+	tr.bubble(func(t *testing.T) {
 		tr.run("init")
 		simAtInitsURL(t, tr, "realistic")
 		tr.run("gate", "--dry-run", "--baseline", "none", "--requests", "40", "-c", filepath.Join(pwd, "latgate.yaml"))
