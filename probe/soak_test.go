@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -208,12 +209,19 @@ func soakOne(t *testing.T, k soakKind) {
 	if longest > *soakTimeout+soakSlack {
 		t.Errorf("a request took %s, beyond its timeout of %s", longest, *soakTimeout)
 	}
-	ended := 0
+	// Every request fails as its stream earns, or at its timeout when the
+	// machine is too busy for the stream to reach its limit in time (the
+	// short round's 3 s on loaded cores); never ok, and the limit is
+	// reached by some.
+	limited, timedOut := 0, kinds[vocab.Timeout]
 	for _, f := range k.want {
-		ended += kinds[f]
+		limited += kinds[f]
 	}
-	if ended != n {
-		t.Errorf("failures %v; want every request to fail as one of %v", kinds, k.want)
+	if slices.Contains(k.want, vocab.Timeout) {
+		timedOut = 0
+	}
+	if limited+timedOut != n || limited == 0 {
+		t.Errorf("failures %v; want every request to fail as one of %v (or at its timeout), at least one so", kinds, k.want)
 	}
 	waitGoroutines(t, goroutines)
 }
