@@ -60,6 +60,13 @@ type Chunk struct {
 	Text  bool
 }
 
+// Arrival is a chunk of the answer stream that carried answer text: when
+// it arrived (from t0) and the bytes of such chunks received until then.
+type Arrival struct {
+	At    time.Duration
+	Bytes int
+}
+
 // Paint is a frame that changed the answer: when it was painted (from
 // t0) and the answer's characters from then on.
 type Paint struct {
@@ -99,6 +106,8 @@ type StreamMetrics struct {
 	TTFB, FirstText    time.Duration
 	End                time.Duration
 	Chunks, TextChunks int
+	// Received is the stream's chunks that carried answer text.
+	Received []Arrival
 }
 
 // ITL is the gaps between the frames that changed the answer.
@@ -204,6 +213,7 @@ func streamMetrics(w *Wire, t0 float64) StreamMetrics {
 	if w.Headers >= 0 {
 		s.TTFB = ms(w.Headers, t0)
 	}
+	bytes := 0
 	for _, c := range w.Chunks {
 		s.Chunks++
 		if c.Text {
@@ -211,6 +221,8 @@ func streamMetrics(w *Wire, t0 float64) StreamMetrics {
 			if s.FirstText == Missing {
 				s.FirstText = ms(c.At, t0)
 			}
+			bytes += c.Bytes
+			s.Received = append(s.Received, Arrival{At: ms(c.At, t0), Bytes: bytes})
 		}
 	}
 	if w.End >= 0 && w.Failed == "" {

@@ -42,7 +42,8 @@ func TestDerive(t *testing.T) {
 	// painted 2 ms later: 192.4, 209.1 and 242.5 from t0.
 	want := Metrics{TTFT: msd(192.4), Total: msd(242.5), PaintedChars: 14, LongFrames: 0, MaxFrame: msd(16.7),
 		Paints: []Paint{{msd(192.4), 5}, {msd(209.1), 9}, {msd(242.5), 14}},
-		Stream: StreamMetrics{Found: true, URL: "/api/chat", Status: 200, TTFB: msd(10), FirstText: msd(180), End: msd(230), Chunks: 3, TextChunks: 2},
+		Stream: StreamMetrics{Found: true, URL: "/api/chat", Status: 200, TTFB: msd(10), FirstText: msd(180), End: msd(230), Chunks: 3, TextChunks: 2,
+			Received: []Arrival{{msd(180), 30}, {msd(200), 60}}},
 		Client: msd(12.4), ClientEnd: msd(12.5)}
 	if !near(m, want) {
 		t.Errorf("Derive:\n got %+v\nwant %+v", m, want)
@@ -73,8 +74,13 @@ func near(a, b Metrics) bool {
 		r(sa.FirstText) != r(sb.FirstText) || r(sa.End) != r(sb.End) || sa.Chunks != sb.Chunks || sa.TextChunks != sb.TextChunks {
 		return false
 	}
-	if len(a.Paints) != len(b.Paints) {
+	if len(a.Paints) != len(b.Paints) || len(sa.Received) != len(sb.Received) {
 		return false
+	}
+	for i := range sa.Received {
+		if r(sa.Received[i].At) != r(sb.Received[i].At) || sa.Received[i].Bytes != sb.Received[i].Bytes {
+			return false
+		}
 	}
 	for i := range a.Paints {
 		if r(a.Paints[i].At) != r(b.Paints[i].At) || a.Paints[i].Chars != b.Paints[i].Chars {

@@ -121,7 +121,7 @@ func TestBrowserHostilePages(t *testing.T) {
 		if tt.console != "" && !strings.Contains(strings.Join(r.Console, "\n"), tt.console) {
 			t.Errorf("%s: console %q, want %q", tt.name, r.Console, tt.console)
 		}
-		if tt.shot != (len(r.Screenshot) > 0) || (tt.shot && !strings.HasPrefix(string(r.Screenshot), "\x89PNG")) {
+		if tt.shot != (len(r.Screenshot) > 0) || (tt.shot && !strings.HasPrefix(string(r.Screenshot), "\xff\xd8\xff")) {
 			t.Errorf("%s: screenshot of %d bytes, want one: %v", tt.name, len(r.Screenshot), tt.shot)
 		}
 		if strings.Contains(r.Error, "hidden") {

@@ -177,6 +177,8 @@
       s = null;
       return out;
     },
+    // now is the page's clock, to date a screenshot.
+    now() { return performance.now(); },
     // clock pairs this document's clock with its navigation's timing.
     clock() {
       const n = performance.getEntriesByType('navigation')[0];

@@ -169,14 +169,3 @@ func (p *Page) blockedNow() string {
 	}
 	return p.blocked[0]
 }
-
-// screenshot is a PNG of the page's viewport, nil when none can be taken.
-func (p *Page) screenshot() []byte {
-	ctx, cancel := context.WithTimeout(p.ctx, 3*time.Second)
-	defer cancel()
-	res, err := chromedp.Call(ctx, page.CaptureScreenshot, page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng})
-	if err != nil {
-		return nil
-	}
-	return res.Data
-}

@@ -55,6 +55,9 @@ type Options struct {
 	// Quiet is how long the answer must stay unchanged after the stream
 	// ended for the turn to end (default 500 ms).
 	Quiet time.Duration
+	// Shots: take a screenshot at the first turn's first paint and at the
+	// end of each ok request (Result.FirstPaint, Result.End).
+	Shots bool
 }
 
 // Viewport is a page size in CSS pixels.

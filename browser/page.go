@@ -42,6 +42,7 @@ type Page struct {
 	origin string
 	net    *netLog
 	loaded bool
+	first  *Shot // the screenshot at the first paint of the turn running
 
 	mu        sync.Mutex
 	world     string                  // the instrument's context (its unique id); "" when none

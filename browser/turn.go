@@ -28,8 +28,13 @@ type Result struct {
 	// Console holds the page's console errors, uncaught exceptions and
 	// failed requests during the request (bounded), for a failure.
 	Console []string
-	// Screenshot is a PNG of the page when a selector never matched.
+	// Screenshot is a JPEG of the page when the request failed on the
+	// page: a selector that never matched, a page that showed no text.
 	Screenshot []byte
+	// FirstPaint and End are screenshots (Options.Shots) at the first
+	// turn's first paint (as soon as the driver saw its text) and at the
+	// end of an ok request; nil when not taken.
+	FirstPaint, End *Shot
 }
 
 // failure is why a turn failed.
@@ -56,7 +61,10 @@ func (p *Page) Request(ctx context.Context, prompts []string) Result {
 	for i := 0; f == nil && i < len(prompts); i++ {
 		var m Metrics
 		var t0 float64
-		m, t0, f = p.turn(ctx, prompts[i])
+		m, t0, f = p.turn(ctx, prompts[i], i == 0 && p.o.Shots)
+		if i == 0 {
+			res.FirstPaint, p.first = p.first, nil
+		}
 		if f == nil {
 			if i == 0 {
 				first = t0
@@ -75,6 +83,8 @@ func (p *Page) Request(ctx context.Context, prompts []string) Result {
 		if f.shot {
 			res.Screenshot = p.screenshot()
 		}
+	} else if p.o.Shots {
+		res.End = p.shotNow(first)
 	}
 	return res
 }
@@ -111,8 +121,9 @@ func loadFailure(ctx context.Context, err error) vocab.Failure {
 }
 
 // turn types prompt, sends it and waits for the answer: its metrics and
-// its t0 on the page's clock.
-func (p *Page) turn(ctx context.Context, prompt string) (Metrics, float64, *failure) {
+// its t0 on the page's clock; shoot: a screenshot at its first paint
+// (Page.first).
+func (p *Page) turn(ctx context.Context, prompt string, shoot bool) (Metrics, float64, *failure) {
 	ctx, cancel := p.bound(ctx, p.o.Timeout)
 	defer cancel()
 	if f := p.typeInto(ctx, prompt); f != nil {
@@ -138,7 +149,7 @@ func (p *Page) turn(ctx context.Context, prompt string) (Metrics, float64, *fail
 	if err != nil {
 		return Metrics{}, 0, p.lost(ctx, err)
 	}
-	f := p.wait(ctx)
+	f := p.wait(ctx, shoot)
 	var fr *framesJSON
 	if err := p.eval(p.after(), "take()", &fr); err != nil || fr == nil {
 		if f == nil {

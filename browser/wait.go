@@ -80,8 +80,9 @@ type pageState struct {
 }
 
 // wait polls the page until the turn settles, fails, or its context ends
-// (a timeout that says what was missing).
-func (p *Page) wait(ctx context.Context) *failure {
+// (a timeout that says what was missing); shoot: it takes a screenshot
+// (Page.first) at the first poll that sees answer text.
+func (p *Page) wait(ctx context.Context, shoot bool) *failure {
 	r := rules{done: p.o.Done, output: p.o.Output, submit: p.o.Submit,
 		quiet: float64(p.o.Quiet) / float64(time.Millisecond), click: float64(clickWait) / float64(time.Millisecond)}
 	armed := math.NaN()
@@ -103,6 +104,9 @@ func (p *Page) wait(ctx context.Context) *failure {
 			DoneLeft: st.DoneLeft, Stream: p.answer(st.T0)}
 		if end, f := settle(pr, r); end {
 			return f
+		}
+		if shoot && st.Chars > 0 && st.T0 >= 0 {
+			shoot, p.first = false, p.shotNow(st.T0)
 		}
 		if !sleep(ctx, poll) {
 			return p.timedOut(st)
