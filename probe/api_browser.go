@@ -78,6 +78,7 @@ func (p *Prober) page(ctx context.Context, req Request) Record {
 		return rec
 	}
 	o := *req.Page
+	o.Shots = true
 	if o.Timeout <= 0 {
 		o.Timeout = p.Timeout
 	}
@@ -113,6 +114,7 @@ func pageRecord(res browser.Result, turns int, rate float64) Record {
 	if !res.OK && len(res.Console) > 0 {
 		rec.Error += " (the page: " + strings.Join(res.Console, "; ") + ")"
 	}
+	rec.Shots = pageShots(res)
 	if len(res.Turns) == 0 {
 		return rec
 	}
@@ -135,7 +137,9 @@ func pageRecord(res browser.Result, turns int, rate float64) Record {
 		pr.LongFrames += m.LongFrames
 		pr.MaxFrame = max(pr.MaxFrame, m.MaxFrame)
 		pr.answer(m, start)
+		pr.timeline(m, start)
 	}
+	pr.Painted, pr.Received = downsample(pr.Painted, MaxTimeline), downsample(pr.Received, MaxTimeline)
 	rec.OutputTokens, rec.TokensSource, rec.Page = len(events), "events", pr
 	// The reader reads tokens: about four characters each.
 	rec.Perceived = readerModel(events, spreadTokens(events, int(math.Ceil(float64(chars)/charsPerToken))), rate)
@@ -157,6 +161,51 @@ func (pr *PageRecord) answer(m browser.Metrics, start time.Duration) {
 	s := m.Stream
 	pr.StreamTTFB, pr.FirstText, pr.StreamEnd = at(s.TTFB), at(s.FirstText), at(s.End)
 	pr.Client, pr.ClientEnd, pr.PaintedChars, pr.Buffered = m.Client, m.ClientEnd, m.PaintedChars, m.Buffered
+}
+
+// timeline adds turn m's paints and its stream's text chunks (it began
+// at start, from the first click) to the page's timeline.
+func (pr *PageRecord) timeline(m browser.Metrics, start time.Duration) {
+	for _, pt := range m.Paints {
+		pr.Painted = append(pr.Painted, PagePoint{At: start + pt.At, N: pt.Chars})
+	}
+	for _, a := range m.Stream.Received {
+		pr.Received = append(pr.Received, PagePoint{At: max(0, start+a.At), N: a.Bytes})
+	}
+}
+
+// MaxTimeline bounds the points of each of a page record's timelines.
+const MaxTimeline = 200
+
+// downsample keeps n of pts evenly by their order, the first and the last
+// among them; pts when it has no more.
+func downsample(pts []PagePoint, n int) []PagePoint {
+	if len(pts) <= n {
+		return pts
+	}
+	out := make([]PagePoint, n)
+	for k := range out {
+		out[k] = pts[k*(len(pts)-1)/(n-1)]
+	}
+	return out
+}
+
+// pageShots are the request's screenshots: at its first paint and its
+// end, or where it failed on the page.
+func pageShots(res browser.Result) []PageShot {
+	var out []PageShot
+	for _, s := range []struct {
+		kind vocab.Shot
+		shot *browser.Shot
+	}{{vocab.FirstPaint, res.FirstPaint}, {vocab.End, res.End}} {
+		if s.shot != nil {
+			out = append(out, PageShot{Kind: s.kind, At: s.shot.At, JPEG: s.shot.JPEG})
+		}
+	}
+	if len(res.Screenshot) > 0 {
+		out = append(out, PageShot{Kind: vocab.AtFailure, At: Missing, JPEG: res.Screenshot})
+	}
+	return out
 }
 
 // charsPerToken is the characters of a token the reader model assumes on
@@ -192,4 +241,23 @@ type PageRecord struct {
 	PaintedChars         int
 	// Buffered: the page showed nothing until its stream had ended.
 	Buffered bool
+	// Painted is the answer's characters at each frame that changed it;
+	// Received the bytes of the answer stream's chunks that carried text,
+	// received until each of them (per turn); at most MaxTimeline each.
+	Painted, Received []PagePoint
+}
+
+// PagePoint is a point of a page's timeline: when, from the first click,
+// and how much (painted characters, received bytes).
+type PagePoint struct {
+	At time.Duration
+	N  int
+}
+
+// PageShot is a screenshot of a page: when it was taken (Kind) and at
+// what time from the first click (Missing: not known), a JPEG.
+type PageShot struct {
+	Kind vocab.Shot
+	At   time.Duration
+	JPEG []byte
 }

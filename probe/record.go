@@ -80,6 +80,9 @@ type Record struct {
 	// Page is what a chat page in a browser measured beyond them (api
 	// browser); nil for every other API.
 	Page *PageRecord
+	// Shots are a page's screenshots (api browser): at its first paint
+	// and its end, or where it failed.
+	Shots []PageShot
 
 	// misread: the stream could not be read as configured (a custom
 	// endpoint's text pointer matched no event, or its stream is not SSE

@@ -367,3 +367,21 @@ const (
 // Failures lists every kind of failure.
 var Failures = []Failure{HTTPStatus, Connection, Timeout, Stall, Truncated, Malformed, NoOutput, Provider, Canceled, MaxSteps, Request,
 	EventLimit, ToolLimit, Page}
+
+// Shot is when a screenshot of a chat page (api browser) was taken.
+type Shot string
+
+// Screenshots of a page.
+const (
+	// FirstPaint: as soon as the driver saw the first turn's first
+	// painted text.
+	FirstPaint Shot = "first_paint"
+	// End: after the request's last turn ended.
+	End Shot = "end"
+	// AtFailure: when the request failed on the page (a selector that
+	// never matched, a page that showed no text).
+	AtFailure Shot = "failure"
+)
+
+// Shots lists every screenshot's moment.
+var Shots = []Shot{FirstPaint, End, AtFailure}
