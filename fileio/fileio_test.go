@@ -1,6 +1,8 @@
 package fileio
 
 import (
+	"encoding/base64"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/latgate/latgate/results"
+	"github.com/latgate/latgate/vocab"
 )
 
 func run(endpoint, scenario, fp string, parts map[string]string) results.Run {
@@ -171,6 +174,19 @@ func TestDecodeErrors(t *testing.T) {
 	}
 	if _, err := Decode("f.json", []byte(good)); err != nil {
 		t.Errorf("a good file: %v", err)
+	}
+	// A pull request's artifact embedding an SVG as a screenshot: refused
+	// naming the file, the request and the field.
+	svg := file(run("e", "s", "fp", nil))
+	svg.Runs[0].Requests[0].Screenshots = []results.Screenshot{{At: vocab.End,
+		JPEG: base64.StdEncoding.EncodeToString([]byte(`<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>`))}}
+	b, err = json.Marshal(svg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = "pr.json: runs[0].requests[0]: screenshots[0].jpeg: not a JPEG image"
+	if _, err := Decode("pr.json", b); err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("an SVG as a screenshot: %v, want %q", err, want)
 	}
 }
 

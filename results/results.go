@@ -234,6 +234,12 @@ type Request struct {
 	MaxFrameMs *float64 `json:"max_frame_ms,omitempty"`
 	// PaintedChars is the answer's characters on the page at the end.
 	PaintedChars *int `json:"painted_chars,omitempty"`
+	// PageTimeline is what the page painted and its stream received over
+	// time, and Screenshots its screenshots: kept for the requests the
+	// report shows (the median and p95 by TTFT of each run) and for a few
+	// failures on the page (docs/formats.md).
+	PageTimeline *PageTimeline `json:"page_timeline,omitempty"`
+	Screenshots  []Screenshot  `json:"screenshots,omitempty"`
 
 	// Server is what the server reported of its own time (absent when it
 	// reported nothing); a session's is its first step's. OutsideMs is the
@@ -409,6 +415,9 @@ func (q *Request) Check() error {
 		return err
 	}
 	if err := q.checkClient(); err != nil {
+		return err
+	}
+	if err := q.checkPage(); err != nil {
 		return err
 	}
 	if err := q.Server.check(); err != nil {
