@@ -135,6 +135,12 @@ type Digest struct {
 	// of their session times (their session time and steps only; nil
 	// without sessions), which the HTML report draws step by step.
 	Waterfall [2]*results.Request
+	// Pages holds, of a browser run, the requests with a page timeline or
+	// screenshots nearest its TTFT median and p95 (PageShown; both the
+	// same request when that is one); FailureShots its first failed
+	// requests with a screenshot. The HTML report draws them.
+	Pages        [2]*results.Request
+	FailureShots []*results.Request
 }
 
 // DigestOf digests a run from its requests.
@@ -158,6 +164,7 @@ type Digester struct {
 	toolTime              []float64
 	steps                 map[stepKey]*stepColumns
 	sessions              []*results.Request // the successful sessions' times and steps
+	pages, failShots      []*results.Request // pages the report may draw (addPage)
 }
 
 // stepColumns are the values of one step (stepKey) of successful
@@ -179,6 +186,9 @@ func (d *Digester) Add(q *results.Request) {
 	}
 	d.b.Unknown += q.UnknownEvents
 	d.serverIgnored(q)
+	if q.PageTimeline != nil || len(q.Screenshots) > 0 {
+		d.addPage(q)
+	}
 	if !q.OK {
 		if d.errs == nil {
 			d.errs = map[string]int{}
@@ -342,7 +352,8 @@ func (d *Digester) Digest(r *results.Run) *Digest {
 		b.CacheShare = float64(d.cached) / float64(d.prompt)
 	}
 	b.TokensUsage = d.usage == b.OK && b.OK > 0
-	out := &Digest{Sample: sample, Breakdown: b, Waterfall: [2]*results.Request{sessionAt(d.sessions, 0.5), sessionAt(d.sessions, 0.95)}}
+	out := &Digest{Sample: sample, Breakdown: b, Waterfall: [2]*results.Request{sessionAt(d.sessions, 0.5), sessionAt(d.sessions, 0.95)},
+		Pages: pagePicks(d.pages, b.TTFT), FailureShots: d.failShots}
 	*d = Digester{}
 	return out
 }
