@@ -71,7 +71,7 @@ const githubCSS = `body{margin:0;background:#fff;color:#1f2328}
 // request for a resource and the layout, as JSON in #latgate-probe.
 const probe = `<script>
 (function(){
- var out={errors:[],requests:[],tables:[],height:0,text:"",elements:[],points:0,bars:0,barsOutside:0,cells:[],changes:[],wrows:[]};
+ var out={errors:[],requests:[],tables:[],height:0,text:"",elements:[],points:0,bars:0,barsOutside:0,cells:[],changes:[],wrows:[],pages:[],imgs:[]};
  window.addEventListener("error",function(e){out.errors.push(String(e.message))});
  document.addEventListener("securitypolicyviolation",function(e){out.requests.push(e.blockedURI+" ("+e.violatedDirective+")")});
  var ce=console.error;console.error=function(){out.errors.push(Array.from(arguments).join(" "));ce.apply(console,arguments)};
@@ -94,6 +94,11 @@ const probe = `<script>
   root.querySelectorAll("g.crow").forEach(function(g){var m=g.querySelector("circle,rect");out.changes.push({label:g.querySelector("title").textContent,cls:m.getAttribute("class")})});
   root.querySelectorAll("g.wrow").forEach(function(g){var t=g.querySelectorAll("text");
    out.wrows.push({lane:+g.dataset.lane,label:t[0].textContent,what:t[t.length-1].textContent,wait:box(g.querySelector(".wwait")),gen:box(g.querySelector(".wgen,.wbase")),tool:box(g.querySelector(".wtool"))})});
+  root.querySelectorAll("div.page-run").forEach(function(d){var s=d.querySelector("svg"),sb=s?s.getBoundingClientRect():null,o={title:d.querySelector("h3").textContent,lines:[]};
+   d.querySelectorAll("path[data-kind]").forEach(function(pa){var r=pa.getBoundingClientRect();o.lines.push({kind:pa.dataset.kind,left:r.left,right:r.right,width:r.width,height:r.height,inside:r.left>=sb.left-0.5&&r.right<=sb.right+0.5&&r.top>=sb.top-0.5&&r.bottom<=sb.bottom+0.5,stroke:getComputedStyle(pa).stroke})});
+   out.pages.push(o)});
+  root.querySelectorAll("figure.shot").forEach(function(f){var i=f.querySelector("img"),r=i.getBoundingClientRect();
+   out.imgs.push({at:f.dataset.at,complete:i.complete,natural:i.naturalWidth,naturalH:i.naturalHeight,width:r.width,left:r.left,right:r.right,visible:getComputedStyle(i).visibility==="visible"&&r.height>0,caption:f.querySelector("figcaption").textContent,src:i.getAttribute("src").slice(0,23)})});
   var host=window.frameElement?parent.document:document; // a phone-wide frame (loadAt) reports to its page
   var p=host.createElement("pre");p.id="latgate-probe";p.textContent=JSON.stringify(out);host.body.appendChild(p);
  });
@@ -139,6 +144,24 @@ type probeResult struct {
 		Lane            int
 		Label, What     string
 		Wait, Gen, Tool *struct{ Left, Right float64 }
+	}
+	// Pages are the page charts of a browser scenario: their title and
+	// their lines as laid out (inside: within their chart).
+	Pages []struct {
+		Title string
+		Lines []struct {
+			Kind, Stroke               string
+			Left, Right, Width, Height float64
+			Inside                     bool
+		}
+	}
+	// Imgs are the screenshots as laid out: their moment, whether they
+	// decoded (natural size), their box and caption.
+	Imgs []struct {
+		At, Caption, Src   string
+		Complete, Visible  bool
+		Natural, NaturalH  int
+		Width, Left, Right float64
 	}
 }
 
@@ -322,7 +345,7 @@ func TestBrowserHTMLReport(t *testing.T) {
 				t.Errorf("the report requested %v", r.Requests)
 			}
 			for _, e := range r.Elements {
-				if e == "script" && strings.Count(page, "<script") > 1 || e == "img" || e == "iframe" || e == "object" {
+				if e == "script" && strings.Count(page, "<script") > 1 || e == "img" && sc.name != "page" || e == "iframe" || e == "object" {
 					t.Errorf("the report has a <%s> element", e)
 				}
 			}
@@ -338,6 +361,7 @@ func TestBrowserHTMLReport(t *testing.T) {
 			checkCellColors(t, rep, r)
 			checkChangeChart(t, rep, r)
 			checkWaterfall(t, sc.name, r)
+			checkPageRuns(t, sc.name, r)
 			// The summary fits, its status column in view, at a laptop's
 			// 900 px and a phone's 390 px (its tables laid out as cards).
 			for _, w := range []int{900, 390} {
@@ -485,6 +509,60 @@ func checkWaterfall(t *testing.T, name string, r probeResult) {
 	}
 	if name == "aisdk" && !turn2 {
 		t.Error("the conversation's waterfall names no second turn")
+	}
+}
+
+// checkPageRuns: a browser scenario's page is drawn where a person sees
+// it: for the median and the p95 request of each side, the painted
+// characters and the received text as lines of a size inside their
+// chart, the received line starting left of the painted one (the client
+// stage), and the screenshots at the first paint and the end decoded
+// (480×300), shown in the window; each failure's screenshot with its
+// error.
+func checkPageRuns(t *testing.T, name string, r probeResult) {
+	t.Helper()
+	if name != "page" {
+		if len(r.Pages)+len(r.Imgs) > 0 {
+			t.Errorf("%s: %d page charts, %d screenshots", name, len(r.Pages), len(r.Imgs))
+		}
+		return
+	}
+	titles := map[string]bool{}
+	for _, pg := range r.Pages {
+		for _, side := range []string{"baseline", "current"} {
+			for _, pick := range []string{"median", "p95"} {
+				if strings.HasPrefix(pg.Title, side+" "+pick+" request by TTFT (TTFT ") {
+					titles[side+" "+pick] = true
+				}
+			}
+		}
+		lines := map[string]float64{}
+		for _, l := range pg.Lines {
+			if l.Width < 50 || l.Height < 20 || !l.Inside || l.Stroke == "none" {
+				t.Errorf("%s: the %s line is %.0f×%.0f px, inside %v, stroke %s", pg.Title, l.Kind, l.Width, l.Height, l.Inside, l.Stroke)
+			}
+			lines[l.Kind] = l.Left
+		}
+		if len(lines) != 2 || lines["received"] > lines["painted"] {
+			t.Errorf("%s: lines %v, want received left of painted", pg.Title, lines)
+		}
+	}
+	if len(titles) != 4 {
+		t.Errorf("page charts %v, want the median and p95 request of both sides", titles)
+	}
+	n := map[string]int{}
+	for _, im := range r.Imgs {
+		n[im.At]++
+		if !im.Complete || im.Natural != 480 || im.NaturalH != 300 || !im.Visible || im.Width < 200 || im.Left < 0 || im.Right > r.Width+1 ||
+			im.Src != "data:image/jpeg;base64," {
+			t.Errorf("screenshot %+v: want a decoded 480×300 JPEG shown in the window", im)
+		}
+		if im.At == "failure" && !strings.Contains(im.Caption, `input "#prompt" matched nothing`) {
+			t.Errorf("a failure's screenshot says %q, not its error", im.Caption)
+		}
+	}
+	if n["first_paint"] != 4 || n["end"] != 4 || n["failure"] < 1 || n["failure"] > 3 {
+		t.Errorf("screenshots %v, want 4 at the first paint, 4 at the end, the failures'", n)
 	}
 }
 

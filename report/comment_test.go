@@ -168,10 +168,16 @@ func TestHTML(t *testing.T) {
 			if sc.name == "agent" && (!strings.Contains(got, "aria-label=\"session waterfall\"") || !strings.Contains(got, "Answer: share of requests")) {
 				t.Error("the agent report lacks its waterfall or its answer distribution")
 			}
-			for _, bad := range []string{"<script", "<img", "<b>boom", "@import", "url(", "<link", "href=\"https://evil"} {
+			for _, bad := range []string{"<script", "<b>boom", "@import", "url(", "<link", "href=\"https://evil"} {
 				if strings.Contains(got, bad) {
 					t.Errorf("HTML contains %q", bad)
 				}
+			}
+			// Images are the pages' screenshots only, JPEGs embedded: the
+			// median and p95 request's two a side, the failures'.
+			imgs, jpegs := strings.Count(got, "<img"), strings.Count(got, `<img src="data:image/jpeg;base64,`)
+			if imgs != jpegs || (sc.name == "page") != (imgs >= 2*2*2+1) {
+				t.Errorf("%d images, %d of them embedded JPEGs", imgs, jpegs)
 			}
 			// The only link is the workflow run.
 			if n := strings.Count(got, "href=\"http"); n != 1 {

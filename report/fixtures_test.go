@@ -101,6 +101,14 @@ var suiteCases = []suiteCase{
 		c = append(c, engineRun(rng, "vllm", "chat", 60, 200, 152))
 		return
 	}},
+	{"page", func(rng *rand.Rand) (b, c []results.Run) {
+		// A chat page in a browser whose head renders more on every
+		// update: 40 ms more client stage; 5% of its requests fail on
+		// the page.
+		b = append(b, pageRun(rng, "web", "chat-page", 40, 0.30, 12, 0))
+		c = append(c, pageRun(rng, "web", "chat-page", 40, 0.33, 52, 0.05))
+		return
+	}},
 	{"large", func(rng *rand.Rand) (b, c []results.Run) {
 		// 4 endpoints × 15 scenarios: about 1,000 checks.
 		for e := range 4 {

@@ -24,9 +24,12 @@ func init() {
 // tolerance band, and per (endpoint, scenario) the budget table, the
 // distributions (ECDF) of TTFT and total latency for baseline and current,
 // and a timeline of every request in the order it was sent, so drift,
-// stalls and warm-up show. Inline CSS and SVG only: no script, no font, no
-// request, and a Content-Security-Policy that forbids any. Readable in light
-// and dark (prefers-color-scheme).
+// stalls and warm-up show; for a chat page in a browser, what its median
+// and p95 request painted beside what its stream received, with their
+// screenshots (and the screenshots of its first failures). Inline CSS,
+// SVG and data: JPEGs only: no script, no font, no request, and a
+// Content-Security-Policy that forbids any. Readable in light and dark
+// (prefers-color-scheme).
 func HTML(w io.Writer, r *Report) error {
 	bw := bufio.NewWriter(w)
 	p := &page{w: bw, r: r}
@@ -69,7 +72,7 @@ func (p *page) doc() {
 	p.s("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
 	p.s(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">` + "\n")
 	p.s(`<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark">` + "\n")
-	p.f("<title>%s</title>\n<style>%s</style></head>\n<body><main>\n", esc(title), htmlCSS)
+	p.f("<title>%s</title>\n<style>%s\n%s</style></head>\n<body><main>\n", esc(title), htmlCSS, pageCSS)
 	icon, verdict := "✅", "latency pass"
 	if r.Verdict == vocab.Fail {
 		icon, verdict = "❌", "latency fail"
@@ -476,6 +479,7 @@ func (p *page) scenario(i int, s Scenario) {
 	p.budgetTable(s)
 	if s.Current != nil && len(s.Current.ErrorKinds) > 0 {
 		p.f("<p class=\"sub\">Failed now: %d of %d (%s).</p>\n", s.Current.N-s.Current.OK, s.Current.N, esc(KindList(s.Current.ErrorKinds)))
+		p.failureShots(s.CurrentDigest)
 	}
 	if lo := leftOut(s); lo != "" {
 		p.f("<p class=\"sub\">%s</p>\n", esc(lo))
@@ -498,6 +502,7 @@ func (p *page) scenario(i int, s Scenario) {
 		p.ecdf(m.name, okSorted(values(s.BaseDigest, m.metric)), okSorted(values(s.CurrentDigest, m.metric)))
 	}
 	p.waterfall(s)
+	p.pageRuns(s)
 	p.timeline(s)
 	p.s("</div>\n")
 }
@@ -715,6 +720,25 @@ func (p *page) timeline(s Scenario) {
 	p.f("</svg>%s</div>\n", strings.Replace(legend(len(tb) > 0), "</div>", "<span class=\"bad\">× failed</span></div>", 1))
 }
 
+// side is one side's digest of a scenario, named.
+type side struct {
+	d    *Digest
+	name string
+	base bool
+}
+
+// sides are the scenario's digests, the baseline's first (when it has
+// one).
+func sides(s Scenario) []side {
+	var out []side
+	for _, sd := range []side{{s.BaseDigest, "baseline", true}, {s.CurrentDigest, "current", false}} {
+		if sd.d != nil {
+			out = append(out, sd)
+		}
+	}
+	return out
+}
+
 // waterfall draws, for a session scenario, the median and the p95 session
 // of the current run (and of the baseline, when it has sessions) step by
 // step: the wait for the first token, the generation, and the tool time
@@ -727,14 +751,7 @@ func (p *page) waterfall(s Scenario) {
 		base  bool
 	}
 	var lanes []lane
-	for _, side := range []struct {
-		d    *Digest
-		name string
-		base bool
-	}{{s.BaseDigest, "baseline", true}, {s.CurrentDigest, "current", false}} {
-		if side.d == nil {
-			continue
-		}
+	for _, side := range sides(s) {
 		for i, pick := range []string{"median", "p95"} {
 			if q := side.d.Waterfall[i]; q != nil {
 				lanes = append(lanes, lane{side.name + " " + pick + " session", q, side.base})
