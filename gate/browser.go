@@ -2,14 +2,18 @@ package gate
 
 import (
 	"context"
+	"encoding/base64"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
 	"github.com/latgate/latgate/browser"
 	"github.com/latgate/latgate/probe"
+	"github.com/latgate/latgate/report"
 	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/suite"
+	"github.com/latgate/latgate/vocab"
 )
 
 // pageOf is how the probe drives an endpoint's chat page (api browser);
@@ -72,6 +76,51 @@ func pageOfRecord(q *results.Request, r probe.Record) {
 	q.ClientMs, q.ClientEndMs = optSigned(p.Client), optSigned(p.ClientEnd)
 	long, chars := p.LongFrames, p.PaintedChars
 	q.LongFrames, q.MaxFrameMs, q.PaintedChars = &long, optMs(p.MaxFrame), &chars
+	if len(p.Painted) > 0 || len(p.Received) > 0 {
+		q.PageTimeline = &results.PageTimeline{Painted: pointsOf(p.Painted), Received: pointsOf(p.Received)}
+	}
+}
+
+// pointsOf is a page timeline's file form: [ms, count] pairs.
+func pointsOf(pts []probe.PagePoint) [][2]float64 {
+	out := make([][2]float64, len(pts))
+	for i, pt := range pts {
+		out[i] = [2]float64{ms(pt.At), float64(pt.N)}
+	}
+	return out
+}
+
+// shotsOf is a page's screenshots in their file form (standard base64).
+func shotsOf(shots []probe.PageShot) []results.Screenshot {
+	out := make([]results.Screenshot, len(shots))
+	for i, s := range shots {
+		out[i] = results.Screenshot{At: s.Kind, Ms: optMs(s.At), JPEG: base64.StdEncoding.EncodeToString(s.JPEG)}
+	}
+	return out
+}
+
+// keepShown keeps a browser run's page timelines and screenshots where the
+// report shows them: on the median and the p95 request by TTFT
+// (report.PageShown), and the screenshots of its first
+// report.MaxFailureShots failures; a screenshot is 3–6 KB, and every
+// request's would make a results file several times larger.
+func keepShown(run *results.Run) {
+	shown := report.PageShown(run.Requests)
+	fails := 0
+	for i := range run.Requests {
+		q := &run.Requests[i]
+		if slices.Contains(shown, i) || (q.PageTimeline == nil && len(q.Screenshots) == 0) {
+			continue
+		}
+		q.PageTimeline = nil
+		var keep []results.Screenshot
+		for _, s := range q.Screenshots {
+			if s.At == vocab.AtFailure && fails < report.MaxFailureShots {
+				keep, fails = append(keep, s), fails+1
+			}
+		}
+		q.Screenshots = keep
+	}
 }
 
 // pageWarning is a note for a run whose pages' answer stream was not

@@ -86,6 +86,7 @@ func TestBrowserRunAndAB(t *testing.T) {
 			}
 		}
 	}
+	checkShown(t, f, path)
 	var client []string
 	for _, s := range rep.Scenarios {
 		for _, c := range s.Checks {
@@ -99,6 +100,31 @@ func TestBrowserRunAndAB(t *testing.T) {
 	}
 	if len(client) == 0 || rep.Verdict != vocab.Fail {
 		t.Errorf("client checks %v, verdict %s: want the client stage checked and the gate failed", client, rep.Verdict)
+	}
+}
+
+// checkShown: each run keeps its page timeline and screenshots on its
+// median and p95 request by TTFT only, both screenshots JPEGs.
+func checkShown(t *testing.T, f *results.File, path string) {
+	t.Helper()
+	for _, r := range f.Runs {
+		shown := report.PageShown(r.Requests)
+		for i, q := range r.Requests {
+			kept := q.PageTimeline != nil || len(q.Screenshots) > 0
+			if slices.Contains(shown, i) != kept {
+				t.Errorf("%s request %d: kept a timeline or screenshots %v, shown %v", r.Variant, i, kept, shown)
+			}
+			if !kept {
+				continue
+			}
+			if len(q.PageTimeline.Painted) == 0 || len(q.PageTimeline.Received) == 0 || len(q.Screenshots) != 2 ||
+				q.Screenshots[0].At != vocab.FirstPaint || q.Screenshots[1].At != vocab.End {
+				t.Errorf("%s request %d: timeline %+v, screenshots %d", r.Variant, i, q.PageTimeline, len(q.Screenshots))
+			}
+		}
+	}
+	if st, err := os.Stat(path); err == nil {
+		t.Logf("%s: %d bytes for %d requests", filepath.Base(path), st.Size(), f.Requests())
 	}
 }
 

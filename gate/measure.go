@@ -419,6 +419,9 @@ func (m *measurement) assemble(res probe.Result, sink *sink, adaptive *adaptiveR
 			add(i, pl, cfg, sink.head[i], "", "")
 		}
 	}
+	for i := range f.Runs {
+		keepShown(&f.Runs[i])
+	}
 	sink.spent.fillFile(f)
 	switch res.Cause {
 	case "":
@@ -613,6 +616,9 @@ func requestOf(r probe.Record) results.Request {
 	}
 	if r.Page != nil {
 		pageOfRecord(&q, r)
+	}
+	if len(r.Shots) > 0 {
+		q.Screenshots = shotsOf(r.Shots)
 	}
 	return q
 }
