@@ -197,7 +197,7 @@ func TestBrowserAccuracy(t *testing.T) {
 
 // TestBrowserCost: ?cost=40 (40 ms of main-thread work per update) shows
 // in the client stage: its median exceeds the light page's by 40 ± 10 ms,
-// and in the longest frame. The deltas come 80 ms apart, so
+// and in the longest frame (40 ms or more, longer than the light page's). The deltas come 80 ms apart, so
 // that the page is idle when the first one comes: a page busier than its
 // stream (deltas closer than its work) paints later still, when Chrome
 // runs the waiting network reads before the frame.
@@ -205,7 +205,7 @@ func TestBrowserCost(t *testing.T) {
 	b := startBrowser(t)
 	srv := simChat(t, 150*time.Millisecond, 80*time.Millisecond, 6)
 	const n = 20
-	client := map[string]float64{}
+	client, longestP50 := map[string]float64{}, map[string]float64{}
 	for _, q := range []string{"cost=0", "cost=40"} {
 		ms, _ := measure(t, openPage(t, b, chatOptions(srv, q)), n)
 		var c, longest []float64
@@ -214,9 +214,13 @@ func TestBrowserCost(t *testing.T) {
 		}
 		client[q] = quantile(c, .5)
 		t.Logf("%s: client p50 %.1f ms, p95 %.1f ms; longest frame p50 %.1f ms", q, client[q], quantile(c, .95), quantile(longest, .5))
-		if lf := quantile(longest, .5); (q == "cost=40") != (lf >= 40) {
-			t.Errorf("%s: the longest frame is %.1f ms at p50: want 40 ms or more with 40 ms of work per update, less without", q, lf)
-		}
+		longestP50[q] = quantile(longest, .5)
+	}
+	// 40 ms of work between two paints makes a frame of 40 ms or more
+	// whatever the machine; without it the longest frame is shorter (on
+	// an idle machine a frame or two: 18.5 ms; loaded cores lengthen it).
+	if lf, light := longestP50["cost=40"], longestP50["cost=0"]; lf < 40 || light >= lf {
+		t.Errorf("the longest frame at p50: %.1f ms with 40 ms of work per update, %.1f ms without: want 40 ms or more with it, less without", lf, light)
 	}
 	if d := client["cost=40"] - client["cost=0"]; d < 30 || d > 50 {
 		t.Errorf("client stage with cost=40 − without: %.1f ms, want 40 ± 10", d)
