@@ -15,7 +15,8 @@ import (
 // TestRealEngine runs latgate against a real Ollama serving a generated tiny
 // model (scripts/e2e-real.sh sets it up; make e2e-real). It checks the
 // measurements against what the engine must produce, shows the prompt cache
-// in TTFT, and gates an unchanged and a slower engine configuration.
+// in TTFT, gates a slower engine configuration against a stored baseline
+// and runs an A/A and an A/B interleaved.
 func TestRealEngine(t *testing.T) {
 	url := os.Getenv("LATGATE_OLLAMA_URL")
 	if url == "" {
@@ -89,12 +90,11 @@ limits:
 	r := runCLI(t, nil, "compare", base, base)
 	out.WriteString(r.stdout)
 
-	// The same engine again: the gate passes.
-	r = runCLI(t, nil, "gate", "-c", cfg, "--baseline", base, "--results", filepath.Join(dir, "same.json"), "--dry-run", "--report", filepath.Join(dir, "same.md"))
-	t.Logf("unchanged engine:\n%s", r.stdout)
-	if r.code != 0 {
-		t.Errorf("unchanged engine: exit %d, want 0\n%s", r.code, r.stderr)
-	}
+	// An unchanged engine is checked interleaved (realEngineAB's A/A), not
+	// against this stored baseline: between two runs minutes apart on a
+	// shared machine the engine's speed drifts (seen: TPOT p95 8.3 → 115 ms
+	// while other jobs ran), which a stored baseline cannot tell from a
+	// change (docs/statistics.md, "Drift between runs").
 
 	realEngineAPIs(t, url, dir)
 	realEngineServerTiming(t, url, dir)
