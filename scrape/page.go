@@ -2,6 +2,7 @@ package scrape
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -65,7 +66,13 @@ func Read(r io.Reader, contentType string, names Names) (Page, []string, error) 
 	}
 	h := http.Header{}
 	h.Set("Content-Type", contentType)
-	dec := expfmt.NewDecoder(bytes.NewReader(b), expfmt.ResponseFormat(h))
+	format := expfmt.ResponseFormat(h)
+	if format.FormatType() == expfmt.TypeProtoDelim {
+		if err := checkDelimited(b); err != nil {
+			return Page{}, nil, fmt.Errorf("not a Prometheus metrics page: %v", err)
+		}
+	}
+	dec := expfmt.NewDecoder(bytes.NewReader(b), format)
 	p := Page{hists: map[string]Histogram{}, gauges: map[string]gaugeValue{}}
 	want := names.all()
 	var warnings []string
@@ -85,6 +92,21 @@ func Read(r io.Reader, contentType string, names Names) (Page, []string, error) 
 			warnings = append(warnings, w)
 		}
 	}
+}
+
+// checkDelimited refuses a delimited protobuf page whose messages claim
+// more bytes than the page holds: expfmt's decoder makes a buffer of the
+// length a message claims before it reads the message (an unbounded
+// allocation, a panic beyond the largest slice).
+func checkDelimited(b []byte) error {
+	for i := 0; len(b) > 0; i++ {
+		n, k := binary.Uvarint(b)
+		if k <= 0 || n > uint64(len(b)-k) {
+			return fmt.Errorf("message %d claims more bytes than the page holds", i+1)
+		}
+		b = b[k+int(n):]
+	}
+	return nil
 }
 
 // add keeps one wanted family (a gauge when isGauge, else a histogram),
