@@ -2,7 +2,9 @@ package gate
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"time"
 
@@ -116,6 +118,12 @@ func (ss *serverScrapes) fileForm(sum scrape.Summary, shared bool) *results.Serv
 		ms := results.MetricStage{Stage: st.Name, Family: st.Family, Count: st.Count, MeanMs: optMs(st.Mean), Quantiles: []results.MetricQuantile{}}
 		for _, q := range st.Quantiles {
 			ms.Quantiles = append(ms.Quantiles, results.MetricQuantile{Q: q.Q, Ms: optMs(q.Value), LowerMs: optMs(q.Lower), UpperMs: optMs(q.Upper), AboveTop: q.AboveTop})
+		}
+		if err := (&results.ServerMetrics{Stages: []results.MetricStage{ms}}).Check(); err != nil {
+			// A page's absurd values (a bucket of days, billions of
+			// observations) are not written for every read to refuse.
+			sum.Warnings = append(sum.Warnings, fmt.Sprintf("%s: values no measurement gives (%s), left out", st.Family, strings.TrimPrefix(err.Error(), "server_metrics.stages[0].")))
+			continue
 		}
 		m.Stages = append(m.Stages, ms)
 	}

@@ -1,0 +1,73 @@
+package gate
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/latgate/latgate/internal/clocktest"
+	"github.com/latgate/latgate/sim"
+	"github.com/latgate/latgate/suite"
+)
+
+// TestAbsurdMetricsPageKeepsTheFileReadable: a server whose metrics page
+// counts absurd observations between the scrapes (a bucket of 10^7 s, ten
+// billion observations) leaves the run whole and its results file
+// readable: the stage no measurement gives is left out with a warning,
+// never written for every later read to refuse.
+func TestAbsurdMetricsPageKeepsTheFileReadable(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct{ name, bound, count, sum string }{
+		{"a bucket of 10^7 s", "1e7", "10", "1e8"},
+		{"ten billion observations", "1", "1e10", "1"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			synctest.Test(t, func(t *testing.T) {
+				var scrapes atomic.Int32
+				chat := sim.New(sim.Profile{TTFT: sim.Fixed(20 * time.Millisecond), ITL: sim.Fixed(2 * time.Millisecond), Tokens: 4}, 3)
+				srv := clocktest.NewServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+					if r.URL.Path != "/metrics" {
+						chat.ServeHTTP(w, r)
+						return
+					}
+					count, sum := "0", "0"
+					if scrapes.Add(1) > 1 {
+						count, sum = tt.count, tt.sum
+					}
+					w.Header().Set("Content-Type", "text/plain; version=0.0.4")
+					fmt.Fprintf(w, "# TYPE vllm:request_queue_time_seconds histogram\n"+
+						"vllm:request_queue_time_seconds_bucket{le=\"%s\"} %s\nvllm:request_queue_time_seconds_bucket{le=\"+Inf\"} %s\n"+
+						"vllm:request_queue_time_seconds_count %s\nvllm:request_queue_time_seconds_sum %s\n", tt.bound, count, count, count, sum)
+				}))
+				cfg, err := suite.Parse("latgate.yaml", []byte(`endpoints:
+  - {name: e, base_url: "`+srv.URL+`/v1", model: m, metrics_url: "`+srv.URL+`/metrics"}
+scenarios:
+  - {name: s, prompt: hi, max_tokens: 8, requests: 3, warmup: 0}
+`), suite.Options{Getenv: func(string) string { return "" }})
+				if err != nil {
+					t.Fatal(err)
+				}
+				f, err := Measure(context.Background(), cfg, MeasureOptions{Client: srv.Client(), ScrapeEvery: time.Hour})
+				if err != nil {
+					t.Fatal(err)
+				}
+				m := f.Runs[0].ServerMetrics
+				if m == nil || m.Scrapes < 2 {
+					t.Fatalf("server metrics %+v", m)
+				}
+				if err := f.Validate(); err != nil {
+					t.Fatalf("the file written is refused on read: %v", err)
+				}
+				if w := strings.Join(m.Warnings, "\n"); len(m.Stages) != 0 || !strings.Contains(w, "vllm:request_queue_time_seconds: values no measurement gives (") {
+					t.Errorf("stages %+v, warnings %q: want the absurd stage left out and said", m.Stages, m.Warnings)
+				}
+			})
+		})
+	}
+}
