@@ -49,3 +49,15 @@ func TestReadProtobufPage(t *testing.T) {
 		t.Errorf("waiting = %+v, want sum 5, max 3", g)
 	}
 }
+
+// TestReadGaugeSumOverflow: a gauge whose series are each finite but sum
+// beyond float64 (two of 1e308) is left out with a warning: its +Inf
+// could not be written to a results file (JSON has no infinity).
+func TestReadGaugeSumOverflow(t *testing.T) {
+	t.Parallel()
+	page := "# TYPE vllm:num_requests_waiting gauge\nvllm:num_requests_waiting{e=\"0\"} 1e308\nvllm:num_requests_waiting{e=\"1\"} 1e308\n"
+	p, warnings, err := Read(strings.NewReader(page), "text/plain", vllm)
+	if err != nil || len(p.gauges) != 0 || len(warnings) != 1 || !strings.Contains(warnings[0], "vllm:num_requests_waiting") {
+		t.Errorf("err %v, gauges %+v, warnings %q: want the gauge left out and said", err, p.gauges, warnings)
+	}
+}

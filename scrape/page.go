@@ -132,6 +132,9 @@ func (p *Page) add(mf *dto.MetricFamily, isGauge bool) string {
 			g.sum += v
 			g.max = max(g.max, v)
 		}
+		if math.IsInf(g.sum, 0) {
+			return fmt.Sprintf("%s sums beyond a number over its series", name)
+		}
 		if len(mf.Metric) > 0 {
 			p.gauges[name] = g
 		}
