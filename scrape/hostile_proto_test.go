@@ -61,3 +61,15 @@ func TestReadGaugeSumOverflow(t *testing.T) {
 		t.Errorf("err %v, gauges %+v, warnings %q: want the gauge left out and said", err, p.gauges, warnings)
 	}
 }
+
+// TestMedianOfLargeGauges: the median of two samples of 1e308 is 1e308,
+// not the +Inf their sum overflows to.
+func TestMedianOfLargeGauges(t *testing.T) {
+	t.Parallel()
+	if m := median([]float64{1e308, 1e308}); m != 1e308 {
+		t.Errorf("median = %v, want 1e308", m)
+	}
+	if m := median([]float64{1, 2, 4, 8}); m != 3 {
+		t.Errorf("median = %v, want 3", m)
+	}
+}
