@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"github.com/latgate/latgate/apis"
 	"github.com/latgate/latgate/probe"
@@ -128,10 +129,28 @@ func (ss *serverScrapes) fileForm(sum scrape.Summary, shared bool) *results.Serv
 		m.Stages = append(m.Stages, ms)
 	}
 	for _, g := range sum.Gauges {
-		m.Gauges = append(m.Gauges, results.MetricGauge{Gauge: g.Name, Family: g.Family, Samples: g.Samples, Median: g.Median, Max: g.Max})
+		mg := results.MetricGauge{Gauge: g.Name, Family: g.Family, Samples: g.Samples, Median: g.Median, Max: g.Max}
+		if err := (&results.ServerMetrics{Gauges: []results.MetricGauge{mg}}).Check(); err != nil {
+			sum.Warnings = append(sum.Warnings, fmt.Sprintf("%s: %s, left out", g.Family, strings.TrimPrefix(err.Error(), "server_metrics.gauges[0].")))
+			continue
+		}
+		m.Gauges = append(m.Gauges, mg)
 	}
 	for _, w := range sum.Warnings {
-		m.Warnings = append(m.Warnings, clipWords(probe.Redact(w, ss.secrets), results.MaxReason))
+		m.Warnings = append(m.Warnings, clipWords(plainLine(probe.Redact(w, ss.secrets)), results.MaxReason))
 	}
 	return m
+}
+
+// plainLine is s as one line of printable text: a page's or an error's
+// control characters (an escape sequence, a line break) and invalid UTF-8
+// become U+FFFD, so that the file's read accepts what its write kept.
+func plainLine(s string) string {
+	s = strings.ToValidUTF8(s, "\uFFFD")
+	return strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return '\uFFFD'
+		}
+		return r
+	}, s)
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/latgate/latgate/internal/clocktest"
+	"github.com/latgate/latgate/scrape"
 	"github.com/latgate/latgate/sim"
 	"github.com/latgate/latgate/suite"
 )
@@ -69,5 +70,35 @@ scenarios:
 				}
 			})
 		})
+	}
+}
+
+// TestScrapeFileFormIsReadable: every stage and gauge a scrape names is
+// one the results file accepts, and a warning carrying a page's control
+// characters (an escape sequence, a line break) or a secret is written as
+// one plain line without it, so that the file's read accepts what its
+// write kept.
+func TestScrapeFileFormIsReadable(t *testing.T) {
+	t.Parallel()
+	ms := 12 * time.Millisecond
+	sum := scrape.Summary{Scrapes: 2, Warnings: []string{"line 3: bad name \"\x1b[31mred\x1b[0m\"\nnext sk-secret-1", "\xff\xfe invalid"}}
+	for _, name := range []string{scrape.StageQueue, scrape.StagePrefill, scrape.StageDecode, scrape.StageTTFT} {
+		sum.Stages = append(sum.Stages, scrape.Stage{Name: name, Family: "f_" + name, Count: 3, Mean: ms, Quantiles: []scrape.Quantile{{Q: 0.5, Value: ms, Lower: ms / 2, Upper: ms}}})
+	}
+	for _, name := range []string{scrape.GaugeWaiting, scrape.GaugeKVCache} {
+		sum.Gauges = append(sum.Gauges, scrape.Gauge{Name: name, Family: "g_" + name, Samples: 2, Median: 0.5, Max: 1})
+	}
+	sum.Gauges = append(sum.Gauges, scrape.Gauge{Name: scrape.GaugeWaiting, Family: "bad\x07family", Samples: 1})
+	ss := &serverScrapes{secrets: []string{"sk-secret-1"}}
+	m := ss.fileForm(sum, false)
+	if err := m.Check(); err != nil {
+		t.Fatalf("the file form is refused on read: %v", err)
+	}
+	if len(m.Stages) != 4 || len(m.Gauges) != 2 {
+		t.Errorf("%d stages, %d gauges: want 4 and 2 (the gauge with a bell in its family left out)", len(m.Stages), len(m.Gauges))
+	}
+	w := strings.Join(m.Warnings, "|")
+	if strings.ContainsAny(w, "\x1b\n\x07") || strings.Contains(w, "sk-secret-1") || !strings.Contains(w, "left out") {
+		t.Errorf("warnings %q: want plain lines, no secret, the bad gauge said", m.Warnings)
 	}
 }

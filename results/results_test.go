@@ -43,7 +43,8 @@ func TestCheckDoesNotAllocate(t *testing.T) {
 }
 
 // TestServerMetricsCheck: a results file's server metrics are bounded
-// like its times.
+// like its times, and hold only the stages and gauges a scrape writes,
+// their names and warnings plain lines of text.
 func TestServerMetricsCheck(t *testing.T) {
 	ms, huge := 12.5, 2e9
 	good := ServerMetrics{Scrapes: 3, Stages: []MetricStage{{Stage: "queue", Count: 4, MeanMs: &ms, Quantiles: []MetricQuantile{{Q: 0.5, Ms: &ms, LowerMs: &ms}}}},
@@ -59,8 +60,16 @@ func TestServerMetricsCheck(t *testing.T) {
 		{func(m *ServerMetrics) { m.Stages[0].Quantiles[0].Q = 1.5 }, "quantile 1.5 is not between 0 and 1"},
 		{func(m *ServerMetrics) { m.Stages[0].Quantiles[0].UpperMs = &huge }, "stages[0].upper_ms is 2e+09"},
 		{func(m *ServerMetrics) { m.Stages[0].Count = -1 }, "stages[0].count is -1"},
+		{func(m *ServerMetrics) { m.Stages[0].Stage = "\x1b[2Jqueue" }, `stages[0].stage is "\x1b[2Jqueue", want one of queue, prefill, decode, ttft`},
+		{func(m *ServerMetrics) { m.Stages[0].Family = "vllm\x1b[31m" }, "stages[0].family: over 300 bytes or not printable text"},
+		{func(m *ServerMetrics) { m.Gauges[0].Gauge = "temperature" }, `gauges[0].gauge is "temperature"`},
+		{func(m *ServerMetrics) { m.Gauges[0].Family = strings.Repeat("g", 301) }, "gauges[0].family: over 300 bytes"},
+		{func(m *ServerMetrics) { m.Warnings = []string{"two\nlines"} }, "warnings[0]: over 300 bytes or not printable text"},
+		{func(m *ServerMetrics) { m.Gauges = make([]MetricGauge, 9) }, "1 stages and 9 gauges, at most 8 each"},
+		{func(m *ServerMetrics) { m.Stages[0].Quantiles = make([]MetricQuantile, 17) }, "17 quantiles, at most 16"},
 	} {
 		m := good
+		m.Gauges = []MetricGauge{good.Gauges[0]}
 		m.Stages = []MetricStage{good.Stages[0]}
 		m.Stages[0].Quantiles = []MetricQuantile{good.Stages[0].Quantiles[0]}
 		tt.bad(&m)

@@ -4,6 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // ServerTiming is what the server reported of its own time on a request
@@ -106,6 +110,9 @@ func (m *ServerMetrics) Check() error {
 	if m.Scrapes < 0 || m.Failed < 0 || m.Failed > m.Scrapes {
 		return fmt.Errorf("server_metrics: %d of %d scrapes failed", m.Failed, m.Scrapes)
 	}
+	if err := m.checkNames(); err != nil {
+		return err
+	}
 	for i, s := range m.Stages {
 		if !(s.Count >= 0 && s.Count <= maxCount) {
 			return fmt.Errorf("server_metrics.stages[%d].count is %g", i, s.Count)
@@ -129,5 +136,59 @@ func (m *ServerMetrics) Check() error {
 	if len(m.Warnings) > 100 {
 		return errors.New("server_metrics: more than 100 warnings")
 	}
+	for i, w := range m.Warnings {
+		if !plainText(w, MaxReason) {
+			return fmt.Errorf("server_metrics.warnings[%d]: over %d bytes or not printable text", i, MaxReason)
+		}
+	}
 	return nil
+}
+
+// Bounds of what a run's server metrics hold: a scrape gives one stage per
+// histogram kind and one gauge per gauge kind (the stage and gauge names),
+// a few quantiles each, names and warnings of a line.
+const (
+	maxMetricEntries = 8
+	maxQuantiles     = 16
+)
+
+var (
+	metricStages = []string{"queue", "prefill", "decode", "ttft"}
+	metricGauges = []string{"waiting", "kv_cache"}
+)
+
+// checkNames refuses stages and gauges no scrape writes: unknown names,
+// too many entries, families that are no line of printable text.
+func (m *ServerMetrics) checkNames() error {
+	if len(m.Stages) > maxMetricEntries || len(m.Gauges) > maxMetricEntries {
+		return fmt.Errorf("server_metrics: %d stages and %d gauges, at most %d each", len(m.Stages), len(m.Gauges), maxMetricEntries)
+	}
+	for i, s := range m.Stages {
+		switch {
+		case !slices.Contains(metricStages, s.Stage):
+			return fmt.Errorf("server_metrics.stages[%d].stage is %q, want one of %s", i, s.Stage, strings.Join(metricStages, ", "))
+		case !plainText(s.Family, MaxReason):
+			return fmt.Errorf("server_metrics.stages[%d].family: over %d bytes or not printable text", i, MaxReason)
+		case len(s.Quantiles) > maxQuantiles:
+			return fmt.Errorf("server_metrics.stages[%d]: %d quantiles, at most %d", i, len(s.Quantiles), maxQuantiles)
+		}
+	}
+	for i, g := range m.Gauges {
+		switch {
+		case !slices.Contains(metricGauges, g.Gauge):
+			return fmt.Errorf("server_metrics.gauges[%d].gauge is %q, want one of %s", i, g.Gauge, strings.Join(metricGauges, ", "))
+		case !plainText(g.Family, MaxReason):
+			return fmt.Errorf("server_metrics.gauges[%d].family: over %d bytes or not printable text", i, MaxReason)
+		}
+	}
+	return nil
+}
+
+// plainText reports whether s is valid UTF-8 of at most n bytes without
+// control characters (no escape sequence reaches a terminal).
+func plainText(s string, n int) bool {
+	if len(s) > n || !utf8.ValidString(s) {
+		return false
+	}
+	return !strings.ContainsFunc(s, unicode.IsControl)
 }
