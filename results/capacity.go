@@ -108,6 +108,10 @@ func objective(o Objective) bool {
 	return q && slices.Contains(vocab.Latencies, o.Metric)
 }
 
+// searchStops are why a search ends ("" while it has not: shards merged
+// before their search is decided again).
+var searchStops = []vocab.Stop{"", vocab.Found, vocab.AtTop, vocab.AtBottom, vocab.Interrupted, vocab.Capped, vocab.FailedFast}
+
 // check refuses a search no capacity search writes.
 func (s Search) check() error {
 	switch {
@@ -121,6 +125,10 @@ func (s Search) check() error {
 		return fmt.Errorf("alpha %g, requests_per_level %d, warmup %d: want alpha in (0, 1) and 1 to %d requests per level", s.Alpha, s.RequestsPerLevel, s.Warmup, maxPerLevel)
 	case len(s.SLO) == 0:
 		return fmt.Errorf("no slo: a search needs at least one objective")
+	case !slices.Contains(searchStops, s.Stop):
+		return fmt.Errorf("stop is %q: not why a search ends", s.Stop)
+	case !plainText(s.StopReason, MaxReason):
+		return fmt.Errorf("stop_reason: over %d bytes or not printable text", MaxReason)
 	}
 	for _, o := range append(slices.Clone(s.SLO), s.Goodput...) {
 		if !finite(o.Value) || o.Value < 0 || o.Value > MaxMs {

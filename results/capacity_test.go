@@ -46,6 +46,8 @@ func TestLevels(t *testing.T) {
 		{"no objective", func(f *File) { f.Capacity[0].SLO[0].Metric = "cost" }, "capacity[0]: slo cost p95 800 is no objective of a search"},
 		{"a rate over 1", func(f *File) { f.Capacity[0].SLO[0] = Objective{Metric: vocab.Errors, Stat: vocab.Rate, Value: 5} }, "is no objective"},
 		{"a billion a level", func(f *File) { f.Capacity[0].RequestsPerLevel = 1e9 }, "want alpha in (0, 1) and 1 to 1000000 requests per level"},
+		{"no stop of a search", func(f *File) { f.Capacity[0].Stop = vocab.Decided }, `capacity[0]: stop is "decided": not why a search ends`},
+		{"a stop reason of escapes", func(f *File) { f.Capacity[0].StopReason = "\x1b]8;;http://x\x07" }, "capacity[0]: stop_reason: over 300 bytes or not printable text"},
 	} {
 		g := file(level(run("e", "s", "fp", nil), 1, 1), level(run("e", "s", "fp", nil), 2, 2))
 		g.Capacity = []Search{search()}
