@@ -21,11 +21,11 @@ type Level struct {
 	// Limit is why a level that does not pass does not ("" when it passes).
 	Limit vocab.Limit
 	Tests []compare.BudgetTest
-	// N requests were measured; Stopped when fewer than the search's
-	// requests_per_level, the level having been stopped once it could not
-	// pass.
-	N       int
-	Stopped bool
+	// N requests were measured, Failed of them failed; Stopped when fewer
+	// than the search's requests_per_level, the level having been stopped
+	// once it could not pass.
+	N, Failed int
+	Stopped   bool
 	// Throughput and Tokens are the successful requests and their output
 	// tokens per second over the level's span (from the first send to the
 	// last end); GoodRPS and GoodTPS the same of the requests within the SLO

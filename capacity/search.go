@@ -173,7 +173,7 @@ func (s *Search) snap(v float64) float64 {
 func (s *Search) decide(run *results.Run) Level {
 	sp := s.spec
 	smp := SampleOf(run)
-	lv := Level{Value: run.Level.Value, N: smp.N(), Stopped: smp.N() < sp.Requests}
+	lv := Level{Value: run.Level.Value, N: smp.N(), Failed: failures(smp), Stopped: smp.N() < sp.Requests}
 	lv.rates(run, smp, sp.SLO)
 	pass, sure := true, false
 	for _, b := range sp.SLO {

@@ -161,6 +161,10 @@ func (f *File) checkLevels() error {
 		if searches[s.Key()] != nil {
 			return fmt.Errorf("capacity[%d]: endpoint %q, scenario %q%s is searched twice", i, s.Endpoint, s.Scenario, variantLabel(s.Variant))
 		}
+		if cut := s.Stop == vocab.Capped || s.Stop == vocab.Interrupted || s.Stop == vocab.FailedFast; cut && f.Incomplete == "" {
+			// A cut search is never a pass: its file says it is incomplete.
+			return fmt.Errorf("capacity[%d]: the search of endpoint %q, scenario %q%s was cut (%s), but the file is not marked incomplete", i, s.Endpoint, s.Scenario, variantLabel(s.Variant), s.Stop)
+		}
 		searches[s.Key()] = s
 	}
 	steps := map[string]bool{}

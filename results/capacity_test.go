@@ -33,6 +33,10 @@ func TestLevels(t *testing.T) {
 	if p := Match(f, f); len(p) != 1 || p[0].Scenario != "other" {
 		t.Fatalf("pairs %v: levels are not matched run by run", p)
 	}
+	f.Capacity[0].Stop, f.Incomplete = vocab.Interrupted, "interrupted by a signal"
+	if err := f.Validate(); err != nil {
+		t.Fatalf("a cut search in an incomplete file: %v", err)
+	}
 	for _, c := range []struct {
 		name   string
 		mutate func(f *File)
@@ -48,6 +52,8 @@ func TestLevels(t *testing.T) {
 		{"a billion a level", func(f *File) { f.Capacity[0].RequestsPerLevel = 1e9 }, "want alpha in (0, 1) and 1 to 1000000 requests per level"},
 		{"no stop of a search", func(f *File) { f.Capacity[0].Stop = vocab.Decided }, `capacity[0]: stop is "decided": not why a search ends`},
 		{"a stop reason of escapes", func(f *File) { f.Capacity[0].StopReason = "\x1b]8;;http://x\x07" }, "capacity[0]: stop_reason: over 300 bytes or not printable text"},
+		{"cut in a complete file", func(f *File) { f.Capacity[0].Stop = vocab.Capped },
+			"capacity[0]: the search of endpoint \"e\", scenario \"s\" was cut (capped), but the file is not marked incomplete"},
 	} {
 		g := file(level(run("e", "s", "fp", nil), 1, 1), level(run("e", "s", "fp", nil), 2, 2))
 		g.Capacity = []Search{search()}
