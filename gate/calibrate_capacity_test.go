@@ -62,9 +62,9 @@ func capRun(t *testing.T, seed uint64, baseSlots, headSlots, perLevel int, slo s
 		if err != nil || len(changes) != 1 {
 			t.Fatal(err)
 		}
-		c := changes[0].change
-		out.status, out.base, out.head = c.Status, c.Base.Capacity, c.Head.Capacity
-		out.requests = c.Base.Requests + c.Head.Requests
+		c := changes[0]
+		out.status, out.base, out.head = c.Status, c.Base.Result.Capacity, c.Head.Result.Capacity
+		out.requests = c.Base.Result.Requests + c.Head.Result.Requests
 	})
 	return out
 }

@@ -4,13 +4,12 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"math"
-	"strings"
 	"time"
 
 	"github.com/latgate/latgate/capacity"
 	"github.com/latgate/latgate/compare"
 	"github.com/latgate/latgate/probe"
+	"github.com/latgate/latgate/report"
 	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/suite"
 	"github.com/latgate/latgate/vocab"
@@ -276,59 +275,11 @@ func (m *measurement) record(ss *sideSearch, log io.Writer) {
 		name += " (" + string(ss.side) + ")"
 	}
 	if log != nil {
-		fmt.Fprintf(log, "latgate: capacity of %s: %s\n", name, CapacityText(r, ss.why))
+		fmt.Fprintf(log, "latgate: capacity of %s: %s\n", name, report.SearchText(r, ss.why))
 	}
 	if !r.Complete() && m.cut == "" {
 		m.cut = fmt.Sprintf("the capacity search of %s was cut (%s): a cut search is never a pass", name, ss.why)
 	}
-}
-
-// CapacityText says what a search found: "8 users at ttft p95 ≤ 150 ms
-// (8 to 8); goodput 12.3 req/s, 590 tok/s; 8 levels, 340 requests in
-// 41s".
-func CapacityText(r capacity.Result, why string) string {
-	var b strings.Builder
-	unit := func(v float64) string {
-		if r.Spec.Vary == vocab.VaryRate {
-			return fmt.Sprintf("%g requests/s", v*float64(r.Shards))
-		}
-		return fmt.Sprintf("%g users", v*float64(r.Shards))
-	}
-	switch {
-	case !r.Complete():
-		fmt.Fprintf(&b, "cut before it ended (%s), never a pass", why)
-		if !math.IsNaN(r.Capacity) {
-			fmt.Fprintf(&b, "; %s passed so far", unit(r.Capacity))
-		}
-	case math.IsNaN(r.Capacity):
-		fmt.Fprintf(&b, "no level holds %s: the lowest, %s, does not", sloText(r.Spec.SLO), unit(r.Spec.From))
-	default:
-		fmt.Fprintf(&b, "%s at %s", unit(r.Capacity), sloText(r.Spec.SLO))
-		if r.Stop == vocab.AtTop {
-			b.WriteString(" (the top of the range: at least that)")
-		} else {
-			fmt.Fprintf(&b, " (%g to %g)", r.Capacity*float64(r.Shards), r.Upper*float64(r.Shards))
-		}
-		fmt.Fprintf(&b, "; goodput %.3g req/s, %.3g tok/s", r.GoodRPS, r.GoodTPS)
-	}
-	fmt.Fprintf(&b, "; %d levels, %d requests in %s", len(r.Levels), r.Requests, time.Duration(r.Ms*1e6).Round(time.Second))
-	return b.String()
-}
-
-// sloText says a search's SLO: "ttft p95 ≤ 150 ms, errors ≤ 5%".
-func sloText(slo []compare.Budget) string {
-	var parts []string
-	for _, o := range slo {
-		switch {
-		case o.Metric == vocab.Goodput:
-			parts = append(parts, fmt.Sprintf("goodput ≥ %g%%", 100*o.Value))
-		case o.Metric.IsRate():
-			parts = append(parts, fmt.Sprintf("%s ≤ %g%%", o.Metric, 100*o.Value))
-		default:
-			parts = append(parts, fmt.Sprintf("%s %s ≤ %g ms", o.Metric, o.Stat, o.Value))
-		}
-	}
-	return strings.Join(parts, ", ")
 }
 
 // grow makes room in the sink for one more group, a level priced at price.

@@ -12,18 +12,10 @@ import (
 	"github.com/latgate/latgate/vocab"
 )
 
-// capacityChange is the comparison of one (endpoint, scenario)'s capacity
-// searches: hasBase false when only the head searched it.
-type capacityChange struct {
-	endpoint, scenario string
-	hasBase            bool
-	sameSLO            bool
-	change             capacity.Change
-}
-
-// replayed decides every search of f again from its levels, by key.
-func replayed(f *results.File, name string) (map[string]capacity.Result, error) {
-	out := map[string]capacity.Result{}
+// replayed decides every search of f again from its levels, by key: each
+// search's side as the report shows it.
+func replayed(f *results.File, name string) (map[string]report.CapacitySide, error) {
+	out := map[string]report.CapacitySide{}
 	if f == nil {
 		return out, nil
 	}
@@ -32,7 +24,7 @@ func replayed(f *results.File, name string) (map[string]capacity.Result, error) 
 		if err != nil {
 			return nil, BadInputf("%s: %v", name, err)
 		}
-		out[rec.Key()] = r
+		out[rec.Key()] = report.CapacitySideOf(f, rec, r)
 	}
 	return out, nil
 }
@@ -40,7 +32,7 @@ func replayed(f *results.File, name string) (map[string]capacity.Result, error) 
 // capacityChanges compares the capacity searches of head with base's (a
 // stored baseline; nil for none), or, when base is head, an A/B file's
 // head variant with its base variant, at tolerance.
-func capacityChanges(base, head *results.File, baseName, headName string, tolerance float64) ([]capacityChange, error) {
+func capacityChanges(base, head *results.File, baseName, headName string, tolerance float64) ([]report.Capacity, error) {
 	heads, err := replayed(head, headName)
 	if err != nil {
 		return nil, err
@@ -51,7 +43,7 @@ func capacityChanges(base, head *results.File, baseName, headName string, tolera
 			return nil, err
 		}
 	}
-	var out []capacityChange
+	var out []report.Capacity
 	for _, rec := range head.Capacity {
 		if base == head && rec.Variant != vocab.Head {
 			continue
@@ -60,16 +52,14 @@ func capacityChanges(base, head *results.File, baseName, headName string, tolera
 		if base == head {
 			bk.Variant = vocab.Base
 		}
-		c := capacityChange{endpoint: rec.Endpoint, scenario: rec.Scenario}
-		h := heads[rec.Key()]
-		b, ok := bases[bk.Key()]
-		if c.hasBase = ok; !ok {
-			c.change = capacity.Change{Head: h, Status: vocab.NoBaseline, DeltaPct: math.NaN()}
-		} else {
-			c.sameSLO = slices.Equal(b.Spec.SLO, h.Spec.SLO) && b.Spec.Vary == h.Spec.Vary
-			c.change = capacity.Compare(b, h, tolerance)
-			if !c.sameSLO {
-				c.change.Status = vocab.Inconclusive
+		c := report.Capacity{Endpoint: rec.Endpoint, Scenario: rec.Scenario, Head: heads[rec.Key()], Tolerance: tolerance,
+			Status: vocab.NoBaseline, DeltaPct: math.NaN(), SameSLO: true}
+		if b, ok := bases[bk.Key()]; ok {
+			h := c.Head.Result
+			ch := capacity.Compare(b.Result, h, tolerance)
+			c.Base, c.Status, c.DeltaPct = &b, ch.Status, ch.DeltaPct
+			if c.SameSLO = slices.Equal(b.Result.Spec.SLO, h.Spec.SLO) && b.Result.Spec.Vary == h.Spec.Vary; !c.SameSLO {
+				c.Status = vocab.Inconclusive
 			}
 		}
 		out = append(out, c)
@@ -77,73 +67,17 @@ func capacityChanges(base, head *results.File, baseName, headName string, tolera
 	return out, nil
 }
 
-// applyCapacity adds each capacity comparison to the report, one line
-// each, and fails its verdict on a capacity regression when regressions
-// fail the gate.
-func applyCapacity(rep *report.Report, changes []capacityChange, th compare.Config) {
-	var regressed []string
+// applyCapacity adds the capacity comparisons to the report and fails its
+// verdict on a capacity regression when regressions fail the gate, and on
+// a head search that was cut (never a pass); the headline says them.
+func applyCapacity(rep *report.Report, changes []report.Capacity, th compare.Config) {
+	rep.Capacity = changes
 	for _, c := range changes {
-		name := report.EscapeName(c.scenario) + " @ " + report.EscapeName(c.endpoint)
-		rep.Warnings = append(rep.Warnings, "capacity of "+name+": "+changeText(c, th.Tolerance))
-		if c.change.Status == vocab.Regression {
-			regressed = append(regressed, fmt.Sprintf("%s holds %s, base %s", name,
-				loadText(c.change.Head, c.change.Head.Capacity), loadText(c.change.Base, c.change.Base.Capacity)))
+		if c.Status == vocab.Regression && slices.Contains(th.FailOn, vocab.Regression) || !c.Head.Result.Complete() {
+			rep.Verdict = vocab.Fail
 		}
 	}
-	if len(regressed) == 0 || !slices.Contains(th.FailOn, vocab.Regression) {
-		return
-	}
-	rep.Verdict = vocab.Fail
-	head := "capacity regression: " + regressed[0]
-	if len(regressed) > 1 {
-		head += fmt.Sprintf(" (and %d more)", len(regressed)-1)
-	}
-	if rep.Headline != "" {
-		head += "; " + rep.Headline
-	}
-	rep.Headline = head
-}
-
-// loadText is a load of r's search, "8 users" or "2.5 requests/s", or
-// "none" for NaN.
-func loadText(r capacity.Result, v float64) string {
-	if math.IsNaN(v) {
-		return "none"
-	}
-	v *= float64(max(r.Shards, 1))
-	if r.Spec.Vary == vocab.VaryRate {
-		return fmt.Sprintf("%g requests/s", v)
-	}
-	return fmt.Sprintf("%g users", v)
-}
-
-// changeText says one capacity comparison: the head's capacity, the
-// base's, the change and its status.
-func changeText(c capacityChange, tolerance float64) string {
-	h, b := c.change.Head, c.change.Base
-	if !c.hasBase {
-		return CapacityText(h, "") + "; no base to compare with"
-	}
-	s := fmt.Sprintf("%s at %s (%s); base %s (%s)", loadText(h, h.Capacity), sloText(h.Spec.SLO), span(h), loadText(b, b.Capacity), span(b))
-	if !math.IsNaN(c.change.DeltaPct) {
-		s += fmt.Sprintf(": %+.0f %%", c.change.DeltaPct)
-	}
-	tol := fmt.Sprintf("%g %%", 100*tolerance)
-	switch c.change.Status {
-	case vocab.Regression:
-		return s + ", a capacity regression: lower beyond " + tol + " with confidence"
-	case vocab.Improvement:
-		return s + ", an improvement beyond " + tol + " with confidence"
-	case vocab.Inconclusive:
-		switch {
-		case !c.sameSLO:
-			return s + ", inconclusive: base and head are searched at different SLOs"
-		case !h.Complete() || !b.Complete():
-			return s + ", inconclusive: a search was cut"
-		}
-		return s + ", inconclusive: a change beyond " + tol + " without confidence"
-	}
-	return s + ", no change beyond " + tol
+	rep.Headline = report.Headline(rep)
 }
 
 // commonSearches counts the searches of head that base searched too (an
@@ -165,17 +99,6 @@ func commonSearches(base, head *results.File) int {
 		}
 	}
 	return n
-}
-
-// span is a search's interval, "6 to 7", or "none to 7".
-func span(r capacity.Result) string {
-	n := func(v float64) string {
-		if math.IsNaN(v) {
-			return "none"
-		}
-		return fmt.Sprintf("%g", v*float64(max(r.Shards, 1)))
-	}
-	return n(r.Capacity) + " to " + n(r.Upper)
 }
 
 // mergeShards combines the legs of a sharded matrix (results.MergeShards)

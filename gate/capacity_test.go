@@ -87,7 +87,8 @@ func TestCapacitySearchOnVirtualTime(t *testing.T) {
 				t.Errorf("level %v: %d requests", r.Level.Value, len(r.Requests))
 			}
 		}
-		if !strings.Contains(log.String(), "latgate: capacity of chat @ e: 8 users at ttft p95 ≤ 200 ms (8 to 8); goodput") {
+		if !strings.Contains(log.String(), "latgate: capacity of chat @ e: holds 8 users at TTFT p95 ≤ 200 ms (8 to 8); goodput ") ||
+			!strings.Contains(log.String(), "; above: 9 users: TTFT p95 ") {
 			t.Errorf("progress output:\n%s", log.String())
 		}
 		b, err := json.Marshal(f)
@@ -181,6 +182,14 @@ func abCapacity(t *testing.T, baseSlots, headSlots int) (*results.File, vocab.Ve
 	if err != nil {
 		t.Fatal(err)
 	}
+	// In Actions, a capacity regression is an error annotation on its
+	// scenario's line, and nothing else is.
+	ann := annotations(Env{Getenv: func(string) string { return "" }}, Inputs{Config: "c.yaml"}, hc, rep)
+	regressed := rep.Capacity[0].Status == vocab.Regression
+	if regressed != (len(ann) == 1) || regressed && (ann[0].Line != hc.Scenarios[0].Line || ann[0].Line == 0 || ann[0].Title != "latgate: capacity of chat @ e" ||
+		!strings.HasPrefix(ann[0].Msg, "holds 6 users at TTFT p95 ≤ 200 ms (6 to 6); base 8 (8 to 8): -25%; capacity regression")) {
+		t.Errorf("annotations %+v", ann)
+	}
 	return f, rep.Verdict, strings.Join(append([]string{rep.Headline}, rep.Warnings...), "\n")
 }
 
@@ -199,12 +208,11 @@ func TestCapacityAB(t *testing.T) {
 		if want := "base:1 head:1 base:2 head:2 base:4 head:4 base:8 head:8"; !strings.HasPrefix(strings.Join(order, " "), want) {
 			t.Errorf("order %v", order)
 		}
-		if verdict != "fail" || !strings.Contains(text, "capacity regression: chat @ e holds 6 users, base 8 users") ||
-			!strings.Contains(text, "capacity of chat @ e: 6 users at ttft p95 ≤ 200 ms (6 to 6); base 8 users (8 to 8): -25 %, a capacity regression") {
+		if verdict != "fail" || text != "fail: chat @ e holds 6 users at TTFT p95 ≤ 200 ms (6 to 6); base 8 (8 to 8): -25%, a capacity regression" {
 			t.Errorf("verdict %s:\n%s", verdict, text)
 		}
 		_, verdict, text = abCapacity(t, 8, 8)
-		if verdict != "pass" || !strings.Contains(text, "8 users at ttft p95 ≤ 200 ms (8 to 8); base 8 users (8 to 8): +0 %, no change beyond 10 %") {
+		if verdict != "pass" || text != "pass: chat @ e holds 8 users at TTFT p95 ≤ 200 ms (8 to 8); base 8 (8 to 8): +0.0%, no change beyond 10%" {
 			t.Errorf("A/A: verdict %s:\n%s", verdict, text)
 		}
 	})
@@ -295,8 +303,8 @@ func TestMergeShards(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if text := strings.Join(rep.Warnings, "\n"); !strings.Contains(text, "capacity of chat @ e: 8 users at ttft p95 ≤ 200 ms (the top of the range: at least that)") {
-			t.Errorf("merged report:\n%s", text)
+		if rep.Headline != "pass: chat @ e holds at least 8 users at TTFT p95 ≤ 200 ms, the top of the range" || rep.Capacity[0].Head.Result.Shards != 4 {
+			t.Errorf("merged report: %s", rep.Headline)
 		}
 		if _, err := MergeFiles(paths, out, false); err == nil || !strings.Contains(err.Error(), "--shards") {
 			t.Errorf("a plain merge of shards: %v", err)
@@ -341,7 +349,7 @@ func TestCapacityAgainstStoredBaselines(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if rep.Verdict != "fail" || !strings.HasPrefix(rep.Headline, "capacity regression: chat @ e holds 6 users, base 8 users") {
+			if rep.Verdict != "fail" || rep.Headline != "fail: chat @ e holds 6 users at TTFT p95 ≤ 200 ms (6 to 6); base 8 (8 to 8): -25%, a capacity regression" {
 				t.Errorf("%d baselines: %s: %s\n%v", len(hist), rep.Verdict, rep.Headline, rep.Warnings)
 			}
 		}

@@ -132,6 +132,11 @@ func (p *pipeline) publish(ctx context.Context, cfg *suite.Config, rep *report.R
 			regressions++
 		}
 	}
+	for _, c := range rep.Capacity {
+		if c.Status == vocab.Regression {
+			regressions++
+		}
+	}
 	err := outputs(p.act, map[string]string{"verdict": string(rep.Verdict), "results": in.Path(in.Results), "report": in.Path(in.Report), "report-html": htmlPath,
 		"regressions": strconv.Itoa(regressions), "comment-url": commentURL})
 	if err != nil {
@@ -189,6 +194,16 @@ func annotations(env Env, in Inputs, cfg *suite.Config, rep *report.Report) []pu
 	if cfg == nil {
 		file = ""
 	}
+	lineOf := func(scenario string, line int) int {
+		if cfg != nil {
+			for _, sc := range cfg.Scenarios {
+				if sc.Name == scenario {
+					line = sc.Line
+				}
+			}
+		}
+		return line
+	}
 	var out []publish.Annotation
 	for _, s := range rep.Scenarios {
 		var msgs []string
@@ -200,16 +215,16 @@ func annotations(env Env, in Inputs, cfg *suite.Config, rep *report.Report) []pu
 		if len(msgs) == 0 {
 			continue
 		}
-		line := s.ConfigLine
-		if cfg != nil {
-			for _, sc := range cfg.Scenarios {
-				if sc.Name == s.Scenario {
-					line = sc.Line
-				}
-			}
-		}
-		out = append(out, publish.Annotation{Level: "error", File: file, Line: line,
+		out = append(out, publish.Annotation{Level: "error", File: file, Line: lineOf(s.Scenario, s.ConfigLine),
 			Title: fmt.Sprintf("latgate: %s @ %s", s.Scenario, s.Endpoint), Msg: strings.Join(msgs, "; ")})
+	}
+	for _, c := range rep.Capacity {
+		// A capacity regression, and a head search that was cut: each
+		// fails the gate.
+		if c.Status == vocab.Regression || !c.Head.Result.Complete() {
+			out = append(out, publish.Annotation{Level: "error", File: file, Line: lineOf(c.Scenario, 0),
+				Title: fmt.Sprintf("latgate: capacity of %s @ %s", c.Scenario, c.Endpoint), Msg: c.Line() + "; " + c.Verdict()})
+		}
 	}
 	return out
 }

@@ -269,8 +269,27 @@ func TestSchemaProducedFiles(t *testing.T) {
 func TestSchemaReportGolden(t *testing.T) {
 	t.Parallel()
 	sch := compileSchema(t, "verdict.schema.json")
-	path := filepath.Join("..", "report", "testdata", "verdict.json")
-	mustValidate(t, sch, path, readFile(t, path))
+	for _, name := range []string{"verdict.json", "verdict-capacity.json"} {
+		path := filepath.Join("..", "report", "testdata", name)
+		mustValidate(t, sch, path, readFile(t, path))
+	}
+	// The capacity searches' mistakes.
+	good := readFile(t, filepath.Join("..", "report", "testdata", "verdict-capacity.json"))
+	for what, bad := range map[string]func(doc map[string]any){
+		"a status of checks only": func(doc map[string]any) { walk(doc, "capacity", 0).(map[string]any)["status"] = "over_budget" },
+		"an unknown limit":        func(doc map[string]any) { walk(doc, "capacity", 1, "head").(map[string]any)["limited_by"] = "slow" },
+		"no levels":               func(doc map[string]any) { delete(walk(doc, "capacity", 0, "head").(map[string]any), "levels") },
+		"a negative capacity":     func(doc map[string]any) { walk(doc, "capacity", 0, "base").(map[string]any)["capacity"] = -1.0 },
+		"a level without load": func(doc map[string]any) {
+			delete(walk(doc, "capacity", 0, "head", "levels", 0).(map[string]any), "load")
+		},
+	} {
+		doc := instance(t, good).(map[string]any)
+		bad(doc)
+		if sch.Validate(doc) == nil {
+			t.Errorf("the verdict schema accepts %s", what)
+		}
+	}
 }
 
 // walk returns the value at a path of object keys and array indexes.

@@ -71,7 +71,7 @@ const githubCSS = `body{margin:0;background:#fff;color:#1f2328}
 // request for a resource and the layout, as JSON in #latgate-probe.
 const probe = `<script>
 (function(){
- var out={errors:[],requests:[],tables:[],height:0,text:"",elements:[],points:0,bars:0,barsOutside:0,cells:[],changes:[],wrows:[],pages:[],imgs:[]};
+ var out={errors:[],requests:[],tables:[],height:0,text:"",elements:[],points:0,bars:0,barsOutside:0,cells:[],changes:[],wrows:[],pages:[],imgs:[],curves:[]};
  window.addEventListener("error",function(e){out.errors.push(String(e.message))});
  document.addEventListener("securitypolicyviolation",function(e){out.requests.push(e.blockedURI+" ("+e.violatedDirective+")")});
  var ce=console.error;console.error=function(){out.errors.push(Array.from(arguments).join(" "));ce.apply(console,arguments)};
@@ -99,6 +99,13 @@ const probe = `<script>
    out.pages.push(o)});
   root.querySelectorAll("figure.shot").forEach(function(f){var i=f.querySelector("img"),r=i.getBoundingClientRect();
    out.imgs.push({at:f.dataset.at,complete:i.complete,natural:i.naturalWidth,naturalH:i.naturalHeight,width:r.width,left:r.left,right:r.right,visible:getComputedStyle(i).visibility==="visible"&&r.height>0,caption:f.querySelector("figcaption").textContent,src:i.getAttribute("src").slice(0,23)})});
+  root.querySelectorAll("svg g.curve").forEach(function(g){var sb=g.ownerSVGElement.getBoundingClientRect(),c={metric:g.dataset.metric,slo:[],caps:[],points:[],outside:0};
+   var mid=function(e){var r=e.getBoundingClientRect();return {x:r.left+r.width/2,y:r.top+r.height/2,w:r.width}};
+   g.querySelectorAll("line.slo").forEach(function(l){c.slo.push({v:+l.dataset.ms,y:mid(l).y})});
+   g.querySelectorAll("line.capm").forEach(function(l){c.caps.push({side:l.classList.contains("base")?"base":"cur",load:+l.dataset.load,x:mid(l).x})});
+   g.querySelectorAll(".lpt").forEach(function(e){var m=mid(e),r=e.getBoundingClientRect();c.points.push({side:e.dataset.side,stat:e.dataset.stat,load:+e.dataset.load,v:+e.dataset.v,x:m.x,y:m.y,w:m.w,cut:e.tagName=="path"});
+    if(r.left<sb.left-0.5||r.right>sb.right+0.5||r.top<sb.top-0.5||r.bottom>sb.bottom+0.5)c.outside++});
+   out.curves.push(c)});
   var host=window.frameElement?parent.document:document; // a phone-wide frame (loadAt) reports to its page
   var p=host.createElement("pre");p.id="latgate-probe";p.textContent=JSON.stringify(out);host.body.appendChild(p);
  });
@@ -162,6 +169,25 @@ type probeResult struct {
 		Complete, Visible  bool
 		Natural, NaturalH  int
 		Width, Left, Right float64
+	}
+	// Curves are the latency–load charts of the capacity searches: the
+	// metric, the SLO lines (value, height), the capacity marks (side,
+	// load, position) and the points (side, statistic, load, value,
+	// centre, width, drawn as ▲ beyond the axis), and how many points
+	// lie outside their chart.
+	Curves []struct {
+		Metric string
+		SLO    []struct{ V, Y float64 }
+		Caps   []struct {
+			Side    string
+			Load, X float64
+		}
+		Points []struct {
+			Side, Stat       string
+			Load, V, X, Y, W float64
+			Cut              bool
+		}
+		Outside int
 	}
 }
 
@@ -272,7 +298,7 @@ func TestBrowserComments(t *testing.T) {
 			// Leaked markup: Markdown or HTML syntax shown as text. The
 			// hostile names are meant to show literally; take them out.
 			text := r.Text
-			for _, name := range []string{short(hostileName, 48), hostileName, "<script>alert(1)</script>", "| a | b |", "HTTP 500 <b>boom</b> | `x`"} {
+			for _, name := range []string{short(hostileName, 48), hostileName, "<script>alert(1)</script>", "| a | b |", "HTTP 500 <b>boom</b> | `x`", "max_requests <b>150</b> | `x` reached"} {
 				text = strings.ReplaceAll(text, name, "")
 			}
 			for _, leak := range []string{"<br>", "</", "<sub", "<details", "**", "&#", "&lt;", "&amp;", "|---", "\\["} {
@@ -362,6 +388,7 @@ func TestBrowserHTMLReport(t *testing.T) {
 			checkChangeChart(t, rep, r)
 			checkWaterfall(t, sc.name, r)
 			checkPageRuns(t, sc.name, r)
+			checkCurves(t, rep, r)
 			// The summary fits, its status column in view, at a laptop's
 			// 900 px and a phone's 390 px (its tables laid out as cards).
 			for _, w := range []int{900, 390} {
@@ -566,6 +593,94 @@ func checkPageRuns(t *testing.T, name string, r probeResult) {
 	}
 }
 
+// checkCurves: each capacity search draws its TTFT, inter-token and
+// throughput against the load, every level of each side a visible point
+// inside its chart; on each chart a higher value is drawn higher and a
+// larger load further right; a point over an SLO line is above it and one
+// within it below; each side's capacity is marked where its points at that
+// load are, and a cut search's not at all; each search's row is on the
+// page.
+func checkCurves(t *testing.T, rep *Report, r probeResult) {
+	t.Helper()
+	if len(r.Curves) != 3*len(rep.Capacity) {
+		t.Fatalf("%d latency–load charts drawn, want 3 for each of %d capacity searches", len(r.Curves), len(rep.Capacity))
+	}
+	for k, cv := range r.Curves {
+		c := rep.Capacity[k/3]
+		name := fmt.Sprintf("%s, %s chart", c.Name(), cv.Metric)
+		if want := []string{"ttft", "itl", "throughput"}[k%3]; cv.Metric != want {
+			t.Errorf("%s: chart %d is %s, want %s", name, k%3, cv.Metric, want)
+		}
+		levels := len(c.Head.Levels)
+		if c.Base != nil {
+			levels += len(c.Base.Levels)
+		}
+		if len(cv.Points) != 2*levels || cv.Outside > 0 {
+			t.Errorf("%s: %d points (%d outside the chart), want 2 for each of %d levels", name, len(cv.Points), cv.Outside, levels)
+		}
+		for i, a := range cv.Points {
+			if a.W <= 0 {
+				t.Errorf("%s: point %d is not drawn", name, i)
+			}
+			for _, b := range cv.Points[i+1:] {
+				if a.Load < b.Load && a.X >= b.X || !a.Cut && !b.Cut && a.V < b.V && a.Y < b.Y-0.5 {
+					t.Errorf("%s: %v at load %v is drawn at (%.1f, %.1f), %v at %v at (%.1f, %.1f)", name, a.V, a.Load, a.X, a.Y, b.V, b.Load, b.X, b.Y)
+				}
+			}
+			for _, slo := range cv.SLO {
+				if a.V > slo.V && a.Y > slo.Y || a.V < slo.V && a.Y < slo.Y {
+					t.Errorf("%s: %v at load %v is drawn on the wrong side of the SLO line at %v", name, a.V, a.Load, slo.V)
+				}
+			}
+		}
+		checkCapacityMarks(t, name, c, cv.Caps, cv.Points)
+		if cv.Metric == "ttft" && len(cv.SLO) == 0 {
+			t.Errorf("%s: no SLO line", name)
+		}
+	}
+	for _, c := range rep.Capacity {
+		if !strings.Contains(r.Text, c.Line()) {
+			t.Errorf("the page does not show %q", c.Line())
+		}
+	}
+}
+
+// checkCapacityMarks: each side with a capacity has one mark, at the x of
+// its points at that load; a cut search none.
+func checkCapacityMarks(t *testing.T, name string, c Capacity, caps []struct {
+	Side    string
+	Load, X float64
+}, points []struct {
+	Side, Stat       string
+	Load, V, X, Y, W float64
+	Cut              bool
+}) {
+	t.Helper()
+	sides := map[string]*CapacitySide{"cur": &c.Head, "base": c.Base}
+	for cls, s := range sides {
+		if s == nil {
+			continue
+		}
+		var marks []float64
+		for _, m := range caps {
+			if m.Side == cls {
+				marks = append(marks, m.X)
+				if want := s.Result.Capacity * float64(max(s.Result.Shards, 1)); m.Load != want {
+					t.Errorf("%s: %s's capacity marked at %v, want %v", name, cls, m.Load, want)
+				}
+				for _, p := range points {
+					if p.Side == cls && p.Load == m.Load && math.Abs(p.X-m.X) > 1 {
+						t.Errorf("%s: %s's capacity mark at x %.1f, its points at that load at %.1f", name, cls, m.X, p.X)
+					}
+				}
+			}
+		}
+		if want := !math.IsNaN(s.Result.Capacity) && s.Result.Complete(); len(marks) != map[bool]int{true: 1, false: 0}[want] {
+			t.Errorf("%s: %d marks of %s's capacity (%v, complete %v)", name, len(marks), cls, s.Result.Capacity, s.Result.Complete())
+		}
+	}
+}
+
 // checkFits: the page is no wider than a window of width px, and the
 // summary table fits in it with its status column in view.
 func checkFits(t *testing.T, r probeResult, width int) {
@@ -682,6 +797,17 @@ func TestScreenshots(t *testing.T) {
 	os.WriteFile(page, []byte(b.String()), 0o644)
 	shot(t, bin, page, filepath.Join(*screenshots, "report-html.png"), 1150, 1900, false)
 	shot(t, bin, page, filepath.Join(*screenshots, "report-html-dark.png"), 1150, 1900, true)
+	// The capacity searches alone: their table and the first one's curves.
+	rep := buildCase(t, suiteCases[slices.IndexFunc(suiteCases, func(sc suiteCase) bool { return sc.name == "capacity" })])
+	rep.Scenarios, rep.Result.Checks, rep.Tested = nil, nil, 0
+	rep.Headline = Headline(rep)
+	b.Reset()
+	if err := HTML(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	page = filepath.Join(dir, "capacity.html")
+	os.WriteFile(page, []byte(b.String()), 0o644)
+	shot(t, bin, page, filepath.Join(*screenshots, "report-capacity.png"), 1150, 1250, false)
 	b.Reset()
 	if err := TrendHTML(&b, trendFixture()); err != nil {
 		t.Fatal(err)

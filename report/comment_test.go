@@ -138,6 +138,8 @@ func checkComment(t *testing.T, name string, rep *Report, got, summary string) {
 		if strings.Contains(summary, "| Session p50") || !strings.Contains(summary, "| Total (session) p50 |") {
 			t.Error("the summary repeats Total as Session p50")
 		}
+	case "capacity":
+		checkCapacityComment(t, got)
 	case "large":
 		if len(rep.Result.Checks) < 900 {
 			t.Errorf("large case has %d checks, want about 1000", len(rep.Result.Checks))
@@ -162,8 +164,11 @@ func TestHTML(t *testing.T) {
 				t.Fatal(err)
 			}
 			got := b.String()
-			if sc.name == "fail" || sc.name == "agent" {
+			if sc.name == "fail" || sc.name == "agent" || sc.name == "capacity" {
 				golden(t, "report-"+sc.name+".html", []byte(got))
+			}
+			if n := strings.Count(got, "<g class=\"curve\""); n != 3*len(rep.Capacity) {
+				t.Errorf("%d latency–load charts, want 3 for each of %d capacity searches", n, len(rep.Capacity))
 			}
 			if sc.name == "agent" && (!strings.Contains(got, "aria-label=\"session waterfall\"") || !strings.Contains(got, "Answer: share of requests")) {
 				t.Error("the agent report lacks its waterfall or its answer distribution")
@@ -270,5 +275,51 @@ func TestBidiControlsShown(t *testing.T) {
 		if strings.ContainsRune(got, '\u202e') || !strings.Contains(got, "chat\ufffdgnp.exe") {
 			t.Errorf("%q keeps the override", got)
 		}
+	}
+}
+
+// checkCapacityComment: each capacity search is one row of the capacity
+// table, in words: the capacity with its interval, the base's and the
+// change, why the load above fails, the goodput and the status; a search
+// stopped at saturation and one cut by its cap say so, the cut one never as
+// a pass (no change, no goodput, no ✅); what a results file said is
+// escaped.
+func checkCapacityComment(t *testing.T, got string) {
+	t.Helper()
+	rows := map[string]string{}
+	for _, line := range strings.Split(got, "\n") {
+		for _, name := range []string{"| chat-capacity @ gpu-pool |", "| chat-rate @ gpu-pool |", "| &lt;script&gt;alert(1)&lt;/script&gt; @ &#124; a &#124; b &#124; |"} {
+			if strings.HasPrefix(line, name) {
+				rows[name] = line
+			}
+		}
+	}
+	for name, want := range map[string][]string{
+		"| chat-capacity @ gpu-pool |": {"| holds 6 users at TTFT p95 ≤ 400 ms (6 to 6); base 8 (8 to 8): -25% |", "| 7 users: TTFT p95 808 ms, over the SLO;",
+			"| 8.24 requests/s, 264 output tokens/s; base 10.1 requests/s, 323 output tokens/s |", "| ❌ capacity regression<br><sub>lower beyond 10% with confidence</sub> |"},
+		"| chat-rate @ gpu-pool |": {"holds 10 requests/s at TTFT p95 ≤ 8000 ms, error rate ≤ 5% (10 to 10)", "| 12 requests/s: saturated, 7.84 requests/s against 7.69 at 10 requests/s", "🆕 no baseline"},
+		"| &lt;script&gt;alert(1)&lt;/script&gt; @ &#124; a &#124; b &#124; |": {"| cut before it ended (max&#95;requests &lt;b&gt;150&lt;/b&gt; &#124; &#96;x&#96; reached): never a pass; 2 users passed so far; base 4 (4 to 4) |",
+			"| – (cut); base", "| ⚠️ cut: never a pass<br><sub>a search was cut, never a pass</sub> |", "base 5 users: 15 of 60 requests failed"},
+	} {
+		row, ok := rows[name]
+		if !ok {
+			t.Errorf("no capacity row %s in:\n%s", name, got)
+			continue
+		}
+		for _, w := range want {
+			if !strings.Contains(row, w) {
+				t.Errorf("capacity row lacks %q:\n%s", w, row)
+			}
+		}
+	}
+	if cut := rows["| &lt;script&gt;alert(1)&lt;/script&gt; @ &#124; a &#124; b &#124; |"]; strings.Contains(cut, "✅") || strings.Contains(cut, "%:") {
+		t.Errorf("the cut search reads as a pass or a change: %s", cut)
+	}
+	if !strings.HasPrefix(got, "<!-- latgate:comment key=\"k\" -->\n### ❌") ||
+		!strings.Contains(got, "**fail: 1 capacity regression, 1 search cut in 3 capacity searches; worst: chat-capacity @ gpu-pool holds 6 users") {
+		t.Errorf("the comment's heading and headline:\n%.600s", got)
+	}
+	if n := strings.Count(got, "<details><summary>Capacity levels of"); n != 3 {
+		t.Errorf("%d sections of capacity levels, want 3", n)
 	}
 }

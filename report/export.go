@@ -119,7 +119,10 @@ type bmfMetric struct {
 // per statistic ("ttft-p95", in milliseconds, with the distribution-free
 // confidence interval of the quantile as lower_value and upper_value when
 // there is one) and "error-rate" in percent. A statistic that was not
-// measured is left out.
+// measured is left out. A capacity search's benchmark holds the head's
+// "capacity" (users or requests per second, its interval as lower_value
+// and upper_value) and its "goodput-rps" and "goodput-tps"; a cut search
+// or one that found none is left out.
 func BMF(w io.Writer, r *Report) error {
 	out := map[string]map[string]bmfMetric{}
 	for _, s := range r.Scenarios {
@@ -147,6 +150,19 @@ func BMF(w io.Writer, r *Report) error {
 		if len(ms) > 0 {
 			out[key] = ms
 		}
+	}
+	for _, c := range r.Capacity {
+		// The head's capacity with its interval, and its goodput; a cut
+		// search has none.
+		h := c.Head.Result
+		if math.IsNaN(h.Capacity) || !h.Complete() {
+			continue
+		}
+		sh := float64(max(h.Shards, 1))
+		lo, hi := round3(h.Capacity*sh), round3(h.Upper*sh)
+		ms := map[string]bmfMetric{"capacity": {Value: lo, LowerValue: &lo, UpperValue: &hi},
+			"goodput-rps": {Value: round3(h.GoodRPS)}, "goodput-tps": {Value: round3(h.GoodTPS)}}
+		out[c.Endpoint+"/"+c.Scenario] = ms
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -69,6 +70,28 @@ func TestBMF(t *testing.T) {
 	}
 	if len(got) != len(rep.Scenarios) {
 		t.Errorf("%d benchmarks, want %d", len(got), len(rep.Scenarios))
+	}
+}
+
+// TestBMFCapacity: a capacity search's benchmark is the head's capacity
+// with its interval and its goodput; a cut search has none.
+func TestBMFCapacity(t *testing.T) {
+	t.Parallel()
+	rep := buildCase(t, suiteCases[slices.IndexFunc(suiteCases, func(sc suiteCase) bool { return sc.name == "capacity" })])
+	var b bytes.Buffer
+	if err := BMF(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]map[string]map[string]float64
+	if err := json.Unmarshal(b.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	c := got["gpu-pool/chat-capacity"]
+	if c["capacity"]["value"] != 6 || c["capacity"]["upper_value"] != 6 || c["goodput-rps"]["value"] <= 0 || got["gpu-pool/chat-rate"]["capacity"]["value"] != 10 {
+		t.Errorf("capacity measures %v", got)
+	}
+	if _, ok := got["| a | b |/<script>alert(1)</script>"]; ok {
+		t.Error("a cut search has a capacity measure")
 	}
 }
 

@@ -109,6 +109,13 @@ var suiteCases = []suiteCase{
 		c = append(c, pageRun(rng, "web", "chat-page", 40, 0.33, 52, 0.05))
 		return
 	}},
+	{"capacity", func(rng *rand.Rand) (b, c []results.Run) {
+		// Beside the capacity searches (capacityCases), one scenario
+		// measured at one load.
+		b = append(b, fixtureRun(rng, "gpu-pool", "chat-short", 60, 0.30, 0.010, 0, false, false))
+		c = append(c, fixtureRun(rng, "gpu-pool", "chat-short", 60, 0.31, 0.010, 0, false, false))
+		return
+	}},
 	{"large", func(rng *rand.Rand) (b, c []results.Run) {
 		// 4 endpoints × 15 scenarios: about 1,000 checks.
 		for e := range 4 {
@@ -143,6 +150,17 @@ func buildCase(t testing.TB, sc suiteCase) *Report {
 	pairs := results.Match(base, cur)
 	th := thresholds()
 	rep := Build(pairs, compare.Compare(compare.Pairs(pairs), th), th)
+	if cs := capacityCases[sc.name]; cs != nil {
+		// As gate adds them: a capacity regression fails the verdict, and
+		// so does a head search that was cut.
+		rep.Capacity = cs(rng)
+		for _, c := range rep.Capacity {
+			if c.Status == vocab.Regression || !c.Head.Result.Complete() {
+				rep.Verdict = vocab.Fail
+			}
+		}
+		rep.Headline = Headline(rep)
+	}
 	rep.Provenance = ProvenanceOf(base, cur)
 	rep.Provenance.Mode = "gate"
 	rep.Provenance.RunURL = "https://github.com/o/r/actions/runs/1"

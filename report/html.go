@@ -72,7 +72,11 @@ func (p *page) doc() {
 	p.s("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
 	p.s(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">` + "\n")
 	p.s(`<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark">` + "\n")
-	p.f("<title>%s</title>\n<style>%s\n%s</style></head>\n<body><main>\n", esc(title), htmlCSS, pageCSS)
+	css := htmlCSS + "\n" + pageCSS
+	if len(r.Capacity) > 0 {
+		css += "\n" + capacityCSS
+	}
+	p.f("<title>%s</title>\n<style>%s</style></head>\n<body><main>\n", esc(title), css)
 	icon, verdict := "✅", "latency pass"
 	if r.Verdict == vocab.Fail {
 		icon, verdict = "❌", "latency fail"
@@ -82,8 +86,11 @@ func (p *page) doc() {
 		p.f("<p class=\"sub\">%s</p>\n", p.provenance())
 	}
 	order := rank(r)
-	p.summary(order)
-	p.changeChart(order)
+	if len(r.Scenarios) > 0 || len(r.Capacity) == 0 {
+		p.summary(order)
+		p.changeChart(order)
+	}
+	p.capacitySummary()
 	p.s("<ul class=\"sub\">")
 	for _, w := range r.Warnings {
 		p.f("<li>%s</li>", esc(w))
@@ -92,6 +99,9 @@ func (p *page) doc() {
 		p.f("<li>%s</li>", esc(c))
 	}
 	p.f("<li>%s</li></ul>\n", esc(footnote(r, inline)))
+	for i, c := range r.Capacity {
+		p.capacitySection(i, c)
+	}
 	for _, i := range order {
 		p.scenario(i, r.Scenarios[i])
 	}
@@ -602,11 +612,12 @@ func legend(base bool) string {
 	return l + "<span><span class=\"sw\" style=\"background:var(--cur)\"></span>current</span></div>"
 }
 
-// frame draws axes and grid and returns the scales.
-func (p *page) frame(title string, width, xlo, xhi, ylo, yhi float64, xPct, yPct bool, xName string) (axis, axis) {
+// frame draws axes and grid and returns the scales; class is the chart's
+// own besides "chart" ("" for none).
+func (p *page) frame(title, class string, width, xlo, xhi, ylo, yhi float64, xPct, yPct bool, xName string) (axis, axis) {
 	x := axis{xlo, xhi, 48, width - 8}
 	y := axis{ylo, yhi, chartH - 28, 8}
-	p.f("<div class=\"chart\"><h3>%s</h3><svg width=\"%.0f\" height=\"%.0f\" role=\"img\" aria-label=\"%s\">\n", esc(title), width, chartH, esc(title))
+	p.f("<div class=\"%s\"><h3>%s</h3><svg width=\"%.0f\" height=\"%.0f\" role=\"img\" aria-label=\"%s\">\n", strings.TrimSpace("chart "+class), esc(title), width, chartH, esc(title))
 	for _, t := range ticks(ylo, yhi, 4) {
 		lbl := tickLabel(t, false)
 		if yPct {
@@ -640,7 +651,7 @@ func (p *page) ecdf(name string, base, cur []float64) {
 	if hi == lo {
 		lo, hi = lo-1, hi+1
 	}
-	x, y := p.frame(name+": share of requests ≤ x ms"+note, chartW, lo, hi, 0, 1, false, true, "ms")
+	x, y := p.frame(name+": share of requests ≤ x ms"+note, "", chartW, lo, hi, 0, 1, false, true, "ms")
 	for _, side := range []struct {
 		xs  []float64
 		cls string
@@ -681,7 +692,7 @@ func (p *page) timeline(s Scenario) {
 	if len(all) > 0 {
 		hi = all[len(all)-1]
 	}
-	x, y := p.frame("Each request in order: total (dots) and TTFT (small dots), ms", 2*chartW+16, 1, math.Max(float64(n), 2), 0, hi*1.05, false, false, "request #")
+	x, y := p.frame("Each request in order: total (dots) and TTFT (small dots), ms", "", 2*chartW+16, 1, math.Max(float64(n), 2), 0, hi*1.05, false, false, "request #")
 	for _, side := range []struct {
 		tot, ttft []float64
 		cls       string

@@ -55,6 +55,9 @@ type jsonVerdict struct {
 	Provenance *jsonProvenance `json:"provenance,omitempty"`
 	CostUSD    *float64        `json:"cost_usd,omitempty"`
 	Costs      []jsonCost      `json:"costs,omitempty"`
+	// Capacity is an addition to v1: the capacity searches, absent
+	// without any.
+	Capacity []jsonCapacity `json:"capacity,omitempty"`
 }
 
 type jsonProvenance struct {
@@ -120,7 +123,7 @@ func JSON(w io.Writer, r *Report) error {
 		Permutations: r.Result.Permutations,
 		Alpha:        r.Thresholds.Alpha, Tolerance: 100 * r.Thresholds.Tolerance, MinDelta: r.minDeltaMs(),
 		FailOn: r.failOn(), Checks: []jsonCheck{}, Warnings: append([]string{}, r.Warnings...),
-		Provenance: provenanceJSON(r.Provenance)}
+		Provenance: provenanceJSON(r.Provenance), Capacity: capacityJSON(r.Capacity)}
 	if len(r.Costs) > 0 {
 		usd := math.Round(r.CostUSD()*1e6) / 1e6
 		v.CostUSD = &usd

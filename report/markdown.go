@@ -145,7 +145,10 @@ func head(r *Report, opt MarkdownOptions, title string, order []int, maxRows int
 	if p := provenance(r); p != "" {
 		b.WriteString(p)
 	}
-	b.WriteString(summary(r, order, maxRows))
+	if len(r.Scenarios) > 0 || len(r.Capacity) == 0 {
+		b.WriteString(summary(r, order, maxRows)) // a suite of capacity searches has their table alone
+	}
+	b.WriteString(capacityMarkdown(r.Capacity))
 	b.WriteString(suiteNotesMarkdown(r))
 	b.WriteString(ranking(r))
 	return b.String()
@@ -516,4 +519,38 @@ func detailsRowNotes(s Scenario, row Row) []string {
 		notes = append(notes, fmt.Sprintf("Failed in the baseline: %d of %d (%s).", s.Base.N-s.Base.OK, s.Base.N, md(short(KindList(s.Base.ErrorKinds), 300))))
 	}
 	return notes
+}
+
+// capacityMarkdown is the capacity searches' table, a row each (at most
+// 20), and per search its levels in a collapsed section.
+func capacityMarkdown(cs []Capacity) string {
+	if len(cs) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("| capacity @ endpoint | capacity at the SLO | above it | goodput within the SLO | status |\n|---|---|---|---|---|\n")
+	for i, c := range cs {
+		if i == 20 {
+			fmt.Fprintf(&b, "\n<sub>%d more capacity searches in the job summary.</sub>\n", len(cs)-20)
+			break
+		}
+		e := c.escaped(func(s string) string { return md(short(s, 48)) })
+		d := e.details()
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s<br><sub>%s</sub> |\n", e.Name(), e.Line(),
+			strings.TrimPrefix(d[1], "above: "), strings.TrimPrefix(d[2], "goodput within the SLO: "), c.Badge(), e.reason())
+	}
+	b.WriteString("\n")
+	for i, c := range cs {
+		if i == 20 {
+			break
+		}
+		e := c.escaped(func(s string) string { return md(short(s, 80)) })
+		fmt.Fprintf(&b, "<details><summary>Capacity levels of <b>%s</b> @ %s</summary>\n\n", e.Scenario, e.Endpoint)
+		b.WriteString("| " + strings.Join(levelHeads, " | ") + " |\n|---|---:|---|---:|---:|---:|---:|---:|---:|---:|\n")
+		for _, row := range c.levelRows() {
+			b.WriteString("| " + strings.Join(row, " | ") + " |\n")
+		}
+		fmt.Fprintf(&b, "\n- %s.\n- %s\n\n</details>\n\n", e.details()[3], c.legend())
+	}
+	return b.String()
 }

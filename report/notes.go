@@ -137,7 +137,10 @@ func (n suiteNote) String() string { return n.legend + n.text }
 // the words too), the HTML and text renderers give inline and escape each
 // whole note.
 func suiteNotes(r *Report, esc func(string) string) []suiteNote {
-	notes := []suiteNote{{kind: noteUnits, text: "Latencies in ms, baseline → current (change). Status: every one that applies."}}
+	var notes []suiteNote
+	if len(r.Scenarios) > 0 || len(r.Capacity) == 0 {
+		notes = append(notes, suiteNote{kind: noteUnits, text: "Latencies in ms, baseline → current (change). Status: every one that applies."})
+	}
 	if r.Tested > 1 {
 		notes = append(notes, suiteNote{kind: noteIntervals, text: fmt.Sprintf("Intervals [in brackets, in the details] are each check's own 95%% interval; "+
 			"statuses are decided on p-values adjusted over the suite's %d checks, so an interval beyond the tolerance can still be inconclusive.", r.Tested)})
@@ -404,12 +407,22 @@ func removedNote(r *Report, esc func(string) string) string {
 // that fail the gate.
 func footnote(r *Report, esc func(string) string) string {
 	o := r.Thresholds
-	return fmt.Sprintf("Change: point estimate; interval: per-check 95%% bootstrap, not adjusted for the suite. "+
-		"Statuses: p-values adjusted over all %d checks (Westfall–Young maxT, family-wise α = %s); "+
-		"p50 by Mann-Whitney U, p95/p99 by tail exceedance of the baseline's quantile, errors by an exact permutation test. "+
-		"A regression must be confidently beyond %s%% and %s ms. "+
-		"Fails on: %s. Measured by latgate.",
-		r.Tested, trimFloat(o.Alpha), trimFloat(100*o.Tolerance), trimFloat(r.minDeltaMs()), esc(strings.Join(r.failOn(), ", ")))
+	out := ""
+	if len(r.Scenarios) > 0 || len(r.Capacity) == 0 {
+		out = fmt.Sprintf("Change: point estimate; interval: per-check 95%% bootstrap, not adjusted for the suite. "+
+			"Statuses: p-values adjusted over all %d checks (Westfall–Young maxT, family-wise α = %s); "+
+			"p50 by Mann-Whitney U, p95/p99 by tail exceedance of the baseline's quantile, errors by an exact permutation test. "+
+			"A regression must be confidently beyond %s%% and %s ms. ",
+			r.Tested, trimFloat(o.Alpha), trimFloat(100*o.Tolerance), trimFloat(r.minDeltaMs()))
+	}
+	if len(r.Capacity) > 0 {
+		alpha := trimFloat(r.Capacity[0].Head.Result.Spec.Alpha)
+		out += fmt.Sprintf("Capacity: the highest load at which each objective of the SLO holds with confidence (the exact binomial test "+
+			"on the requests that missed it, one-sided at α = %s) and the throughput still rises; a capacity regression is a head capacity "+
+			"lower than the base's beyond %s%% with confidence (the highest load the head is not shown to fail, below the highest the base passes). ",
+			alpha, trimFloat(100*o.Tolerance))
+	}
+	return out + fmt.Sprintf("Fails on: %s. Measured by latgate.", esc(strings.Join(r.failOn(), ", ")))
 }
 
 // sameBecause says why a row repeats another, where one reason does.

@@ -46,6 +46,10 @@ type Report struct {
 	// Costs are what each measured (endpoint, scenario) cost at the
 	// suite's pricing (both variants of an A/B run); empty without pricing.
 	Costs []Cost
+	// Capacity are the capacity searches, one per (endpoint, scenario)
+	// (the caller fills them: Build leaves them empty); the headline
+	// (Headline) says them.
+	Capacity []Capacity
 	// WithoutRequests is set when the runs were read without their
 	// requests (only their digests, BuildDigested): the formats that draw
 	// per-request values (Format.EveryRequest) cannot render the report.
@@ -775,6 +779,13 @@ func headline(r *Report, esc func(string) string) string {
 		parts = append([]string{plural(k, "untested check fails", "untested checks fail") + " the gate (fail_on: inconclusive)"}, parts...)
 	}
 	h := string(r.Verdict) + ": "
+	if c := capacityHeadline(r.Capacity, esc); c != "" {
+		h += c
+		if n == 0 {
+			return h
+		}
+		h += "; "
+	}
 	if len(parts) == 0 {
 		h += "no significant latency change in " + scen
 	} else {
@@ -785,6 +796,10 @@ func headline(r *Report, esc func(string) string) string {
 	}
 	return h
 }
+
+// Headline is the report's one-line verdict, plain: for a caller that
+// changed the verdict or the capacity searches after Build.
+func Headline(r *Report) string { return headline(r, func(s string) string { return s }) }
 
 func metricName(m vocab.Metric) string {
 	switch m {

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -133,6 +134,46 @@ func TestGoldenJSON(t *testing.T) {
 		if _, ok := v.Checks[0][key]; !ok {
 			t.Errorf("check lacks documented key %q", key)
 		}
+	}
+}
+
+// TestGoldenCapacity: the capacity searches in the terminal and in
+// latgate/verdict/v1.
+func TestGoldenCapacity(t *testing.T) {
+	t.Parallel()
+	i := slices.IndexFunc(suiteCases, func(sc suiteCase) bool { return sc.name == "capacity" })
+	rep := buildCase(t, suiteCases[i])
+	var b bytes.Buffer
+	Text(&b, rep, false)
+	golden(t, "report-capacity.txt", b.Bytes())
+	b.Reset()
+	if err := JSON(&b, rep); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "verdict-capacity.json", b.Bytes())
+	var v struct {
+		Capacity []struct {
+			Status     string
+			DeltaPct   *float64 `json:"delta_pct"`
+			Head, Base *struct {
+				Capacity  *float64
+				Complete  bool
+				LimitedBy string `json:"limited_by"`
+				Levels    []map[string]any
+			}
+		}
+	}
+	if err := json.Unmarshal(b.Bytes(), &v); err != nil || len(v.Capacity) != 3 {
+		t.Fatalf("%v: %d searches", err, len(v.Capacity))
+	}
+	ab, rate, cut := v.Capacity[0], v.Capacity[1], v.Capacity[2]
+	switch {
+	case ab.Status != "regression" || *ab.DeltaPct != -25 || *ab.Head.Capacity != 6 || *ab.Base.Capacity != 8 || len(ab.Head.Levels) != 6:
+		t.Errorf("the A/B search: %+v", ab)
+	case rate.Base != nil || rate.Head.LimitedBy != "saturated" || rate.Status != "no_baseline":
+		t.Errorf("the rate search: %+v", rate)
+	case cut.Head.Complete || cut.Head.Capacity != nil || cut.DeltaPct != nil || cut.Base.LimitedBy != "errors":
+		t.Errorf("the cut search reads as a pass: %+v", cut)
 	}
 }
 

@@ -61,6 +61,7 @@ func Text(w io.Writer, r *Report, color bool) {
 	for _, s := range r.Scenarios {
 		textScenario(w, s, color)
 	}
+	textCapacity(w, r.Capacity, color)
 	if rk := r.Rank(); rk != nil {
 		fmt.Fprintln(w, "Endpoints ranked by TTFT p95 (median over scenarios):")
 		for i, e := range rk {
@@ -86,6 +87,10 @@ func Text(w io.Writer, r *Report, color bool) {
 	o := r.Thresholds
 	if c := r.costLine(clean); c != "" {
 		fmt.Fprintln(w, c)
+	}
+	if len(r.Scenarios) == 0 && len(r.Capacity) > 0 {
+		fmt.Fprintf(w, "capacity regression = a capacity confidently lower beyond %s%%; fails on %s.\n", trimFloat(100*o.Tolerance), strings.Join(r.failOn(), ", "))
+		return
 	}
 	fmt.Fprintf(w, "%d checks, family-wise alpha %s; regression = confidently beyond %s%% and %s ms; fails on %s.\n",
 		r.Tested, trimFloat(o.Alpha), trimFloat(100*o.Tolerance), trimFloat(r.minDeltaMs()), strings.Join(r.failOn(), ", "))
@@ -189,4 +194,28 @@ func textSteps(w io.Writer, s Scenario) {
 			v(total, false), v(total, true), v(func(x *StepBreakdown) Stage { return x.ToolTime }, false), arrow(b.cache(), cur.Cache, "%"))
 	}
 	t.write(w)
+}
+
+// textCapacity is each capacity search's row, its details and its levels.
+func textCapacity(w io.Writer, cs []Capacity, color bool) {
+	if len(cs) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "Capacity at the SLO (the highest load at which every objective holds with confidence):")
+	for _, c := range cs {
+		fmt.Fprintf(w, "%s: %s\n", clean(c.Name()), clean(c.Line()))
+		for i, d := range c.details() {
+			if i == 0 && color && ansi[c.Status] != "" {
+				d = ansi[c.Status] + d + "\x1b[0m"
+			}
+			fmt.Fprintf(w, "  %s\n", clean(d))
+		}
+		t := newTable(append([]string{"  " + levelHeads[0]}, levelHeads[1:]...)...)
+		t.alignLeft = map[int]bool{0: true, 2: true}
+		for _, row := range c.levelRows() {
+			t.row(append([]string{"  " + row[0]}, row[1:]...)...)
+		}
+		t.write(w)
+		fmt.Fprintln(w)
+	}
 }

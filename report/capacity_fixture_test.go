@@ -1,0 +1,139 @@
+package report
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/latgate/latgate/capacity"
+	"github.com/latgate/latgate/compare"
+	"github.com/latgate/latgate/results"
+	"github.com/latgate/latgate/vocab"
+)
+
+// slotServer is the fixtures' serving engine: slots answers at once, the
+// others wait in arrival order for a free slot; a first token ttft (log-
+// normal) after a slot is free plus prefill for each other request in
+// the batch, then 31 gaps of itl. The times are milliseconds.
+type slotServer struct {
+	slots                int
+	ttft, prefill, itl   float64
+	failEvery, failAbove int // every failEvery-th request fails above failAbove users (0: none)
+}
+
+// level measures n requests at load: users at once (closed loop: each
+// user sends again when answered), or requests per second (vary rate:
+// Poisson arrivals), and returns the run labelled with the level.
+func (sv slotServer) level(rng *rand.Rand, name [2]string, vary vocab.Vary, load float64, step, n int, variant vocab.Side) results.Run {
+	run := results.Run{Endpoint: name[0], Scenario: name[1], Variant: variant, Model: "llama-8b", Fingerprint: "sha256:c",
+		Level: &results.Level{Vary: vary, Value: load, Step: step}}
+	free := make([]float64, sv.slots) // when each slot is next free
+	users := make([]float64, max(int(load), 1))
+	next := 0.0
+	for i := range n {
+		var sent float64
+		u := 0
+		if vary == vocab.VaryRate {
+			next += -math.Log(1-rng.Float64()) * 1000 / load
+			sent = next
+		} else {
+			u = slices.Index(users, slices.Min(users))
+			sent = users[u]
+		}
+		k := slices.Index(free, slices.Min(free))
+		start := math.Max(sent, free[k])
+		batch := 0
+		for _, f := range free {
+			if f > start {
+				batch++
+			}
+		}
+		first := start - sent + sv.ttft*math.Exp(0.15*rng.NormFloat64()) + sv.prefill*float64(batch)
+		q := results.Request{SentMs: sent, ITLMs: []float64{}}
+		if sv.failEvery > 0 && load > float64(sv.failAbove) && i%sv.failEvery == 0 {
+			q.Error, q.Failure, q.Status = "HTTP 503: overloaded", vocab.HTTPStatus, 503
+			free[k], users[u] = start+5, sent+first
+			run.Requests = append(run.Requests, q)
+			continue
+		}
+		gaps, sum := make([]float64, 31), 0.0
+		for j := range gaps {
+			gaps[j] = sv.itl * (1 + 0.02*float64(batch)) * math.Exp(0.1*rng.NormFloat64())
+			sum += gaps[j]
+		}
+		q.OK, q.Status, q.TTFTMs, q.TTFCMs, q.TotalMs, q.PerceivedMs = true, 200, f64(first), f64(first), f64(first+sum), f64(first)
+		q.ITLMs, q.TPOTMs, q.OutputTokens, q.TokensSource = gaps, f64(sum/31), 32, "usage"
+		free[k] = sent + first + sum
+		users[u] = sent + first + sum
+		run.Requests = append(run.Requests, q)
+	}
+	return run
+}
+
+// search runs a capacity search of spec against sv, as gate does level by
+// level, into f: its level runs and its record (why: what cut it).
+func (sv slotServer) search(rng *rand.Rand, f *results.File, name [2]string, spec capacity.Spec, variant vocab.Side, why string) CapacitySide {
+	s := capacity.New(spec)
+	step := 0
+	for v, ok := s.Next(); ok; v, ok = s.Next() {
+		step++
+		run := sv.level(rng, name, spec.Vary, v, step, spec.Requests, variant)
+		f.Runs = append(f.Runs, run)
+		s.Add(&f.Runs[len(f.Runs)-1], spec.Requests+spec.Warmup, spanMs(&run))
+	}
+	r := s.Result()
+	if r.Complete() {
+		why = ""
+	}
+	rec := r.Record(name[0], name[1], variant, why)
+	f.Capacity = append(f.Capacity, rec)
+	return CapacitySideOf(f, rec, r)
+}
+
+func spanMs(run *results.Run) float64 {
+	q := run.Requests[len(run.Requests)-1]
+	return q.SentMs + msOr(q.TotalMs, 0)
+}
+
+// capacityCases are the capacity searches of the report's cases, by the
+// case's name.
+var capacityCases = map[string]func(rng *rand.Rand) []Capacity{
+	// An A/B run: the base serves 8 slots, the head 6 (−25 %) at TTFT p95
+	// ≤ 400 ms; a rate search of the head alone that saturates before it
+	// misses its SLO; and a search whose head was cut by its cap.
+	"capacity": func(rng *rand.Rand) []Capacity {
+		f, name := &results.File{}, [2]string{"gpu-pool", "chat-capacity"}
+		spec := capacity.Spec{Vary: vocab.VaryConcurrency, From: 1, To: 64, Step: 1, Requests: 60, Alpha: 0.05,
+			SLO: []compare.Budget{{Metric: vocab.TTFT, Stat: vocab.P95, Value: 400}}}
+		base := slotServer{slots: 8, ttft: 180, prefill: 12, itl: 14}.search(rng, f, name, spec, vocab.Base, "")
+		head := slotServer{slots: 6, ttft: 180, prefill: 12, itl: 14}.search(rng, f, name, spec, vocab.Head, "")
+		ab := compareCapacity(name, base, &head)
+
+		f, name = &results.File{}, [2]string{"gpu-pool", "chat-rate"}
+		rate := capacity.Spec{Vary: vocab.VaryRate, From: 2, To: 64, Step: 2, Requests: 60, Alpha: 0.05,
+			SLO: []compare.Budget{{Metric: vocab.TTFT, Stat: vocab.P95, Value: 8000}, {Metric: vocab.Errors, Stat: vocab.Rate, Value: 0.05}}}
+		sat := slotServer{slots: 4, ttft: 150, prefill: 5, itl: 10}.search(rng, f, name, rate, "", "")
+		alone := compareCapacity(name, sat, nil)
+
+		// Hostile names and cause; the base fails on errors above 4 users.
+		f, name = &results.File{}, [2]string{"| a | b |", "<script>alert(1)</script>"}
+		capped := spec
+		capped.MaxRequests = 150
+		cb := slotServer{slots: 8, ttft: 180, prefill: 12, itl: 14, failEvery: 4, failAbove: 4}.search(rng, f, name, spec, vocab.Base, "")
+		ch := slotServer{slots: 8, ttft: 180, prefill: 12, itl: 14}.search(rng, f, name, capped, vocab.Head, "max_requests <b>150</b> | `x` reached")
+		return []Capacity{ab, alone, compareCapacity(name, cb, &ch)}
+	},
+}
+
+// compareCapacity compares two sides as gate does: head nil for a search
+// of one variant (base is then the head).
+func compareCapacity(name [2]string, base CapacitySide, head *CapacitySide) Capacity {
+	c := Capacity{Endpoint: name[0], Scenario: name[1], SameSLO: true, Tolerance: 0.10, Status: vocab.NoBaseline, DeltaPct: math.NaN()}
+	if head == nil {
+		c.Head = base
+		return c
+	}
+	ch := capacity.Compare(base.Result, head.Result, 0.10)
+	c.Head, c.Base, c.Status, c.DeltaPct = *head, &base, ch.Status, ch.DeltaPct
+	return c
+}
