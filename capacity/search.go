@@ -196,21 +196,32 @@ func (s *Search) decide(run *results.Run) Level {
 }
 
 // saturated reports whether lv's throughput rose by less than a quarter of
-// the load it adds over the nearest passing level below it, when that is
-// at least 1.5 times lower (a level stopped early is decided on its
-// objectives: its few requests do not measure a throughput).
+// the load it adds over the level it is judged against (Against; a level
+// stopped early is decided on its objectives: its few requests do not
+// measure a throughput).
 func (s *Search) saturated(lv Level) bool {
-	var below *Level
-	for i := range s.levels {
-		if l := &s.levels[i]; l.Passes() && l.Value < lv.Value && (below == nil || l.Value > below.Value) {
-			below = l
-		}
-	}
-	if below == nil || lv.Value < 1.5*below.Value || !(below.Throughput > 0) {
+	below := Against(s.levels, lv.Value)
+	if below == nil || !(below.Throughput > 0) {
 		return false
 	}
 	added := lv.Value/below.Value - 1
 	return lv.Throughput < below.Throughput*(1+added/4)
+}
+
+// Against is the level that a level of load v, measured after levels, is
+// judged saturated against: the highest passing level of levels below v,
+// when v is at least 1.5 times its load; nil else (no saturation check).
+func Against(levels []Level, v float64) *Level {
+	var below *Level
+	for i := range levels {
+		if l := &levels[i]; l.Passes() && l.Value < v && (below == nil || l.Value > below.Value) {
+			below = l
+		}
+	}
+	if below == nil || v < 1.5*below.Value {
+		return nil
+	}
+	return below
 }
 
 // limitOf is why a level that does not pass does not: errors when its

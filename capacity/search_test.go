@@ -168,6 +168,22 @@ func TestSearchStopsAtSaturation(t *testing.T) {
 	}
 }
 
+// A level is judged saturated against the highest passing level measured
+// before it, when at least 1.5 times as loaded: 12 against 8 (10, which
+// passes, measured after it), 10 against none (too close to 8).
+func TestAgainst(t *testing.T) {
+	levels := []Level{{Value: 4, Status: vocab.OK}, {Value: 8, Status: vocab.OK}, {Value: 16, Status: vocab.OverBudget}}
+	if b := Against(levels, 12); b == nil || b.Value != 8 {
+		t.Errorf("12 against %v, want 8", b)
+	}
+	if b := Against(levels, 10); b != nil {
+		t.Errorf("10 against %v, want none", b.Value)
+	}
+	if b := Against(levels[:0], 12); b != nil {
+		t.Errorf("12 against %v with nothing measured, want none", b.Value)
+	}
+}
+
 // A level whose requests fail is limited by errors, and stops early.
 func TestSearchErrors(t *testing.T) {
 	e := &engine{slots: 100, service: 100, ttft: 10, failEvery: 3, rng: rand.New(rand.NewPCG(7, 8))}

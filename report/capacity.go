@@ -190,7 +190,7 @@ func (s CapacitySide) Above() string {
 	switch l.Limit {
 	case vocab.LimitSaturated:
 		out := at + fmt.Sprintf("saturated, %s requests/s", rate(l.Throughput))
-		if b := s.below(l.Value); b != nil {
+		if b := s.against(l); b != nil {
 			out += fmt.Sprintf(" against %s at %s: throughput rose less than a quarter of the added load", rate(b.Throughput), s.load(b.Value))
 		}
 		return out
@@ -214,15 +214,17 @@ func (s CapacitySide) Above() string {
 	return at + "does not pass"
 }
 
-// below is the highest passing level under v.
-func (s CapacitySide) below(v float64) *LevelPoint {
-	var out *LevelPoint
+// against is the level the search judged l saturated against
+// (capacity.Against of the levels measured before it).
+func (s CapacitySide) against(l *LevelPoint) *capacity.Level {
+	var before []capacity.Level
 	for i := range s.Levels {
-		if l := &s.Levels[i]; l.Passes() && l.Value < v && (out == nil || l.Value > out.Value) {
-			out = l
+		if &s.Levels[i] == l {
+			break
 		}
+		before = append(before, s.Levels[i].Level)
 	}
-	return out
+	return capacity.Against(before, l.Value)
 }
 
 // statText is an objective's statistic at a level: "TTFT p95 172 ms",
