@@ -186,7 +186,11 @@ func (p *page) curve(c Capacity, m vocab.Metric, title, unit string) {
 		title += " (▲: beyond 3 × the SLO)"
 	}
 	// The top fifth is the capacities' labels' (and ▲'s) band.
-	x, y := p.frame(title, "ccurve", curveW, 0, math.Max(xhi, 1)*1.05, 0, hi/0.8, false, false, unit)
+	xhi = math.Max(xhi, 1) * 1.05
+	if c.Head.Result.Spec.Vary == vocab.VaryConcurrency {
+		xhi = wholeTicks(xhi)
+	}
+	x, y := p.frame(title, "ccurve", curveW, 0, xhi, 0, hi/0.8, false, false, unit)
 	p.s("<g class=\"curve\" data-metric=\"" + string(m) + "\">")
 	p.capacityMarks(x, y, sides)
 	slo := false
@@ -272,6 +276,20 @@ func (p *page) curveLines(x, y axis, s curveSide, m vocab.Metric, hi float64) {
 			cls += " p50"
 		}
 		p.f("<path class=\"%s\" d=\"%s\"/>%s\n", cls, path.String(), marks.String())
+	}
+}
+
+// wholeTicks widens an axis from 0 to hi until its ticks fall on whole
+// numbers (users: no "2.5 users" tick): ticks(0, 2.1, 5) step by 0.5 and
+// ticks(0, 10.5, 5) by 2.5, so those axes reach to 2.5 (by 1) and 12.5 (by
+// 5).
+func wholeTicks(hi float64) float64 {
+	for {
+		t := ticks(0, hi, 5)
+		if len(t) < 2 || t[1] == math.Trunc(t[1]) {
+			return hi
+		}
+		hi = 5 * t[1] * (1 + 1e-9) // the next step up
 	}
 }
 

@@ -177,6 +177,25 @@ func TestGoldenCapacity(t *testing.T) {
 	}
 }
 
+// A users axis of the latency–load curves has whole-user ticks whatever
+// its top (no "0.5" or "2.5 users"), and still reaches past it.
+func TestWholeTicks(t *testing.T) {
+	t.Parallel()
+	for users := 1; users <= 200; users++ {
+		hi := float64(users) * 1.05
+		got := wholeTicks(hi)
+		ts := ticks(0, got, 5)
+		if got < hi || len(ts) < 2 {
+			t.Fatalf("%d users: axis to %v, ticks %v", users, got, ts)
+		}
+		for _, v := range ts {
+			if v != math.Trunc(v) {
+				t.Fatalf("%d users: axis to %v, ticks %v", users, got, ts)
+			}
+		}
+	}
+}
+
 func TestReportContent(t *testing.T) {
 	t.Parallel()
 	r := build(t)
