@@ -91,8 +91,11 @@ bench-realtime:
 	$(GO) test -count=1 -run '^TestFidelityRealtime$$' -v -timeout 30m ./probe -fidelity
 
 # A real inference engine (Ollama built from the Go module proxy); minutes.
+# Then its capacity: OLLAMA_NUM_PARALLEL=4 against 1 in latgate ab (62-80 s
+# on the shared 2-core machine; docs/performance.md).
 e2e-real:
 	bash scripts/e2e-real.sh
+	bash scripts/e2e-real/capacity.sh
 
 # A real Vercel AI SDK chat route (the ai package from npm, pinned, and its
 # mock model; Node 22 from npm too): latgate's api: ai-sdk against the
