@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/latgate/latgate/capacity"
@@ -312,6 +313,40 @@ func (m *measurement) levelRun(i int, pl planned, sk *sink, cfg, baseCfg *suite.
 	run.Level = &label
 	sk.spent.fill(i, recs, &run)
 	return run, true
+}
+
+// searchesPlan says a plan's capacity searches in its plan line ("" for
+// none): "1 capacity search per side (chat-capacity @ local: 1 to 64
+// users, 60 requests a level), base and head alternating level by level,
+// at most 1440 requests for the two sides", most being the measured
+// requests they may send.
+func searchesPlan(searches []searchPlan, most int) string {
+	if len(searches) == 0 {
+		return ""
+	}
+	ab := false
+	var each []string
+	for _, sp := range searches {
+		ab = ab || sp.base != nil
+		c, unit := sp.head.scenario.Capacity, "users"
+		if c.Vary == vocab.VaryRate {
+			unit = "requests/s"
+		}
+		each = append(each, fmt.Sprintf("%s @ %s: %g to %g %s, %d requests a level", sp.head.scenario.Name, sp.head.endpoint.Name, c.From, c.To, unit, c.RequestsPerLevel))
+	}
+	s := plural(len(searches), "capacity search", "capacity searches")
+	if ab {
+		s += " per side"
+	}
+	s += " (" + strings.Join(each, "; ") + ")"
+	if ab {
+		s += ", base and head alternating level by level"
+	}
+	s += fmt.Sprintf(", at most %d requests", most)
+	if ab {
+		s += " for the two sides"
+	}
+	return s
 }
 
 // searchesNote names the capacity searches' share of a plan's requests.

@@ -70,7 +70,7 @@ func (p *progress) record(group int, rec probe.Record, warmup bool) {
 		p.wave = append(p.wave, took)
 		if len(p.wave) >= p.firstWave() {
 			p.planned = true
-			fmt.Fprintln(p.w, planLine(p.m.plan, p.m.groups, p.meanWave(), p.looks))
+			fmt.Fprintln(p.w, p.planText())
 		}
 	}
 	if warmup {
@@ -129,16 +129,55 @@ func (p *progress) left(group int, elapsed time.Duration) string {
 			rest += max(p.planOf(g)-p.byGroup[g], 0)
 		}
 	}
-	if rest <= 0 {
+	search := p.searchLeft()
+	if rest+search <= 0 {
 		return "about 0s left"
 	}
-	most := roundDur(time.Duration(per * float64(rest)))
+	most := roundDur(time.Duration(per * float64(rest+search)))
 	next, stopped := p.looks(group)
-	if next == 0 || stopped {
+	switch {
+	case search > 0 && (next == 0 || stopped):
+		// A capacity search ends at the first load its SLO fails.
+		return "at most " + most + " left"
+	case next == 0 || stopped:
 		return "about " + most + " left"
 	}
 	need := max(next*p.sides(group)-p.byGroup[group], 0)
 	return fmt.Sprintf("about %s to the look at %d%s, at most %s left", roundDur(time.Duration(per*float64(need))), next, perSideOf(p.m.groups[group]), most)
+}
+
+// searchLeft is the most measured requests the capacity searches may
+// still send beyond the levels begun: their share of the plan's total
+// less a full level for each level begun (whose own rest the groups
+// count).
+func (p *progress) searchLeft() int {
+	n := p.total
+	for g := range p.m.groups {
+		n -= p.planOf(g)
+	}
+	return max(n, 0)
+}
+
+// planText is the plan line: the scenarios measured at one load (the
+// groups before the first level of a capacity search), then the searches.
+func (p *progress) planText() string {
+	n := 0
+	for n < len(p.m.plan) && p.m.plan[n].level == nil {
+		n++
+	}
+	most := p.total
+	for g := range n {
+		most -= p.planOf(g)
+	}
+	searches := searchesPlan(p.m.searches, max(most, 0))
+	if n == 0 {
+		return fmt.Sprintf("latgate: plan: %s; at %s a request (the first level's first wave)", searches, roundDur(p.meanWave()))
+	}
+	line := planLine(p.m.plan[:n], p.m.groups[:n], p.meanWave(), p.looks)
+	if searches != "" {
+		line += "; then " + searches
+	}
+	return line
 }
 
 // planOf is a group's measured requests planned (both variants).

@@ -8,6 +8,7 @@ import (
 
 	"github.com/latgate/latgate/probe"
 	"github.com/latgate/latgate/suite"
+	"github.com/latgate/latgate/vocab"
 )
 
 func TestProgressCountsMeasuredRequestsWithETA(t *testing.T) {
@@ -87,5 +88,48 @@ func TestProgressCountsTheLooks(t *testing.T) {
 	}
 	if got := p.left(0, clock.Sub(p.measured)); got != "about 40s left" {
 		t.Errorf("after the stop: %q, want the second scenario's 80 requests at 0.5 s", got)
+	}
+}
+
+// TestProgressSaysTheSearches: a scenario at one load, then a capacity
+// search (1 to 8 users, 40 requests a level: at most 200). The plan line
+// says the search after the scenario's own plan, and the time left is at
+// most the search's requests more, at the pace so far: a search ends where
+// its SLO fails, so nothing tells how many it sends.
+func TestProgressSaysTheSearches(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	clock := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	now := func() time.Time { return clock }
+	ep := suite.Endpoint{Name: "e"}
+	capSc := suite.Scenario{Name: "cap", Capacity: &suite.Capacity{Vary: vocab.VaryConcurrency, From: 1, To: 8, Step: 1, RequestsPerLevel: 40}}
+	m := &measurement{
+		plan:   []planned{{scenario: suite.Scenario{Name: "chat"}, endpoint: ep}},
+		groups: []probe.Group{{Requests: 10, Concurrency: 1}}, measuredPlanned: 210,
+		searches: []searchPlan{{head: planned{scenario: capSc, endpoint: ep}}},
+	}
+	p := newProgress(&out, false, m, nil, now)
+	clock = clock.Add(3 * time.Second)
+	p.record(0, probe.Record{OK: true}, false)
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	for i, want := range []string{
+		"latgate: plan: 1 scenario, 10 requests, 1 lane of 1 request in flight; at 3s a request (the first wave): about 30s; " +
+			"then 1 capacity search (cap @ e: 1 to 8 users, 40 requests a level), at most 200 requests",
+		"latgate: 1/210 requests (0%), 0 failed, 3s elapsed, at most 10m27s left, now chat @ e", // 9 + 200 at 3 s
+	} {
+		if i >= len(lines) || lines[i] != want {
+			t.Fatalf("line %d\n got %q\nwant %q", i, lines, want)
+		}
+	}
+	// The search's first level begun: its own 40, and 160 more at most.
+	m.plan = append(m.plan, planned{scenario: capSc, endpoint: ep, level: &levelPlan{}})
+	m.groups = append(m.groups, probe.Group{Requests: 40, Concurrency: 1})
+	for range 9 { // the scenario's other 9, 3 s each
+		clock = clock.Add(3 * time.Second)
+		p.record(0, probe.Record{OK: true}, false)
+	}
+	p.record(1, probe.Record{OK: true}, false) // 11 in 30 s
+	if got := p.left(1, clock.Sub(p.measured)); got != "at most "+roundDur(time.Duration(199)*30*time.Second/11)+" left" {
+		t.Errorf("in the search: %q", got)
 	}
 }
