@@ -51,7 +51,8 @@ type Group struct {
 	// variant that has fewer) reach n = MinRequests, MinRequests+Batch, …,
 	// below Requests, after those records went to Sink; recording why it
 	// stopped is the caller's business. No record is taken while Decide
-	// runs, so a worker that finishes meanwhile starts nothing new. When it
+	// runs, so a worker that finishes meanwhile starts nothing new, and the
+	// worker whose record completed the look waits for it too. When it
 	// says stop, no further planned request of the group is sent, in any
 	// lane: requests in flight finish and are recorded, and an A/B group
 	// then sends only the variant sent fewer times until both were sent as
@@ -332,6 +333,11 @@ type phase struct {
 	start  time.Time // SentAt and the open-loop arrivals count from here
 	// enough is set when the group's decider stopped it (adaptive sampling).
 	enough atomic.Bool
+	// taken is the aggregator's word to the worker whose record it took
+	// that it is done with it (the look taken): only then does the worker
+	// take its next slot, so that a look that stops the group stops the
+	// worker that brought it the record too.
+	taken chan struct{}
 	// mu guards sent: the requests dispatched per variant, which an A/B
 	// group's stop balances.
 	mu   sync.Mutex
@@ -353,7 +359,7 @@ func (r *Runner) phase(ctx context.Context, gi int, g Group, lanes [][]slot, war
 		return
 	}
 	clk := clock.Or(r.Prober.Clock)
-	ph := &phase{r: r, ctx: ctx, gi: gi, g: g, warmup: warmup, b: b, gs: gs, clk: clk, start: clk.Now(), sent: map[vocab.Side]int{}}
+	ph := &phase{r: r, ctx: ctx, gi: gi, g: g, warmup: warmup, b: b, gs: gs, clk: clk, start: clk.Now(), sent: map[vocab.Side]int{}, taken: make(chan struct{})}
 	records := make(chan Record)
 	var wg sync.WaitGroup
 	for _, slots := range lanes {
@@ -465,42 +471,57 @@ func (ph *phase) work(l *lane, records chan<- Record) {
 			ph.b.spend(ph.b.limits.Cost(ph.gi, rec))
 		}
 		records <- rec
+		<-ph.taken
 	}
 }
 
 // aggregate hands each record to the caller, takes the adaptive looks and
-// stops the run on fail-fast, until the workers are done.
+// stops the run on fail-fast, until the workers are done. It tells the
+// worker whose record it took when it is done with it (ph.taken).
 func (ph *phase) aggregate(records <-chan Record) {
-	r, g := ph.r, ph.g
-	isAdaptive, batch := g.adaptive()
-	isAdaptive = isAdaptive && !ph.warmup
-	next := g.MinRequests // the next look, in records per variant
-	count := map[vocab.Side]int{}
+	isAdaptive, batch := ph.g.adaptive()
+	lk := &looks{on: isAdaptive && !ph.warmup, batch: batch, next: ph.g.MinRequests, count: map[vocab.Side]int{}}
 	for rec := range records {
-		if ph.ctx.Err() != nil && !rec.OK {
-			continue // aborted by the interrupt: not a server failure
-		}
-		if r.OnRecord != nil {
-			r.OnRecord(ph.gi, rec, ph.warmup)
-		}
-		if !ph.warmup && r.Sink != nil {
-			r.Sink(ph.gi, rec)
-		}
-		if isAdaptive && !ph.enough.Load() {
-			count[rec.Variant]++
-			have := count[rec.Variant]
-			if g.Head != nil {
-				have = min(count[vocab.Base], count[vocab.Head])
-			}
-			if have >= next && next < g.Requests {
-				if g.Decide(next) {
-					ph.enough.Store(true)
-				}
-				next += batch
-			}
-		}
-		ph.failFast(rec)
+		ph.hand(rec, lk)
+		ph.taken <- struct{}{}
 	}
+}
+
+// looks is where a group's adaptive looks stand: the next one, in records
+// per variant, and the records per variant so far.
+type looks struct {
+	on          bool
+	batch, next int
+	count       map[vocab.Side]int
+}
+
+// hand gives one record to the caller, then takes the adaptive look it
+// completes, if any, and checks fail-fast.
+func (ph *phase) hand(rec Record, lk *looks) {
+	r, g := ph.r, ph.g
+	if ph.ctx.Err() != nil && !rec.OK {
+		return // aborted by the interrupt: not a server failure
+	}
+	if r.OnRecord != nil {
+		r.OnRecord(ph.gi, rec, ph.warmup)
+	}
+	if !ph.warmup && r.Sink != nil {
+		r.Sink(ph.gi, rec)
+	}
+	if lk.on && !ph.enough.Load() {
+		lk.count[rec.Variant]++
+		have := lk.count[rec.Variant]
+		if g.Head != nil {
+			have = min(lk.count[vocab.Base], lk.count[vocab.Head])
+		}
+		if have >= lk.next && lk.next < g.Requests {
+			if g.Decide(lk.next) {
+				ph.enough.Store(true)
+			}
+			lk.next += lk.batch
+		}
+	}
+	ph.failFast(rec)
 }
 
 // failFast stops the run on a stream that cannot be read as configured

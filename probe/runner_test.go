@@ -702,9 +702,10 @@ func TestAdaptiveStop(t *testing.T) {
 				}
 				want, slack := tt.n, 0
 				if tt.stopAt > 0 {
-					// In flight at the stop: up to one per worker; for A/B
-					// the variant behind then catches up.
-					want, slack = tt.stopAt, tt.conc*max(tt.lanes, 1)+tt.block
+					// In flight at the stop: up to one per worker but the
+					// one whose record the look took (it starts nothing
+					// more); for A/B the variant behind then catches up.
+					want, slack = tt.stopAt, tt.conc*max(tt.lanes, 1)-1+tt.block
 				}
 				for _, v := range []vocab.Side{"", vocab.Base, vocab.Head} {
 					if v == "" && tt.ab || v != "" && !tt.ab {
