@@ -91,7 +91,7 @@ bench-realtime:
 	$(GO) test -count=1 -run '^TestFidelityRealtime$$' -v -timeout 30m ./probe -fidelity
 
 # A real inference engine (Ollama built from the Go module proxy); minutes.
-# Then its capacity: OLLAMA_NUM_PARALLEL=4 against 1 in latgate ab (62-80 s
+# Then its capacity: OLLAMA_NUM_PARALLEL=4 against 1 in latgate ab (50-85 s
 # on the shared 2-core machine; docs/performance.md).
 e2e-real:
 	bash scripts/e2e-real.sh
