@@ -333,10 +333,11 @@ type phase struct {
 	start  time.Time // SentAt and the open-loop arrivals count from here
 	// enough is set when the group's decider stopped it (adaptive sampling).
 	enough atomic.Bool
-	// taken is the aggregator's word to the worker whose record it took
-	// that it is done with it (the look taken): only then does the worker
-	// take its next slot, so that a look that stops the group stops the
-	// worker that brought it the record too.
+	// taken is, in a phase that looks (adaptive sampling), the
+	// aggregator's word to the worker whose record it took that it is done
+	// with it (the look taken): only then does the worker take its next
+	// slot, so that a look that stops the group stops the worker that
+	// brought it the record too. Nil in a phase that does not look.
 	taken chan struct{}
 	// mu guards sent: the requests dispatched per variant, which an A/B
 	// group's stop balances.
@@ -359,7 +360,10 @@ func (r *Runner) phase(ctx context.Context, gi int, g Group, lanes [][]slot, war
 		return
 	}
 	clk := clock.Or(r.Prober.Clock)
-	ph := &phase{r: r, ctx: ctx, gi: gi, g: g, warmup: warmup, b: b, gs: gs, clk: clk, start: clk.Now(), sent: map[vocab.Side]int{}, taken: make(chan struct{})}
+	ph := &phase{r: r, ctx: ctx, gi: gi, g: g, warmup: warmup, b: b, gs: gs, clk: clk, start: clk.Now(), sent: map[vocab.Side]int{}}
+	if looks, _ := g.adaptive(); looks && !warmup {
+		ph.taken = make(chan struct{})
+	}
 	records := make(chan Record)
 	var wg sync.WaitGroup
 	for _, slots := range lanes {
@@ -471,19 +475,24 @@ func (ph *phase) work(l *lane, records chan<- Record) {
 			ph.b.spend(ph.b.limits.Cost(ph.gi, rec))
 		}
 		records <- rec
-		<-ph.taken
+		if ph.taken != nil {
+			<-ph.taken
+		}
 	}
 }
 
 // aggregate hands each record to the caller, takes the adaptive looks and
 // stops the run on fail-fast, until the workers are done. It tells the
-// worker whose record it took when it is done with it (ph.taken).
+// worker whose record it took when it is done with it (ph.taken, in a
+// phase that looks).
 func (ph *phase) aggregate(records <-chan Record) {
 	isAdaptive, batch := ph.g.adaptive()
 	lk := &looks{on: isAdaptive && !ph.warmup, batch: batch, next: ph.g.MinRequests, count: map[vocab.Side]int{}}
 	for rec := range records {
 		ph.hand(rec, lk)
-		ph.taken <- struct{}{}
+		if ph.taken != nil {
+			ph.taken <- struct{}{}
+		}
 	}
 }
 
