@@ -136,8 +136,14 @@ func (s *streamer[F]) run() bool {
 		requests = true
 		return s.array(func() bool {
 			// Each request is decoded into a zero Request, as Read
-			// decodes it, but for the gaps' array, whose room is reused.
-			q = results.Request{ITLMs: q.ITLMs[:0]}
+			// decodes it, but for the gaps' array, whose room is reused
+			// (none kept from an empty array, which json decodes as a
+			// new slice of no room: no key then stays nil).
+			room := q.ITLMs[:0]
+			if cap(room) == 0 {
+				room = nil
+			}
+			q = results.Request{ITLMs: room}
 			if s.n++; s.n > MaxObjects || s.dec.Decode(&q) != nil {
 				return false
 			}
