@@ -19,7 +19,10 @@ import (
 func TestBrowserShots(t *testing.T) {
 	b := startBrowser(t)
 	srv := simChat(t, 150*time.Millisecond, 15*time.Millisecond, 40)
-	const n = 20
+	n := 8 // make browser-test: the shots and the total within a frame
+	if *perf {
+		n = 20 // the cost figures of docs/performance.md
+	}
 	wall, total, gap := map[bool][]float64{}, map[bool][]float64{}, map[bool][]float64{}
 	sizes := []float64{}
 	for _, shots := range []bool{false, true} {
