@@ -194,11 +194,9 @@ func kvBool(k string, v bool) kv {
 	}}
 }
 
-// Write writes the model as GGUF v3.
-func Write(out io.Writer, c Config) error {
-	if c.Hidden%c.Heads != 0 {
-		return fmt.Errorf("hidden size %d is not a multiple of %d heads", c.Hidden, c.Heads)
-	}
+// metadata is the model's GGUF key-value pairs: llama's shape and the
+// byte tokenizer.
+func metadata(c Config) []kv {
 	tokens := Tokens()
 	types := make([]int32, Vocab)
 	for i := range types {
@@ -244,6 +242,15 @@ func Write(out io.Writer, c Config) error {
 		kvBool("tokenizer.ggml.add_bos_token", true),
 		kvBool("tokenizer.ggml.add_eos_token", false),
 	}
+	return meta
+}
+
+// Write writes the model as GGUF v3.
+func Write(out io.Writer, c Config) error {
+	if c.Hidden%c.Heads != 0 {
+		return fmt.Errorf("hidden size %d is not a multiple of %d heads", c.Hidden, c.Heads)
+	}
+	meta := metadata(c)
 	ts := c.tensors()
 	w := &writer{w: bufio.NewWriterSize(out, 1<<20)}
 	w.bytes([]byte("GGUF"))
