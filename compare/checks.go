@@ -22,7 +22,7 @@ func newCheck(endpoint, scenario string, m vocab.Metric, st vocab.Stat, cfg Conf
 	c := Check{
 		Endpoint: endpoint, Scenario: scenario, Metric: m, Stat: st,
 		Baseline: math.NaN(), Current: math.NaN(), CurrentCI: nan2,
-		DeltaPct: math.NaN(), CIPct: nan2, PValue: math.NaN(), RawP: math.NaN(),
+		DeltaPct: math.NaN(), CIPct: nan2, CIPoints: nan2, PValue: math.NaN(), RawP: math.NaN(),
 		Budget: budgetFor(cfg, m, st), Spread: math.NaN(),
 	}
 	if m.HigherIsBetter() {
@@ -40,7 +40,7 @@ func latencyCheck(endpoint, scenario string, m vocab.Metric, st statDef, bv, cv 
 	c.Current, c.NCurrent = st.of(cv), len(cv)
 	c.MinDelta = minDelta(cfg, m, cur)
 	if st.q > 0 {
-		c.CurrentCI = QuantileCI(cv, st.q, cfg.Alpha)
+		c.CurrentCI = QuantileCI(cv, st.q, cfg.ciAlpha)
 	}
 	return c
 }
@@ -59,10 +59,10 @@ func skipP99(st statDef, n []int, cfg Config, m vocab.Metric) bool {
 	return false
 }
 
-// untestable marks c inconclusive for reason, with the requests per side
+// untestable marks c not tested for reason, with the requests per side
 // that would make it testable (0 = unknown).
 func untestable(c *Check, reason vocab.Reason, need int) {
-	c.Status, c.Reason, c.NeedN = vocab.Inconclusive, reason, need
+	c.Status, c.Reason, c.NeedN = vocab.NotTested, reason, need
 }
 
 // tooFew marks a check short of successful requests: it needs minN per
@@ -115,27 +115,31 @@ func cacheCheck(r Pair, cfg Config) *Check {
 	return &c
 }
 
-// Untested reports whether the check could not be tested at all (too few
-// requests, no baseline runs to estimate a spread from, …), as opposed to
-// tested without significance.
+// Untested reports whether the check could not be tested (too few
+// requests, a run too small to catch twice the tolerance, no baseline runs
+// to estimate a spread from, …), as opposed to tested without
+// significance.
 func (c Check) Untested() bool {
-	return c.Status == vocab.Inconclusive && (c.Reason.Untested() || math.IsNaN(c.PValue) && c.Reason == "")
+	return c.Status == vocab.NotTested
 }
 
-// Doubtful reports an inconclusive check worth a reviewer's attention: a
-// tested change for the worse that is not significant.
+// Doubtful reports the one status a reviewer must weigh: a change for the
+// worse, significant on its own, not after the suite's correction (or not
+// confirmed by a fresh run), which a rerun or more requests would decide.
 func (c Check) Doubtful() bool {
-	return c.Status == vocab.Inconclusive && !c.Untested() && c.worse()
+	return c.Status == vocab.Inconclusive
 }
 
-// Flagged reports whether the check's status is one a reader must see:
-// any status but ok, except an inconclusive change for the better (not
-// significant, so not worth flagging) — an untested check is flagged.
+// Flagged reports whether the check's status is one a reader must see: a
+// regression, an improvement, an inconclusive change, a blown budget, a
+// new scenario. Within tolerance, no regression shown and not tested say
+// what the data showed, and flag nothing.
 func (c Check) Flagged() bool {
-	if c.Status == vocab.Inconclusive {
-		return c.Untested() || c.Doubtful()
+	switch c.Status {
+	case vocab.Regression, vocab.Improvement, vocab.Inconclusive, vocab.OverBudget, vocab.NoBaseline:
+		return true
 	}
-	return c.Status != vocab.OK
+	return false
 }
 
 // Reestimate is check c with its point estimates (baseline, current,

@@ -117,10 +117,24 @@ type Sample struct {
 	// PromptTokens and CachedTokens add up the successful requests' usage
 	// (the prompt-cache hit rate is their ratio).
 	PromptTokens, CachedTokens int
+	// Max is the most requests the side's run could measure (an adaptive
+	// scenario's requests.max, a fixed run's count); 0 means N. A check
+	// whose test could not catch twice the tolerance even at Max is not
+	// tested.
+	Max int
 }
 
 // N is the number of requests, failures included.
 func (s *Sample) N() int { return len(s.OK) }
+
+// most is the most requests the side could measure: Max, or N when the
+// sample has more (or Max is not set).
+func (s *Sample) most() int {
+	if s == nil {
+		return 0
+	}
+	return max(s.Max, s.N())
+}
 
 // Pair is the comparison's input for one (endpoint, scenario): the
 // baseline sample (or the base variant's; nil for a new scenario) and the
@@ -159,9 +173,16 @@ type Config struct {
 	MaxPermutations int
 	Bootstrap       int    // resamples for change CIs; default 1000, <0 disables
 	Seed            uint64 // default 1
-	// rawSettle are raw p-value thresholds the sequential drawing of
-	// permutations also settles (an interim look's pass threshold).
-	rawSettle []float64
+	// ciAlpha is the level of the change intervals (1 − ciAlpha): the
+	// suite's alpha, kept when a sequential design tests at a stricter
+	// level (default Alpha). An interval says what the data show, at the
+	// level the report states, whatever the test's level.
+	ciAlpha float64
+	// testAlpha is the level at which a run's most requests would be
+	// tested (the final comparison's, when an interim look tests at a
+	// stricter one): whether a check can be tested at all is judged there
+	// (default Alpha).
+	testAlpha float64
 	// scores selects the latency tests' score functions (zero: those that
 	// ship; the calibration's comparison of tests sets others).
 	scores scoreSet
@@ -176,16 +197,32 @@ type Check struct {
 	CurrentCI          [2]float64 // distribution-free CI of Current; NaN if n too small
 	DeltaPct           float64    // NaN if not comparable
 	CIPct              [2]float64 // CI of DeltaPct; NaN if not computed
-	PValue             float64    // family-wise adjusted; NaN if not tested
-	RawP               float64    // unadjusted one-sided p-value in the direction of the estimate
-	Budget             float64    // NaN if none
-	MinDelta           float64    // the absolute threshold applied (milliseconds)
-	NBase, NCurrent    int
-	Status             vocab.Status
+	// CIPoints is, for a rate (errors, goodput), the interval of the
+	// difference Current − Baseline (a fraction: Newcombe's hybrid score
+	// interval); NaN otherwise.
+	CIPoints        [2]float64
+	PValue          float64 // family-wise adjusted; NaN if not tested
+	RawP            float64 // unadjusted one-sided p-value in the direction of the estimate
+	Budget          float64 // NaN if none
+	MinDelta        float64 // the absolute threshold applied (milliseconds)
+	NBase, NCurrent int
+	Status          vocab.Status
 	// Reason says why the status is what it is when the status alone does
 	// not (inconclusive: too few requests, not significant, …); "" else.
 	Reason vocab.Reason
-	NeedN  int // for inconclusive: requests per side that would decide it (0 = unknown)
+	// NeedN is the requests per side that would decide the check (0 =
+	// unknown): for not_tested, those that would test it (the statistic's
+	// minimum, or those that would catch twice the tolerance with 80%
+	// power: the A/A table's figure); for no_regression_shown, those that
+	// would bound it within the tolerance at its estimate; for
+	// inconclusive, those that would make it significant after the
+	// correction.
+	NeedN int
+	// Bounded: the change's interval lies within the tolerance (or the
+	// minimum delta; a rate's within its margin): the data show the check
+	// did not regress beyond it. Status within_tolerance, unless the check
+	// is over its budget.
+	Bounded bool
 	// Spread is the run-to-run spread of the statistic in a baseline
 	// history (a relative half-width, 0.12 for ±12%); NaN otherwise.
 	// RunsUsable of RunsTotal history runs had enough requests for it.
@@ -199,9 +236,9 @@ type Check struct {
 	// Confirmed: a regression found again by a fresh interleaved run of its
 	// scenario (Confirm).
 	Confirmed bool
-	// worseP is the raw p-value of the test in the worse direction (an
-	// interim look's pass rule reads it whichever way the estimate points).
-	worseP float64
+	// Regressed: the change is a regression, also when the check's status
+	// is over_budget (a budget breach takes precedence in the status).
+	Regressed bool
 }
 
 // Result is the outcome of a comparison.
@@ -273,6 +310,12 @@ func (c *Config) defaults() {
 	if c.Alpha <= 0 {
 		c.Alpha = 0.05
 	}
+	if c.ciAlpha <= 0 {
+		c.ciAlpha = c.Alpha
+	}
+	if c.testAlpha <= 0 {
+		c.testAlpha = c.Alpha
+	}
 	if c.FailOn == nil {
 		c.FailOn = []vocab.Status{vocab.Regression, vocab.OverBudget}
 	}
@@ -284,6 +327,7 @@ func Compare(runs []Pair, cfg Config) Result {
 	var res Result
 	var data []*runTests
 	var boots []bootJob
+	var of []int // per check: its run's index in runs
 	for i, r := range runs {
 		if r.Head == nil {
 			continue // removed: the report says so from the pairs
@@ -292,12 +336,16 @@ func Compare(runs []Pair, cfg Config) Result {
 		if d != nil && len(d.tests) > 0 {
 			data = append(data, d)
 		}
+		for len(of) < len(res.Checks) {
+			of = append(of, i)
+		}
 	}
 	intervals(&res, boots, cfg)
 	westfallYoung(&res, data, cfg)
 	for i := range res.Checks {
 		decide(&res.Checks[i], cfg, res.Tested)
 	}
+	testable(&res, runs, of, cfg)
 	res.Verdict = verdict(res.Checks, cfg)
 	return res
 }
@@ -334,9 +382,7 @@ func InParallel(n int, f func(i int)) {
 	wg.Wait()
 }
 
-// verdict is fail when a check's status is in FailOn. An inconclusive
-// check counts only when its change is for the worse (or untested): a
-// latency improvement that is not yet significant never fails a strict gate.
+// verdict is fail when a check's status is in FailOn.
 func verdict(checks []Check, cfg Config) vocab.Verdict {
 	for _, c := range checks {
 		if c.Fails(cfg.FailOn) {
@@ -347,11 +393,8 @@ func verdict(checks []Check, cfg Config) vocab.Verdict {
 }
 
 // Fails reports whether the check fails a gate that fails on failOn: its
-// status is listed, except an inconclusive change for the better.
+// status is listed.
 func (c Check) Fails(failOn []vocab.Status) bool {
-	if c.Status == vocab.Inconclusive && !math.IsNaN(c.Baseline) && !c.worse() {
-		return false
-	}
 	return slices.Contains(failOn, c.Status)
 }
 
@@ -575,6 +618,7 @@ func addRateChecks(res *Result, d *runTests, r Pair, cfg Config) {
 			untestable(&c, vocab.NoRequests, 0)
 		default:
 			d.add(len(res.Checks), kinds[i], -1, 0, rateMargin(c.Metric, c.Baseline, cfg.Tolerance), cfg.Tolerance)
+			c.CIPoints = newcombe(c.Baseline, c.NBase, c.Current, c.NCurrent, cfg.ciAlpha)
 		}
 		res.Checks = append(res.Checks, c)
 	}
@@ -693,30 +737,55 @@ func rateMargin(metric vocab.Metric, base, tol float64) float64 {
 	return math.Max(0.01, tol*miss)
 }
 
-// decide sets a check's status from its estimates, p-value and thresholds.
+// decide sets a check's status from its estimates, p-values, interval
+// and thresholds: a regression (or improvement) when significant after
+// the correction; inconclusive when worse and significant on its own only;
+// else within tolerance when its interval is (bounded), or no regression
+// shown (testable, below, may still make it not tested). A budget breach
+// takes precedence; Regressed keeps what the change showed.
 func decide(c *Check, cfg Config, tested int) {
-	if overBudget(c) {
-		return
+	if c.Status == "" {
+		c.Bounded = bounded(c, cfg)
 	}
 	if c.Status != "" { // no_baseline or not testable
+		overBudget(c)
 		return
 	}
 	beyond, worse := practical(c, cfg)
 	significant := c.PValue <= cfg.Alpha
 	switch {
 	case beyond && significant && worse:
-		c.Status = vocab.Regression
+		c.Status, c.Regressed = vocab.Regression, true
 	case beyond && significant:
 		c.Status = vocab.Improvement
-	case beyond:
-		c.Status = vocab.Inconclusive
-		c.Reason = vocab.NotSignificant
-		if worse {
-			c.NeedN = neededN(c, cfg.Alpha, tested)
-		}
+	case beyond && worse && c.RawP <= cfg.Alpha:
+		c.Status, c.Reason = vocab.Inconclusive, vocab.Uncorrected
+		c.NeedN = neededN(c, cfg.Alpha, tested)
+	case c.Bounded:
+		c.Status = vocab.WithinTolerance
 	default:
-		c.Status = vocab.OK
+		c.Status, c.Reason = vocab.NoRegressionShown, vocab.NotSignificant
+		c.NeedN = boundN(c, cfg)
 	}
+	if overBudget(c) {
+		c.Reason, c.NeedN = "", 0
+	}
+}
+
+// bounded reports whether a tested check's interval lies within the
+// tolerance: its upper end (the worse end) within the tolerance or within
+// the minimum delta of the baseline; a rate's within its margin.
+func bounded(c *Check, cfg Config) bool {
+	switch {
+	case c.Metric == vocab.Errors:
+		return c.CIPoints[1] <= rateMargin(c.Metric, c.Baseline, cfg.Tolerance)
+	case c.Metric.HigherIsBetter():
+		return -c.CIPoints[0] <= rateMargin(c.Metric, c.Baseline, cfg.Tolerance)
+	case math.IsNaN(c.CIPct[1]):
+		return false
+	}
+	hi := c.CIPct[1]
+	return hi <= cfg.Tolerance*100 || c.Baseline > 0 && c.Baseline*hi/100 <= c.MinDelta
 }
 
 // worse reports whether a check's estimate points to worse latency, more
@@ -750,31 +819,6 @@ func exceedsBudget(c *Check) bool {
 
 // z80 is the standard normal quantile for 80% power.
 var z80 = stats.NormPpf(0.80, 0, 1)
-
-// neededN is a rough guide to the requests per side that would make a
-// regression of the observed size significant with 80% power. RawP is the
-// one-sided p-value of the minimum-effect test ("worse by at most the
-// tolerance") at n per side, so its normal score zObs estimates how far
-// beyond the tolerance the effect lies in standard errors; the score grows
-// with √n, and the family-wise threshold is taken as one-sided Bonferroni
-// over the tested checks (maxT is less strict). It assumes the observed
-// effect is the true one; since a check only gets here when its estimate is
-// beyond the tolerance, the observed effect is biased upwards and the
-// estimate is optimistic (docs/statistics.md measures by how much). No
-// estimate when the test points the other way (RawP ≥ 0.5).
-func neededN(c *Check, alpha float64, tested int) int {
-	n := min(c.NBase, c.NCurrent)
-	if n == 0 || math.IsNaN(c.RawP) || c.RawP >= 0.5 {
-		return 0
-	}
-	zObs := stats.NormPpf(1-c.RawP, 0, 1)
-	zCrit := stats.NormPpf(1-alpha/float64(max(tested, 1)), 0, 1)
-	need := float64(n) * math.Pow((zCrit+z80)/zObs, 2)
-	if need > 1e6 {
-		return 1000000
-	}
-	return int(math.Ceil(need))
-}
 
 func hash(s string) uint64 {
 	var h uint64 = 14695981039346656037

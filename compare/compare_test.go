@@ -167,11 +167,11 @@ func TestDetectsTailOnlyRegression(t *testing.T) {
 	}
 }
 
-func TestFewSamplesAreInconclusive(t *testing.T) {
+func TestFewSamplesAreNotTested(t *testing.T) {
 	t.Parallel()
 	r := Compare(pair(realistic(), realistic(), 20, 1), cfg())
 	c := find(t, r, "short", "ttft", "p95")
-	if c.Status != vocab.Inconclusive || c.NeedN != 40 || c.Reason != vocab.TooFew || !c.Untested() {
+	if c.Status != vocab.NotTested || c.NeedN != 40 || c.Reason != vocab.TooFew || !c.Untested() {
 		t.Errorf("got %s need %d reason %q", c.Status, c.NeedN, c.Reason)
 	}
 	if !math.IsNaN(c.PValue) {
@@ -202,7 +202,7 @@ func TestBigButUncertainChangeIsInconclusive(t *testing.T) {
 		switch {
 		case c.RawP < 0.5:
 			estimated++
-			if c.NeedN <= 12 || c.Reason != vocab.NotSignificant || !c.Doubtful() {
+			if c.NeedN <= 12 || c.Reason != vocab.Uncorrected || !c.Doubtful() || c.RawP > 0.05 {
 				t.Errorf("seed %d: raw p %.3f, need %d reason %q: want an estimate above the current n", seed, c.RawP, c.NeedN, c.Reason)
 			}
 		case c.NeedN != 0:
@@ -238,12 +238,13 @@ func TestNeededN(t *testing.T) {
 	if got := neededN(&Check{NBase: 50, NCurrent: 50, RawP: 0.01}, 0.05, 26); got < 125 || got > 133 {
 		t.Errorf("neededN = %d, want about 129", got)
 	}
-	// An improvement that is inconclusive gets no estimate.
-	c := Check{Metric: "ttft", Stat: "p50", Baseline: 200, Current: 100, DeltaPct: -50, MinDelta: 25,
+	// An improvement significant alone is no inconclusive change: its
+	// interval, inside the tolerance, bounds it.
+	c := Check{Metric: "ttft", Stat: "p50", Baseline: 200, Current: 100, DeltaPct: -50, CIPct: [2]float64{-60, -35}, CIPoints: nan2, MinDelta: 25,
 		NBase: 50, NCurrent: 50, RawP: 0.01, PValue: 0.2, Budget: math.NaN()}
 	decide(&c, Config{Tolerance: 0.1, Alpha: 0.05}, 26)
-	if c.Status != vocab.Inconclusive || c.NeedN != 0 {
-		t.Errorf("inconclusive improvement: status %s need %d, want inconclusive without an estimate", c.Status, c.NeedN)
+	if c.Status != vocab.WithinTolerance || !c.Bounded || c.NeedN != 0 {
+		t.Errorf("faster, significant alone: status %s bounded %v need %d, want within tolerance without an estimate", c.Status, c.Bounded, c.NeedN)
 	}
 }
 
@@ -534,9 +535,9 @@ func TestBinomial(t *testing.T) {
 }
 
 // testedBeyond reports whether a tested check ended beyond its thresholds.
-func testedBeyond(r Result) bool {
+func testedBeyond(r Result, cfg Config) bool {
 	for _, c := range r.Checks {
-		if !math.IsNaN(c.PValue) && (c.Status == vocab.Regression || c.Status == vocab.Improvement || c.Status == vocab.Inconclusive) {
+		if !math.IsNaN(c.PValue) && pDecides(&Check{Metric: c.Metric, Baseline: c.Baseline, Current: c.Current, DeltaPct: c.DeltaPct, MinDelta: c.MinDelta, Budget: c.Budget}, cfg) {
 			return true
 		}
 	}
@@ -593,7 +594,7 @@ func TestSequentialPermutationsKeepStatuses(t *testing.T) {
 		if seq.Permutations < 200 || seq.Permutations > c.maxPermutations() {
 			t.Fatalf("seed %d: drew %d permutations", seed, seq.Permutations)
 		}
-		if !testedBeyond(seq) && seq.Permutations != 200 {
+		if !testedBeyond(seq, c) && seq.Permutations != 200 {
 			t.Errorf("seed %d: nothing beyond the thresholds, yet %d permutations drawn (want the first batch, 200)", seed, seq.Permutations)
 		}
 		if seq.Permutations > 200 {
@@ -622,7 +623,7 @@ func TestSequentialPermutationsKeepStatuses(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 3))
 	big := []Pair{{Endpoint: "e", Scenario: "calm", Base: calm.sample(1500, rng), Head: calm.sample(1500, rng)}}
 	firstBatch = 200
-	if r := Compare(big, cfg()); testedBeyond(r) || r.Verdict != "pass" || r.Permutations != 200 {
+	if r := Compare(big, cfg()); testedBeyond(r, cfg()) || r.Verdict != "pass" || r.Permutations != 200 {
 		t.Errorf("unchanged suite at n=1500: verdict %s after %d permutations, want pass after 200", r.Verdict, r.Permutations)
 	}
 	// A clear regression is settled early too, with the resolution of the
@@ -690,15 +691,16 @@ func TestPermutationsDoNotAllocate(t *testing.T) {
 // while a worsening one that is not significant fails.
 func TestImprovementNeverFailsAStrictGate(t *testing.T) {
 	t.Parallel()
-	strict := []vocab.Status{vocab.Regression, vocab.OverBudget, vocab.Inconclusive}
+	strict := []vocab.Status{vocab.Regression, vocab.OverBudget, vocab.Inconclusive, vocab.NotTested, vocab.NoRegressionShown}
 	tests := []struct {
 		name string
 		c    Check
 		want vocab.Verdict
 	}{
-		{"faster, inconclusive", Check{Status: vocab.Inconclusive, Baseline: 600, Current: 300}, "pass"},
+		{"faster, bounded", Check{Status: vocab.WithinTolerance, Baseline: 600, Current: 300}, "pass"},
 		{"slower, inconclusive", Check{Status: vocab.Inconclusive, Baseline: 300, Current: 600}, "fail"},
-		{"untested", Check{Status: vocab.Inconclusive, Baseline: math.NaN(), Current: 300}, "fail"},
+		{"not bounded", Check{Status: vocab.NoRegressionShown, Baseline: 300, Current: 290}, "fail"},
+		{"untested", Check{Status: vocab.NotTested, Baseline: math.NaN(), Current: 300}, "fail"},
 		{"regression", Check{Status: vocab.Regression, Baseline: 300, Current: 600}, "fail"},
 		{"improvement", Check{Status: vocab.Improvement, Baseline: 600, Current: 300}, "pass"},
 	}
@@ -804,8 +806,11 @@ func TestGoodputAndFloors(t *testing.T) {
 		return Check{}
 	}
 	same := Compare([]Pair{{Endpoint: "e", Scenario: "s", Base: sample(400, 1000, 900), Head: sample(400, 1000, 900)}}, cfg)
-	if g := get(same, "goodput"); g.Status != vocab.OK || g.Current < 0.9 {
-		t.Errorf("unchanged goodput: %s at %.2f, want ok above 0.9", g.Status, g.Current)
+	// 100 requests a side: the good share's interval, about ±5 points,
+	// cannot bound a drop within the 1-point margin, and would not at
+	// 100 either: not tested, thousands of requests would bound it.
+	if g := get(same, "goodput"); g.Status != vocab.NotTested || g.Reason != vocab.Underpowered || g.Current < 0.9 || !(g.CIPoints[0] < -0.01 && g.CIPoints[1] > 0.01) || g.NeedN <= 1000 {
+		t.Errorf("unchanged goodput: %s (%s) at %.2f [%v] need %d, want not tested above 0.9, its interval around 0, thousands of requests to bound it", g.Status, g.Reason, g.Current, g.CIPoints, g.NeedN)
 	}
 	if h := get(same, "cache_hit_rate"); h.Status != vocab.OK || h.Current != 0.9 {
 		t.Errorf("cache hit rate 90%%: %s at %.2f, want ok", h.Status, h.Current)
@@ -830,8 +835,8 @@ func TestEmptySideIsNotTested(t *testing.T) {
 	empty := &Sample{Values: map[vocab.Metric][]float64{}}
 	r := Compare([]Pair{{Endpoint: "e", Scenario: "s", Base: realistic().sample(50, rng), Head: empty}}, cfg())
 	c := find(t, r, "s", "errors", "rate")
-	if c.Status != vocab.Inconclusive || !math.IsNaN(c.PValue) || c.Reason != vocab.NoRequests {
-		t.Errorf("errors with an empty current side: %s, p %v, reason %q; want inconclusive, no p-value, no requests", c.Status, c.PValue, c.Reason)
+	if c.Status != vocab.NotTested || !math.IsNaN(c.PValue) || c.Reason != vocab.NoRequests {
+		t.Errorf("errors with an empty current side: %s, p %v, reason %q; want not tested, no p-value, no requests", c.Status, c.PValue, c.Reason)
 	}
 }
 

@@ -43,7 +43,7 @@ func Confirm(res Result, confirm []Pair, cfg Config) Result {
 			c.Confirmed = true
 			continue
 		}
-		c.Status, c.Reason = vocab.Inconclusive, vocab.Unconfirmed
+		c.Status, c.Reason, c.Regressed = vocab.Inconclusive, vocab.Unconfirmed, false
 	}
 	out.Verdict = verdict(out.Checks, cfg)
 	return out

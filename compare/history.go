@@ -74,7 +74,7 @@ func CompareHistory(series []Series, cfg Config) (Result, error) {
 			continue
 		}
 		decide(c, cfg, res.Tested)
-		if c.Status == vocab.Inconclusive {
+		if c.Status == vocab.NoRegressionShown {
 			c.NeedN, c.Reason = 0, vocab.HistoryNotSignificant
 		}
 	}
@@ -159,7 +159,7 @@ func historyTestOf(c *Check, index int, xs []float64, cur float64, cfg Config) [
 	sd, _ := stats.StandardDeviationSample(xs)
 	// The interval's width comes from the spread of the test's statistic,
 	// centred on the whole run's change.
-	h := predictionHalfWidth(xs, y, cfg.Alpha)
+	h := predictionHalfWidth(xs, y, cfg.ciAlpha)
 	d := math.Log1p(c.DeltaPct / 100)
 	c.CIPct = [2]float64{(math.Exp(d-h) - 1) * 100, (math.Exp(d+h) - 1) * 100}
 	c.Spread = math.Exp(sd) - 1
@@ -213,6 +213,7 @@ func historyErrorCheck(res *Result, s Series, hist []*Sample, cfg Config) []hist
 	if cr >= br {
 		c.RawP = worse
 	}
+	c.CIPoints = newcombe(br, n, cr, cn, cfg.ciAlpha)
 	return []historyTest{{index, worse, 1}, {index, better, -1}}
 }
 

@@ -46,11 +46,18 @@ func TestHistory(t *testing.T) {
 		want         func(Check) bool
 		wantVerdict  vocab.Verdict
 	}{
-		{"unchanged, little drift", 0.02, 1, func(c Check) bool { return c.Status == vocab.OK }, "pass"},
+		{"unchanged, little drift", 0.02, 1, func(c Check) bool {
+			// The words follow the interval: bounded when its upper end
+			// is within the 10% tolerance, else no regression shown.
+			if c.CIPct[1] <= 10 {
+				return c.Status == vocab.WithinTolerance && c.Bounded
+			}
+			return c.Status == vocab.NoRegressionShown && !c.Bounded && c.CIPct[0] < 0
+		}, "pass"},
 		{"+50%, little drift", 0.02, 1.5, func(c Check) bool { return c.Status == vocab.Regression && c.DeltaPct > 30 && c.PValue <= 0.05 }, "fail"},
 		{"-40%, little drift", 0.02, 0.6, func(c Check) bool { return c.Status == vocab.Improvement }, "pass"},
 		{"doubled, drift beyond tolerance", 0.3, 2, func(c Check) bool {
-			return c.Status == vocab.Inconclusive && c.Reason == vocab.HistorySpread && c.Spread > 0.10
+			return c.Status == vocab.NotTested && c.Reason == vocab.HistorySpread && c.Spread > 0.10
 		}, "pass"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -59,7 +66,7 @@ func TestHistory(t *testing.T) {
 				t.Fatal(err)
 			}
 			if c := findIn(t, r, "total", "p50"); !tt.want(c) {
-				t.Errorf("total p50: status %s delta %.1f%% p %.4g reason %q", c.Status, c.DeltaPct, c.PValue, c.Reason)
+				t.Errorf("total p50: status %s delta %.1f%% %v p %.4g reason %q", c.Status, c.DeltaPct, c.CIPct, c.PValue, c.Reason)
 			}
 			if r.Verdict != tt.wantVerdict {
 				t.Errorf("verdict %s, want %s", r.Verdict, tt.wantVerdict)

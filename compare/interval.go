@@ -439,7 +439,7 @@ func intervals(res *Result, boots []bootJob, cfg Config) {
 	for pi, p := range plans {
 		for wi, check := range p.checks {
 			d := draws[pi][wi]
-			res.Checks[check].CIPct = [2]float64{Quantile(d, cfg.Alpha/2), Quantile(d, 1-cfg.Alpha/2)}
+			res.Checks[check].CIPct = [2]float64{Quantile(d, cfg.ciAlpha/2), Quantile(d, 1-cfg.ciAlpha/2)}
 		}
 	}
 }

@@ -62,7 +62,7 @@ func Noise(runs []Pair, cfg Config) []NoiseCheck {
 		cfg.Bootstrap = 1000
 	}
 	cands, tested := noiseCands(runs, cfg)
-	z := stats.NormPpf(1-cfg.Alpha/float64(max(tested, 1)), 0, 1) + z80
+	z := detectZ(cfg.Alpha, tested)
 	// One bootstrap per run for all its checks.
 	var plans []*bootPlan
 	for i, c := range cands {
@@ -155,11 +155,7 @@ func (c noiseCand) noise(draws []float64, tse float64, ok bool, z float64, cfg C
 		mde = math.Max(mde, c.minDelta/c.base)
 	}
 	nc.MDEPct = mde * 100
-	if reachable := c.base > 0 && target*c.base > c.minDelta; reachable && se > 0 {
-		n := float64(min(c.nb, c.nc))
-		need := n * math.Pow(z*se/(math.Log1p(target)-math.Log1p(cfg.Tolerance)), 2)
-		nc.NeedN = max(c.st.minN(), int(math.Ceil(math.Min(need, 1e6))))
-	}
+	nc.NeedN = detectN(min(c.nb, c.nc), se, c.base, c.minDelta, c.st.minN(), z, cfg.Tolerance)
 	return nc
 }
 

@@ -625,36 +625,23 @@ const smcError = 1e-3
 // counts are, per check, the permutations at least as extreme as the
 // observed statistic (-1 for a check not tested): exceed in the family
 // (the adjusted p-value's), raw in the test of the estimate's direction
-// (the raw p-value's), worse in the test of the worse direction.
-type counts struct{ exceed, raw, worse []int }
+// (the raw p-value's).
+type counts struct{ exceed, raw []int }
 
 // settledAll reports whether every check whose status depends on its
-// p-value is settled after b of cfg.Permutations permutations. Every
-// tested check's worse-direction raw p-value is also settled against each
-// of cfg.rawSettle, the thresholds an interim look compares it with.
-// With mark, the checks still unsettled are marked so.
+// p-values is settled after b of cfg.Permutations permutations: its
+// adjusted p-value against Alpha, and for a change for the worse its raw
+// p-value too (significant alone, not after the correction, is
+// inconclusive). With mark, the checks still unsettled are marked so.
 func settledAll(res *Result, n counts, cfg Config, b int, mark bool) bool {
-	cdfs := map[float64][]float64{}
-	isSettled := func(a int, level float64) bool {
-		cdf, ok := cdfs[level]
-		if !ok {
-			cdf = binomialCDF(b, level)
-			cdfs[level] = cdf
-		}
-		return settled(a, b, level, cdf)
-	}
+	cdf := binomialCDF(b, cfg.Alpha)
 	all := true
 	for i := range res.Checks {
 		c := &res.Checks[i]
-		if n.exceed[i] < 0 {
+		if n.exceed[i] < 0 || !pDecides(c, cfg) {
 			continue
 		}
-		for _, level := range cfg.rawSettle {
-			if !mark && n.worse[i] >= 0 && !isSettled(n.worse[i], level) {
-				return false
-			}
-		}
-		if !pDecides(c, cfg) || isSettled(n.exceed[i], cfg.Alpha) {
+		if settled(n.exceed[i], b, cfg.Alpha, cdf) && (!c.worse() || settled(n.raw[i], b, cfg.Alpha, cdf)) {
 			continue
 		}
 		if !mark {
@@ -741,9 +728,9 @@ func adjust(res *Result, data []*runTests, b int) counts {
 	for _, m := range maxZ {
 		sort.Float64s(m)
 	}
-	n := counts{exceed: make([]int, len(res.Checks)), raw: make([]int, len(res.Checks)), worse: make([]int, len(res.Checks))}
+	n := counts{exceed: make([]int, len(res.Checks)), raw: make([]int, len(res.Checks))}
 	for i := range n.exceed {
-		n.exceed[i], n.raw[i], n.worse[i] = -1, -1, -1
+		n.exceed[i], n.raw[i] = -1, -1
 	}
 	tested := map[int]bool{}
 	for _, d := range data {
@@ -758,9 +745,6 @@ func adjust(res *Result, data []*runTests, b int) counts {
 				}
 			}
 			atLeast := b - sort.SearchFloat64s(maxZ[family(t)], obs-1e-12)
-			if t.dir > 0 {
-				c.worseP, n.worse[t.check] = float64(1+geq)/float64(b+1), geq
-			}
 			// Keep the direction the point estimate points to.
 			if wantWorse := c.worse() || c.Current == c.Baseline; (t.dir > 0) == wantWorse {
 				c.RawP = float64(1+geq) / float64(b+1)

@@ -83,7 +83,8 @@ func (b *Sampler) Add(q *results.Request) {
 
 // Sample is the sample of the requests added; r is their run, whose
 // variant says whether it was interleaved (then the sample keeps the
-// requests' blocks). The Sampler is not to be used after.
+// requests' blocks) and whose configured requests are the most it could
+// measure (Sample.Max: an adaptive scenario's max). The Sampler is not to be used after.
 func (b *Sampler) Sample(r *results.Run) *Sample {
 	s := b.s
 	if s.Values == nil {
@@ -92,6 +93,7 @@ func (b *Sampler) Sample(r *results.Run) *Sample {
 	if r.Variant != "" {
 		s.Block = b.blocks
 	}
+	s.Max = r.Config.Requests
 	if len(b.events) > 0 {
 		sort.Float64s(b.events)
 		s.Events = Quantile(b.events, 0.5)

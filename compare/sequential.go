@@ -17,16 +17,17 @@ import (
 //   - regression: the comparison of this run alone flags a regression at
 //     the look's level (Design.LookAlpha). Sampling stops; the final
 //     comparison decides the status.
-//   - pass ("no change beyond the tolerance"): every tested check's
-//     minimum-effect test in the worse direction ("worse by more than the
-//     tolerance") has a raw p-value of at least Pass: the data point
-//     within the tolerance, with some confidence, on every check, whatever
-//     its point estimate (a point estimate within the tolerance alone is
-//     no evidence at a small look: a real +20% change estimates within
-//     +10% in one look of ten at 80 requests per side). A check still
-//     short of the samples it needs keeps the scenario going. Stopping for
-//     a pass can never create a false alarm: it only gives up power, which
-//     the calibration measures.
+//   - pass: every check is within the tolerance, shown by its interval
+//     (Check.Bounded: the interval's worse end inside the tolerance or the
+//     minimum delta), or could not be tested even at max (its run could
+//     not catch twice the tolerance with max requests per side: a P95 at
+//     a pull request's size). A point estimate within the tolerance is no
+//     evidence at a small look: a real +20% change estimates within +10%
+//     in one look of ten at 80 requests per side, and "+8% [−3%, +22%]"
+//     has shown no bound. A check still short of the samples it needs, or
+//     whose interval still reaches beyond the tolerance, keeps the
+//     scenario going. Stopping for a pass can never create a false alarm:
+//     it only gives up power, which the calibration measures.
 //
 // Looking repeatedly at growing data and stopping when a test rejects
 // raises the false-alarm rate (each look is another chance). The design
@@ -68,10 +69,6 @@ type Design struct {
 	// equally among them; the rest goes to the final look. 0 means
 	// DefaultInterim.
 	Interim float64
-	// Pass is the worse-direction minimum-effect p-value every tested
-	// check must reach for an interim look to stop for a pass; 0 means
-	// DefaultPass.
-	Pass float64
 }
 
 // DefaultInterim is the share of alpha the interim looks spend: most of it
@@ -86,22 +83,10 @@ const DefaultPermutations = 2000
 // maxLookPermutations bounds the permutations of one interim look.
 const maxLookPermutations = 20000
 
-// DefaultPass is the worse-direction minimum-effect p-value from which
-// an interim look deems a check within the tolerance (docs/statistics.md,
-// "Adaptive sampling", measures it).
-const DefaultPass = 0.5
-
-func (d Design) pass() float64 {
-	if d.Pass <= 0 || d.Pass >= 1 {
-		return DefaultPass
-	}
-	return d.Pass
-}
-
 // NewDesign is the design of a suite of runs whose adaptive scenarios take
 // at most looks looks, with the default spending and pass rule.
 func NewDesign(alpha float64, looks, runs int) Design {
-	return Design{Alpha: alpha, Looks: max(looks, 1), Runs: max(runs, 1), Interim: DefaultInterim, Pass: DefaultPass}
+	return Design{Alpha: alpha, Looks: max(looks, 1), Runs: max(runs, 1), Interim: DefaultInterim}
 }
 
 // PlannedLooks is the number of looks of a scenario measured from min in
@@ -149,11 +134,13 @@ func (d Design) RunAlpha() float64 {
 // a run that stopped early, with few requests and coarse tail tests, from
 // raising the threshold of the others.
 func CompareSequential(runs []Pair, cfg Config, d Design) Result {
-	cfg.Alpha = d.RunAlpha()
+	cfg.defaults()
+	cfg.ciAlpha, cfg.testAlpha, cfg.Alpha = cfg.Alpha, d.RunAlpha(), d.RunAlpha()
 	parts := make([]Result, len(runs))
 	InParallel(len(runs), func(i int) { parts[i] = Compare(runs[i:i+1], cfg) })
 	res := Result{Verdict: vocab.Pass, Checks: []Check{}, Design: &d}
 	for _, p := range parts {
+		res.Permutations = max(res.Permutations, p.Permutations)
 		res.Checks = append(res.Checks, p.Checks...)
 		res.Warnings = append(res.Warnings, p.Warnings...)
 		res.Tested += p.Tested
@@ -165,62 +152,71 @@ func CompareSequential(runs []Pair, cfg Config, d Design) Result {
 }
 
 // lookConfig is the configuration of an interim look's comparison: the
-// look's level, enough permutations to reach it, no intervals or budgets.
+// look's level, enough permutations to reach it, the suite's intervals
+// (a pass needs them), no budgets.
 func (d Design) lookConfig(cfg Config) Config {
-	cfg.Alpha = d.LookAlpha()
+	cfg.defaults()
+	cfg.ciAlpha, cfg.testAlpha, cfg.Alpha = cfg.Alpha, d.RunAlpha(), d.LookAlpha()
 	// A permutation p-value is at least 1/(B+1): enough permutations
 	// that about five of them lie beyond the look's threshold (at most
 	// maxLookPermutations, which still reaches the level of a look in a
 	// suite of 60 runs). Compare draws them only while a status is not
 	// yet settled, so most looks stop after the first 200.
 	cfg.Permutations = max(cfg.Permutations, DefaultPermutations, min(maxLookPermutations, int(math.Ceil(5/cfg.Alpha))))
-	cfg.Bootstrap = -1
 	cfg.Budgets = nil // budgets are absolute: the final comparison checks them
-	// A look's decisions read open checks' raw p-values: draw until they
-	// are settled against those thresholds too.
-	cfg.rawSettle = []float64{d.pass()}
 	return cfg
+}
+
+// holdsOpen reports whether check c of a look keeps its run measuring:
+// too few requests to test it yet, an inconclusive change, or one whose
+// interval still reaches beyond the tolerance (a check the run could not
+// test even at max is not tested, and holds nothing open).
+func holdsOpen(c *Check) bool {
+	switch c.Status {
+	case vocab.NotTested:
+		return c.Reason == vocab.TooFew
+	case vocab.Inconclusive, vocab.NoRegressionShown:
+		return true
+	}
+	return false
 }
 
 // Decision is the outcome of one interim look.
 type Decision struct {
 	Stop bool
-	// Outcome is vocab.Regression (a check regressed) or vocab.OK (no
-	// check can become a regression: no change beyond the tolerance) when
-	// Stop; "" to continue.
+	// Outcome is vocab.Regression (a check regressed) or
+	// vocab.WithinTolerance (every check is bounded within the tolerance,
+	// or cannot be tested even at max) when Stop; "" to continue.
 	Outcome vocab.Status
 	// Check is the check that regressed when Stop, or the one still open
-	// (too few requests to test it, or undecided) when not; nil for a
-	// pass, or when there is no baseline to compare with.
+	// (too few requests to test it, or its interval still beyond the
+	// tolerance) when not; nil for a pass, or when there is no baseline
+	// to compare with.
 	Check *Check
 }
 
 // Look decides an interim look at a run with what it measured so far. cfg
-// holds the suite's thresholds; its Alpha is
-// replaced by the look's level and no bootstrap interval is computed.
-// A run without a baseline is never decided.
+// holds the suite's thresholds; its Alpha is replaced by the look's level.
+// A run without a baseline is never decided. Both samples' Max is the
+// run's max: a check its run could not test even at max does not hold it
+// open.
 func (d Design) Look(r Pair, cfg Config) Decision {
 	if r.Base == nil || r.Head == nil {
 		return Decision{}
 	}
-	cfg = d.lookConfig(cfg)
-	res := Compare([]Pair{r}, cfg)
+	res := Compare([]Pair{r}, d.lookConfig(cfg))
 	var open *Check
 	for i := range res.Checks {
 		c := &res.Checks[i]
 		switch {
 		case c.Status == vocab.Regression:
 			return Decision{Stop: true, Outcome: vocab.Regression, Check: c}
-		case c.Reason == vocab.TooFew:
-			open = c // too few samples to test
-		case math.IsNaN(c.PValue):
-			continue // not tested: nothing to compare with
-		case c.worseP < d.pass() && open == nil:
-			open = c // undecided
+		case open == nil && holdsOpen(c):
+			open = c
 		}
 	}
 	if open != nil {
 		return Decision{Check: open}
 	}
-	return Decision{Stop: true, Outcome: vocab.OK}
+	return Decision{Stop: true, Outcome: vocab.WithinTolerance}
 }

@@ -66,7 +66,7 @@ func TestLook(t *testing.T) {
 		check   func(*Check) bool // what the decision points at
 	}{
 		{"no baseline: never decided", Pair{Head: realistic().sample(100, rng)}, false, "", func(c *Check) bool { return c == nil }},
-		{"unchanged, many requests: pass", Pair{Base: realistic().sample(400, rng), Head: realistic().sample(400, rng)}, true, vocab.OK, func(c *Check) bool { return c == nil }},
+		{"unchanged, many requests: pass", Pair{Base: realistic().sample(1200, rng), Head: realistic().sample(1200, rng)}, true, vocab.WithinTolerance, func(c *Check) bool { return c == nil }},
 		{"50% slower: regression", Pair{Base: realistic().sample(200, rng), Head: slow.sample(40, rng)}, true, vocab.Regression,
 			func(c *Check) bool { return c != nil && c.Status == vocab.Regression && c.DeltaPct > 10 }},
 		{"too few requests for p95: open", Pair{Base: realistic().sample(200, rng), Head: realistic().sample(20, rng)}, false, "",
@@ -202,5 +202,43 @@ func TestConfirm(t *testing.T) {
 	}
 	if got := Confirm(res, nil, c); got.Verdict != res.Verdict || len(got.Checks) != len(res.Checks) {
 		t.Error("without confirmation runs the result changed")
+	}
+}
+
+// TestLookPassesOnlyBounded: a look stops for a pass only when every check
+// is bounded within the tolerance or cannot be tested at max: TTFT +20%
+// in A/B blocks, looked at after 100 requests a side of 800, never passes
+// (an estimate within +10% is no bound: "+8% [−3%, +22%]" passed before),
+// and an unchanged run's pass leaves every tested check bounded.
+func TestLookPassesOnlyBounded(t *testing.T) {
+	t.Parallel()
+	c := Config{Tolerance: 0.10, MinDelta: 25, Alpha: 0.05, Permutations: 500, Bootstrap: 500}
+	d := NewDesign(c.Alpha, 8, 1)
+	slow := realistic()
+	slow.ttftScale = 1.2
+	passed := 0
+	for seed := range uint64(30) {
+		rng := rand.New(rand.NewPCG(seed, 0x10c))
+		r := abPair(realistic(), slow, 100, 0.10, rng)
+		r.Base.Max, r.Head.Max = 800, 800
+		if dec := d.Look(r, c); dec.Stop && dec.Outcome != vocab.Regression {
+			t.Errorf("seed %d: TTFT +20%% stopped for %s at 100 of 800", seed, dec.Outcome)
+		}
+		same := abPair(realistic(), realistic(), 600, 0.10, rng)
+		same.Base.Max, same.Head.Max = 800, 800
+		dec := d.Look(same, c)
+		if !dec.Stop || dec.Outcome != vocab.WithinTolerance {
+			continue
+		}
+		passed++
+		for _, ch := range Compare([]Pair{same}, d.lookConfig(c)).Checks {
+			unbounded := ch.Metric.IsRate() && ch.NeedN > 800 // a rate that 800 a side could not bound either
+			if !ch.Bounded && !unbounded && !(ch.Status == vocab.NotTested && ch.Reason == vocab.Underpowered) && ch.Status != vocab.OK {
+				t.Errorf("seed %d: an unchanged run passed with %s %s %s %v", seed, ch.Metric, ch.Stat, ch.Status, ch.CIPct)
+			}
+		}
+	}
+	if passed == 0 {
+		t.Error("no unchanged run of 600 a side passed a look")
 	}
 }

@@ -177,27 +177,45 @@ func MinN(q float64) int {
 // Status is the outcome of one check.
 type Status string
 
-// Statuses of a check.
+// Statuses of a check. A comparison's check ends in one of regression,
+// improvement, within_tolerance, no_regression_shown, not_tested,
+// inconclusive or over_budget: each says what the data showed, no more.
 const (
 	// Regression: worse beyond the tolerance and the minimum delta, and
 	// significant after the suite-wide correction.
 	Regression Status = "regression"
 	// Improvement: the mirror image.
 	Improvement Status = "improvement"
-	// OK: no significant change beyond the tolerance.
-	OK Status = "ok"
-	// Inconclusive: a change beyond the tolerance without significance, or
-	// too few requests to test at all (the check's Reason says which).
+	// WithinTolerance: the change's interval lies inside the tolerance (its
+	// upper end within the tolerance or the minimum delta): the data show
+	// that the check did not regress beyond it (bounded).
+	WithinTolerance Status = "within_tolerance"
+	// NoRegressionShown: not significant, but the interval still reaches
+	// beyond the tolerance: the data neither show a regression nor rule
+	// one out (the check says how many requests would bound it).
+	NoRegressionShown Status = "no_regression_shown"
+	// NotTested: too few requests for this statistic, or a run whose
+	// most requests could not catch a regression of twice the tolerance
+	// (the check says how many it needs); a regression it shows anyway
+	// is still a regression.
+	NotTested Status = "not_tested"
+	// Inconclusive: worse beyond the thresholds and significant on its own,
+	// but not after the suite's correction (or a regression that a fresh
+	// run did not confirm): the one case a rerun or more requests would
+	// decide.
 	Inconclusive Status = "inconclusive"
 	// OverBudget: the current statistic is beyond its absolute budget.
 	OverBudget Status = "over_budget"
+	// OK: a check with nothing to compare, within its budget or floor (the
+	// prompt-cache hit rate, a capacity level that holds).
+	OK Status = "ok"
 	// NoBaseline: nothing to compare with (a new scenario).
 	NoBaseline Status = "no_baseline"
 )
 
 // Statuses lists every status, in the order the configuration documents
 // them.
-var Statuses = []Status{Regression, Improvement, OK, Inconclusive, OverBudget, NoBaseline}
+var Statuses = []Status{Regression, Improvement, WithinTolerance, NoRegressionShown, NotTested, Inconclusive, OverBudget, OK, NoBaseline}
 
 // Verdict is a comparison's outcome: the gate passes or fails.
 type Verdict string
@@ -262,8 +280,16 @@ const (
 	NoRequests Reason = "no_requests"
 	// NoPromptTokens: the server reported no prompt tokens (no cache rate).
 	NoPromptTokens Reason = "no_prompt_tokens"
-	// NotSignificant: beyond the thresholds, but not significant.
+	// NotSignificant: not significant, and the interval reaches beyond
+	// the tolerance (no regression shown).
 	NotSignificant Reason = "not_significant"
+	// Underpowered: the run, at its most requests, could not catch a
+	// regression of twice the tolerance (not tested; NeedN says how many
+	// requests per side would).
+	Underpowered Reason = "underpowered"
+	// Uncorrected: worse beyond the thresholds and significant on its own,
+	// but not after the suite's correction (inconclusive).
+	Uncorrected Reason = "uncorrected"
 	// HistoryTooShort: too few baseline runs with enough requests to
 	// estimate the run-to-run spread.
 	HistoryTooShort Reason = "history_too_short"
@@ -286,13 +312,13 @@ const (
 )
 
 // Reasons lists every reason.
-var Reasons = []Reason{TooFew, TooFewCurrent, NoRequests, NoPromptTokens, NotSignificant, HistoryTooShort, HistorySpread, HistoryNotSignificant, NotPositive, NotReported, Unconfirmed}
+var Reasons = []Reason{TooFew, TooFewCurrent, NoRequests, NoPromptTokens, NotSignificant, Underpowered, Uncorrected, HistoryTooShort, HistorySpread, HistoryNotSignificant, NotPositive, NotReported, Unconfirmed}
 
 // Untested reports whether the reason means the check could not be tested
 // at all (as opposed to tested without significance).
 func (r Reason) Untested() bool {
 	switch r {
-	case TooFew, TooFewCurrent, NoRequests, NoPromptTokens, HistoryTooShort, HistorySpread, NotPositive, NotReported:
+	case TooFew, TooFewCurrent, NoRequests, NoPromptTokens, HistoryTooShort, HistorySpread, NotPositive, NotReported, Underpowered:
 		return true
 	}
 	return false
