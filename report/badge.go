@@ -74,8 +74,12 @@ func (f Badge) String() string {
 		return "🟢 " + what + "faster"
 	case vocab.NoBaseline:
 		return "🆕 no baseline"
-	case notTested:
+	case vocab.NotTested:
 		return "— not tested"
+	case vocab.WithinTolerance:
+		return "✅ within tolerance"
+	case vocab.NoRegressionShown:
+		return "✅ no regression shown"
 	}
 	return "✅ ok"
 }
@@ -130,24 +134,35 @@ func badgesOf(checks []compare.Check, skip map[vocab.Metric]bool) []Badge {
 		}
 	}
 	if len(out) == 0 {
-		// Not tested: no latency check could be (the error rate alone
-		// says nothing about latency), or, for a rate's own row, not it.
-		considered := func(c compare.Check) bool { return !skip[c.Metric] && !c.Metric.IsRate() }
-		if !slices.ContainsFunc(checks, considered) {
-			considered = func(c compare.Check) bool { return !skip[c.Metric] }
-		}
-		st := vocab.OK
-		if slices.ContainsFunc(checks, considered) && !slices.ContainsFunc(checks, func(c compare.Check) bool { return considered(c) && !c.Untested() }) {
-			st = notTested
-		}
-		out = append(out, Badge{Status: st})
+		out = append(out, Badge{Status: passStatus(checks, skip)})
 	}
 	return out
 }
 
-// notTested is the badge of a row or scenario none of whose checks could be
-// tested (too few successful requests); it is no status of package compare.
-const notTested vocab.Status = "not_tested"
+// passStatus is what the checks of a row or scenario that flag nothing
+// showed: no regression shown when a tested latency check (or, for a
+// rate's own row, the rate) is not bounded within the tolerance, within
+// tolerance when every tested one is, not tested when none could be
+// tested (the error rate alone says nothing about latency), ok for checks
+// with nothing to compare (a budget, a floor).
+func passStatus(checks []compare.Check, skip map[vocab.Metric]bool) vocab.Status {
+	considered := func(c compare.Check) bool { return !skip[c.Metric] && !c.Metric.IsRate() }
+	if !slices.ContainsFunc(checks, considered) {
+		considered = func(c compare.Check) bool { return !skip[c.Metric] }
+	}
+	has := func(st vocab.Status) bool {
+		return slices.ContainsFunc(checks, func(c compare.Check) bool { return considered(c) && c.Status == st })
+	}
+	switch {
+	case has(vocab.NoRegressionShown):
+		return vocab.NoRegressionShown
+	case has(vocab.WithinTolerance):
+		return vocab.WithinTolerance
+	case has(vocab.NotTested) && !has(vocab.OK):
+		return vocab.NotTested
+	}
+	return vocab.OK
+}
 
 // Badges lists every status that applies to a scenario, worst first. A
 // metric whose row repeats another (Perceived = TTFT) adds no badge of its
@@ -295,9 +310,9 @@ func statusParts(row Row) []statusPart {
 		by[st] = append(by[st], c.Stat)
 	}
 	var out []statusPart
-	for _, st := range []vocab.Status{vocab.Regression, vocab.OverBudget, vocab.Inconclusive, vocab.Improvement, notTested, vocab.NoBaseline, vocab.OK} {
+	for _, st := range []vocab.Status{vocab.Regression, vocab.OverBudget, vocab.Inconclusive, vocab.Improvement, vocab.NoRegressionShown, vocab.WithinTolerance, vocab.NotTested, vocab.NoBaseline, vocab.OK} {
 		stats := by[st]
-		if len(stats) == 0 || st == vocab.OK && len(by) > 1 {
+		if len(stats) == 0 || (st == vocab.OK || st == vocab.WithinTolerance) && len(by) > 1 {
 			continue
 		}
 		if len(stats) == len(row.Checks) {

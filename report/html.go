@@ -217,28 +217,6 @@ func cellWords(st vocab.Status) string {
 		vocab.Improvement:  "faster: a significant improvement"}[st]
 }
 
-// summaryCol is one value column of the HTML summary: its heading, and
-// the row and statistic of each scenario it shows.
-type summaryCol struct {
-	head, stage string
-	stat        vocab.Stat
-}
-
-// summaryCols are the value columns of r's HTML summary, the comment's.
-func summaryCols(r *Report) []summaryCol {
-	perceived, sessions := summaryColumns(r)
-	cols := []summaryCol{{"TTFT p95", "TTFT", vocab.P95}}
-	if perceived {
-		cols = append(cols, summaryCol{"Perceived p95", "Perceived", vocab.P95})
-	}
-	if sessions {
-		cols = append(cols, summaryCol{"Total (session) p50", "Total", vocab.P50}, summaryCol{"Answer p95", "Answer", vocab.P95})
-	} else {
-		cols = append(cols, summaryCol{"Total p50", "Total", vocab.P50})
-	}
-	return append(cols, summaryCol{"Errors", "Errors", "rate"})
-}
-
 func (p *page) summary(order []int) {
 	r := p.r
 	cols := summaryCols(r)
@@ -255,7 +233,12 @@ func (p *page) summary(order []int) {
 		}
 		p.f("<tr>%s%s", td("scenario", "name", fmt.Sprintf("<a href=\"#s%d\">%s</a>", i, name)), td("endpoint", "name", esc(s.Endpoint)))
 		for _, c := range cols {
-			p.s(td(c.head, "n", cellHTML(s.row(c.stage), c.stat, false)))
+			row := s.row(c.stage)
+			cell := cellHTML(row, c.stat, false)
+			for _, x := range extraStats(row, c.stat) {
+				cell += "<br>" + string(x) + " " + cellHTML(row, x, false)
+			}
+			p.s(td(c.head, "n", cell))
 		}
 		status := badgesHTML(s.Badges())
 		if shift := s.StageShift(); shift != "" {
@@ -527,7 +510,7 @@ func (p *page) budgetTable(s Scenario) {
 	}
 	p.s("<th>budget</th><th>status</th></tr>\n")
 	for _, row := range s.Rows {
-		if row.SameAs != "" || row.Zero() {
+		if row.Silent() {
 			continue // said under the table (leftOut)
 		}
 		stage := row.Stage

@@ -32,6 +32,9 @@ type jsonCheck struct {
 	MinDeltaMs *float64    `json:"min_delta_ms,omitempty"`
 	NeedN      int         `json:"need_n,omitempty"`
 	Reason     string      `json:"reason,omitempty"`
+	Bounded    bool        `json:"bounded"`
+	Regressed  bool        `json:"regressed,omitempty"`
+	CIPoints   *[2]float64 `json:"ci_points,omitempty"`
 	Unsettled  bool        `json:"unsettled,omitempty"`
 	Confirmed  bool        `json:"confirmed,omitempty"`
 	Note       string      `json:"note,omitempty"`
@@ -51,6 +54,8 @@ type jsonVerdict struct {
 	FailOn       []string    `json:"fail_on"`
 	Checks       []jsonCheck `json:"checks"`
 	Warnings     []string    `json:"warnings"`
+	// Plan is an addition to v1: how the run was measured.
+	Plan []string `json:"plan,omitempty"`
 	// Provenance is an addition to v1: absent when nothing is known.
 	Provenance *jsonProvenance `json:"provenance,omitempty"`
 	CostUSD    *float64        `json:"cost_usd,omitempty"`
@@ -122,7 +127,7 @@ func JSON(w io.Writer, r *Report) error {
 	v := jsonVerdict{Schema: VerdictSchema, Verdict: r.Verdict, Headline: r.Headline, Tested: r.Tested,
 		Permutations: r.Result.Permutations,
 		Alpha:        r.Thresholds.Alpha, Tolerance: 100 * r.Thresholds.Tolerance, MinDelta: r.minDeltaMs(),
-		FailOn: r.failOn(), Checks: []jsonCheck{}, Warnings: append([]string{}, r.Warnings...),
+		FailOn: r.failOn(), Checks: []jsonCheck{}, Warnings: append([]string{}, r.Warnings...), Plan: r.Plan,
 		Provenance: provenanceJSON(r.Provenance), Capacity: capacityJSON(r.Capacity)}
 	if len(r.Costs) > 0 {
 		usd := math.Round(r.CostUSD()*1e6) / 1e6
@@ -142,6 +147,7 @@ func JSON(w io.Writer, r *Report) error {
 			DeltaPct: num(c.DeltaPct, 1), CIPct: pair(c.CIPct, 1), PValue: num(c.PValue, 1),
 			Budget: num(c.Budget, scale), NBaseline: c.NBase, NCurrent: c.NCurrent, Status: string(c.Status),
 			CurrentCI: pair(c.CurrentCI, scale), NeedN: c.NeedN, Reason: string(c.Reason), Unsettled: c.Unsettled, Confirmed: c.Confirmed, Note: note(c, r.Thresholds),
+			Bounded: c.Bounded, Regressed: c.Regressed, CIPoints: pair(c.CIPoints, scale),
 		}
 		if !c.Metric.IsRate() {
 			jc.MinDeltaMs = num(c.MinDelta, 1)

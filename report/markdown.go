@@ -217,42 +217,32 @@ func summary(r *Report, order []int, maxRows int) string {
 	if len(r.Scenarios) == 0 {
 		return "No scenario was measured.\n\n"
 	}
-	perceived, sessions := summaryColumns(r)
-	header := "| scenario @ endpoint | TTFT p95 |"
-	sep := "|---|---:|"
-	if perceived {
-		header += " Perceived p95 |"
+	cols := summaryCols(r)
+	header := "| scenario @ endpoint |"
+	sep := "|---|"
+	for _, c := range cols {
+		header += " " + c.head + " |"
 		sep += "---:|"
 	}
-	if sessions {
-		header += " Total (session) p50 |"
-	} else {
-		header += " Total p50 |"
-	}
-	sep += "---:|"
-	if sessions {
-		header += " Answer p95 |"
-		sep += "---:|"
-	}
-	header += " Errors | status |\n" + sep + "---:|---|\n"
+	header += " status |\n" + sep + "---|\n"
 	// Every row when the suite is small. In a large suite, the rows that
 	// fail or changed first; inconclusive ones in a collapsed table; a count
-	// of the unchanged.
+	// of those that passed.
 	large := len(r.Scenarios) > 20
 	var main, doubt []string
-	unchanged, cut := 0, 0
+	passed, cut := 0, 0
 	for _, i := range order {
 		s := r.Scenarios[i]
 		fs := s.Badges()
-		if large && fs[0].Status == vocab.OK {
-			unchanged++
+		if large && severity[fs[0].Status] <= severity[vocab.NoRegressionShown] {
+			passed++
 			continue
 		}
 		if len(main)+len(doubt) >= maxRows {
 			cut++
 			continue
 		}
-		line := summaryLine(s, fs, perceived, sessions)
+		line := summaryLine(s, fs, cols)
 		if large && fs[0].Status == vocab.Inconclusive {
 			doubt = append(doubt, line)
 		} else {
@@ -268,8 +258,8 @@ func summary(r *Report, order []int, maxRows int) string {
 			plural(len(doubt), "pair", "pairs"), header, strings.Join(doubt, ""))
 	}
 	var more []string
-	if unchanged > 0 {
-		more = append(more, fmt.Sprintf("%s with no change beyond the tolerance (✅) not listed", plural(unchanged, "pair", "pairs")))
+	if passed > 0 {
+		more = append(more, fmt.Sprintf("%s that passed (✅) not listed", plural(passed, "pair", "pairs")))
 	}
 	if cut > 0 {
 		more = append(more, fmt.Sprintf("%d more %s in the details or the job summary", cut, map[bool]string{true: "pair", false: "pairs"}[cut == 1]))
@@ -280,36 +270,46 @@ func summary(r *Report, order []int, maxRows int) string {
 	return b.String()
 }
 
-// summaryLine is a scenario's line of the summary: TTFT p95 (perceived
-// p95), total p50 (answer p95), errors, and its badges with, when a TTFT
-// check fails, how the server's stages moved.
-func summaryLine(s Scenario, fs []Badge, perceived, sessions bool) string {
+// summaryLine is a scenario's line of the summary: a cell per column (its
+// statistic, and below it every other failing one of its row), and its
+// badges with, when a TTFT check fails, how the server's stages moved.
+func summaryLine(s Scenario, fs []Badge, cols []summaryCol) string {
 	name := mdName(s.Scenario) + " @ " + mdName(s.Endpoint)
 	if len(s.Changed) > 0 {
 		name += " ⚙️"
 	}
-	line := fmt.Sprintf("| %s | %s |", name, changeCell(s.row("TTFT"), "p95", bold))
-	if perceived {
-		line += fmt.Sprintf(" %s |", changeCell(s.row("Perceived"), "p95", bold))
-	}
-	line += fmt.Sprintf(" %s |", changeCell(s.row("Total"), "p50", bold))
-	if sessions {
-		line += fmt.Sprintf(" %s |", changeCell(s.row("Answer"), "p95", bold))
+	line := "| " + name + " |"
+	for _, c := range cols {
+		row := s.row(c.stage)
+		cell := changeCell(row, c.stat, bold)
+		for _, x := range extraStats(row, c.stat) {
+			cell += "<br>" + string(x) + " " + changeCell(row, x, bold)
+		}
+		line += " " + cell + " |"
 	}
 	status := badgesMarkdown(fs)
 	if shift := s.StageShift(); shift != "" {
 		status += "<br><sub>" + md(shift) + "</sub>"
 	}
-	return line + fmt.Sprintf(" %s | %s |\n", changeCell(s.row("Errors"), "rate", bold), status)
+	return line + " " + status + " |\n"
 }
 
-// suiteNotesMarkdown is the notes as a Markdown list.
+// suiteNotesMarkdown is the notes as a Markdown list: those a reviewer
+// reads first (at most maxShownNotes), then the rest collapsed.
 func suiteNotesMarkdown(r *Report) string {
 	var b strings.Builder
-	for _, n := range suiteNotes(r, md) {
+	shown, rest := splitNotes(suiteNotes(r, md))
+	for _, n := range shown {
 		b.WriteString("- " + n.String() + "\n")
 	}
 	b.WriteString("\n")
+	if len(rest) > 0 {
+		b.WriteString("<details><summary>Notes: how this was measured and decided</summary>\n\n")
+		for _, n := range rest {
+			b.WriteString("- " + n.String() + "\n")
+		}
+		b.WriteString("\n</details>\n\n")
+	}
 	return b.String()
 }
 
@@ -386,7 +386,7 @@ func scenarioDetails(s Scenario, open bool) string {
 	b.WriteString(" budget | status |\n" + sep + "---|---|\n")
 	var notes []string
 	for _, row := range s.Rows {
-		if row.SameAs != "" || row.Zero() {
+		if row.Silent() {
 			continue
 		}
 		b.WriteString(detailsRow(row, stats))

@@ -30,16 +30,27 @@ func note(c compare.Check, th compare.Config) string {
 		return "the server reported no prompt tokens, so the cache hit rate cannot be checked against its floor"
 	case vocab.NotSignificant:
 		if c.NeedN > 0 {
-			return fmt.Sprintf("change beyond tolerance but not significant; roughly %d requests per side might decide it", c.NeedN)
+			return fmt.Sprintf("no regression shown: not significant, and its interval reaches beyond the tolerance; about %s requests per side would bound it", grouped(c.NeedN))
 		}
-		return "change beyond tolerance but not significant"
+		return "no regression shown: not significant, and its interval reaches beyond the tolerance"
+	case vocab.Underpowered:
+		if c.Metric.IsRate() {
+			return fmt.Sprintf("not tested at this size: about %s requests per side would bound it within its margin", grouped(c.NeedN))
+		}
+		return fmt.Sprintf("not tested at this size: about %s requests per side would catch a regression of twice the tolerance", grouped(c.NeedN))
+	case vocab.Uncorrected:
+		s := "inconclusive: worse beyond the tolerance and significant alone, not after the suite's correction"
+		if c.NeedN > 0 {
+			s += fmt.Sprintf("; about %s requests per side would decide it", grouped(c.NeedN))
+		}
+		return s
 	case vocab.HistoryTooShort:
 		return fmt.Sprintf("need two baseline runs with %d successful requests to estimate the run-to-run spread of %s (have %d of %d runs)", minN, c.Stat, c.RunsUsable, c.RunsTotal)
 	case vocab.HistorySpread:
 		return fmt.Sprintf("run-to-run spread of %s in the baseline history (±%.0f%%) exceeds the tolerance (%.0f%%): stored baselines cannot tell a change of this size from drift; compare both variants interleaved with `latgate ab`",
 			c.Stat, c.Spread*100, th.Tolerance*100)
 	case vocab.HistoryNotSignificant:
-		return "change beyond tolerance but not significant against the run-to-run spread of the baseline history"
+		return "no regression shown: not significant against the run-to-run spread of the baseline history, and its interval reaches beyond the tolerance"
 	case vocab.NotPositive:
 		return "current value is not positive"
 	case vocab.NotReported:
@@ -55,14 +66,13 @@ func note(c compare.Check, th compare.Config) string {
 // not significant), so a row need not repeat it.
 func summarized(r vocab.Reason) bool {
 	switch r {
-	case vocab.TooFew, vocab.TooFewCurrent, vocab.HistoryTooShort, vocab.NotSignificant, vocab.HistoryNotSignificant:
+	case vocab.TooFew, vocab.TooFewCurrent, vocab.HistoryTooShort, vocab.NotSignificant, vocab.HistoryNotSignificant, vocab.Underpowered, vocab.Uncorrected:
 		return true
 	}
 	return false
 }
 
-// warnings are the words for what the comparison could not do as asked,
-// and for the design an adaptive suite was compared under.
+// warnings are the words for what the comparison could not do as asked.
 func warnings(res compare.Result) []string {
 	var out []string
 	for _, w := range res.Warnings {
@@ -73,10 +83,17 @@ func warnings(res compare.Result) []string {
 			out = append(out, fmt.Sprintf("%s / %s: requests in blocks measured on one side only (%d) take no part in the tests, which exchange labels within blocks; the estimates include them", w.Endpoint, w.Scenario, w.N))
 		}
 	}
-	if d := res.Design; d != nil {
-		out = append(out, fmt.Sprintf("adaptive sampling: each scenario was compared on its own at alpha %.4g (the suite's %.3g split over its scenarios and over %d planned looks), so the suite's false-alarm rate stays at %.3g", d.RunAlpha(), d.Alpha, d.Looks, d.Alpha))
-	}
 	return out
+}
+
+// designPlan is the plan fact of the design an adaptive suite was compared
+// under.
+func designPlan(res compare.Result) []string {
+	d := res.Design
+	if d == nil {
+		return nil
+	}
+	return []string{fmt.Sprintf("adaptive sampling: each scenario was compared on its own at alpha %.4g (the suite's %.3g split over its scenarios and over %d planned looks), so the suite's false-alarm rate stays at %.3g", d.RunAlpha(), d.Alpha, d.Looks, d.Alpha)}
 }
 
 // LookText is the words for an interim look of adaptive sampling: what
@@ -88,13 +105,13 @@ func LookText(d compare.Decision, th compare.Config) string {
 	case d.Stop && d.Outcome == vocab.Regression && c != nil:
 		return fmt.Sprintf("regression (%s %s %+.1f%%)", c.Metric, c.Stat, c.DeltaPct)
 	case d.Stop:
-		return fmt.Sprintf("no change beyond %g%%", math.Round(th.Tolerance*1000)/10)
+		return fmt.Sprintf("every check within %g%% (or not testable at max)", math.Round(th.Tolerance*1000)/10)
 	case c == nil:
 		return "no baseline to compare with"
 	case c.Reason == vocab.TooFew:
 		return fmt.Sprintf("%s %s: %s", c.Metric, c.Stat, note(*c, th))
 	}
-	return fmt.Sprintf("%s %s %+.1f%% undecided", c.Metric, c.Stat, c.DeltaPct)
+	return fmt.Sprintf("%s %s %s not yet bounded", c.Metric, c.Stat, changeWords(*c))
 }
 
 // inline keeps a config's or a server's text on one line: the escaper of
@@ -115,6 +132,7 @@ const (
 	noteRemoved                      // scenarios removed since the baseline
 	noteUnsettled                    // statuses within Monte Carlo error of alpha
 	noteWarning                      // the report's warnings
+	notePlan                         // how the run was measured (lanes, where adaptive scenarios stopped)
 )
 
 // suiteNote is one note of the suite, its names escaped for one format
@@ -129,26 +147,74 @@ type suiteNote struct {
 // String is the note with its legend.
 func (n suiteNote) String() string { return n.legend + n.text }
 
-// suiteNotes says once per suite what applies to many rows: units, what
-// "—" means, what would decide inconclusive checks, failures by kind,
-// changed and removed scenarios, warnings. The words are the report's own;
-// what comes from a config or a server (names, warnings, errors) goes
-// through esc: Markdown escapes those parts (md; its escape would change
-// the words too), the HTML and text renderers give inline and escape each
-// whole note.
+// maxShownNotes bounds the notes a comment and a report show outside
+// their collapsed notes: a reviewer reads the verdict, the summary and
+// these, and nothing else, in five seconds.
+const maxShownNotes = 3
+
+// shown reports whether a note is one of those a reader sees first: the
+// legend of the tables' marks, the inconclusive checks (the one case a
+// rerun would decide), the statistics not tested, the warnings; the others
+// (how statuses are decided, failures by kind, changed and removed
+// scenarios, unsettled p-values, the plan) are in the collapsed notes.
+func (n suiteNote) shown() bool {
+	switch n.kind {
+	case noteUnits, noteInconclusive, noteUntested, noteWarning:
+		return true
+	}
+	return false
+}
+
+// splitNotes parts the notes into those shown (at most maxShownNotes: the
+// legend, then the inconclusive checks, the untested statistics and the
+// warnings, as one line when there are several) and the rest.
+func splitNotes(notes []suiteNote) (shown, rest []suiteNote) {
+	var warns []suiteNote
+	for _, n := range notes {
+		switch {
+		case n.kind == noteWarning:
+			warns = append(warns, n)
+		case n.shown() && len(shown) < maxShownNotes:
+			shown = append(shown, n)
+		default:
+			rest = append(rest, n)
+		}
+	}
+	switch {
+	case len(warns) == 0:
+	case len(shown) < maxShownNotes && len(warns) == 1:
+		shown = append(shown, warns[0])
+	case len(shown) < maxShownNotes:
+		first := warns[0]
+		first.text += fmt.Sprintf(" (and %s in the notes below)", plural(len(warns)-1, "more warning", "more warnings"))
+		shown = append(shown, first)
+		rest = append(rest, warns[1:]...)
+	default:
+		rest = append(rest, warns...)
+	}
+	return shown, rest
+}
+
+// suiteNotes says once per suite what applies to many rows: units and
+// marks, what was not tested, what would decide inconclusive checks,
+// failures by kind, changed and removed scenarios, warnings and the plan.
+// The words are the report's own; what comes from a config or a server
+// (names, warnings, errors) goes through esc: Markdown escapes those parts
+// (md; its escape would change the words too), the HTML and text
+// renderers give inline and escape each whole note.
 func suiteNotes(r *Report, esc func(string) string) []suiteNote {
 	var notes []suiteNote
 	if len(r.Scenarios) > 0 || len(r.Capacity) == 0 {
-		notes = append(notes, suiteNote{kind: noteUnits, text: "Latencies in ms, baseline → current (change). Status: every one that applies."})
+		notes = append(notes, suiteNote{kind: noteUnits, text: "Latencies in ms, baseline → current (change): a regression's change in bold, ⛔ over budget, ⚠️ inconclusive, — not tested; the status column names every one that applies."})
 	}
 	if r.Tested > 1 {
-		notes = append(notes, suiteNote{kind: noteIntervals, text: fmt.Sprintf("Intervals [in brackets, in the details] are each check's own 95%% interval; "+
-			"statuses are decided on p-values adjusted over the suite's %d checks, so an interval beyond the tolerance can still be inconclusive.", r.Tested)})
+		notes = append(notes, suiteNote{kind: noteIntervals, text: fmt.Sprintf("Intervals [in brackets, in the details] are each check's own 95%% interval: within tolerance when its worse end is inside %s%% (or %s ms), no regression shown when not significant and it reaches beyond; "+
+			"regressions are decided on p-values adjusted over the suite's %d checks, so an interval beyond the tolerance can still be no regression.", trimFloat(100*r.Thresholds.Tolerance), trimFloat(r.minDeltaMs()), r.Tested)})
 	}
 	for _, n := range []struct {
 		kind noteKind
 		f    func(*Report, func(string) string) string
-	}{{noteUntested, untestedNote}, {noteInconclusive, inconclusiveNote}, {noteUnsettled, unsettledNote}, {noteFailures, failuresNote}, {noteChanged, changedNote}, {noteRemoved, removedNote}} {
+	}{{noteInconclusive, inconclusiveNote}, {noteUntested, untestedNote}, {noteUnsettled, unsettledNote}, {noteFailures, failuresNote}, {noteChanged, changedNote}, {noteRemoved, removedNote}} {
 		if t := n.f(r, esc); t != "" {
 			notes = append(notes, suiteNote{kind: n.kind, text: t})
 		}
@@ -156,7 +222,7 @@ func suiteNotes(r *Report, esc func(string) string) []suiteNote {
 	for i := range notes {
 		switch notes[i].kind {
 		case noteUntested:
-			notes[i].legend = "— after the values = "
+			notes[i].legend = "— "
 		case noteInconclusive:
 			notes[i].legend = "⚠️ "
 		}
@@ -164,73 +230,107 @@ func suiteNotes(r *Report, esc func(string) string) []suiteNote {
 	for _, w := range r.Warnings {
 		notes = append(notes, suiteNote{kind: noteWarning, text: "⚠️ " + esc(short(w, 300))})
 	}
+	for _, p := range r.Plan {
+		notes = append(notes, suiteNote{kind: notePlan, text: esc(short(p, 300))})
+	}
 	return notes
 }
 
-// untestedGap is what one statistic left untested over the suite.
-type untestedGap struct {
-	need, pairs, lo, hi int
-	history             bool
-}
-
-// untestedGaps gathers, per statistic, the checks that could not be
-// tested: the requests they need and have.
-func untestedGaps(r *Report) (map[vocab.Stat]*untestedGap, []vocab.Stat) {
-	gaps := map[vocab.Stat]*untestedGap{}
-	var stats []vocab.Stat
-	for _, s := range r.Scenarios {
-		seen := map[vocab.Stat]bool{}
-		for _, c := range s.Checks {
-			if !c.Untested() || seen[c.Stat] {
-				continue
+// untestedNote is one line for every statistic not tested: those a run of
+// this size could not test (the requests that would, the A/A table's
+// figure) and those short of the successful requests they need; and where
+// a slow creep of the P95 is caught instead.
+func untestedNote(r *Report, _ func(string) string) string {
+	var power, rates []string
+	need, rateNeed, have := 0, 0, math.MaxInt
+	var few []compare.Check
+	seen := map[string]bool{}
+	for _, c := range r.shownChecks() {
+		if c.Status != vocab.NotTested {
+			continue
+		}
+		name := metricName(c.Metric) + " " + string(c.Stat)
+		switch {
+		case c.Reason == vocab.Underpowered && c.Metric.IsRate():
+			if !seen[metricName(c.Metric)] {
+				seen[metricName(c.Metric)] = true
+				rates = append(rates, metricName(c.Metric))
 			}
-			seen[c.Stat] = true
-			g := gaps[c.Stat]
-			if g == nil {
-				g = &untestedGap{lo: math.MaxInt}
-				gaps[c.Stat] = g
-				stats = append(stats, c.Stat)
+			rateNeed, have = max(rateNeed, c.NeedN), min(have, min(c.NBase, c.NCurrent))
+		case c.Reason == vocab.Underpowered:
+			if !seen[name] {
+				seen[name] = true
+				power = append(power, name)
 			}
-			g.need = max(g.need, c.NeedN)
-			g.pairs++
-			have := min(c.NBase, c.NCurrent)
-			if c.NBase == 0 {
-				have = c.NCurrent
-			}
-			g.lo, g.hi = min(g.lo, have), max(g.hi, have)
-			g.history = g.history || c.Reason == vocab.HistoryTooShort
+			need, have = max(need, c.NeedN), min(have, min(c.NBase, c.NCurrent))
+		case c.Reason == vocab.TooFew, c.Reason == vocab.TooFewCurrent, c.Reason == vocab.HistoryTooShort:
+			few = append(few, c)
 		}
 	}
-	sort.Slice(stats, func(i, j int) bool { return statRank[stats[i]] < statRank[stats[j]] })
-	return gaps, stats
-}
-
-// untestedNote is one note for every untested statistic: "p50, mean need
-// 10; p95 needs 40 successful requests per side".
-func untestedNote(r *Report, _ func(string) string) string {
-	gaps, stats := untestedGaps(r)
-	if len(stats) == 0 {
+	var what []string
+	if len(power) > 0 {
+		names := power
+		if len(names) > 4 {
+			names = append(append([]string{}, names[:4]...), fmt.Sprintf("%d more", len(power)-4))
+		}
+		what = append(what, fmt.Sprintf("%s (up to about %s would catch +%s%%)", andList(names), grouped(need), trimFloat(200*r.Thresholds.Tolerance)))
+	}
+	if len(rates) > 0 {
+		what = append(what, fmt.Sprintf("the %s (about %s would bound it within its margin)", andList(rates), grouped(rateNeed)))
+	}
+	if t := tooFewText(r, few); t != "" {
+		what = append(what, t)
+	}
+	if len(what) == 0 {
 		return ""
 	}
-	var needs []string
+	s := "not tested: " + strings.Join(what, "; ")
+	if len(power)+len(rates) > 0 {
+		s = fmt.Sprintf("not tested at %d requests per side: %s", have, strings.Join(what, "; "))
+	}
+	if slices.ContainsFunc(power, func(n string) bool { return strings.HasSuffix(n, " p95") || strings.HasSuffix(n, " p99") }) {
+		s += "; a slow P95 creep shows on main's trend (`latgate trend`) or in a nightly run with more requests"
+	}
+	return strings.ToUpper(s[:1]) + s[1:] + "."
+}
+
+// tooFewText says which statistics lack the successful requests they
+// need: "p95 needs 40, p99 500 successful requests per side; 1 pair has
+// 20".
+func tooFewText(r *Report, few []compare.Check) string {
+	if len(few) == 0 {
+		return ""
+	}
 	byNeed := map[int][]vocab.Stat{}
 	var order []int
-	lo, hi, pairs, history := math.MaxInt, 0, 0, false
-	for _, st := range stats {
-		g := gaps[st]
-		if byNeed[g.need] == nil {
-			order = append(order, g.need)
+	lo, hi, history := math.MaxInt, 0, false
+	pairs := map[string]bool{}
+	for _, c := range few {
+		n := c.NeedN
+		if !slices.Contains(byNeed[n], c.Stat) {
+			if byNeed[n] == nil {
+				order = append(order, n)
+			}
+			byNeed[n] = append(byNeed[n], c.Stat)
 		}
-		byNeed[g.need] = append(byNeed[g.need], st)
-		lo, hi, pairs = min(lo, g.lo), max(hi, g.hi), max(pairs, g.pairs)
-		history = history || g.history
+		have := min(c.NBase, c.NCurrent)
+		if c.NBase == 0 {
+			have = c.NCurrent
+		}
+		lo, hi = min(lo, have), max(hi, have)
+		history = history || c.Reason == vocab.HistoryTooShort
+		pairs[c.Endpoint+"\x00"+c.Scenario] = true
 	}
+	sort.Ints(order)
+	var needs []string
 	for _, n := range order {
+		sts := byNeed[n]
+		sort.Slice(sts, func(i, j int) bool { return statRank[sts[i]] < statRank[sts[j]] })
 		verb := "needs"
-		if len(byNeed[n]) > 1 {
+		if len(sts) > 1 {
 			verb = "need"
 		}
-		needs = append(needs, fmt.Sprintf("%s %s %d", joinNames(byNeed[n]), verb, n))
+		needs = append(needs, fmt.Sprintf("%s %s %d", joinNames(sts), verb, n))
 	}
 	have := fmt.Sprint(lo)
 	if hi != lo {
@@ -238,18 +338,23 @@ func untestedNote(r *Report, _ func(string) string) string {
 	}
 	what := "successful requests per side"
 	if history {
-		what = "successful requests per side (and two stored baseline runs)"
+		what += " (and two stored baseline runs)"
 	}
-	return fmt.Sprintf("not tested: %s %s; %s %s.", strings.Join(needs, "; "), what, plural(pairs, "pair has", "pairs have"), have)
+	return fmt.Sprintf("%s %s (%s %s)", strings.Join(needs, "; "), what, plural(len(pairs), "pair has", "pairs have"), have)
 }
 
 // inconclusiveNote names the inconclusive checks (each marked ⚠️ in its
-// cell) and gives one estimate of the requests that might decide them.
+// cell): worse beyond the tolerance, significant alone, not after the
+// suite's correction, with the requests that would decide them.
 func inconclusiveNote(r *Report, esc func(string) string) string {
 	lo, hi, n := math.MaxInt, 0, 0
+	unconfirmed := 0
 	for _, c := range r.Result.Checks {
 		if c.Doubtful() {
 			n++
+			if c.Reason == vocab.Unconfirmed {
+				unconfirmed++
+			}
 			if c.NeedN > 0 {
 				lo, hi = min(lo, c.NeedN), max(hi, c.NeedN)
 			}
@@ -258,16 +363,19 @@ func inconclusiveNote(r *Report, esc func(string) string) string {
 	if n == 0 {
 		return ""
 	}
-	s := fmt.Sprintf("inconclusive = a change for the worse beyond the tolerance, not significant once corrected for the suite's %d checks; %s: %s.",
-		r.Tested, plural(n, "check", "checks"), doubtfulNames(r, esc))
+	what := fmt.Sprintf("worse beyond the tolerance and significant alone, not once corrected for the suite's %d checks", r.Tested)
+	if unconfirmed == n {
+		what = "a regression that a fresh interleaved run of its scenario did not find again (regression.confirm)"
+	}
+	s := fmt.Sprintf("Inconclusive: %s: %s.", what, doubtfulNames(r, esc))
 	switch {
 	case hi == 0:
 	case lo == hi:
-		s += fmt.Sprintf(" About %s requests per side might decide it.", grouped(hi))
+		s += fmt.Sprintf(" About %s requests per side would decide it.", grouped(hi))
 	case hi >= 100000:
-		s += fmt.Sprintf(" %s requests per side might decide the closest, over 100,000 the farthest.", grouped(lo))
+		s += fmt.Sprintf(" %s requests per side would decide the closest, over 100,000 the farthest.", grouped(lo))
 	default:
-		s += fmt.Sprintf(" %s to %s requests per side might decide them.", grouped(lo), grouped(hi))
+		s += fmt.Sprintf(" %s to %s requests per side would decide them.", grouped(lo), grouped(hi))
 	}
 	return s
 }
@@ -443,6 +551,8 @@ func leftOut(s Scenario) string {
 				p += " (" + why + ")"
 			}
 			parts = append(parts, p)
+		case row.Unreported:
+			parts = append(parts, row.Stage+" ("+NotReported+")")
 		case row.Zero():
 			p := row.Stage + ", 0 on both sides"
 			if s.Base == nil {

@@ -3,6 +3,7 @@ package report
 import (
 	"math"
 	"math/rand/v2"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -36,15 +37,15 @@ func TestEveryReasonHasWords(t *testing.T) {
 func TestLookText(t *testing.T) {
 	th := compare.Config{Tolerance: 0.1}
 	reg := &compare.Check{Metric: vocab.TTFT, Stat: vocab.P95, DeltaPct: 34}
-	open := &compare.Check{Metric: vocab.Total, Stat: vocab.P50, DeltaPct: 12}
+	open := &compare.Check{Metric: vocab.Total, Stat: vocab.P50, DeltaPct: 12, CIPct: [2]float64{-2, 25}}
 	few := &compare.Check{Metric: vocab.TTFT, Stat: vocab.P95, Reason: vocab.TooFew, NBase: 20, NCurrent: 20, NeedN: 40}
 	for _, c := range []struct {
 		d    compare.Decision
 		want string
 	}{
 		{compare.Decision{Stop: true, Outcome: vocab.Regression, Check: reg}, "regression (ttft p95 +34.0%)"},
-		{compare.Decision{Stop: true, Outcome: vocab.OK}, "no change beyond 10%"},
-		{compare.Decision{Check: open}, "total p50 +12.0% undecided"},
+		{compare.Decision{Stop: true, Outcome: vocab.WithinTolerance}, "every check within 10% (or not testable at max)"},
+		{compare.Decision{Check: open}, "total p50 +12% [-2.0%, +25%] not yet bounded"},
 		{compare.Decision{Check: few}, "ttft p95: need 40 successful requests per side to test p95 (have 20 and 20)"},
 		{compare.Decision{}, "no baseline to compare with"},
 	} {
@@ -54,9 +55,9 @@ func TestLookText(t *testing.T) {
 	}
 }
 
-// TestStrictGateSaysWhatFailedIt: a gate that fails on inconclusive fails
+// TestStrictGateSaysWhatFailedIt: a gate that fails on not_tested fails
 // on statistics too few requests left untested; its headline says so
-// instead of naming only what passed.
+// beside what else failed.
 func TestStrictGateSaysWhatFailedIt(t *testing.T) {
 	var few suiteCase
 	for _, sc := range suiteCases {
@@ -68,9 +69,9 @@ func TestStrictGateSaysWhatFailedIt(t *testing.T) {
 	br, cr := few.runs(rng)
 	pairs := results.Match(&results.File{Runs: br}, &results.File{Runs: cr})
 	th := thresholds()
-	th.FailOn = []vocab.Status{vocab.Regression, vocab.OverBudget, vocab.Inconclusive}
+	th.FailOn = []vocab.Status{vocab.Regression, vocab.OverBudget, vocab.NotTested}
 	rep := Build(pairs, compare.Compare(compare.Pairs(pairs), th), th)
-	if rep.Verdict != "fail" || !strings.Contains(rep.Headline, "untested checks fail the gate (fail_on: inconclusive)") {
+	if rep.Verdict != "fail" || !regexp.MustCompile(`\d+ checks not tested or unbounded \(fail_on: not_tested\)`).MatchString(rep.Headline) {
 		t.Errorf("verdict %s, headline %q: want fail, saying what failed it", rep.Verdict, rep.Headline)
 	}
 }
@@ -100,12 +101,12 @@ func TestNoEmptyModel(t *testing.T) {
 func TestCountIsNoTime(t *testing.T) {
 	t.Parallel()
 	c := compare.Check{Scenario: "agent", Endpoint: "e", Metric: vocab.StepCount, Stat: vocab.Mean, Baseline: 3, Current: 3.45, DeltaPct: 15, Status: vocab.Regression}
-	got := describeCheck(c, func(s string) string { return s })
-	if got != "agent @ e model calls mean +15% (3.00 → 3.45 per session)" {
+	got := describeCheck(c, compare.Config{Tolerance: 0.1}, func(s string) string { return s }, true)
+	if got != "agent @ e model calls mean +15% (3.00 → 3.45 per session), a regression" {
 		t.Errorf("got %q", got)
 	}
 	c.Metric, c.Stat, c.Baseline, c.Current = vocab.TTFT, vocab.P50, 300, 345
-	if got := describeCheck(c, func(s string) string { return s }); !strings.HasSuffix(got, "(300 → 345 ms)") {
+	if got := describeCheck(c, compare.Config{Tolerance: 0.1}, func(s string) string { return s }, true); !strings.HasSuffix(got, "(300 → 345 ms), a regression") {
 		t.Errorf("a latency: got %q", got)
 	}
 }

@@ -15,6 +15,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -34,7 +35,13 @@ type Report struct {
 	Headline  string // plain text; renderers decorate it
 	Scenarios []Scenario
 	Removed   []string
+	// Warnings are what a reader must know to trust the numbers (streams
+	// that arrived buffered, a stale baseline, a schedule the client could
+	// not keep); Plan the facts of how the run was measured (lanes, where
+	// an adaptive scenario stopped, the level its comparison held each
+	// scenario to), which the collapsed notes say.
 	Warnings  []string
+	Plan      []string
 	Endpoints []string
 	Tested    int
 	// Thresholds are the comparison settings in force (for the footer).
@@ -198,8 +205,8 @@ type Row struct {
 
 // severity orders statuses from worst to best.
 var severity = map[vocab.Status]int{
-	vocab.Regression: 7, vocab.OverBudget: 6, vocab.Inconclusive: 5,
-	vocab.Improvement: 4, vocab.NoBaseline: 3, vocab.OK: 2, notTested: 1,
+	vocab.Regression: 9, vocab.OverBudget: 8, vocab.Inconclusive: 7,
+	vocab.Improvement: 6, vocab.NoBaseline: 5, vocab.NoRegressionShown: 4, vocab.WithinTolerance: 3, vocab.OK: 2, vocab.NotTested: 1,
 }
 
 func worse(a, b vocab.Status) vocab.Status {
@@ -280,7 +287,7 @@ func Build(pairs []results.Pair, res compare.Result, th compare.Config) *Report 
 // BuildDigested is Build from the runs' digests (ds holds every run of
 // pairs), so that the runs need not hold their requests.
 func BuildDigested(pairs []results.Pair, ds Digests, res compare.Result, th compare.Config) *Report {
-	r := &Report{Verdict: res.Verdict, Warnings: warnings(res), Tested: res.Tested, Thresholds: th, Result: res}
+	r := &Report{Verdict: res.Verdict, Warnings: warnings(res), Plan: designPlan(res), Tested: res.Tested, Thresholds: th, Result: res}
 	byKey := map[string][]compare.Check{}
 	for _, c := range res.Checks {
 		k := c.Endpoint + "\x00" + c.Scenario
@@ -530,15 +537,9 @@ func latencyRow(s Scenario, m vocab.Metric, stage, unit string, th compare.Confi
 	return row, true
 }
 
-// rowStatus is how a check shows in its cell and its row: not tested when
-// it could not be, ok for a change for the better that is not significant.
+// rowStatus is how a check shows in its cell and its row: its status (a
+// row is "not tested" only when none of its checks was: statusParts).
 func rowStatus(c compare.Check) vocab.Status {
-	switch {
-	case c.Untested():
-		return notTested // a row is "not tested" only when none of its checks was
-	case c.Status == vocab.Inconclusive && !c.Doubtful():
-		return vocab.OK
-	}
 	return c.Status
 }
 
@@ -638,16 +639,27 @@ func markSame(rows []Row, a, b string) {
 	if ra == nil || rb == nil || len(ra.Checks) != len(rb.Checks) || len(ra.Checks) == 0 {
 		return
 	}
-	eq := nearlySame
+	// Equal as a reader sees them: the same values and change as shown
+	// (per token and inter-token differ in the fourth digit when every
+	// event carries one token).
+	eq := func(x, y float64) bool { return nearlySame(x, y) || Millis(x) == Millis(y) }
+	pct := func(x, y float64) bool {
+		return sameValue(x, y) || !math.IsNaN(x) && !math.IsNaN(y) && signedPct(x) == signedPct(y)
+	}
 	for i := range ra.Checks {
 		x, y := ra.Checks[i], rb.Checks[i]
 		// Hidden only when no worse than the row it repeats.
-		if x.Stat != y.Stat || !eq(x.Baseline, y.Baseline) || !eq(x.Current, y.Current) || hideRank(x.Status) > hideRank(y.Status) {
+		if x.Stat != y.Stat || !eq(x.Baseline, y.Baseline) || !eq(x.Current, y.Current) || !pct(x.DeltaPct, y.DeltaPct) || hideRank(x.Status) > hideRank(y.Status) {
 			return
 		}
 	}
 	ra.SameAs = b
 }
+
+// Silent reports whether a row says nothing a table should show: the
+// same values as another row, 0 on both sides, or server stages the
+// server does not report. The "Left out:" line names it (leftOut).
+func (row Row) Silent() bool { return row.SameAs != "" || row.Zero() || row.Unreported }
 
 // Zero reports whether a descriptive row shows 0.0 (or missing) on both sides,
 // like Network on warm connections.
@@ -671,39 +683,6 @@ func trimFloat(f float64) string {
 	return strings.TrimRight(strings.TrimRight(fmt.Sprintf("%.2f", f), "0"), ".")
 }
 
-// Worst returns the most important failing check, if any.
-func (r *Report) Worst() (compare.Check, bool) {
-	var best compare.Check
-	found := false
-	// The largest relative change among failing checks; a budget breach
-	// without a baseline counts by how far it is over.
-	score := func(c compare.Check) float64 {
-		s := 100 * (c.Current/c.Budget - 1)
-		if !math.IsNaN(c.DeltaPct) {
-			s = c.DeltaPct
-		}
-		if c.Metric == "ttfc" {
-			s -= 1e-3 // name TTFT when TTFC is the same change
-		}
-		if c.Stat == "mean" {
-			s -= 1e6 // people read quantiles: name one when one failed
-		}
-		return s
-	}
-	for _, s := range r.Scenarios {
-		hidden := s.hiddenMetrics() // name the row the comment shows
-		for _, c := range s.Checks {
-			if c.Status != vocab.Regression && c.Status != vocab.OverBudget || hidden[c.Metric] {
-				continue
-			}
-			if !found || score(c) > score(best) {
-				best, found = c, true
-			}
-		}
-	}
-	return best, found
-}
-
 // Count returns how many scenarios show status st among their badges (what
 // each scenario's line says: for Inconclusive, a tested change for the
 // worse of a metric that did not regress).
@@ -717,89 +696,12 @@ func (r *Report) Count(st vocab.Status) int {
 	return n
 }
 
-// untestedFailing counts the checks that fail the gate although no badge
-// shows them: untested statistics of a gate that fails on inconclusive.
-func (r *Report) untestedFailing() int {
-	n := 0
-	for _, c := range r.Result.Checks {
-		if c.Untested() && c.Fails(r.Thresholds.FailOn) {
-			n++
-		}
-	}
-	return n
-}
-
-// countNotTested counts the scenarios none of whose latency checks could
-// be tested: a pass says nothing about their latency.
-func (r *Report) countNotTested() int {
-	n := 0
-	for _, s := range r.Scenarios {
-		if slices.ContainsFunc(s.Badges(), func(f Badge) bool { return f.Status == notTested }) {
-			n++
-		}
-	}
-	return n
-}
-
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return fmt.Sprintf("%d %s", n, one)
 	}
 	return fmt.Sprintf("%d %s", n, many)
 }
-
-// headline is the one-line verdict; esc escapes names for the target format.
-func headline(r *Report, esc func(string) string) string {
-	n := len(r.Scenarios)
-	scen := plural(n, "scenario", "scenarios")
-	var parts []string
-	if k := r.Count(vocab.Regression); k > 0 {
-		s := plural(k, "regression", "regressions")
-		if slices.ContainsFunc(r.Result.Checks, func(c compare.Check) bool { return c.Confirmed }) {
-			s += " (confirmed by a fresh interleaved run)"
-		}
-		parts = append(parts, s)
-	}
-	if k := r.Count(vocab.OverBudget); k > 0 {
-		parts = append(parts, fmt.Sprintf("%d over budget", k))
-	}
-	if k := r.Count(vocab.Inconclusive); k > 0 {
-		parts = append(parts, fmt.Sprintf("%d inconclusive", k))
-	}
-	if k := r.Count(vocab.NoBaseline); k > 0 {
-		parts = append(parts, fmt.Sprintf("%d without baseline", k))
-	}
-	if k := r.Count(vocab.Improvement); k > 0 {
-		parts = append(parts, plural(k, "improvement", "improvements"))
-	}
-	if k := r.countNotTested(); k > 0 {
-		parts = append(parts, fmt.Sprintf("%d not tested (too few requests)", k))
-	}
-	if k := r.untestedFailing(); k > 0 {
-		parts = append([]string{plural(k, "untested check fails", "untested checks fail") + " the gate (fail_on: inconclusive)"}, parts...)
-	}
-	h := string(r.Verdict) + ": "
-	if c := capacityHeadline(r.Capacity, esc); c != "" {
-		h += c
-		if n == 0 {
-			return h
-		}
-		h += "; "
-	}
-	if len(parts) == 0 {
-		h += "no significant latency change in " + scen
-	} else {
-		h += strings.Join(parts, ", ") + " in " + scen
-	}
-	if w, ok := r.Worst(); ok {
-		h += "; worst: " + describeCheck(w, esc)
-	}
-	return h
-}
-
-// Headline is the report's one-line verdict, plain: for a caller that
-// changed the verdict or the capacity searches after Build.
-func Headline(r *Report) string { return headline(r, func(s string) string { return s }) }
 
 func metricName(m vocab.Metric) string {
 	switch m {
@@ -815,25 +717,6 @@ func metricName(m vocab.Metric) string {
 		return "model calls"
 	}
 	return string(m)
-}
-
-func describeCheck(c compare.Check, esc func(string) string) string {
-	if c.Metric.HigherIsBetter() && c.Status == vocab.OverBudget {
-		return fmt.Sprintf("%s @ %s %s %s%% below its floor of %s%%", esc(c.Scenario), esc(c.Endpoint), metricName(c.Metric), trimFloat(100*c.Current), trimFloat(100*c.Budget))
-	}
-	if c.Metric.IsRate() {
-		return fmt.Sprintf("%s @ %s %s %s%% → %s%%", esc(c.Scenario), esc(c.Endpoint), metricName(c.Metric), trimFloat(100*c.Baseline), trimFloat(100*c.Current))
-	}
-	s := fmt.Sprintf("%s @ %s %s %s", esc(c.Scenario), esc(c.Endpoint), metricName(c.Metric), c.Stat)
-	if c.Status == vocab.OverBudget {
-		return s + fmt.Sprintf(" %s ms over its %s ms budget", Millis(c.Current), Millis(c.Budget))
-	}
-	if !math.IsNaN(c.DeltaPct) && c.Metric.IsCount() {
-		s += fmt.Sprintf(" %s (%.2f → %.2f per session)", signedPct(c.DeltaPct), c.Baseline, c.Current) // a count, not a time
-	} else if !math.IsNaN(c.DeltaPct) {
-		s += fmt.Sprintf(" %s (%s → %s ms)", signedPct(c.DeltaPct), Millis(c.Baseline), Millis(c.Current))
-	}
-	return s
 }
 
 // Ranking orders endpoints by their median (over scenarios) current TTFT p95.
@@ -873,6 +756,104 @@ func (r *Report) ScenarioNames() []string {
 		if !seen[s.Scenario] {
 			seen[s.Scenario] = true
 			out = append(out, s.Scenario)
+		}
+	}
+	return out
+}
+
+// summaryCol is one value column of a summary table (the comment's and
+// the HTML report's): its heading, and the row and statistic of each
+// scenario it shows.
+type summaryCol struct {
+	head, stage string
+	stat        vocab.Stat
+}
+
+// maxExtraCols bounds the columns a summary adds for failing rows of its
+// own (inter-token, a session's steps, a server stage): the status column
+// names the rest.
+const maxExtraCols = 2
+
+// summaryCols are the value columns of r's summary tables: TTFT p95,
+// Perceived p95 (when it differs from TTFT somewhere), Total p50 (and
+// Answer p95 for sessions), Errors, and a column for each other row whose
+// check fails or warns somewhere (at most maxExtraCols, the worst first),
+// showing its worst statistic. A cell shows its column's statistic and
+// every other failing or warning one of its row (extraStats): the failing
+// number is always in the summary.
+func summaryCols(r *Report) []summaryCol {
+	perceived, sessions := summaryColumns(r)
+	cols := []summaryCol{{"TTFT p95", "TTFT", vocab.P95}}
+	if perceived {
+		cols = append(cols, summaryCol{"Perceived p95", "Perceived", vocab.P95})
+	}
+	if sessions {
+		cols = append(cols, summaryCol{"Total (session) p50", "Total", vocab.P50}, summaryCol{"Answer p95", "Answer", vocab.P95})
+	} else {
+		cols = append(cols, summaryCol{"Total p50", "Total", vocab.P50})
+	}
+	return append(append(cols, extraCols(r, cols)...), summaryCol{"Errors", "Errors", "rate"})
+}
+
+// extraCols are the columns for failing rows the default columns do not
+// show, the farthest beyond its tolerance or budget first.
+func extraCols(r *Report, cols []summaryCol) []summaryCol {
+	shown := map[string]bool{"Errors": true}
+	for _, c := range cols {
+		shown[c.stage] = true
+	}
+	best := map[string]compare.Check{}
+	var stages []string
+	for _, s := range r.Scenarios {
+		for _, row := range s.Rows {
+			if shown[row.Stage] || row.SameAs != "" || row.Metric == "" {
+				continue
+			}
+			for _, c := range row.Checks {
+				if !flagsSummary(c) {
+					continue
+				}
+				b, ok := best[row.Stage]
+				if !ok {
+					stages = append(stages, row.Stage)
+				}
+				if !ok || beyond(c, r.Thresholds) > beyond(b, r.Thresholds) {
+					best[row.Stage] = c
+				}
+			}
+		}
+	}
+	slices.SortStableFunc(stages, func(a, b string) int {
+		return cmp.Compare(beyond(best[b], r.Thresholds), beyond(best[a], r.Thresholds))
+	})
+	var out []summaryCol
+	for _, st := range stages[:min(len(stages), maxExtraCols)] {
+		c := best[st]
+		head := st + " " + string(c.Stat)
+		if c.Metric.IsRate() {
+			head = st
+		}
+		out = append(out, summaryCol{head, st, c.Stat})
+	}
+	return out
+}
+
+// flagsSummary reports whether a check's number belongs in the summary:
+// it fails (a regression, a budget) or warns (inconclusive).
+func flagsSummary(c compare.Check) bool {
+	return c.Status == vocab.Regression || c.Status == vocab.OverBudget || c.Status == vocab.Inconclusive || c.Regressed
+}
+
+// extraStats are the statistics of row, other than stat, whose checks fail
+// or warn: a summary cell shows them below its own.
+func extraStats(row *Row, stat vocab.Stat) []vocab.Stat {
+	if row == nil {
+		return nil
+	}
+	var out []vocab.Stat
+	for _, c := range row.Checks {
+		if c.Stat != stat && flagsSummary(c) {
+			out = append(out, c.Stat)
 		}
 	}
 	return out

@@ -12,6 +12,7 @@ import (
 var ansi = map[vocab.Status]string{
 	vocab.Regression: "\x1b[31m", vocab.OverBudget: "\x1b[31m", vocab.Inconclusive: "\x1b[33m",
 	vocab.Improvement: "\x1b[32m", vocab.OK: "\x1b[32m", vocab.NoBaseline: "\x1b[36m",
+	vocab.WithinTolerance: "\x1b[32m", vocab.NoRegressionShown: "\x1b[32m",
 }
 
 // clean keeps terminal output to one line per cell and free of escape codes
@@ -49,15 +50,8 @@ func init() {
 
 // Text renders the report for a terminal; color adds ANSI colors to statuses.
 func Text(w io.Writer, r *Report, color bool) {
-	verdict := strings.ToUpper(string(r.Verdict))
-	if color {
-		c := "\x1b[1;32m"
-		if r.Verdict == vocab.Fail {
-			c = "\x1b[1;31m"
-		}
-		verdict = c + verdict + "\x1b[0m"
-	}
-	fmt.Fprintf(w, "latgate %s: %s\n\n", verdict, clean(strings.TrimPrefix(r.Headline, string(r.Verdict)+": ")))
+	verdictLine(w, r, color)
+	fmt.Fprintln(w)
 	for _, s := range r.Scenarios {
 		textScenario(w, s, color)
 	}
@@ -94,6 +88,20 @@ func Text(w io.Writer, r *Report, color bool) {
 	}
 	fmt.Fprintf(w, "%d checks, family-wise alpha %s; regression = confidently beyond %s%% and %s ms; fails on %s.\n",
 		r.Tested, trimFloat(o.Alpha), trimFloat(100*o.Tolerance), trimFloat(r.minDeltaMs()), strings.Join(r.failOn(), ", "))
+}
+
+// verdictLine is the report's first line: "latgate FAIL: " and its
+// headline, the verdict colored when asked.
+func verdictLine(w io.Writer, r *Report, color bool) {
+	verdict := strings.ToUpper(string(r.Verdict))
+	if color {
+		c := "\x1b[1;32m"
+		if r.Verdict == vocab.Fail {
+			c = "\x1b[1;31m"
+		}
+		verdict = c + verdict + "\x1b[0m"
+	}
+	fmt.Fprintf(w, "latgate %s: %s\n", verdict, clean(strings.TrimPrefix(r.Headline, string(r.Verdict)+": ")))
 }
 
 // textStatus is a row's statuses for the terminal, each with the
@@ -139,14 +147,10 @@ func textScenario(w io.Writer, s Scenario, color bool) {
 	t.alignLeft = map[int]bool{0: true, 1: true, 6: true, 7: true}
 	var notes []string
 	for _, row := range s.Rows {
-		if row.SameAs != "" || row.Zero() {
+		if row.Silent() {
 			continue // said once below (leftOut)
 		}
 		stage := "  " + row.Stage
-		if row.Unreported {
-			t.row(stage, "", "", "", "", "", NotReported, "")
-			continue
-		}
 		if row.Unit != "ms" && row.Unit != "%" {
 			stage += " (" + row.Unit + ")"
 		}

@@ -53,7 +53,7 @@ func changeCell(row *Row, stat vocab.Stat, strong func(string) string) string {
 		if !math.IsNaN(c.Baseline) {
 			s = cell(c.Baseline, "%") + "\u00a0→\u00a0" + s
 			if d := 100 * (c.Current - c.Baseline); d != 0 {
-				s += " (" + strongIf(strong, fmt.Sprintf("%+.1f pts", d), st == vocab.Regression) + ")"
+				s += " (" + strongIf(strong, fmt.Sprintf("%+.1f pts", d), c.Regressed) + ")"
 			}
 		}
 	} else {
@@ -61,7 +61,7 @@ func changeCell(row *Row, stat vocab.Stat, strong func(string) string) string {
 		if !math.IsNaN(c.Baseline) {
 			s = Millis(c.Baseline) + "\u00a0→\u00a0" + s
 			if !c.Untested() && !math.IsNaN(c.DeltaPct) {
-				s += " (" + strongIf(strong, signedPct(c.DeltaPct), st == vocab.Regression) + ")"
+				s += " (" + strongIf(strong, signedPct(c.DeltaPct), c.Regressed) + ")"
 			}
 		}
 	}
@@ -82,7 +82,7 @@ func cellMark(st vocab.Status) string {
 		return "⚠️"
 	case vocab.Improvement:
 		return "🟢"
-	case notTested:
+	case vocab.NotTested:
 		return "—"
 	}
 	return ""
