@@ -218,6 +218,7 @@ func compareAB(f *results.File, ds report.Digests, name string, th compare.Confi
 	res := compare.Confirm(CompareRuns(f, runs, th), ds.Pairs(results.MatchConfirmations(f)), th)
 	rep := report.BuildDigested(pairs, ds, res, th)
 	rep.Warnings = append(rep.Warnings, runWarnings(f, ds)...)
+	rep.Plan = append(rep.Plan, RunPlan(f)...)
 	applyCapacity(rep, changes, th)
 	rep.Provenance = report.ProvenanceOf(nil, f)
 	rep.Provenance.Mode = "ab"

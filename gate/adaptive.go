@@ -173,6 +173,11 @@ func (a *adaptiveRun) group(gi int, g *probe.Group, head, base *[]results.Reques
 			r.Base = baseSample
 		}
 		r.Head = compare.SampleOf(cur)
+		// A check the run could not test even at max holds no look open.
+		r.Head.Max = pl.scenario.Requests
+		if a.ab {
+			r.Base.Max = pl.scenario.Requests
+		}
 		return r
 	}
 	g.MinRequests, g.Batch = pl.scenario.RequestsMin, pl.scenario.RequestsMin

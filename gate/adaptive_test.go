@@ -193,9 +193,9 @@ func TestAdaptiveCutShortSaysWhy(t *testing.T) {
 				if tt.name == "interrupted" && len(run.Requests) != 60 {
 					t.Errorf("interrupted after %d requests of 5ms, want 60 in 302ms", len(run.Requests))
 				}
-				warn := strings.Join(RunWarnings(f), "\n")
-				if want := "requests: " + tt.want; !strings.Contains(warn, want) {
-					t.Errorf("got warnings %q, want %q", warn, want)
+				plan := strings.Join(RunPlan(f), "\n")
+				if want := "requests per side: " + tt.want; !strings.Contains(plan, want) {
+					t.Errorf("got plan %q, want %q", plan, want)
 				}
 			})
 		})

@@ -59,6 +59,7 @@ func compareFiles(base, cur *results.File, ds report.Digests, baseName, curName 
 	res := CompareRuns(cur, ds.Pairs(pairs), th)
 	rep := report.BuildDigested(pairs, ds, res, th)
 	rep.Warnings = append(rep.Warnings, runWarnings(cur, ds)...)
+	rep.Plan = append(rep.Plan, RunPlan(cur)...)
 	applyCapacity(rep, changes, th)
 	rep.Provenance = report.ProvenanceOf(base, cur)
 	rep.Provenance.Mode = "gate"

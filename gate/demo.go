@@ -4,6 +4,7 @@ import (
 	"context"
 	_ "embed"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -82,9 +83,12 @@ func startBuild(env Env, serve func(http.Handler) (string, func(), error), name 
 
 // Demo runs the whole flow with no API key: two simulators on loopback
 // stand for the base branch's build and a slower pull request's build; the
-// demo suite measures both interleaved in one job (latgate ab), compares
-// them and prints the budget table and the PR comment a dry run would
-// post. Its verdict is shown, not returned: the demo succeeds when it ran.
+// demo suite measures both interleaved in one job (latgate ab) — and, when
+// a browser is found, the simulator's chat page in it at the same time —
+// compares them and prints what a reviewer reads first (the verdict, the
+// summary table, its notes: one screen), writing the full report, the PR
+// comment a dry run would post and the results into a folder it names. Its
+// verdict is shown, not returned: the demo succeeds when it ran.
 func Demo(ctx context.Context, env Env, o DemoOptions) error {
 	serve := o.Serve
 	if serve == nil {
@@ -102,19 +106,19 @@ func Demo(ctx context.Context, env Env, o DemoOptions) error {
 	defer stopHead()
 	dir := o.Dir
 	if dir == "" {
+		// Kept: it holds the full report the demo points at.
 		if dir, err = os.MkdirTemp("", "latgate-demo-"); err != nil {
 			return AsCannotRun(err)
 		}
-		defer os.RemoveAll(dir)
 	}
 	w := env.Stdout
-	fmt.Fprintf(w, "latgate demo: the base branch's build is simulator profile %q (%s), the pull request's build is %q (%s)\n\n", base.profile.Name, base.url, head.profile.Name, head.url)
-	fmt.Fprintln(w, "1. Measuring both builds interleaved in one job (latgate ab): each block of requests holds both, in random order, so provider drift hits both alike…")
+	fmt.Fprintf(w, "latgate demo: the base branch's build is simulator profile %q, the pull request's is %q; both measured interleaved in one job (latgate ab), so drift hits both alike.\n", base.profile.Name, head.profile.Name)
+	page := startDemoBrowser(ctx, env, o, dir)
+	start := time.Now()
 	f, err := MeasureAB(ctx, base.cfg, head.cfg, MeasureOptions{Client: o.Client, Source: results.Source{GitRef: "demo", Runner: "local"}, Progress: env.Stderr, TTY: env.TTY, ToolVersion: env.ToolVersion})
 	if err != nil {
 		return err
 	}
-	report.Measurements(w, f)
 	path := filepath.Join(dir, ABResults)
 	if err := fileio.Write(path, f); err != nil {
 		return AsCannotRun(err)
@@ -123,45 +127,105 @@ func Demo(ctx context.Context, env Env, o DemoOptions) error {
 	if err != nil {
 		return err
 	}
-	rep, noise, err := CompareAB(f, path, th)
+	rep, _, err := CompareAB(f, path, th)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\n2. Comparing head with base (latgate compare %s)…\n\n", path)
-	report.Text(w, rep, env.Color)
-	report.NoiseText(w, noise)
-	fmt.Fprintln(w, "\n3. The pull-request comment a gate run would post (dry run):")
-	fmt.Fprintln(w, "-----8<-----")
-	fmt.Fprint(w, report.Markdown(rep, report.MarkdownOptions{Marker: CommentMarker("demo")}))
-	fmt.Fprintln(w, "-----8<-----")
-	if err := demoBrowser(ctx, env, o, dir); err != nil {
+	if err := writeDemoReport(dir, rep); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\nIn CI this verdict (%s) would exit %d. Try it on your own endpoint: latgate init, then latgate run.\n", rep.Verdict, map[vocab.Verdict]int{vocab.Pass: 0, vocab.Fail: 1}[rep.Verdict])
+	fmt.Fprintf(w, "\n%d requests in %s.\n", requestsIn(f), time.Since(start).Round(100*time.Millisecond))
+	report.TextSummary(w, rep, env.Color)
+	if err := page.wait(w, env.Color); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\nThe full report: %s (the pull-request comment: %s; every check: latgate compare %s).\n",
+		filepath.Join(dir, "report.html"), filepath.Join(dir, "comment.md"), path)
+	fmt.Fprintf(w, "In CI this verdict (%s) would exit %d. On your own endpoint: latgate init --base-url URL --model M --api-key-env VAR, then latgate run.\n", rep.Verdict, map[vocab.Verdict]int{vocab.Pass: 0, vocab.Fail: 1}[rep.Verdict])
 	return nil
 }
 
-// demoBrowser is the demo's chat page in a real browser, when one is
-// found: the simulator's reference page, its base build appending each
+// requestsIn counts a file's requests.
+func requestsIn(f *results.File) int {
+	n := 0
+	for _, r := range f.Runs {
+		n += len(r.Requests)
+	}
+	return n
+}
+
+// writeDemoReport writes the demo's full report (HTML) and the comment a
+// dry run would post (Markdown) into dir.
+func writeDemoReport(dir string, rep *report.Report) error {
+	var page strings.Builder
+	if err := report.HTML(&page, rep); err != nil {
+		return AsCannotRun(err)
+	}
+	for name, text := range map[string]string{
+		"report.html": page.String(),
+		"comment.md":  report.Markdown(rep, report.MarkdownOptions{Marker: CommentMarker("demo")}),
+	} {
+		if err := fileio.WriteAtomic(filepath.Join(dir, name), []byte(text)); err != nil {
+			return AsCannotRun(err)
+		}
+	}
+	return nil
+}
+
+// demoPage is the demo's chat page measured in a browser beside the API's
+// measurement: wait prints what it found, or why it was skipped.
+type demoPage struct {
+	done chan struct{}
+	rep  *report.Report
+	note string // why it was skipped
+	err  error
+}
+
+func (p *demoPage) wait(w io.Writer, color bool) error {
+	<-p.done
+	switch {
+	case p.err != nil:
+		return p.err
+	case p.rep == nil:
+		fmt.Fprintf(w, "\nA chat page in a browser (api browser): skipped: %s\n", p.note)
+		return nil
+	}
+	fmt.Fprintln(w, "\nThe simulator's chat page in a browser (api browser): its base build appends each delta, its head re-renders the whole answer as Markdown with 25 ms of work per update.")
+	report.TextSummary(w, p.rep, color)
+	return nil
+}
+
+// startDemoBrowser measures the simulator's chat page in a real browser,
+// when one is found, in the background: its base build appending each
 // delta and its head re-rendering the whole answer as Markdown with 25 ms
-// of main-thread work per update, measured interleaved; the budget table
-// shows the client stage. Without a browser it says how to get one.
-func demoBrowser(ctx context.Context, env Env, o DemoOptions, dir string) error {
-	w := env.Stdout
+// of main-thread work per update, measured interleaved, two tabs at once.
+// Without a browser it says how to get one.
+func startDemoBrowser(ctx context.Context, env Env, o DemoOptions, dir string) *demoPage {
+	p := &demoPage{done: make(chan struct{})}
 	find := o.FindBrowser
 	if find == nil {
 		find = func() (string, error) { return browser.Find("", browser.OSEnv) }
 	}
 	path, err := find()
 	if err != nil {
-		fmt.Fprintf(w, "\n4. A chat page in a browser (api browser): skipped: %v\n", err)
-		return nil
+		p.note = err.Error()
+		close(p.done)
+		return p
 	}
+	go func() {
+		defer close(p.done)
+		p.rep, p.err = demoBrowser(ctx, env, path, dir)
+	}()
+	return p
+}
+
+// demoBrowser measures the demo's chat page in the browser at path.
+func demoBrowser(ctx context.Context, env Env, path, dir string) (*report.Report, error) {
 	p, _ := sim.Named("fast")
 	p.ToolSteps, p.Tokens = 0, 24
 	url, stop, err := serveLoopback(sim.New(p, 44)) // a browser reaches a real socket only
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer stop()
 	page := strings.TrimSuffix(url, "/v1") + "/chat"
@@ -172,30 +236,24 @@ func demoBrowser(ctx context.Context, env Env, o DemoOptions, dir string) error 
 	}
 	base, err := load("?render=append")
 	if err != nil {
-		return err
+		return nil, err
 	}
 	head, err := load("?render=markdown&cost=25")
 	if err != nil {
-		return err
+		return nil, err
 	}
-	fmt.Fprintf(w, "\n4. A chat page in a browser (api browser, %s): the simulator's page at %s, its base build appending each delta, its head re-rendering the whole answer as Markdown with 25 ms of work per update, measured interleaved…\n", path, page)
-	f, err := MeasureAB(ctx, base, head, MeasureOptions{Source: results.Source{GitRef: "demo", Runner: "local"}, Progress: env.Stderr, TTY: env.TTY, ToolVersion: env.ToolVersion})
+	f, err := MeasureAB(ctx, base, head, MeasureOptions{Source: results.Source{GitRef: "demo", Runner: "local"}, ToolVersion: env.ToolVersion})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	out := filepath.Join(dir, "ab-browser.json")
 	if err := fileio.Write(out, f); err != nil {
-		return AsCannotRun(err)
+		return nil, AsCannotRun(err)
 	}
 	th, err := CompareConfig(head, Overrides{})
 	if err != nil {
-		return err
+		return nil, err
 	}
 	rep, _, err := CompareAB(f, out, th)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintln(w)
-	report.Text(w, rep, env.Color)
-	return nil
+	return rep, err
 }

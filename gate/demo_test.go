@@ -5,6 +5,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -39,14 +40,34 @@ func TestDemo(t *testing.T) {
 		if err := Demo(context.Background(), env, o); err != nil {
 			t.Fatal(err)
 		}
+		// One screen on the terminal, plain text; the full report and
+		// the comment in the folder it names.
 		text := out.String()
-		for _, want := range []string{"1. Measuring both builds", "2. Comparing head with base", "3. The pull-request comment",
-			"<b>agent-order</b> @ sim", "| First tool call |", "| Answer |", "| Model calls (per session) |", "| step | sessions |",
-			"tool time of the whole session: 200 → 200", "In CI this verdict (fail) would exit 1.",
-			"4. A chat page in a browser (api browser): skipped: no Chromium or Chrome found on PATH", "apt-get install chromium"} {
+		for _, want := range []string{"both measured interleaved in one job", "latgate FAIL: ", "agent-order @ sim: ", "over budget",
+			"In CI this verdict (fail) would exit 1.", "The full report: " + filepath.Join(dir, "report.html"),
+			"A chat page in a browser (api browser): skipped: no Chromium or Chrome found on PATH", "apt-get install chromium"} {
 			if !strings.Contains(text, want) {
 				t.Errorf("the demo's output lacks %q", want)
 			}
+		}
+		if n := strings.Count(text, "\n"); n > 60 {
+			t.Errorf("the demo printed %d lines, want one screen (at most 60):\n%s", n, text)
+		}
+		if strings.ContainsAny(text, "<>|") || strings.Contains(text, "&#") || strings.Contains(text, "**") {
+			t.Errorf("the demo's terminal output has Markdown or HTML:\n%s", text)
+		}
+		comment, err := os.ReadFile(filepath.Join(dir, "comment.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, want := range []string{"<b>agent-order</b> @ sim", "| First tool call |", "| Answer |", "| Model calls (per session) |", "| step | sessions |",
+			"tool time of the whole session: 200 → 200"} {
+			if !strings.Contains(string(comment), want) {
+				t.Errorf("the demo's comment lacks %q", want)
+			}
+		}
+		if page, err := os.ReadFile(filepath.Join(dir, "report.html")); err != nil || !strings.Contains(string(page), "agent-order") {
+			t.Errorf("the demo's report: %v", err)
 		}
 		f, err := fileio.Read(filepath.Join(dir, "ab.json"))
 		if err != nil {

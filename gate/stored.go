@@ -85,6 +85,7 @@ func compareStored(hist []*results.File, names []string, cur *results.File, ds r
 	}
 	rep := report.BuildDigested(pairs, ds, res, th)
 	rep.Warnings = append(rep.Warnings, runWarnings(cur, ds)...)
+	rep.Plan = append(rep.Plan, RunPlan(cur)...)
 	applyCapacity(rep, changes, th)
 	rep.Provenance = report.ProvenanceOf(newest, cur)
 	rep.Provenance.Mode, rep.Provenance.HistoryRuns = "history", len(hist)

@@ -11,7 +11,7 @@ import (
 // RunWarnings are what a results file says about how it was measured that
 // a reader must know: streams that arrived buffered, open-loop schedules
 // the client could not keep (coordinated omission), events of unknown
-// types, and where an adaptive scenario stopped and why.
+// types, rate limits, what the server said that latgate could not use.
 func RunWarnings(f *results.File) []string { return runWarnings(f, digestFiles(f)) }
 
 // runWarnings are RunWarnings from the runs' digests.
@@ -32,12 +32,6 @@ func runWarnings(f *results.File, ds report.Digests) []string {
 		if b.Page && b.OK > 0 && b.NoStream*2 >= b.OK {
 			w = append(w, pageWarning(name, b.NoStream, b.OK))
 		}
-		if r.RequestsMin > 0 && r.StoppedAt > 0 && (r.Variant == "" || r.Variant == vocab.Head) {
-			w = append(w, fmt.Sprintf("%s: adaptive: stopped at %d of %d requests: %s", report.EscapeName(r.Scenario)+" @ "+report.EscapeName(r.Endpoint), r.StoppedAt, r.Config.Requests, report.EscapeName(r.StopReason)))
-		}
-		if r.Config.Lanes > 1 && (r.Variant == "" || r.Variant == vocab.Head) {
-			w = append(w, fmt.Sprintf("%s: measured on %d lanes, %d copies of the scenario's load at once: latencies and budgets are those at that load (a self-hosted engine answers slower under load; in ab both variants meet it alike)", report.EscapeName(r.Scenario)+" @ "+report.EscapeName(r.Endpoint), r.Config.Lanes, r.Config.Lanes))
-		}
 		if b.RateLimited > 0 {
 			w = append(w, rateLimited(name, r.Config, b.RateLimited))
 		}
@@ -52,6 +46,31 @@ func runWarnings(f *results.File, ds report.Digests) []string {
 		}
 	}
 	return w
+}
+
+// RunPlan are the facts of how a results file's runs were measured that
+// its report states (not warnings): where an adaptive scenario stopped and
+// why, and the lanes a scenario was measured on.
+func RunPlan(f *results.File) []string {
+	var p []string
+	for i := range f.Runs {
+		r := &f.Runs[i]
+		if r.Variant == vocab.Base {
+			continue // said once, of the head
+		}
+		name := report.EscapeName(r.Scenario) + " @ " + report.EscapeName(r.Endpoint)
+		switch {
+		case r.RequestsMin == 0 || r.StoppedAt == 0:
+		case r.StoppedAt < r.Config.Requests:
+			p = append(p, fmt.Sprintf("%s: adaptive: stopped at %d of %d requests per side: %s", name, r.StoppedAt, r.Config.Requests, report.EscapeName(r.StopReason)))
+		default:
+			p = append(p, fmt.Sprintf("%s: adaptive: measured all %d requests per side: %s", name, r.Config.Requests, report.EscapeName(r.StopReason)))
+		}
+		if r.Config.Lanes > 1 {
+			p = append(p, fmt.Sprintf("%s: measured on %d lanes, %d copies of the scenario's load at once: latencies and budgets are those at that load (a self-hosted engine answers slower under load; in ab both variants meet it alike)", name, r.Config.Lanes, r.Config.Lanes))
+		}
+	}
+	return p
 }
 
 // serverWarnings are what a run's server said that latgate could not use:

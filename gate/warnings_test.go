@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/latgate/latgate/results"
+	"github.com/latgate/latgate/vocab"
 )
 
 func TestRunWarnings(t *testing.T) {
@@ -35,7 +36,7 @@ func TestRunWarnings(t *testing.T) {
 		{"closed loop", run(0, nil), nil},
 		{"schedule kept", run(0, lag(5)), nil},
 		{"schedule not kept", run(0, lag(250)), []string{"10 of 10 requests were sent more than 100 ms behind"}},
-		{"rate limited on lanes", limited(32), []string{"measured on 32 lanes|at that load", "2 requests were answered 429|never a latency sample|lower lanes (32 copies"}},
+		{"rate limited on lanes", limited(32), []string{"2 requests were answered 429|never a latency sample|lower lanes (32 copies"}},
 		{"rate limited", limited(0), []string{"2 requests were answered 429|lower the load (concurrency or rate)"}},
 	}
 	for _, tt := range tests {
@@ -52,5 +53,29 @@ func TestRunWarnings(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestRunPlan: the facts of how a file was measured are the plan's, not
+// warnings: lanes, and where an adaptive scenario stopped (not "stopped at
+// 80 of 80").
+func TestRunPlan(t *testing.T) {
+	t.Parallel()
+	r := results.Run{Scenario: "s", Endpoint: "e", Config: results.RunConfig{Requests: 80, Lanes: 32}, RequestsMin: 40, StoppedAt: 40, Stop: vocab.Decided, StopReason: "regression (ttft p50 +50.0%)"}
+	all := r
+	all.StoppedAt, all.Stop, all.StopReason = 80, vocab.MaxReached, "max reached"
+	got := RunPlan(&results.File{Runs: []results.Run{r, all}})
+	want := []string{"s @ e: adaptive: stopped at 40 of 80 requests per side: regression (ttft p50 +50.0%)", "s @ e: measured on 32 lanes",
+		"s @ e: adaptive: measured all 80 requests per side: max reached", "s @ e: measured on 32 lanes"}
+	if len(got) != len(want) {
+		t.Fatalf("got %q", got)
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("got %q, want %q…", got[i], want[i])
+		}
+	}
+	if w := RunWarnings(&results.File{Runs: []results.Run{r}}); len(w) != 0 {
+		t.Errorf("plan facts among the warnings: %q", w)
 	}
 }
