@@ -5,9 +5,13 @@ package browser
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"image/jpeg"
 	"testing"
 	"time"
+
+	"github.com/latgate/latgate/results"
+	"github.com/latgate/latgate/vocab"
 )
 
 // TestBrowserShots: with Options.Shots a request keeps a screenshot at
@@ -76,11 +80,16 @@ func TestBrowserShots(t *testing.T) {
 	}
 }
 
-// checkJPEG: b is a JPEG of the viewport within the bounds.
+// checkJPEG: b is a JPEG of the viewport within the bounds, one a
+// results file takes (a baseline JPEG of one scan, checked by its markers).
 func checkJPEG(t *testing.T, name string, b []byte) {
 	t.Helper()
 	if len(b) > MaxShotBytes {
 		t.Errorf("%s: %d bytes, over %d", name, len(b), MaxShotBytes)
+	}
+	q := results.Request{Screenshots: []results.Screenshot{{At: vocab.End, JPEG: base64.StdEncoding.EncodeToString(b)}}}
+	if err := q.Check(); err != nil {
+		t.Errorf("%s: a results file refuses it: %v", name, err)
 	}
 	img, err := jpeg.Decode(bytes.NewReader(b))
 	if err != nil {

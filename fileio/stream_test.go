@@ -2,7 +2,10 @@ package fileio
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
+	"image"
+	"image/jpeg"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -10,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/latgate/latgate/results"
+	"github.com/latgate/latgate/vocab"
 )
 
 // kept is a Folder that keeps a copy of every request it is handed.
@@ -146,6 +150,7 @@ func TestStreamOddButValidFiles(t *testing.T) {
 		{"requests null, incomplete", `{` + head + `, "incomplete": "cut", "runs": [{"scenario": "s", "endpoint": "e", "requests": null}]}`, true},
 		{"itl_ms null", `{` + head + `, "runs": [{"scenario": "s", "endpoint": "e", "requests": [{"ok": false, "itl_ms": null}]}]}`, true},
 		{"duplicate request keys", `{` + head + `, "runs": [{"scenario": "s", "endpoint": "e", "requests": [{"ok": true, "ttft_ms": 1, "total_ms": 2, "ttft_ms": 5}]}]}`, true},
+		{"a browser run's API after its screenshots", `{` + head + `, "runs": [{"scenario": "s", "endpoint": "e", "requests": [` + shotRequest(t) + `], "fingerprint_parts": {"api": "browser"}}]}`, true},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(dir, strings.ReplaceAll(tt.name, " ", "-")+".json")
@@ -158,6 +163,20 @@ func TestStreamOddButValidFiles(t *testing.T) {
 			agree(t, path)
 		})
 	}
+}
+
+// shotRequest is a request of a browser page with a screenshot, as JSON.
+func shotRequest(t *testing.T) string {
+	t.Helper()
+	var b bytes.Buffer
+	if err := jpeg.Encode(&b, image.NewGray(image.Rect(0, 0, 48, 30)), nil); err != nil {
+		t.Fatal(err)
+	}
+	q, err := json.Marshal(results.Request{Screenshots: []results.Screenshot{{At: vocab.End, JPEG: base64.StdEncoding.EncodeToString(b.Bytes())}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(q)
 }
 
 // TestStreamRefusesWhatReadRefuses: a malformed or hostile file gets
@@ -176,37 +195,40 @@ func TestStreamRefusesWhatReadRefuses(t *testing.T) {
 	text := string(b)
 	const head = `{"schema": "latgate/results/v1", "metrics_version": 2, "runs": [{"scenario": "s", "endpoint": "e", `
 	bodies := map[string]string{
-		"empty":            "",
-		"truncated":        text[:len(text)/2],
-		"two documents":    text + "{}",
-		"trailing garbage": text + "x",
-		"array":            "[]",
-		"syntax":           "{\n  \"schema\": x}",
-		"late syntax":      strings.Replace(text, `"status":429`, `"status":429,,`, 1),
-		"type":             strings.Replace(text, `"ttft_ms":120.5`, `"ttft_ms":"120.5"`, 1),
-		"run type":         strings.Replace(text, `"max_tokens":8`, `"max_tokens":"8"`, 1),
-		"type then syntax": strings.Replace(text, `"ttft_ms":120.5`, `"ttft_ms":true`, 1) + "]",
-		"schema":           strings.Replace(text, "latgate/results/v1", "latgate/results/v9", 1),
-		"no schema":        strings.Replace(text, `"schema"`, `"schemata"`, 1),
-		"metrics version":  strings.Replace(text, `"metrics_version":2`, `"metrics_version":1`, 1),
-		"no runs":          `{"schema": "latgate/results/v1", "metrics_version": 2, "runs": []}`,
-		"runs null":        `{"schema": "latgate/results/v1", "metrics_version": 2, "runs": null}`,
-		"no requests":      head + `"requests": []}]}`,
-		"requests null":    head + `"requests": null}]}`,
-		"negative time":    strings.Replace(text, `"total_ms":400.25`, `"total_ms":-1`, 1),
-		"huge gap":         strings.Replace(text, `"itl_ms":[9,`, `"itl_ms":[1e300,`, 1),
-		"huge step time":   strings.Replace(text, `"start_ms":130`, `"start_ms":1e12`, 1),
-		"steps disagree":   strings.Replace(text, `"step_count":2`, `"step_count":3`, 1),
-		"ok without total": head + `"requests": [{"ok": true, "ttft_ms": 1}]}]}`,
-		"negative tokens":  strings.Replace(text, `"output_tokens":4`, `"output_tokens":-4`, 1),
-		"run cost":         head + `"cost_usd": 1e9, "requests": [{"ok": false}]}]}`,
-		"file cost":        strings.Replace(text, `"runs":`, `"cost_usd":-1,"runs":`, 1),
-		"duplicate run":    head + `"requests": [{}]}, {"scenario": "s", "endpoint": "e", "requests": [{}]}]}`,
-		"bad variant":      head + `"variant": "left", "requests": [{}]}]}`,
-		"no scenario":      `{"schema": "latgate/results/v1", "metrics_version": 2, "runs": [{"endpoint": "e", "requests": [{}]}]}`,
-		"run not object":   `{"schema": "latgate/results/v1", "metrics_version": 2, "runs": [null]}`,
-		"number too large": strings.Replace(text, `"ttft_ms":120.5`, `"ttft_ms":1e400`, 1),
-		"deep":             head + `"x": ` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `, "requests": [{}]}]}`,
+		"empty":                     "",
+		"truncated":                 text[:len(text)/2],
+		"two documents":             text + "{}",
+		"trailing garbage":          text + "x",
+		"array":                     "[]",
+		"syntax":                    "{\n  \"schema\": x}",
+		"late syntax":               strings.Replace(text, `"status":429`, `"status":429,,`, 1),
+		"type":                      strings.Replace(text, `"ttft_ms":120.5`, `"ttft_ms":"120.5"`, 1),
+		"run type":                  strings.Replace(text, `"max_tokens":8`, `"max_tokens":"8"`, 1),
+		"type then syntax":          strings.Replace(text, `"ttft_ms":120.5`, `"ttft_ms":true`, 1) + "]",
+		"schema":                    strings.Replace(text, "latgate/results/v1", "latgate/results/v9", 1),
+		"no schema":                 strings.Replace(text, `"schema"`, `"schemata"`, 1),
+		"metrics version":           strings.Replace(text, `"metrics_version":2`, `"metrics_version":1`, 1),
+		"no runs":                   `{"schema": "latgate/results/v1", "metrics_version": 2, "runs": []}`,
+		"runs null":                 `{"schema": "latgate/results/v1", "metrics_version": 2, "runs": null}`,
+		"no requests":               head + `"requests": []}]}`,
+		"requests null":             head + `"requests": null}]}`,
+		"negative time":             strings.Replace(text, `"total_ms":400.25`, `"total_ms":-1`, 1),
+		"huge gap":                  strings.Replace(text, `"itl_ms":[9,`, `"itl_ms":[1e300,`, 1),
+		"huge step time":            strings.Replace(text, `"start_ms":130`, `"start_ms":1e12`, 1),
+		"steps disagree":            strings.Replace(text, `"step_count":2`, `"step_count":3`, 1),
+		"ok without total":          head + `"requests": [{"ok": true, "ttft_ms": 1}]}]}`,
+		"negative tokens":           strings.Replace(text, `"output_tokens":4`, `"output_tokens":-4`, 1),
+		"run cost":                  head + `"cost_usd": 1e9, "requests": [{"ok": false}]}]}`,
+		"file cost":                 strings.Replace(text, `"runs":`, `"cost_usd":-1,"runs":`, 1),
+		"duplicate run":             head + `"requests": [{}]}, {"scenario": "s", "endpoint": "e", "requests": [{}]}]}`,
+		"bad variant":               head + `"variant": "left", "requests": [{}]}]}`,
+		"no scenario":               `{"schema": "latgate/results/v1", "metrics_version": 2, "runs": [{"endpoint": "e", "requests": [{}]}]}`,
+		"run not object":            `{"schema": "latgate/results/v1", "metrics_version": 2, "runs": [null]}`,
+		"number too large":          strings.Replace(text, `"ttft_ms":120.5`, `"ttft_ms":1e400`, 1),
+		"deep":                      head + `"x": ` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `, "requests": [{}]}]}`,
+		"screenshots on a chat run": head + `"requests": [{}, ` + shotRequest(t) + `], "fingerprint_parts": {"api": "realtime"}}]}`,
+		"a progressive screenshot": head + `"fingerprint_parts": {"api": "browser"}, "requests": [` +
+			strings.Replace(shotRequest(t), `"jpeg":"`, `"jpeg":"/9j/wgAL`, 1) + `]}]}`,
 	}
 	paths := map[string]string{"missing": filepath.Join(dir, "missing.json"), "folder": dir, "device": "/dev/zero"}
 	huge := filepath.Join(dir, "huge.json")

@@ -13,11 +13,15 @@ import (
 )
 
 // TestPageBoundsAgree: what latgate writes of a page fits what a results
-// file may hold.
+// file may hold, and the API whose runs may hold screenshots is the
+// browser's.
 func TestPageBoundsAgree(t *testing.T) {
 	if browser.MaxShotBytes > results.MaxScreenshotBytes || browser.ShotSide > results.MaxScreenshotSide || probe.MaxTimeline > results.MaxTimelinePoints {
 		t.Errorf("the browser writes screenshots of %d bytes and %d px a side, timelines of %d points; a results file holds %d, %d, %d",
 			browser.MaxShotBytes, browser.ShotSide, probe.MaxTimeline, results.MaxScreenshotBytes, results.MaxScreenshotSide, results.MaxTimelinePoints)
+	}
+	if string(probe.Browser) != results.BrowserAPI {
+		t.Errorf("the browser's API is %q; a results file takes screenshots on %q's runs", probe.Browser, results.BrowserAPI)
 	}
 }
 

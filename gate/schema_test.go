@@ -376,6 +376,13 @@ func TestSchemaRejectsResultsMistakes(t *testing.T) {
 			run(doc)["config"].(map[string]any)["reading_rate"] = 0
 			okReq(doc)["tokens_source"] = "imported"
 		}, true, ""},
+		{"screenshots on a chat run", func(doc any) {
+			okReq(doc)["screenshots"] = []any{map[string]any{"at": "end", "ms": nil, "jpeg": "/9j/"}}
+		}, false, "/screenshots"},
+		{"a browser run's screenshots", func(doc any) {
+			run(doc)["fingerprint_parts"].(map[string]any)["api"] = "browser"
+			okReq(doc)["screenshots"] = []any{map[string]any{"at": "end", "ms": nil, "jpeg": "/9j/"}}
+		}, true, ""},
 		{"imported run without its file", func(doc any) { run(doc)["imported"] = map[string]any{"tool": "vllm"} }, false, "missing property 'file'"},
 		{"unknown source tool", func(doc any) { doc.(map[string]any)["source"].(map[string]any)["tool"] = "locust" }, false, "/source/tool"},
 		{"A/B base run without blocks", func(doc any) {

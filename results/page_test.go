@@ -44,10 +44,10 @@ func b64(b []byte) string { return base64.StdEncoding.EncodeToString(b) }
 // TestPageChecks: a page's timeline and screenshots as latgate writes
 // them pass; what a hostile results file could embed is refused naming
 // the field: an image that is not a JPEG (a PNG, an SVG, text), one too
-// large in bytes or in pixels (a header claiming 60000×60000, refused
-// before its pixels are decoded), a cut one, base64 that is not, a line
-// break in it, an unknown or repeated moment, times out of bounds or out
-// of order, counts that are no counts, too many points.
+// large in bytes or in pixels (a header claiming 60000×60000), a cut one,
+// base64 that is not, a line break in it, an unknown or repeated moment,
+// times out of bounds or out of order, counts that are no counts, too
+// many points. (TestScreenshotLayout: what a JPEG must be.)
 func TestPageChecks(t *testing.T) {
 	t.Parallel()
 	small := encodeJPEG(t, 480, 300)
@@ -72,7 +72,7 @@ func TestPageChecks(t *testing.T) {
 		bad  func(q *Request)
 		want string
 	}{
-		{"a PNG", func(q *Request) { q.Screenshots[0].JPEG = b64(pngBuf.Bytes()) }, "screenshots[0].jpeg: not a JPEG image (invalid JPEG format: missing SOI marker): latgate's screenshots are JPEGs"},
+		{"a PNG", func(q *Request) { q.Screenshots[0].JPEG = b64(pngBuf.Bytes()) }, "screenshots[0].jpeg: not a JPEG image (no SOI marker at its start): latgate's screenshots are JPEGs"},
 		{"an SVG", func(q *Request) {
 			q.Screenshots[1].JPEG = b64([]byte(`<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>`))
 		}, "screenshots[1].jpeg: not a JPEG image"},
@@ -80,7 +80,7 @@ func TestPageChecks(t *testing.T) {
 		{"huge in pixels", func(q *Request) { q.Screenshots[0].JPEG = b64(withSize(t, small, 60000, 60000)) },
 			"screenshots[0].jpeg: a JPEG of 60000×60000 pixels: a screenshot is at most 1024 a side"},
 		{"huge in bytes", func(q *Request) { q.Screenshots[0].JPEG = strings.Repeat("A", 200<<10) }, "screenshots[0].jpeg: 204800 characters: a screenshot is at most 98304 bytes"},
-		{"cut", func(q *Request) { q.Screenshots[0].JPEG = b64(small[:len(small)/2]) }, "screenshots[0].jpeg: not a whole JPEG image"},
+		{"cut", func(q *Request) { q.Screenshots[0].JPEG = b64(small[:len(small)/2]) }, "screenshots[0].jpeg: not a whole JPEG image (no EOI marker at its end)"},
 		{"wrong base64", func(q *Request) { q.Screenshots[0].JPEG = "!!not base64!!" }, "screenshots[0].jpeg: not standard base64 (illegal base64 data at input byte 0)"},
 		{"a line break", func(q *Request) { s := b64(small); q.Screenshots[0].JPEG = s[:half] + "\n" + s[half:] }, "screenshots[0].jpeg: not standard base64 (a line break)"},
 		{"unknown moment", func(q *Request) { q.Screenshots[0].At = "image/svg+xml" }, `screenshots[0].at is "image/svg+xml": a screenshot is taken at first_paint, end, failure`},

@@ -305,10 +305,13 @@ func (f *File) Validate() error {
 
 // RunCheck is what validation needs of a run's requests, gathered one
 // request at a time (a reader that does not keep them checks each as it
-// passes): how many there are, and the first that Check refuses.
+// passes): how many there are, the first that Check refuses, and the
+// first with screenshots (whether it may have them depends on the run's
+// API, which a streamed file may give after its requests).
 type RunCheck struct {
-	n   int
-	err error
+	n    int
+	err  error
+	shot int // 1 + the index of the first request with screenshots; 0: none
 }
 
 // Add checks the run's next request.
@@ -318,7 +321,30 @@ func (c *RunCheck) Add(q *Request) {
 			c.err = fmt.Errorf("requests[%d]: %v", c.n, err)
 		}
 	}
+	if c.shot == 0 && len(q.Screenshots) > 0 {
+		c.shot = c.n + 1
+	}
 	c.n++
+}
+
+// BrowserAPI is the API of a chat page in a browser as a run's
+// fingerprint_parts name it: only its requests have screenshots.
+const BrowserAPI = "browser"
+
+// API is the run's API as its fingerprint_parts name it ("api"); "" when
+// they name none (the default API, or an imported run).
+func (r Run) API() string { return r.FingerprintParts["api"] }
+
+// checkShots refuses screenshots on a run that is not of a browser page.
+func (r Run) checkShots(c RunCheck) error {
+	if c.shot == 0 || r.API() == BrowserAPI {
+		return nil
+	}
+	api := "no fingerprint_parts.api"
+	if r.API() != "" {
+		api = fmt.Sprintf("fingerprint_parts.api %q", r.API())
+	}
+	return fmt.Errorf("requests[%d]: screenshots on a run of %s: only a chat page in a browser (%q) has screenshots", c.shot-1, api, BrowserAPI)
 }
 
 // ValidateChecked is Validate with the runs' requests already checked:
@@ -361,6 +387,9 @@ func (f *File) ValidateChecked(checks []RunCheck) error {
 		}
 		if checks[i].err != nil {
 			return fmt.Errorf("runs[%d].%v", i, checks[i].err)
+		}
+		if err := r.checkShots(checks[i]); err != nil {
+			return fmt.Errorf("runs[%d].%v", i, err)
 		}
 		if err := checkCost("cost_usd", r.CostUSD); err != nil {
 			return fmt.Errorf("runs[%d]: %v", i, err)

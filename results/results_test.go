@@ -156,3 +156,41 @@ func TestCheckPage(t *testing.T) {
 		}
 	}
 }
+
+// TestScreenshotsOnlyOnBrowserRuns: a request may carry screenshots only
+// in a run of a chat page in a browser (fingerprint_parts.api "browser");
+// on any other run, or one whose parts name no API, the file is refused
+// naming the request, by Validate and alike by ValidateChecked (a
+// streamed file may give the run's parts after its requests).
+func TestScreenshotsOnlyOnBrowserRuns(t *testing.T) {
+	t.Parallel()
+	v := 100.0
+	plain := Request{OK: true, TTFTMs: &v, TotalMs: &v}
+	shot := plain
+	shot.Screenshots = []Screenshot{{At: vocab.End, JPEG: b64(encodeJPEG(t, 64, 40))}}
+	for _, tt := range []struct {
+		parts map[string]string
+		want  string
+	}{
+		{map[string]string{"api": BrowserAPI}, ""},
+		{map[string]string{"api": "realtime"}, `runs[0].requests[1]: screenshots on a run of fingerprint_parts.api "realtime": only a chat page in a browser ("browser") has screenshots`},
+		{map[string]string{"model": "m"}, `runs[0].requests[1]: screenshots on a run of no fingerprint_parts.api: only a chat page in a browser ("browser") has screenshots`},
+		{nil, `runs[0].requests[1]: screenshots on a run of no fingerprint_parts.api`},
+	} {
+		f := &File{Schema: Schema, MetricsVersion: MetricsVersion, Runs: []Run{
+			{Endpoint: "e", Scenario: "s", FingerprintParts: tt.parts, Requests: []Request{plain, shot, shot}}}}
+		err := f.Validate()
+		if tt.want == "" && err != nil || tt.want != "" && (err == nil || !strings.HasPrefix(err.Error(), tt.want)) {
+			t.Errorf("parts %v: %v, want %q", tt.parts, err, tt.want)
+			continue
+		}
+		checks := make([]RunCheck, 1)
+		for j := range f.Runs[0].Requests {
+			checks[0].Add(&f.Runs[0].Requests[j])
+		}
+		f.Runs[0].Requests = nil
+		if got := f.ValidateChecked(checks); (got == nil) != (err == nil) || got != nil && got.Error() != err.Error() {
+			t.Errorf("parts %v: ValidateChecked %v, Validate %v", tt.parts, got, err)
+		}
+	}
+}
