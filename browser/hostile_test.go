@@ -208,6 +208,41 @@ func TestBrowserCookies(t *testing.T) {
 	}
 }
 
+// TestBrowserEnvironment: the browser's processes hold none of the
+// program's keys and tokens (a suite's key, the Action's token), and a
+// home of their own; the sandbox is off only where it was allowed.
+func TestBrowserEnvironment(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-browser-secret")
+	t.Setenv("INPUT_GITHUB_TOKEN", "ghs_browser_secret")
+	c := browserConfig(t)
+	b := startBrowser(t)
+	srv, _ := hostile(t)
+	openPage(t, b, hostileOptions(srv, "")) // a renderer runs the page
+	procs := descendants(b.Process().Pid)
+	if len(procs) < 3 {
+		t.Fatalf("browser %d: processes %v", b.Process().Pid, procs)
+	}
+	home, _ := os.UserHomeDir()
+	for _, pid := range procs {
+		env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
+		if err != nil {
+			continue // a process that ended
+		}
+		vars := strings.Split(string(env), "\x00")
+		for _, kv := range vars {
+			if strings.Contains(kv, "secret") || strings.HasPrefix(kv, "OPENAI_API_KEY=") || strings.HasPrefix(kv, "INPUT_") {
+				t.Errorf("process %d (%s) holds %s", pid, clip(cmdline(pid), 60), kv)
+			}
+			if kv == "HOME="+home {
+				t.Errorf("process %d has the program's HOME %s", pid, home)
+			}
+		}
+	}
+	if main := cmdline(procs[0]); strings.Contains(main, "--no-sandbox") != c.NoSandbox {
+		t.Errorf("the browser's command line %q: --no-sandbox there should be %v", clip(main, 200), c.NoSandbox)
+	}
+}
+
 // helperEnv makes the test binary a program that starts a browser, opens
 // a page, prints its browser's process and profile and waits for Ctrl-C.
 const helperEnv = "LATGATE_BROWSER_HELPER"
@@ -221,7 +256,7 @@ func TestBrowserHelperProcess(t *testing.T) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	srv, _ := hostile(t)
-	b, err := Start(ctx, browserPath(t))
+	b, err := Start(ctx, browserConfig(t))
 	if err != nil {
 		t.Fatal(err)
 	}

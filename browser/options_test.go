@@ -2,7 +2,9 @@ package browser
 
 import (
 	"errors"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -45,11 +47,12 @@ func TestCheck(t *testing.T) {
 	}
 }
 
-// TestFind: browser.path, then $CHROME_PATH, then PATH; none found says
-// how to install one, and nothing is downloaded.
+// TestFind: $CHROME_PATH, then PATH; none found says how to install one,
+// and nothing is downloaded. A relative $CHROME_PATH is made absolute
+// (cleaned, ./chromium was a bare name, looked up on PATH, that failed).
 func TestFind(t *testing.T) {
 	t.Parallel()
-	on := map[string]string{"google-chrome": "/usr/bin/google-chrome", "/opt/chrome": "/opt/chrome"}
+	on := map[string]string{"google-chrome": "/usr/bin/google-chrome", "/opt/chrome": "/opt/chrome", "./chromium": "./chromium"}
 	env := func(chromePath string) Env {
 		return Env{
 			Getenv: func(k string) string {
@@ -66,20 +69,23 @@ func TestFind(t *testing.T) {
 			},
 		}
 	}
-	for _, tt := range []struct{ path, chromePath, want, err string }{
-		{"", "", "/usr/bin/google-chrome", ""},
-		{"/opt/chrome", "/nowhere", "/opt/chrome", ""},
-		{"", "/opt/chrome", "/opt/chrome", ""},
-		{"/nowhere/chrome", "", "", `browser.path "/nowhere/chrome": not an executable browser (executable file not found in $PATH); install one`},
-		{"", "/nowhere", "", `$CHROME_PATH "/nowhere": not an executable browser`},
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ chromePath, want, err string }{
+		{"", "/usr/bin/google-chrome", ""},
+		{"/opt/chrome", "/opt/chrome", ""},
+		{"./chromium", filepath.Join(wd, "chromium"), ""},
+		{"/nowhere", "", `$CHROME_PATH "/nowhere": not an executable browser (executable file not found in $PATH); install one`},
 	} {
-		got, err := Find(tt.path, env(tt.chromePath))
+		got, err := Find(env(tt.chromePath))
 		if got != tt.want || (err == nil) != (tt.err == "") || (err != nil && !strings.Contains(err.Error(), tt.err)) {
-			t.Errorf("Find(%q) with $CHROME_PATH %q = %q, %v; want %q, %q", tt.path, tt.chromePath, got, err, tt.want, tt.err)
+			t.Errorf("Find with $CHROME_PATH %q = %q, %v; want %q, %q", tt.chromePath, got, err, tt.want, tt.err)
 		}
 	}
 	delete(on, "google-chrome")
-	_, err := Find("", env(""))
+	_, err = Find(env(""))
 	if !errors.Is(err, ErrNoBrowser) || !strings.Contains(err.Error(), "apt-get install chromium") || !strings.Contains(err.Error(), "$CHROME_PATH") {
 		t.Errorf("no browser: %v", err)
 	}

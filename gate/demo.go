@@ -141,6 +141,22 @@ func Demo(ctx context.Context, env Env, o DemoOptions) error {
 	return nil
 }
 
+// demoSandbox is how the demo runs the browser at path: sandboxed, as
+// every page of a suite, except as root (or where the environment allows
+// otherwise): the page is latgate's own, served on loopback, and the
+// demo must run on a machine that has a browser; how says so.
+func demoSandbox(env Env, path string) (run browser.Config, how string) {
+	benv := browser.OSEnv
+	if env.Getenv != nil {
+		benv.Getenv = env.Getenv
+	}
+	noSandbox, err := browser.Sandbox(benv)
+	if noSandbox || err != nil {
+		return browser.Config{Path: path, NoSandbox: true}, ", without Chromium's sandbox: the page is latgate's own"
+	}
+	return browser.Config{Path: path}, ""
+}
+
 // demoBrowser is the demo's chat page in a real browser, when one is
 // found: the simulator's reference page, its base build appending each
 // delta and its head re-rendering the whole answer as Markdown with 25 ms
@@ -150,7 +166,7 @@ func demoBrowser(ctx context.Context, env Env, o DemoOptions, dir string) error 
 	w := env.Stdout
 	find := o.FindBrowser
 	if find == nil {
-		find = func() (string, error) { return browser.Find("", browser.OSEnv) }
+		find = func() (string, error) { return browser.Find(browser.OSEnv) }
 	}
 	path, err := find()
 	if err != nil {
@@ -166,7 +182,7 @@ func demoBrowser(ctx context.Context, env Env, o DemoOptions, dir string) error 
 	defer stop()
 	page := strings.TrimSuffix(url, "/v1") + "/chat"
 	load := func(query string) (*suite.Config, error) {
-		text := strings.NewReplacer("{{PAGE}}", page+query, "{{BROWSER}}", path).Replace(demoBrowserSuite)
+		text := strings.ReplaceAll(demoBrowserSuite, "{{PAGE}}", page+query)
 		cfg, err := suite.Parse("demo_browser.yaml", []byte(text), suite.Options{Getenv: env.Getenv})
 		return cfg, AsBadInput(err)
 	}
@@ -178,8 +194,10 @@ func demoBrowser(ctx context.Context, env Env, o DemoOptions, dir string) error 
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "\n4. A chat page in a browser (api browser, %s): the simulator's page at %s, its base build appending each delta, its head re-rendering the whole answer as Markdown with 25 ms of work per update, measured interleaved…\n", path, page)
-	f, err := MeasureAB(ctx, base, head, MeasureOptions{Source: results.Source{GitRef: "demo", Runner: "local"}, Progress: env.Stderr, TTY: env.TTY, ToolVersion: env.ToolVersion})
+	run, how := demoSandbox(env, path)
+	fmt.Fprintf(w, "\n4. A chat page in a browser (api browser, %s%s): the simulator's page at %s, its base build appending each delta, its head re-rendering the whole answer as Markdown with 25 ms of work per update, measured interleaved…\n", path, how, page)
+	f, err := MeasureAB(ctx, base, head, MeasureOptions{Source: results.Source{GitRef: "demo", Runner: "local"}, Progress: env.Stderr, TTY: env.TTY,
+		ToolVersion: env.ToolVersion, Browser: &run})
 	if err != nil {
 		return err
 	}

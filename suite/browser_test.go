@@ -22,7 +22,6 @@ func TestBrowserEndpoint(t *testing.T) {
       cpu_throttle: 4
       viewport: {width: 390, height: 844}
       cookies: {session: "${SESSION}", theme: dark}
-      path: /usr/bin/chromium
 scenarios:
   - {name: chat, prompt: hi, turns: ["and then?"]}
 `
@@ -33,7 +32,7 @@ scenarios:
 	e := cfg.Endpoints[0]
 	b := e.Browser
 	if b == nil || b.Input != "textarea" || b.Submit != "Enter" || b.Output != "[data-role=assistant]" || b.Done != "[data-status=ready]" ||
-		b.Reset != "#new" || b.Stream != "/api/chat" || b.CPUThrottle != 4 || b.Width != 390 || b.Height != 844 || b.Path != "/usr/bin/chromium" ||
+		b.Reset != "#new" || b.Stream != "/api/chat" || b.CPUThrottle != 4 || b.Width != 390 || b.Height != 844 ||
 		b.Cookies["session"] != "tok-secret" || b.Cookies["theme"] != "dark" || e.URL != "http://127.0.0.1:3000/" {
 		t.Fatalf("browser endpoint %+v, block %+v", e, b)
 	}
@@ -69,6 +68,7 @@ func TestBrowserErrors(t *testing.T) {
 		{"cookie name", page + sel + "      cookies: {\"a b\": v}\n" + scen, `browser.cookies: "a b" is not a cookie name`},
 		{"cookie value", page + sel + "      cookies: {s: \"tok;secret\"}\n" + scen, `browser.cookies.s: a cookie's value holds no ';' and no line break`},
 		{"tools", page + sel + "scenarios:\n  - {name: s, prompt: hi, tools: [{name: f, result: ok}]}\n", `tools`},
+		{"path", page + sel + "      path: tools/evil.sh\n" + scen, `l.yaml:9: endpoint "web": browser.path is not read from a suite (a pull request can change the suite, and latgate would run the program it names in a job that holds the keys): set $CHROME_PATH`},
 		{"block on chat", "endpoints:\n  - {name: c, base_url: http://x/v1, model: m, browser: {input: a, submit: b, output: c}}\n" + scen, `endpoint "c": browser is not a key of api chat`},
 	}
 	for _, tt := range tests {
