@@ -37,14 +37,22 @@ type Browser struct {
 	once        sync.Once
 }
 
+// features are Chromium's features the browser runs with: chromedp's
+// defaults, and origin-bound cookies (a cookie without a Domain attribute
+// goes back only to the scheme and port that set it; RFC 6265 sends it to
+// every port of its host), which keep the cookies of Options on the
+// page's origin.
+const features = "NetworkService,NetworkServiceInProcess,EnablePortBoundCookies,EnableSchemeBoundCookies"
+
 // flags are the browser's switches and environment: chromedp's defaults
 // (headless, no first run, no background networking, no throttling of
-// background pages), no permission prompt, the
+// background pages), origin-bound cookies, no permission prompt, the
 // sandbox unless c says otherwise (chromedp would drop it as root), and
 // only env.
 func flags(c Config, env []string) []chromedp.ExecAllocatorOption {
 	return append(chromedp.DefaultExecAllocatorOptions[:],
 		chromedp.ExecPath(c.Path),
+		chromedp.Flag("enable-features", features),
 		chromedp.Flag("no-sandbox", c.NoSandbox),
 		chromedp.Flag("deny-permission-prompts", true),
 		chromedp.Flag("mute-audio", true),

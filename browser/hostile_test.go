@@ -5,6 +5,7 @@ package browser
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -205,6 +206,76 @@ func TestBrowserCookies(t *testing.T) {
 	}
 	if len(got) != 2 || got[0] != "" || got[1] != "session=s3cret" {
 		t.Errorf("the answer requests carried the cookies %q: want none, then the one named", got)
+	}
+}
+
+// peerHTML is a page that sends an img and a fetch to another port of its
+// host (?peer=), then asks its own origin for the answer and shows it with
+// its document.cookie.
+const peerHTML = `<!doctype html><meta charset="utf-8"><title>peer</title>
+<textarea></textarea><button id="send">Send</button><div class="answer"></div>
+<script>
+const peer = new URLSearchParams(location.search).get('peer');
+document.getElementById('send').addEventListener('click', async () => {
+  const img = new Promise(done => { const i = new Image(); i.onload = i.onerror = done; i.src = peer + '/pixel'; });
+  const got = fetch(peer + '/api', {credentials: 'include', mode: 'no-cors'}).catch(() => {});
+  await Promise.all([img, got]);
+  const own = await (await fetch('/api/ok', {method: 'POST'})).text();
+  document.querySelector('.answer').textContent = own + ' cookie=[' + document.cookie + ']';
+});
+</script>`
+
+// TestBrowserCookieOrigin: a cookie of the options goes to the page's
+// origin only: an img and a fetch to another port of the same host carry
+// none, and the page's script cannot read it (it would be in the
+// screenshots otherwise).
+func TestBrowserCookieOrigin(t *testing.T) {
+	b := startBrowser(t)
+	var mu sync.Mutex
+	seen := map[string]string{}
+	record := func(r *http.Request, who string) {
+		mu.Lock()
+		defer mu.Unlock()
+		seen[who+" "+r.URL.Path] = r.Header.Get("Cookie")
+	}
+	peer := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		record(r, "peer")
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+	}))
+	t.Cleanup(peer.Close)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		record(r, "page")
+		if r.URL.Path == "/" {
+			fmt.Fprint(w, peerHTML)
+			return
+		}
+		fmt.Fprint(w, "The whole answer at once.")
+	}))
+	t.Cleanup(srv.Close)
+	o := Options{URL: srv.URL + "/?peer=" + peer.URL, Input: "textarea", Submit: "#send", Output: ".answer", Timeout: 5 * time.Second,
+		Cookies: []Cookie{{Name: "session", Value: "s3cret"}}}
+	p := openPage(t, b, o)
+	r := p.Request(context.Background(), []string{"hi"})
+	if !r.OK {
+		t.Fatalf("%s (%s)", r.Error, r.Failure)
+	}
+	res, err := chromedp.Call(p.ctx, runtime.Evaluate, runtime.EvaluateParams{Expression: "document.querySelector('.answer').textContent", ReturnByValue: ptr(true)})
+	var text string
+	if err == nil {
+		err = json.Unmarshal(res.Result.Value, &text)
+	}
+	if err != nil || strings.Contains(text, "s3cret") || !strings.Contains(text, "cookie=[]") {
+		t.Errorf("the page showed %q (%v): want document.cookie empty", text, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if got := seen["page /api/ok"]; got != "session=s3cret" {
+		t.Errorf("the page's own request carried the cookies %q: want session=s3cret", got)
+	}
+	for _, k := range []string{"peer /pixel", "peer /api"} {
+		if got, ok := seen[k]; !ok || got != "" {
+			t.Errorf("%s: seen %v, with the cookies %q: want the request, and no cookie", k, ok, got)
+		}
 	}
 }
 

@@ -133,7 +133,7 @@ func TestStartEnvironment(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "No usable sandbox") || !strings.Contains(err.Error(), "apparmor_restrict_unprivileged_userns") {
 			t.Errorf("no sandbox %v: %v", noSandbox, err)
 		}
-		if args := read("args"); strings.Contains(args, "--no-sandbox") != noSandbox {
+		if args := read("args"); strings.Contains(args, "--no-sandbox") != noSandbox || !strings.Contains(args, "--enable-features="+features) {
 			t.Errorf("no sandbox %v: the browser's arguments %q", noSandbox, args)
 		}
 	}

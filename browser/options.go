@@ -46,8 +46,9 @@ type Options struct {
 	CPUThrottle float64
 	// Viewport is the page's size in CSS pixels (default 1280×800).
 	Viewport Viewport
-	// Cookies are set for the page's URL before it loads; the page gets
-	// no other.
+	// Cookies are set for the page's origin before it loads, HttpOnly
+	// (the page's scripts cannot read them) and sent to that origin only
+	// (cookieParams); the page gets no other.
 	Cookies []Cookie
 	// Timeout bounds every turn: waiting for the page, its elements, its
 	// answer.
@@ -63,7 +64,7 @@ type Options struct {
 // Viewport is a page size in CSS pixels.
 type Viewport struct{ Width, Height int }
 
-// Cookie is a cookie the page gets for its URL.
+// Cookie is a cookie the page gets for its origin.
 type Cookie struct{ Name, Value string }
 
 // SubmitEnter is the Submit that presses Enter in the prompt box.

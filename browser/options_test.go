@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/cdproto/network"
 )
 
 // TestCheck: bad options are an error before any browser starts, naming
@@ -88,5 +90,28 @@ func TestFind(t *testing.T) {
 	_, err = Find(env(""))
 	if !errors.Is(err, ErrNoBrowser) || !strings.Contains(err.Error(), "apt-get install chromium") || !strings.Contains(err.Error(), "$CHROME_PATH") {
 		t.Errorf("no browser: %v", err)
+	}
+}
+
+// TestCookieParams: a cookie of the options is set for the page's origin
+// only: host-only, bound to its scheme and port, HttpOnly, Secure on
+// https, for every path.
+func TestCookieParams(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		page, url string
+		secure    bool
+		port      int64
+		scheme    network.CookieSourceScheme
+	}{
+		{"http://127.0.0.1:3000/chat?x=1", "http://127.0.0.1:3000/", false, 3000, network.CookieSourceSchemeNonSecure},
+		{"https://preview.example.com/app/chat", "https://preview.example.com/", true, 443, network.CookieSourceSchemeSecure},
+		{"http://localhost/", "http://localhost/", false, 80, network.CookieSourceSchemeNonSecure},
+	} {
+		c := cookieParams(Cookie{Name: "session", Value: "v"}, tt.page)
+		if c.URL != tt.url || c.Domain != "" || c.Path != "/" || c.HTTPOnly == nil || !*c.HTTPOnly || c.Secure == nil || *c.Secure != tt.secure ||
+			c.SourcePort != tt.port || c.SourceScheme != tt.scheme || c.SameSite != network.CookieSameSiteStrict {
+			t.Errorf("%s: %+v", tt.page, c)
+		}
 	}
 }
