@@ -83,13 +83,13 @@ func hostile(t *testing.T) (*httptest.Server, func() []string) {
 }
 
 func hostileOptions(srv *httptest.Server, do string) Options {
-	return Options{URL: srv.URL + "/?do=" + do, Input: "textarea", Submit: "#send", Output: ".answer", Timeout: 3 * time.Second}
+	return Options{URL: srv.URL + "/?do=" + do, Input: "textarea", Submit: "#send", Output: ".answer", Timeout: 3 * time.Second, Shots: true}
 }
 
 // TestBrowserHostilePages: a page that throws, navigates away, downloads,
 // answers an HTTP error or never shows text is a recorded failure with its
 // cause, within the timeout, never a hang; a selector that never matches
-// names itself and keeps a screenshot.
+// names itself and keeps a screenshot (none without Options.Shots).
 func TestBrowserHostilePages(t *testing.T) {
 	b := startBrowser(t)
 	srv, _ := hostile(t)
@@ -108,6 +108,8 @@ func TestBrowserHostilePages(t *testing.T) {
 		{"never shows text", hostileOptions(srv, "silent"), vocab.NoOutput, `the page's answer stream ended and output ".answer" showed no text`, "", false},
 		{"input never matches", func() Options { o := hostileOptions(srv, ""); o.Input = "#prompt"; return o }(), vocab.Page,
 			`input "#prompt" matched nothing within 3s`, "", true},
+		{"without screenshots", func() Options { o := hostileOptions(srv, ""); o.Input, o.Shots = "#prompt", false; return o }(), vocab.Page,
+			`input "#prompt" matched nothing within 3s`, "", false},
 		{"output never matches", func() Options { o := hostileOptions(srv, ""); o.Output = "[data-role=assistant]"; return o }(), vocab.Page,
 			`the page's answer stream ended and output "[data-role=assistant]" matched nothing`, "", true},
 	}
@@ -253,7 +255,7 @@ func TestBrowserCookieOrigin(t *testing.T) {
 	}))
 	t.Cleanup(srv.Close)
 	o := Options{URL: srv.URL + "/?peer=" + peer.URL, Input: "textarea", Submit: "#send", Output: ".answer", Timeout: 5 * time.Second,
-		Cookies: []Cookie{{Name: "session", Value: "s3cret"}}}
+		Cookies: []Cookie{{Name: "session", Value: "s3cret"}}, Shots: true}
 	p := openPage(t, b, o)
 	r := p.Request(context.Background(), []string{"hi"})
 	if !r.OK {

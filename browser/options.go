@@ -56,8 +56,10 @@ type Options struct {
 	// Quiet is how long the answer must stay unchanged after the stream
 	// ended for the turn to end (default 500 ms).
 	Quiet time.Duration
-	// Shots: take a screenshot at the first turn's first paint and at the
-	// end of each ok request (Result.FirstPaint, Result.End).
+	// Shots: take screenshots at the first turn's first paint and at the
+	// end of each ok request (Result.FirstPaint, Result.End), and where a
+	// request failed on the page (Result.Screenshot); none without it. A
+	// screenshot shows whatever the page shows.
 	Shots bool
 }
 

@@ -25,7 +25,7 @@ func pageOf(ep suite.Endpoint) *browser.Options {
 		return nil
 	}
 	o := &browser.Options{URL: ep.URL, Input: b.Input, Submit: b.Submit, Output: b.Output, Done: b.Done, Reset: b.Reset,
-		Stream: b.Stream, CPUThrottle: b.CPUThrottle, Viewport: browser.Viewport{Width: b.Width, Height: b.Height}}
+		Stream: b.Stream, CPUThrottle: b.CPUThrottle, Viewport: browser.Viewport{Width: b.Width, Height: b.Height}, Shots: b.Screenshots}
 	names := make([]string, 0, len(b.Cookies))
 	for n := range b.Cookies {
 		names = append(names, n)

@@ -18,9 +18,12 @@ type Browser struct {
 	CPUThrottle float64
 	// Width and Height are the viewport in CSS pixels (0: the default).
 	Width, Height int
-	// Cookies are set for the page's URL; a value taken from the
+	// Cookies are set for the page's origin; a value taken from the
 	// environment is a secret.
 	Cookies map[string]string
+	// Screenshots: keep screenshots of the page in the results (the
+	// default); they show whatever the page shows.
+	Screenshots bool
 }
 
 // rawBrowser is the endpoint's browser block as written.
@@ -37,7 +40,8 @@ type rawBrowser struct {
 		Width  int `yaml:"width"`
 		Height int `yaml:"height"`
 	} `yaml:"viewport"`
-	Cookies map[string]string `yaml:"cookies"`
+	Cookies     map[string]string `yaml:"cookies"`
+	Screenshots *bool             `yaml:"screenshots"`
 }
 
 // cookieName is a cookie's name: an RFC 6265 token.
@@ -52,7 +56,8 @@ func (p *parser) browser(ip string, e *Endpoint, re rawEndpoint) {
 	if rb == nil {
 		return // the API's Needs say it is required
 	}
-	b := &Browser{Input: rb.Input, Submit: rb.Submit, Output: rb.Output, Done: rb.Done, Reset: rb.Reset, Stream: rb.Stream, CPUThrottle: 1}
+	b := &Browser{Input: rb.Input, Submit: rb.Submit, Output: rb.Output, Done: rb.Done, Reset: rb.Reset, Stream: rb.Stream, CPUThrottle: 1,
+		Screenshots: rb.Screenshots == nil || *rb.Screenshots}
 	e.Browser = b
 	if rb.Path != "" {
 		// A pull request controls the suite: the program it would name

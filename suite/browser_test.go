@@ -22,6 +22,7 @@ func TestBrowserEndpoint(t *testing.T) {
       cpu_throttle: 4
       viewport: {width: 390, height: 844}
       cookies: {session: "${SESSION}", theme: dark}
+      screenshots: false
 scenarios:
   - {name: chat, prompt: hi, turns: ["and then?"]}
 `
@@ -32,7 +33,7 @@ scenarios:
 	e := cfg.Endpoints[0]
 	b := e.Browser
 	if b == nil || b.Input != "textarea" || b.Submit != "Enter" || b.Output != "[data-role=assistant]" || b.Done != "[data-status=ready]" ||
-		b.Reset != "#new" || b.Stream != "/api/chat" || b.CPUThrottle != 4 || b.Width != 390 || b.Height != 844 ||
+		b.Reset != "#new" || b.Stream != "/api/chat" || b.CPUThrottle != 4 || b.Width != 390 || b.Height != 844 || b.Screenshots ||
 		b.Cookies["session"] != "tok-secret" || b.Cookies["theme"] != "dark" || e.URL != "http://127.0.0.1:3000/" {
 		t.Fatalf("browser endpoint %+v, block %+v", e, b)
 	}
@@ -45,7 +46,7 @@ scenarios:
 	}
 	light, _ := Parse("l.yaml", []byte(page+"      {input: textarea, submit: button, output: .a}\n"+scen), Options{})
 	_, parts = Fingerprint(light.Scenarios[0], light.Endpoints[0])
-	if light.Endpoints[0].Browser.CPUThrottle != 1 || parts["cpu_throttle"] != "" || parts["viewport"] != "" {
+	if light.Endpoints[0].Browser.CPUThrottle != 1 || !light.Endpoints[0].Browser.Screenshots || parts["cpu_throttle"] != "" || parts["viewport"] != "" {
 		t.Errorf("defaults: %+v, fingerprint %v", light.Endpoints[0].Browser, parts)
 	}
 }
