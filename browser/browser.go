@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -19,62 +20,105 @@ const StartTimeout = 30 * time.Second
 // closeTimeout bounds a graceful close; the process is killed after it.
 const closeTimeout = 5 * time.Second
 
-// Browser is one running browser with a fresh profile (a temporary
-// directory removed at Close). Each Page is a tab in a browser context of
-// its own (no cookie or storage shared between pages). Close it on every
-// exit path; a canceled parent context closes it too, and on Linux the
-// kernel kills it when the program dies.
+// Browser is one running browser with a fresh profile and home (temporary
+// directories removed at Close) and an environment of its own
+// (browserEnv). Each Page is a tab in a browser context of its own (no
+// cookie or storage shared between pages). Close it on every exit path; a
+// canceled parent context closes it too, and on Linux the kernel kills it
+// when the program dies.
 type Browser struct {
 	Path, Version string
 
 	ctx         context.Context // the first tab's: it holds the browser
-	cancel      context.CancelFunc
+	stop        func()          // cancels ctx and waits for the browser (once)
 	allocCancel context.CancelFunc
+	home        string
+	started     bool
 	once        sync.Once
 }
 
-// flags are the browser's switches: chromedp's defaults (headless, no
-// first run, no background networking, no throttling of background
-// pages) and no permission prompt.
-func flags(path string) []chromedp.ExecAllocatorOption {
+// features are Chromium's features the browser runs with: chromedp's
+// defaults, and origin-bound cookies (a cookie without a Domain attribute
+// goes back only to the scheme and port that set it; RFC 6265 sends it to
+// every port of its host), which keep the cookies of Options on the
+// page's origin.
+const features = "NetworkService,NetworkServiceInProcess,EnablePortBoundCookies,EnableSchemeBoundCookies"
+
+// flags are the browser's switches and environment: chromedp's defaults
+// (headless, no first run, no background networking, no throttling of
+// background pages), origin-bound cookies, no permission prompt, the
+// sandbox unless c says otherwise (chromedp would drop it as root), and
+// only env.
+func flags(c Config, env []string) []chromedp.ExecAllocatorOption {
 	return append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(path),
+		chromedp.ExecPath(c.Path),
+		chromedp.Flag("enable-features", features),
+		chromedp.Flag("no-sandbox", c.NoSandbox),
 		chromedp.Flag("deny-permission-prompts", true),
 		chromedp.Flag("mute-audio", true),
 		chromedp.Flag("disable-component-update", true),
 		chromedp.Flag("disable-domain-reliability", true),
 		chromedp.Flag("no-pings", true),
+		chromedp.NoInheritEnv,
+		chromedp.Env(env...),
 	)
 }
 
 // discard drops chromedp's own log lines (the events it does not know).
 func discard(string, ...any) {}
 
-// Start starts the browser at path (see Find) with a fresh profile. It
-// fails when the browser does not start within StartTimeout.
-func Start(ctx context.Context, path string) (*Browser, error) {
-	actx, acancel := chromedp.NewExecAllocator(ctx, flags(path)...)
+// Start starts the browser c names with a fresh profile, in an
+// environment of its own (browserEnv: none of the program's keys and
+// tokens). It fails when the browser does not start within StartTimeout,
+// or at once when it cannot run (not a program, or root without
+// c.NoSandbox: ErrSandbox); a canceled ctx ends it.
+func Start(ctx context.Context, c Config) (*Browser, error) {
+	if !c.NoSandbox && os.Getuid() == 0 {
+		return nil, sandboxErr()
+	}
+	home, err := os.MkdirTemp("", "latgate-browser-home-")
+	if err != nil {
+		return nil, fmt.Errorf("cannot start the browser: %w", err)
+	}
+	actx, acancel := chromedp.NewExecAllocator(ctx, flags(c, browserEnv(os.Getenv, home))...)
 	bctx, bcancel := chromedp.NewContext(actx, chromedp.WithLogf(discard), chromedp.WithErrorf(discard))
-	b := &Browser{Path: path, ctx: bctx, cancel: bcancel, allocCancel: acancel}
-	late := time.AfterFunc(StartTimeout, bcancel)
-	err := chromedp.Do(bctx)
-	timedOut := !late.Stop()
+	b := &Browser{Path: c.Path, ctx: bctx, stop: sync.OnceFunc(bcancel), allocCancel: acancel, home: home}
+	late := time.AfterFunc(StartTimeout, b.stop)
+	err = chromedp.Do(bctx)
+	b.started = err == nil
 	if err == nil {
 		var v cdpbrowser.GetVersionResult
 		v, err = chromedp.CallBrowser(bctx, cdpbrowser.GetVersion, cdp.Empty{})
 		b.Version = v.Product
 	}
+	timedOut := !late.Stop() // the timer stopped the browser, even one that had just answered
+	if err == nil && timedOut {
+		err = context.DeadlineExceeded
+	}
 	if err != nil {
 		b.Close()
-		if timedOut {
-			return nil, fmt.Errorf("browser %s did not start within %v", path, StartTimeout)
-		}
-		if ctx.Err() != nil {
+		switch {
+		case timedOut:
+			return nil, fmt.Errorf("browser %s did not start within %v", c.Path, StartTimeout)
+		case ctx.Err() != nil:
 			return nil, ctx.Err()
 		}
-		return nil, fmt.Errorf("cannot start the browser %s: %w", path, err)
+		return nil, startError(c.Path, err)
 	}
 	return b, nil
+}
+
+// startError is why the browser at path did not start: chromedp's error,
+// which holds what the browser printed, clipped, and how to run it when
+// it found no sandbox it could use.
+func startError(path string, err error) error {
+	msg := clip(strings.Join(strings.Fields(err.Error()), " "), 400)
+	if strings.Contains(err.Error(), "No usable sandbox") {
+		msg += "; Chromium found no sandbox it could use (Ubuntu 23.10 and later keep unprivileged user namespaces from " +
+			"browsers without an AppArmor profile: run the system google-chrome, whose profile allows them, or " +
+			"sudo sysctl -w kernel.apparmor_restrict_unprivileged_userns=0), or set " + NoSandboxVar + "=1 to run it without"
+	}
+	return fmt.Errorf("cannot start the browser %s: %s", path, msg)
 }
 
 // Process is the browser's process (nil once closed).
@@ -86,16 +130,20 @@ func (b *Browser) Process() *os.Process {
 }
 
 // Close closes the browser: gracefully within closeTimeout, then killed;
-// it waits for its processes and removes its profile. It is safe to call
-// more than once.
+// it waits for its processes and removes its profile and home. It is safe
+// to call more than once. A browser that never started has nothing to
+// close gracefully (chromedp would wait for it forever).
 func (b *Browser) Close() {
 	b.once.Do(func() {
-		ctx, cancel := context.WithTimeout(b.ctx, closeTimeout)
-		if err := chromedp.Cancel(ctx); err != nil && !errors.Is(err, context.Canceled) {
-			b.cancel()
+		if b.started {
+			ctx, cancel := context.WithTimeout(b.ctx, closeTimeout)
+			if err := chromedp.Cancel(ctx); err != nil && !errors.Is(err, context.Canceled) {
+				b.stop()
+			}
+			cancel()
 		}
-		cancel()
-		b.cancel()
+		b.stop()
 		b.allocCancel()
+		_ = os.RemoveAll(b.home)
 	})
 }

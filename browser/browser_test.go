@@ -34,7 +34,7 @@ var perf = flag.Bool("perf", false, "measure with the requests of docs/performan
 // browserPath finds the system browser, or skips the test.
 func browserPath(t *testing.T) string {
 	t.Helper()
-	p, err := Find("", OSEnv)
+	p, err := Find(OSEnv)
 	if err != nil {
 		t.Skipf("%v (make browser-test installs Debian's chromium)", err)
 	}
@@ -55,10 +55,23 @@ func simChat(t *testing.T, ttft, itl time.Duration, tokens int) *httptest.Server
 	return srv
 }
 
+// browserConfig is how the tests run the system browser: sandboxed,
+// unless $LATGATE_BROWSER_NO_SANDBOX allows otherwise (make browser-test
+// sets it as root, where the sandbox cannot run).
+func browserConfig(t *testing.T) Config {
+	t.Helper()
+	path := browserPath(t)
+	noSandbox, err := Sandbox(OSEnv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Config{Path: path, NoSandbox: noSandbox}
+}
+
 // startBrowser starts one browser for the test, closed at its end.
 func startBrowser(t *testing.T) *Browser {
 	t.Helper()
-	b, err := Start(context.Background(), browserPath(t))
+	b, err := Start(context.Background(), browserConfig(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ package browser
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -82,13 +83,13 @@ func hostile(t *testing.T) (*httptest.Server, func() []string) {
 }
 
 func hostileOptions(srv *httptest.Server, do string) Options {
-	return Options{URL: srv.URL + "/?do=" + do, Input: "textarea", Submit: "#send", Output: ".answer", Timeout: 3 * time.Second}
+	return Options{URL: srv.URL + "/?do=" + do, Input: "textarea", Submit: "#send", Output: ".answer", Timeout: 3 * time.Second, Shots: true}
 }
 
 // TestBrowserHostilePages: a page that throws, navigates away, downloads,
 // answers an HTTP error or never shows text is a recorded failure with its
 // cause, within the timeout, never a hang; a selector that never matches
-// names itself and keeps a screenshot.
+// names itself and keeps a screenshot (none without Options.Shots).
 func TestBrowserHostilePages(t *testing.T) {
 	b := startBrowser(t)
 	srv, _ := hostile(t)
@@ -107,6 +108,8 @@ func TestBrowserHostilePages(t *testing.T) {
 		{"never shows text", hostileOptions(srv, "silent"), vocab.NoOutput, `the page's answer stream ended and output ".answer" showed no text`, "", false},
 		{"input never matches", func() Options { o := hostileOptions(srv, ""); o.Input = "#prompt"; return o }(), vocab.Page,
 			`input "#prompt" matched nothing within 3s`, "", true},
+		{"without screenshots", func() Options { o := hostileOptions(srv, ""); o.Input, o.Shots = "#prompt", false; return o }(), vocab.Page,
+			`input "#prompt" matched nothing within 3s`, "", false},
 		{"output never matches", func() Options { o := hostileOptions(srv, ""); o.Output = "[data-role=assistant]"; return o }(), vocab.Page,
 			`the page's answer stream ended and output "[data-role=assistant]" matched nothing`, "", true},
 	}
@@ -208,6 +211,111 @@ func TestBrowserCookies(t *testing.T) {
 	}
 }
 
+// peerHTML is a page that sends an img and a fetch to another port of its
+// host (?peer=), then asks its own origin for the answer and shows it with
+// its document.cookie.
+const peerHTML = `<!doctype html><meta charset="utf-8"><title>peer</title>
+<textarea></textarea><button id="send">Send</button><div class="answer"></div>
+<script>
+const peer = new URLSearchParams(location.search).get('peer');
+document.getElementById('send').addEventListener('click', async () => {
+  const img = new Promise(done => { const i = new Image(); i.onload = i.onerror = done; i.src = peer + '/pixel'; });
+  const got = fetch(peer + '/api', {credentials: 'include', mode: 'no-cors'}).catch(() => {});
+  await Promise.all([img, got]);
+  const own = await (await fetch('/api/ok', {method: 'POST'})).text();
+  document.querySelector('.answer').textContent = own + ' cookie=[' + document.cookie + ']';
+});
+</script>`
+
+// TestBrowserCookieOrigin: a cookie of the options goes to the page's
+// origin only: an img and a fetch to another port of the same host carry
+// none, and the page's script cannot read it (it would be in the
+// screenshots otherwise).
+func TestBrowserCookieOrigin(t *testing.T) {
+	b := startBrowser(t)
+	var mu sync.Mutex
+	seen := map[string]string{}
+	record := func(r *http.Request, who string) {
+		mu.Lock()
+		defer mu.Unlock()
+		seen[who+" "+r.URL.Path] = r.Header.Get("Cookie")
+	}
+	peer := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		record(r, "peer")
+		w.Header().Set("Access-Control-Allow-Origin", "*")
+	}))
+	t.Cleanup(peer.Close)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		record(r, "page")
+		if r.URL.Path == "/" {
+			fmt.Fprint(w, peerHTML)
+			return
+		}
+		fmt.Fprint(w, "The whole answer at once.")
+	}))
+	t.Cleanup(srv.Close)
+	o := Options{URL: srv.URL + "/?peer=" + peer.URL, Input: "textarea", Submit: "#send", Output: ".answer", Timeout: 5 * time.Second,
+		Cookies: []Cookie{{Name: "session", Value: "s3cret"}}, Shots: true}
+	p := openPage(t, b, o)
+	r := p.Request(context.Background(), []string{"hi"})
+	if !r.OK {
+		t.Fatalf("%s (%s)", r.Error, r.Failure)
+	}
+	res, err := chromedp.Call(p.ctx, runtime.Evaluate, runtime.EvaluateParams{Expression: "document.querySelector('.answer').textContent", ReturnByValue: ptr(true)})
+	var text string
+	if err == nil {
+		err = json.Unmarshal(res.Result.Value, &text)
+	}
+	if err != nil || strings.Contains(text, "s3cret") || !strings.Contains(text, "cookie=[]") {
+		t.Errorf("the page showed %q (%v): want document.cookie empty", text, err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if got := seen["page /api/ok"]; got != "session=s3cret" {
+		t.Errorf("the page's own request carried the cookies %q: want session=s3cret", got)
+	}
+	for _, k := range []string{"peer /pixel", "peer /api"} {
+		if got, ok := seen[k]; !ok || got != "" {
+			t.Errorf("%s: seen %v, with the cookies %q: want the request, and no cookie", k, ok, got)
+		}
+	}
+}
+
+// TestBrowserEnvironment: the browser's processes hold none of the
+// program's keys and tokens (a suite's key, the Action's token), and a
+// home of their own; the sandbox is off only where it was allowed.
+func TestBrowserEnvironment(t *testing.T) {
+	t.Setenv("OPENAI_API_KEY", "sk-browser-secret")
+	t.Setenv("INPUT_GITHUB_TOKEN", "ghs_browser_secret")
+	c := browserConfig(t)
+	b := startBrowser(t)
+	srv, _ := hostile(t)
+	openPage(t, b, hostileOptions(srv, "")) // a renderer runs the page
+	procs := descendants(b.Process().Pid)
+	if len(procs) < 3 {
+		t.Fatalf("browser %d: processes %v", b.Process().Pid, procs)
+	}
+	home, _ := os.UserHomeDir()
+	for _, pid := range procs {
+		env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
+		if err != nil {
+			continue // a process that ended
+		}
+		vars := strings.Split(string(env), "\x00")
+		for _, kv := range vars {
+			if strings.Contains(kv, "secret") || strings.HasPrefix(kv, "OPENAI_API_KEY=") || strings.HasPrefix(kv, "INPUT_") {
+				t.Errorf("process %d (%s) holds %s", pid, clip(cmdline(pid), 60), kv)
+			}
+			if kv == "HOME="+home {
+				t.Errorf("process %d has the program's HOME %s", pid, home)
+			}
+		}
+	}
+	if main := cmdline(procs[0]); strings.Contains(main, "--no-sandbox") != c.NoSandbox {
+		t.Errorf("the browser's command line %q: --no-sandbox there should be %v", clip(main, 200), c.NoSandbox)
+	}
+}
+
 // helperEnv makes the test binary a program that starts a browser, opens
 // a page, prints its browser's process and profile and waits for Ctrl-C.
 const helperEnv = "LATGATE_BROWSER_HELPER"
@@ -221,7 +329,7 @@ func TestBrowserHelperProcess(t *testing.T) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	srv, _ := hostile(t)
-	b, err := Start(ctx, browserPath(t))
+	b, err := Start(ctx, browserConfig(t))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -46,8 +46,9 @@ type Options struct {
 	CPUThrottle float64
 	// Viewport is the page's size in CSS pixels (default 1280×800).
 	Viewport Viewport
-	// Cookies are set for the page's URL before it loads; the page gets
-	// no other.
+	// Cookies are set for the page's origin before it loads, HttpOnly
+	// (the page's scripts cannot read them) and sent to that origin only
+	// (cookieParams); the page gets no other.
 	Cookies []Cookie
 	// Timeout bounds every turn: waiting for the page, its elements, its
 	// answer.
@@ -55,15 +56,17 @@ type Options struct {
 	// Quiet is how long the answer must stay unchanged after the stream
 	// ended for the turn to end (default 500 ms).
 	Quiet time.Duration
-	// Shots: take a screenshot at the first turn's first paint and at the
-	// end of each ok request (Result.FirstPaint, Result.End).
+	// Shots: take screenshots at the first turn's first paint and at the
+	// end of each ok request (Result.FirstPaint, Result.End), and where a
+	// request failed on the page (Result.Screenshot); none without it. A
+	// screenshot shows whatever the page shows.
 	Shots bool
 }
 
 // Viewport is a page size in CSS pixels.
 type Viewport struct{ Width, Height int }
 
-// Cookie is a cookie the page gets for its URL.
+// Cookie is a cookie the page gets for its origin.
 type Cookie struct{ Name, Value string }
 
 // SubmitEnter is the Submit that presses Enter in the prompt box.

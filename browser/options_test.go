@@ -2,9 +2,13 @@ package browser
 
 import (
 	"errors"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/cdproto/network"
 )
 
 // TestCheck: bad options are an error before any browser starts, naming
@@ -45,11 +49,12 @@ func TestCheck(t *testing.T) {
 	}
 }
 
-// TestFind: browser.path, then $CHROME_PATH, then PATH; none found says
-// how to install one, and nothing is downloaded.
+// TestFind: $CHROME_PATH, then PATH; none found says how to install one,
+// and nothing is downloaded. A relative $CHROME_PATH is made absolute
+// (cleaned, ./chromium was a bare name, looked up on PATH, that failed).
 func TestFind(t *testing.T) {
 	t.Parallel()
-	on := map[string]string{"google-chrome": "/usr/bin/google-chrome", "/opt/chrome": "/opt/chrome"}
+	on := map[string]string{"google-chrome": "/usr/bin/google-chrome", "/opt/chrome": "/opt/chrome", "./chromium": "./chromium"}
 	env := func(chromePath string) Env {
 		return Env{
 			Getenv: func(k string) string {
@@ -66,21 +71,47 @@ func TestFind(t *testing.T) {
 			},
 		}
 	}
-	for _, tt := range []struct{ path, chromePath, want, err string }{
-		{"", "", "/usr/bin/google-chrome", ""},
-		{"/opt/chrome", "/nowhere", "/opt/chrome", ""},
-		{"", "/opt/chrome", "/opt/chrome", ""},
-		{"/nowhere/chrome", "", "", `browser.path "/nowhere/chrome": not an executable browser (executable file not found in $PATH); install one`},
-		{"", "/nowhere", "", `$CHROME_PATH "/nowhere": not an executable browser`},
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ chromePath, want, err string }{
+		{"", "/usr/bin/google-chrome", ""},
+		{"/opt/chrome", "/opt/chrome", ""},
+		{"./chromium", filepath.Join(wd, "chromium"), ""},
+		{"/nowhere", "", `$CHROME_PATH "/nowhere": not an executable browser (executable file not found in $PATH); install one`},
 	} {
-		got, err := Find(tt.path, env(tt.chromePath))
+		got, err := Find(env(tt.chromePath))
 		if got != tt.want || (err == nil) != (tt.err == "") || (err != nil && !strings.Contains(err.Error(), tt.err)) {
-			t.Errorf("Find(%q) with $CHROME_PATH %q = %q, %v; want %q, %q", tt.path, tt.chromePath, got, err, tt.want, tt.err)
+			t.Errorf("Find with $CHROME_PATH %q = %q, %v; want %q, %q", tt.chromePath, got, err, tt.want, tt.err)
 		}
 	}
 	delete(on, "google-chrome")
-	_, err := Find("", env(""))
+	_, err = Find(env(""))
 	if !errors.Is(err, ErrNoBrowser) || !strings.Contains(err.Error(), "apt-get install chromium") || !strings.Contains(err.Error(), "$CHROME_PATH") {
 		t.Errorf("no browser: %v", err)
+	}
+}
+
+// TestCookieParams: a cookie of the options is set for the page's origin
+// only: host-only, bound to its scheme and port, HttpOnly, Secure on
+// https, for every path.
+func TestCookieParams(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		page, url string
+		secure    bool
+		port      int64
+		scheme    network.CookieSourceScheme
+	}{
+		{"http://127.0.0.1:3000/chat?x=1", "http://127.0.0.1:3000/", false, 3000, network.CookieSourceSchemeNonSecure},
+		{"https://preview.example.com/app/chat", "https://preview.example.com/", true, 443, network.CookieSourceSchemeSecure},
+		{"http://localhost/", "http://localhost/", false, 80, network.CookieSourceSchemeNonSecure},
+	} {
+		c := cookieParams(Cookie{Name: "session", Value: "v"}, tt.page)
+		if c.URL != tt.url || c.Domain != "" || c.Path != "/" || c.HTTPOnly == nil || !*c.HTTPOnly || c.Secure == nil || *c.Secure != tt.secure ||
+			c.SourcePort != tt.port || c.SourceScheme != tt.scheme || c.SameSite != network.CookieSameSiteStrict {
+			t.Errorf("%s: %+v", tt.page, c)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -138,7 +139,7 @@ func (p *Page) configure(ctx context.Context, bc cdp.BrowserContextID) error {
 	}
 	for _, c := range o.Cookies {
 		calls = append(calls, func() error {
-			_, err := chromedp.Call(ctx, network.SetCookie, network.SetCookieParams{Name: c.Name, Value: c.Value, URL: o.URL})
+			_, err := chromedp.Call(ctx, network.SetCookie, cookieParams(c, o.URL))
 			return err
 		})
 	}
@@ -148,6 +149,27 @@ func (p *Page) configure(ctx context.Context, bc cdp.BrowserContextID) error {
 		}
 	}
 	return nil
+}
+
+// cookieParams set c for the exact origin of page (a URL Check
+// accepted): host-only (no Domain), bound to the origin's scheme and port
+// (the browser runs with origin-bound cookies: see flags), for every path,
+// HttpOnly so that the page's scripts cannot read it (nor show it in a
+// screenshot), Secure on https, and never sent on a request another site
+// starts.
+func cookieParams(c Cookie, page string) network.SetCookieParams {
+	u, _ := url.Parse(page)
+	port, _ := strconv.Atoi(u.Port())
+	scheme := network.CookieSourceSchemeNonSecure
+	if u.Scheme == "https" {
+		scheme = network.CookieSourceSchemeSecure
+	}
+	if port == 0 {
+		port = map[network.CookieSourceScheme]int{network.CookieSourceSchemeNonSecure: 80, network.CookieSourceSchemeSecure: 443}[scheme]
+	}
+	return network.SetCookieParams{Name: c.Name, Value: c.Value, URL: u.Scheme + "://" + u.Host + "/", Path: "/",
+		HTTPOnly: ptr(true), Secure: ptr(u.Scheme == "https"), SameSite: network.CookieSameSiteStrict,
+		SourceScheme: scheme, SourcePort: int64(port)}
 }
 
 func ptr[T any](v T) *T { return &v }

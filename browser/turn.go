@@ -29,7 +29,8 @@ type Result struct {
 	// failed requests during the request (bounded), for a failure.
 	Console []string
 	// Screenshot is a JPEG of the page when the request failed on the
-	// page: a selector that never matched, a page that showed no text.
+	// page (Options.Shots): a selector that never matched, a page that
+	// showed no text.
 	Screenshot []byte
 	// FirstPaint and End are screenshots (Options.Shots) at the first
 	// turn's first paint (as soon as the driver saw its text) and at the
@@ -80,7 +81,7 @@ func (p *Page) Request(ctx context.Context, prompts []string) Result {
 	p.mu.Unlock()
 	if f != nil {
 		res.OK, res.Error, res.Failure = false, f.msg, f.kind
-		if f.shot {
+		if f.shot && p.o.Shots {
 			res.Screenshot = p.screenshot()
 		}
 	} else if p.o.Shots {

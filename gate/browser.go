@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"io"
 	"slices"
 	"sort"
 	"time"
@@ -24,7 +25,7 @@ func pageOf(ep suite.Endpoint) *browser.Options {
 		return nil
 	}
 	o := &browser.Options{URL: ep.URL, Input: b.Input, Submit: b.Submit, Output: b.Output, Done: b.Done, Reset: b.Reset,
-		Stream: b.Stream, CPUThrottle: b.CPUThrottle, Viewport: browser.Viewport{Width: b.Width, Height: b.Height}}
+		Stream: b.Stream, CPUThrottle: b.CPUThrottle, Viewport: browser.Viewport{Width: b.Width, Height: b.Height}, Shots: b.Screenshots}
 	names := make([]string, 0, len(b.Cookies))
 	for n := range b.Cookies {
 		names = append(names, n)
@@ -36,27 +37,49 @@ func pageOf(ep suite.Endpoint) *browser.Options {
 	return o
 }
 
-// pages finds the browser the suites' pages need, before any request (an
-// error that says how to install one when there is none), and returns
-// the pool that starts it at the first page's request; nil when no
-// endpoint is a page. Every page runs in one browser: the first's.
-func pages(ctx context.Context, env browser.Env, cfgs ...*suite.Config) (*probe.Pages, error) {
+// pages finds the browser the suites' pages need and how it runs, before
+// any request: the one $CHROME_PATH names, else one on PATH (a suite never
+// names a program: a pull request controls it), sandboxed unless the
+// environment allows otherwise ($LATGATE_BROWSER_NO_SANDBOX, said on w);
+// own, when set, is the browser of latgate's own page (the demo's). Either
+// error says how to fix it. It returns the pool that starts the browser at
+// the first page's request; nil when no endpoint is a page.
+func pages(ctx context.Context, env browser.Env, own *browser.Config, w io.Writer, cfgs ...*suite.Config) (*probe.Pages, error) {
+	ep := firstPage(cfgs)
+	if ep == nil {
+		return nil, nil
+	}
+	if own != nil {
+		return probe.NewPages(ctx, *own), nil
+	}
+	path, err := browser.Find(env)
+	if err != nil {
+		return nil, BadInputf("endpoint %q (a chat page in a browser): %v", ep.Name, err)
+	}
+	noSandbox, err := browser.Sandbox(env)
+	if err != nil {
+		return nil, BadInputf("endpoint %q (a chat page in a browser): %v", ep.Name, err)
+	}
+	if noSandbox && w != nil {
+		fmt.Fprintln(w, "latgate: "+browser.NoSandboxNote)
+	}
+	return probe.NewPages(ctx, browser.Config{Path: path, NoSandbox: noSandbox}), nil
+}
+
+// firstPage is the suites' first endpoint that is a chat page; nil when
+// none is.
+func firstPage(cfgs []*suite.Config) *suite.Endpoint {
 	for _, cfg := range cfgs {
 		if cfg == nil {
 			continue
 		}
-		for _, ep := range cfg.Endpoints {
-			if ep.Browser == nil {
-				continue
+		for i := range cfg.Endpoints {
+			if cfg.Endpoints[i].Browser != nil {
+				return &cfg.Endpoints[i]
 			}
-			path, err := browser.Find(ep.Browser.Path, env)
-			if err != nil {
-				return nil, BadInputf("endpoint %q (a chat page in a browser): %v", ep.Name, err)
-			}
-			return probe.NewPages(ctx, path), nil
 		}
 	}
-	return nil, nil
+	return nil
 }
 
 // optSigned is a difference of times (negative allowed), null when it was

@@ -178,6 +178,7 @@ type demoPage struct {
 	done chan struct{}
 	rep  *report.Report
 	note string // why it was skipped
+	how  string // how the browser ran, when not as every suite's page does
 	err  error
 }
 
@@ -190,9 +191,25 @@ func (p *demoPage) wait(w io.Writer, color bool) error {
 		fmt.Fprintf(w, "\nA chat page in a browser (api browser): skipped: %s\n", p.note)
 		return nil
 	}
-	fmt.Fprintln(w, "\nThe simulator's chat page in a browser (api browser): its base build appends each delta, its head re-renders the whole answer as Markdown with 25 ms of work per update.")
+	fmt.Fprintf(w, "\nThe simulator's chat page in a browser (api browser%s): its base build appends each delta, its head re-renders the whole answer as Markdown with 25 ms of work per update.\n", p.how)
 	report.TextSummary(w, p.rep, color)
 	return nil
+}
+
+// demoSandbox is how the demo runs the browser at path: sandboxed, as
+// every page of a suite, except as root (or where the environment allows
+// otherwise): the page is latgate's own, served on loopback, and the
+// demo must run on a machine that has a browser; how says so.
+func demoSandbox(env Env, path string) (run browser.Config, how string) {
+	benv := browser.OSEnv
+	if env.Getenv != nil {
+		benv.Getenv = env.Getenv
+	}
+	noSandbox, err := browser.Sandbox(benv)
+	if noSandbox || err != nil {
+		return browser.Config{Path: path, NoSandbox: true}, ", without Chromium's sandbox: the page is latgate's own"
+	}
+	return browser.Config{Path: path}, ""
 }
 
 // startDemoBrowser measures the simulator's chat page in a real browser,
@@ -204,7 +221,7 @@ func startDemoBrowser(ctx context.Context, env Env, o DemoOptions, dir string) *
 	p := &demoPage{done: make(chan struct{})}
 	find := o.FindBrowser
 	if find == nil {
-		find = func() (string, error) { return browser.Find("", browser.OSEnv) }
+		find = func() (string, error) { return browser.Find(browser.OSEnv) }
 	}
 	path, err := find()
 	if err != nil {
@@ -214,23 +231,23 @@ func startDemoBrowser(ctx context.Context, env Env, o DemoOptions, dir string) *
 	}
 	go func() {
 		defer close(p.done)
-		p.rep, p.err = demoBrowser(ctx, env, path, dir)
+		p.rep, p.err = demoBrowser(ctx, env, path, dir, p)
 	}()
 	return p
 }
 
 // demoBrowser measures the demo's chat page in the browser at path.
-func demoBrowser(ctx context.Context, env Env, path, dir string) (*report.Report, error) {
-	p, _ := sim.Named("fast")
-	p.ToolSteps, p.Tokens = 0, 24
-	url, stop, err := serveLoopback(sim.New(p, 44)) // a browser reaches a real socket only
+func demoBrowser(ctx context.Context, env Env, path, dir string, p *demoPage) (*report.Report, error) {
+	prof, _ := sim.Named("fast")
+	prof.ToolSteps, prof.Tokens = 0, 24
+	url, stop, err := serveLoopback(sim.New(prof, 44)) // a browser reaches a real socket only
 	if err != nil {
 		return nil, err
 	}
 	defer stop()
 	page := strings.TrimSuffix(url, "/v1") + "/chat"
 	load := func(query string) (*suite.Config, error) {
-		text := strings.NewReplacer("{{PAGE}}", page+query, "{{BROWSER}}", path).Replace(demoBrowserSuite)
+		text := strings.ReplaceAll(demoBrowserSuite, "{{PAGE}}", page+query)
 		cfg, err := suite.Parse("demo_browser.yaml", []byte(text), suite.Options{Getenv: env.Getenv})
 		return cfg, AsBadInput(err)
 	}
@@ -242,7 +259,9 @@ func demoBrowser(ctx context.Context, env Env, path, dir string) (*report.Report
 	if err != nil {
 		return nil, err
 	}
-	f, err := MeasureAB(ctx, base, head, MeasureOptions{Source: results.Source{GitRef: "demo", Runner: "local"}, ToolVersion: env.ToolVersion})
+	run, how := demoSandbox(env, path)
+	p.how = how
+	f, err := MeasureAB(ctx, base, head, MeasureOptions{Source: results.Source{GitRef: "demo", Runner: "local"}, ToolVersion: env.ToolVersion, Browser: &run})
 	if err != nil {
 		return nil, err
 	}

@@ -34,7 +34,7 @@ func TestDemo(t *testing.T) {
 			},
 			// No browser on virtual time: the demo says how to get one.
 			FindBrowser: func() (string, error) {
-				return browser.Find("", browser.Env{Getenv: func(string) string { return "" }, LookPath: func(string) (string, error) { return "", exec.ErrNotFound }})
+				return browser.Find(browser.Env{Getenv: func(string) string { return "" }, LookPath: func(string) (string, error) { return "", exec.ErrNotFound }})
 			}}
 		env := Env{Stdout: &out, Stderr: io.Discard, Getenv: func(string) string { return "" }, ToolVersion: "v0.0.0-test"}
 		if err := Demo(context.Background(), env, o); err != nil {

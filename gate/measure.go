@@ -92,6 +92,12 @@ type MeasureOptions struct {
 	// ScrapeEvery is the time between the samples of an endpoint's
 	// metrics_url during a run (0: every second).
 	ScrapeEvery time.Duration
+	// Getenv reads the program's environment for the chat pages'
+	// browser ($CHROME_PATH, $LATGATE_BROWSER_NO_SANDBOX); nil: os.Getenv.
+	Getenv func(string) string
+	// Browser, when set, is the chat pages' browser as latgate runs it for
+	// a page of its own (the demo's); nil: found from the environment.
+	Browser *browser.Config
 }
 
 // Measure runs the whole suite and returns its results file. The error is
@@ -196,7 +202,11 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 		sockets = probe.NewSockets()
 		defer sockets.Close()
 	}
-	pages, err := pages(ctx, browser.OSEnv, cfg, baseCfg) // a browser for the chat pages
+	benv := browser.OSEnv
+	if opt.Getenv != nil {
+		benv.Getenv = opt.Getenv
+	}
+	pages, err := pages(ctx, benv, opt.Browser, opt.Progress, cfg, baseCfg) // a browser for the chat pages
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/latgate/latgate/probe"
 	"github.com/latgate/latgate/report"
 	"github.com/latgate/latgate/results"
+	"github.com/latgate/latgate/suite"
 	"github.com/latgate/latgate/vocab"
 )
 
@@ -67,5 +68,23 @@ func TestKeepShown(t *testing.T) {
 	// nearest the p95 (273 ms).
 	if len(shown) != 2 || *run.Requests[shown[0]].TTFTMs != 190 || *run.Requests[shown[1]].TTFTMs != 270 || fails != report.MaxFailureShots {
 		t.Errorf("shown %v, %d failures' screenshots kept", shown, fails)
+	}
+}
+
+// TestPageScreenshots: a page's screenshots are taken unless its suite
+// says screenshots: false (they show whatever the page shows).
+func TestPageScreenshots(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		key  string
+		want bool
+	}{{"", true}, {", screenshots: true", true}, {", screenshots: false", false}} {
+		cfg, err := suite.Parse("page.yaml", []byte("endpoints:\n  - {name: web, api: browser, url: http://127.0.0.1:3000/, browser: {input: a, submit: b, output: c"+tt.key+"}}\nscenarios:\n  - {name: s, prompt: hi}\n"), suite.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o := pageOf(cfg.Endpoints[0]); o == nil || o.Shots != tt.want {
+			t.Errorf("browser {…%s}: options %+v, want Shots %v", tt.key, o, tt.want)
+		}
 	}
 }

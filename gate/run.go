@@ -105,7 +105,7 @@ func checkResultsOut(out string, inputs ...string) error {
 // it measured is written to path, an incomplete run too (marked so). It
 // returns the results and the measurement's error; an error writing the file is CannotRun.
 func measureInto(env Env, path string, o MeasureOptions, measure func(MeasureOptions) (*results.File, error)) (*results.File, error) {
-	o.Client, o.Progress, o.TTY, o.ToolVersion = env.ProbeClient, env.Stderr, env.TTY, env.ToolVersion
+	o.Client, o.Progress, o.TTY, o.ToolVersion, o.Getenv = env.ProbeClient, env.Stderr, env.TTY, env.ToolVersion, env.Getenv
 	f, err := measure(o)
 	if f == nil || len(f.Runs) == 0 {
 		return f, err // nothing to write

@@ -78,7 +78,6 @@ func (p *Prober) page(ctx context.Context, req Request) Record {
 		return rec
 	}
 	o := *req.Page
-	o.Shots = true
 	if o.Timeout <= 0 {
 		o.Timeout = p.Timeout
 	}

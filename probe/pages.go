@@ -15,8 +15,8 @@ import (
 // then reset by each request) and gives it back, so that concurrent
 // requests run in tabs of their own.
 type Pages struct {
-	path string
-	ctx  context.Context // the browser's life: the run's
+	cfg browser.Config
+	ctx context.Context // the browser's life: the run's
 
 	mu     sync.Mutex
 	b      *browser.Browser
@@ -26,10 +26,10 @@ type Pages struct {
 	closed bool
 }
 
-// NewPages returns the pool of the browser at path (browser.Find), which
-// lives as long as ctx or until Close.
-func NewPages(ctx context.Context, path string) *Pages {
-	return &Pages{path: path, ctx: ctx, idle: map[string][]*browser.Page{}}
+// NewPages returns the pool of the browser cfg names (browser.Find,
+// browser.Sandbox), which lives as long as ctx or until Close.
+func NewPages(ctx context.Context, cfg browser.Config) *Pages {
+	return &Pages{cfg: cfg, ctx: ctx, idle: map[string][]*browser.Page{}}
 }
 
 // errClosed is take's error once Pages is closed.
@@ -79,7 +79,7 @@ func (ps *Pages) reuse(o browser.Options) (*browser.Browser, *browser.Page, erro
 		return nil, pg, nil
 	}
 	if ps.b == nil && ps.err == nil {
-		ps.b, ps.err = browser.Start(ps.ctx, ps.path)
+		ps.b, ps.err = browser.Start(ps.ctx, ps.cfg)
 	}
 	return ps.b, nil, ps.err
 }

@@ -25,6 +25,11 @@ node "$cache/build.mjs" "$work/site"
 aisdk_start "$work" --static "$work/site"
 
 export LATGATE_E2E_BROWSER_URL="${url%/api/chat}"
+# As root (CI's containers) Chromium's sandbox cannot run: the test's own
+# pages run without it, allowed here.
+if [ "$(id -u)" = 0 ]; then
+	export LATGATE_BROWSER_NO_SANDBOX=1
+fi
 set +e
 go test -tags browser -count=1 -p 1 -run '^TestE2EBrowser(AB)?$' -v -timeout 30m ./browser ./gate
 code=$?

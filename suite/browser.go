@@ -18,11 +18,12 @@ type Browser struct {
 	CPUThrottle float64
 	// Width and Height are the viewport in CSS pixels (0: the default).
 	Width, Height int
-	// Path is the browser to run ("": $CHROME_PATH, else one on PATH).
-	Path string
-	// Cookies are set for the page's URL; a value taken from the
+	// Cookies are set for the page's origin; a value taken from the
 	// environment is a secret.
 	Cookies map[string]string
+	// Screenshots: keep screenshots of the page in the results (the
+	// default); they show whatever the page shows.
+	Screenshots bool
 }
 
 // rawBrowser is the endpoint's browser block as written.
@@ -39,7 +40,8 @@ type rawBrowser struct {
 		Width  int `yaml:"width"`
 		Height int `yaml:"height"`
 	} `yaml:"viewport"`
-	Cookies map[string]string `yaml:"cookies"`
+	Cookies     map[string]string `yaml:"cookies"`
+	Screenshots *bool             `yaml:"screenshots"`
 }
 
 // cookieName is a cookie's name: an RFC 6265 token.
@@ -54,8 +56,14 @@ func (p *parser) browser(ip string, e *Endpoint, re rawEndpoint) {
 	if rb == nil {
 		return // the API's Needs say it is required
 	}
-	b := &Browser{Input: rb.Input, Submit: rb.Submit, Output: rb.Output, Done: rb.Done, Reset: rb.Reset, Stream: rb.Stream, Path: rb.Path, CPUThrottle: 1}
+	b := &Browser{Input: rb.Input, Submit: rb.Submit, Output: rb.Output, Done: rb.Done, Reset: rb.Reset, Stream: rb.Stream, CPUThrottle: 1,
+		Screenshots: rb.Screenshots == nil || *rb.Screenshots}
 	e.Browser = b
+	if rb.Path != "" {
+		// A pull request controls the suite: the program it would name
+		// would run with the job's keys in its environment.
+		p.errf(p.line(bp+".path"), "endpoint %q: browser.path is not read from a suite (a pull request can change the suite, and latgate would run the program it names in a job that holds the keys): set $CHROME_PATH where latgate runs (a workflow's env), or leave it unset to use the browser on PATH", e.Name)
+	}
 	for _, k := range []struct{ key, v, says string }{{"input", b.Input, "the prompt box"}, {"submit", b.Submit, `the send button, or "Enter"`}, {"output", b.Output, "where the answer appears: the text of its last match"}} {
 		if strings.TrimSpace(k.v) == "" {
 			p.errf(p.line(bp), "endpoint %q: browser.%s is required: the CSS selector of %s", e.Name, k.key, k.says)

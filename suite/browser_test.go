@@ -22,7 +22,7 @@ func TestBrowserEndpoint(t *testing.T) {
       cpu_throttle: 4
       viewport: {width: 390, height: 844}
       cookies: {session: "${SESSION}", theme: dark}
-      path: /usr/bin/chromium
+      screenshots: false
 scenarios:
   - {name: chat, prompt: hi, turns: ["and then?"]}
 `
@@ -33,7 +33,7 @@ scenarios:
 	e := cfg.Endpoints[0]
 	b := e.Browser
 	if b == nil || b.Input != "textarea" || b.Submit != "Enter" || b.Output != "[data-role=assistant]" || b.Done != "[data-status=ready]" ||
-		b.Reset != "#new" || b.Stream != "/api/chat" || b.CPUThrottle != 4 || b.Width != 390 || b.Height != 844 || b.Path != "/usr/bin/chromium" ||
+		b.Reset != "#new" || b.Stream != "/api/chat" || b.CPUThrottle != 4 || b.Width != 390 || b.Height != 844 || b.Screenshots ||
 		b.Cookies["session"] != "tok-secret" || b.Cookies["theme"] != "dark" || e.URL != "http://127.0.0.1:3000/" {
 		t.Fatalf("browser endpoint %+v, block %+v", e, b)
 	}
@@ -46,7 +46,7 @@ scenarios:
 	}
 	light, _ := Parse("l.yaml", []byte(page+"      {input: textarea, submit: button, output: .a}\n"+scen), Options{})
 	_, parts = Fingerprint(light.Scenarios[0], light.Endpoints[0])
-	if light.Endpoints[0].Browser.CPUThrottle != 1 || parts["cpu_throttle"] != "" || parts["viewport"] != "" {
+	if light.Endpoints[0].Browser.CPUThrottle != 1 || !light.Endpoints[0].Browser.Screenshots || parts["cpu_throttle"] != "" || parts["viewport"] != "" {
 		t.Errorf("defaults: %+v, fingerprint %v", light.Endpoints[0].Browser, parts)
 	}
 }
@@ -69,6 +69,7 @@ func TestBrowserErrors(t *testing.T) {
 		{"cookie name", page + sel + "      cookies: {\"a b\": v}\n" + scen, `browser.cookies: "a b" is not a cookie name`},
 		{"cookie value", page + sel + "      cookies: {s: \"tok;secret\"}\n" + scen, `browser.cookies.s: a cookie's value holds no ';' and no line break`},
 		{"tools", page + sel + "scenarios:\n  - {name: s, prompt: hi, tools: [{name: f, result: ok}]}\n", `tools`},
+		{"path", page + sel + "      path: tools/evil.sh\n" + scen, `l.yaml:9: endpoint "web": browser.path is not read from a suite (a pull request can change the suite, and latgate would run the program it names in a job that holds the keys): set $CHROME_PATH`},
 		{"block on chat", "endpoints:\n  - {name: c, base_url: http://x/v1, model: m, browser: {input: a, submit: b, output: c}}\n" + scen, `endpoint "c": browser is not a key of api chat`},
 	}
 	for _, tt := range tests {

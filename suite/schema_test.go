@@ -499,6 +499,7 @@ func TestSchemaAgreesWithParser(t *testing.T) {
 		"bad pointer":         "endpoints:\n  - {api: custom, url: http://x/a, stream: {text: message}}\n" + scen,
 		"audio on chat":       "endpoints:\n  - {base_url: http://x/v1, model: m, audio: true}\n" + scen,
 		"realtime no model":   "endpoints:\n  - {api: realtime, base_url: wss://x/v1}\n" + scen,
+		"browser path":        "endpoints:\n  - {api: browser, url: http://x/, browser: {input: a, submit: b, output: c, path: tools/evil.sh}}\n" + scen,
 	}
 	for name, src := range rejected {
 		t.Run(name, func(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"os/signal"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/latgate/latgate/gate"
 	"github.com/latgate/latgate/internal/cli"
@@ -55,11 +56,45 @@ type env struct {
 }
 
 func run(args []string, stdout, stderr io.Writer, getenv func(string) string) int {
-	// Ctrl-C / SIGTERM cancel the context: in-flight streams are aborted
-	// and what was measured is still written.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	defer signal.Stop(sigs)
+	done := make(chan struct{})
+	defer close(done)
+	go stopOn(sigs, done, cancel, stderr, time.After, os.Exit)
 	return runEnv(&env{stdout: stdout, stderr: stderr, getenv: getenv, ctx: ctx}, args)
+}
+
+// stopGrace is how long a run may take to stop after Ctrl-C or SIGTERM
+// (streams aborted, the browser closed, what was measured written).
+const stopGrace = 10 * time.Second
+
+// stopOn stops the run on a signal: the first cancels its context
+// (in-flight streams are aborted and what was measured is still
+// written); a second one, or a run still going stopGrace later, ends the
+// process at once (exitCannot), whatever it waits for. It returns when
+// done closes (the run ended). after is time.After in the program.
+func stopOn(sigs <-chan os.Signal, done <-chan struct{}, cancel context.CancelFunc, stderr io.Writer,
+	after func(time.Duration) <-chan time.Time, exit func(int)) {
+	var sig os.Signal
+	select {
+	case sig = <-sigs:
+	case <-done:
+		return
+	}
+	cancel()
+	fmt.Fprintf(stderr, "latgate: %v: stopping (again to exit at once)\n", sig)
+	select {
+	case again := <-sigs:
+		fmt.Fprintf(stderr, "latgate: %v again: exiting without waiting\n", again)
+	case <-after(stopGrace):
+		fmt.Fprintf(stderr, "latgate: still stopping %v after %v: exiting without waiting\n", stopGrace, sig)
+	case <-done:
+		return
+	}
+	exit(exitCannot)
 }
 
 // runEnv runs a command in e and returns its exit code.

@@ -1,0 +1,151 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// stopRun is stopOn running on channels the test drives: the signals,
+// the grace's timer, the run's end.
+type stopRun struct {
+	sigs     chan os.Signal
+	done     chan struct{}
+	grace    chan time.Time
+	ctx      context.Context
+	exited   chan int
+	returned chan struct{}
+	stderr   bytes.Buffer
+}
+
+func startStop() *stopRun {
+	r := &stopRun{sigs: make(chan os.Signal, 2), done: make(chan struct{}), grace: make(chan time.Time, 1),
+		exited: make(chan int, 1), returned: make(chan struct{})}
+	ctx, cancel := context.WithCancel(context.Background())
+	r.ctx = ctx
+	after := func(d time.Duration) <-chan time.Time {
+		if d != stopGrace {
+			panic(d)
+		}
+		return r.grace
+	}
+	go func() {
+		defer close(r.returned)
+		stopOn(r.sigs, r.done, cancel, &r.stderr, after, func(code int) { r.exited <- code })
+	}()
+	return r
+}
+
+// TestStopOnSignal: the first Ctrl-C or SIGTERM cancels the run; a second
+// one, or a run still going after the grace, ends the process at once
+// (exit 3); a run that ends in time exits as it says.
+func TestStopOnSignal(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name string
+		then func(r *stopRun)
+		exit int // -1: none
+		says string
+	}{
+		{"stops in time", func(r *stopRun) { close(r.done) }, -1, "latgate: terminated: stopping (again to exit at once)"},
+		{"a second signal", func(r *stopRun) { r.sigs <- os.Interrupt }, exitCannot, "latgate: interrupt again: exiting without waiting"},
+		{"still going", func(r *stopRun) { r.grace <- time.Time{} }, exitCannot, "latgate: still stopping 10s after terminated: exiting without waiting"},
+	} {
+		r := startStop()
+		r.sigs <- syscall.SIGTERM
+		<-r.ctx.Done()
+		tt.then(r)
+		<-r.returned
+		code := -1
+		select {
+		case code = <-r.exited:
+		default:
+		}
+		if code != tt.exit || !strings.Contains(r.stderr.String(), tt.says) {
+			t.Errorf("%s: exit %d, said %q; want %d, %q", tt.name, code, r.stderr.String(), tt.exit, tt.says)
+		}
+	}
+	r := startStop()
+	close(r.done)
+	<-r.returned
+	if r.ctx.Err() != nil || r.stderr.Len() > 0 || len(r.exited) > 0 {
+		t.Errorf("a run that ended without a signal: canceled %v, said %q", r.ctx.Err(), r.stderr.String())
+	}
+}
+
+// mainHelperEnv makes the test binary latgate itself, with the arguments
+// it holds (one a line).
+const mainHelperEnv = "LATGATE_MAIN_HELPER_ARGS"
+
+// TestMainHelper is that program (it does nothing in a normal run).
+func TestMainHelper(t *testing.T) {
+	args := os.Getenv(mainHelperEnv)
+	if args == "" {
+		t.Skip("the helper of TestSignalWhileBrowserStarts")
+	}
+	os.Exit(run(strings.Split(args, "\n"), os.Stdout, os.Stderr, os.Getenv))
+}
+
+// TestSignalWhileBrowserStarts: SIGTERM while the chat page's browser
+// starts (one that never answers, named ./never-answers: it was cleaned
+// into a bare name looked up on PATH, and the start waited forever for
+// the browser it could not run, ignoring every signal) ends latgate within seconds, having sent no
+// request.
+func TestSignalWhileBrowserStarts(t *testing.T) {
+	var hits atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { hits.Add(1) }))
+	defer srv.Close()
+	dir := t.TempDir()
+	started := filepath.Join(dir, "started")
+	script := "#!/bin/sh\necho $$ > " + started + "\nexec sleep 600\n"
+	suite := fmt.Sprintf("endpoints:\n  - {name: web, api: browser, url: %s/, browser: {input: textarea, submit: button, output: .a}}\nscenarios:\n  - {name: s, prompt: hi, requests: 2}\n", srv.URL)
+	for name, text := range map[string]string{"never-answers": script, "latgate.yaml": suite} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^TestMainHelper$", "-test.count=1")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), mainHelperEnv+"=run\n-c\nlatgate.yaml\n-o\nout.json", "CHROME_PATH=./never-answers", "LATGATE_BROWSER_NO_SANDBOX=1")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	wait := time.After(30 * time.Second)
+	for b, _ := os.ReadFile(started); len(b) == 0; b, _ = os.ReadFile(started) {
+		select {
+		case err := <-exited:
+			t.Fatalf("latgate ended before the browser started: %v\n%s", err, stderr.String())
+		case <-wait:
+			t.Errorf("the browser did not start within 30 s")
+		case <-time.After(20 * time.Millisecond):
+			continue
+		}
+		break
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-exited:
+	case <-time.After(stopGrace + 10*time.Second):
+		t.Fatalf("latgate still runs %v after SIGTERM:\n%s", stopGrace+10*time.Second, stderr.String())
+	}
+	if code := cmd.ProcessState.ExitCode(); code != exitCannot || hits.Load() != 0 {
+		t.Errorf("exit %d, %d requests; want %d, none:\n%s", code, hits.Load(), exitCannot, stderr.String())
+	}
+}
