@@ -119,7 +119,9 @@ func adaptiveSuite(design string, change func(*model), seed uint64, c Config) ad
 	res := CompareSequential(final, c, d)
 	out.adaptiveFail = res.Verdict == "fail"
 	if out.adaptiveFail {
-		out.confirmFail = Confirm(res, confirmRuns(design, res, final, change, rng), c).Verdict == "fail"
+		cc := c
+		cc.Confirm = true
+		out.confirmFail = Confirm(res, final, confirmRuns(design, res, final, change, rng), cc).Verdict == "fail"
 	}
 	out.caught = map[vocab.Stat]bool{}
 	for _, ch := range res.Checks {

@@ -166,7 +166,11 @@ type Config struct {
 	// Floors are lower limits (goodput/rate, cache_hit_rate/min), fractions.
 	Floors []Budget
 	// Goodput is the per-request SLO; empty = no goodput check.
-	Goodput      []SLO
+	Goodput []SLO
+	// Confirm: the judging suite sets regression.confirm, so an A/B
+	// file's confirmation runs count (Confirm); without it they are
+	// ignored, whatever the file holds.
+	Confirm      bool
 	Permutations int // default 2000
 	// MaxPermutations bounds the drawing for a p-value not yet settled
 	// against Alpha; default 4 × Permutations.
@@ -260,7 +264,10 @@ type Result struct {
 type Warning struct {
 	Kind               vocab.Warning
 	Endpoint, Scenario string
-	N                  int // the requests concerned (OneSidedBlocks)
+	// N is the requests concerned (OneSidedBlocks), or the requests per
+	// side of a confirmation run (ConfirmTooFew) and Need those of the run
+	// it confirms.
+	N, Need int
 }
 
 // statDef is one statistic of a latency metric; mean has q < 0.

@@ -1,6 +1,8 @@
 package compare
 
 import (
+	"slices"
+
 	"github.com/latgate/latgate/vocab"
 )
 
@@ -15,12 +17,24 @@ import (
 // Alpha² per confirmed suite; the price is power, the product of the two
 // runs' (docs/statistics.md, "Confirmation", measures both). Without
 // confirmation runs res is returned as it is.
-func Confirm(res Result, confirm []Pair, cfg Config) Result {
+//
+// The runs come from a results file, which may be hostile (a pull
+// request's upload): they count only when the judging configuration asks
+// for them (cfg.Confirm), and only those with at least the requests per
+// side of the run they confirm (of runs, the first run's pairs). Any other
+// is ignored, with a warning (vocab.ConfirmNotAsked, vocab.ConfirmTooFew).
+func Confirm(res Result, runs, confirm []Pair, cfg Config) Result {
 	if len(confirm) == 0 {
 		return res
 	}
+	counted, ignored := confirmations(runs, confirm, cfg)
+	out := res
+	out.Warnings = append(slices.Clip(res.Warnings), ignored...)
+	if len(counted) == 0 {
+		return out
+	}
 	cfg.defaults()
-	fresh := Compare(confirm, cfg)
+	fresh := Compare(counted, cfg)
 	type key struct {
 		endpoint, scenario string
 		metric             vocab.Metric
@@ -32,7 +46,6 @@ func Confirm(res Result, confirm []Pair, cfg Config) Result {
 		status[key{c.Endpoint, c.Scenario, c.Metric, c.Stat}] = c.Status
 		measured[[2]string{c.Endpoint, c.Scenario}] = true
 	}
-	out := res
 	out.Checks = append([]Check(nil), res.Checks...)
 	for i := range out.Checks {
 		c := &out.Checks[i]
@@ -47,4 +60,37 @@ func Confirm(res Result, confirm []Pair, cfg Config) Result {
 	}
 	out.Verdict = verdict(out.Checks, cfg)
 	return out
+}
+
+// confirmations splits confirm into the pairs that count and warnings for
+// those ignored. A confirmation of a scenario the first run does not have
+// confirms nothing: it is left out without a word.
+func confirmations(runs, confirm []Pair, cfg Config) (counted []Pair, ignored []Warning) {
+	if !cfg.Confirm {
+		for _, c := range confirm {
+			ignored = append(ignored, Warning{Kind: vocab.ConfirmNotAsked, Endpoint: c.Endpoint, Scenario: c.Scenario})
+		}
+		return nil, ignored
+	}
+	n := func(s *Sample) int {
+		if s == nil {
+			return 0
+		}
+		return s.N()
+	}
+	need := map[[2]string]int{}
+	for _, r := range runs {
+		need[[2]string{r.Endpoint, r.Scenario}] = max(n(r.Base), n(r.Head))
+	}
+	for _, c := range confirm {
+		want, have := need[[2]string{c.Endpoint, c.Scenario}], min(n(c.Base), n(c.Head))
+		switch {
+		case want == 0:
+		case have < want:
+			ignored = append(ignored, Warning{Kind: vocab.ConfirmTooFew, Endpoint: c.Endpoint, Scenario: c.Scenario, N: have, Need: want})
+		default:
+			counted = append(counted, c)
+		}
+	}
+	return counted, ignored
 }

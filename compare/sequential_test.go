@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/latgate/latgate/vocab"
@@ -164,11 +165,10 @@ func lookOf(d Decision) string {
 	return s
 }
 
-// TestConfirm: a regression stands only when the confirmation run of its
-// scenario finds it again; found again, it says so; a scenario without a
-// confirmation run keeps its statuses.
-func TestConfirm(t *testing.T) {
-	t.Parallel()
+// regressed is a first run whose scenario "short" regressed (its head
+// model 1.5× slower), 100 requests per side, and its result.
+func regressed(t *testing.T) (Config, model, []Pair, Result) {
+	t.Helper()
 	c := Config{Tolerance: 0.10, MinDelta: 25, Permutations: 500, Bootstrap: -1}
 	slow := realistic()
 	slow.scale = 1.5
@@ -177,13 +177,23 @@ func TestConfirm(t *testing.T) {
 	if res.Verdict != "fail" {
 		t.Fatalf("the first run: verdict %s, want fail", res.Verdict)
 	}
+	return c, slow, main, res
+}
+
+// TestConfirm: a regression stands only when the confirmation run of its
+// scenario finds it again; found again, it says so; a scenario without a
+// confirmation run keeps its statuses.
+func TestConfirm(t *testing.T) {
+	t.Parallel()
+	c, slow, main, res := regressed(t)
+	c.Confirm = true
 	for _, tt := range []struct {
 		name    string
 		head    model
 		verdict vocab.Verdict
 	}{{"not found again", realistic(), vocab.Pass}, {"found again", slow, vocab.Fail}} {
 		fresh := pair(realistic(), tt.head, 100, 2)[:1] // the failing scenario only
-		got := Confirm(res, fresh, c)
+		got := Confirm(res, main, fresh, c)
 		if got.Verdict != tt.verdict {
 			t.Errorf("%s: verdict %s, want %s", tt.name, got.Verdict, tt.verdict)
 		}
@@ -200,7 +210,7 @@ func TestConfirm(t *testing.T) {
 			}
 		}
 	}
-	if got := Confirm(res, nil, c); got.Verdict != res.Verdict || len(got.Checks) != len(res.Checks) {
+	if got := Confirm(res, main, nil, c); got.Verdict != res.Verdict || len(got.Checks) != len(res.Checks) {
 		t.Error("without confirmation runs the result changed")
 	}
 }
@@ -240,5 +250,40 @@ func TestLookPassesOnlyBounded(t *testing.T) {
 	}
 	if passed == 0 {
 		t.Error("no unchanged run of 600 a side passed a look")
+	}
+}
+
+// TestConfirmIgnored: confirmation runs that would clear the regression
+// count only when the configuration sets Confirm, and only with the
+// requests per side of the run they confirm; ignored, the first run's
+// statuses stand and a warning says why.
+func TestConfirmIgnored(t *testing.T) {
+	t.Parallel()
+	c, _, main, res := regressed(t)
+	asked := c
+	asked.Confirm = true
+	for _, tt := range []struct {
+		name    string
+		cfg     Config
+		n       int
+		verdict vocab.Verdict
+		warning Warning
+	}{
+		{"not asked", c, 100, vocab.Fail, Warning{Kind: vocab.ConfirmNotAsked, Endpoint: "e", Scenario: "short"}},
+		{"too few", asked, 99, vocab.Fail, Warning{Kind: vocab.ConfirmTooFew, Endpoint: "e", Scenario: "short", N: 99, Need: 100}},
+		{"asked, as many", asked, 100, vocab.Pass, Warning{}},
+	} {
+		fresh := pair(realistic(), realistic(), tt.n, 2)[:1] // no change: clears the regression when it counts
+		got := Confirm(res, main, fresh, tt.cfg)
+		if got.Verdict != tt.verdict {
+			t.Errorf("%s: verdict %s, want %s", tt.name, got.Verdict, tt.verdict)
+		}
+		want := []Warning{tt.warning}
+		if tt.warning.Kind == "" {
+			want = nil
+		}
+		if !slices.Equal(got.Warnings, want) {
+			t.Errorf("%s: warnings %+v, want %+v", tt.name, got.Warnings, want)
+		}
 	}
 }

@@ -215,7 +215,7 @@ func compareAB(f *results.File, ds report.Digests, name string, th compare.Confi
 		return nil, nil, err
 	}
 	runs := ds.Pairs(pairs)
-	res := compare.Confirm(CompareRuns(f, runs, th), ds.Pairs(results.MatchConfirmations(f)), th)
+	res := compare.Confirm(CompareRuns(f, runs, th), runs, ds.Pairs(results.MatchConfirmations(f)), th)
 	rep := report.BuildDigested(pairs, ds, res, th)
 	rep.Warnings = append(rep.Warnings, runWarnings(f, ds)...)
 	rep.Plan = append(rep.Plan, RunPlan(f)...)

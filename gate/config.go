@@ -102,7 +102,7 @@ func CompareConfig(cfg *suite.Config, o Overrides) (compare.Config, error) {
 	}
 	c := compare.Config{
 		Tolerance: reg.Tolerance, MinDelta: float64(reg.MinDelta.Microseconds()) / 1000, Alpha: reg.Alpha,
-		FailOn: append([]vocab.Status{}, reg.FailOn...),
+		FailOn: append([]vocab.Status{}, reg.FailOn...), Confirm: reg.Confirm,
 	}
 	if cfg != nil {
 		for _, f := range cfg.Floors {

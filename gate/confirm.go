@@ -15,10 +15,13 @@ import (
 // Confirmation (regression.confirm). After an A/B measurement whose
 // comparison finds regressions, the scenarios that regressed (only those)
 // are measured again, both variants interleaved in fresh blocks, as many
-// requests per side as the first run measured, at a fixed count; their
-// runs go into the same file marked confirm, and the comparison keeps a
-// regression only when the fresh run finds it again
-// (compare.Confirm).
+// requests per side as the first run measured (the most of either
+// variant on any endpoint), at a fixed count; their runs go into the same
+// file marked confirm, and the comparison keeps a regression only when
+// the fresh run finds it again (compare.Confirm) and the judging suite
+// sets regression.confirm: a file's confirmation runs with fewer requests
+// per side than the run they confirm, or judged by a suite that does not
+// ask for them, are ignored.
 
 // confirm measures the confirmation runs of f's regressed scenarios and
 // adds them to f; f as it is when nothing regressed or the suite does not
@@ -42,7 +45,7 @@ func confirm(ctx context.Context, f *results.File, base, head *suite.Config, opt
 			continue
 		}
 		for _, r := range f.Runs {
-			if r.Scenario == c.Scenario && r.Variant == vocab.Head {
+			if r.Scenario == c.Scenario && r.Variant != "" && !r.Confirm {
 				counts[c.Scenario] = max(counts[c.Scenario], len(r.Requests))
 			}
 		}

@@ -24,7 +24,7 @@ func TestConfirmMeasuresTheFailingScenarioAgain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	th.Bootstrap = -1
+	th.Bootstrap, th.Confirm = -1, true // the head suite's regression.confirm, as CompareConfig(head) has it
 	synctest.Test(t, func(t *testing.T) {
 		var log bytes.Buffer
 		base, client := adaptiveSuite(t, 0, 4)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/latgate/latgate/compare"
 	"github.com/latgate/latgate/internal/money"
+	"github.com/latgate/latgate/internal/redact"
 	"github.com/latgate/latgate/probe"
 	"github.com/latgate/latgate/publish"
 	"github.com/latgate/latgate/report"
@@ -217,6 +218,7 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 	if baseCfg != nil {
 		secrets = append(secrets, baseCfg.Secrets()...)
 	}
+	hide := redact.New(secrets...)
 	sink := newSink(m.plan, cfg, baseCfg)
 	th := opt.Thresholds
 	if th == nil {
@@ -227,7 +229,7 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 		th = &c
 	}
 	adaptive := newAdaptiveRun(m.plan, *th, opt.Baseline, baseCfg != nil, opt.Source.Region, opt.Progress)
-	scrapes := &serverScrapes{ctx: ctx, plan: m.plan, client: client, secrets: secrets, interval: opt.ScrapeEvery, got: map[scrapeKey]*results.ServerMetrics{}}
+	scrapes := &serverScrapes{ctx: ctx, plan: m.plan, client: client, secrets: hide, interval: opt.ScrapeEvery, got: map[scrapeKey]*results.ServerMetrics{}}
 	for gi := range m.groups {
 		adaptive.group(gi, &m.groups[gi], &sink.head[gi], &sink.base[gi])
 	}
@@ -236,7 +238,7 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 		Sink: sink.add,
 		Prober: &probe.Prober{
 			Client: client, Timeout: cfg.Limits.Timeout, StallTimeout: cfg.Limits.StallTimeout,
-			ReadingRate: cfg.ReadingRate, Secrets: secrets, Sockets: sockets, Pages: pages,
+			ReadingRate: cfg.ReadingRate, Secrets: hide, Sockets: sockets, Pages: pages,
 		},
 		Limits: probe.Limits{MaxRequests: cfg.Limits.MaxRequests, MaxOutputTokens: cfg.Limits.MaxOutputTokens,
 			MaxCost: cfg.Limits.MaxCost, Cost: func(g int, rec probe.Record) float64 { usd, _ := sink.costOf(g, rec); return usd }},

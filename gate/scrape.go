@@ -10,6 +10,7 @@ import (
 	"unicode"
 
 	"github.com/latgate/latgate/apis"
+	"github.com/latgate/latgate/internal/redact"
 	"github.com/latgate/latgate/probe"
 	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/scrape"
@@ -25,7 +26,7 @@ type serverScrapes struct {
 	ctx      context.Context
 	plan     []planned
 	client   *http.Client
-	secrets  []string
+	secrets  *redact.Set
 	interval time.Duration // between samples (0: scrape's default, 1 s)
 
 	mu  sync.Mutex
@@ -137,7 +138,7 @@ func (ss *serverScrapes) fileForm(sum scrape.Summary, shared bool) *results.Serv
 		m.Gauges = append(m.Gauges, mg)
 	}
 	for _, w := range sum.Warnings {
-		m.Warnings = append(m.Warnings, clipWords(plainLine(probe.Redact(w, ss.secrets)), results.MaxReason))
+		m.Warnings = append(m.Warnings, clipWords(plainLine(ss.secrets.String(w)), results.MaxReason))
 	}
 	return m
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/latgate/latgate/internal/clocktest"
+	"github.com/latgate/latgate/internal/redact"
 	"github.com/latgate/latgate/scrape"
 	"github.com/latgate/latgate/sim"
 	"github.com/latgate/latgate/suite"
@@ -89,7 +90,7 @@ func TestScrapeFileFormIsReadable(t *testing.T) {
 		sum.Gauges = append(sum.Gauges, scrape.Gauge{Name: name, Family: "g_" + name, Samples: 2, Median: 0.5, Max: 1})
 	}
 	sum.Gauges = append(sum.Gauges, scrape.Gauge{Name: scrape.GaugeWaiting, Family: "bad\x07family", Samples: 1})
-	ss := &serverScrapes{secrets: []string{"sk-secret-1"}}
+	ss := &serverScrapes{secrets: redact.New("sk-secret-1")}
 	m := ss.fileForm(sum, false)
 	if err := m.Check(); err != nil {
 		t.Fatalf("the file form is refused on read: %v", err)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/latgate/latgate/apis"
 	"github.com/latgate/latgate/internal/clocktest"
+	"github.com/latgate/latgate/internal/redact"
 	"github.com/latgate/latgate/sim"
 )
 
@@ -306,7 +307,7 @@ func TestAPIStreams(t *testing.T) {
 			srv := canned(t, status, ctype, tt.body, nil)
 			req := tt.req
 			req.URL, req.Body = srv.URL, []byte(`{}`)
-			rec := (&Prober{Client: srv.Client(), Secrets: []string{"AIza-secret"}}).Do(context.Background(), req)
+			rec := (&Prober{Client: srv.Client(), Secrets: redact.New("AIza-secret")}).Do(context.Background(), req)
 			if rec.OK != tt.ok || !strings.HasPrefix(rec.Error, tt.err) {
 				t.Fatalf("ok %v error %q; want %v %q", rec.OK, rec.Error, tt.ok, tt.err)
 			}

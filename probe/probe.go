@@ -38,6 +38,7 @@ import (
 
 	"github.com/latgate/latgate/browser"
 	"github.com/latgate/latgate/internal/clock"
+	"github.com/latgate/latgate/internal/redact"
 )
 
 // Request is one prepared request.
@@ -69,9 +70,9 @@ type Prober struct {
 	StallTimeout time.Duration
 	// ReadingRate is tokens/s for the reader model (default 10).
 	ReadingRate float64
-	// Secrets are removed from every error message (each request's own
-	// APIKey always is).
-	Secrets []string
+	// Secrets are hidden in every error message, in any of their
+	// encodings (internal/redact); each request's own APIKey always is.
+	Secrets *redact.Set
 	// Sockets keeps Realtime connections open between requests (api
 	// realtime); nil opens a connection for every request.
 	Sockets *Sockets
@@ -167,6 +168,9 @@ func (p *Prober) stream(ctx context.Context, req Request) (Record, timeline) {
 		switch ct := resp.Header.Get("Content-Type"); {
 		case resp.StatusCode < 200 || resp.StatusCode > 299:
 			b, rerr := io.ReadAll(io.LimitReader(body, 64<<10))
+			// Hidden before the message is cut from it: a cut through a
+			// secret would keep its first characters.
+			b = []byte(p.hide(string(b), req))
 			rec.Error, rec.Failure = httpErrorMessage(resp, b), vocab.HTTPStatus
 			if rerr != nil && len(b) == 0 {
 				msg, _ := p.causeMessage(ctx, rerr, "reading error body", 0)
@@ -491,22 +495,21 @@ func clip(s string, n int) string {
 	return s[:n] + "…"
 }
 
-// redact removes the Prober's secrets and the request's own API key, and
+// redact hides the Prober's secrets and the request's own API key, and
 // clips what a server said to MaxError bytes (a server's error text is
 // its own: it could be megabytes, written into every request's record).
 func (p *Prober) redact(s string, req Request) string {
-	return clip(Redact(Redact(s, p.Secrets), []string{req.APIKey}), MaxError)
+	return clip(p.hide(s, req), MaxError)
+}
+
+// hide hides the Prober's secrets and the request's own API key in s, in
+// any of their encodings.
+func (p *Prober) hide(s string, req Request) string {
+	if s == "" {
+		return s
+	}
+	return redact.New(req.APIKey).String(p.Secrets.String(s))
 }
 
 // MaxError is the longest error a record keeps, in bytes.
 const MaxError = 1000
-
-// Redact replaces every occurrence of a secret (of 4 or more characters) in s.
-func Redact(s string, secrets []string) string {
-	for _, sec := range secrets {
-		if len(sec) >= 4 {
-			s = strings.ReplaceAll(s, sec, "***")
-		}
-	}
-	return s
-}

@@ -14,6 +14,7 @@ import (
 	openai "github.com/sashabaranov/go-openai"
 
 	"github.com/latgate/latgate/internal/clocktest"
+	"github.com/latgate/latgate/internal/redact"
 	"github.com/latgate/latgate/sim"
 )
 
@@ -288,13 +289,31 @@ func TestAPIKeyRedactedFromErrors(t *testing.T) {
 	s.APIKey = "sk-right-key"
 	srv := httptest.NewServer(s)
 	defer srv.Close()
-	p := &Prober{Client: srv.Client(), Secrets: []string{"sk-test-123456"}}
+	p := &Prober{Client: srv.Client(), Secrets: redact.New("sk-test-123456")}
 	rec := p.Do(context.Background(), Request{URL: srv.URL + "/v1/chat/completions", Body: body(t, 0), APIKey: "sk-test-123456"})
 	if rec.OK || rec.Status != 401 {
 		t.Fatalf("want a 401 failure, got ok=%v status=%d", rec.OK, rec.Status)
 	}
 	if strings.Contains(rec.Error, "sk-test-123456") || !strings.Contains(rec.Error, "Incorrect API key provided: ***") {
 		t.Errorf("error = %q, want the echoed key replaced by ***", rec.Error)
+	}
+}
+
+// TestErrorCutKeepsNoPartOfAKey: a provider's error text is cut to 200
+// bytes; a key that straddles the cut is hidden before it, so the record
+// keeps no first characters of it.
+func TestErrorCutKeepsNoPartOfAKey(t *testing.T) {
+	t.Parallel()
+	const key = "sk-test-0123456789abcdefghij"
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.WriteHeader(http.StatusUnauthorized)
+		fmt.Fprint(w, strings.Repeat("x", 190)+" key "+key+" is not valid")
+	}))
+	defer srv.Close()
+	p := &Prober{Client: srv.Client(), Secrets: redact.New(key)}
+	rec := p.Do(context.Background(), Request{URL: srv.URL + "/v1/chat/completions", Body: body(t, 0), APIKey: key})
+	if strings.Contains(rec.Error, "sk-test") || !strings.Contains(rec.Error, " key ***") {
+		t.Errorf("error = %q, want the key hidden before the cut", rec.Error)
 	}
 }
 

@@ -21,6 +21,8 @@ import (
 	"strings"
 
 	"github.com/sethvargo/go-githubactions"
+
+	"github.com/latgate/latgate/internal/redact"
 )
 
 // Actions writes workflow commands (to out) and workflow files (named by
@@ -41,15 +43,20 @@ func NewActions(out io.Writer, getenv func(string) string) *Actions {
 // InActions reports whether this process runs inside GitHub Actions.
 func (x *Actions) InActions() bool { return x.getenv("GITHUB_ACTIONS") == "true" }
 
-// Mask asks the runner to hide each secret in the log. Call it before
-// printing anything else. Outside Actions it does nothing.
+// Mask asks the runner to hide each secret in the log, and its encodings
+// (percent-encoded, JSON-escaped, base64: redact.Forms): the runner masks
+// exact strings, and what it derives itself is its own. Call it before printing anything else. Outside
+// Actions it does nothing.
 func (x *Actions) Mask(secrets ...string) {
 	if !x.InActions() {
 		return
 	}
 	for _, s := range secrets {
-		if s != "" {
-			x.a.AddMask(s)
+		if s == "" {
+			continue
+		}
+		for _, f := range redact.Forms(s) {
+			x.a.AddMask(f)
 		}
 	}
 }

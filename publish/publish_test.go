@@ -188,7 +188,10 @@ func TestActionsFiles(t *testing.T) {
 	if !strings.Contains(string(s), "## hello") {
 		t.Errorf("summary = %q", s)
 	}
-	want := "::add-mask::sk-secret\n::error file=latgate.yaml,line=9,title=latgate%3A regression::chat TTFT p95 +27%25\n"
+	// The secret, then its base64 at the three alignments (nothing in it
+	// is percent-encoded or JSON-escaped).
+	want := "::add-mask::sk-secret\n::add-mask::c2stc2VjcmV0\n::add-mask::NrLXNlY3Jld\n::add-mask::zay1zZWNyZX\n" +
+		"::error file=latgate.yaml,line=9,title=latgate%3A regression::chat TTFT p95 +27%25\n"
 	if log.String() != want {
 		t.Errorf("log = %q, want %q", log.String(), want)
 	}

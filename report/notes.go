@@ -81,6 +81,10 @@ func warnings(res compare.Result) []string {
 			out = append(out, fmt.Sprintf("%s / %s: block numbers missing on one side or not one per request; compared as unpaired runs", w.Endpoint, w.Scenario))
 		case vocab.OneSidedBlocks:
 			out = append(out, fmt.Sprintf("%s / %s: requests in blocks measured on one side only (%d) take no part in the tests, which exchange labels within blocks; the estimates include them", w.Endpoint, w.Scenario, w.N))
+		case vocab.ConfirmNotAsked:
+			out = append(out, fmt.Sprintf("%s / %s: the results file's confirmation runs were ignored: the judging suite does not set regression.confirm, so the first run's statuses stand", w.Endpoint, w.Scenario))
+		case vocab.ConfirmTooFew:
+			out = append(out, fmt.Sprintf("%s / %s: the results file's confirmation runs were ignored: they do not have the requests per side of the run they confirm (%d, want %d), so the first run's statuses stand", w.Endpoint, w.Scenario, w.N, w.Need))
 		}
 	}
 	return out

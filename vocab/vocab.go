@@ -341,6 +341,12 @@ const (
 	// OneSidedBlocks: requests in blocks measured on one side only take no
 	// part in the blocked tests (the estimates include them).
 	OneSidedBlocks Warning = "one_sided_blocks"
+	// ConfirmNotAsked: an A/B file's confirmation runs were ignored: the
+	// suite that judges it does not set regression.confirm.
+	ConfirmNotAsked Warning = "confirm_not_asked"
+	// ConfirmTooFew: an A/B file's confirmation runs were ignored: they
+	// have fewer requests per side than the run they confirm.
+	ConfirmTooFew Warning = "confirm_too_few"
 )
 
 // Pair is what a comparison holds of one (endpoint, scenario): its base

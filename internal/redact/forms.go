@@ -1,0 +1,47 @@
+package redact
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Forms lists the strings a log that masks by exact match (GitHub
+// Actions' ::add-mask::) must be given to hide secret in the forms String
+// finds, as far as exact strings can: the secret; percent-encoded as
+// url.QueryEscape and url.PathEscape do, in upper- and lower-case hex;
+// JSON-escaped (Go's escapes, and \/); its base64, standard and URL-safe,
+// padded and not, and the three alignments' middles (base64Middles). A
+// secret split over lines has no exact form: String alone hides it. A
+// secret shorter than MinEncoded is its only form.
+func Forms(secret string) []string {
+	out := []string{secret}
+	if len(secret) < MinEncoded {
+		return out
+	}
+	add := func(forms ...string) {
+		for _, f := range forms {
+			if f != "" && !slices.Contains(out, f) {
+				out = append(out, f)
+			}
+		}
+	}
+	for _, esc := range []string{url.QueryEscape(secret), url.PathEscape(secret)} {
+		add(esc, lowerHex.ReplaceAllStringFunc(esc, strings.ToLower))
+	}
+	if j, err := json.Marshal(secret); err == nil {
+		j = j[1 : len(j)-1]
+		add(string(j), strings.ReplaceAll(string(j), "/", `\/`))
+	}
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding, base64.RawStdEncoding, base64.RawURLEncoding} {
+		add(enc.EncodeToString([]byte(secret)))
+	}
+	add(base64Middles(secret)...)
+	return out
+}
+
+// lowerHex finds the hex digits of a percent-encoded byte.
+var lowerHex = regexp.MustCompile(`%[0-9A-F]{2}`)
