@@ -73,16 +73,21 @@ scenarios:
 
 // TestBufferingProxyWarns: a stream held by a buffering proxy (the
 // simulator's Buffered quirk) gets a warning naming the likely cause; the
-// same stream unbuffered does not, however loaded the machine (virtual
-// time: the gaps are exactly 5ms).
+// same stream unbuffered does not, read as it comes or by a loaded client
+// that reads every 40ms (eight events a read). Virtual time: the gaps are
+// exactly 5ms.
 func TestBufferingProxyWarns(t *testing.T) {
 	t.Parallel()
-	for _, buffered := range []bool{false, true} {
+	for _, tt := range []struct {
+		buffered bool
+		every    time.Duration
+	}{{false, 0}, {false, 40 * time.Millisecond}, {true, 0}} {
 		synctest.Test(t, func(t *testing.T) {
-			s := sim.New(sim.Profile{TTFT: sim.Fixed(20 * time.Millisecond), ITL: sim.Fixed(5 * time.Millisecond), Tokens: 8,
-				Quirks: sim.Quirks{Buffered: buffered}}, 1)
+			s := sim.New(sim.Profile{TTFT: sim.Fixed(20 * time.Millisecond), ITL: sim.Fixed(5 * time.Millisecond), Tokens: 24,
+				Quirks: sim.Quirks{Buffered: tt.buffered}}, 1)
 			srv := clocktest.NewServer(t, s)
-			cfg, err := suite.Parse("b.yaml", []byte("endpoints:\n  - {name: e, base_url: "+srv.URL+"/v1, model: m}\nscenarios:\n  - {name: s, prompt: hi, max_tokens: 8, requests: 6, concurrency: 2}\n"), suite.Options{})
+			srv.ReadEvery = tt.every
+			cfg, err := suite.Parse("b.yaml", []byte("endpoints:\n  - {name: e, base_url: "+srv.URL+"/v1, model: m}\nscenarios:\n  - {name: s, prompt: hi, max_tokens: 24, requests: 6, concurrency: 2}\n"), suite.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -91,8 +96,8 @@ func TestBufferingProxyWarns(t *testing.T) {
 				t.Fatal(err)
 			}
 			w := RunWarnings(f)
-			if got := len(w) > 0 && strings.Contains(w[0], "arrived buffered"); got != buffered {
-				t.Errorf("buffered %v: warnings %q", buffered, w)
+			if got := len(w) > 0 && strings.Contains(w[0], "arrived buffered"); got != tt.buffered {
+				t.Errorf("buffered %v, read every %v: warnings %q", tt.buffered, tt.every, w)
 			}
 		})
 	}

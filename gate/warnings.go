@@ -27,7 +27,7 @@ func runWarnings(f *results.File, ds report.Digests) []string {
 		if b.BufferedMostly() && b.Page {
 			w = append(w, fmt.Sprintf("%s: %d of %d pages showed nothing until their stream had ended (buffered): the page waits for the whole answer (await res.text() or res.json(), a fetch read to its end) or renders only at the end — users see no stream", name, b.Buffered, b.OK))
 		} else if b.BufferedMostly() {
-			w = append(w, fmt.Sprintf("%s: %d of %d streams arrived buffered (the output came all at once after the wait): something between the model and the client holds the output: a proxy or gateway (nginx proxy_buffering, a CDN or API gateway, compression middleware), or the server itself (a writer it does not flush after each event, or Nagle's algorithm coalescing its small writes: set TCP_NODELAY) — users see the answer in bursts instead of a stream", name, b.Buffered, b.OK))
+			w = append(w, fmt.Sprintf("%s: %d of %d streams arrived buffered (the answer came all at once after the wait): something between the model and the client holds the output until it is complete or a buffer fills: a proxy or gateway (nginx proxy_buffering, a CDN or API gateway, compression middleware), or the server itself (a writer it does not flush after each event) — users see nothing, then the whole answer", name, b.Buffered, b.OK))
 		}
 		if b.Page && b.OK > 0 && b.NoStream*2 >= b.OK {
 			w = append(w, pageWarning(name, b.NoStream, b.OK))

@@ -529,21 +529,22 @@ func TestSimulatorFaultsPerAPI(t *testing.T) {
 }
 
 // TestBufferingProxyIsFlagged: the same stream through a buffering proxy
-// (the simulator holding the whole body) is flagged, unbuffered it is not.
+// (the simulator holding the whole body) is flagged, unbuffered it is not
+// (24 tokens: enough to judge, BufferedEvents).
 func TestBufferingProxyIsFlagged(t *testing.T) {
 	t.Parallel()
 	for _, buffered := range []bool{false, true} {
 		synctest.Test(t, func(t *testing.T) {
-			srv := clocktest.NewServer(t, sim.New(sim.Profile{TTFT: sim.Fixed(20 * ms), ITL: sim.Fixed(10 * ms), Tokens: 12, Quirks: sim.Quirks{RoleChunk: true, Buffered: buffered}}, 1))
+			srv := clocktest.NewServer(t, sim.New(sim.Profile{TTFT: sim.Fixed(20 * ms), ITL: sim.Fixed(10 * ms), Tokens: 24, Quirks: sim.Quirks{RoleChunk: true, Buffered: buffered}}, 1))
 			b, _ := Body(Chat, BodyParams{Model: "m", Messages: []Message{{Role: "user", Content: "hi"}}})
 			rec := (&Prober{Client: srv.Client(), Timeout: 5 * time.Second}).Do(context.Background(), Request{URL: URL(Chat, Target{BaseURL: srv.URL + "/v1"}), Body: b})
 			if !rec.OK || rec.Buffered() != buffered {
 				t.Errorf("buffered %v: ok %v (%s), Buffered() = %v, itl %v", buffered, rec.OK, rec.Error, rec.Buffered(), rec.ITL)
 			}
-			// Held back, the first token comes with the last, 11 gaps later.
+			// Held back, the first token comes with the last, 23 gaps later.
 			want := 20 * ms
 			if buffered {
-				want += 11 * 10 * ms
+				want += 23 * 10 * ms
 			}
 			exactly(t, fmt.Sprintf("buffered %v: ttft", buffered), rec.TTFT, want)
 		})

@@ -2,7 +2,6 @@ package probe
 
 import (
 	"math"
-	"slices"
 	"time"
 
 	"github.com/latgate/latgate/vocab"
@@ -84,6 +83,10 @@ type Record struct {
 	// and its end, or where it failed.
 	Shots []PageShot
 
+	// buffered: every answer of the stream that can be judged arrived
+	// buffered (Buffered), set by derive.
+	buffered bool
+
 	// misread: the stream could not be read as configured (a custom
 	// endpoint's text pointer matched no event, or its stream is not SSE
 	// as configured). Every further request
@@ -91,27 +94,20 @@ type Record struct {
 	misread bool
 }
 
-// BufferedGap is the largest gap between output events that still counts
-// as arriving together (see Buffered).
-const BufferedGap = time.Millisecond
-
 // Buffered reports whether the request's stream arrived buffered (for a
-// page in a browser: whether it showed nothing until its stream ended): at least
-// four output events, and the median gap between them under BufferedGap. A
+// page in a browser: whether it showed nothing until its stream ended): a
 // proxy or gateway that holds the response and releases it at once turns
-// streaming into a long TTFT with inter-token gaps near zero; no model
-// streams like that. The median, not every gap, so that a few events the
-// client itself was slow to decode (a loaded machine) do not hide it.
+// streaming into a long wait and the whole answer together. Judged on each
+// model call's answer (buffered.go): one of at least BufferedEvents content
+// events, in bursts of BufferedEvents or more on average, that took at most
+// half the longest wait of its call before them to come. A stream with no
+// such answer (tool calls only, a short answer) is not buffered: it cannot
+// tell.
 func (r Record) Buffered() bool {
 	if r.Page != nil {
 		return r.Page.Buffered
 	}
-	if len(r.ITL) < 3 {
-		return false
-	}
-	gaps := slices.Clone(r.ITL)
-	slices.Sort(gaps)
-	return gaps[len(gaps)/2] < BufferedGap
+	return r.buffered
 }
 
 // Outside is the part of the TTFT spent outside the engine (network,

@@ -67,6 +67,7 @@ func combine(calls []sessionCall) (timeline, []time.Duration) {
 	tl := timeline{session: true}
 	var starts []time.Duration
 	for _, c := range calls {
+		tl.sends = append(tl.sends, c.start)
 		marked := stepMarks(c.tl) > 0
 		if !marked {
 			starts = append(starts, c.start)

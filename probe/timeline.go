@@ -88,6 +88,9 @@ type timeline struct {
 	// session: the timeline of a session's steps, whose tool-call
 	// arguments are the agent's, not what its user reads.
 	session bool
+	// sends are when a session's calls were sent, in order (nil: one
+	// call, sent at t0).
+	sends []time.Duration
 }
 
 // derive computes every stream metric of a request from its timeline: a
@@ -164,6 +167,7 @@ func derive(tl timeline, readingRate float64) Record {
 		}
 		rec.Perceived = perceived(outs, visible, rec.TokensSource == "usage", rec.OutputTokens, rec.ReasoningTokens, readingRate)
 	}
+	rec.buffered = arrivedBuffered(tl)
 	rec.Error, rec.Failure = end.failure(tl, len(outs))
 	rec.OK = rec.Error == ""
 	// A text pointer that matched nothing misreads the stream only when

@@ -167,27 +167,3 @@ func TestChatDecoder(t *testing.T) {
 		})
 	}
 }
-
-func TestBuffered(t *testing.T) {
-	t.Parallel()
-	us := time.Microsecond
-	tests := []struct {
-		name string
-		itl  []time.Duration
-		want bool
-	}{
-		{"all together", []time.Duration{5 * us, 3 * us, 8 * us, 2 * us}, true},
-		{"one real gap in ten", []time.Duration{us, us, us, us, us, us, us, us, us, 40 * ms}, true},
-		{"bursts: a proxy flushing in chunks", []time.Duration{us, us, us, us, us, us, us, us, 40 * ms, 40 * ms}, true},
-		{"half the gaps real", []time.Duration{us, us, us, us, us, 40 * ms, 40 * ms, 40 * ms, 40 * ms, 40 * ms}, false},
-		{"a few slow decodes on a loaded client", []time.Duration{400 * us, 2 * ms, 300 * us, 1600 * us, 200 * us, 500 * us}, true},
-		{"a streaming model", []time.Duration{9 * ms, 11 * ms, 10 * ms, 12 * ms}, false},
-		{"too few events to tell", []time.Duration{us, us}, false},
-		{"none", nil, false},
-	}
-	for _, tt := range tests {
-		if got := (Record{ITL: tt.itl}).Buffered(); got != tt.want {
-			t.Errorf("%s: Buffered() = %v, want %v", tt.name, got, tt.want)
-		}
-	}
-}

@@ -181,8 +181,8 @@ type Request struct {
 	// model (reasoning tokens are billed as output); absent when the model
 	// has no price.
 	CostUSD *float64 `json:"cost_usd,omitempty"`
-	// Buffered: the output events arrived together after the wait (the median
-	// gap under 1 ms), as a buffering proxy or gateway releases them.
+	// Buffered: the answer arrived all at once after the wait, as a
+	// buffering proxy or gateway releases it (docs/metrics.md, "Buffering").
 	Buffered bool `json:"buffered,omitempty"`
 	// Block is the interleaving block of an A/B request (from 1): base and
 	// head requests of one block were sent at the same moments. 0 otherwise.

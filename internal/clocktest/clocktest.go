@@ -37,6 +37,12 @@ type Server struct {
 	// it passes on the virtual clock and httptrace reports it as the
 	// connect time. Set it before the first request.
 	Connect time.Duration
+	// ReadEvery makes Client a client on a loaded machine, which gets the
+	// CPU only every ReadEvery: what a server writes in between waits, as
+	// in a socket's buffer, and the client's next read takes all of it
+	// (several events of a stream in one read). 0: the client reads each
+	// write as it comes. Set it before the first request.
+	ReadEvery time.Duration
 
 	ln     *listener
 	srv    *http.Server
@@ -99,6 +105,9 @@ func (s *Server) dial(ctx context.Context, _, address string) (net.Conn, error) 
 	if to != nil {
 		c, err = to.ln.connect(ctx, to.Connect)
 	}
+	if err == nil && s.ReadEvery > 0 {
+		c = lateReader(c, s.ReadEvery)
+	}
 	if trace != nil && trace.ConnectDone != nil {
 		trace.ConnectDone("tcp", address, err)
 	}
@@ -155,3 +164,66 @@ type pipeAddr string
 
 func (pipeAddr) Network() string  { return "tcp" }
 func (a pipeAddr) String() string { return string(a) }
+
+// lateConn is the client end of a connection on a loaded machine: a
+// goroutine takes every write of the server as it comes (the kernel's
+// socket buffer), and a read that finds nothing waits for bytes, then for
+// the client's next turn on the CPU (the next multiple of every on the
+// clock), and returns what came until then; a closed connection's error
+// comes at once.
+type lateConn struct {
+	net.Conn
+	every time.Duration
+	mu    sync.Mutex
+	buf   []byte
+	err   error
+	more  chan struct{} // a token when bytes or an error came
+}
+
+func lateReader(c net.Conn, every time.Duration) net.Conn {
+	l := &lateConn{Conn: c, every: every, more: make(chan struct{}, 1)}
+	go l.fill()
+	return l
+}
+
+func (l *lateConn) fill() {
+	b := make([]byte, 32<<10)
+	for {
+		n, err := l.Conn.Read(b)
+		l.mu.Lock()
+		l.buf, l.err = append(l.buf, b[:n]...), err
+		l.mu.Unlock()
+		select {
+		case l.more <- struct{}{}:
+		default:
+		}
+		if err != nil {
+			return
+		}
+	}
+}
+
+func (l *lateConn) Read(p []byte) (int, error) {
+	for {
+		l.mu.Lock()
+		if len(l.buf) > 0 {
+			n := copy(p, l.buf)
+			l.buf = l.buf[n:]
+			l.mu.Unlock()
+			return n, nil
+		}
+		err := l.err
+		l.mu.Unlock()
+		if err != nil {
+			return 0, err
+		}
+		<-l.more
+		l.mu.Lock()
+		closed := len(l.buf) == 0
+		l.mu.Unlock()
+		if !closed {
+			now := time.Now()
+			time.Sleep(now.Truncate(l.every).Add(l.every).Sub(now))
+		}
+	}
+}

@@ -3,6 +3,7 @@ package clocktest
 import (
 	"context"
 	"crypto/tls"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptrace"
@@ -54,6 +55,48 @@ func TestLoopback(t *testing.T) {
 		b.Close()
 		if _, _, err := get(a.Client(), b.URL); err == nil || !strings.Contains(err.Error(), "connection refused") {
 			t.Errorf("a closed server answered: %v", err)
+		}
+	})
+}
+
+// TestReadEvery: a client that gets the CPU every 50ms reads the writes
+// of 10, 20 and 30ms together at 50ms, the one of 70ms at 100ms; the
+// server's writes never wait for it.
+func TestReadEvery(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		var wrote []time.Duration
+		start := time.Now()
+		s := NewServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			for _, at := range []time.Duration{10, 20, 30, 70} {
+				time.Sleep(time.Until(start.Add(at * time.Millisecond)))
+				_, _ = io.WriteString(w, "x")
+				w.(http.Flusher).Flush()
+				wrote = append(wrote, time.Since(start))
+			}
+		}))
+		s.ReadEvery = 50 * time.Millisecond
+		resp, err := s.Client().Get(s.URL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		var got []string
+		b := make([]byte, 64)
+		for {
+			n, err := resp.Body.Read(b)
+			if n > 0 {
+				got = append(got, fmt.Sprintf("%s at %v", b[:n], time.Since(start)))
+			}
+			if err != nil {
+				break
+			}
+		}
+		if want := "[xxx at 50ms x at 100ms]"; fmt.Sprint(got) != want {
+			t.Errorf("reads %v, want %s", got, want)
+		}
+		if fmt.Sprint(wrote) != "[10ms 20ms 30ms 70ms]" {
+			t.Errorf("the server wrote at %v: it waited for the client", wrote)
 		}
 	})
 }
