@@ -149,7 +149,7 @@ func (c noiseCand) noise(draws []float64, tse float64, ok bool, z float64, cfg C
 	if err != nil || len(draws) < 2 {
 		return nc
 	}
-	nc.NoisePct = (Quantile(draws, 1-cfg.Alpha/2) - Quantile(draws, cfg.Alpha/2)) / 2
+	nc.NoisePct = (Quantile(draws, 1-cfg.ciAlpha/2) - Quantile(draws, cfg.ciAlpha/2)) / 2
 	mde := (1+cfg.Tolerance)*math.Exp(z*se) - 1
 	if c.base > 0 {
 		mde = math.Max(mde, c.minDelta/c.base)

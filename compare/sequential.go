@@ -151,6 +151,20 @@ func CompareSequential(runs []Pair, cfg Config, d Design) Result {
 	return res
 }
 
+// NoiseSequential is Noise under a sequential design: each run on its own
+// at the design's run level, as CompareSequential compares them, so that
+// the requests it says a check needs are the ones the comparison's
+// not_tested checks say (its noise is still the suite's 95% interval).
+func NoiseSequential(runs []Pair, cfg Config, d Design) []NoiseCheck {
+	cfg.defaults()
+	cfg.ciAlpha, cfg.Alpha = cfg.Alpha, d.RunAlpha()
+	var out []NoiseCheck
+	for i := range runs {
+		out = append(out, Noise(runs[i:i+1], cfg)...)
+	}
+	return out
+}
+
 // lookConfig is the configuration of an interim look's comparison: the
 // look's level, enough permutations to reach it, the suite's intervals
 // (a pass needs them), no budgets.

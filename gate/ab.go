@@ -224,7 +224,7 @@ func compareAB(f *results.File, ds report.Digests, name string, th compare.Confi
 	rep.Provenance.Mode = "ab"
 	var noise []compare.NoiseCheck
 	if aa {
-		noise = compare.Noise(runs, th)
+		noise = NoiseRuns(f, runs, th)
 	}
 	return rep, noise, nil
 }

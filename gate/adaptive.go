@@ -70,6 +70,16 @@ func CompareRuns(cur *results.File, runs []compare.Pair, th compare.Config) comp
 	return compare.Compare(runs, th)
 }
 
+// NoiseRuns is what an A/A comparison of cur says a suite can detect:
+// under the sequential design cur was measured under, as CompareRuns
+// compares it (compare.NoiseSequential), else compare.Noise.
+func NoiseRuns(cur *results.File, runs []compare.Pair, th compare.Config) []compare.NoiseCheck {
+	if d, ok := DesignOf(cur, alphaOf(th)); ok {
+		return compare.NoiseSequential(runs, th, d)
+	}
+	return compare.Noise(runs, th)
+}
+
 func alphaOf(th compare.Config) float64 {
 	if th.Alpha <= 0 {
 		return suite.DefaultAlpha

@@ -25,7 +25,9 @@ const sensitivityRuns = 15
 // (max_tokens capping its tokens; its perceived latency is its TTFT, the
 // profile streaming faster than anyone reads), and sensitivityRuns A/A
 // runs of the suite are compared by compare.Noise with the suite's
-// thresholds. Seeded: the same suite and model say the same.
+// thresholds, under the sequential design of an adaptive suite as a
+// measured A/A run's table is (suiteNoise). Seeded: the same suite and
+// model say the same.
 func SuiteSensitivity(cfg *suite.Config, model sim.Profile) (report.Sensitivity, error) {
 	th, err := CompareConfig(cfg, Overrides{})
 	if err != nil {
@@ -54,7 +56,7 @@ func SuiteSensitivity(cfg *suite.Config, model sim.Profile) (report.Sensitivity,
 		}
 		out.Run, out.MinRun, out.Sessions = run, minRun, sessions
 		th.Seed = uint64(rep) + 1
-		for _, c := range compare.Noise(pairs, th) {
+		for _, c := range suiteNoise(cfg, pairs, th) {
 			k := c.Endpoint + "\x00" + c.Scenario + "\x00" + string(c.Metric) + "\x00" + string(c.Stat)
 			if _, ok := per[k]; !ok {
 				order = append(order, k)
@@ -66,6 +68,22 @@ func SuiteSensitivity(cfg *suite.Config, model sim.Profile) (report.Sensitivity,
 		out.Checks = append(out.Checks, medianCheck(per[k]))
 	}
 	return out, nil
+}
+
+// suiteNoise is compare's noise model of pairs under the design cfg's
+// comparison would hold them to (each run at the sequential design's level
+// when the suite samples adaptively), so that init's statement and the A/A
+// table of a measured run (NoiseRuns) come from the same computation.
+func suiteNoise(cfg *suite.Config, pairs []compare.Pair, th compare.Config) []compare.NoiseCheck {
+	looks, runs := 1, 0
+	for _, s := range cfg.Scenarios {
+		looks = max(looks, scenarioLooks(s))
+		runs += len(cfg.EndpointsFor(s))
+	}
+	if looks > 1 {
+		return compare.NoiseSequential(pairs, th, compare.NewDesign(alphaOf(th), looks, runs))
+	}
+	return compare.Noise(pairs, th)
 }
 
 // drawRun is a run of n successful requests of scenario s drawn from
