@@ -40,6 +40,57 @@ func Write(path string, f *results.File) error {
 	})
 }
 
+// ErrUnreadable is why WriteReadable wrote nothing: Read would refuse
+// the file.
+var ErrUnreadable = errors.New("latgate would not read it back")
+
+// WriteReadable is Write of a file Read reads back, for a file made of
+// others (latgate merge): f must validate, and its encoding stay within
+// Read's bounds (MaxFileSize bytes, MaxObjects objects, counted as they
+// are written); otherwise nothing is written, and the error wraps
+// ErrUnreadable.
+func WriteReadable(path string, f *results.File) error {
+	if err := f.Validate(); err != nil {
+		return fmt.Errorf("%s: %w: %v", path, ErrUnreadable, err)
+	}
+	c := &readBackWriter{}
+	err := writeAtomic(path, func(w io.Writer) error {
+		c.w = w
+		bw := bufio.NewWriterSize(c, 256<<10)
+		if err := json.NewEncoder(bw).Encode(f); err != nil {
+			return err
+		}
+		return bw.Flush()
+	})
+	if c.err != nil {
+		return fmt.Errorf("%s: %w", path, c.err)
+	}
+	return err
+}
+
+// readBackWriter fails a write beyond what Read reads: its bytes and its
+// objects, counted as Decode counts them (every "{").
+type readBackWriter struct {
+	w              io.Writer
+	bytes, objects int64
+	err            error
+}
+
+func (c *readBackWriter) Write(p []byte) (int, error) {
+	c.bytes += int64(len(p))
+	c.objects += int64(bytes.Count(p, []byte("{")))
+	switch {
+	case c.bytes > MaxFileSize:
+		c.err = fmt.Errorf("%w: larger than %s", ErrUnreadable, mib(MaxFileSize))
+	case c.objects > MaxObjects:
+		c.err = fmt.Errorf("%w: more than the %d JSON objects (requests, steps and runs) a results file may hold", ErrUnreadable, MaxObjects)
+	}
+	if c.err != nil {
+		return 0, c.err
+	}
+	return c.w.Write(p)
+}
+
 // WriteAtomic writes data to a temporary file beside path, syncs it and
 // renames it over path. Files are 0644, like any tool's output: results,
 // reports and histories hold no secret (the API key never reaches them).

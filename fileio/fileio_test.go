@@ -3,6 +3,7 @@ package fileio
 import (
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -255,3 +256,38 @@ func TestTooManyObjects(t *testing.T) {
 type countFold struct{ n int }
 
 func (c *countFold) Add(*results.Request) { c.n++ }
+
+// TestWriteReadable: a file Read would refuse (invalid, or beyond Read's
+// objects) is not written, with ErrUnreadable; one it reads is written
+// as Write writes it.
+func TestWriteReadable(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	good := file(run("e", "s", "fp", nil))
+	path := filepath.Join(dir, "good.json")
+	if err := WriteReadable(path, good); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Read(path); err != nil {
+		t.Fatal(err)
+	}
+	braces := file(run("e", "s", "fp", nil))
+	braces.Runs[0].Requests[0].Error = strings.Repeat("{", MaxObjects)
+	invalid := file(run("e", "s", "fp", nil))
+	invalid.Runs[0].Shards = 1 << 62
+	for name, c := range map[string]struct {
+		f    *results.File
+		want string
+	}{
+		"objects": {braces, "more than the 3000000 JSON objects"},
+		"invalid": {invalid, "runs[0]: shards is 4611686018427387904"},
+	} {
+		path := filepath.Join(dir, name+".json")
+		if err := WriteReadable(path, c.f); !errors.Is(err, ErrUnreadable) || !strings.Contains(err.Error(), path+": latgate would not read it back") || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", name, err, c.want)
+		}
+		if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s: written (%v)", name, err)
+		}
+	}
+}

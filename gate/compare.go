@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -233,7 +234,11 @@ func MergeFiles(paths []string, out string, shards bool) (*results.File, error) 
 	if err != nil {
 		return nil, AsBadInput(err)
 	}
-	if err := fileio.Write(out, m); err != nil {
+	// Never a file latgate's own read refuses: merged, the files may hold
+	// more than a file may (its objects, bytes or cost).
+	if err := fileio.WriteReadable(out, m); errors.Is(err, fileio.ErrUnreadable) {
+		return nil, BadInputf("-o %v (the files merged hold more than one file may): merge fewer of them", err)
+	} else if err != nil {
 		return nil, AsCannotRun(err)
 	}
 	return m, nil

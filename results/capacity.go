@@ -129,6 +129,10 @@ func (s Search) check() error {
 		return fmt.Errorf("stop is %q: not why a search ends", s.Stop)
 	case !plainText(s.StopReason, MaxReason):
 		return fmt.Errorf("stop_reason: over %d bytes or not printable text", MaxReason)
+	case s.Requests < 0 || s.Requests > maxCount || s.MaxRequests > maxCount:
+		return fmt.Errorf("requests %d, max_requests %d: a search sends 0 to %g requests", s.Requests, s.MaxRequests, float64(maxCount))
+	case !(s.DurationMs >= 0 && s.DurationMs <= MaxMs && s.MaxDurationMs <= MaxMs):
+		return fmt.Errorf("duration_ms %g, max_duration_ms %g: a time is from 0 to %g ms", s.DurationMs, s.MaxDurationMs, MaxMs)
 	}
 	for _, o := range append(slices.Clone(s.SLO), s.Goodput...) {
 		if !finite(o.Value) || o.Value < 0 || o.Value > MaxMs {
@@ -181,8 +185,6 @@ func (f *File) checkLevels() error {
 			return fmt.Errorf("runs[%d]: level %s %g (step %d) is not a level of its %s search", i, r.Level.Vary, r.Level.Value, r.Level.Step, s.Vary)
 		case steps[step]:
 			return fmt.Errorf("runs[%d]: step %d of its search appears twice", i, r.Level.Step)
-		case r.Shards < 0:
-			return fmt.Errorf("runs[%d]: shards is %d", i, r.Shards)
 		}
 		steps[step] = true
 	}

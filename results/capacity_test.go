@@ -68,14 +68,14 @@ func TestLevels(t *testing.T) {
 // per leg; legs of another suite or with adaptive runs are refused.
 func TestMergeShards(t *testing.T) {
 	t.Parallel()
-	ab := func() *File {
+	ab := func(ttft float64) *File {
 		r := run("e", "s", "fp", nil)
 		r.Variant = vocab.Head
 		r.Requests = append(r.Requests, r.Requests[0])
-		r.Requests[0].Block, r.Requests[1].Block = 1, 2
+		r.Requests[0].Block, r.Requests[1].Block, r.Requests[1].TTFTMs = 1, 2, &ttft
 		return file(r)
 	}
-	m, err := MergeShards([]*File{ab(), ab(), ab()}, []string{"a", "b", "c"})
+	m, err := MergeShards([]*File{ab(101), ab(102), ab(103)}, []string{"a", "b", "c"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,10 +92,95 @@ func TestMergeShards(t *testing.T) {
 	}
 	adaptive := run("e", "s", "fp", nil)
 	adaptive.RequestsMin = 40
-	if _, err := MergeShards([]*File{file(adaptive), file(adaptive)}, []string{"a", "b"}); err == nil || !strings.Contains(err.Error(), "cannot be sharded") {
+	again := adaptive
+	again.Requests = []Request{{Status: 500}}
+	if _, err := MergeShards([]*File{file(adaptive), file(again)}, []string{"a", "b"}); err == nil || !strings.Contains(err.Error(), "cannot be sharded") {
 		t.Errorf("adaptive: %v", err)
 	}
 	if _, err := MergeShards([]*File{file(run("e", "s", "fp", nil))}, []string{"a"}); err == nil {
 		t.Error("one leg was sharded")
+	}
+}
+
+// TestMergeShardsCountsEachLegOnce: a leg is one leg, once. The same leg
+// twice (its file given again, or a copy) is refused, naming both files,
+// as is a file already merged from legs and more legs than a matrix has;
+// the legs' searches' requests are summed within a search's bound. Each
+// was accepted: the same leg twice held every request twice at the load
+// of two legs, and a leg of shards 2^63−1 overflowed the sum.
+func TestMergeShardsCountsEachLegOnce(t *testing.T) {
+	t.Parallel()
+	leg := func(ttft float64) *File {
+		r := run("e", "s", "fp", nil)
+		r.Requests[0].TTFTMs = &ttft
+		return file(level(r, 4, 1))
+	}
+	withSearch := func(f *File, requests int) *File {
+		f.Capacity = []Search{search()}
+		f.Capacity[0].From, f.Capacity[0].To, f.Capacity[0].Requests = 4, 4, requests
+		return f
+	}
+	a, b := withSearch(leg(101), 10), withSearch(leg(102), 10)
+	if m, err := MergeShards([]*File{a, b}, []string{"a.json", "b.json"}); err != nil || m.Runs[0].Shards != 2 || m.Capacity[0].Requests != 20 {
+		t.Fatalf("two legs: %v", err)
+	}
+	copyOfA := withSearch(leg(101), 10)
+	copyOfA.Source.Runner = "another runner"
+	for _, c := range []struct {
+		name  string
+		files []*File
+		want  string
+	}{
+		{"the same file twice", []*File{a, b, a}, "a.json and c.json are the same leg (the same 1 request): each leg's file is merged once"},
+		{"a copy", []*File{a, copyOfA}, "a.json and b.json are the same leg"},
+		{"a merged file", []*File{a, func() *File { f := withSearch(leg(103), 10); f.Runs[0].Shards = 4; return f }()},
+			"b.json is not a leg's own results: runs[0] (endpoint \"e\", scenario \"s\") was already merged from 4 legs"},
+		{"shards of 2^63-1", []*File{a, func() *File { f := withSearch(leg(103), 10); f.Runs[0].Shards = 1<<63 - 1; return f }()}, "b.json is not a leg's own results"},
+		{"requests beyond a search's", []*File{withSearch(leg(101), 6e8), withSearch(leg(102), 6e8)}, "sent 1200000000 requests together, more than the 1e+09"},
+	} {
+		names := []string{"a.json", "b.json", "c.json"}[:len(c.files)]
+		if _, err := MergeShards(c.files, names); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
+	many := make([]*File, MaxShards+1)
+	for i := range many {
+		many[i] = withSearch(leg(float64(i)), 10)
+	}
+	if _, err := MergeShards(many, make([]string, len(many))); err == nil || !strings.Contains(err.Error(), "257 legs: a run merges at most 256") {
+		t.Errorf("257 legs: %v", err)
+	}
+}
+
+// TestCountsBounded: a results file whose runs or searches claim counts
+// no run gives is refused on read, with the key: shards outside 2 to
+// MaxShards (1,000,000 said "holds at least 4.000004e+06 users" of a level
+// of 4), users, requests and rates below zero or beyond their bounds.
+func TestCountsBounded(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		name   string
+		mutate func(f *File)
+		want   string
+	}{
+		{"a million shards", func(f *File) { f.Runs[0].Shards = 1_000_000 }, "runs[0]: shards is 1000000: a run merges 2 to 256 matrix legs"},
+		{"shards of 2^63-1", func(f *File) { f.Runs[1].Shards = 1<<63 - 1 }, "runs[1]: shards is 9223372036854775807"},
+		{"one shard", func(f *File) { f.Runs[0].Shards = 1 }, "runs[0]: shards is 1"},
+		{"negative shards", func(f *File) { f.Runs[0].Shards = -2 }, "runs[0]: shards is -2"},
+		{"a billion users and more", func(f *File) { f.Runs[0].Config.Concurrency = 2e9 }, "runs[0]: config.concurrency is 2000000000: a count is from 0 to 1e+09"},
+		{"negative requests", func(f *File) { f.Runs[1].Config.Requests = -1 }, "runs[1]: config.requests is -1"},
+		{"a negative rate", func(f *File) { f.Runs[0].Config.Rate = -3 }, "runs[0]: config.rate is -3"},
+		{"a search's requests", func(f *File) { f.Capacity[0].Requests = 1 << 62 }, "capacity[0]: requests 4611686018427387904, max_requests 0: a search sends 0 to 1e+09 requests"},
+		{"a search's negative duration", func(f *File) { f.Capacity[0].DurationMs = -1 }, "capacity[0]: duration_ms -1"},
+	} {
+		f := file(level(run("e", "s", "fp", nil), 1, 1), level(run("e", "s", "fp", nil), 2, 2))
+		f.Capacity = []Search{search()}
+		if err := f.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		c.mutate(f)
+		if err := f.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
 	}
 }

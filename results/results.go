@@ -394,6 +394,9 @@ func (f *File) ValidateChecked(checks []RunCheck) error {
 		if err := checkCost("cost_usd", r.CostUSD); err != nil {
 			return fmt.Errorf("runs[%d]: %v", i, err)
 		}
+		if err := r.checkCounts(); err != nil {
+			return fmt.Errorf("runs[%d]: %v", i, err)
+		}
 		if err := r.ServerMetrics.Check(); err != nil {
 			return fmt.Errorf("runs[%d]: %v", i, err)
 		}
@@ -408,11 +411,44 @@ func (f *File) ValidateChecked(checks []RunCheck) error {
 // value is no measurement, and would overflow what reports compute.
 const MaxMs = 1e9
 
-// maxCount bounds token and step counts, maxUSD a cost.
+// maxCount bounds token and step counts, users and requests; maxUSD a
+// cost.
 const (
 	maxCount = 1e9
 	maxUSD   = 1e6
 )
+
+// MaxShards bounds the matrix legs one run merges (latgate merge
+// --shards): GitHub Actions runs at most 256 jobs of a matrix.
+const MaxShards = 256
+
+// checkCounts refuses a run whose load or counts no run gives: users,
+// requests or tokens below zero or beyond maxCount, a rate beyond MaxMs
+// a second, shards other than 2 to MaxShards (absent for one leg).
+func (r *Run) checkCounts() error {
+	c := r.Config
+	for _, n := range [...]struct {
+		key string
+		v   int
+	}{{"config.max_tokens", c.MaxTokens}, {"config.concurrency", c.Concurrency}, {"config.lanes", c.Lanes}, {"config.requests", c.Requests},
+		{"config.warmup", c.Warmup}, {"requests_min", r.RequestsMin}, {"looks", r.Looks}, {"stopped_at", r.StoppedAt}} {
+		if n.v < 0 || n.v > maxCount {
+			return fmt.Errorf("%s is %d: a count is from 0 to %g", n.key, n.v, float64(maxCount))
+		}
+	}
+	for _, v := range [...]struct {
+		key string
+		v   float64
+	}{{"config.rate", c.Rate}, {"config.reading_rate", c.ReadingRate}} {
+		if !(v.v >= 0 && v.v <= MaxMs) {
+			return fmt.Errorf("%s is %g: a rate is from 0 to %g a second", v.key, v.v, MaxMs)
+		}
+	}
+	if r.Shards != 0 && (r.Shards < 2 || r.Shards > MaxShards) {
+		return fmt.Errorf("shards is %d: a run merges 2 to %d matrix legs (latgate merge --shards), and a leg's own run has none", r.Shards, MaxShards)
+	}
+	return nil
+}
 
 // Check refuses a request whose values no measurement gives (Validate says
 // which run and request): an ok request without ttft_ms or total_ms, a

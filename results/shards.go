@@ -2,6 +2,7 @@ package results
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -21,6 +22,8 @@ import (
 // (they were sent at the same moments only within a leg). The outcomes of
 // capacity searches are the first leg's (a leg's cut cuts the merged
 // search): decide them again from the merged levels (package capacity).
+// Each file must be one leg's own, given once (checkLegs): the merge
+// counts each as one leg, at most MaxShards.
 func MergeShards(files []*File, names []string) (*File, error) {
 	if len(files) < 2 {
 		return nil, errors.New("--shards needs the files of at least two legs")
@@ -30,6 +33,9 @@ func MergeShards(files []*File, names []string) (*File, error) {
 		if err := sameSuite(first, f, names[0], names[i+1]); err != nil {
 			return nil, err
 		}
+	}
+	if err := checkLegs(files, names); err != nil {
+		return nil, err
 	}
 	out := *first
 	out.Runs = make([]Run, len(first.Runs))
@@ -49,14 +55,18 @@ func MergeShards(files []*File, names []string) (*File, error) {
 		out.Runs[j] = mergeRun(files, j)
 	}
 	for k := range out.Capacity {
-		out.Capacity[k].Requests, out.Capacity[k].DurationMs = 0, 0
+		s := &out.Capacity[k]
+		s.Requests, s.DurationMs = 0, 0
 		for _, f := range files {
 			leg := f.Capacity[k]
-			out.Capacity[k].Requests += leg.Requests
-			out.Capacity[k].DurationMs = max(out.Capacity[k].DurationMs, leg.DurationMs)
+			s.Requests += leg.Requests // at most MaxShards × maxCount: no overflow
+			s.DurationMs = max(s.DurationMs, leg.DurationMs)
 			if leg.Stop == vocab.Capped || leg.Stop == vocab.Interrupted || leg.Stop == vocab.FailedFast {
-				out.Capacity[k].Stop, out.Capacity[k].StopReason = leg.Stop, leg.StopReason // a leg's cut cuts the whole
+				s.Stop, s.StopReason = leg.Stop, leg.StopReason // a leg's cut cuts the whole
 			}
+		}
+		if s.Requests > maxCount {
+			return nil, fmt.Errorf("the legs' capacity searches of endpoint %q, scenario %q sent %d requests together, more than the %g a search may send", s.Endpoint, s.Scenario, s.Requests, float64(maxCount))
 		}
 	}
 	out.Source.Runner = strings.Join(runners, ",")
@@ -69,12 +79,11 @@ func MergeShards(files []*File, names []string) (*File, error) {
 // as one run.
 func mergeRun(files []*File, j int) Run {
 	r := files[0].Runs[j]
-	r.Requests, r.Shards = nil, 0
+	r.Requests, r.Shards = nil, len(files) // each a leg's own (checkLegs)
 	r.CostUSD = sumCost(files, func(f *File) *float64 { return f.Runs[j].CostUSD })
 	blocks := 0
 	for _, f := range files {
 		leg := f.Runs[j]
-		r.Shards += max(leg.Shards, 1)
 		most := 0
 		for _, q := range leg.Requests {
 			if q.Block > 0 {
@@ -89,6 +98,52 @@ func mergeRun(files []*File, j int) Run {
 		r.Requests = []Request{}
 	}
 	return r
+}
+
+// checkLegs refuses files that are not each one leg's own, once: more
+// than MaxShards, a file already merged from legs (its runs have shards),
+// or the same leg twice. A leg is known by its requests: two legs never
+// measure the same ones, to the microsecond, so two files holding the
+// same requests (or, without any, the same content) are one leg given
+// twice, which would count every request twice and the load as two legs'.
+func checkLegs(files []*File, names []string) error {
+	if len(files) > MaxShards {
+		return fmt.Errorf("%d legs: a run merges at most %d (a matrix runs at most %d jobs)", len(files), MaxShards, MaxShards)
+	}
+	seen := map[[sha256.Size]byte]int{}
+	for i, f := range files {
+		for j, r := range f.Runs {
+			if r.Shards != 0 {
+				return fmt.Errorf("%s is not a leg's own results: runs[%d] (endpoint %q, scenario %q) was already merged from %d legs; merge --shards takes the file each leg wrote", names[i], j, r.Endpoint, r.Scenario, r.Shards)
+			}
+		}
+		id := legID(f)
+		if k, ok := seen[id]; ok {
+			n, what := f.Requests(), "requests"
+			if n == 1 {
+				what = "request"
+			}
+			return fmt.Errorf("%s and %s are the same leg (the same %d %s): each leg's file is merged once", names[k], names[i], n, what)
+		}
+		seen[id] = i
+	}
+	return nil
+}
+
+// legID identifies a leg: a digest of its runs' requests, or of the whole
+// file when it holds none.
+func legID(f *File) [sha256.Size]byte {
+	h := sha256.New()
+	enc := json.NewEncoder(h)
+	if f.Requests() == 0 {
+		_ = enc.Encode(f) // a File always encodes: it read from JSON
+	}
+	for _, r := range f.Runs {
+		_ = enc.Encode(r.Requests)
+	}
+	var id [sha256.Size]byte
+	h.Sum(id[:0])
+	return id
 }
 
 // sumCost adds up a cost over the legs; nil when none has one.

@@ -73,3 +73,19 @@ func TestMedianOfLargeGauges(t *testing.T) {
 		t.Errorf("median = %v, want 3", m)
 	}
 }
+
+// TestReadProtobufSeriesWithoutHistogram: a series of a histogram family
+// without its histogram is a histogram of nothing (it panicked on the
+// missing message).
+func TestReadProtobufSeriesWithoutHistogram(t *testing.T) {
+	t.Parallel()
+	var b bytes.Buffer
+	mf := &dto.MetricFamily{Name: proto.String("vllm:request_queue_time_seconds"), Type: dto.MetricType_HISTOGRAM.Enum(), Metric: []*dto.Metric{{}}}
+	if _, err := protodelim.MarshalTo(&b, mf); err != nil {
+		t.Fatal(err)
+	}
+	p, warnings, err := Read(&b, protoDelim, vllm)
+	if h := p.hists["vllm:request_queue_time_seconds"]; err != nil || len(warnings) > 0 || h.Count != 0 || len(h.Counts) != 1 {
+		t.Errorf("err %v, warnings %v, histogram %+v: want a histogram of no observations", err, warnings, h)
+	}
+}

@@ -3,11 +3,14 @@
 // of its queue, prefill, decode and TTFT histograms become the run's
 // server-side quantiles (from the buckets, and said to be), and its gauges
 // (requests waiting, KV-cache usage) a median and a maximum over the
-// samples taken during the run. Pages are parsed with the Prometheus
-// project's own library (github.com/prometheus/common/expfmt). A scrape
-// that fails is a warning, never a failed run; a page is bounded in size
-// and in the series read; the endpoint's key goes only to a page on the
-// endpoint's own origin.
+// samples taken during the run. A text page (Prometheus text, OpenMetrics)
+// is parsed with the Prometheus project's own library
+// (github.com/prometheus/common/expfmt), given only the lines of the
+// families read; a protobuf page is read at the wire, family by family and
+// series by series (client_model's metrics.proto). A scrape that fails is
+// a warning, never a failed run; a page is bounded in size, and what it
+// costs in memory whatever its series; the endpoint's key goes only to a
+// page on the endpoint's own origin.
 package scrape
 
 import (

@@ -290,6 +290,7 @@ func TestBadInputs(t *testing.T) {
 		{"run missing config", []string{"run", "-c", filepath.Join(dir, "none.yaml")}, 2, "no such file"},
 		{"unknown command", []string{"frobnicate"}, 2, `unknown command "frobnicate"`},
 		{"merge conflict", []string{"merge", good, write("good2.json", file("s", req, req)), "-o", filepath.Join(dir, "m.json")}, 2, "different data"},
+		{"merge a leg twice", []string{"merge", "--shards", good, good, "-o", filepath.Join(dir, "m.json")}, 2, good + " and " + good + " are the same leg"},
 		{"help", []string{"compare", "-h"}, 0, ""},
 		// No output replaces an input or a file latgate did not write.
 		{"results over the suite", []string{"run", "-c", cfgOK, "-o", cfgOK}, 2, "ok.yaml is also an input: latgate never writes over its inputs"},
