@@ -225,7 +225,7 @@ func adaptiveStudy(t *testing.T, b *strings.Builder) {
 // TestCalibrationAdaptive is the adaptive part of the calibration study
 // (-study adaptive; make calibrate CAL_STUDY=adaptive), and with -study
 // init the design init's suite ships (one scenario, A/B, requests {min:
-// 100, max: 800}). With -calibrate-out FILE its tables go to
+// 100, max: 1000}). With -calibrate-out FILE its tables go to
 // FILE.adaptive.md and FILE.init.md.
 func TestCalibrationAdaptive(t *testing.T) {
 	s := studies()
@@ -252,6 +252,6 @@ func TestCalibrationAdaptive(t *testing.T) {
 // returns what puts them back.
 func initDesign() func() {
 	scen, designs, mn, mx := *calScen, *calAdaptDesigns, *calAdaptMin, *calAdaptMax
-	*calScen, *calAdaptDesigns, *calAdaptMin, *calAdaptMax = 1, "ab", 100, 800
+	*calScen, *calAdaptDesigns, *calAdaptMin, *calAdaptMax = 1, "ab", 100, 1000
 	return func() { *calScen, *calAdaptDesigns, *calAdaptMin, *calAdaptMax = scen, designs, mn, mx }
 }

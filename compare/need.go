@@ -108,6 +108,20 @@ func rateBoundN(c *Check, cfg Config) int {
 	return lo
 }
 
+// noiseBoundN is the requests per side at which the check's interval,
+// centred on no change, would fit within the tolerance: its upper
+// half-width on the log scale shrinks as 1/√n. A check that cannot be
+// bounded even then tests nothing a pass could claim. 0 without an
+// interval.
+func noiseBoundN(c *Check, cfg Config) int {
+	n := min(c.NBase, c.NCurrent)
+	d, hi := c.DeltaPct/100, c.CIPct[1]/100
+	if n == 0 || math.IsNaN(d) || math.IsNaN(hi) || hi <= d {
+		return 0
+	}
+	return scaleN(n, (math.Log1p(hi)-math.Log1p(d))/math.Log1p(cfg.Tolerance))
+}
+
 // neededN is a rough guide to the requests per side that would make an
 // inconclusive regression of the observed size significant after the
 // correction with 80% power. RawP is the one-sided p-value of the
@@ -127,22 +141,25 @@ func neededN(c *Check, alpha float64, tested int) int {
 	return scaleN(n, detectZ(alpha, tested)/zObs)
 }
 
-// testable marks not_tested, among the latency checks that showed no
-// regression, those whose run could not catch a regression of twice the tolerance
-// even at its most requests (Sample.Max: an adaptive scenario's max): a
-// relative P95 at a pull request's size, whose interval spans ±50%, tests
-// nothing, and saying "no regression shown" of it would ask reviewers to
-// weigh what cannot be weighed. NeedN is then detectN, the figure an A/A
-// run's table gives, at the level the run's most
-// requests are tested at (an interim look's is stricter). A check whose
-// interval shows it worse (its lower end above no change) is evidence,
-// not noise, and stays no_regression_shown. of maps each check to its
-// run. A regression such a run shows anyway stays one. A rate (errors,
-// goodput) whose interval could not be bounded within its margin even at
-// the run's most requests (NeedN, boundN, beyond it) is not tested either:
-// at a pull request's size a failure rate is bounded within one point
-// only after some 400 requests per side without a failure, while its
-// test still catches the jumps that matter (0% → 5% failing at 300).
+// testable marks not_tested, among the checks that showed no regression,
+// those whose run could not test them even at its most requests
+// (Sample.Max: an adaptive scenario's max): a latency check whose test
+// could not catch a regression of twice the tolerance there (detectN, the
+// figure an A/A run's table gives, at the level the run's most requests
+// are tested at: an interim look's is stricter), or whose interval could
+// not bound an unchanged statistic within the tolerance there
+// (noiseBoundN). A relative P95 at a pull request's size, whose interval
+// spans ±50%, tests nothing, and saying "no regression shown" of it would
+// ask reviewers to weigh what cannot be weighed. NeedN is then the larger
+// of the two. A check whose interval shows it worse (its lower end above
+// no change) is evidence, not noise, and stays no_regression_shown. A rate
+// (errors, goodput) whose interval could not be bounded within its margin
+// even at the run's most requests (NeedN, boundN, beyond it) is not tested
+// either: at a pull request's size a failure rate is bounded within one
+// point only after some 400 requests per side without a failure, while
+// its test still catches the jumps that matter (0% → 5% failing at 300).
+// A regression such a run shows anyway stays one. of maps each check to
+// its run.
 func testable(res *Result, runs []Pair, of []int, cfg Config) {
 	ses := map[int]map[[2]string]float64{}
 	for i := range res.Checks {
@@ -166,7 +183,7 @@ func testable(res *Result, runs []Pair, of []int, cfg Config) {
 			continue
 		}
 		st, _ := statDefOf(c.Stat)
-		need := detectN(min(c.NBase, c.NCurrent), se, c.Baseline, c.MinDelta, st.minN(), detectZ(cfg.testAlpha, res.Tested), cfg.Tolerance)
+		need := max(detectN(min(c.NBase, c.NCurrent), se, c.Baseline, c.MinDelta, st.minN(), detectZ(cfg.testAlpha, res.Tested), cfg.Tolerance), noiseBoundN(c, cfg))
 		if need > most {
 			c.Status, c.Reason, c.NeedN = vocab.NotTested, vocab.Underpowered, need
 		}

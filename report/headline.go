@@ -94,16 +94,16 @@ func (r *Report) Worst() (compare.Check, bool) {
 // reaches farthest beyond the tolerance, else the bounded one whose
 // interval ends nearest to it; ok false when no check was tested.
 func (r *Report) nearest() (c compare.Check, bounded, ok bool) {
-	// How far the interval's worse end lies beyond the threshold, in
-	// percent (points for a rate).
+	// How far the interval's worse end lies beyond the threshold, as a
+	// share of the threshold (the tolerance, a rate's margin).
 	excess := func(c compare.Check) float64 {
 		switch {
 		case c.Metric == vocab.Errors:
-			return 100 * (c.CIPoints[1] - rateMargin(c, r.Thresholds))
+			return c.CIPoints[1]/rateMargin(c, r.Thresholds) - 1
 		case c.Metric.HigherIsBetter():
-			return 100 * (-c.CIPoints[0] - rateMargin(c, r.Thresholds))
+			return -c.CIPoints[0]/rateMargin(c, r.Thresholds) - 1
 		}
-		return c.CIPct[1] - 100*r.Thresholds.Tolerance
+		return c.CIPct[1]/(100*r.Thresholds.Tolerance) - 1
 	}
 	for _, want := range []vocab.Status{vocab.NoRegressionShown, vocab.WithinTolerance} {
 		for _, x := range r.shownChecks() {
@@ -132,7 +132,7 @@ func headline(r *Report, esc func(string) string) string {
 		}
 		h += "; "
 	}
-	if r.Verdict == vocab.Fail || r.Count(vocab.Regression)+r.Count(vocab.OverBudget) > 0 {
+	if slices.ContainsFunc(r.Result.Checks, func(c compare.Check) bool { return c.Fails(r.Thresholds.FailOn) }) || r.Count(vocab.Regression)+r.Count(vocab.OverBudget) > 0 {
 		return h + failHeadline(r, esc)
 	}
 	return h + passHeadline(r, esc)
@@ -194,7 +194,11 @@ func passHeadline(r *Report, esc func(string) string) string {
 			h += fmt.Sprintf("; about %s requests per side would decide it", grouped(c.NeedN))
 		}
 	case ok && bounded:
-		h = fmt.Sprintf("%s within %s (%s)", where(c, esc, many), tol, changeWords(c))
+		within := tol
+		if c.Metric.IsRate() {
+			within = trimFloat(100*rateMargin(c, r.Thresholds)) + " pts"
+		}
+		h = fmt.Sprintf("%s within %s (%s)", where(c, esc, many), within, changeWords(c))
 		if n := r.countStatus(vocab.WithinTolerance); n > 1 {
 			h += fmt.Sprintf(", the nearest of %d checks within it", n)
 		}
@@ -237,14 +241,14 @@ func where(c compare.Check, esc func(string) string, scenario bool) string {
 }
 
 // changeWords is a check's change with its interval: "+1.2% [−3.0%,
-// +7.0%]", "0% → 0.5% (+0.5 pts [−0.4, +1.6])".
+// +7.0%]", "0% → 0.5%, +0.5 pts [−0.4, +1.6]".
 func changeWords(c compare.Check) string {
 	if c.Metric.IsRate() {
-		s := fmt.Sprintf("%s%% → %s%% (%+.1f pts", trimFloat(100*c.Baseline), trimFloat(100*c.Current), 100*(c.Current-c.Baseline))
+		s := fmt.Sprintf("%s%% → %s%%, %+.1f pts", trimFloat(100*c.Baseline), trimFloat(100*c.Current), 100*(c.Current-c.Baseline))
 		if !math.IsNaN(c.CIPoints[0]) {
 			s += fmt.Sprintf(" [%+.1f, %+.1f]", 100*c.CIPoints[0], 100*c.CIPoints[1])
 		}
-		return s + ")"
+		return s
 	}
 	s := signedPct(c.DeltaPct)
 	if !math.IsNaN(c.CIPct[0]) {

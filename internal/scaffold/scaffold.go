@@ -102,9 +102,9 @@ func Init(o InitOptions) (map[string]string, string, error) {
 	if o.Model == "" && p.Model == "realistic" && strings.TrimRight(p.BaseURL, "/") == SimURL {
 		model += "           # a simulator profile's name: latgate sim serves it so, whatever its --profile"
 	}
-	lanes, note := "48", " 48 lanes: +20% TTFT in\n# about two minutes (docs/statistics.md)."
+	lanes, note := "96", " 96 lanes: +20% TTFT in\n# about a minute (docs/statistics.md)."
 	if strings.TrimRight(p.BaseURL, "/") != SimURL {
-		lanes, note = "8", " Raise them as far as your\n# rate limits allow: 48 lanes catch +20% TTFT in about two minutes (docs/statistics.md)."
+		lanes, note = "8", " Raise them as far as your\n# rate limits allow: 96 lanes catch +20% TTFT in about a minute (docs/statistics.md)."
 	}
 	cfg := strings.NewReplacer("{{schema}}", SchemaURL, "{{where}}", where, "{{model}}", model, "{{key}}", key,
 		"{{lanes}}", lanes, "{{lanes_note}}", note).Replace(configTemplate)
@@ -132,9 +132,10 @@ endpoints:
       - {role: system, content: "You are a concise assistant."}
       - {role: user, content: "Summarise the plot of Hamlet in three sentences."}
     max_tokens: 128
-    # Adaptive: a look every 100 requests per variant stops as soon as the
-    # checks are decided (a pass or a regression); at most 800.
-    requests: {min: 100, max: 800}
+    # Adaptive: a look every 100 requests per variant stops as soon as every
+    # check is decided: a regression, or within the tolerance (its interval
+    # inside it, or too noisy to test even at max, as a P95 is); at most 1000.
+    requests: {min: 100, max: 1000}
     concurrency: 1             # in-flight requests per lane; or rate: 2/s for open-loop arrivals
 # Lanes: copies of each scenario's load run at once, each interleaving base and
 # head in its own blocks, so both always meet the same load. The endpoint meets
@@ -150,8 +151,8 @@ regression:
   fail_on: [regression, over_budget]
 limits:
   timeout: 60s                 # per request
-  max_requests: 2000           # per run, a cost cap (warmup included)
-  max_output_tokens: 300000    # per run, a cost cap: 800 requests per side of 128 tokens fit
+  max_requests: 2500           # per run, a cost cap (warmup included)
+  max_output_tokens: 300000    # per run, a cost cap: 1000 requests per side of 128 tokens fit
 `
 
 const workflowTemplate = `# latgate on pull requests: the base branch's suite and the pull request's
