@@ -196,7 +196,10 @@ func passHeadline(r *Report, esc func(string) string) string {
 	case ok && bounded:
 		within := tol
 		if c.Metric.IsRate() {
-			within = trimFloat(100*rateMargin(c, r.Thresholds)) + " pts"
+			within = trimFloat(100*rateMargin(c, r.Thresholds)) + " points"
+			if within == "1 points" {
+				within = "1 point"
+			}
 		}
 		h = fmt.Sprintf("%s within %s (%s)", where(c, esc, many), within, changeWords(c))
 		if n := r.countStatus(vocab.WithinTolerance); n > 1 {
