@@ -4,20 +4,32 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
+	"github.com/latgate/latgate/fileio"
 	"github.com/latgate/latgate/publish"
 )
 
-// comment posts or updates the sticky comment (or prints it in a dry run)
-// and returns its URL, or why it could not be posted.
+// comment posts or updates the sticky comment (or, in a dry run, writes it
+// to a file it names: its Markdown holds GitHub's escapes, never printed
+// to a terminal) and returns its URL, or why it could not be posted.
 func (p *pipeline) comment(ctx context.Context, marker, body string) (string, error) {
 	switch {
 	case p.in.DryRun:
-		fmt.Fprintln(p.env.Stdout, "\nPR comment (dry run, not posted):")
-		fmt.Fprintln(p.env.Stdout, "-----8<-----")
-		fmt.Fprint(p.env.Stdout, body)
-		fmt.Fprintln(p.env.Stdout, "-----8<-----")
+		dir := p.dryDir
+		if dir == "" {
+			var err error
+			if dir, err = os.MkdirTemp(p.env.Getenv("TMPDIR"), "latgate-dry-run-"); err != nil {
+				return "", fmt.Errorf("dry run: a folder for the comment: %w", err)
+			}
+		}
+		path := filepath.Join(dir, "latgate-comment.md")
+		if err := fileio.WriteAtomic(path, []byte(body)); err != nil {
+			return "", fmt.Errorf("dry run: %w", err)
+		}
+		fmt.Fprintf(p.env.Stdout, "\nThe PR comment (dry run, not posted): %s\n", path)
 		return "", nil
 	case !p.in.Comment:
 		return "", nil

@@ -293,7 +293,11 @@ func untestedNote(r *Report, _ func(string) string) string {
 		s = fmt.Sprintf("not tested at %d requests per side: %s", have, strings.Join(what, "; "))
 	}
 	if slices.ContainsFunc(power, func(n string) bool { return strings.HasSuffix(n, " p95") || strings.HasSuffix(n, " p99") }) {
-		s += "; a slow P95 creep shows on main's trend (`latgate trend`) or in a nightly run with more requests"
+		where := "main's trend (`latgate trend`)"
+		if safeURL(r.Provenance.TrendURL) != "" {
+			where = "main's trend (linked above)"
+		}
+		s += "; a slow P95 creep shows on " + where + " or in a nightly run with more requests"
 	}
 	return strings.ToUpper(s[:1]) + s[1:] + "."
 }
@@ -521,11 +525,12 @@ func footnote(r *Report, esc func(string) string) string {
 	o := r.Thresholds
 	out := ""
 	if len(r.Scenarios) > 0 || len(r.Capacity) == 0 {
-		out = fmt.Sprintf("Change: point estimate; interval: per-check 95%% bootstrap, not adjusted for the suite. "+
-			"Statuses: p-values adjusted over all %d checks (Westfall–Young maxT, family-wise α = %s); "+
-			"p50 by Mann-Whitney U, p95/p99 by tail exceedance of the baseline's quantile, errors by an exact permutation test. "+
+		out = fmt.Sprintf("Change: point estimate; interval: per-check 95%% bootstrap (a rate's: Newcombe's), not adjusted for the suite; "+
+			"within tolerance when it lies inside %s%% (or %s ms). "+
+			"Regressions: p-values adjusted over all %d checks (Westfall–Young maxT, family-wise α = %s); "+
+			"p50 by Mann-Whitney U, p95/p99 by upper-tail ranks from the pooled p85/p97, the mean by the share above the pooled mean, errors by an exact permutation test. "+
 			"A regression must be confidently beyond %s%% and %s ms. ",
-			r.Tested, trimFloat(o.Alpha), trimFloat(100*o.Tolerance), trimFloat(r.minDeltaMs()))
+			trimFloat(100*o.Tolerance), trimFloat(r.minDeltaMs()), r.Tested, trimFloat(o.Alpha), trimFloat(100*o.Tolerance), trimFloat(r.minDeltaMs()))
 	}
 	if len(r.Capacity) > 0 {
 		alpha := trimFloat(r.Capacity[0].Head.Result.Spec.Alpha)

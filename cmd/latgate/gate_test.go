@@ -270,8 +270,11 @@ func TestGateDryRunMakesNoAPICall(t *testing.T) {
 			t.Fatalf("exit %d: %s", r.code, r.stderr)
 		}
 		api.Verify() // a dry run makes no call
-		if !strings.Contains(r.stdout, "PR comment (dry run, not posted)") || !strings.Contains(r.stdout, "<!-- latgate:comment") {
-			t.Errorf("dry run did not print the comment:\n%s", r.stdout)
+		if comment := dryRunComment(t, r.stdout); !strings.Contains(comment, "<!-- latgate:comment") {
+			t.Errorf("dry run did not write the comment:\n%s", r.stdout)
+		}
+		if strings.Contains(r.stdout, "&#") || strings.Contains(r.stdout, "<!--") {
+			t.Errorf("the dry run printed Markdown to the terminal:\n%s", r.stdout)
 		}
 		if _, err := os.Stat(filepath.Join(dir, "r.json")); err != nil {
 			t.Error("INPUT_RESULTS was not used")
@@ -527,4 +530,20 @@ func names(files []publish.HistoryFile) []string {
 		n = append(n, f.Name)
 	}
 	return n
+}
+
+// dryRunComment is the comment a dry run wrote to the file its output
+// names ("" when it names none).
+func dryRunComment(t *testing.T, stdout string) string {
+	t.Helper()
+	_, path, ok := strings.Cut(stdout, "The PR comment (dry run, not posted): ")
+	if !ok {
+		return ""
+	}
+	path, _, _ = strings.Cut(path, "\n")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Errorf("the dry run's comment: %v", err)
+	}
+	return string(data)
 }

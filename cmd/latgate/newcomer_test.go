@@ -190,6 +190,11 @@ func TestNewcomerDryRun(t *testing.T) {
 		tr.run("gate", "--dry-run", "--baseline", "none", "--requests", "40", "-c", filepath.Join(pwd, "latgate.yaml"))
 		tr.note("the folder now holds: %s", strings.Join(files(t, "."), " "))
 		tr.note("the dry run's folder holds: %s", strings.Join(files(t, dryRunDir(t, tmp)), " "))
+		comment, err := os.ReadFile(filepath.Join(dryRunDir(t, tmp), "latgate-comment.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		tr.note("latgate-comment.md, the comment a pull request would get:\n%s", comment)
 	})
 	tr.subs = append([]string{dryRunDir(t, tmp), "$TMPDIR/latgate-dry-run-N"}, tr.subs...)
 	tr.check("dry-run.txt")

@@ -173,7 +173,7 @@ func TestCommentLinksTheTrend(t *testing.T) {
 			if r.code != 0 {
 				t.Fatalf("exit %d:\n%s\n%s", r.code, r.stdout, r.stderr)
 			}
-			if link := "[main's trend](" + api.RunURL(9) + ")"; strings.Contains(r.stdout, link) != withTrend {
+			if link := "[main's trend](" + api.RunURL(9) + ")"; strings.Contains(dryRunComment(t, r.stdout), link) != withTrend {
 				t.Errorf("trend in the artifact %v: the comment's link %q present %v:\n%s", withTrend, link, !withTrend, r.stdout)
 			}
 		}
