@@ -42,6 +42,10 @@ type Level struct {
 	// within its budget).
 	Throughput, Tokens float64
 	GoodRPS, GoodTPS   float64
+	// AgainstLoad and AgainstRPS are the load and the throughput of the
+	// level its first measurement was judged saturated against, as they
+	// were then (0: none; Against).
+	AgainstLoad, AgainstRPS float64
 
 	pooled    results.Run // every request of its measurements
 	counts    rates       // summed over its measurements

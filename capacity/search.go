@@ -338,7 +338,7 @@ func (s *Search) decide(l *Level) {
 	l.N, l.Failed = smp.N(), failures(smp)
 	if l.Rounds == 1 {
 		l.Stopped = l.N < sp.Requests
-		l.saturated = !l.Stopped && s.saturated(*l)
+		l.saturated = !l.Stopped && s.saturated(l)
 	}
 	k := -1 // the last look reached
 	for j, n := range s.looks {
@@ -378,11 +378,12 @@ func (s *Search) decide(l *Level) {
 // the load it adds over the level it is judged against (Against; a level
 // stopped early is decided on its objectives: its few requests do not
 // measure a throughput).
-func (s *Search) saturated(lv Level) bool {
+func (s *Search) saturated(lv *Level) bool {
 	below := Against(s.levels, lv.Value)
 	if below == nil || !(below.Throughput > 0) {
 		return false
 	}
+	lv.AgainstLoad, lv.AgainstRPS = below.Value, below.Throughput
 	added := lv.Value/below.Value - 1
 	return lv.Throughput < below.Throughput*(1+added/4)
 }

@@ -251,8 +251,8 @@ func (s CapacitySide) Above() string {
 	switch l.Limit {
 	case vocab.LimitSaturated:
 		out := at + fmt.Sprintf("saturated, %s requests/s", rate(l.Throughput))
-		if b := s.against(l); b != nil {
-			out += fmt.Sprintf(" against %s at %s: throughput rose less than a quarter of the added load", rate(b.Throughput), s.load(b.Value))
+		if l.AgainstLoad > 0 {
+			out += fmt.Sprintf(" against %s at %s: throughput rose less than a quarter of the added load", rate(l.AgainstRPS), s.load(l.AgainstLoad))
 		}
 		return out
 	case vocab.LimitErrors:
@@ -275,19 +275,6 @@ func (s CapacitySide) Above() string {
 		return out
 	}
 	return at + "not within the SLO"
-}
-
-// against is the level the search judged l saturated against
-// (capacity.Against of the levels measured before it).
-func (s CapacitySide) against(l *LevelPoint) *capacity.Level {
-	var before []capacity.Level
-	for i := range s.Levels {
-		if &s.Levels[i] == l {
-			break
-		}
-		before = append(before, s.Levels[i].Level)
-	}
-	return capacity.Against(before, l.Value)
 }
 
 // statText is an objective's statistic at a level: "TTFT p95 172 ms",
