@@ -8,34 +8,57 @@ import (
 	"github.com/latgate/latgate/vocab"
 )
 
-// Level is what one level of a search measured and how it was decided.
+// Level is what one level of a search measured and how it was decided: a
+// level measured again (Rounds > 1) is decided on every request of its
+// measurements.
 type Level struct {
 	// Value is the load: users at once or requests per second (on each
 	// shard of a run that merges several: Result.Shards).
 	Value float64
-	// Status is vocab.OK when the level passes (every objective holds with
-	// confidence, and the server is not saturated), vocab.OverBudget when it
-	// fails with confidence (an objective is missed with confidence, or the
-	// server is saturated), vocab.Inconclusive else (it does not pass).
-	Status vocab.Status
-	// Limit is why a level that does not pass does not ("" when it passes).
+	// Status is vocab.Holds when every objective is shown to hold with
+	// confidence and the server is not saturated, vocab.Fails when an
+	// objective is shown to be missed with confidence or the server is
+	// saturated, vocab.Undecided else.
+	Status vocab.LevelStatus
+	// Meets is whether the search takes the level as within the SLO: it
+	// holds, or it is undecided and every objective's point estimate is
+	// within its budget (compare.BudgetTest.Meets). The search goes above
+	// a level that meets the SLO and below one that does not.
+	Meets bool
+	// Limit is why a level does not hold ("" when it holds).
 	Limit vocab.Limit
 	Tests []compare.BudgetTest
-	// N requests were measured, Failed of them failed; Stopped when fewer
-	// than the search's requests_per_level, the level having been stopped
-	// once it could not pass.
-	N, Failed int
-	Stopped   bool
+	// N requests were measured, Failed of them failed, over Rounds
+	// measurements (Steps, the search's steps that measured it); Stopped
+	// when its first measurement stopped before requests_per_level, once
+	// it could not hold.
+	N, Failed, Rounds int
+	Steps             []int
+	Stopped           bool
 	// Throughput and Tokens are the successful requests and their output
-	// tokens per second over the level's span (from the first send to the
-	// last end); GoodRPS and GoodTPS the same of the requests within the SLO
-	// (succeeded, and each objective's metric within its budget).
+	// tokens per second over the level's spans (from each measurement's
+	// first send to its last end); GoodRPS and GoodTPS the same of the
+	// requests within the SLO (succeeded, and each objective's metric
+	// within its budget).
 	Throughput, Tokens float64
 	GoodRPS, GoodTPS   float64
+	// AgainstLoad and AgainstRPS are the load and the throughput of the
+	// level its first measurement was judged saturated against, as they
+	// were then (0: none; Against).
+	AgainstLoad, AgainstRPS float64
+
+	pooled    results.Run // every request of its measurements
+	counts    rates       // summed over its measurements
+	ms        float64     // its measurements' time
+	saturated bool        // decided on its first measurement
 }
 
-// Passes reports whether the level passes.
-func (l Level) Passes() bool { return l.Status == vocab.OK }
+// Holds reports whether the level is shown to hold.
+func (l Level) Holds() bool { return l.Status == vocab.Holds }
+
+// rates are a level's counts over its measurements: seconds, successful
+// requests and their tokens, those within the SLO and theirs.
+type rates struct{ sec, ok, tok, good, goodTok float64 }
 
 // fromStart are the metrics timed from the request's send: in an open
 // loop they are timed from its scheduled send instead (coordinated
@@ -112,24 +135,33 @@ func largest(slo []compare.Budget, m vocab.Metric) float64 {
 	return v
 }
 
-// rates sets the level's throughput and goodput from its run and sample.
-func (l *Level) rates(run *results.Run, s *compare.Sample, slo []compare.Budget) {
-	sec := span(run)
-	var ok, good, tok, goodTok float64
+// add pools a measurement of the level: its requests, counts and time.
+func (l *Level) add(run *results.Run, ms float64, slo []compare.Budget) {
+	if l.Rounds == 0 {
+		l.pooled = results.Run{Level: run.Level, Shards: run.Shards}
+	}
+	l.Rounds++
+	l.pooled.Requests = append(l.pooled.Requests, run.Requests...)
+	l.ms += ms
+	s := SampleOf(run)
+	if sec := span(run); !math.IsNaN(sec) {
+		l.counts.sec += sec
+	}
 	for i, q := range run.Requests {
 		if !q.OK {
 			continue
 		}
-		ok++
-		tok += float64(q.OutputTokens)
+		l.counts.ok++
+		l.counts.tok += float64(q.OutputTokens)
 		if within(s, i, slo) {
-			good++
-			goodTok += float64(q.OutputTokens)
+			l.counts.good++
+			l.counts.goodTok += float64(q.OutputTokens)
 		}
 	}
-	l.Throughput, l.Tokens, l.GoodRPS, l.GoodTPS = ok/sec, tok/sec, good/sec, goodTok/sec
-	if math.IsNaN(sec) {
-		l.Throughput, l.Tokens, l.GoodRPS, l.GoodTPS = 0, 0, 0, 0
+	c := l.counts
+	l.Throughput, l.Tokens, l.GoodRPS, l.GoodTPS = 0, 0, 0, 0
+	if c.sec > 0 {
+		l.Throughput, l.Tokens, l.GoodRPS, l.GoodTPS = c.ok/c.sec, c.tok/c.sec, c.good/c.sec, c.goodTok/c.sec
 	}
 }
 

@@ -22,6 +22,8 @@ type engine struct {
 	service, ttft  float64
 	sigma          float64
 	failEvery      int // every failEvery-th request fails (0: none)
+	slowEvery      int // every slowEvery-th request takes slow ms more (0: none)
+	slow           float64
 	rng            *rand.Rand
 	measured, sent int
 }
@@ -44,6 +46,9 @@ func (e *engine) level(c float64, n int, stop func(*results.Run) bool) *results.
 		ttft := e.ttft * math.Exp(e.sigma*e.rng.NormFloat64())
 		if e.rng.Float64() < queued {
 			ttft += wait
+		}
+		if e.slowEvery > 0 && (e.sent+1)%e.slowEvery == 0 {
+			ttft += e.slow
 		}
 		q := results.Request{OK: true, TTFTMs: ptr(ttft), TotalMs: ptr(e.service + ttft - e.ttft), OutputTokens: 10,
 			SentMs: float64(i) * gap}
@@ -77,10 +82,42 @@ func search(t *testing.T, sp Spec, e *engine) Result {
 		if !ok {
 			break
 		}
-		run := e.level(c, sp.Requests, sp.Hopeless)
-		s.Add(run, len(run.Requests)+sp.Warmup, float64(len(run.Requests))*e.service/c)
+		s.Add(e.measure(s, c))
 	}
 	return s.Result()
+}
+
+// measure is the measurement of level c that s asks for, its sent
+// requests and its time: a level's first stops early once hopeless.
+func (e *engine) measure(s *Search, c float64) (*results.Run, int, float64) {
+	round, n := s.Round(c)
+	stop := s.spec.Hopeless
+	if round > 1 {
+		stop = nil
+	}
+	run := e.level(c, n, stop)
+	run.Level.Round = round
+	if round == 1 {
+		run.Level.Round = 0
+	}
+	return run, len(run.Requests) + s.spec.Warmup, float64(len(run.Requests)) * e.service / c
+}
+
+// recorded is a search of sp against e as its results file holds it: each
+// measurement a run labelled with its step, round and status.
+func recorded(sp Spec, e *engine) (*results.File, Result) {
+	s := New(sp)
+	f := &results.File{}
+	for step := 1; ; step++ {
+		c, ok := s.Next()
+		if !ok {
+			return f, s.Result()
+		}
+		run, sent, ms := e.measure(s, c)
+		run.Endpoint, run.Scenario, run.Level.Step = "e", "s", step
+		run.Level.Status = s.Add(run, sent, ms).Status
+		f.Runs = append(f.Runs, *run)
+	}
 }
 
 func values(ls []Level) []float64 {
@@ -100,16 +137,16 @@ func TestSearchFindsTheSlots(t *testing.T) {
 	if got, want := values(r.Levels), []float64{1, 2, 4, 8, 16, 12, 10, 9}; !slices.Equal(got, want) {
 		t.Fatalf("levels %v, want %v", got, want)
 	}
-	if r.Capacity != 8 || r.Upper != 8 || r.Stop != vocab.Found || !r.Complete() {
-		t.Fatalf("capacity %v, upper %v, stop %s; want 8, 8, found", r.Capacity, r.Upper, r.Stop)
+	if r.Capacity != 8 || r.Lower != 8 || r.Upper != 8 || !r.Shown() || r.Stop != vocab.Found || !r.Complete() {
+		t.Fatalf("capacity %v (%v to %v), stop %s; want 8 (8 to 8), found", r.Capacity, r.Lower, r.Upper, r.Stop)
 	}
 	for _, l := range r.Levels {
 		switch {
-		case l.Value <= 8 && (!l.Passes() || l.N != 60 || l.Stopped):
-			t.Errorf("level %v: %s with %d requests, want a pass with 60", l.Value, l.Status, l.N)
-		case l.Value > 8 && (l.Status == vocab.OK || l.Limit != vocab.LimitSLO):
+		case l.Value <= 8 && (!l.Holds() || l.N != 60 || l.Stopped || l.Rounds != 1):
+			t.Errorf("level %v: %s with %d requests, want it held with 60", l.Value, l.Status, l.N)
+		case l.Value > 8 && (l.Status != vocab.Fails || l.Limit != vocab.LimitSLO):
 			t.Errorf("level %v: %s (%s), want a failure on the SLO", l.Value, l.Status, l.Limit)
-		case l.Value >= 10 && (l.Status != vocab.OverBudget || !l.Stopped || l.N > 30):
+		case l.Value >= 10 && (!l.Stopped || l.N > 30):
 			t.Errorf("level %v: %s after %d requests, want a failure with confidence stopped early", l.Value, l.Status, l.N)
 		}
 	}
@@ -163,16 +200,17 @@ func TestSearchStopsAtSaturation(t *testing.T) {
 			t.Errorf("level %v: limit %q", l.Value, l.Limit)
 		}
 	}
-	if r.Capacity != 11 || r.Upper != 11 {
+	if r.Capacity != 11 || r.Upper != 11 || r.Lower != 11 {
 		t.Errorf("capacity %v (upper %v), want 11", r.Capacity, r.Upper)
 	}
 }
 
-// A level is judged saturated against the highest passing level measured
-// before it, when at least 1.5 times as loaded: 12 against 8 (10, which
-// passes, measured after it), 10 against none (too close to 8).
+// A level is judged saturated against the highest level within the SLO
+// measured before it (held, or undecided within it on its estimates),
+// when at least 1.5 times as loaded: 12 against 8, 10 against none (too
+// close to 8).
 func TestAgainst(t *testing.T) {
-	levels := []Level{{Value: 4, Status: vocab.OK}, {Value: 8, Status: vocab.OK}, {Value: 16, Status: vocab.OverBudget}}
+	levels := []Level{{Value: 4, Status: vocab.Holds, Meets: true}, {Value: 8, Status: vocab.Undecided, Meets: true}, {Value: 16, Status: vocab.Fails}}
 	if b := Against(levels, 12); b == nil || b.Value != 8 {
 		t.Errorf("12 against %v, want 8", b)
 	}
@@ -189,7 +227,7 @@ func TestSearchErrors(t *testing.T) {
 	e := &engine{slots: 100, service: 100, ttft: 10, failEvery: 3, rng: rand.New(rand.NewPCG(7, 8))}
 	r := search(t, spec(p95(300)), e)
 	l := r.Levels[0]
-	if r.Stop != vocab.AtBottom || l.Limit != vocab.LimitErrors || l.Status != vocab.OverBudget || !l.Stopped {
+	if r.Stop != vocab.AtBottom || l.Limit != vocab.LimitErrors || l.Status != vocab.Fails || !l.Stopped {
 		t.Fatalf("stop %s; level 1: %s, %s, stopped %v after %d; want at_bottom on errors", r.Stop, l.Status, l.Limit, l.Stopped, l.N)
 	}
 }
@@ -261,7 +299,12 @@ func TestSampleCountsTheLag(t *testing.T) {
 }
 
 func TestCompare(t *testing.T) {
-	res := func(c, u float64) Result { return Result{Capacity: c, Upper: u, Shards: 1, Stop: vocab.Found} }
+	res := func(c, u float64) Result {
+		return Result{Capacity: c, Lower: c, Upper: u, Shards: 1, Stop: vocab.Found}
+	}
+	est := func(c, l, u float64) Result {
+		return Result{Capacity: c, Lower: l, Upper: u, Shards: 1, Stop: vocab.Found}
+	}
 	for _, c := range []struct {
 		name       string
 		base, head Result
@@ -275,8 +318,14 @@ func TestCompare(t *testing.T) {
 		{"more", res(6, 6), res(8, 8), vocab.Improvement},
 		{"none passes on head", res(8, 8), res(math.NaN(), 0), vocab.Regression},
 		{"none passes on head, not shown to fail", res(8, 8), res(math.NaN(), 64), vocab.Inconclusive},
-		{"cut", res(8, 8), Result{Capacity: 8, Upper: 8, Shards: 1, Stop: vocab.Capped}, vocab.Inconclusive},
-		{"sharded", Result{Capacity: 8, Upper: 8, Shards: 4, Stop: vocab.Found}, res(32, 32), vocab.OK},
+		{"cut", res(8, 8), Result{Capacity: 8, Lower: 8, Upper: 8, Shards: 1, Stop: vocab.Capped}, vocab.Inconclusive},
+		{"sharded", Result{Capacity: 8, Lower: 8, Upper: 8, Shards: 4, Stop: vocab.Found}, res(32, 32), vocab.OK},
+		// A capacity on its point estimates is not a confident one: the
+		// base must be shown to hold above the head's interval.
+		{"the base's capacity on its estimate", est(8, math.NaN(), 8), res(6, 6), vocab.Inconclusive},
+		{"the base shown to hold lower", est(8, 7, 8), res(6, 6), vocab.Regression},
+		{"the base shown to hold within the tolerance", est(8, 6, 8), res(6, 6), vocab.Inconclusive},
+		{"the head on its estimate, below", res(8, 8), est(6, math.NaN(), 6), vocab.Regression},
 	} {
 		if got := Compare(c.base, c.head, 0.10).Status; got != c.want {
 			t.Errorf("%s: %s, want %s", c.name, got, c.want)
@@ -289,25 +338,13 @@ func TestCompare(t *testing.T) {
 func TestReplay(t *testing.T) {
 	e := &engine{slots: 8, service: 1000, ttft: 100, rng: rand.New(rand.NewPCG(11, 12))}
 	sp := spec(p95(300))
-	s := New(sp)
-	f := &results.File{}
-	for step := 1; ; step++ {
-		c, ok := s.Next()
-		if !ok {
-			break
-		}
-		run := e.level(c, sp.Requests, sp.Hopeless)
-		run.Endpoint, run.Scenario, run.Level.Step = "e", "s", step
-		s.Add(run, len(run.Requests), 1000)
-		f.Runs = append(f.Runs, *run)
-	}
-	live := s.Result()
+	f, live := recorded(sp, e)
 	rec := live.Record("e", "s", "", "")
 	got, err := Replay(f, rec)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Capacity != live.Capacity || got.Upper != live.Upper || got.Stop != live.Stop || len(got.Levels) != len(live.Levels) || got.Requests != live.Requests {
+	if got.Capacity != live.Capacity || got.Upper != live.Upper || got.Lower != live.Lower || got.Stop != live.Stop || len(got.Levels) != len(live.Levels) || got.Requests != live.Requests {
 		t.Fatalf("replayed %v/%v %s (%d levels), live %v/%v %s (%d levels)", got.Capacity, got.Upper, got.Stop, len(got.Levels), live.Capacity, live.Upper, live.Stop, len(live.Levels))
 	}
 	f.Runs[4].Level.Value = 15
@@ -336,11 +373,21 @@ func TestMostLevels(t *testing.T) {
 	if got := sp.MostRequests(); got != 500 {
 		t.Errorf("MostRequests with a cap = %d, want 500", got)
 	}
-	// The longest path of any capacity of the engine model is no longer.
+	// At its default cap (the most levels measured once each), no search
+	// of the engine model is cut, whatever it measures again.
+	sp = spec(p95(200))
+	sp.MaxRequests = sp.MostRequests()
+	again := 0
 	for slots := 1; slots <= 70; slots++ {
 		e := &engine{slots: slots, service: 1000, ttft: 100, rng: rand.New(rand.NewPCG(uint64(slots), 1))}
-		if r := search(t, spec(p95(200)), e); len(r.Levels) > 12 {
-			t.Errorf("%d slots: %d levels", slots, len(r.Levels))
+		r := search(t, sp, e)
+		if !r.Complete() || r.Requests > sp.MaxRequests {
+			t.Errorf("%d slots: %s after %d requests (cap %d)", slots, r.Stop, r.Requests, sp.MaxRequests)
 		}
+		again += len(r.Steps) - len(r.Levels)
 	}
+	if again == 0 {
+		t.Error("no level of 70 searches was measured again")
+	}
+	t.Logf("%d levels measured again in 70 searches", again)
 }

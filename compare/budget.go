@@ -38,6 +38,22 @@ type BudgetTest struct {
 	Status vocab.Status
 }
 
+// MissShare is the share of requests the budget allows to miss it: 1 − q
+// for a latency's q-quantile, the rate for errors, 1 − the floor for
+// goodput; NaN for a statistic that allows no share (a mean).
+func (b Budget) MissShare() float64 {
+	switch b.Metric {
+	case vocab.Errors:
+		return b.Value
+	case vocab.Goodput:
+		return 1 - b.Value
+	}
+	if q, ok := b.Stat.Quantile(); ok && slices.Contains(vocab.Latencies, b.Metric) {
+		return 1 - q
+	}
+	return math.NaN()
+}
+
 // TestBudget is the budget check of b on s, one-sided at alpha. slos is
 // the per-request SLO a goodput floor counts misses of. A budget on a mean
 // has no distribution-free test, and a metric no successful request
@@ -51,21 +67,20 @@ func TestBudget(s *Sample, b Budget, slos []SLO, alpha float64) BudgetTest {
 	switch {
 	case b.Metric == vocab.Errors:
 		t.Value, _ = failRate(s)
-		t.Share = b.Value
+		t.Share = b.MissShare()
 		t.Miss = int(math.Round(t.Value * float64(t.N)))
 	case b.Metric == vocab.Goodput:
 		t.Value = goodShare(s, slos)
-		t.Share = 1 - b.Value
+		t.Share = b.MissShare()
 		t.Miss = t.N - int(math.Round(t.Value*float64(t.N)))
 	default:
-		q, ok := b.Stat.Quantile()
-		ok = ok && slices.Contains(vocab.Latencies, b.Metric)
+		q, _ := b.Stat.Quantile()
 		vs := okValues(s, b.Metric)
-		if !ok || len(vs) == 0 {
+		if math.IsNaN(b.MissShare()) || len(vs) == 0 {
 			return t // not a latency's quantile, or not observed: never shown to hold
 		}
 		t.Value = Quantile(vs, q)
-		t.Share = 1 - q
+		t.Share = b.MissShare()
 		t.Miss = latencyMisses(s, b.Metric, b.Value)
 	}
 	t.Status = t.decide(alpha)
@@ -85,8 +100,15 @@ func latencyMisses(s *Sample, m vocab.Metric, limit float64) int {
 }
 
 // decide is the status of the test at alpha.
-func (t BudgetTest) decide(alpha float64) vocab.Status {
+func (t BudgetTest) decide(alpha float64) vocab.Status { return t.Decide(alpha, alpha) }
+
+// Decide is the status of the test shown within the budget at holdAlpha
+// and beyond it at failAlpha (a capacity search's later looks at a level
+// decide at smaller alphas: LookAlphas).
+func (t BudgetTest) Decide(holdAlpha, failAlpha float64) vocab.Status {
 	switch {
+	case t.N == 0:
+		return vocab.Inconclusive
 	case !(t.Share > 0 && t.Share < 1):
 		// A budget of 0 % errors (or 100 % goodput) can be missed with
 		// confidence, never shown to hold.
@@ -94,12 +116,27 @@ func (t BudgetTest) decide(alpha float64) vocab.Status {
 			return vocab.OverBudget
 		}
 		return vocab.Inconclusive
-	case binomialCDF(t.N, t.Share)[t.Miss] <= alpha:
+	case binomialCDF(t.N, t.Share)[t.Miss] <= holdAlpha:
 		return vocab.OK
-	case binomialUpper(t.N, t.Miss, t.Share) <= alpha:
+	case binomialUpper(t.N, t.Miss, t.Share) <= failAlpha:
 		return vocab.OverBudget
 	}
 	return vocab.Inconclusive
+}
+
+// Meets reports whether the test's point estimate is within the budget:
+// the share of requests that missed it at most the share it allows and,
+// for a latency, the statistic itself within it (a budget on what no
+// request observed is not met).
+func (t BudgetTest) Meets() bool {
+	if t.N == 0 || float64(t.Miss) > t.Share*float64(t.N)+1e-9 {
+		return false
+	}
+	switch t.Budget.Metric {
+	case vocab.Errors, vocab.Goodput:
+		return true
+	}
+	return t.Value <= t.Budget.Value
 }
 
 // MaxMisses is the most misses of n requests with which the budget still

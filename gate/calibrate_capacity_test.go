@@ -35,10 +35,11 @@ func noisyEngine(slots int) sim.Profile {
 
 // capOutcome is one A/B capacity run of the calibration.
 type capOutcome struct {
-	status     vocab.Status
-	base, head float64
-	requests   int
-	virtual    time.Duration
+	status               vocab.Status
+	base, head           float64
+	baseShown, headShown bool // the capacity a level shown to hold (not only on its estimates)
+	requests             int
+	virtual              time.Duration
 }
 
 // capRun is latgate ab's capacity search of a base and a head server on
@@ -64,6 +65,7 @@ func capRun(t *testing.T, seed uint64, baseSlots, headSlots, perLevel int, slo s
 		}
 		c := changes[0]
 		out.status, out.base, out.head = c.Status, c.Base.Result.Capacity, c.Head.Result.Capacity
+		out.baseShown, out.headShown = c.Base.Result.Shown(), c.Head.Result.Shown()
 		out.requests = c.Base.Result.Requests + c.Head.Result.Requests
 	})
 	return out
@@ -97,7 +99,7 @@ func TestCalibrationCapacity(t *testing.T) {
 	}
 	start := time.Now()
 	var b strings.Builder
-	b.WriteString("| SLO | condition | regression | inconclusive | ok | improvement | base capacity (share) | head capacity (share) | requests per A/B run (median) | virtual time (median) |\n|---|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| SLO | condition | regression | inconclusive | ok | improvement | base capacity (share) | head capacity (share) | shown to hold (base, head) | requests per A/B run (median) | virtual time (median) |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, slo := range capSLOs {
 		for _, c := range capConditions {
 			outs := capRuns(*calReps, func(i int) capOutcome {
@@ -169,18 +171,29 @@ func capRow(name string, outs []capOutcome) string {
 		return strings.Join(parts, ", ")
 	}
 	reqs, virt := make([]float64, len(outs)), make([]float64, len(outs))
+	bs, hs := 0, 0
 	for i, o := range outs {
 		reqs[i], virt[i] = float64(o.requests), o.virtual.Seconds()
+		bs, hs = bs+b2i(o.baseShown), hs+b2i(o.headShown)
 	}
 	slices.Sort(reqs)
 	slices.Sort(virt)
-	return fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s | %.0f | %.0f s |", name, share(vocab.Regression), share(vocab.Inconclusive), share(vocab.OK), share(vocab.Improvement),
-		dist(func(o capOutcome) float64 { return o.base }), dist(func(o capOutcome) float64 { return o.head }), reqs[len(reqs)/2], virt[len(virt)/2])
+	return fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s | %.1f %%, %.1f %% | %.0f | %.0f s |", name, share(vocab.Regression), share(vocab.Inconclusive), share(vocab.OK), share(vocab.Improvement),
+		dist(func(o capOutcome) float64 { return o.base }), dist(func(o capOutcome) float64 { return o.head }), 100*float64(bs)/n, 100*float64(hs)/n,
+		reqs[len(reqs)/2], virt[len(virt)/2])
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // searchOutcome is one capacity search of the cost study.
 type searchOutcome struct {
 	capacity         float64
+	shown            bool
 	requests, levels int
 	virtual          time.Duration
 }
@@ -202,6 +215,7 @@ func searchRun(t *testing.T, seed uint64, perLevel int, slo string) searchOutcom
 		out.capacity, out.requests, out.levels = math.NaN(), rec.Requests, len(levelsOf(f))
 		if rec.Capacity != nil {
 			out.capacity = *rec.Capacity
+			out.shown = rec.Lower != nil && *rec.Lower == *rec.Capacity
 		}
 	})
 	return out
@@ -227,13 +241,13 @@ func trueCapacity(t *testing.T, budget float64) int {
 // of requests per level, and how often it lands within one level of the
 // true capacity.
 func costStudy(t *testing.T, b *strings.Builder) {
-	b.WriteString("\n| SLO | true capacity | requests per level | within one level | exact | requests (median) | levels (median) | virtual time (median) | latgate's CPU per search |\n|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("\n| SLO | true capacity | requests per level | within one level | exact | shown to hold | none found | requests (median) | measurements (median) | virtual time (median) | latgate's CPU per search |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, slo := range []struct {
 		name, yaml string
 		ms         float64
 	}{{"ttft p95 ≤ 300 ms", "{ttft: {p95: 300ms}}", 300}, {"ttft p95 ≤ 210 ms", "{ttft: {p95: 210ms}}", 210}} {
 		truth := float64(trueCapacity(t, slo.ms))
-		for _, n := range []int{59, 60, 80, 120, 240} {
+		for _, n := range []int{40, 60, 80, 120, 240} {
 			start := time.Now()
 			outs := make([]searchOutcome, *calReps)
 			capRuns(*calReps, func(i int) capOutcome {
@@ -241,7 +255,7 @@ func costStudy(t *testing.T, b *strings.Builder) {
 				return capOutcome{}
 			})
 			cpu := time.Since(start) * time.Duration(runtime.GOMAXPROCS(0)) / time.Duration(*calReps)
-			within, exact := 0, 0
+			within, exact, shown, none := 0, 0, 0, 0
 			var reqs, levels, virt []float64
 			for _, o := range outs {
 				if math.Abs(o.capacity-truth) <= 1 {
@@ -250,10 +264,11 @@ func costStudy(t *testing.T, b *strings.Builder) {
 				if o.capacity == truth {
 					exact++
 				}
+				shown, none = shown+b2i(o.shown), none+b2i(math.IsNaN(o.capacity))
 				reqs, levels, virt = append(reqs, float64(o.requests)), append(levels, float64(o.levels)), append(virt, o.virtual.Seconds())
 			}
 			pct := func(k int) string { return fmt.Sprintf("%.1f %%", 100*float64(k)/float64(len(outs))) }
-			fmt.Fprintf(b, "| %s | %g | %d | %s | %s | %.0f | %.0f | %.0f s | %s |\n", slo.name, truth, n, pct(within), pct(exact),
+			fmt.Fprintf(b, "| %s | %g | %d | %s | %s | %s | %s | %.0f | %.0f | %.0f s | %s |\n", slo.name, truth, n, pct(within), pct(exact), pct(shown), pct(none),
 				median(reqs), median(levels), median(virt), cpu.Round(time.Millisecond))
 		}
 	}

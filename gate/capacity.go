@@ -172,8 +172,9 @@ func (ss *sideSearch) capWords() string {
 	return fmt.Sprintf("capacity.max_duration (%s) reached", time.Duration(ss.spec.MaxDurationMs*1e6).Round(time.Second))
 }
 
-// level measures one level of ss at load v: a group of the runner, its
-// records into the sink as group gi, stopped early once hopeless.
+// level measures one level of ss at load v (its first measurement, or
+// again): a group of the runner, its records into the sink as group gi, a
+// first measurement stopped early once hopeless.
 func (m *measurement) level(ctx context.Context, r *probe.Runner, sofar probe.Result, sk *sink, ss *sideSearch, v float64, cfg, baseCfg *suite.Config) probe.Result {
 	sc := ss.pl.scenario
 	sc.Concurrency, sc.Rate = 0, 0
@@ -182,8 +183,13 @@ func (m *measurement) level(ctx context.Context, r *probe.Runner, sofar probe.Re
 	} else {
 		sc.Concurrency = int(v)
 	}
+	round, n := ss.s.Round(v)
+	sc.Requests = n
 	gi := len(m.plan)
-	lp := &levelPlan{side: ss.side, label: results.Level{Vary: ss.spec.Vary, Value: v, Step: len(ss.s.Levels()) + 1}}
+	lp := &levelPlan{side: ss.side, label: results.Level{Vary: ss.spec.Vary, Value: v, Step: len(ss.s.Steps()) + 1}}
+	if round > 1 {
+		lp.label.Round = round
+	}
 	m.plan = append(m.plan, planned{scenario: sc, endpoint: ss.pl.endpoint, level: lp})
 	variant, c := vocab.Side(""), cfg // the records' variant: the sink keeps the base's apart
 	if ss.side == vocab.Base {
@@ -191,9 +197,11 @@ func (m *measurement) level(ctx context.Context, r *probe.Runner, sofar probe.Re
 	}
 	sk.grow(priceOf(c, ss.pl.endpoint.Model))
 	run := func() *results.Run { return &results.Run{Level: &lp.label, Requests: sk.of(gi, variant)} }
-	g := probe.Group{Request: ss.req, Prepare: ss.prepare, Requests: ss.spec.Requests, Warmup: ss.spec.Warmup,
-		Concurrency: sc.Concurrency, Rate: sc.Rate, MaxInFlight: sc.MaxInFlight,
-		MinRequests: capacity.Batch, Batch: capacity.Batch, Decide: func(int) bool { return ss.spec.Hopeless(run()) }}
+	g := probe.Group{Request: ss.req, Prepare: ss.prepare, Requests: n, Warmup: ss.spec.Warmup,
+		Concurrency: sc.Concurrency, Rate: sc.Rate, MaxInFlight: sc.MaxInFlight}
+	if round == 1 {
+		g.MinRequests, g.Batch, g.Decide = capacity.Batch, capacity.Batch, func(int) bool { return ss.spec.Hopeless(run()) }
+	}
 	m.groups = append(m.groups, g)
 	lr, reached := m.levelRunner(r, sofar, sk, gi, variant, cfg)
 	if reached != nil {
@@ -215,7 +223,7 @@ func (m *measurement) level(ctx context.Context, r *probe.Runner, sofar probe.Re
 		onRecord(g, rec, warmup)
 	}
 	res := lr.Run(ctx, []probe.Group{g})
-	ss.s.Add(run(), res.Sent, float64(last.Sub(first))/1e6)
+	lp.label.Status = ss.s.Add(run(), res.Sent, float64(last.Sub(first))/1e6).Status
 	return res
 }
 

@@ -53,8 +53,14 @@ func Validate(env Env, o ValidateOptions) error {
 		upTo = "up to " // a capacity search stops when it has its answer
 	}
 	note := ""
+	// latgate ab (and the Action's mode ab) measures the suite on both
+	// sides: a suite run takes may still be more than ab's cap allows.
+	if _, err := planMeasure(cfg, cfg); err != nil {
+		fmt.Fprintf(env.Stderr, "latgate: warning: latgate ab with this suite on both sides would refuse it before any request: %v\n", err)
+		note = " (ab refuses it: see the warning)"
+	}
 	if o.SkipEnv {
-		note = "; API keys and ${VAR}s not checked (--skip-env)"
+		note += "; API keys and ${VAR}s not checked (--skip-env)"
 	}
 	fmt.Fprintf(env.Stdout, "%s: valid: %s, %s; a run sends %s%d requests (warmup included), latgate ab %s%d%s\n",
 		o.Config, count(ends, "endpoint"), count(scens, "scenario"), upTo, n, upTo, 2*n, note)

@@ -4,7 +4,10 @@ package report
 // gives it ("holds 6 users at TTFT p95 ≤ 150 ms (6 to 6); base 8 (8 to 8):
 // -25%"), what stopped it above the capacity, its goodput, and per level
 // the points of the latency–load curve. Package capacity decides the search
-// and the comparison; these are their words and figures.
+// and the comparison; these are their words and figures. A capacity only
+// within the SLO on its point estimates says so ("6 users at … on its
+// estimates, not shown with confidence (2 to 7)"), and an interval with no
+// level shown to hold says what it knows ("at most 7").
 
 import (
 	"cmp"
@@ -60,16 +63,33 @@ type LevelPoint struct {
 	TTFT, ITL Stage
 }
 
+// capacityHeading is what a capacity is, as the reports head their
+// searches.
+const capacityHeading = "Capacity at the SLO (the highest load within every objective: shown to hold with confidence, or within it on its point estimates and not shown to fail)"
+
 // CapacitySideOf is the side of search rec of f that r decided (Replay):
-// each of its levels with its run's latencies.
+// each of its levels with the latencies of its runs (every measurement of
+// it).
 func CapacitySideOf(f *results.File, rec results.Search, r capacity.Result) CapacitySide {
 	side := CapacitySide{Result: r, Why: rec.StopReason}
-	runs := f.Levels(rec)
-	for i, lv := range r.Levels {
+	byStep := map[int]*results.Run{}
+	for _, run := range f.Levels(rec) {
+		byStep[run.Level.Step] = run
+	}
+	for _, lv := range r.Levels {
 		p := LevelPoint{Level: lv, Load: lv.Value * float64(max(r.Shards, 1)), TTFT: stage("TTFT", nil), ITL: stage("ITL", nil)}
-		if i < len(runs) {
-			s := capacity.SampleOf(runs[i])
-			p.Step, p.TTFT, p.ITL = runs[i].Level.Step, stage("TTFT", s.Values[vocab.TTFT]), stage("ITL", s.Values[vocab.ITL])
+		var pooled results.Run
+		for _, st := range lv.Steps {
+			if run := byStep[st]; run != nil {
+				pooled.Level, pooled.Requests = run.Level, append(pooled.Requests, run.Requests...)
+				if p.Step == 0 {
+					p.Step = st
+				}
+			}
+		}
+		if pooled.Level != nil {
+			s := capacity.SampleOf(&pooled)
+			p.TTFT, p.ITL = stage("TTFT", s.Values[vocab.TTFT]), stage("ITL", s.Values[vocab.ITL])
 		}
 		side.Levels = append(side.Levels, p)
 	}
@@ -117,7 +137,9 @@ func SLOText(slo []compare.Budget) string {
 }
 
 // Holds says what side s's search found: "holds 6 users at TTFT p95 ≤
-// 150 ms (6 to 7)"; a cut search says so, and is never a pass.
+// 150 ms (6 to 7)", "6 users at TTFT p95 ≤ 800 ms on its estimates, not
+// shown with confidence (2 to 7)"; a cut search says so, and is never a
+// pass.
 func (s CapacitySide) Holds() string {
 	r := s.Result
 	slo := SLOText(r.Spec.SLO)
@@ -125,15 +147,50 @@ func (s CapacitySide) Holds() string {
 	case !r.Complete():
 		out := "cut before it ended (" + s.cutWhy() + "): never a pass"
 		if !math.IsNaN(r.Capacity) {
-			out += "; " + s.load(r.Capacity) + " passed so far"
+			out += "; " + s.load(r.Capacity) + " within the SLO so far"
 		}
 		return out
 	case math.IsNaN(r.Capacity):
-		return fmt.Sprintf("holds no load at %s: the lowest, %s, does not", slo, s.load(r.Spec.From))
-	case r.Stop == vocab.AtTop:
+		return fmt.Sprintf("holds no load at %s: the lowest, %s, %s", slo, s.load(r.Spec.From), s.bottomWords())
+	case r.Stop == vocab.AtTop && r.Shown():
 		return fmt.Sprintf("holds at least %s at %s, the top of the range", s.load(r.Capacity), slo)
+	case r.Stop == vocab.AtTop:
+		return fmt.Sprintf("at least %s at %s on its estimates, the top of the range, not shown with confidence (%s)", s.load(r.Capacity), slo, s.shownTo())
+	case r.Shown():
+		return fmt.Sprintf("holds %s at %s (%s)", s.load(r.Capacity), slo, s.interval())
 	}
-	return fmt.Sprintf("holds %s at %s (%s to %s)", s.load(r.Capacity), slo, s.num(r.Capacity), s.num(r.Upper))
+	return fmt.Sprintf("%s at %s on its estimates, not shown with confidence (%s)", s.load(r.Capacity), slo, s.interval())
+}
+
+// interval is the capacity's interval: "6 to 7", from the highest level
+// shown to hold to one step below the lowest shown to fail; "at most 7"
+// when none is shown to hold.
+func (s CapacitySide) interval() string {
+	r := s.Result
+	if math.IsNaN(r.Lower) {
+		return "at most " + s.num(r.Upper)
+	}
+	return s.num(r.Lower) + " to " + s.num(r.Upper)
+}
+
+// shownTo is how far a capacity at the top of the range on its estimates
+// is shown to hold: "shown to hold up to 32", "none shown to hold".
+func (s CapacitySide) shownTo() string {
+	if math.IsNaN(s.Result.Lower) {
+		return "none shown to hold"
+	}
+	return "shown to hold up to " + s.num(s.Result.Lower)
+}
+
+// bottomWords says how the lowest level is not within the SLO: "fails
+// it", "is over it on its estimates (not shown with confidence)".
+func (s CapacitySide) bottomWords() string {
+	for _, l := range s.Levels {
+		if l.Value == s.Result.Spec.From && l.Status == vocab.Undecided {
+			return "is over it on its estimates (not shown with confidence)"
+		}
+	}
+	return "fails it"
 }
 
 // cutWhy is what cut a cut search.
@@ -145,7 +202,7 @@ func (s CapacitySide) cutWhy() string {
 }
 
 // short is the side's capacity as the base's part of a row: "8 (8 to 8)",
-// "at least 32", "none", "cut".
+// "6 on its estimates (at most 7)", "at least 32", "none", "cut".
 func (s CapacitySide) short() string {
 	r := s.Result
 	switch {
@@ -153,21 +210,25 @@ func (s CapacitySide) short() string {
 		return "cut (" + s.cutWhy() + ")"
 	case math.IsNaN(r.Capacity):
 		return "none"
-	case r.Stop == vocab.AtTop:
+	case r.Stop == vocab.AtTop && r.Shown():
 		return "at least " + s.num(r.Capacity)
+	case r.Stop == vocab.AtTop:
+		return "at least " + s.num(r.Capacity) + " on its estimates (" + s.shownTo() + ")"
+	case !r.Shown():
+		return s.num(r.Capacity) + " on its estimates (" + s.interval() + ")"
 	}
-	return fmt.Sprintf("%s (%s to %s)", s.num(r.Capacity), s.num(r.Capacity), s.num(r.Upper))
+	return fmt.Sprintf("%s (%s)", s.num(r.Capacity), s.interval())
 }
 
-// limit is the level that ended the search upward: the lowest that did
-// not pass above the capacity (from, when none passed); nil when every
-// level passed.
+// limit is the level that ended the search upward: the lowest not within
+// the SLO above the capacity (from, when none is within it); nil when
+// every level measured is within it.
 func (s CapacitySide) limit() *LevelPoint {
 	var out *LevelPoint
 	for i := range s.Levels {
 		l := &s.Levels[i]
 		above := math.IsNaN(s.Result.Capacity) || l.Value > s.Result.Capacity
-		if !l.Passes() && above && (out == nil || l.Value < out.Value) {
+		if !l.Meets && above && (out == nil || l.Value < out.Value) {
 			out = l
 		}
 	}
@@ -190,41 +251,30 @@ func (s CapacitySide) Above() string {
 	switch l.Limit {
 	case vocab.LimitSaturated:
 		out := at + fmt.Sprintf("saturated, %s requests/s", rate(l.Throughput))
-		if b := s.against(l); b != nil {
-			out += fmt.Sprintf(" against %s at %s: throughput rose less than a quarter of the added load", rate(b.Throughput), s.load(b.Value))
+		if l.AgainstLoad > 0 {
+			out += fmt.Sprintf(" against %s at %s: throughput rose less than a quarter of the added load", rate(l.AgainstRPS), s.load(l.AgainstLoad))
 		}
 		return out
 	case vocab.LimitErrors:
 		return at + fmt.Sprintf("%d of %d requests failed", l.Failed, l.N)
 	}
 	for _, t := range l.Tests {
-		if t.Status == vocab.OK {
+		if t.Status == vocab.OK || t.Status != vocab.OverBudget && t.Meets() {
 			continue
 		}
 		what := "over the SLO"
 		if t.Status != vocab.OverBudget {
-			what = "not shown within the SLO"
+			what = "over the SLO on its estimate, not shown with confidence"
 		}
 		out := at + statText(t) + ", " + what
 		if l.Stopped {
 			out += fmt.Sprintf(", stopped after %d requests", l.N)
+		} else if l.Rounds > 1 {
+			out += fmt.Sprintf(", %d requests in %d measurements", l.N, l.Rounds)
 		}
 		return out
 	}
-	return at + "does not pass"
-}
-
-// against is the level the search judged l saturated against
-// (capacity.Against of the levels measured before it).
-func (s CapacitySide) against(l *LevelPoint) *capacity.Level {
-	var before []capacity.Level
-	for i := range s.Levels {
-		if &s.Levels[i] == l {
-			break
-		}
-		before = append(before, s.Levels[i].Level)
-	}
-	return capacity.Against(before, l.Value)
+	return at + "not within the SLO"
 }
 
 // statText is an objective's statistic at a level: "TTFT p95 172 ms",
@@ -419,24 +469,31 @@ func capacityHeadline(cs []Capacity, esc func(string) string) string {
 	return strings.Join(parts, ", ") + " in " + plural(len(cs), "capacity search", "capacity searches") + "; worst: " + row
 }
 
-// LevelWords is a level's decision in words: "passes", "over the SLO",
-// "not shown to hold", "errors", "saturated"; "(stopped early)" after a
-// level stopped once it could not pass.
+// LevelWords is a level's decision in words: "holds", "fails: over the
+// SLO", "fails: errors", "fails: saturated", "undecided, within on its
+// estimates", "undecided, over on its estimates"; "(stopped early)" after
+// a level stopped once it could not hold, "(measured 2 times)" after one
+// measured again.
 func (l LevelPoint) LevelWords() string {
-	w := "passes"
+	w := "holds"
 	switch {
-	case l.Passes():
-	case l.Limit == vocab.LimitSaturated:
-		w = "saturated"
-	case l.Limit == vocab.LimitErrors:
-		w = "too many errors"
-	case l.Status == vocab.OverBudget:
-		w = "over the SLO"
+	case l.Holds():
+	case l.Status == vocab.Fails && l.Limit == vocab.LimitSaturated:
+		w = "fails: saturated"
+	case l.Status == vocab.Fails && l.Limit == vocab.LimitErrors:
+		w = "fails: errors"
+	case l.Status == vocab.Fails:
+		w = "fails: over the SLO"
+	case l.Meets:
+		w = "undecided, within on its estimates"
 	default:
-		w = "not shown to hold"
+		w = "undecided, over on its estimates"
 	}
 	if l.Stopped {
 		w += " (stopped early)"
+	}
+	if l.Rounds > 1 {
+		w += fmt.Sprintf(" (measured %d times)", l.Rounds)
 	}
 	return w
 }

@@ -19,6 +19,8 @@ type slotServer struct {
 	slots                int
 	ttft, prefill, itl   float64
 	failEvery, failAbove int // every failEvery-th request fails above failAbove users (0: none)
+	slowEvery            int // every slowEvery-th request's first token comes slow ms later (0: none)
+	slow                 float64
 }
 
 // level measures n requests at load: users at once (closed loop: each
@@ -49,6 +51,9 @@ func (sv slotServer) level(rng *rand.Rand, name [2]string, vary vocab.Vary, load
 			}
 		}
 		first := start - sent + sv.ttft*math.Exp(0.15*rng.NormFloat64()) + sv.prefill*float64(batch)
+		if sv.slowEvery > 0 && (i+step)%sv.slowEvery == 0 {
+			first += sv.slow
+		}
 		q := results.Request{SentMs: sent, ITLMs: []float64{}}
 		if sv.failEvery > 0 && load > float64(sv.failAbove) && i%sv.failEvery == 0 {
 			q.Error, q.Failure, q.Status = "HTTP 503: overloaded", vocab.HTTPStatus, 503
@@ -77,9 +82,13 @@ func (sv slotServer) search(rng *rand.Rand, f *results.File, name [2]string, spe
 	step := 0
 	for v, ok := s.Next(); ok; v, ok = s.Next() {
 		step++
-		run := sv.level(rng, name, spec.Vary, v, step, spec.Requests, variant)
+		round, n := s.Round(v)
+		run := sv.level(rng, name, spec.Vary, v, step, n, variant)
+		if round > 1 {
+			run.Level.Round = round
+		}
 		f.Runs = append(f.Runs, run)
-		s.Add(&f.Runs[len(f.Runs)-1], spec.Requests+spec.Warmup, spanMs(&run))
+		run.Level.Status = s.Add(&f.Runs[len(f.Runs)-1], n+spec.Warmup, spanMs(&run)).Status
 	}
 	r := s.Result()
 	if r.Complete() {
@@ -121,7 +130,23 @@ var capacityCases = map[string]func(rng *rand.Rand) []Capacity{
 		capped.MaxRequests = 150
 		cb := slotServer{slots: 8, ttft: 180, prefill: 12, itl: 14, failEvery: 4, failAbove: 4}.search(rng, f, name, spec, vocab.Base, "")
 		ch := slotServer{slots: 8, ttft: 180, prefill: 12, itl: 14}.search(rng, f, name, capped, vocab.Head, "max_requests <b>150</b> | `x` reached")
-		return []Capacity{ab, alone, compareCapacity(name, cb, &ch)}
+		hostile := compareCapacity(name, cb, &ch)
+
+		// One request in 50 is slow: few levels are shown to hold at 60
+		// requests, and the capacity is the highest within the SLO on its
+		// estimates, its interval from the highest shown to hold; an A/B
+		// run of the same server with a cap that leaves no room to
+		// measure a level again.
+		f, name = &results.File{}, [2]string{"gpu-pool", "chat-spikes"}
+		spiky := spec
+		spiky.SLO = []compare.Budget{{Metric: vocab.TTFT, Stat: vocab.P95, Value: 800}}
+		spiky.MaxRequests = spiky.MostRequests()
+		sv := slotServer{slots: 8, ttft: 400, prefill: 12, itl: 14, slowEvery: 50, slow: 700}
+		eb := sv.search(rng, f, name, spiky, vocab.Base, "")
+		tight := spiky
+		tight.MaxRequests = 600
+		eh := sv.search(rng, f, name, tight, vocab.Head, "")
+		return []Capacity{ab, alone, hostile, compareCapacity(name, eb, &eh)}
 	},
 }
 

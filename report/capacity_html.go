@@ -13,7 +13,7 @@ import (
 // the SLO line, the capacity marks, a level that does not pass (hollow).
 const capacityCSS = `svg .slo{stroke:var(--bad);stroke-dasharray:6 3;stroke-width:1.5}svg text.slo{fill:var(--bad);paint-order:stroke;stroke:var(--panel);stroke-width:3px;stroke-dasharray:none}
 svg .capm{stroke-width:2}svg .capm.cur{stroke:var(--cur)}svg .capm.base{stroke:var(--base);stroke-dasharray:3 2}svg text.capl{fill:var(--fg)}
-svg .p50{stroke-dasharray:5 3}svg .lpt.cur{fill:var(--cur);stroke:var(--cur)}svg .lpt.base{fill:var(--base);stroke:var(--base)}svg .lpt.miss{fill:var(--bg);stroke-width:1.5}
+svg .p50{stroke-dasharray:5 3}svg .lpt.cur{fill:var(--cur);stroke:var(--cur)}svg .lpt.base{fill:var(--base);stroke:var(--base)}svg .lpt.miss{fill:var(--bg);stroke-width:1.5}svg .lpt.undecided{fill-opacity:.35;stroke-width:1.5}
 svg .capband{fill:var(--band)}svg text.capl{paint-order:stroke;stroke:var(--panel);stroke-width:3px}
 .ccurve{max-width:350px}.ccurve .legend>span{white-space:normal;display:inline-block}`
 
@@ -28,7 +28,7 @@ func (p *page) capacitySummary() {
 	if len(cs) == 0 {
 		return
 	}
-	p.s("<h3>Capacity at the SLO (the highest load at which every objective holds with confidence)</h3>\n")
+	p.s("<h3>" + capacityHeading + "</h3>\n")
 	p.s("<table class=\"cards capacity\"><tr><th>capacity @ endpoint</th><th>capacity at the SLO</th><th>above it</th><th>goodput within the SLO</th><th>status</th></tr>\n")
 	for i, c := range cs {
 		d := c.details()
@@ -170,7 +170,8 @@ const curveW = 330.0
 
 // curve draws one chart of c against the load: per side its p95 (solid)
 // and p50 (dashed) of metric m, or its throughput (solid) and goodput
-// (dashed); each level a point, hollow when it does not pass; the SLO's
+// (dashed); each level a point, hollow when it is not within the SLO, pale
+// when it is undecided and within it on its estimates; the SLO's
 // objectives on m as red dashed lines; the capacity of each side a
 // vertical line, the head's interval shaded.
 func (p *page) curve(c Capacity, m vocab.Metric, title, unit string) {
@@ -211,8 +212,8 @@ func (p *page) curve(c Capacity, m vocab.Metric, title, unit string) {
 
 // capacityMarks draws each side's capacity as a vertical line labelled
 // with it, at the top of the chart a line each (the head's first): left of
-// its line, or right where there is no room; the head's interval
-// (capacity to upper) shaded.
+// its line, or right where there is no room; the head's interval (from the
+// highest level shown to hold, or the axis when none is, to upper) shaded.
 func (p *page) capacityMarks(x, y axis, sides []curveSide) {
 	for k := len(sides) - 1; k >= 0; k-- {
 		s := sides[k]
@@ -225,8 +226,11 @@ func (p *page) capacityMarks(x, y axis, sides []curveSide) {
 		label := "capacity " + s.side.num(r.Capacity)
 		if s.cls == "base" {
 			label = "base " + s.side.num(r.Capacity)
-		} else if r.Upper > r.Capacity {
-			p.f("<rect class=\"capband\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>", capX, y.p1, x.at(r.Upper*sh)-capX, y.p0-y.p1)
+		} else if lo := x.p0; r.Upper > r.Capacity || !r.Shown() {
+			if !math.IsNaN(r.Lower) {
+				lo = x.at(r.Lower * sh)
+			}
+			p.f("<rect class=\"capband\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\"/>", lo, y.p1, x.at(r.Upper*sh)-lo, y.p0-y.p1)
 		}
 		tx, anchor := capX-3, "end"
 		if capX-3-6.2*float64(len(label)) < x.p0 {
@@ -260,8 +264,11 @@ func (p *page) curveLines(x, y axis, s curveSide, m vocab.Metric, hi float64) {
 			}
 			fmt.Fprintf(&path, "%s%.1f %.1f", cmd, px, py)
 			miss := ""
-			if !l.Passes() {
+			switch {
+			case !l.Meets:
 				miss = " miss"
+			case !l.Holds():
+				miss = " undecided"
 			}
 			tip := fmt.Sprintf("%s, %s: %s %s (%s)", s.name, s.side.load(l.Value), name, curveText(v, m), l.LevelWords())
 			attrs := fmt.Sprintf("class=\"lpt %s%s\" data-side=\"%s\" data-stat=\"%s\" data-load=\"%g\" data-v=\"%g\"", s.cls, miss, s.cls, name, l.Load, v)
@@ -312,7 +319,7 @@ func (p *page) curveLegend(sides []curveSide, m vocab.Metric, slo bool) {
 		color := map[string]string{"base": "var(--base)", "cur": "var(--cur)"}[s.cls]
 		p.f("<span><span class=\"sw\" style=\"background:%s\"></span>%s %s, dashed %s</span>", color, s.name, solid, dashed)
 	}
-	p.s("<span>hollow: the level does not pass</span>")
+	p.s("<span>hollow: the level is not within the SLO; pale: within it on its estimates, not shown with confidence</span>")
 	if slo {
 		p.s("<span class=\"bad\">- - SLO</span>")
 	}

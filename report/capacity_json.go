@@ -26,6 +26,8 @@ type jsonCapacity struct {
 
 type jsonSearch struct {
 	Capacity   *float64    `json:"capacity"`
+	Shown      bool        `json:"shown"`
+	Lower      *float64    `json:"lower"`
 	Upper      *float64    `json:"upper"`
 	GoodputRPS *float64    `json:"goodput_rps"`
 	GoodputTPS *float64    `json:"goodput_tps"`
@@ -41,21 +43,23 @@ type jsonSearch struct {
 }
 
 type jsonLevel struct {
-	Step          int          `json:"step"`
-	Load          float64      `json:"load"`
-	Status        vocab.Status `json:"status"`
-	Limit         vocab.Limit  `json:"limit,omitempty"`
-	N             int          `json:"n"`
-	Failed        int          `json:"failed"`
-	Stopped       bool         `json:"stopped"`
-	TTFTP50Ms     *float64     `json:"ttft_p50_ms"`
-	TTFTP95Ms     *float64     `json:"ttft_p95_ms"`
-	ITLP50Ms      *float64     `json:"itl_p50_ms"`
-	ITLP95Ms      *float64     `json:"itl_p95_ms"`
-	ThroughputRPS *float64     `json:"throughput_rps"`
-	OutputTPS     *float64     `json:"output_tps"`
-	GoodputRPS    *float64     `json:"goodput_rps"`
-	GoodputTPS    *float64     `json:"goodput_tps"`
+	Step          int               `json:"step"`
+	Load          float64           `json:"load"`
+	Status        vocab.LevelStatus `json:"status"`
+	Meets         bool              `json:"meets"`
+	Limit         vocab.Limit       `json:"limit,omitempty"`
+	N             int               `json:"n"`
+	Failed        int               `json:"failed"`
+	Measurements  int               `json:"measurements"`
+	Stopped       bool              `json:"stopped"`
+	TTFTP50Ms     *float64          `json:"ttft_p50_ms"`
+	TTFTP95Ms     *float64          `json:"ttft_p95_ms"`
+	ITLP50Ms      *float64          `json:"itl_p50_ms"`
+	ITLP95Ms      *float64          `json:"itl_p95_ms"`
+	ThroughputRPS *float64          `json:"throughput_rps"`
+	OutputTPS     *float64          `json:"output_tps"`
+	GoodputRPS    *float64          `json:"goodput_rps"`
+	GoodputTPS    *float64          `json:"goodput_tps"`
 }
 
 // capacityJSON is the verdict's capacity searches.
@@ -85,17 +89,17 @@ func searchJSON(s CapacitySide) jsonSearch {
 	r := s.Result
 	sh := float64(max(r.Shards, 1))
 	// A cut search found no capacity: what passed so far is in its levels.
-	j := jsonSearch{Capacity: num(r.Capacity, sh), Upper: num(r.Upper, sh), GoodputRPS: num(r.GoodRPS, 1), GoodputTPS: num(r.GoodTPS, 1),
+	j := jsonSearch{Capacity: num(r.Capacity, sh), Shown: r.Shown() && r.Complete(), Lower: num(r.Lower, sh), Upper: num(r.Upper, sh), GoodputRPS: num(r.GoodRPS, 1), GoodputTPS: num(r.GoodTPS, 1),
 		Stop: r.Stop, StopReason: s.Why, Complete: r.Complete(), Above: s.Above(), Shards: int(sh), Requests: r.Requests,
 		DurationMs: math.Round(r.Ms*1000) / 1000, Levels: []jsonLevel{}}
 	if math.IsNaN(r.Capacity) || !r.Complete() {
-		j.Capacity, j.Upper, j.GoodputRPS, j.GoodputTPS = nil, nil, nil, nil
+		j.Capacity, j.Lower, j.Upper, j.GoodputRPS, j.GoodputTPS = nil, nil, nil, nil, nil
 	}
 	if l := s.limit(); l != nil {
 		j.LimitedBy = l.Limit
 	}
 	for _, l := range s.Levels {
-		j.Levels = append(j.Levels, jsonLevel{Step: l.Step, Load: l.Load, Status: l.Status, Limit: l.Limit, N: l.N, Failed: l.Failed,
+		j.Levels = append(j.Levels, jsonLevel{Step: l.Step, Load: l.Load, Status: l.Status, Meets: l.Meets, Limit: l.Limit, N: l.N, Failed: l.Failed, Measurements: l.Rounds,
 			Stopped: l.Stopped, TTFTP50Ms: num(l.TTFT.P50, 1), TTFTP95Ms: num(l.TTFT.P95, 1), ITLP50Ms: num(l.ITL.P50, 1),
 			ITLP95Ms: num(l.ITL.P95, 1), ThroughputRPS: num(l.Throughput, 1), OutputTPS: num(l.Tokens, 1),
 			GoodputRPS: num(l.GoodRPS, 1), GoodputTPS: num(l.GoodTPS, 1)})

@@ -152,15 +152,20 @@ func BMF(w io.Writer, r *Report) error {
 		}
 	}
 	for _, c := range r.Capacity {
-		// The head's capacity with its interval, and its goodput; a cut
-		// search has none.
+		// The head's capacity with its interval (no lower end when no
+		// level was shown to hold), and its goodput; a cut search has
+		// none.
 		h := c.Head.Result
 		if math.IsNaN(h.Capacity) || !h.Complete() {
 			continue
 		}
 		sh := float64(max(h.Shards, 1))
-		lo, hi := round3(h.Capacity*sh), round3(h.Upper*sh)
-		ms := map[string]bmfMetric{"capacity": {Value: lo, LowerValue: &lo, UpperValue: &hi},
+		c0, hi := round3(h.Capacity*sh), round3(h.Upper*sh)
+		capm := bmfMetric{Value: c0, UpperValue: &hi}
+		if lo := round3(h.Lower * sh); !math.IsNaN(lo) {
+			capm.LowerValue = &lo
+		}
+		ms := map[string]bmfMetric{"capacity": capm,
 			"goodput-rps": {Value: round3(h.GoodRPS)}, "goodput-tps": {Value: round3(h.GoodTPS)}}
 		out[c.Endpoint+"/"+c.Scenario] = ms
 	}

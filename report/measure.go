@@ -599,6 +599,9 @@ func measurementRow(r *results.Run, sessions bool) []string {
 		if l.Vary == vocab.VaryRate {
 			scenario += "/s"
 		}
+		if l.Round > 1 {
+			scenario += fmt.Sprintf(" (measurement %d)", l.Round) // an undecided level measured again
+		}
 	}
 	row := []string{clean(r.Endpoint), clean(scenario), fmt.Sprintf("%d/%d", b.OK, b.N),
 		Millis(b.TTFT.P50), Millis(b.TTFT.P95), Millis(b.ITL.P50), Millis(b.Total.P50), Millis(b.Total.P95), Millis(b.Perceived.P95)}

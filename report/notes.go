@@ -534,9 +534,11 @@ func footnote(r *Report, esc func(string) string) string {
 	}
 	if len(r.Capacity) > 0 {
 		alpha := trimFloat(r.Capacity[0].Head.Result.Spec.Alpha)
-		out += fmt.Sprintf("Capacity: the highest load at which each objective of the SLO holds with confidence (the exact binomial test "+
-			"on the requests that missed it, one-sided at α = %s) and the throughput still rises; a capacity regression is a head capacity "+
-			"lower than the base's beyond %s%% with confidence (the highest load the head is not shown to fail, below the highest the base passes). ",
+		out += fmt.Sprintf("Capacity: the highest load within each objective of the SLO, shown to hold with confidence (the exact binomial test "+
+			"on the requests that missed it, one-sided at α = %s over a level's measurements) or, where it is not, within it on its point estimates "+
+			"and not shown to fail, with the throughput still rising; its interval runs from the highest load shown to hold to the highest not "+
+			"shown to fail. A capacity regression is a head capacity lower than the base's beyond %s%% with confidence (the highest load the head "+
+			"is not shown to fail, below the highest the base is shown to hold). ",
 			alpha, trimFloat(100*o.Tolerance))
 	}
 	return out + fmt.Sprintf("Fails on: %s. Measured by latgate.", esc(strings.Join(r.failOn(), ", ")))

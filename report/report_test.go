@@ -157,16 +157,18 @@ func TestGoldenCapacity(t *testing.T) {
 			DeltaPct   *float64 `json:"delta_pct"`
 			Head, Base *struct {
 				Capacity  *float64
+				Shown     bool
+				Lower     *float64
 				Complete  bool
 				LimitedBy string `json:"limited_by"`
 				Levels    []map[string]any
 			}
 		}
 	}
-	if err := json.Unmarshal(b.Bytes(), &v); err != nil || len(v.Capacity) != 3 {
+	if err := json.Unmarshal(b.Bytes(), &v); err != nil || len(v.Capacity) != 4 {
 		t.Fatalf("%v: %d searches", err, len(v.Capacity))
 	}
-	ab, rate, cut := v.Capacity[0], v.Capacity[1], v.Capacity[2]
+	ab, rate, cut, est := v.Capacity[0], v.Capacity[1], v.Capacity[2], v.Capacity[3]
 	switch {
 	case ab.Status != "regression" || *ab.DeltaPct != -25 || *ab.Head.Capacity != 6 || *ab.Base.Capacity != 8 || len(ab.Head.Levels) != 6:
 		t.Errorf("the A/B search: %+v", ab)
@@ -174,6 +176,13 @@ func TestGoldenCapacity(t *testing.T) {
 		t.Errorf("the rate search: %+v", rate)
 	case cut.Head.Complete || cut.Head.Capacity != nil || cut.DeltaPct != nil || cut.Base.LimitedBy != "errors":
 		t.Errorf("the cut search reads as a pass: %+v", cut)
+	case !ab.Head.Shown || *ab.Head.Lower != 6:
+		t.Errorf("the A/B search's head is not shown to hold 6: %+v", ab.Head)
+	case est.Head.Capacity == nil || *est.Head.Capacity != 8 || est.Head.Shown || est.Status != "ok" || est.Head.Levels[0]["status"] != "undecided" || est.Head.Levels[0]["meets"] != true:
+		t.Errorf("the search within its SLO on its estimates: %+v", est)
+	}
+	if !strings.Contains(b.String(), `"text": "8 users at TTFT p95 ≤ 800 ms on its estimates, not shown with confidence (at most 8); base 8 on its estimates (at most 8): +0.0%"`) {
+		t.Error("the verdict's row of the search within its SLO on its estimates does not say so")
 	}
 }
 

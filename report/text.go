@@ -205,7 +205,7 @@ func textCapacity(w io.Writer, cs []Capacity, color bool) {
 	if len(cs) == 0 {
 		return
 	}
-	fmt.Fprintln(w, "Capacity at the SLO (the highest load at which every objective holds with confidence):")
+	fmt.Fprintln(w, capacityHeading+":")
 	for _, c := range cs {
 		fmt.Fprintf(w, "%s: %s\n", clean(c.Name()), clean(c.Line()))
 		for i, d := range c.details() {

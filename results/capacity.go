@@ -18,6 +18,14 @@ type Level struct {
 	// Step is the level's place in its search, from 1: the levels are
 	// replayed in this order to decide the capacity again.
 	Step int `json:"step"`
+	// Round is which measurement of the level the run is: absent (0) for
+	// its first, 2 and 3 when the search measured an undecided level
+	// again (its runs are decided together).
+	Round int `json:"round,omitempty"`
+	// Status is the level's status after this measurement, as the search
+	// decided it (absent in files written before levels could be
+	// undecided); readers decide it again from the requests.
+	Status vocab.LevelStatus `json:"status,omitempty"`
 }
 
 // Objective is one objective of a capacity search's SLO: the statistic of
@@ -35,6 +43,10 @@ type Objective struct {
 // the capacity again from the levels (package capacity); the outcome here
 // is what the search decided when it ran.
 type Search struct {
+	// Version is the design that decided the search: 2 (levels hold, fail
+	// or are undecided; an undecided level measured again), absent (0) or
+	// 1 in files written before (a level passes or not).
+	Version  int        `json:"version,omitempty"`
 	Endpoint string     `json:"endpoint"`
 	Scenario string     `json:"scenario"`
 	Variant  vocab.Side `json:"variant,omitempty"`
@@ -60,10 +72,15 @@ type Search struct {
 	// vocab.FailedFast), said in StopReason.
 	Stop       vocab.Stop `json:"stop"`
 	StopReason string     `json:"stop_reason,omitempty"`
-	// Capacity is the highest passing level (null when none passed) and
-	// Upper the highest level not shown to fail; Goodput the requests and
-	// output tokens per second within the SLO at the capacity.
+	// Capacity is the highest level within the SLO (null when the lowest
+	// is not): one that holds, or an undecided one whose point estimates
+	// are within it (version 1: the highest passing level). Lower is the
+	// highest level at or below it shown to hold (null when none is;
+	// absent in version 1, where it is the capacity) and Upper the
+	// highest level not shown to fail; Goodput the requests and output
+	// tokens per second within the SLO at the capacity.
 	Capacity   *float64 `json:"capacity"`
+	Lower      *float64 `json:"lower,omitempty"`
 	Upper      *float64 `json:"upper"`
 	GoodputRPS *float64 `json:"goodput_rps"`
 	GoodputTPS *float64 `json:"goodput_tps"`
@@ -76,12 +93,17 @@ type Search struct {
 // levels' runs have them.
 func (s Search) Key() string { return s.Endpoint + "\x00" + s.Scenario + "\x00" + string(s.Variant) }
 
-// levelKey is the part of a run's key its level adds.
+// levelKey is the part of a run's key its level adds: its load, and which
+// measurement of it the run is after the first.
 func (r Run) levelKey() string {
 	if r.Level == nil {
 		return ""
 	}
-	return "\x00" + strconv.FormatFloat(r.Level.Value, 'g', -1, 64)
+	k := "\x00" + strconv.FormatFloat(r.Level.Value, 'g', -1, 64)
+	if r.Level.Round > 1 {
+		k += "\x00round" + strconv.Itoa(r.Level.Round)
+	}
+	return k
 }
 
 // searchKey is the key of the search a level's run belongs to.
@@ -93,6 +115,9 @@ func (r Run) searchKey() string {
 func finite(vs ...float64) bool {
 	return !slices.ContainsFunc(vs, func(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) })
 }
+
+// maxRounds bounds the measurements of a level (vocab.LevelLooks).
+var maxRounds = len(vocab.LevelLooks(1))
 
 // maxPerLevel bounds a search's requests per level (a file holds at most
 // MaxObjects objects anyway): a test over n requests costs n.
@@ -107,6 +132,9 @@ func objective(o Objective) bool {
 	_, q := o.Stat.Quantile()
 	return q && slices.Contains(vocab.Latencies, o.Metric)
 }
+
+// SearchVersion is the newest design of a search this latgate reads.
+const SearchVersion = 2
 
 // searchStops are why a search ends ("" while it has not: shards merged
 // before their search is decided again).
@@ -133,6 +161,10 @@ func (s Search) check() error {
 		return fmt.Errorf("requests %d, max_requests %d: a search sends 0 to %g requests", s.Requests, s.MaxRequests, float64(maxCount))
 	case !(s.DurationMs >= 0 && s.DurationMs <= MaxMs && s.MaxDurationMs <= MaxMs):
 		return fmt.Errorf("duration_ms %g, max_duration_ms %g: a time is from 0 to %g ms", s.DurationMs, s.MaxDurationMs, MaxMs)
+	case s.Version < 0 || s.Version > SearchVersion:
+		return fmt.Errorf("version is %d: this latgate knows searches of version 1 to %d", s.Version, SearchVersion)
+	case s.Version < 2 && s.Lower != nil:
+		return fmt.Errorf("lower is set in a search of version 1, which has none")
 	}
 	for _, o := range append(slices.Clone(s.SLO), s.Goodput...) {
 		if !finite(o.Value) || o.Value < 0 || o.Value > MaxMs {
@@ -144,7 +176,7 @@ func (s Search) check() error {
 			return fmt.Errorf("slo %s %s %g is no objective of a search", o.Metric, o.Stat, o.Value)
 		}
 	}
-	for _, p := range []*float64{s.Capacity, s.Upper, s.GoodputRPS, s.GoodputTPS} {
+	for _, p := range []*float64{s.Capacity, s.Lower, s.Upper, s.GoodputRPS, s.GoodputTPS} {
 		if p != nil && !(finite(*p) && *p >= 0 && *p <= MaxMs) {
 			return fmt.Errorf("an outcome of %g is no measurement", *p)
 		}
@@ -183,6 +215,12 @@ func (f *File) checkLevels() error {
 			return fmt.Errorf("runs[%d]: a level of a capacity search that the file's \"capacity\" does not hold", i)
 		case r.Level.Vary != s.Vary || !finite(r.Level.Value) || !(r.Level.Value > 0 && r.Level.Value <= MaxMs) || r.Level.Step < 1:
 			return fmt.Errorf("runs[%d]: level %s %g (step %d) is not a level of its %s search", i, r.Level.Vary, r.Level.Value, r.Level.Step, s.Vary)
+		case s.Version < 2 && (r.Level.Round != 0 || r.Level.Status != ""):
+			return fmt.Errorf("runs[%d]: a level of a search of version 1 has a round or status (a search of version 2 has them)", i)
+		case r.Level.Round < 0 || r.Level.Round == 1 || r.Level.Round > maxRounds:
+			return fmt.Errorf("runs[%d]: level %g is measurement %d of its level: want none for the first, or 2 to %d", i, r.Level.Value, r.Level.Round, maxRounds)
+		case r.Level.Status != "" && !slices.Contains(vocab.LevelStatuses, r.Level.Status):
+			return fmt.Errorf("runs[%d]: level %g has status %q, want holds, fails or undecided", i, r.Level.Value, r.Level.Status)
 		case steps[step]:
 			return fmt.Errorf("runs[%d]: step %d of its search appears twice", i, r.Level.Step)
 		}

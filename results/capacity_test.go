@@ -33,6 +33,18 @@ func TestLevels(t *testing.T) {
 	if p := Match(f, f); len(p) != 1 || p[0].Scenario != "other" {
 		t.Fatalf("pairs %v: levels are not matched run by run", p)
 	}
+	// A search of version 2 measures a level again: a run of its own,
+	// apart from the first by its round.
+	g := file(level(run("e", "s", "fp", nil), 1, 1), level(run("e", "s", "fp", nil), 1, 2))
+	g.Capacity = []Search{search()}
+	g.Capacity[0].Version, g.Runs[1].Level.Round, g.Runs[1].Level.Status = 2, 2, vocab.Holds
+	if err := g.Validate(); err != nil {
+		t.Fatalf("a level measured again: %v", err)
+	}
+	g.Runs[1].Level.Round = 0
+	if err := g.Validate(); err == nil || !strings.Contains(err.Error(), "appears twice") {
+		t.Fatalf("a level's first measurement twice: %v", err)
+	}
 	f.Capacity[0].Stop, f.Incomplete = vocab.Interrupted, "interrupted by a signal"
 	if err := f.Validate(); err != nil {
 		t.Fatalf("a cut search in an incomplete file: %v", err)
@@ -54,6 +66,12 @@ func TestLevels(t *testing.T) {
 		{"a stop reason of escapes", func(f *File) { f.Capacity[0].StopReason = "\x1b]8;;http://x\x07" }, "capacity[0]: stop_reason: over 300 bytes or not printable text"},
 		{"cut in a complete file", func(f *File) { f.Capacity[0].Stop = vocab.Capped },
 			"capacity[0]: the search of endpoint \"e\", scenario \"s\" was cut (capped), but the file is not marked incomplete"},
+		{"a design from the future", func(f *File) { f.Capacity[0].Version = 3 }, "capacity[0]: version is 3: this latgate knows searches of version 1 to 2"},
+		{"a lower end in version 1", func(f *File) { v := 2.0; f.Capacity[0].Lower = &v }, "capacity[0]: lower is set in a search of version 1"},
+		{"a round in version 1", func(f *File) { f.Runs[1].Level.Round = 2 }, "runs[1]: a level of a search of version 1 has a round or status"},
+		{"round 1 said", func(f *File) { f.Capacity[0].Version, f.Runs[1].Level.Round = 2, 1 }, "runs[1]: level 2 is measurement 1 of its level: want none for the first, or 2 to 3"},
+		{"a fourth measurement", func(f *File) { f.Capacity[0].Version, f.Runs[1].Level.Round = 2, 4 }, "is measurement 4 of its level"},
+		{"an unknown status", func(f *File) { f.Capacity[0].Version, f.Runs[1].Level.Status = 2, "passes" }, `runs[1]: level 2 has status "passes", want holds, fails or undecided`},
 	} {
 		g := file(level(run("e", "s", "fp", nil), 1, 1), level(run("e", "s", "fp", nil), 2, 2))
 		g.Capacity = []Search{search()}

@@ -34,7 +34,8 @@ type Capacity struct {
 }
 
 // DefaultRequestsPerLevel is a level's requests when not given: enough for
-// a p95 objective to hold with confidence at alpha 0.05 (59).
+// a p95 objective to hold with confidence at alpha 0.05 at a level's first
+// measurement (59).
 const DefaultRequestsPerLevel = 60
 
 // MinRequestsPerLevel is the fewest requests per level: p95's MinN.
@@ -212,11 +213,26 @@ func (p *parser) checkObjective(s Scenario, b Budget, cfg *Config) {
 	} else if b.Metric == vocab.Goodput {
 		share = 1 - b.Value
 	}
+	// A level measured again reaches its most requests: an objective must
+	// be able to hold there (and is then decided on its estimates until
+	// it does).
 	alpha := cfg.Regression.Alpha
-	if need := vocab.MinHold(share, alpha); c.RequestsPerLevel < need {
-		p.errf(b.Line, "scenario %q: capacity.slo: %s %s can be shown to hold at alpha %g only with %s requests per level, and requests_per_level is %d: raise it to %d",
-			s.Name, b.Metric, b.Stat, alpha, holdNeed(need), c.RequestsPerLevel, need)
+	if need, most := vocab.MinHold(share, alpha), vocab.MostPerLevel(c.RequestsPerLevel); most < need {
+		p.errf(b.Line, "scenario %q: capacity.slo: %s %s can be shown to hold at alpha %g only with %s requests at a level, and a level measures at most %d (%d × requests_per_level %d, measured again while undecided): raise requests_per_level to %s",
+			s.Name, b.Metric, b.Stat, alpha, holdNeed(need), most, most/c.RequestsPerLevel, c.RequestsPerLevel, holdNeed(perLevelFor(need)))
 	}
+}
+
+// perLevelFor is the fewest requests per level whose most reaches n.
+func perLevelFor(n int) int {
+	if n >= math.MaxInt32 {
+		return n
+	}
+	k := n / vocab.MostPerLevel(1)
+	for vocab.MostPerLevel(k) < n {
+		k++
+	}
+	return k
 }
 
 func holdNeed(n int) string {

@@ -42,9 +42,9 @@ func TestCapacityErrors(t *testing.T) {
 	for _, tt := range []struct{ name, yaml, want string }{
 		{"from above to", sc("{vary: concurrency, from: 16, to: 8, slo: {ttft: {p95: 800}}}"), `latgate.yaml:6: scenario "s": capacity.from (16) is above capacity.to (8)`},
 		{"too few per level", sc("{vary: concurrency, from: 1, to: 8, requests_per_level: 30, slo: {ttft: {p50: 800}}}"), `capacity.requests_per_level is 30: a level needs at least 40`},
-		{"p95 at 40", sc("{vary: concurrency, from: 1, to: 8, requests_per_level: 40, slo: {ttft: {p95: 800}}}"), `ttft p95 can be shown to hold at alpha 0.05 only with 59 requests per level, and requests_per_level is 40: raise it to 59`},
-		{"p99 at 60", sc("{vary: concurrency, from: 1, to: 8, slo: {ttft: {p99: 800}}}"), `ttft p99 can be shown to hold at alpha 0.05 only with 299 requests per level`},
-		{"errors at zero", sc("{vary: concurrency, from: 1, to: 8, slo: {errors: {rate: 0%}}}"), `errors rate can be shown to hold at alpha 0.05 only with no number of requests per level`},
+		{"p99 at 60", sc("{vary: concurrency, from: 1, to: 8, slo: {ttft: {p99: 800}}}"),
+			`ttft p99 can be shown to hold at alpha 0.05 only with 299 requests at a level, and a level measures at most 240 (4 × requests_per_level 60, measured again while undecided): raise requests_per_level to 75`},
+		{"errors at zero", sc("{vary: concurrency, from: 1, to: 8, slo: {errors: {rate: 0%}}}"), `errors rate can be shown to hold at alpha 0.05 only with no number of requests at a level`},
 		{"a session metric without a session", sc("{vary: concurrency, from: 1, to: 8, slo: {answer: {p95: 2s}}}"), `latgate.yaml:6: scenario "s": capacity.slo: endpoint "a" does not report answer on this scenario`},
 		{"no slo", sc("{vary: concurrency, from: 1, to: 8}"), `scenario "s": capacity needs an SLO`},
 		{"cache rate", sc("{vary: concurrency, from: 1, to: 8, slo: {cache_hit_rate: {min: 80%}}}"), `cache_hit_rate is not an objective of a level`},
@@ -69,6 +69,20 @@ func TestCapacityErrors(t *testing.T) {
 				t.Fatalf("error = %v, want it to contain %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// requests_per_level: 40 with a p95 objective is a search: a level cannot
+// show it at its first 40 requests (0.95⁴⁰ = 13 %), but measured again to
+// 80 it can, and until then is decided on its estimates. So is 75 with a
+// p99 (299 of its most 300).
+func TestCapacityFortyPerLevel(t *testing.T) {
+	t.Parallel()
+	for _, c := range []string{"requests_per_level: 40, slo: {ttft: {p95: 800}}", "requests_per_level: 75, slo: {ttft: {p99: 800}}"} {
+		text := capEndpoint + "scenarios:\n  - name: s\n    prompt: hi\n    capacity: {vary: concurrency, from: 1, to: 8, " + c + "}\n"
+		if _, err := Parse("latgate.yaml", []byte(text), Options{}); err != nil {
+			t.Errorf("%s: %v", c, err)
+		}
 	}
 }
 

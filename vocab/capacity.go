@@ -18,10 +18,40 @@ const (
 // Varies lists what a capacity search can vary.
 var Varies = []Vary{VaryConcurrency, VaryRate}
 
-// Limit is why a level of a capacity search does not pass.
+// LevelStatus is how a level of a capacity search is decided, on every
+// request it measured (a level measured again pools its measurements).
+type LevelStatus string
+
+// The statuses of a level.
+const (
+	// Holds: every objective of the SLO shown to hold with confidence, and
+	// the server not saturated.
+	Holds LevelStatus = "holds"
+	// Fails: an objective shown to be missed with confidence, or the
+	// server saturated.
+	Fails LevelStatus = "fails"
+	// Undecided: neither shown to hold nor to fail (such a level may be
+	// measured again).
+	Undecided LevelStatus = "undecided"
+)
+
+// LevelStatuses lists every status of a level.
+var LevelStatuses = []LevelStatus{Holds, Fails, Undecided}
+
+// LevelLooks are the measured requests at which a level of a capacity
+// search is decided: requests_per_level, then, while it is undecided and
+// the search's caps allow, as many again, then twice that. The last is the
+// most a level measures.
+func LevelLooks(perLevel int) []int { return []int{perLevel, 2 * perLevel, 4 * perLevel} }
+
+// MostPerLevel is the most requests a level measures: the last of its
+// LevelLooks.
+func MostPerLevel(perLevel int) int { l := LevelLooks(perLevel); return l[len(l)-1] }
+
+// Limit is why a level of a capacity search does not hold.
 type Limit string
 
-// Why a level does not pass.
+// Why a level does not hold.
 const (
 	// LimitSLO: an objective of the SLO is not shown to hold (or is shown
 	// to be missed).
@@ -34,19 +64,20 @@ const (
 	LimitSaturated Limit = "saturated"
 )
 
-// LevelLimits lists every reason a level does not pass.
+// LevelLimits lists every reason a level does not hold.
 var LevelLimits = []Limit{LimitSLO, LimitErrors, LimitSaturated}
 
 // Why a capacity search ended (beside Interrupted and Capped, which cut
 // it: a cut search is never a pass).
 const (
-	// Found: the highest passing level and the lowest failing one are one
-	// step apart.
+	// Found: the capacity and the lowest level above it that is not within
+	// the SLO are one step apart.
 	Found Stop = "found"
-	// AtTop: the top of the range (capacity.to) passes: the capacity is at
-	// least that.
+	// AtTop: the top of the range (capacity.to) is within the SLO: the
+	// capacity is at least that.
 	AtTop Stop = "at_top"
-	// AtBottom: the bottom of the range (capacity.from) does not pass.
+	// AtBottom: the bottom of the range (capacity.from) is not within the
+	// SLO.
 	AtBottom Stop = "at_bottom"
 )
 
