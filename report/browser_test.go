@@ -65,6 +65,7 @@ const githubCSS = `body{margin:0;background:#fff;color:#1f2328}
 .markdown-body th,.markdown-body td{padding:6px 13px;border:1px solid #d1d9e0}.markdown-body th{font-weight:600}
 .markdown-body table tr{background:#fff;border-top:1px solid #d1d9e0}.markdown-body h3{font-size:1.25em;margin:24px 0 16px}
 .markdown-body code{padding:.2em .4em;font-size:85%;background:rgba(129,139,152,.12);border-radius:6px}
+.markdown-body sub{font-size:75%;line-height:0;position:relative;vertical-align:baseline;bottom:-.25em}
 .markdown-body details{margin:0 0 16px}.markdown-body summary{cursor:pointer}.markdown-body ul{padding-left:2em}`
 
 // probe is the script the tests add to a page: it records errors, any
