@@ -4,6 +4,7 @@ import (
 	"html"
 	"math/rand/v2"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -327,5 +328,58 @@ func checkCapacityComment(t *testing.T, got string) {
 	}
 	if n := strings.Count(got, "<details><summary>Capacity levels of"); n != 3 {
 		t.Errorf("%d sections of capacity levels, want 3", n)
+	}
+}
+
+// TestNotesOnce: the comment and the HTML report say each warning and
+// plan fact once, and show at most maxShownNotes notes outside their
+// collapsed notes, the plan among those collapsed; a report of capacity
+// searches alone too.
+func TestNotesOnce(t *testing.T) {
+	t.Parallel()
+	warns := []string{"us-east / chat: the stream came in one burst <b>buffered</b> & late",
+		"us-east / chat: block numbers missing on one side or not one per request; compared as unpaired runs",
+		"eu-west / chat: the results file's confirmation runs were ignored"}
+	plan := "adaptive sampling: each scenario was compared on its own at alpha 0.01"
+	for _, name := range []string{"fail", "capacity", "capacity alone"} {
+		t.Run(name, func(t *testing.T) {
+			sc := suiteCases[slices.IndexFunc(suiteCases, func(sc suiteCase) bool { return sc.name == strings.Fields(name)[0] })]
+			rep := buildCase(t, sc)
+			if name == "capacity alone" {
+				rep.Scenarios, rep.Result.Checks, rep.Tested = nil, nil, 0
+			}
+			rep.Warnings, rep.Plan = warns, []string{plan}
+			var b strings.Builder
+			if err := HTML(&b, rep); err != nil {
+				t.Fatal(err)
+			}
+			page := b.String()
+			comment := Markdown(rep, MarkdownOptions{MaxLen: 65536})
+			for _, w := range append(warns, plan) {
+				if n := strings.Count(page, esc(w)); n != 1 {
+					t.Errorf("the HTML report says %q %d times", w, n)
+				}
+				if n := strings.Count(comment, md(w)); n != 1 {
+					t.Errorf("the comment says %q %d times", w, n)
+				}
+			}
+			// The notes a reader sees first: the list before the
+			// collapsed notes, which hold the plan.
+			notes := regexp.MustCompile(`(?s)<ul class="sub">((?:<li>.*?</li>)*)</ul>\n<details class="sub"><summary>Notes: how this was measured and decided</summary>\n<ul class="sub">(.*?)</ul>`).FindStringSubmatch(page)
+			if notes == nil {
+				t.Fatalf("the HTML report has no collapsed notes after its notes:\n%s", page[strings.Index(page, "<body>"):][:1000])
+			}
+			if n := strings.Count(notes[1], "<li>"); n < 1 || n > maxShownNotes {
+				t.Errorf("the HTML report shows %d notes, want 1 to %d", n, maxShownNotes)
+			}
+			if !strings.Contains(notes[2], esc(plan)) || !strings.Contains(notes[1]+notes[2], esc(warns[2])) {
+				t.Errorf("the collapsed notes lack the plan or a warning:\n%s", notes[2])
+			}
+			// The comment's: the list just before its collapsed notes.
+			blocks := strings.Split(strings.TrimSpace(comment[:strings.Index(comment, "<details><summary>Notes")]), "\n\n")
+			if n := strings.Count("\n"+blocks[len(blocks)-1], "\n- "); n < 1 || n > maxShownNotes {
+				t.Errorf("the comment shows %d notes, want 1 to %d", n, maxShownNotes)
+			}
+		})
 	}
 }

@@ -67,7 +67,7 @@ svg .base{stroke:var(--base);fill:none;stroke-width:1.5}svg .cur{stroke:var(--cu
 svg .band{fill:var(--band)}svg .tol{stroke:var(--cur);stroke-dasharray:4 3}svg .zero{stroke:var(--fg);stroke-opacity:.5}svg .sbad{fill:var(--bad);stroke:var(--bad)}svg .swarn{fill:var(--warn);stroke:var(--warn)}svg .sgood{fill:var(--good);stroke:var(--good)}svg .sok{fill:var(--base);stroke:var(--base)}
 svg .wwait{fill:var(--band);stroke:var(--cur)}svg text.wlabel{fill:var(--fg)}svg .wgen{fill:var(--cur)}svg .wtool{fill:var(--warn)}svg .wbase{fill:var(--base)}
 .legend>span{margin-right:14px;white-space:nowrap}.sw{display:inline-block;width:18px;height:3px;vertical-align:middle;margin-right:4px}
-ul{margin:4px 0;padding-left:20px}.summary td.n,.budget td.n{white-space:normal}.more{font-size:12px}.chart{max-width:100%;overflow-x:auto}
+ul{margin:4px 0;padding-left:20px}.summary td.n,.budget td.n{white-space:normal}.more{font-size:12px}details.sub{margin:4px 0}details.sub summary{cursor:pointer}.chart{max-width:100%;overflow-x:auto}
 @media (max-width:640px){body{padding:12px}table.cards,table.cards tbody,table.cards tr,table.cards td{display:block}table.cards{overflow:visible}
 table.cards tr:first-child{display:none}table.cards tr{border:1px solid var(--line);border-radius:6px;margin:0 0 8px;padding:4px 0}
 table.cards td{border:0;padding:1px 8px;text-align:left;white-space:normal;max-width:none}table.cards td:empty{display:none}
@@ -96,13 +96,14 @@ func (p *page) doc() {
 	order := rank(r)
 	if len(r.Scenarios) > 0 || len(r.Capacity) == 0 {
 		p.summary(order)
+		p.notes() // their legend is the summary's
 		p.changeChart(order)
 	}
 	p.capacitySummary()
-	p.s("<ul class=\"sub\">")
-	for _, w := range r.Warnings {
-		p.f("<li>%s</li>", esc(w))
+	if len(r.Scenarios) == 0 && len(r.Capacity) > 0 {
+		p.notes()
 	}
+	p.s("<ul class=\"sub\">")
 	if c := r.costLine(func(s string) string { return s }); c != "" {
 		p.f("<li>%s</li>", esc(c))
 	}
@@ -284,11 +285,29 @@ func (p *page) summary(order []int) {
 		p.f("%s</tr>\n", td("status", "", status))
 	}
 	p.s("</table>\n")
-	p.s("<ul class=\"sub\">")
-	for _, n := range suiteNotes(r, inline) {
-		p.f("<li>%s</li>", esc(n.String()))
+}
+
+// notes are the suite's notes as the comment has them: those a reader
+// reads first (at most maxShownNotes, splitNotes), then the rest, the
+// plan among them, collapsed. Each is said once: the warnings are notes.
+func (p *page) notes() {
+	shown, rest := splitNotes(suiteNotes(p.r, inline))
+	list := func(ns []suiteNote) {
+		if len(ns) == 0 {
+			return
+		}
+		p.s("<ul class=\"sub\">")
+		for _, n := range ns {
+			p.f("<li>%s</li>", esc(n.String()))
+		}
+		p.s("</ul>\n")
 	}
-	p.s("</ul>\n")
+	list(shown)
+	if len(rest) > 0 {
+		p.s("<details class=\"sub\"><summary>Notes: how this was measured and decided</summary>\n")
+		list(rest)
+		p.s("</details>\n")
+	}
 }
 
 // td is a table cell that carries its column's heading (data-label): on a
