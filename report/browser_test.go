@@ -23,6 +23,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/latgate/latgate/compare"
 	"github.com/latgate/latgate/vocab"
 
 	"github.com/yuin/goldmark"
@@ -65,6 +66,7 @@ const githubCSS = `body{margin:0;background:#fff;color:#1f2328}
 .markdown-body th,.markdown-body td{padding:6px 13px;border:1px solid #d1d9e0}.markdown-body th{font-weight:600}
 .markdown-body table tr{background:#fff;border-top:1px solid #d1d9e0}.markdown-body h3{font-size:1.25em;margin:24px 0 16px}
 .markdown-body code{padding:.2em .4em;font-size:85%;background:rgba(129,139,152,.12);border-radius:6px}
+.markdown-body sub{font-size:75%;line-height:0;position:relative;vertical-align:baseline;bottom:-.25em}
 .markdown-body details{margin:0 0 16px}.markdown-body summary{cursor:pointer}.markdown-body ul{padding-left:2em}`
 
 // probe is the script the tests add to a page: it records errors, any
@@ -89,8 +91,9 @@ const probe = `<script>
   var col=function(v){var e=document.createElement("span");e.style.color="var("+v+")";document.body.appendChild(e);var c=getComputedStyle(e).color;e.remove();return c};
   out.colors={bad:col("--bad"),warn:col("--warn"),good:col("--good")};
   var box=function(e){if(!e)return null;var r=e.getBoundingClientRect();return {left:r.left,right:r.right}};
-  root.querySelectorAll("table.cards td").forEach(function(td){var e=td.querySelector("b,span:not(.ci)")||td,st=getComputedStyle(e),r=td.getBoundingClientRect();
-   out.cells.push({table:td.closest("table").classList.contains("summary")?"summary":"budget",label:td.dataset.label||"",text:td.innerText,color:st.color,bold:parseInt(st.fontWeight)>=600,right:r.right,width:r.width})});
+  root.querySelectorAll("table.cards td").forEach(function(td){var r=td.getBoundingClientRect(),cl=td.closest("table").classList,parts=[];
+   td.querySelectorAll(".v").forEach(function(v){var st=getComputedStyle(v);parts.push({text:v.innerText,color:st.color,bold:parseInt(st.fontWeight)>=600})});
+   out.cells.push({table:cl.contains("summary")?"summary":cl.contains("budget")?"budget":cl.contains("capacity")?"capacity":"other",label:td.dataset.label||"",text:td.innerText,parts:parts,right:r.right,width:r.width})});
   root.querySelectorAll("g.crow").forEach(function(g){var m=g.querySelector("circle,rect");out.changes.push({label:g.querySelector("title").textContent,cls:m.getAttribute("class")})});
   root.querySelectorAll("g.wrow").forEach(function(g){var t=g.querySelectorAll("text");
    out.wrows.push({lane:+g.dataset.lane,label:t[0].textContent,what:t[t.length-1].textContent,wait:box(g.querySelector(".wwait")),gen:box(g.querySelector(".wgen,.wbase")),tool:box(g.querySelector(".wtool"))})});
@@ -133,13 +136,17 @@ type probeResult struct {
 	Width, PageWidth float64
 	// Colors are the report's status colors as the browser computes them.
 	Colors struct{ Bad, Warn, Good string }
-	// Cells are the HTML report's table cells (its summary's and its
-	// budget tables'), as laid out: their column, text, color, weight and
-	// right edge.
+	// Cells are the HTML report's table cells as laid out: their table
+	// (summary, budget, capacity or other), column, text, right edge and
+	// width, and the values they hold (class v: one per statistic), each
+	// with its color and weight.
 	Cells []struct {
-		Table, Label, Text, Color string
-		Bold                      bool
-		Right, Width              float64
+		Table, Label, Text string
+		Parts              []struct {
+			Text, Color string
+			Bold        bool
+		}
+		Right, Width float64
 	}
 	// Changes are the change chart's rows: the label (in full) and the
 	// class of the mark.
@@ -389,9 +396,10 @@ func TestBrowserHTMLReport(t *testing.T) {
 			checkWaterfall(t, sc.name, r)
 			checkPageRuns(t, sc.name, r)
 			checkCurves(t, rep, r)
-			// The summary fits, its status column in view, at a laptop's
-			// 900 px and a phone's 390 px (its tables laid out as cards).
-			for _, w := range []int{900, 390} {
+			// The summary and the budget tables fit, every status in
+			// view, on a desktop's 1280 px, a laptop's 900 px and a
+			// phone's 390 px (its tables laid out as cards).
+			for _, w := range []int{1280, 900, 390} {
 				checkFits(t, loadAt(t, bin, path, w), w)
 			}
 			serverStagesShown(t, sc.name, r.Text)
@@ -399,80 +407,107 @@ func TestBrowserHTMLReport(t *testing.T) {
 	}
 }
 
-// checkCellColors: every cell of the HTML summary and budget tables is
-// colored by its status, as the comment marks it: a failing one red and
-// bold (⛔ over budget), an inconclusive one amber (⚠️), a faster one
-// green (🟢); as many red and amber cells as the report has failing and
-// inconclusive checks in those cells.
+// checkCellColors: every value of the HTML summary and budget tables is
+// colored by its own status, as the comment marks it: a failing one red
+// and bold (⛔ over budget), an inconclusive one amber (⚠️), a faster one
+// green (🟢), any other in the text's color and not bold; a summary cell
+// that holds several statistics (its column's and its row's other failing
+// or inconclusive ones) colors each. As many red, amber and green values
+// as those cells hold failing, inconclusive and faster checks.
 func checkCellColors(t *testing.T, rep *Report, r probeResult) {
 	t.Helper()
+	kind := func(c compare.Check) vocab.Status {
+		switch {
+		case c.Status == vocab.Regression || c.Status == vocab.OverBudget || c.Regressed:
+			return vocab.Regression
+		case c.Status == vocab.Inconclusive, c.Status == vocab.Improvement:
+			return c.Status
+		}
+		return ""
+	}
 	want := map[string]map[vocab.Status]int{"summary": {}, "budget": {}}
 	for _, s := range rep.Scenarios {
-		for _, c := range summaryCols(rep) {
-			if row := s.row(c.stage); row != nil {
-				if ch, ok := findCheck(row.Checks, c.stat); ok {
-					want["summary"][rowStatus(ch)]++
+		for _, col := range summaryCols(rep) {
+			row := s.row(col.stage)
+			if _, ok := findCheck(rowChecks(row), col.stat); !ok {
+				want["summary"][""]++ // "–"
+			}
+			for _, c := range rowChecks(row) {
+				if k := kind(c); c.Stat == col.stat || k == vocab.Regression || k == vocab.Inconclusive {
+					want["summary"][k]++
 				}
 			}
 		}
 		for _, row := range s.Rows {
-			if row.SameAs == "" && !row.Zero() && row.Metric != "" {
-				for _, ch := range row.Checks {
-					want["budget"][rowStatus(ch)]++
+			if !row.Silent() && row.Metric != "" {
+				for _, c := range row.Checks {
+					want["budget"][kind(c)]++
 				}
 			}
 		}
 	}
 	got := map[string]map[vocab.Status]int{"summary": {}, "budget": {}}
 	for _, c := range r.Cells {
-		if c.Table == "summary" && (c.Label == "scenario" || c.Label == "endpoint" || c.Label == "status") ||
-			c.Table == "budget" && !slices.Contains([]string{"p50", "p95", "p99", "mean", "rate"}, c.Label) || !strings.Contains(c.Text, "→") {
+		if got[c.Table] == nil {
 			continue
 		}
-		marks := map[string]string{"⛔": r.Colors.Bad, "⚠️": r.Colors.Warn, "🟢": r.Colors.Good}
-		for m, color := range marks {
-			if strings.Contains(c.Text, m) && c.Color != color {
-				t.Errorf("%s cell %q (%s) is %s, want %s", c.Table, c.Text, c.Label, c.Color, color)
+		for _, v := range c.Parts {
+			marks := map[string]string{"⛔": r.Colors.Bad, "⚠️": r.Colors.Warn, "🟢": r.Colors.Good}
+			for m, color := range marks {
+				if strings.Contains(v.Text, m) && v.Color != color {
+					t.Errorf("%s cell %q (%s): %q is %s, want %s", c.Table, c.Text, c.Label, v.Text, v.Color, color)
+				}
 			}
-		}
-		switch c.Color {
-		case r.Colors.Bad:
-			got[c.Table][vocab.Regression]++
-			if !c.Bold {
-				t.Errorf("failing %s cell %q is not bold", c.Table, c.Text)
+			k := map[string]vocab.Status{r.Colors.Bad: vocab.Regression, r.Colors.Warn: vocab.Inconclusive, r.Colors.Good: vocab.Improvement}[v.Color]
+			got[c.Table][k]++
+			if v.Bold != (k == vocab.Regression) {
+				t.Errorf("%s cell %q (%s): %q is %s, bold %v", c.Table, c.Text, c.Label, v.Text, v.Color, v.Bold)
 			}
-		case r.Colors.Warn:
-			got[c.Table][vocab.Inconclusive]++
 		}
 	}
 	for _, table := range []string{"summary", "budget"} {
-		w := want[table]
-		if n := w[vocab.Regression] + w[vocab.OverBudget]; got[table][vocab.Regression] != n {
-			t.Errorf("%d red %s cells, want %d (the failing checks)", got[table][vocab.Regression], table, n)
-		}
-		if got[table][vocab.Inconclusive] != w[vocab.Inconclusive] {
-			t.Errorf("%d amber %s cells, want %d (the inconclusive checks)", got[table][vocab.Inconclusive], table, w[vocab.Inconclusive])
+		for _, k := range []struct {
+			st   vocab.Status
+			what string
+		}{{vocab.Regression, "red values (failing checks)"}, {vocab.Inconclusive, "amber values (inconclusive checks)"}, {vocab.Improvement, "green values (faster checks)"}, {"", "values of other statuses"}} {
+			if got[table][k.st] != want[table][k.st] {
+				t.Errorf("%s: %d %s, want %d", table, got[table][k.st], k.what, want[table][k.st])
+			}
 		}
 	}
 }
 
+// rowChecks are a row's checks, none for no row.
+func rowChecks(row *Row) []compare.Check {
+	if row == nil {
+		return nil
+	}
+	return row.Checks
+}
+
 // checkChangeChart: each row of the change chart charts the statistic
 // that decided its row's status (no other tested check of the row has a
-// worse one), marked in that status's color; every failing or
-// inconclusive row is charted.
+// worse one), marked in that status's color: red a failing one, amber an
+// inconclusive one, green a faster one, grey one not significant (within
+// tolerance, no regression shown); every row that fails, is inconclusive,
+// faster or shows no regression with an interval beyond the tolerance is
+// charted, and a row within tolerance only when its change lies beyond
+// it; a row not tested is not.
 func checkChangeChart(t *testing.T, rep *Report, r probeResult) {
 	t.Helper()
-	cls := map[vocab.Status]string{vocab.Regression: "sbad", vocab.OverBudget: "sbad", vocab.Inconclusive: "swarn", vocab.Improvement: "sgood", vocab.OK: "sok"}
+	cls := map[vocab.Status]string{vocab.Regression: "sbad", vocab.OverBudget: "sbad", vocab.Inconclusive: "swarn", vocab.Improvement: "sgood",
+		vocab.NoRegressionShown: "sok", vocab.WithinTolerance: "sok", vocab.OK: "sok"}
 	charted := map[string]string{}
 	for _, c := range r.Changes {
 		charted[c.Label] = c.Cls
 	}
+	tol := 100 * rep.Thresholds.Tolerance
 	for _, s := range rep.Scenarios {
 		for _, row := range s.Rows {
 			if row.Metric == "" || row.Metric.IsRate() || row.SameAs != "" || s.Base == nil {
 				continue
 			}
-			worst := vocab.Status("")
+			worst, beyondTol := vocab.Status(""), false
 			for _, c := range row.Checks {
 				if !c.Untested() && !math.IsNaN(c.DeltaPct) {
 					worst = worse(worst, rowStatus(c))
@@ -484,13 +519,18 @@ func checkChangeChart(t *testing.T, rep *Report, r probeResult) {
 				if !ok {
 					continue
 				}
-				found = true
+				found, beyondTol = true, math.Abs(c.DeltaPct) > tol
 				if rowStatus(c) != worst || got != cls[worst] {
 					t.Errorf("%s @ %s %s: the chart draws %s (%s, as %s); its row is %s", s.Scenario, s.Endpoint, row.Stage, c.Stat, rowStatus(c), got, worst)
 				}
 			}
-			if !found && len(r.Changes) < 40 && (worst == vocab.Regression || worst == vocab.OverBudget || worst == vocab.Inconclusive) {
+			switch {
+			case !found && len(r.Changes) < 40 && worst != "" && worst != vocab.WithinTolerance && worst != vocab.OK:
 				t.Errorf("%s @ %s %s (%s) is not on the change chart", s.Scenario, s.Endpoint, row.Stage, worst)
+			case found && (worst == vocab.WithinTolerance || worst == vocab.OK) && !beyondTol:
+				t.Errorf("%s @ %s %s (%s) is on the change chart, its change inside the tolerance", s.Scenario, s.Endpoint, row.Stage, worst)
+			case found && worst == "":
+				t.Errorf("%s @ %s %s, not tested, is on the change chart", s.Scenario, s.Endpoint, row.Stage)
 			}
 		}
 	}
@@ -681,22 +721,39 @@ func checkCapacityMarks(t *testing.T, name string, c Capacity, caps []struct {
 	}
 }
 
-// checkFits: the page is no wider than a window of width px, and the
-// summary table fits in it with its status column in view.
+// checkFits: the page is no wider than a window of width px; the summary
+// and every scenario's budget table fit in it, and every status cell (of
+// those and of the capacity table) lies in view, wide enough to read.
 func checkFits(t *testing.T, r probeResult, width int) {
 	t.Helper()
 	if r.Width != float64(width) || r.PageWidth > r.Width+1 {
 		t.Errorf("at %d px: a window of %.0f px, the page %.0f px wide", width, r.Width, r.PageWidth)
 	}
+	budgets := 0
 	for _, tb := range r.Tables {
-		if strings.Contains(tb.Class, "summary") && (tb.Scroll > tb.Client+1 || tb.Right > r.Width+1) {
-			t.Errorf("at %d px: the summary is %.0f px wide, %.0f visible, its right edge at %.0f", width, tb.Scroll, tb.Client, tb.Right)
+		kind := ""
+		switch {
+		case strings.Contains(tb.Class, "summary"):
+			kind = "the summary"
+		case strings.Contains(tb.Class, "budget"):
+			kind, budgets = "a budget table", budgets+1
+		}
+		if kind != "" && (tb.Scroll > tb.Client+1 || tb.Right > r.Width+1) {
+			t.Errorf("at %d px: %s is %.0f px wide, %.0f visible, its right edge at %.0f", width, kind, tb.Scroll, tb.Client, tb.Right)
 		}
 	}
+	statuses := map[string]int{}
 	for _, c := range r.Cells {
-		if c.Table == "summary" && c.Label == "status" && (c.Right > r.Width+1 || c.Width < 40) {
-			t.Errorf("at %d px: a status cell %q ends at %.0f px, %.0f px wide", width, c.Text, c.Right, c.Width)
+		if c.Label != "status" || c.Text == "" {
+			continue
 		}
+		statuses[c.Table]++
+		if c.Right > r.Width+1 || c.Width < 60 {
+			t.Errorf("at %d px: a status cell %q of the %s table ends at %.0f px, %.0f px wide", width, c.Text, c.Table, c.Right, c.Width)
+		}
+	}
+	if budgets == 0 || statuses["summary"] == 0 || statuses["budget"] == 0 {
+		t.Errorf("at %d px: %d budget tables, status cells %v: the check saw nothing", width, budgets, statuses)
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"html"
 	"math/rand/v2"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -103,8 +104,8 @@ func checkComment(t *testing.T, name string, rep *Report, got, summary string) {
 		// The failing TTFT p50 is in the summary beside the p95 of its
 		// column; an unchanged server's P95 at 60 requests is not tested,
 		// never ⚠️; the inconclusive total p95 (significant alone) is.
-		for _, want := range []string{"| chat-long @ us-east | 769\u00a0→\u00a0851\u00a0— |", "<br>p50 302\u00a0→\u00a0714 (**+136%**)<br>",
-			"<br>p95 832\u00a0→\u00a01004 (+21%)\u00a0⚠️<br>", "significant alone, not once corrected for the suite's 57 checks: chat-short @ eu-west total p95.",
+		for _, want := range []string{"| chat-long @ us-east | 769\u00a0→\u00a0851\u00a0— |", "<br><sub>p50 302\u00a0→\u00a0714 (**+136%**)</sub><br>",
+			"<br><sub>p95 832\u00a0→\u00a01004 (+21%)\u00a0⚠️</sub><br>", "significant alone, not once corrected for the suite's 57 checks: chat-short @ eu-west total p95.",
 			"— Not tested at 60 requests per side: TTFT p50, TTFT p95, TTFT mean and total p95"} {
 			if !strings.Contains(got, want) {
 				t.Errorf("fail comment lacks %q", want)
@@ -139,8 +140,10 @@ func checkComment(t *testing.T, name string, rep *Report, got, summary string) {
 				t.Errorf("agent comment lacks %q", want)
 			}
 		}
-		if strings.Contains(summary, "| Session p50") || !strings.Contains(summary, "| Total (session) p50 |") {
-			t.Error("the summary repeats Total as Session p50")
+		// Session is the session's Total: no column of its own (one
+		// for its failing p95 repeated the Total column's cell).
+		if strings.Contains(summary, "| Session p") || !strings.Contains(summary, "| Total (session) p50 |") {
+			t.Error("the summary repeats Total as a Session column")
 		}
 	case "capacity":
 		checkCapacityComment(t, got)
@@ -327,5 +330,58 @@ func checkCapacityComment(t *testing.T, got string) {
 	}
 	if n := strings.Count(got, "<details><summary>Capacity levels of"); n != 4 {
 		t.Errorf("%d sections of capacity levels, want 4", n)
+	}
+}
+
+// TestNotesOnce: the comment and the HTML report say each warning and
+// plan fact once, and show at most maxShownNotes notes outside their
+// collapsed notes, the plan among those collapsed; a report of capacity
+// searches alone too.
+func TestNotesOnce(t *testing.T) {
+	t.Parallel()
+	warns := []string{"us-east / chat: the stream came in one burst <b>buffered</b> & late",
+		"us-east / chat: block numbers missing on one side or not one per request; compared as unpaired runs",
+		"eu-west / chat: the results file's confirmation runs were ignored"}
+	plan := "adaptive sampling: each scenario was compared on its own at alpha 0.01"
+	for _, name := range []string{"fail", "capacity", "capacity alone"} {
+		t.Run(name, func(t *testing.T) {
+			sc := suiteCases[slices.IndexFunc(suiteCases, func(sc suiteCase) bool { return sc.name == strings.Fields(name)[0] })]
+			rep := buildCase(t, sc)
+			if name == "capacity alone" {
+				rep.Scenarios, rep.Result.Checks, rep.Tested = nil, nil, 0
+			}
+			rep.Warnings, rep.Plan = warns, []string{plan}
+			var b strings.Builder
+			if err := HTML(&b, rep); err != nil {
+				t.Fatal(err)
+			}
+			page := b.String()
+			comment := Markdown(rep, MarkdownOptions{MaxLen: 65536})
+			for _, w := range append(warns, plan) {
+				if n := strings.Count(page, esc(w)); n != 1 {
+					t.Errorf("the HTML report says %q %d times", w, n)
+				}
+				if n := strings.Count(comment, md(w)); n != 1 {
+					t.Errorf("the comment says %q %d times", w, n)
+				}
+			}
+			// The notes a reader sees first: the list before the
+			// collapsed notes, which hold the plan.
+			notes := regexp.MustCompile(`(?s)<ul class="sub">((?:<li>.*?</li>)*)</ul>\n<details class="sub"><summary>Notes: how this was measured and decided</summary>\n<ul class="sub">(.*?)</ul>`).FindStringSubmatch(page)
+			if notes == nil {
+				t.Fatalf("the HTML report has no collapsed notes after its notes:\n%s", page[strings.Index(page, "<body>"):][:1000])
+			}
+			if n := strings.Count(notes[1], "<li>"); n < 1 || n > maxShownNotes {
+				t.Errorf("the HTML report shows %d notes, want 1 to %d", n, maxShownNotes)
+			}
+			if !strings.Contains(notes[2], esc(plan)) || !strings.Contains(notes[1]+notes[2], esc(warns[2])) {
+				t.Errorf("the collapsed notes lack the plan or a warning:\n%s", notes[2])
+			}
+			// The comment's: the list just before its collapsed notes.
+			blocks := strings.Split(strings.TrimSpace(comment[:strings.Index(comment, "<details><summary>Notes")]), "\n\n")
+			if n := strings.Count("\n"+blocks[len(blocks)-1], "\n- "); n < 1 || n > maxShownNotes {
+				t.Errorf("the comment shows %d notes, want 1 to %d", n, maxShownNotes)
+			}
+		})
 	}
 }

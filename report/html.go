@@ -47,6 +47,13 @@ func (p *page) s(s string)                { p.w.WriteString(s) }
 
 func esc(s string) string { return html.EscapeString(bidiReplacer.Replace(s)) }
 
+// htmlCSS lays the tables out to fit a phone (as cards, below 641 px), a
+// laptop and a desktop with every status in view: the summary's and the
+// budget tables' values wrap when they must (a budget table of p50, p95,
+// p99 and mean is wider than a laptop's 900 px on one line), and the
+// columns of words, which wrap well (a budget table's stage and status,
+// the summary's status), are given a width, a wish the table layout
+// shrinks when it must, so that the values keep one line where they can.
 const htmlCSS = `:root{--fg:#1f2328;--muted:#59636e;--bg:#fff;--panel:#f6f8fa;--line:#d1d9e0;--base:#6e7781;--cur:#0969da;--bad:#cf222e;--warn:#9a6700;--good:#1a7f37;--band:rgba(9,105,218,.10)}
 @media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#9198a1;--bg:#0d1117;--panel:#151b23;--line:#3d444d;--base:#9198a1;--cur:#4493f8;--bad:#f85149;--warn:#d29922;--good:#3fb950;--band:rgba(68,147,248,.16)}}
 *{box-sizing:border-box}body{margin:0;padding:24px;font:14px/1.5 -apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,Arial,sans-serif;color:var(--fg);background:var(--bg)}
@@ -60,11 +67,12 @@ svg .base{stroke:var(--base);fill:none;stroke-width:1.5}svg .cur{stroke:var(--cu
 svg .band{fill:var(--band)}svg .tol{stroke:var(--cur);stroke-dasharray:4 3}svg .zero{stroke:var(--fg);stroke-opacity:.5}svg .sbad{fill:var(--bad);stroke:var(--bad)}svg .swarn{fill:var(--warn);stroke:var(--warn)}svg .sgood{fill:var(--good);stroke:var(--good)}svg .sok{fill:var(--base);stroke:var(--base)}
 svg .wwait{fill:var(--band);stroke:var(--cur)}svg text.wlabel{fill:var(--fg)}svg .wgen{fill:var(--cur)}svg .wtool{fill:var(--warn)}svg .wbase{fill:var(--base)}
 .legend>span{margin-right:14px;white-space:nowrap}.sw{display:inline-block;width:18px;height:3px;vertical-align:middle;margin-right:4px}
-ul{margin:4px 0;padding-left:20px}.summary td.n{white-space:normal}.chart{max-width:100%;overflow-x:auto}
+ul{margin:4px 0;padding-left:20px}.summary td.n,.budget td.n{white-space:normal}.more{font-size:12px}details.sub{margin:4px 0}details.sub summary{cursor:pointer}.chart{max-width:100%;overflow-x:auto}
 @media (max-width:640px){body{padding:12px}table.cards,table.cards tbody,table.cards tr,table.cards td{display:block}table.cards{overflow:visible}
 table.cards tr:first-child{display:none}table.cards tr{border:1px solid var(--line);border-radius:6px;margin:0 0 8px;padding:4px 0}
 table.cards td{border:0;padding:1px 8px;text-align:left;white-space:normal;max-width:none}table.cards td:empty{display:none}
-table.cards td::before{content:attr(data-label) ": ";color:var(--muted)}table.cards td:first-child{font-weight:600}table.cards td:first-child::before{content:none}table.cards td.lbl::before{content:attr(data-label) " "}}`
+table.cards td::before{content:attr(data-label) ": ";color:var(--muted)}table.cards td:first-child{font-weight:600}table.cards td:first-child::before{content:none}table.cards td.lbl::before{content:attr(data-label) " "}}
+@media (min-width:641px){.summary td:last-child{width:11em}.budget td:first-child{width:7em}.budget td:last-child{width:8em}}`
 
 func (p *page) doc() {
 	r := p.r
@@ -88,13 +96,14 @@ func (p *page) doc() {
 	order := rank(r)
 	if len(r.Scenarios) > 0 || len(r.Capacity) == 0 {
 		p.summary(order)
+		p.notes() // their legend is the summary's
 		p.changeChart(order)
 	}
 	p.capacitySummary()
-	p.s("<ul class=\"sub\">")
-	for _, w := range r.Warnings {
-		p.f("<li>%s</li>", esc(w))
+	if len(r.Scenarios) == 0 && len(r.Capacity) > 0 {
+		p.notes()
 	}
+	p.s("<ul class=\"sub\">")
 	if c := r.costLine(func(s string) string { return s }); c != "" {
 		p.f("<li>%s</li>", esc(c))
 	}
@@ -165,14 +174,19 @@ func badgeClass(st vocab.Status) string {
 	return ""
 }
 
-// rowStatusHTML is a budget-table row's status cell: its badges, or what
-// the server does not report.
+// rowStatusHTML is a budget-table row's status cell: its badges as the
+// comment's details show them, without the metric the row names ("❌
+// regression", "⛔ p95 over budget"), or what the server does not report.
 func rowStatusHTML(row Row) string {
 	switch {
 	case row.Unreported:
 		return esc(NotReported)
 	case row.Metric != "":
-		return badgesHTML(badgesOf(row.Checks, nil))
+		var fs []Badge
+		for _, f := range badgesOf(row.Checks, nil) {
+			fs = append(fs, f.rowBadge())
+		}
+		return badgesHTML(fs)
 	}
 	return ""
 }
@@ -185,42 +199,63 @@ func badgesHTML(fs []Badge) string {
 	return strings.Join(parts, "<br>")
 }
 
-// cellHTML is a statistic's cell, colored by its status (a failing one
-// in bold) and marked as in the comment (changeCell); its status in words
-// is the tooltip.
-func cellHTML(row *Row, stat vocab.Stat, withCI bool) string {
-	out := esc(changeCell(row, stat, func(s string) string { return s }))
-	if row == nil {
-		return out
+// cellHTML is one statistic's value in a cell, label ("p95") before it
+// when the cell holds several (the summary's extra statistics, in a
+// smaller font), marked as in the comment (changeCell) and colored by its
+// own status: a failing one red and bold, an inconclusive one amber, a
+// faster one green; its status in words is the tooltip. Each value is one
+// element (class v), so a cell of several shows each in its own color.
+func cellHTML(row *Row, stat vocab.Stat, label string, withCI bool) string {
+	text := esc(changeCell(row, stat, func(s string) string { return s }))
+	tag, cls := "span", "v"
+	if label != "" {
+		text, cls = esc(label)+" "+text, "v more"
 	}
-	c, ok := findCheck(row.Checks, stat)
+	var c compare.Check
+	ok := false
+	if row != nil {
+		c, ok = findCheck(row.Checks, stat)
+	}
 	if !ok {
-		return out
+		return "<span class=\"" + cls + "\">" + text + "</span>"
 	}
-	st := rowStatus(c)
-	switch cls := badgeClass(st); {
-	case st == vocab.Regression || st == vocab.OverBudget:
-		out = "<b class=\"" + cls + "\" title=\"" + cellWords(st) + "\">" + out + "</b>"
-	case st != vocab.OK && cls != "":
-		out = "<span class=\"" + cls + "\" title=\"" + cellWords(st) + "\">" + out + "</span>"
+	switch st := rowStatus(c); {
+	case st == vocab.Regression || st == vocab.OverBudget || c.Regressed:
+		tag, cls = "b", cls+" bad"
+	case st != vocab.OK && badgeClass(st) != "":
+		cls += " " + badgeClass(st)
 	}
+	out := "<" + tag + " class=\"" + cls + "\""
+	if w := cellWords(c); w != "" {
+		out += " title=\"" + esc(w) + "\""
+	}
+	out += ">" + text + "</" + tag + ">"
 	if withCI && !math.IsNaN(c.CIPct[0]) && !c.Untested() {
 		out += fmt.Sprintf("<span class=\"ci\">95%% CI [%s, %s]</span>", signedPct(c.CIPct[0]), signedPct(c.CIPct[1]))
 	}
 	return out
 }
 
-// cellWords is a cell's status in words, for its tooltip.
-func cellWords(st vocab.Status) string {
+// cellWords is a value's status in words, for its tooltip.
+func cellWords(c compare.Check) string {
+	switch {
+	case c.Status == vocab.OverBudget && c.Regressed:
+		return "over budget, and a regression"
+	case c.Status == vocab.Inconclusive && c.Reason == vocab.Unconfirmed:
+		return "inconclusive: a regression that a fresh interleaved run did not find again"
+	}
 	return map[vocab.Status]string{vocab.Regression: "regression", vocab.OverBudget: "over budget",
-		vocab.Inconclusive: "inconclusive: a change for the worse beyond the tolerance, not significant",
-		vocab.Improvement:  "faster: a significant improvement"}[st]
+		vocab.Inconclusive:      "inconclusive: worse beyond the tolerance, significant alone, not after the suite's correction",
+		vocab.Improvement:       "faster: a significant improvement",
+		vocab.WithinTolerance:   "within tolerance: its 95% interval inside the tolerance",
+		vocab.NoRegressionShown: "no regression shown: not significant, its 95% interval reaching beyond the tolerance",
+		vocab.NotTested:         "not tested", vocab.NoBaseline: "no baseline"}[c.Status]
 }
 
 func (p *page) summary(order []int) {
 	r := p.r
 	cols := summaryCols(r)
-	p.s("<h3>Summary (latencies in ms, baseline → current)</h3>\n<table class=\"cards summary\"><tr><th>scenario</th><th>endpoint</th>")
+	p.s("<h3>Summary (latencies in ms, baseline → current)</h3>\n<table class=\"cards summary\"><tr><th>scenario @ endpoint</th>")
 	for _, c := range cols {
 		p.f("<th>%s</th>", c.head)
 	}
@@ -231,12 +266,15 @@ func (p *page) summary(order []int) {
 		if len(s.Changed) > 0 {
 			name += " ⚙️"
 		}
-		p.f("<tr>%s%s", td("scenario", "name", fmt.Sprintf("<a href=\"#s%d\">%s</a>", i, name)), td("endpoint", "name", esc(s.Endpoint)))
+		// One column for both, as in the comment: a column of its own
+		// for the endpoint left the values too little of a laptop's
+		// width.
+		p.f("<tr>%s", td("scenario @ endpoint", "name", fmt.Sprintf("<a href=\"#s%d\">%s</a> @ %s", i, name, esc(s.Endpoint))))
 		for _, c := range cols {
 			row := s.row(c.stage)
-			cell := cellHTML(row, c.stat, false)
+			cell := cellHTML(row, c.stat, "", false)
 			for _, x := range extraStats(row, c.stat) {
-				cell += "<br>" + string(x) + " " + cellHTML(row, x, false)
+				cell += "<br>" + cellHTML(row, x, string(x), false)
 			}
 			p.s(td(c.head, "n", cell))
 		}
@@ -247,11 +285,29 @@ func (p *page) summary(order []int) {
 		p.f("%s</tr>\n", td("status", "", status))
 	}
 	p.s("</table>\n")
-	p.s("<ul class=\"sub\">")
-	for _, n := range suiteNotes(r, inline) {
-		p.f("<li>%s</li>", esc(n.String()))
+}
+
+// notes are the suite's notes as the comment has them: those a reader
+// reads first (at most maxShownNotes, splitNotes), then the rest, the
+// plan among them, collapsed. Each is said once: the warnings are notes.
+func (p *page) notes() {
+	shown, rest := splitNotes(suiteNotes(p.r, inline))
+	list := func(ns []suiteNote) {
+		if len(ns) == 0 {
+			return
+		}
+		p.s("<ul class=\"sub\">")
+		for _, n := range ns {
+			p.f("<li>%s</li>", esc(n.String()))
+		}
+		p.s("</ul>\n")
 	}
-	p.s("</ul>\n")
+	list(shown)
+	if len(rest) > 0 {
+		p.s("<details class=\"sub\"><summary>Notes: how this was measured and decided</summary>\n")
+		list(rest)
+		p.s("</details>\n")
+	}
 }
 
 // td is a table cell that carries its column's heading (data-label): on a
@@ -343,8 +399,12 @@ func decidingCheck(row Row) (compare.Check, bool) {
 
 // changeItems are the rows the change chart draws, worst first: per
 // (endpoint, scenario) with a baseline, each latency row shown in its
-// budget table whose deciding check is not ok or changed beyond the
-// tolerance.
+// budget table whose deciding check changed beyond the tolerance, or
+// whose status says it might have: a regression, over budget,
+// inconclusive, faster, or no regression shown (its interval reaches
+// beyond the tolerance). A row within tolerance is drawn only when its
+// change lies beyond it (a change for the better, not significant); a
+// row not tested has no change to draw.
 func (p *page) changeItems(order []int) []changeItem {
 	var items []changeItem
 	for _, i := range order {
@@ -357,7 +417,7 @@ func (p *page) changeItems(order []int) []changeItem {
 				continue
 			}
 			c, ok := decidingCheck(row)
-			if !ok || rowStatus(c) == vocab.OK && math.Abs(c.DeltaPct) <= 100*p.r.Thresholds.Tolerance {
+			if !ok || quiet(rowStatus(c)) && math.Abs(c.DeltaPct) <= 100*p.r.Thresholds.Tolerance {
 				continue // only what changed
 			}
 			items = append(items, changeItem{s.Scenario + " @ " + s.Endpoint + " · " + row.Stage + " " + string(c.Stat), c})
@@ -369,8 +429,14 @@ func (p *page) changeItems(order []int) []changeItem {
 	return items
 }
 
+// quiet reports whether a status says the change is inside the
+// tolerance (or that nothing was compared): a change chart leaves such a
+// row out unless its change lies beyond the tolerance.
+func quiet(st vocab.Status) bool { return st == vocab.WithinTolerance || st == vocab.OK }
+
 // changeClass is a change chart mark's class by the status of its check:
-// its badge's color, grey for ok.
+// its badge's color; grey for what is not significant (within tolerance,
+// no regression shown) and ok.
 func changeClass(c compare.Check) string {
 	if st := rowStatus(c); st != vocab.OK && badgeClass(st) != "" {
 		return "s" + badgeClass(st)
@@ -384,9 +450,9 @@ func changeClass(c compare.Check) string {
 func (p *page) changeChart(order []int) {
 	r := p.r
 	items := p.changeItems(order)
-	p.s("<h3>Changes beyond the tolerance (per row, the statistic that decided its status, with its 95% interval)</h3>\n")
+	p.s("<h3>Changes beyond the tolerance, and intervals reaching beyond it (per row, the statistic that decided its status, with its 95% interval)</h3>\n")
 	if len(items) == 0 {
-		p.s("<p class=\"sub\">No latency changed beyond the tolerance.</p>\n")
+		p.s("<p class=\"sub\">No latency tested changed beyond the tolerance, nor has an interval reaching beyond it.</p>\n")
 		return
 	}
 	if len(items) > 40 {
@@ -504,7 +570,7 @@ func (p *page) scenario(i int, s Scenario) {
 // marked by its status, the budget and the row's statuses.
 func (p *page) budgetTable(s Scenario) {
 	stats := detailStats(s)
-	p.s("<table class=\"cards\"><tr><th>stage</th>")
+	p.s("<table class=\"cards budget\"><tr><th>stage</th>")
 	for _, st := range stats {
 		p.f("<th>%s</th>", st)
 	}
@@ -523,7 +589,7 @@ func (p *page) budgetTable(s Scenario) {
 			switch {
 			case row.Metric.IsRate():
 				if st == vocab.P50 {
-					v = cellHTML(&row, row.Checks[0].Stat, false)
+					v = cellHTML(&row, row.Checks[0].Stat, "", false)
 				}
 			case row.Metric == "":
 				if st == vocab.P50 {
@@ -534,7 +600,7 @@ func (p *page) budgetTable(s Scenario) {
 			default:
 				v = "–"
 				if _, ok := findCheck(row.Checks, st); ok {
-					v = cellHTML(&row, st, true)
+					v = cellHTML(&row, st, "", true)
 				}
 			}
 			label := string(st)

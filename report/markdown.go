@@ -271,8 +271,10 @@ func summary(r *Report, order []int, maxRows int) string {
 }
 
 // summaryLine is a scenario's line of the summary: a cell per column (its
-// statistic, and below it every other failing one of its row), and its
-// badges with, when a TTFT check fails, how the server's stages moved.
+// statistic, and below it, smaller, every other failing one of its row:
+// at full size a cell of three statistics took a column too wide for
+// GitHub's), and its badges with, when a TTFT check fails, how the
+// server's stages moved.
 func summaryLine(s Scenario, fs []Badge, cols []summaryCol) string {
 	name := mdName(s.Scenario) + " @ " + mdName(s.Endpoint)
 	if len(s.Changed) > 0 {
@@ -283,7 +285,7 @@ func summaryLine(s Scenario, fs []Badge, cols []summaryCol) string {
 		row := s.row(c.stage)
 		cell := changeCell(row, c.stat, bold)
 		for _, x := range extraStats(row, c.stat) {
-			cell += "<br>" + string(x) + " " + changeCell(row, x, bold)
+			cell += "<br><sub>" + string(x) + " " + changeCell(row, x, bold) + "</sub>"
 		}
 		line += " " + cell + " |"
 	}

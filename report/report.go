@@ -796,7 +796,9 @@ func summaryCols(r *Report) []summaryCol {
 }
 
 // extraCols are the columns for failing rows the default columns do not
-// show, the farthest beyond its tolerance or budget first.
+// show, the farthest beyond its tolerance or budget first. A row a
+// default column's row repeats is shown by that column (a session's
+// Session is its Total): a column of its own would repeat it.
 func extraCols(r *Report, cols []summaryCol) []summaryCol {
 	shown := map[string]bool{"Errors": true}
 	for _, c := range cols {
@@ -805,8 +807,14 @@ func extraCols(r *Report, cols []summaryCol) []summaryCol {
 	best := map[string]compare.Check{}
 	var stages []string
 	for _, s := range r.Scenarios {
+		twin := map[string]bool{}
 		for _, row := range s.Rows {
-			if shown[row.Stage] || row.SameAs != "" || row.Metric == "" {
+			if shown[row.Stage] && row.SameAs != "" {
+				twin[row.SameAs] = true
+			}
+		}
+		for _, row := range s.Rows {
+			if shown[row.Stage] || twin[row.Stage] || row.SameAs != "" || row.Metric == "" {
 				continue
 			}
 			for _, c := range row.Checks {
