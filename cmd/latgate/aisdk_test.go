@@ -7,6 +7,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -189,7 +190,9 @@ func aisdkAB(t *testing.T, url, dir string) {
 	if err := json.Unmarshal([]byte(r.stdout), &v); err != nil {
 		t.Fatalf("the verdict: %v\n%s", err, r.stdout)
 	}
-	want := map[string]string{"first_tool_call": "ok", "answer": "regression", "session": "regression"}
+	// The first tool call is the same on both sides: bounded within the
+	// tolerance at this many requests, or at least not shown worse.
+	want := map[string]string{"first_tool_call": "within_tolerance|no_regression_shown", "answer": "regression", "session": "regression"}
 	var failing, lines []string
 	for _, c := range v.Checks {
 		if c.Status == "regression" {
@@ -197,7 +200,7 @@ func aisdkAB(t *testing.T, url, dir string) {
 		}
 		if w, ok := want[c.Metric]; ok && c.Stat == "p50" {
 			lines = append(lines, fmt.Sprintf("%s p50: %s, %.1f → %.1f ms (%+.1f%%)", c.Metric, c.Status, deref(c.Baseline), deref(c.Current), deref(c.DeltaPct)))
-			if c.Status != w {
+			if !slices.Contains(strings.Split(w, "|"), c.Status) {
 				t.Errorf("%s p50 is %s, want %s", c.Metric, c.Status, w)
 			}
 			delete(want, c.Metric)
