@@ -82,6 +82,10 @@ func hostile(t *testing.T) (*httptest.Server, func() []string) {
 	}
 }
 
+// hostileOptions: a request of the hostile page doing do, with a 3 s
+// timeout. Real clock: a request of these tests that succeeds does so
+// within it (TestBrowserCookieOrigin's within 5 s); they hold at load
+// average 26–35 on 2 cores (5 of 5 runs, 2026-12-04).
 func hostileOptions(srv *httptest.Server, do string) Options {
 	return Options{URL: srv.URL + "/?do=" + do, Input: "textarea", Submit: "#send", Output: ".answer", Timeout: 3 * time.Second, Shots: true}
 }
@@ -90,6 +94,9 @@ func hostileOptions(srv *httptest.Server, do string) Options {
 // answers an HTTP error or never shows text is a recorded failure with its
 // cause, within the timeout, never a hang; a selector that never matches
 // names itself and keeps a screenshot (none without Options.Shots).
+// Real clock: holds at load average 26–35 on 2 cores (5 of 5 runs,
+// 2026-12-04); the longest request took 3.15 s (3 runs that logged it),
+// against a bound of twice the 3 s timeout plus 2 s.
 func TestBrowserHostilePages(t *testing.T) {
 	b := startBrowser(t)
 	srv, _ := hostile(t)
@@ -113,11 +120,13 @@ func TestBrowserHostilePages(t *testing.T) {
 		{"output never matches", func() Options { o := hostileOptions(srv, ""); o.Output = "[data-role=assistant]"; return o }(), vocab.Page,
 			`the page's answer stream ended and output "[data-role=assistant]" matched nothing`, "", true},
 	}
+	var longest time.Duration
 	for _, tt := range tests {
 		p := openPage(t, b, tt.o)
 		start := time.Now()
 		r := p.Request(context.Background(), []string{"hi"})
 		took := time.Since(start)
+		longest = max(longest, took)
 		if r.OK || r.Failure != tt.kind || !strings.Contains(r.Error, tt.msg) {
 			t.Errorf("%s: ok %v, %q %q; want %q %q", tt.name, r.OK, r.Failure, r.Error, tt.kind, tt.msg)
 		}
@@ -135,6 +144,7 @@ func TestBrowserHostilePages(t *testing.T) {
 		}
 		p.Close()
 	}
+	t.Logf("the longest request took %v", longest.Round(time.Millisecond))
 }
 
 // TestBrowserPopupAndJSON: a popup is closed and noted, not a failure; a
@@ -342,6 +352,9 @@ func TestBrowserHelperProcess(t *testing.T) {
 
 // TestBrowserNoStrayProcesses: Ctrl-C (SIGINT) during a request closes
 // the browser and every process it started, and removes its profile.
+// Real clock: holds at load average 26–35 on 2 cores (5 of 5 runs,
+// 2026-12-04); the helper exited 152–195 ms after Ctrl-C (3 runs that
+// logged it), against a bound of 15 s.
 func TestBrowserNoStrayProcesses(t *testing.T) {
 	browserPath(t)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestBrowserHelperProcess$", "-test.count=1")
@@ -373,8 +386,10 @@ func TestBrowserNoStrayProcesses(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
+	sent := time.Now()
 	select {
 	case <-done:
+		t.Logf("the helper exited %v after Ctrl-C", time.Since(sent).Round(time.Millisecond))
 	case <-time.After(15 * time.Second):
 		t.Fatal("the helper did not exit within 15 s of Ctrl-C")
 	}

@@ -29,6 +29,7 @@ func TestBrowserShots(t *testing.T) {
 	}
 	wall, total, gap := map[bool][]float64{}, map[bool][]float64{}, map[bool][]float64{}
 	sizes := []float64{}
+	var late time.Duration // the most a screenshot came after what it follows
 	// One page with screenshots and one without, their requests in turn,
 	// so that the machine's own load falls on both alike.
 	pages := map[bool]*Page{}
@@ -69,13 +70,14 @@ func TestBrowserShots(t *testing.T) {
 					t.Errorf("request %d: the %s screenshot at %v, want after %v (and soon)", i, s.name, s.shot.At, s.after)
 				}
 				sizes = append(sizes, float64(len(s.shot.JPEG)))
+				late = max(late, s.shot.At-s.after)
 			}
 		}
 	}
 	for _, p := range pages {
 		p.Close()
 	}
-	t.Logf("screenshot: p50 %.1f KB, max %.1f KB", quantile(sizes, .5)/1024, quantile(sizes, 1)/1024)
+	t.Logf("screenshot: p50 %.1f KB, max %.1f KB, at most %v after its paint", quantile(sizes, .5)/1024, quantile(sizes, 1)/1024, late.Round(time.Millisecond))
 	for _, shots := range []bool{false, true} {
 		t.Logf("shots %v: request in the driver p50 %.0f ms; painted total p50 %.1f ms, p95 %.1f; paint gaps p50 %.1f, p95 %.1f ms",
 			shots, quantile(wall[shots], .5), quantile(total[shots], .5), quantile(total[shots], .95), quantile(gap[shots], .5), quantile(gap[shots], .95))
@@ -84,6 +86,10 @@ func TestBrowserShots(t *testing.T) {
 	// must not move what is measured after it by a frame (17 ms, -perf:
 	// on a quiet machine). At a load average of 20 on 2 cores a frame is
 	// late by tens of ms on either page, so the test asks for 3 frames.
+	// Real clock: holds at load average 26–35 on 2 cores (5 of 5 runs,
+	// 2026-12-04): the p50 moved by −2.6 to +3.1 ms, and a screenshot came
+	// at most 542 ms after what it follows (3 runs that logged it;
+	// bound 2 s).
 	limit := 50.0
 	if *perf {
 		limit = 17

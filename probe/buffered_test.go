@@ -235,7 +235,9 @@ func TestBufferedOnEverySimProfile(t *testing.T) {
 // 20 CPU hogs: fewer than a quarter of the honest streams judged buffered
 // (measured at load average 19 to 35: 0 of 16 in 15 runs of 16, 3 in
 // one), three quarters or more of the held ones (13 to 16 of 16); a run's
-// warning needs half.
+// warning needs half. Real clock: holds at load average 27–29 on 2 cores
+// (8 of 8 runs, 3 of them with -race, 2026-12-04: 0 of 16 honest streams
+// judged buffered, 16 of 16 held ones, in each).
 func TestBufferedOnLoopback(t *testing.T) {
 	t.Parallel()
 	p, err := sim.Named("realistic")
