@@ -217,11 +217,17 @@ type Check struct {
 	// NeedN is the requests per side that would decide the check (0 =
 	// unknown): for not_tested, those that would test it (the statistic's
 	// minimum, or those that would catch twice the tolerance with 80%
-	// power: the A/A table's figure); for no_regression_shown, those that
-	// would bound it within the tolerance at its estimate; for
-	// inconclusive, those that would make it significant after the
-	// correction.
+	// power, and bound an unchanged statistic within the tolerance: the
+	// larger of the two); for no_regression_shown, those that would bound
+	// it within the tolerance at its estimate; for inconclusive, those that
+	// would make it significant after the correction.
 	NeedN int
+	// DetectN is, for a latency check not tested because its run is too
+	// small (reason underpowered), the requests per side that would catch
+	// a regression of twice the tolerance with 80% power: the figure an
+	// A/A run's table gives for it (Noise). NeedN is larger when the
+	// check's interval needs more to fit within the tolerance.
+	DetectN int
 	// Bounded: the change's interval lies within the tolerance (or the
 	// minimum delta; a rate's within its margin): the data show the check
 	// did not regress beyond it. Status within_tolerance, unless the check

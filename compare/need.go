@@ -13,8 +13,11 @@ import (
 //
 //   - detectN: those that would catch a regression of twice the tolerance
 //     with 80% power, after the suite's correction (the A/A table's
-//     figure, latgate init's, and a not_tested check's "needs N"): from the
+//     figure, latgate init's, and a not_tested check's DetectN): from the
 //     standard error of the check's own test.
+//   - noiseBoundN: those at which an unchanged statistic's interval would
+//     fit within the tolerance; a not_tested check's NeedN is the larger
+//     of it and detectN.
 //   - boundN: those that would bound a change of the observed size within
 //     the tolerance (no_regression_shown): from the check's interval.
 //   - neededN: those that would make an inconclusive change significant
@@ -183,9 +186,9 @@ func testable(res *Result, runs []Pair, of []int, cfg Config) {
 			continue
 		}
 		st, _ := statDefOf(c.Stat)
-		need := max(detectN(min(c.NBase, c.NCurrent), se, c.Baseline, c.MinDelta, st.minN(), detectZ(cfg.testAlpha, res.Tested), cfg.Tolerance), noiseBoundN(c, cfg))
-		if need > most {
-			c.Status, c.Reason, c.NeedN = vocab.NotTested, vocab.Underpowered, need
+		detect := detectN(min(c.NBase, c.NCurrent), se, c.Baseline, c.MinDelta, st.minN(), detectZ(cfg.testAlpha, res.Tested), cfg.Tolerance)
+		if need := max(detect, noiseBoundN(c, cfg)); need > most {
+			c.Status, c.Reason, c.NeedN, c.DetectN = vocab.NotTested, vocab.Underpowered, need, detect
 		}
 	}
 }

@@ -31,6 +31,7 @@ type jsonCheck struct {
 	CurrentCI  *[2]float64 `json:"current_ci,omitempty"`
 	MinDeltaMs *float64    `json:"min_delta_ms,omitempty"`
 	NeedN      int         `json:"need_n,omitempty"`
+	DetectN    int         `json:"detect_n,omitempty"`
 	Reason     string      `json:"reason,omitempty"`
 	Bounded    bool        `json:"bounded"`
 	Regressed  bool        `json:"regressed,omitempty"`
@@ -146,7 +147,7 @@ func JSON(w io.Writer, r *Report) error {
 			Baseline: num(c.Baseline, scale), Current: num(c.Current, scale),
 			DeltaPct: num(c.DeltaPct, 1), CIPct: pair(c.CIPct, 1), PValue: num(c.PValue, 1),
 			Budget: num(c.Budget, scale), NBaseline: c.NBase, NCurrent: c.NCurrent, Status: string(c.Status),
-			CurrentCI: pair(c.CurrentCI, scale), NeedN: c.NeedN, Reason: string(c.Reason), Unsettled: c.Unsettled, Confirmed: c.Confirmed, Note: note(c, r.Thresholds),
+			CurrentCI: pair(c.CurrentCI, scale), NeedN: c.NeedN, DetectN: c.DetectN, Reason: string(c.Reason), Unsettled: c.Unsettled, Confirmed: c.Confirmed, Note: note(c, r.Thresholds),
 			Bounded: c.Bounded, Regressed: c.Regressed, CIPoints: pair(c.CIPoints, scale),
 		}
 		if !c.Metric.IsRate() {

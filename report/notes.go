@@ -37,6 +37,9 @@ func note(c compare.Check, th compare.Config) string {
 		if c.Metric.IsRate() {
 			return fmt.Sprintf("not tested at this size: about %s requests per side would bound it within its margin", grouped(c.NeedN))
 		}
+		if c.DetectN > 0 && c.DetectN < c.NeedN {
+			return fmt.Sprintf("not tested at this size: about %s requests per side would catch a regression of twice the tolerance, %s would bound it within the tolerance", grouped(c.DetectN), grouped(c.NeedN))
+		}
 		return fmt.Sprintf("not tested at this size: about %s requests per side would catch a regression of twice the tolerance", grouped(c.NeedN))
 	case vocab.Uncorrected:
 		s := "inconclusive: worse beyond the tolerance and significant alone, not after the suite's correction"
@@ -241,12 +244,13 @@ func suiteNotes(r *Report, esc func(string) string) []suiteNote {
 }
 
 // untestedNote is one line for every statistic not tested: those a run of
-// this size could not test (the requests that would, the A/A table's
-// figure) and those short of the successful requests they need; and where
-// a slow creep of the P95 is caught instead.
+// this size could not test (the requests that would catch twice the
+// tolerance, the A/A table's figure, and those that would bound them within
+// it when more) and those short of the successful requests they need; and
+// where a slow creep of the P95 is caught instead.
 func untestedNote(r *Report, _ func(string) string) string {
 	var power, rates []string
-	need, rateNeed, have := 0, 0, math.MaxInt
+	need, detect, rateNeed, have := 0, 0, 0, math.MaxInt
 	var few []compare.Check
 	seen := map[string]bool{}
 	for _, c := range r.shownChecks() {
@@ -266,7 +270,7 @@ func untestedNote(r *Report, _ func(string) string) string {
 				seen[name] = true
 				power = append(power, name)
 			}
-			need, have = max(need, c.NeedN), min(have, min(c.NBase, c.NCurrent))
+			need, detect, have = max(need, c.NeedN), max(detect, c.DetectN), min(have, min(c.NBase, c.NCurrent))
 		case c.Reason == vocab.TooFew, c.Reason == vocab.TooFewCurrent, c.Reason == vocab.HistoryTooShort:
 			few = append(few, c)
 		}
@@ -277,7 +281,12 @@ func untestedNote(r *Report, _ func(string) string) string {
 		if len(names) > 4 {
 			names = append(append([]string{}, names[:4]...), fmt.Sprintf("%d more", len(power)-4))
 		}
-		what = append(what, fmt.Sprintf("%s (up to about %s would catch +%s%%)", andList(names), grouped(need), trimFloat(200*r.Thresholds.Tolerance)))
+		tol := trimFloat(100 * r.Thresholds.Tolerance)
+		catch := fmt.Sprintf("up to about %s would catch +%s%%", grouped(need), trimFloat(200*r.Thresholds.Tolerance))
+		if detect > 0 && detect < need { // the interval, not the test, is what falls short
+			catch = fmt.Sprintf("up to about %s would catch +%s%%, %s would bound them within %s%%", grouped(detect), trimFloat(200*r.Thresholds.Tolerance), grouped(need), tol)
+		}
+		what = append(what, fmt.Sprintf("%s (%s)", andList(names), catch))
 	}
 	if len(rates) > 0 {
 		what = append(what, fmt.Sprintf("the %s (about %s would bound it within its margin)", andList(rates), grouped(rateNeed)))
@@ -290,7 +299,7 @@ func untestedNote(r *Report, _ func(string) string) string {
 	}
 	s := "not tested: " + strings.Join(what, "; ")
 	if len(power)+len(rates) > 0 {
-		s = fmt.Sprintf("not tested at %d requests per side: %s", have, strings.Join(what, "; "))
+		s = fmt.Sprintf("not tested at %s per side: %s", plural(have, "request", "requests"), strings.Join(what, "; "))
 	}
 	if slices.ContainsFunc(power, func(n string) bool { return strings.HasSuffix(n, " p95") || strings.HasSuffix(n, " p99") }) {
 		where := "main's trend (`latgate trend`)"
