@@ -221,14 +221,17 @@ func TestBrowserAccuracy(t *testing.T) {
 }
 
 // TestBrowserCost: ?cost=40 (40 ms of main-thread work per update) shows
-// in the client stage: its median exceeds the light page's by 40 ± 10 ms,
+// in the client stage: its median exceeds the light page's by the work,
+// 30 to 70 ms on loaded cores (40 ± 10 with -perf),
 // and in the longest frame (40 ms or more, longer than the light page's). The deltas come 80 ms apart, so
 // that the page is idle when the first one comes: a page busier than its
 // stream (deltas closer than its work) paints later still, when Chrome
 // runs the waiting network reads before the frame. Real clock: holds at load
-// average 26–35 on 2 cores (5 of 5 runs, 2026-12-04); the difference
-// measured 35.0–40.8 ms (the work spins on the page's clock, so load does
-// not shorten it), the longest frame 57–75 ms with it and 18–29 ms without.
+// average 17–35 on 2 cores (2026-12-04): the difference measured 35.0–40.8
+// ms in 5 runs at 26–35 and 55.3 ms in CI's rehearsal beside a CPU hog at
+// 17–20 (the work spins on the page's clock, so load does not shorten it,
+// but a renderer preempted before its paint paints later), the longest
+// frame 57–82 ms with it and 18–37 ms without.
 func TestBrowserCost(t *testing.T) {
 	b := startBrowser(t)
 	srv := simChat(t, 150*time.Millisecond, 80*time.Millisecond, 6)
@@ -250,8 +253,18 @@ func TestBrowserCost(t *testing.T) {
 	if lf, light := longestP50["cost=40"], longestP50["cost=0"]; lf < 40 || light >= lf {
 		t.Errorf("the longest frame at p50: %.1f ms with 40 ms of work per update, %.1f ms without: want 40 ms or more with it, less without", lf, light)
 	}
-	if d := client["cost=40"] - client["cost=0"]; d < 30 || d > 50 {
-		t.Errorf("client stage with cost=40 − without: %.1f ms, want 40 ± 10", d)
+	// Load cannot shorten the work (it spins on the page's clock), but a
+	// renderer that loses its core between the work and the paint paints
+	// later: on loaded cores the difference may exceed 40 ms by a
+	// scheduler's slices, never fall below it by more than a frame's
+	// rounding. A driver counting the work twice (80 ms) or not at all
+	// (0) fails either way; -perf asks for the idle figure, 40 ± 10.
+	lo, hi := 30.0, 70.0
+	if *perf {
+		hi = 50
+	}
+	if d := client["cost=40"] - client["cost=0"]; d < lo || d > hi {
+		t.Errorf("client stage with cost=40 − without: %.1f ms, want %.0f to %.0f (the 40 ms of work)", d, lo, hi)
 	}
 }
 
