@@ -350,6 +350,8 @@ func describeCheck(c compare.Check, th compare.Config, esc func(string) string, 
 		return s + fmt.Sprintf(" %s ms over its %s ms budget", Millis(c.Current), Millis(c.Budget))
 	case !math.IsNaN(c.DeltaPct) && c.Metric.IsCount():
 		return s + fmt.Sprintf(" %s (%.2f → %.2f per session), a regression", signedPct(c.DeltaPct), c.Baseline, c.Current) // a count, not a time
+	case !math.IsNaN(c.DeltaPct) && c.Status == vocab.OverBudget: // both: the change is further beyond
+		return s + fmt.Sprintf(" %s (%s → %s ms), a regression and over its %s ms budget", signedPct(c.DeltaPct), Millis(c.Baseline), Millis(c.Current), Millis(c.Budget))
 	case !math.IsNaN(c.DeltaPct):
 		return s + fmt.Sprintf(" %s (%s → %s ms), a regression", signedPct(c.DeltaPct), Millis(c.Baseline), Millis(c.Current))
 	}

@@ -110,3 +110,21 @@ func TestCountIsNoTime(t *testing.T) {
 		t.Errorf("a latency: got %q", got)
 	}
 }
+
+// TestRegressedAndOverBudget: a check that regressed and is over its budget
+// says both, the change first when it is further beyond its tolerance than
+// the value beyond its budget ("TTFT p95 +143% (799 → 1940 ms), a
+// regression" left out the 1500 ms budget its status column named), and
+// the budget alone when the budget is further.
+func TestRegressedAndOverBudget(t *testing.T) {
+	t.Parallel()
+	esc := func(s string) string { return s }
+	c := compare.Check{Scenario: "chat", Endpoint: "e", Metric: vocab.TTFT, Stat: vocab.P95, Baseline: 799, Current: 1940, DeltaPct: 143, Budget: 1500, Status: vocab.OverBudget, Regressed: true}
+	if got, want := describeCheck(c, compare.Config{Tolerance: 0.1}, esc, false), "TTFT p95 +143% (799 → 1940 ms), a regression and over its 1500 ms budget"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	c.Budget = 500 // 288% over the budget, 133 points beyond the tolerance
+	if got, want := describeCheck(c, compare.Config{Tolerance: 0.1}, esc, false), "TTFT p95 1940 ms over its 500 ms budget"; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
