@@ -422,13 +422,13 @@ func doubtfulNames(r *Report, esc func(string) string) string {
 				} else {
 					stats[c.Metric] = []string{}
 				}
-			case !slices.Contains(by[twins[c.Metric]], metricLabel[c.Metric]):
-				by[twins[c.Metric]] = append(by[twins[c.Metric]], metricLabel[c.Metric])
+			case !slices.Contains(by[twins[c.Metric]], noteLabel(c.Metric)):
+				by[twins[c.Metric]] = append(by[twins[c.Metric]], noteLabel(c.Metric))
 			}
 		}
 		var names []string
 		for _, m := range metrics {
-			name := strings.TrimSpace(metricLabel[m] + " " + strings.Join(stats[m], "/"))
+			name := strings.TrimSpace(noteLabel(m) + " " + strings.Join(stats[m], "/"))
 			if len(by[m]) > 0 {
 				name += " (repeated by " + andList(by[m]) + ")"
 			}
@@ -446,6 +446,16 @@ func doubtfulNames(r *Report, esc func(string) string) string {
 		parts = append(parts, fmt.Sprintf("%s more", plural(more, "scenario", "scenarios")))
 	}
 	return strings.Join(parts, "; ")
+}
+
+// noteLabel is a metric's name in a note's list of checks: its row's label,
+// or its name where the row names none (client, goodput, the cache hit
+// rate: "chat-page @ web mean" named no metric).
+func noteLabel(m vocab.Metric) string {
+	if l := metricLabel[m]; l != "" {
+		return l
+	}
+	return metricName(m)
 }
 
 // unsettledNote names the checks whose p-value stayed within Monte Carlo

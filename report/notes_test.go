@@ -128,3 +128,21 @@ func TestRegressedAndOverBudget(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// TestInconclusiveNamesEveryMetric: the inconclusive note names each check's
+// metric, those whose rows name none too ("chat-page @ web mean" named no
+// metric for the client stage's mean).
+func TestInconclusiveNamesEveryMetric(t *testing.T) {
+	t.Parallel()
+	for _, m := range append(append([]vocab.Metric{}, vocab.Latencies...), vocab.StepCount) {
+		c := compare.Check{Endpoint: "web", Scenario: "chat-page", Metric: m, Stat: vocab.Mean, Status: vocab.Inconclusive, Reason: vocab.Uncorrected,
+			Baseline: 27, Current: 40, DeltaPct: 48, CIPct: [2]float64{2, 90}, PValue: 0.2, Budget: math.NaN(), NBase: 10, NCurrent: 10}
+		run := func() *results.Run { return &results.Run{Scenario: "chat-page", Endpoint: "web"} }
+		pairs := []results.Pair{{Endpoint: "web", Scenario: "chat-page", Base: run(), Head: run()}}
+		rep := Build(pairs, compare.Result{Verdict: vocab.Pass, Checks: []compare.Check{c}, Tested: 13}, thresholds())
+		note := inconclusiveNote(rep, func(s string) string { return s })
+		if !strings.Contains(note, "chat-page @ web "+noteLabel(m)+" mean") || strings.Contains(note, "web mean") {
+			t.Errorf("%s: %q", m, note)
+		}
+	}
+}
