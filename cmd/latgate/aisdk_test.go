@@ -23,7 +23,10 @@ import (
 // of the same events: a text answer (300 ms to the first delta, 20 ms
 // apart) and an agent (a tool call after 300 ms, a 150 ms tool on the
 // server, the answer 300 ms later). Then an ab whose head tool takes
-// 400 ms fails on answer and session, not on the first tool call.
+// 400 ms fails on answer and session, not on the first tool call. Real
+// clock: the bounds grow with the server's own lateness in the same run
+// (below); failed at load average 22 on 2 cores with fixed bounds (the
+// ttft 12.5 ms off the server's stamps for 5), holds there with these.
 func TestAISDK(t *testing.T) {
 	url, stampsPath := os.Getenv("LATGATE_AISDK_URL"), os.Getenv("LATGATE_AISDK_STAMPS")
 	if url == "" || stampsPath == "" {
@@ -135,6 +138,21 @@ limits:
 		{"agent", "session", func(q *results.Request) float64 { return ms(q.SessionMs) },
 			func(s serverResponse) float64 { return s.at("ui", "[DONE]") }, 5, 940, 1080},
 	}
+	// Real clock: the server's own lateness is the reference. Its mock
+	// model waits 20 ms between text deltas; on loaded cores its timers
+	// fire late, and each side of the loopback wakes late too. late is
+	// how much later than 20 ms the server's median gap came in this run
+	// (0.1–0.5 ms on an idle machine, 8.5 at load average 22 on 2 cores):
+	// a difference may grow by two wakeups (the request in, the response
+	// out), 2·late, and a milestone's p50 by a dozen of the mock's timers,
+	// 12·late (the text's deltas). A latgate that misses or misplaces an
+	// event is still off the server's stamps by more.
+	var gapsSrv []float64
+	for _, s := range byKind["text"][warmup:] {
+		gapsSrv = append(gapsSrv, mean(gaps(s.all("ui", "text-delta"))))
+	}
+	late := math.Max(0, median(gapsSrv)-20)
+	fig = append(fig, fmt.Sprintf("the server's median gap %.1f ms for 20 ms: late by %.1f ms, load average %s", median(gapsSrv), late, loadAvg()))
 	fig = append(fig, fmt.Sprintf("%-6s %-32s %10s %10s %12s", "", "milestone (ms)", "latgate", "server", "p50(l - s)"))
 	for _, m := range milestones {
 		var l, s, d []float64
@@ -148,11 +166,11 @@ limits:
 		}
 		lp, sp, dp := median(l), median(s), median(d)
 		fig = append(fig, fmt.Sprintf("%-6s %-32s %10.1f %10.1f %+12.2f", m.scenario, m.name, lp, sp, dp))
-		if !(math.Abs(dp) <= m.near) {
-			t.Errorf("%s %s: latgate %.1f ms, the server %.1f ms: the p50 difference %+.2f ms is beyond %.0f ms", m.scenario, m.name, lp, sp, dp, m.near)
+		if near := m.near + 2*late; !(math.Abs(dp) <= near) {
+			t.Errorf("%s %s: latgate %.1f ms, the server %.1f ms: the p50 difference %+.2f ms is beyond %.1f ms", m.scenario, m.name, lp, sp, dp, near)
 		}
-		if !(lp >= m.lo && lp <= m.hi) {
-			t.Errorf("%s %s: p50 %.1f ms, want %.0f to %.0f ms", m.scenario, m.name, lp, m.lo, m.hi)
+		if hi := m.hi + 12*late; !(lp >= m.lo && lp <= hi) {
+			t.Errorf("%s %s: p50 %.1f ms, want %.0f to %.1f ms", m.scenario, m.name, lp, m.lo, hi)
 		}
 	}
 	t.Logf("latgate against the AI SDK server's own stamps (%d requests each):\n%s", requests, strings.Join(fig, "\n"))
