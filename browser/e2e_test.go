@@ -21,6 +21,9 @@ import (
 // CPU (on turn 2 it re-renders turn 1's whole answer), much in its last
 // paint, which lags its stream's end (client_end_ms), and in its long
 // frames.
+// Real clock: the client stage and the last paints hold at load average
+// 22 on 2 cores (beside a CPU hog, 2026-12-04); the long frames' count only
+// on a quiet machine (-perf).
 func TestE2EBrowser(t *testing.T) {
 	site := os.Getenv("LATGATE_E2E_BROWSER_URL")
 	if site == "" {
@@ -77,7 +80,12 @@ func TestE2EBrowser(t *testing.T) {
 			t.Errorf("turn %d's client_end: head %.1f ms, base %.1f ms at p50: want head's last paint well after its stream's end", e.turn, h, bb)
 		}
 	}
-	if h, bb := quantile(head.long2, .5), quantile(base.long2, .5); h <= bb {
+	// The count of long frames needs a quiet machine: on loaded cores the
+	// light page's frames run long too and the heavy page's, longer still,
+	// are fewer (seen at load average 22 on 2 cores: base 54, head 22 at
+	// p50, while the client stage and the last paints above told the two
+	// apart as ever), so it is asked for with -perf only.
+	if h, bb := quantile(head.long2, .5), quantile(base.long2, .5); *perf && h <= bb {
 		t.Errorf("long frames on turn 2: head %.0f, base %.0f at p50: want more in the head", h, bb)
 	}
 }
