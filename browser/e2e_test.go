@@ -21,9 +21,10 @@ import (
 // CPU (on turn 2 it re-renders turn 1's whole answer), much in its last
 // paint, which lags its stream's end (client_end_ms), and in its long
 // frames.
-// Real clock: the client stage and the last paints hold at load average
-// 22 on 2 cores (beside a CPU hog, 2026-12-04); the long frames' count only
-// on a quiet machine (-perf).
+// Real clock: the head's client stage and last paints against the base's
+// hold at load average 22–24 on 2 cores (beside a CPU hog, 2026-12-04);
+// the light page's own first paint and the long frames' count only on a
+// quiet machine (-perf).
 func TestE2EBrowser(t *testing.T) {
 	site := os.Getenv("LATGATE_E2E_BROWSER_URL")
 	if site == "" {
@@ -60,7 +61,10 @@ func TestE2EBrowser(t *testing.T) {
 		p.Close()
 	}
 	base, head := got["base"], got["head"]
-	if c := quantile(base.client1, .5); c > 50 {
+	// A light page's first paint within a few frames is a quiet machine's
+	// figure (-perf): at load average 24 on 2 cores its frames ran late,
+	// 67 ms at p50 (40 at 22).
+	if c := quantile(base.client1, .5); *perf && c > 50 {
 		t.Errorf("base: client stage %.1f ms at p50 on turn 1: a light page paints its first token within a few frames", c)
 	}
 	// On this CPU the first token is cheap to render in both builds: the
