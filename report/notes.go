@@ -281,10 +281,10 @@ func untestedNote(r *Report, _ func(string) string) string {
 		if len(names) > 4 {
 			names = append(append([]string{}, names[:4]...), fmt.Sprintf("%d more", len(power)-4))
 		}
-		tol := trimFloat(100 * r.Thresholds.Tolerance)
-		catch := fmt.Sprintf("up to about %s would catch +%s%%", grouped(need), trimFloat(200*r.Thresholds.Tolerance))
+		twice := trimFloat(200 * r.Thresholds.Tolerance)
+		catch := fmt.Sprintf("up to about %s would catch +%s%%", grouped(need), twice)
 		if detect > 0 && detect < need { // the interval, not the test, is what falls short
-			catch = fmt.Sprintf("up to about %s would catch +%s%%, %s would bound them within %s%%", grouped(detect), trimFloat(200*r.Thresholds.Tolerance), grouped(need), tol)
+			catch = fmt.Sprintf("up to about %s would catch +%s%%, %s would bound them within %s%%", grouped(detect), twice, grouped(need), trimFloat(100*r.Thresholds.Tolerance))
 		}
 		what = append(what, fmt.Sprintf("%s (%s)", andList(names), catch))
 	}
