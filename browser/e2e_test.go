@@ -80,8 +80,10 @@ func TestE2EBrowser(t *testing.T) {
 		turn     int
 		bse, hed []float64
 	}{{1, base.end1, head.end1}, {2, base.end2, head.end2}} {
-		if h, bb := quantile(e.hed, .5), quantile(e.bse, .5); h < bb+30 {
-			t.Errorf("turn %d's client_end: head %.1f ms, base %.1f ms at p50: want head's last paint well after its stream's end", e.turn, h, bb)
+		// Twice the base's and 10 ms more: the head's lag scales with the
+		// CPU (14 → 68 ms here, 8.5 → 38 on turn 1 on a faster CI machine).
+		if h, bb := quantile(e.hed, .5), quantile(e.bse, .5); h < 2*bb || h < bb+10 {
+			t.Errorf("turn %d's client_end: head %.1f ms, base %.1f ms at p50: want head's last paint well after its stream's end (twice the base's and 10 ms more)", e.turn, h, bb)
 		}
 	}
 	// The count of long frames needs a quiet machine: on loaded cores the
