@@ -141,6 +141,11 @@ type Address struct {
 	// the start of Path a base URL must not end in (anthropic's /v1).
 	Ends        []string
 	Cut, Prefix string
+	// Root is the path a base URL of the API usually ends in (the /v1 of
+	// OpenAI-compatible servers): a 404 at a base URL without it is said
+	// with it. Models is the path, after the base URL, where a server
+	// lists the models it serves ("" when the API has none).
+	Root, Models string
 }
 
 // Accepts reports whether the address takes a URL of scheme.

@@ -20,7 +20,7 @@ func init() {
 			Name: string(Anthropic), Order: 30,
 			Keys: []string{apis.BaseURL},
 			Address: apis.Address{Key: apis.BaseURL, Default: "https://api.anthropic.com", Path: "/v1/messages",
-				Ends: []string{"/messages"}, Prefix: "/v1"},
+				Ends: []string{"/messages"}, Prefix: "/v1", Models: "/v1/models"},
 			NeedsModel: true, Auth: apis.Auth{Header: "x-api-key"},
 			Tools: apis.ClientTools, Turns: true,
 			OTel: apis.OTel{Provider: "anthropic"},

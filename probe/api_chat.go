@@ -17,7 +17,7 @@ func init() {
 			Name: string(Chat), Order: 10, Default: true,
 			Keys: []string{apis.BaseURL},
 			Address: apis.Address{Key: apis.BaseURL, Example: "https://api.openai.com/v1", Path: "/chat/completions",
-				Ends: []string{"/chat/completions", "/completions"}},
+				Ends: []string{"/chat/completions", "/completions"}, Root: "/v1", Models: "/models"},
 			NeedsModel: true, Auth: bearer,
 			Tools: apis.ClientTools, Turns: true,
 			OTel: apis.OTel{Operation: "chat"},

@@ -18,7 +18,7 @@ func init() {
 			Name: string(Gemini), Order: 40,
 			Keys: []string{apis.BaseURL},
 			Address: apis.Address{Key: apis.BaseURL, Default: "https://generativelanguage.googleapis.com/v1beta",
-				Path: "/models/{model}:streamGenerateContent?alt=sse", Ends: []string{":streamGenerateContent", ":generateContent"}, Cut: "/models"},
+				Path: "/models/{model}:streamGenerateContent?alt=sse", Ends: []string{":streamGenerateContent", ":generateContent"}, Cut: "/models", Models: "/models"},
 			NeedsModel: true, Auth: apis.Auth{Header: "x-goog-api-key"},
 			Tools: apis.ClientTools, Turns: true,
 			OTel: apis.OTel{Operation: "generate_content", Provider: "gcp.gemini"},

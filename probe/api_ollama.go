@@ -18,7 +18,7 @@ func init() {
 			Keys: []string{apis.BaseURL},
 			// Ollama's own address, without /v1 (its OpenAI-compatible
 			// routes are api chat's and responses').
-			Address:    apis.Address{Key: apis.BaseURL, Example: "http://127.0.0.1:11434", Path: "/api/chat", Ends: []string{"/api/chat"}, Prefix: "/v1"},
+			Address:    apis.Address{Key: apis.BaseURL, Example: "http://127.0.0.1:11434", Path: "/api/chat", Ends: []string{"/api/chat"}, Prefix: "/v1", Models: "/api/tags"},
 			NeedsModel: true, Auth: bearer,
 			Tools: apis.ClientTools, Turns: true,
 			OTel: apis.OTel{Operation: "chat"},

@@ -15,7 +15,7 @@ func init() {
 		Spec: apis.Spec{
 			Name: string(Responses), Order: 20,
 			Keys:       []string{apis.BaseURL},
-			Address:    apis.Address{Key: apis.BaseURL, Example: "https://api.openai.com/v1", Path: "/responses", Ends: []string{"/responses"}},
+			Address:    apis.Address{Key: apis.BaseURL, Example: "https://api.openai.com/v1", Path: "/responses", Ends: []string{"/responses"}, Root: "/v1", Models: "/models"},
 			NeedsModel: true, Auth: bearer,
 			Tools: apis.ClientTools, Turns: true,
 		},

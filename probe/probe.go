@@ -23,15 +23,18 @@ import (
 	"bytes"
 	"context"
 	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"net/http/httptrace"
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	openai "github.com/sashabaranov/go-openai"
@@ -158,6 +161,7 @@ func (p *Prober) stream(ctx context.Context, req Request) (Record, timeline) {
 		return rec, tl
 	}
 	resp, err := p.send(hreq, c)
+	seen := seenOf(hreq, resp, err)
 	if err == nil {
 		defer resp.Body.Close()
 		rec.Status = resp.StatusCode
@@ -176,6 +180,12 @@ func (p *Prober) stream(ctx context.Context, req Request) (Record, timeline) {
 				msg, _ := p.causeMessage(ctx, rerr, "reading error body", 0)
 				rec.Error += " (" + msg + ")"
 			}
+		case w.framing != framingText && strings.Contains(ct, "text/html"):
+			// A web page (an app's, a proxy's login page) where the API's
+			// stream was asked: its title says whose.
+			b, _ := io.ReadAll(io.LimitReader(body, 64<<10))
+			rec.Error = fmt.Sprintf("expected %s, got a web page (Content-Type %q)%s", w.framing.stream(), ct, pageTitle(p.hide(string(b), req)))
+			rec.Failure = vocab.Malformed
 		case w.framing == framingSSE && strings.Contains(ct, "json") && !strings.Contains(ct, "event-stream"):
 			ask, misread := askStream, false
 			if f := describe(req.API).jsonInstead; f != nil {
@@ -215,8 +225,46 @@ func (p *Prober) stream(ctx context.Context, req Request) (Record, timeline) {
 	if !c.reused {
 		rec.DNS, rec.Connect, rec.TLS = c.dns, c.connect, c.tls
 	}
-	rec.Error = p.redact(rec.Error, req)
+	rec.Error, rec.Seen = p.redact(rec.Error, req), seen
 	return rec, tl
+}
+
+// seenOf is what a request saw of its response beyond its metrics: the
+// content type, where a redirect pointed or led, why a connection failed.
+func seenOf(hreq *http.Request, resp *http.Response, err error) Seen {
+	var s Seen
+	if resp != nil {
+		s.ContentType = clip(resp.Header.Get("Content-Type"), 100)
+		if loc, lerr := resp.Location(); lerr == nil && (err != nil || resp.StatusCode/100 == 3) {
+			s.Location = loc.String()
+		}
+		if err == nil && resp.Request != nil && resp.Request.URL.String() != hreq.URL.String() {
+			s.Redirected = resp.Request.URL.String()
+		}
+	}
+	if err != nil {
+		s.Net = netFault(err)
+	}
+	return s
+}
+
+// netFault is why a connection failed: its host unresolved, refused, or
+// its TLS handshake; "" for another reason.
+func netFault(err error) NetFault {
+	var dns *net.DNSError
+	var cert *tls.CertificateVerificationError
+	var header tls.RecordHeaderError
+	var unknown x509.UnknownAuthorityError
+	var host x509.HostnameError
+	switch {
+	case errors.As(err, &dns):
+		return NoHost
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return Refused
+	case errors.As(err, &cert), errors.As(err, &header), errors.As(err, &unknown), errors.As(err, &host):
+		return BadTLS
+	}
+	return ""
 }
 
 // askStream is what a request asks when an SSE API answered JSON.
@@ -424,6 +472,16 @@ func httpErrorMessage(resp *http.Response, body []byte) string {
 
 var titleRE = regexp.MustCompile(`(?is)<title>(.*?)</title>`)
 var tagRE = regexp.MustCompile(`(?s)<[^>]*>`)
+
+// pageTitle is ` titled "TITLE"` for an HTML page that has a title, ""
+// for one that has none.
+func pageTitle(page string) string {
+	m := titleRE.FindStringSubmatch(page)
+	if m == nil {
+		return ""
+	}
+	return fmt.Sprintf(" titled %q", clip(strings.Join(strings.Fields(m[1]), " "), 120))
+}
 
 func providerMessage(contentType string, body []byte) string {
 	body = bytes.TrimSpace(body)

@@ -20,6 +20,10 @@ type Record struct {
 	Error  string
 	// Failure is the kind of a failed request's error ("" when ok).
 	Failure vocab.Failure
+	// Seen is what the response looked like beyond its metrics (its
+	// content type, a redirect, why a connection failed): what a
+	// diagnosis of the endpoint reads (latgate check).
+	Seen Seen
 
 	DNS, Connect, TLS time.Duration
 	// Upgrade (api realtime) is the rest of a new WebSocket's set-up: the
@@ -131,6 +135,32 @@ func newRecord() Record {
 		IntendedAt: Missing, SentAt: Missing, Server: NoServerTiming(),
 	}
 }
+
+// Seen is what a request saw of its response beyond its metrics.
+type Seen struct {
+	// ContentType is the response's Content-Type ("" with no response).
+	ContentType string
+	// Location is where a redirect pointed: a 3xx answered (a client
+	// that follows none) or a redirect the client refused to follow.
+	// Redirected is where a followed redirect led ("" when none was).
+	Location, Redirected string
+	// Net is why the connection failed ("" when it did not, or for
+	// another reason).
+	Net NetFault
+}
+
+// NetFault is why a request's connection failed.
+type NetFault string
+
+const (
+	// NoHost: the host's name did not resolve (DNS).
+	NoHost NetFault = "dns"
+	// Refused: nothing listens at the address (connection refused).
+	Refused NetFault = "refused"
+	// BadTLS: the TLS handshake failed (a certificate not trusted, not
+	// the host's, or a server that does not speak TLS).
+	BadTLS NetFault = "tls"
+)
 
 // outputEvent is one SSE event that carried generated output.
 type outputEvent struct {

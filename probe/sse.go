@@ -46,6 +46,19 @@ func (f framing) what() string {
 	return "SSE data"
 }
 
+// stream names a stream of this framing in messages.
+func (f framing) stream() string {
+	switch f {
+	case framingNDJSON:
+		return "an NDJSON stream"
+	case framingText:
+		return "a text stream"
+	case framingWS:
+		return "WebSocket messages"
+	}
+	return "an SSE stream (text/event-stream)"
+}
+
 // framer reads frames; io.EOF at the end of the stream.
 type framer interface {
 	Next() (frame, error)

@@ -417,3 +417,59 @@ const (
 
 // Shots lists every screenshot's moment.
 var Shots = []Shot{FirstPaint, End, AtFailure}
+
+// Finding is what one request to an endpoint says of it (latgate check,
+// and the first request of run, ab and gate): usable, or what is wrong.
+type Finding string
+
+// Findings of an endpoint's request.
+const (
+	// Usable: the endpoint streamed an answer.
+	Usable Finding = "ok"
+	// WebPage: a web page (text/html) where the API's stream was asked.
+	WebPage Finding = "web_page"
+	// MissingV1: a 404 at a base URL without the /v1 its API's servers
+	// serve under.
+	MissingV1 Finding = "missing_v1"
+	// DoubledV1: a 404 at a URL that holds /v1/v1.
+	DoubledV1 Finding = "doubled_v1"
+	// NotFound: another 404: the URL is not the API's.
+	NotFound Finding = "not_found"
+	// UnknownModel: the server lists the models it serves, and not the
+	// endpoint's.
+	UnknownModel Finding = "unknown_model"
+	// KeyRefused: a 401 or 403.
+	KeyRefused Finding = "key_refused"
+	// JSONBody: one JSON body where a stream was asked (the server ignores
+	// stream).
+	JSONBody Finding = "json_body"
+	// NotStreamed: the answer arrived in one piece (buffered by a proxy or
+	// a gateway).
+	NotStreamed Finding = "buffered"
+	// EmptyAnswer: the stream ended properly with no answer.
+	EmptyAnswer Finding = "empty_answer"
+	// Redirect: the server redirects the API's request.
+	Redirect Finding = "redirect"
+	// NoDNS, ConnRefused, BadTLS: the connection failed: a host that does
+	// not resolve, nothing listening, a TLS handshake that failed.
+	NoDNS       Finding = "dns"
+	ConnRefused Finding = "connection_refused"
+	BadTLS      Finding = "tls"
+	// ServerError: a 5xx or 429, or a request that timed out: the server's
+	// state, not the endpoint's configuration (a run measures it as its
+	// error rate).
+	ServerError Finding = "server_error"
+	// Unusable: another failure (the request's error says which).
+	Unusable Finding = "failed"
+)
+
+// Findings lists every finding.
+var Findings = []Finding{Usable, WebPage, MissingV1, DoubledV1, NotFound, UnknownModel, KeyRefused, JSONBody, NotStreamed, EmptyAnswer,
+	Redirect, NoDNS, ConnRefused, BadTLS, ServerError, Unusable}
+
+// Stops reports whether a run stops at its first request on this finding:
+// a configuration no measurement could make right. A server's error, and
+// a failure that may pass, are measured as the run's error rate.
+func (f Finding) Stops() bool {
+	return f != Usable && f != ServerError && f != Unusable
+}
