@@ -9,7 +9,8 @@ import (
 	"syscall"
 )
 
-// WritableDir checks that the folder a file will be written to exists.
+// WritableDir checks that the folder a file will be written to exists and
+// takes a new file (one is created there and removed).
 func WritableDir(path string) error {
 	if path == "" {
 		return nil
@@ -25,7 +26,14 @@ func WritableDir(path string) error {
 	if !st.IsDir() {
 		return fmt.Errorf("cannot write %s: %s is not a folder", path, dir)
 	}
-	return nil
+	// A folder that exists may take no file (read-only, another user's):
+	// found now, not after the whole measurement.
+	f, err := os.CreateTemp(dir, ".latgate-write-check-*")
+	if err != nil {
+		return fmt.Errorf("cannot write %s: folder %s takes no new file: %v", path, dir, PathCause(err))
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }
 
 // CreatableDir checks that dir is a folder that files can be written
