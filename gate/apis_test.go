@@ -2,6 +2,7 @@ package gate
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -10,6 +11,7 @@ import (
 	"github.com/latgate/latgate/internal/clocktest"
 	"github.com/latgate/latgate/sim"
 	"github.com/latgate/latgate/suite"
+	"github.com/latgate/latgate/vocab"
 )
 
 // TestEveryAPIThroughThePipeline: a suite with one endpoint per api, each
@@ -71,19 +73,20 @@ scenarios:
 	}
 }
 
-// TestBufferingProxyWarns: a stream held by a buffering proxy (the
-// simulator's Buffered quirk) gets a warning naming the likely cause; the
-// same stream unbuffered does not, read as it comes or by a loaded client
-// that reads every 40ms (eight events a read). Virtual time: the gaps are
-// exactly 5ms.
-func TestBufferingProxyWarns(t *testing.T) {
+// TestBufferingProxyStopsTheRun: a stream buffered by a proxy (the
+// simulator's Buffered quirk) stops the run at its first request, naming
+// the likely cause, before anything is measured; the same stream
+// unbuffered does not, read as it comes or by a loaded client that reads
+// every 40ms (eight events a read), and gets no warning. Virtual time:
+// the gaps are exactly 5ms, the answer whole at 320ms when buffered.
+func TestBufferingProxyStopsTheRun(t *testing.T) {
 	t.Parallel()
 	for _, tt := range []struct {
 		buffered bool
 		every    time.Duration
 	}{{false, 0}, {false, 40 * time.Millisecond}, {true, 0}} {
 		synctest.Test(t, func(t *testing.T) {
-			s := sim.New(sim.Profile{TTFT: sim.Fixed(20 * time.Millisecond), ITL: sim.Fixed(5 * time.Millisecond), Tokens: 24,
+			s := sim.New(sim.Profile{TTFT: sim.Fixed(200 * time.Millisecond), ITL: sim.Fixed(5 * time.Millisecond), Tokens: 24,
 				Quirks: sim.Quirks{Buffered: tt.buffered}}, 1)
 			srv := clocktest.NewServer(t, s)
 			srv.ReadEvery = tt.every
@@ -92,12 +95,18 @@ func TestBufferingProxyWarns(t *testing.T) {
 				t.Fatal(err)
 			}
 			f, err := Measure(context.Background(), cfg, MeasureOptions{Client: srv.Client()})
-			if err != nil {
-				t.Fatal(err)
+			var stop *CheckError
+			if tt.buffered {
+				if f != nil || !errors.As(err, &stop) || stop.Diagnosis.Finding != vocab.NotStreamed || !strings.Contains(err.Error(), "proxy_buffering off") {
+					t.Errorf("buffered: file %v, error %v: want the run stopped at its first request, naming the buffering", f != nil, err)
+				}
+				return
 			}
-			w := RunWarnings(f)
-			if got := len(w) > 0 && strings.Contains(w[0], "arrived buffered"); got != tt.buffered {
-				t.Errorf("buffered %v, read every %v: warnings %q", tt.buffered, tt.every, w)
+			if err != nil {
+				t.Fatalf("read every %v: %v", tt.every, err)
+			}
+			if w := RunWarnings(f); len(w) > 0 {
+				t.Errorf("unbuffered, read every %v: warnings %q", tt.every, w)
 			}
 		})
 	}

@@ -234,6 +234,9 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 		adaptive.group(gi, &m.groups[gi], &sink.head[gi], &sink.base[gi])
 	}
 	prog := newProgress(opt.Progress, opt.TTY, m, adaptive.next, opt.Now)
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
+	first := &firstRequests{ctx: ctx, client: client, m: m, stop: stop, seen: map[firstKey]bool{}}
 	r := &probe.Runner{
 		Sink: sink.add,
 		Prober: &probe.Prober{
@@ -245,6 +248,7 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 		Seed:      1,
 		GroupDone: adaptive.done,
 		OnRecord: func(g int, rec probe.Record, warmup bool) {
+			first.see(g, rec)
 			if warmup {
 				sink.spent.add(g, rec) // paid, and counted by limits.max_cost
 			}
@@ -255,6 +259,9 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 	res := r.Run(ctx, m.groups)
 	res = m.searchAll(ctx, r, res, sink, *th, cfg, baseCfg, opt.Progress)
 	prog.done()
+	if err := first.err(); err != nil {
+		return nil, err // nothing measured: the first requests' records are not the endpoint's latency
+	}
 	f := m.assemble(res, sink, adaptive, scrapes, cfg, baseCfg, opt)
 	if sink.measured == 0 {
 		return f, AsCannotRun(fmt.Errorf("no results: %s", noResults(f, res)))

@@ -24,6 +24,7 @@ func commands() *cli.Table[*env] {
 		Commands: []command{
 			{Name: "run", Synopsis: "[-c latgate.yaml] [-o results.json]", About: "run the suite, write its results", Flags: runFlags},
 			{Name: "validate", Synopsis: "[-c latgate.yaml] [--skip-env]", About: "check the suite as run does, sending nothing (pre-commit hooks, editors, CI's first step)", Flags: validateFlags},
+			{Name: "check", Synopsis: "[-c latgate.yaml]", About: "one request to each endpoint, and what is wrong with it and how to fix it (exit 3 when one is not usable)", Flags: checkFlags},
 			{Name: "ab", Synopsis: "[-c HEAD.yaml] --base-config BASE.yaml [-o ab.json] [--base-url ENDPOINT=URL ...] [--head-url ENDPOINT=URL ...]",
 				About: "base and head interleaved in one job (recommended), compared", Flags: abFlags},
 			{Name: "compare", Synopsis: "BASELINE.json CURRENT.json   a baseline and a current run\n" +

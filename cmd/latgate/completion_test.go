@@ -51,7 +51,7 @@ func TestCompletionScripts(t *testing.T) {
 		exact     bool
 	}{
 		{line: "latgate co", want: []string{"compare", "completion"}, exact: true},
-		{line: "latgate ", want: []string{"run", "validate", "ab", "compare", "gate", "publish", "merge", "import", "trend", "demo", "sim", "init", "completion", "version", "help"}, exact: true},
+		{line: "latgate ", want: []string{"run", "validate", "check", "ab", "compare", "gate", "publish", "merge", "import", "trend", "demo", "sim", "init", "completion", "version", "help"}, exact: true},
 		{line: "latgate compare --fo", want: []string{"--format"}, exact: true},
 		{line: "latgate compare --format ", want: report.ReportFormats.Names(), exact: true},
 		{line: "latgate ab --format o", want: []string{"openmetrics", "otlp"}, exact: true},

@@ -1,0 +1,164 @@
+package gate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+
+	"github.com/latgate/latgate/browser"
+	"github.com/latgate/latgate/internal/redact"
+	"github.com/latgate/latgate/probe"
+	"github.com/latgate/latgate/suite"
+	"github.com/latgate/latgate/vocab"
+)
+
+// CheckOptions say what latgate check checks.
+type CheckOptions struct {
+	Config string
+	// Browser is a browser of the caller's own for the chat pages (tests);
+	// nil: found from the environment, as run finds it.
+	Browser *browser.Config
+}
+
+// checkTarget is one endpoint and the request check sends it: its first
+// scenario's.
+type checkTarget struct {
+	ep  suite.Endpoint
+	req probe.Request
+}
+
+// Check is latgate check: every check run makes before its first request
+// (checkSuite), then one request to each endpoint of the suite — its first
+// scenario's, redirects not followed — and a diagnosis of each, printed
+// one line an endpoint. The error is CannotRun when an endpoint is not
+// usable, BadInput for a suite run would refuse.
+func Check(ctx context.Context, env Env, o CheckOptions) error {
+	cfg, _, err := checkSuite(env, ValidateOptions{Config: o.Config})
+	if err != nil {
+		return err
+	}
+	ConfigWarnings(env.Stderr, cfg)
+	targets, err := checkTargets(cfg)
+	if err != nil {
+		return err
+	}
+	client := env.ProbeClient
+	if client == nil {
+		client = newHTTPClient(cfg, nil)
+	}
+	client = noRedirects(client)
+	benv := browser.OSEnv
+	if env.Getenv != nil {
+		benv.Getenv = env.Getenv
+	}
+	pages, err := pages(ctx, benv, o.Browser, env.Stderr, cfg)
+	if err != nil {
+		return err
+	}
+	if pages != nil {
+		defer pages.Close()
+	}
+	hide := redact.New(cfg.Secrets()...)
+	prober := &probe.Prober{Client: client, Timeout: cfg.Limits.Timeout, StallTimeout: cfg.Limits.StallTimeout,
+		ReadingRate: cfg.ReadingRate, Secrets: hide, Pages: pages}
+	fmt.Fprintf(env.Stdout, "latgate check: %s: %s, one request each\n", o.Config, count(len(targets), "endpoint"))
+	bad := 0
+	for _, t := range targets {
+		d := checkOne(ctx, prober, client, t)
+		if ctx.Err() != nil {
+			return AsCannotRun(errors.New("interrupted: the check was stopped"))
+		}
+		word, finding := "ok    ", ""
+		if d.Finding != vocab.Usable {
+			word, finding, bad = "FAILED", string(d.Finding)+": ", bad+1
+		}
+		fmt.Fprintf(env.Stdout, "%s  %s (%s): %s%s\n", word, d.Endpoint, hide.String(t.req.URL), finding, hide.String(d.Says))
+	}
+	if bad > 0 {
+		if len(targets) == 1 {
+			return AsCannotRun(errors.New("the endpoint is not usable (above)"))
+		}
+		return AsCannotRun(fmt.Errorf("%d of %d endpoints not usable (above)", bad, len(targets)))
+	}
+	return nil
+}
+
+// checkOne sends a target's request and diagnoses what it got.
+func checkOne(ctx context.Context, prober *probe.Prober, client *http.Client, t checkTarget) Diagnosis {
+	return withModels(ctx, client, t.ep, diagnose(t.ep, t.req.URL, prober.Do(ctx, t.req)))
+}
+
+// checkTargets is each endpoint the suite's scenarios use, in the suite's
+// order, with its first scenario's request.
+func checkTargets(cfg *suite.Config) ([]checkTarget, error) {
+	var out []checkTarget
+	seen := map[string]bool{}
+	for _, s := range cfg.Scenarios {
+		for _, ep := range cfg.EndpointsFor(s) {
+			if seen[ep.Name] {
+				continue
+			}
+			seen[ep.Name] = true
+			req, prepare, err := groupOf(s, ep)
+			if err != nil {
+				return nil, AsBadInput(err)
+			}
+			if prepare != nil {
+				prepare(0, &req)
+			}
+			out = append(out, checkTarget{ep: ep, req: req})
+		}
+	}
+	return out, nil
+}
+
+// firstRequests diagnoses the first request of each group and side of a
+// run (its warmup's first, when it has one): the first that finds its
+// endpoint unusable stops the run before it measures (vocab.Finding's
+// Stops). It runs on the runner's aggregator; a diagnosis that asks the
+// server's list of models waits for it there, once.
+type firstRequests struct {
+	ctx    context.Context
+	client *http.Client
+	m      *measurement
+	stop   context.CancelCauseFunc
+	seen   map[firstKey]bool
+	found  *Diagnosis
+}
+
+type firstKey struct {
+	group int
+	side  vocab.Side
+}
+
+// errStopped is the cause a run's context is canceled with when a first
+// request found its endpoint unusable.
+var errStopped = errors.New("the first request found its endpoint unusable")
+
+func (f *firstRequests) see(g int, rec probe.Record) {
+	k := firstKey{g, rec.Variant}
+	if f.found != nil || f.seen[k] || g >= len(f.m.plan) || rec.Failure == vocab.Canceled {
+		return
+	}
+	f.seen[k] = true
+	pl := f.m.plan[g]
+	ep := pl.endpoint
+	if rec.Variant == vocab.Base && pl.base != nil {
+		ep = pl.base.endpoint
+	}
+	d := withModels(f.ctx, f.client, ep, diagnose(ep, probe.URL(apiOf(ep), targetOf(ep)), rec))
+	if d.Finding.Stops() {
+		d.Side = rec.Variant
+		f.found = &d
+		f.stop(errStopped)
+	}
+}
+
+// err is the run's stop: nil when no first request stopped it.
+func (f *firstRequests) err() error {
+	if f.found == nil {
+		return nil
+	}
+	return AsCannotRun(&CheckError{Diagnosis: *f.found})
+}
