@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -19,6 +20,7 @@ import (
 	"github.com/latgate/latgate/internal/goldenfile"
 	"github.com/latgate/latgate/internal/scaffold"
 	"github.com/latgate/latgate/sim"
+	"github.com/latgate/latgate/vocab"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of testdata/")
@@ -304,4 +306,68 @@ func TestNewcomerMistakes(t *testing.T) {
 	tr.run("validate")
 	tr.run("validate", "--skip-env")
 	tr.check("mistakes.txt")
+}
+
+// verdictCheck is the JSON verdict's check of (metric, stat) in a report
+// latgate compare wrote with --format json.
+func verdictCheck(t *testing.T, out, metric, stat string) map[string]any {
+	t.Helper()
+	var v struct {
+		Checks []map[string]any `json:"checks"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatalf("the JSON verdict: %v\n%s", err, out)
+	}
+	for _, c := range v.Checks {
+		if c["metric"] == metric && c["stat"] == stat {
+			return c
+		}
+	}
+	t.Fatalf("the JSON verdict has no %s %s check:\n%s", metric, stat, out)
+	return nil
+}
+
+// TestNewcomerTooFewForBudget: requests: 5 beside a p95 budget. The run
+// warns that 5 requests can never test a p95, and the budget's every
+// rendering agrees: the run's table, compare's report, the comment and the
+// JSON verdict say "not tested (needs 40)", the count vocab.P95.MinN that
+// the warning names, never "over budget", although the p95 of 5 requests
+// is beyond it. The same budget at 40 requests is tested, and blown.
+func TestNewcomerTooFewForBudget(t *testing.T) {
+	tr := newcomer(t)
+	tr.bubble(func(t *testing.T) {
+		tr.run("init")
+		simAtInitsURL(t, tr, "realistic")
+		tr.note("5 requests, and a p95 budget: requests: 5, ttft: {p95: 400}")
+		editFile(t, "latgate.yaml", "requests: {min: 100, max: 1000}", "requests: 5")
+		editFile(t, "latgate.yaml", "ttft: {p95: 1500}", "ttft: {p95: 400}")
+		r := tr.run("run", "--fail-on-budget")
+		need := fmt.Sprintf("not tested (needs %d)", vocab.P95.MinN())
+		if r.code != 0 || !strings.Contains(r.stdout, need) || strings.Contains(r.stdout, "OVER BUDGET") {
+			t.Errorf("run at 5 requests: exit %d, want 0 and the budget %q, never over budget", r.code, need)
+		}
+		r = tr.run("compare", "results.json")
+		if r.code != 0 || strings.Contains(r.stdout, "over budget") {
+			t.Errorf("compare at 5 requests: exit %d, want 0 and no budget blown", r.code)
+		}
+		md := tr.run("compare", "results.json", "--format", "markdown")
+		if strings.Contains(md.stdout, "over its budget") || strings.Contains(md.stdout, "⛔ TTFT") || md.code != 0 {
+			t.Errorf("the comment says a budget of 5 requests is blown (exit %d)", md.code)
+		}
+		js := runCLI(t, tr.env, "compare", "results.json", "--format", "json")
+		c := verdictCheck(t, js.stdout, "ttft", "p95")
+		cur, _ := c["current"].(float64)
+		budget, _ := c["budget"].(float64)
+		tr.note("the JSON verdict's TTFT p95 check: status %v, reason %v, need_n %v, current %v ms, budget %v ms", c["status"], c["reason"], c["need_n"], cur, budget)
+		if c["status"] != string(vocab.NotTested) || c["need_n"] != float64(vocab.P95.MinN()) || !(cur > budget) {
+			t.Errorf("the JSON verdict's TTFT p95: status %v, need_n %v, current %v, budget %v; want not_tested, %d, a p95 of 5 beyond its budget",
+				c["status"], c["need_n"], cur, budget, vocab.P95.MinN())
+		}
+		tr.note("enough requests for the p95: --requests %d", vocab.P95.MinN())
+		r = tr.run("run", "--requests", fmt.Sprint(vocab.P95.MinN()), "--fail-on-budget", "-o", "forty.json")
+		if r.code != 1 || !strings.Contains(r.stdout, "OVER BUDGET") {
+			t.Errorf("run at %d requests: exit %d, want 1 and the budget blown:\n%s", vocab.P95.MinN(), r.code, r.stdout)
+		}
+	})
+	tr.check("too-few-for-budget.txt")
 }
