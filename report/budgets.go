@@ -117,17 +117,23 @@ func untestedBudgetWords(r *Report, esc func(string) string) string {
 // requests give them with the failures seen.
 func budgetNeed(c compare.Check) int { return c.Stat.MinN() }
 
-// budgetLimit is a budget as the suite states it: "TTFT p95 ≤ 800 ms",
-// "goodput ≥ 95%".
+// budgetLimit is a check's budget as the suite states it: "TTFT p95 ≤
+// 800 ms", "goodput ≥ 95%".
 func budgetLimit(c compare.Check) string {
+	return BudgetWords(compare.Budget{Metric: c.Metric, Stat: c.Stat, Value: c.Budget})
+}
+
+// BudgetWords is a budget (or a floor) as the suite states it: "TTFT p95
+// ≤ 800 ms", "errors ≤ 2%", "goodput ≥ 95%".
+func BudgetWords(b compare.Budget) string {
 	op := "≤"
-	if c.Metric.HigherIsBetter() {
+	if b.Metric.HigherIsBetter() {
 		op = "≥"
 	}
-	if c.Metric.IsRate() {
-		return fmt.Sprintf("%s %s %s%%", metricName(c.Metric), op, trimFloat(100*c.Budget))
+	if b.Metric.IsRate() {
+		return fmt.Sprintf("%s %s %s%%", metricName(b.Metric), op, trimFloat(100*b.Value))
 	}
-	return fmt.Sprintf("%s %s %s %s ms", metricName(c.Metric), c.Stat, op, Millis(c.Budget))
+	return fmt.Sprintf("%s %s %s %s ms", metricName(b.Metric), b.Stat, op, Millis(b.Value))
 }
 
 // budgetValue is what a budget was held against: the run's statistic.

@@ -16,9 +16,11 @@ import (
 	"testing/synctest"
 	"time"
 
+	"github.com/latgate/latgate/fileio"
 	"github.com/latgate/latgate/internal/clocktest"
 	"github.com/latgate/latgate/internal/goldenfile"
 	"github.com/latgate/latgate/internal/scaffold"
+	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/sim"
 	"github.com/latgate/latgate/vocab"
 )
@@ -370,4 +372,54 @@ func TestNewcomerTooFewForBudget(t *testing.T) {
 		}
 	})
 	tr.check("too-few-for-budget.txt")
+}
+
+// TestNewcomerCompareRecordedBudgets: latgate compare of one run in a
+// folder without latgate.yaml judges it by the budgets the file records,
+// those of the suite it was measured with, says so, and fails on a blown
+// one; a file that records none says it has none; a suite given with -c
+// is the judge instead.
+func TestNewcomerCompareRecordedBudgets(t *testing.T) {
+	tr := newcomer(t)
+	tr.bubble(func(t *testing.T) {
+		tr.run("init")
+		simAtInitsURL(t, tr, "realistic")
+		tr.note("the budget tightened: ttft: {p95: 300}")
+		editFile(t, "latgate.yaml", "ttft: {p95: 1500}", "ttft: {p95: 300}")
+		tr.run("run", "--requests", "40", "-o", "one.json")
+		f, err := fileio.Read("one.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := results.Budget{Metric: vocab.TTFT, Stat: vocab.P95, Value: 300}
+		if f.Budgets == nil || len(f.Budgets.Limits) != 1 || f.Budgets.Limits[0] != want {
+			t.Fatalf("one.json records budgets %+v, want the suite's %+v", f.Budgets, want)
+		}
+		tr.note("the suite moved to suite.yaml: the folder has no latgate.yaml")
+		if err := os.Rename("latgate.yaml", "suite.yaml"); err != nil {
+			t.Fatal(err)
+		}
+		r := tr.run("compare", "one.json")
+		if r.code != 1 || !strings.Contains(r.stderr, "as recorded in one.json") {
+			t.Errorf("compare one.json without a suite: exit %d, want 1 and the budgets it records named", r.code)
+		}
+		js := runCLI(t, tr.env, "compare", "one.json", "--format", "json")
+		if c := verdictCheck(t, js.stdout, "ttft", "p95"); c["status"] != string(vocab.OverBudget) || c["budget"] != 300.0 {
+			t.Errorf("the JSON verdict's TTFT p95: status %v, budget %v; want over_budget, 300", c["status"], c["budget"])
+		}
+		tr.note("a file that records no budgets (written before files recorded them)")
+		f.Budgets = nil
+		if err := fileio.Write("old.json", f); err != nil {
+			t.Fatal(err)
+		}
+		if r := tr.run("compare", "old.json"); r.code != 0 || !strings.Contains(r.stderr, "none (old.json records none)") {
+			t.Errorf("compare old.json: exit %d, want 0 and no budgets said", r.code)
+		}
+		tr.note("a suite given is the judge: suite.yaml with ttft: {p95: 1500}")
+		editFile(t, "suite.yaml", "ttft: {p95: 300}", "ttft: {p95: 1500}")
+		if r := tr.run("compare", "one.json", "-c", "suite.yaml"); r.code != 0 {
+			t.Errorf("compare -c suite.yaml: exit %d, want 0 (its budget holds)", r.code)
+		}
+	})
+	tr.check("compare-recorded-budgets.txt")
 }
