@@ -406,6 +406,7 @@ func (m *measurement) assemble(res probe.Result, sink *sink, adaptive *adaptiveR
 		Schema: results.Schema, MetricsVersion: results.MetricsVersion, ToolVersion: opt.ToolVersion,
 		CreatedAt: now().UTC().Truncate(time.Second), Source: opt.Source,
 	}
+	adaptive.cut(res.Cause, stopText(res))
 	cut := cutShort(res)
 	// side is the run's variant in the file; measured, the records' (a
 	// scenario only the head of an A/B run has is measured alone).

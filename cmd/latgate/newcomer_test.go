@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -58,7 +59,13 @@ func newcomer(t *testing.T) *transcript {
 // its stderr and its exit code; it returns the result.
 func (tr *transcript) run(args ...string) result {
 	tr.t.Helper()
-	r := runCLI(tr.t, tr.env, args...)
+	return tr.runContext(context.Background(), args...)
+}
+
+// runContext is run with the context a signal would cancel.
+func (tr *transcript) runContext(ctx context.Context, args ...string) result {
+	tr.t.Helper()
+	r := runCLIContext(tr.t, ctx, tr.env, args...)
 	fmt.Fprintf(&tr.b, "$ latgate %s\n", strings.Join(args, " "))
 	for _, part := range []struct{ name, text string }{{"stdout", r.stdout}, {"stderr", r.stderr}} {
 		if part.text != "" {
@@ -422,4 +429,52 @@ func TestNewcomerCompareRecordedBudgets(t *testing.T) {
 		}
 	})
 	tr.check("compare-recorded-budgets.txt")
+}
+
+// TestNewcomerInterruptedAB: Ctrl-C (the context a signal cancels) a
+// minute into an adaptive latgate ab, on one lane so that which requests
+// are in at the signal is the same in every run. Like latgate run
+// interrupted, it says the run was interrupted, prints the table of what
+// it measured, writes the file marked incomplete and exits 3; the
+// scenario's stop is vocab.Interrupted at the count the file holds, never
+// "max reached" (it was said so, with "the comparison does" after it, and
+// no table).
+func TestNewcomerInterruptedAB(t *testing.T) {
+	tr := newcomer(t)
+	tr.bubble(func(t *testing.T) {
+		tr.run("init")
+		simAtInitsURL(t, tr, "realistic")
+		for _, args := range [][]string{{"run", "--lanes", "1"}, {"ab", "--base-config", "latgate.yaml", "--lanes", "1"}} {
+			tr.note("Ctrl-C a minute into latgate %s", strings.Join(args, " "))
+			ctx, cancel := context.WithCancel(context.Background())
+			stop := time.AfterFunc(time.Minute, cancel)
+			r := tr.runContext(ctx, args...)
+			stop.Stop()
+			cancel()
+			if r.code != exitCannot || !strings.Contains(r.stdout, "latencies in ms") || !strings.Contains(r.stdout, "INCOMPLETE: interrupted") {
+				t.Errorf("latgate %s interrupted: exit %d, want %d, the table of what it measured and INCOMPLETE", args[0], r.code, exitCannot)
+			}
+		}
+		f, err := fileio.Read("ab.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var counts []int
+		for _, run := range f.Runs {
+			if run.Stop != vocab.Interrupted || run.StoppedAt != len(run.Requests) || !strings.Contains(run.StopReason, "interrupted") {
+				t.Errorf("ab.json's %s run: stop %q (%q) at %d of %d requests; want interrupted at its count", run.Variant, run.Stop, run.StopReason, run.StoppedAt, len(run.Requests))
+			}
+			counts = append(counts, len(run.Requests))
+		}
+		slices.Sort(counts)
+		said := fmt.Sprintf("interrupted at %d–%d of 1000 requests per side, before max", counts[0], counts[len(counts)-1])
+		if counts[0] == counts[len(counts)-1] {
+			said = fmt.Sprintf("interrupted at %d of 1000 requests per side, before max", counts[0])
+		}
+		out := tr.b.String()
+		if !strings.Contains(out, said) || strings.Contains(out, "max reached") {
+			t.Errorf("ab's stop line: want %q, never max reached", said)
+		}
+	})
+	tr.check("interrupted-ab.txt")
 }
