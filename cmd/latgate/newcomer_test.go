@@ -478,3 +478,46 @@ func TestNewcomerInterruptedAB(t *testing.T) {
 	})
 	tr.check("interrupted-ab.txt")
 }
+
+// TestNewcomerLanesChanged: a baseline measured on one lane and a run on
+// 48 meet different loads (48 copies of the scenario's at once), though
+// their fingerprints are the same: the comparison says the configuration
+// changed and names the lanes, in the terminal and in the comment.
+func TestNewcomerLanesChanged(t *testing.T) {
+	tr := newcomer(t)
+	tr.bubble(func(t *testing.T) {
+		tr.run("init")
+		simAtInitsURL(t, tr, "realistic")
+		tr.note("the baseline, measured on one lane: lanes: 1")
+		editFile(t, "latgate.yaml", "lanes: 192", "lanes: 1")
+		tr.run("run", "--requests", "40", "-o", "base.json")
+		tr.note("the suite now runs 48 lanes: lanes: 48")
+		editFile(t, "latgate.yaml", "lanes: 1", "lanes: 48")
+		tr.run("run", "--requests", "40", "-o", "head.json")
+		var lanes []int
+		for _, name := range []string{"base.json", "head.json"} {
+			f, err := fileio.Read(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lanes = append(lanes, max(1, f.Runs[0].Config.Lanes))
+		}
+		want := fmt.Sprintf("lanes %d → %d", lanes[0], lanes[1])
+		r := tr.run("compare", "base.json", "head.json")
+		if !strings.Contains(r.stdout, "configuration changed since the baseline: "+want) {
+			t.Errorf("compare: want the configuration change %q named", want)
+		}
+		md := runCLI(t, tr.env, "compare", "base.json", "head.json", "--format", "markdown")
+		var said string
+		for _, line := range strings.Split(md.stdout, "\n") {
+			if strings.HasPrefix(line, "⚙️ Configuration") {
+				said = line
+			}
+		}
+		tr.note("the comment (compare --format markdown) says: %s", said)
+		if !strings.Contains(said, want) {
+			t.Errorf("the comment: want the configuration change %q named", want)
+		}
+	})
+	tr.check("lanes-changed.txt")
+}
