@@ -79,3 +79,40 @@ func TestBudgetTestCountsFailures(t *testing.T) {
 		t.Fatalf("an unobserved metric: %s, want inconclusive", none.Status)
 	}
 }
+
+// A latency budget is tested from its statistic's minimum of successful
+// requests on (vocab.Stat.MinN: 40 for a p95): one request short, a p95 of
+// every request beyond the budget is not tested, needs 40, and fails no
+// gate — without a baseline, against one, and against a history; at 40 it
+// is over budget.
+func TestBudgetNeedsItsStatisticsRequests(t *testing.T) {
+	t.Parallel()
+	c := cfg()
+	c.Budgets = []Budget{{Metric: vocab.TTFT, Stat: vocab.P95, Value: 800}}
+	slow := func(n int) *Sample { return sampleOf(n, func(i int) float64 { return 900 + float64(i) }) }
+	need := vocab.P95.MinN()
+	for _, n := range []int{need - 1, need} {
+		want, verdict := vocab.NotTested, vocab.Pass
+		if n == need {
+			want, verdict = vocab.OverBudget, vocab.Fail
+		}
+		runs := map[string][]Pair{
+			"no baseline": {{Endpoint: "e", Scenario: "s", Head: slow(n)}},
+			"a baseline":  {{Endpoint: "e", Scenario: "s", Base: slow(n), Head: slow(n)}},
+		}
+		for name, rs := range runs {
+			r := Compare(rs, c)
+			ch := find(t, r, "s", vocab.TTFT, vocab.P95)
+			if ch.Status != want || r.Verdict != verdict || ch.Status == vocab.NotTested && (ch.NeedN != need || ch.Reason != vocab.TooFew) {
+				t.Errorf("%s, %d requests: %s (%s, needs %d), verdict %s; want %s, %s (needs %d)", name, n, ch.Status, ch.Reason, ch.NeedN, r.Verdict, want, verdict, need)
+			}
+		}
+		h, err := CompareHistory([]Series{{Endpoint: "e", Scenario: "s", History: []*Sample{slow(100), slow(100)}, Current: slow(n)}}, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ch := find(t, h, "s", vocab.TTFT, vocab.P95); ch.Status != want || h.Verdict != verdict {
+			t.Errorf("a history, %d requests: %s, verdict %s; want %s, %s", n, ch.Status, h.Verdict, want, verdict)
+		}
+	}
+}

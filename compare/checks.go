@@ -59,6 +59,17 @@ func skipP99(st statDef, n []int, cfg Config, m vocab.Metric) bool {
 	return false
 }
 
+// BudgetUntested reports whether the check holds a latency statistic to a
+// budget that its current run has too few successful requests to test:
+// fewer than the statistic needs (vocab.Stat.MinN, the count the suite's
+// warning on requests names; p95: 40). Such a budget is not tested (its
+// NeedN the requests that would test it), never over budget: the p95 of 5
+// requests is their largest but one, not a p95. (A server stage the
+// server does not report is not tested for that, vocab.NotReported.)
+func (c Check) BudgetUntested() bool {
+	return !math.IsNaN(c.Budget) && !c.Metric.IsRate() && c.NCurrent < c.Stat.MinN() && c.Reason != vocab.NotReported
+}
+
 // untestable marks c not tested for reason, with the requests per side
 // that would make it testable (0 = unknown).
 func untestable(c *Check, reason vocab.Reason, need int) {

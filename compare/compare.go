@@ -521,6 +521,9 @@ func addChecks(res *Result, runIndex int, r Pair, cfg Config, boots *[]bootJob) 
 				}
 				d.add(len(res.Checks), st.kind(m), mi, st.q, 0, cfg.Tolerance)
 			}
+			if c.BudgetUntested() && c.Status == vocab.NoBaseline {
+				tooFew(&c, st.minN(), r.Base, r.Head) // its budget is what it tests
+			}
 			res.Checks = append(res.Checks, c)
 		}
 	}
@@ -819,9 +822,10 @@ func overBudget(c *Check) bool {
 }
 
 // exceedsBudget reports whether a check's current value is beyond its
-// budget (below it for the rates whose budget is a floor).
+// budget (below it for the rates whose budget is a floor); never for a
+// budget its run has too few requests to test (BudgetUntested).
 func exceedsBudget(c *Check) bool {
-	if math.IsNaN(c.Budget) || math.IsNaN(c.Current) {
+	if math.IsNaN(c.Budget) || math.IsNaN(c.Current) || c.BudgetUntested() {
 		return false
 	}
 	if c.Metric.HigherIsBetter() {

@@ -110,7 +110,7 @@ func historyLatencyChecks(res *Result, s Series, hist []*Sample, m vocab.Metric,
 		c := latencyCheck(s.Endpoint, s.Scenario, m, st, nil, cv, cfg, s.Current)
 		xs := historyRuns(&c, hist, hv, m, st)
 		switch {
-		case len(hist) == 0:
+		case len(hist) == 0 && !c.BudgetUntested():
 			c.Status = vocab.NoBaseline
 		case len(cv) < st.minN():
 			untestable(&c, vocab.TooFewCurrent, st.minN())

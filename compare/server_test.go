@@ -66,8 +66,8 @@ func TestServerStages(t *testing.T) {
 	cfgB.Budgets = []Budget{{Metric: vocab.Queue, Stat: vocab.P95, Value: 100}}
 	r = Compare(serverPair(50, 50, true, false), cfgB)
 	for _, c := range checksOf(r, vocab.Queue) {
-		if c.Status != vocab.NotTested || c.Reason != vocab.NotReported || !math.IsNaN(c.Current) {
-			t.Errorf("queue %s not reported by the current server: %s %s current %v", c.Stat, c.Status, c.Reason, c.Current)
+		if c.Status != vocab.NotTested || c.Reason != vocab.NotReported || !math.IsNaN(c.Current) || c.BudgetUntested() {
+			t.Errorf("queue %s not reported by the current server: %s %s current %v (a budget not tested for too few requests: %v)", c.Stat, c.Status, c.Reason, c.Current, c.BudgetUntested())
 		}
 	}
 	if cs := checksOf(r, vocab.Queue); len(cs) < 3 {

@@ -240,7 +240,9 @@ func firstError(b report.Breakdown) string {
 
 // AB is `latgate ab`: it loads both suites, measures them interleaved,
 // writes the results to out (an incomplete run too, marked so) and compares
-// the variants.
+// the variants. An incomplete run is not compared: its measurements are
+// printed, as latgate run prints them, and the error is the measurement's
+// (CannotRun).
 func AB(ctx context.Context, env Env, o ABOptions, over Overrides, out string) (*report.Report, []compare.NoiseCheck, error) {
 	if err := checkResultsOut(out, o.Config, o.BaseConfig); err != nil {
 		return nil, nil, err
@@ -260,6 +262,14 @@ func AB(ctx context.Context, env Env, o ABOptions, over Overrides, out string) (
 		return MeasureAB(ctx, base, head, mo)
 	})
 	if err != nil {
+		// An incomplete run (interrupted, capped) is not compared, but
+		// what it measured is shown, as latgate run shows it.
+		if f != nil && len(f.Runs) > 0 {
+			report.Measurements(env.Stdout, f)
+			for _, w := range RunWarnings(f) {
+				fmt.Fprintln(env.Stderr, "latgate: warning: "+w)
+			}
+		}
 		return nil, nil, err
 	}
 	return CompareAB(f, out, th)

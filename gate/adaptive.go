@@ -98,6 +98,10 @@ type stopState struct {
 	next   int              // the next look, in requests per variant; 0 when none is to come
 	// pair is the group's comparison with what it has measured so far.
 	pair func() compare.Pair
+	// cut: the group's requests came in short of max, no look having
+	// decided it: a stop of the whole run cut it (said by cut, which knows
+	// why, never as "max reached").
+	cut bool
 }
 
 // adaptiveRun sets up the deciders of a measurement's adaptive groups,
@@ -218,7 +222,9 @@ func (a *adaptiveRun) next(gi int) (int, bool) {
 // done says, once a group's requests are all in, where it stopped and why,
 // with the counts and the figure of everything it measured (the requests
 // in flight at the stop, and in ab those that balance the variants, come
-// in after the look that decided it): the comparison's own.
+// in after the look that decided it): the comparison's own. A group that
+// no look decided and that came in short of max was cut by a stop of the
+// whole run, whose cause the runner gives after: cut says it.
 func (a *adaptiveRun) done(gi int) {
 	if gi >= len(a.stops) || !a.stops[gi].looked {
 		return
@@ -226,9 +232,13 @@ func (a *adaptiveRun) done(gi int) {
 	st := &a.stops[gi]
 	r := st.pair()
 	pl := a.plan[gi]
-	perSide := map[bool]string{true: " per side"}[a.ab]
+	perSide := a.perSide()
+	if st.at == 0 && measuredOf(r) < pl.scenario.Requests {
+		st.cut = true
+		return
+	}
 	if st.at == 0 {
-		fmt.Fprintf(a.log, "latgate: %s @ %s: max reached: %s of %d requests%s, no look decided; the comparison does\n", pl.scenario.Name, pl.endpoint.Name,
+		fmt.Fprintf(a.log, "latgate: %s @ %s: max reached: %s of %d requests%s, no look decided it; the final comparison decides\n", pl.scenario.Name, pl.endpoint.Name,
 			stopCount(r), pl.scenario.Requests, perSide)
 		return
 	}
@@ -238,6 +248,43 @@ func (a *adaptiveRun) done(gi int) {
 	}
 	fmt.Fprintf(a.log, "latgate: %s @ %s: stopped at %s of %d requests%s: %s\n", pl.scenario.Name, pl.endpoint.Name,
 		stopCount(r), pl.scenario.Requests, perSide, report.LookText(st.last, a.th))
+}
+
+// cut says where the groups that a stop of the whole run cut short of max
+// stopped (done left them unsaid), and why: the run's cause
+// (vocab.Interrupted: "interrupted at 36–38 of 800 requests per side,
+// before max"; a cap or fail-fast with its words, why), never "max
+// reached", and no comparison to come.
+func (a *adaptiveRun) cut(cause vocab.Stop, why string) {
+	for gi := range a.stops {
+		st := &a.stops[gi]
+		if !st.cut {
+			continue
+		}
+		pl := a.plan[gi]
+		what := "stopped"
+		if cause == vocab.Interrupted {
+			what, why = string(vocab.Interrupted), ""
+		}
+		if why != "" {
+			why = ": " + why
+		}
+		fmt.Fprintf(a.log, "latgate: %s @ %s: %s at %s of %d requests%s, before max and before a look decided it%s\n", pl.scenario.Name, pl.endpoint.Name,
+			what, stopCount(st.pair()), pl.scenario.Requests, a.perSide(), why)
+		st.cut = false
+	}
+}
+
+func (a *adaptiveRun) perSide() string { return map[bool]string{true: " per side"}[a.ab] }
+
+// measuredOf is the requests a group measured: per side in ab, the side
+// with more.
+func measuredOf(r compare.Pair) int {
+	n := r.Head.N()
+	if r.Base != nil {
+		n = max(n, r.Base.N())
+	}
+	return n
 }
 
 // stopCount is the requests a stopped run measured: per side in ab ("44",

@@ -201,3 +201,51 @@ func TestAdaptiveCutShortSaysWhy(t *testing.T) {
 		})
 	}
 }
+
+// An adaptive scenario that compares with a baseline while measuring, cut
+// short before its first look, says on the progress what cut it: the
+// stop's kind (vocab.Interrupted: "interrupted at 60 of 1000 requests"),
+// or the cap, never "max reached", and no comparison to come.
+func TestAdaptiveCutShortSaysItsCause(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		name, limits string
+		timeout      time.Duration
+		want         string
+	}{
+		// Requests of 5ms one at a time, the first look at 80: interrupted
+		// during the 61st.
+		{"interrupted", "", 302 * time.Millisecond, "latgate: chat @ e: interrupted at 60 of 1000 requests, before max and before a look decided it\n"},
+		{"capped", "limits: {max_output_tokens: 300}\n", time.Minute,
+			"latgate: chat @ e: stopped at 30 of 1000 requests, before max and before a look decided it: limits.max_output_tokens (300) reached\n"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			synctest.Test(t, func(t *testing.T) {
+				srv := clocktest.NewServer(t, sim.New(sim.Profile{TTFT: sim.Fixed(5 * time.Millisecond), ITL: sim.Fixed(0), Tokens: 10}, 1))
+				parse := func(requests, limits string) *suite.Config {
+					cfg, err := suite.Parse("c.yaml", []byte("endpoints:\n  - {name: e, base_url: "+srv.URL+"/v1, model: m}\n"+
+						"scenarios:\n  - {name: chat, prompt: hi, max_tokens: 10, requests: "+requests+", warmup: 0}\n"+limits), suite.Options{})
+					if err != nil {
+						t.Fatal(err)
+					}
+					return cfg
+				}
+				base, err := Measure(context.Background(), parse("100", ""), MeasureOptions{Client: srv.Client()})
+				if err != nil {
+					t.Fatal(err)
+				}
+				ctx, cancel := context.WithTimeout(context.Background(), tt.timeout)
+				defer cancel()
+				var log strings.Builder
+				f, err := Measure(ctx, parse("{min: 80, max: 1000}", tt.limits), MeasureOptions{Client: srv.Client(), Baseline: base, Progress: &log})
+				if KindOf(err) != CannotRun || f == nil || len(f.Runs) != 1 {
+					t.Fatalf("got %v; want an incomplete run", err)
+				}
+				if got := log.String(); !strings.Contains(got, tt.want) || strings.Contains(got, "max reached") {
+					t.Errorf("got the progress\n%s\nwant %q, never max reached", got, tt.want)
+				}
+			})
+		})
+	}
+}

@@ -109,10 +109,27 @@ func CommentMarker(key string) string {
 // draws every request (EveryRequest), the files are streamed into their
 // runs' digests and their requests are not kept.
 func ComparePaths(paths []string, f report.ReportFormat, th compare.Config, history int, warn io.Writer) (*report.Report, []compare.NoiseCheck, error) {
+	return comparePaths(paths, f, th, history, warn, false)
+}
+
+// CompareAsRecorded is ComparePaths for latgate compare given no suite:
+// the files are judged by the budgets the current one (the last given)
+// records, those of the suite it was measured with (RecordedBudgets), in
+// place of th's, and warn says which, or that it records none.
+func CompareAsRecorded(paths []string, f report.ReportFormat, th compare.Config, history int, warn io.Writer) (*report.Report, []compare.NoiseCheck, error) {
+	return comparePaths(paths, f, th, history, warn, true)
+}
+
+func comparePaths(paths []string, f report.ReportFormat, th compare.Config, history int, warn io.Writer, recorded bool) (*report.Report, []compare.NoiseCheck, error) {
 	stream := !f.EveryRequest
 	files, ds, err := readAll(paths, stream)
 	if err != nil {
 		return nil, nil, AsBadInput(err)
+	}
+	if recorded && len(files) > 0 {
+		last := len(files) - 1
+		th = RecordedBudgets(th, files[last])
+		sayRecorded(warn, files[last], paths[last])
 	}
 	var rep *report.Report
 	var noise []compare.NoiseCheck

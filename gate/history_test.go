@@ -36,6 +36,14 @@ func TestSameSuiteStartsANewHistoryOnAConfigChange(t *testing.T) {
 	if !strings.Contains(log.String(), "configuration changed") {
 		t.Errorf("log %q: want the dropped file explained", log.String())
 	}
+	// The load is the configuration too: a history measured on one lane
+	// is not the history of a run on 48.
+	wide := file("new", t0.Add(2*time.Hour))
+	wide.Runs[0].Config.Lanes = 48
+	log.Reset()
+	if got := sameSuite(prev[1:], wide, &log); len(got) != 0 || !strings.Contains(log.String(), "configuration changed since (lanes 1 → 48)") {
+		t.Errorf("kept %d files at 48 lanes after 1, log %q; want it dropped, the lanes named", len(got), log.String())
+	}
 }
 
 func TestUploadHint(t *testing.T) {

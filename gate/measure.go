@@ -101,14 +101,17 @@ type MeasureOptions struct {
 	Browser *browser.Config
 }
 
-// Measure runs the whole suite and returns its results file. The error is
+// Measure runs the whole suite and returns its results file, which
+// records the suite's budgets (recordBudgets). The error is
 // CannotRun when nothing could be measured, or when the run is incomplete
 // (interrupted, capped, stopped on repeated errors): the file is then still
 // returned, marked Incomplete, so that what was measured can be written.
 // Adaptive scenarios (requests: {min, max}) stop early when
 // opt.Baseline decides them (adaptive.go), and run to max without one.
 func Measure(ctx context.Context, cfg *suite.Config, opt MeasureOptions) (*results.File, error) {
-	return measure(ctx, cfg, nil, opt)
+	f, err := measure(ctx, cfg, nil, opt)
+	recordBudgets(f, cfg)
+	return f, err
 }
 
 // MeasureAB measures the base and the head variant of every scenario
@@ -124,6 +127,7 @@ func Measure(ctx context.Context, cfg *suite.Config, opt MeasureOptions) (*resul
 // (confirm.go).
 func MeasureAB(ctx context.Context, base, head *suite.Config, opt MeasureOptions) (*results.File, error) {
 	f, err := measure(ctx, head, base, opt)
+	recordBudgets(f, head)
 	if err != nil {
 		return f, err
 	}
@@ -409,6 +413,7 @@ func (m *measurement) assemble(res probe.Result, sink *sink, adaptive *adaptiveR
 		Schema: results.Schema, MetricsVersion: results.MetricsVersion, ToolVersion: opt.ToolVersion,
 		CreatedAt: now().UTC().Truncate(time.Second), Source: opt.Source,
 	}
+	adaptive.cut(res.Cause, stopText(res))
 	cut := cutShort(res)
 	// side is the run's variant in the file; measured, the records' (a
 	// scenario only the head of an A/B run has is measured alone).

@@ -105,13 +105,14 @@ func uploadHint(artifact string) string {
 }
 
 // sameSuite keeps the history files that measured every (endpoint,
-// scenario) they share with cur under the same configuration: a change to
-// the suite on the base branch starts a new history instead of mixing runs
-// of two configurations.
+// scenario) they share with cur under the same configuration (its
+// fingerprint and its load: results.Changed): a change to the suite on the
+// base branch starts a new history instead of mixing runs of two
+// configurations.
 func sameSuite(prev []publish.HistoryFile, cur *results.File, log io.Writer) []publish.HistoryFile {
-	fp := map[string]string{}
-	for _, r := range cur.Runs {
-		fp[r.Key()] = r.Fingerprint
+	now := map[string]*results.Run{}
+	for i := range cur.Runs {
+		now[cur.Runs[i].Key()] = &cur.Runs[i]
 	}
 	var keep []publish.HistoryFile
 	for _, hf := range prev {
@@ -120,14 +121,15 @@ func sameSuite(prev []publish.HistoryFile, cur *results.File, log io.Writer) []p
 			fmt.Fprintf(log, "latgate: dropping %s from the baseline history: %v\n", hf.Name, err)
 			continue
 		}
-		same := true
-		for _, r := range f.Runs {
-			if want, ok := fp[r.Key()]; ok && want != r.Fingerprint {
-				same = false
+		var changed []string
+		for i := range f.Runs {
+			r := &f.Runs[i]
+			if c, ok := now[r.Key()]; ok && len(changed) == 0 {
+				changed = results.Changed(results.Pair{Endpoint: r.Endpoint, Scenario: r.Scenario, Base: r, Head: c})
 			}
 		}
-		if !same {
-			fmt.Fprintf(log, "latgate: dropping %s from the baseline history: the suite's configuration changed since\n", hf.Name)
+		if len(changed) > 0 {
+			fmt.Fprintf(log, "latgate: dropping %s from the baseline history: the suite's configuration changed since (%s)\n", hf.Name, strings.Join(changed, ", "))
 			continue
 		}
 		keep = append(keep, hf)

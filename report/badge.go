@@ -195,21 +195,27 @@ func (s Scenario) hiddenMetrics() map[vocab.Metric]bool {
 			continue
 		}
 		twin, ok := findCheck(checksOf(s.Checks, twins[c.Metric]), c.Stat)
-		if !ok || hideRank(c.Status) > hideRank(twin.Status) {
+		if !ok || hideRank(c) > hideRank(twin) {
 			delete(hidden, c.Metric)
 		}
 	}
 	return hidden
 }
 
-// hideRank orders statuses for hiding a repeated row: failing statuses
-// (regression, over budget) rank alike, since a budget breach takes the
-// place of a regression on the checked statistic.
-func hideRank(st vocab.Status) int {
-	if st == vocab.OverBudget {
+// hideRank orders checks for hiding a repeated row by their statuses:
+// failing statuses (regression, over budget) rank alike, since a budget
+// breach takes the place of a regression on the checked statistic; a
+// check without a baseline that is not tested only for its budget (too
+// few requests for it) ranks as its twin without the budget does, no
+// baseline.
+func hideRank(c compare.Check) int {
+	switch {
+	case c.Status == vocab.OverBudget:
 		return severity[vocab.Regression]
+	case c.Status == vocab.NotTested && c.BudgetUntested() && math.IsNaN(c.Baseline):
+		return severity[vocab.NoBaseline]
 	}
-	return severity[st]
+	return severity[c.Status]
 }
 
 // twinMetric is the metric a metric without a row of its own repeats

@@ -160,6 +160,9 @@ func failHeadline(r *Report, esc func(string) string) string {
 	if k := r.Count(vocab.NoBaseline); k > 0 {
 		parts = append(parts, fmt.Sprintf("%d without baseline", k))
 	}
+	if k := len(r.untestedBudgets()); k > 0 {
+		parts = append(parts, plural(k, "budget", "budgets")+" not tested")
+	}
 	h := strings.Join(parts, ", ") + " in " + plural(len(r.Scenarios), "scenario", "scenarios")
 	if len(parts) == 0 {
 		h = "no failing check in " + plural(len(r.Scenarios), "scenario", "scenarios")
@@ -213,7 +216,9 @@ func passHeadline(r *Report, esc func(string) string) string {
 		h += ")"
 	case len(r.Scenarios) > 0 && r.Count(vocab.NoBaseline) == len(r.Scenarios):
 		h, tail = "no baseline to compare with", nil
-		if r.countStatus(vocab.OK) > 0 || slices.ContainsFunc(r.Result.Checks, func(c compare.Check) bool { return !math.IsNaN(c.Budget) }) {
+		if u := untestedBudgetWords(r, esc); u != "" {
+			tail = []string{u}
+		} else if r.countStatus(vocab.OK) > 0 || slices.ContainsFunc(r.Result.Checks, func(c compare.Check) bool { return !math.IsNaN(c.Budget) }) {
 			h += "; every budget met"
 		}
 	case len(r.Scenarios) > 0:
@@ -223,6 +228,9 @@ func passHeadline(r *Report, esc func(string) string) string {
 		}
 	default:
 		h = "nothing measured"
+	}
+	if u := untestedBudgetWords(r, esc); u != "" && !slices.Contains(tail, u) {
+		tail = append(tail, u)
 	}
 	if len(tail) > 0 {
 		h += "; " + strings.Join(tail, ", ")

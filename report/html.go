@@ -243,6 +243,8 @@ func cellWords(c compare.Check) string {
 		return "over budget, and a regression"
 	case c.Status == vocab.Inconclusive && c.Reason == vocab.Unconfirmed:
 		return "inconclusive: a regression that a fresh interleaved run did not find again"
+	case c.Status == vocab.NotTested && c.BudgetUntested():
+		return "not tested: its budget needs more requests (" + budgetShort(c) + ")"
 	}
 	return map[vocab.Status]string{vocab.Regression: "regression", vocab.OverBudget: "over budget",
 		vocab.Inconclusive:      "inconclusive: worse beyond the tolerance, significant alone, not after the suite's correction",

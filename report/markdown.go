@@ -504,7 +504,7 @@ func detailsCell(row Row, st vocab.Stat) string {
 }
 
 // detailsRowNotes are the notes under the details table a row adds: its
-// budget breaches, and the failures by kind for the error rate.
+// budget breaches and budgets not tested, and the failures by kind for the error rate.
 func detailsRowNotes(s Scenario, row Row) []string {
 	var notes []string
 	for _, c := range row.Checks {
@@ -512,6 +512,8 @@ func detailsRowNotes(s Scenario, row Row) []string {
 			notes = append(notes, fmt.Sprintf("%s: %s is below its floor of %s.", row.Stage, cell(c.Current, row.Unit), cell(c.Budget, row.Unit)))
 		} else if c.Status == vocab.OverBudget {
 			notes = append(notes, fmt.Sprintf("%s %s: %s is over its budget of %s.", row.Stage, c.Stat, cell(c.Current, row.Unit), cell(c.Budget, row.Unit)))
+		} else if c.BudgetUntested() {
+			notes = append(notes, fmt.Sprintf("%s %s: its budget of %s is not tested: %s.", row.Stage, c.Stat, cell(c.Budget, row.Unit), budgetShort(c)))
 		}
 	}
 	if row.Metric == vocab.Errors && s.Current != nil && len(s.Current.ErrorKinds) > 0 {

@@ -18,6 +18,10 @@ func note(c compare.Check, th compare.Config) string {
 	switch c.Reason {
 	case vocab.TooFew:
 		s := fmt.Sprintf("need %d successful requests per side to test %s (have %d and %d)", minN, c.Stat, c.NBase, c.NCurrent)
+		if math.IsNaN(c.Baseline) && c.BudgetUntested() {
+			// No baseline: the budget is all it tests.
+			s = fmt.Sprintf("need %d successful requests to test %s against its budget (have %d)", minN, c.Stat, c.NCurrent)
+		}
 		if c.NeedN > minN {
 			s += fmt.Sprintf("; with the failures seen, set requests to at least %d", c.NeedN)
 		}
@@ -320,9 +324,10 @@ func tooFewText(r *Report, few []compare.Check) string {
 	}
 	byNeed := map[int][]vocab.Stat{}
 	var order []int
-	lo, hi, history := math.MaxInt, 0, false
+	lo, hi, history, alone := math.MaxInt, 0, false, true
 	pairs := map[string]bool{}
 	for _, c := range few {
+		alone = alone && c.NBase == 0 && math.IsNaN(c.Baseline) // no baseline: a budget's count
 		n := c.NeedN
 		if !slices.Contains(byNeed[n], c.Stat) {
 			if byNeed[n] == nil {
@@ -353,11 +358,14 @@ func tooFewText(r *Report, few []compare.Check) string {
 	if hi != lo {
 		have = fmt.Sprintf("%d–%d", lo, hi)
 	}
-	what := "successful requests per side"
+	what, has := "successful requests per side", plural(len(pairs), "pair has", "pairs have")
+	if alone {
+		what, has = "successful requests to test a budget", plural(len(pairs), "run has", "runs have")
+	}
 	if history {
 		what += " (and two stored baseline runs)"
 	}
-	return fmt.Sprintf("%s %s (%s %s)", strings.Join(needs, "; "), what, plural(len(pairs), "pair has", "pairs have"), have)
+	return fmt.Sprintf("%s %s (%s %s)", strings.Join(needs, "; "), what, has, have)
 }
 
 // inconclusiveNote names the inconclusive checks (each marked ⚠️ in its

@@ -525,6 +525,9 @@ func latencyRow(s Scenario, m vocab.Metric, stage, unit string, th compare.Confi
 		if c.Status == vocab.OverBudget {
 			row.Notes = append(row.Notes, fmt.Sprintf("%s: %s ms is over its budget of %s ms", c.Stat, Millis(c.Current), Millis(c.Budget)))
 		}
+		if c.BudgetUntested() {
+			row.Notes = append(row.Notes, fmt.Sprintf("%s: its budget of %s ms is not tested: %s", c.Stat, Millis(c.Budget), budgetShort(c)))
+		}
 	}
 	if len(row.Checks) == 0 {
 		return row, false
@@ -649,7 +652,7 @@ func markSame(rows []Row, a, b string) {
 	for i := range ra.Checks {
 		x, y := ra.Checks[i], rb.Checks[i]
 		// Hidden only when no worse than the row it repeats.
-		if x.Stat != y.Stat || !eq(x.Baseline, y.Baseline) || !eq(x.Current, y.Current) || !pct(x.DeltaPct, y.DeltaPct) || hideRank(x.Status) > hideRank(y.Status) {
+		if x.Stat != y.Stat || !eq(x.Baseline, y.Baseline) || !eq(x.Current, y.Current) || !pct(x.DeltaPct, y.DeltaPct) || hideRank(x) > hideRank(y) {
 			return
 		}
 	}

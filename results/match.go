@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"sort"
+	"strconv"
 
 	"github.com/latgate/latgate/vocab"
 )
@@ -13,11 +14,24 @@ import (
 // was removed.
 type Pair = vocab.Pair[*Run]
 
-// Changed lists what differs between the fingerprints of a pair's runs
-// ("max_tokens 128 → 256"), or "configuration" when the parts are not
-// known; nil when both sides have the same fingerprint or one is missing.
+// Changed lists what differs between a pair's runs in what changes their
+// latency: the parts of their fingerprints ("max_tokens 128 → 256", or
+// "configuration" when the parts are not known) and the load they were
+// measured at, which the fingerprint does not hold whole (loadChanges:
+// "lanes 1 → 48"); nil when nothing differs or one side is missing.
 func Changed(p Pair) []string {
-	if p.Base == nil || p.Head == nil || p.Base.Fingerprint == p.Head.Fingerprint {
+	if p.Base == nil || p.Head == nil {
+		return nil
+	}
+	out := append(fingerprintChanges(p), loadChanges(p.Base, p.Head)...)
+	sort.Strings(out)
+	return out
+}
+
+// fingerprintChanges lists what differs between the fingerprints of a
+// pair's runs; nil when they are the same.
+func fingerprintChanges(p Pair) []string {
+	if p.Base.Fingerprint == p.Head.Fingerprint {
 		return nil
 	}
 	a, b := p.Base.FingerprintParts, p.Head.FingerprintParts
@@ -32,6 +46,31 @@ func Changed(p Pair) []string {
 		}
 	}
 	return diffParts(a, b)
+}
+
+// loadChanges lists how the load two runs were measured at differs (their
+// config): the lanes (copies of the scenario's load run at once) and the
+// matrix legs merged as shards, each of which multiplies the load the
+// endpoint met, and the concurrency or rate where the fingerprints' parts
+// do not say it (an imported run, a file without parts): "lanes 1 → 48",
+// "concurrency 4 → 8", "rate 2/s → 4/s".
+func loadChanges(a, b *Run) []string {
+	var out []string
+	one := func(n int) int { return max(n, 1) } // 0: one lane, one leg
+	if x, y := one(a.Config.Lanes), one(b.Config.Lanes); x != y {
+		out = append(out, fmt.Sprintf("lanes %d → %d", x, y))
+	}
+	if x, y := one(a.Shards), one(b.Shards); x != y {
+		out = append(out, fmt.Sprintf("shards %d → %d", x, y))
+	}
+	inParts := func(k string) bool { return a.FingerprintParts[k] != "" || b.FingerprintParts[k] != "" }
+	if x, y := a.Config.Concurrency, b.Config.Concurrency; x != y && !inParts("concurrency") && !inParts("rate") {
+		out = append(out, fmt.Sprintf("concurrency %d → %d", x, y))
+	}
+	if x, y := a.Config.Rate, b.Config.Rate; x != y && !inParts("rate") && !inParts("concurrency") {
+		out = append(out, fmt.Sprintf("rate %s/s → %s/s", strconv.FormatFloat(x, 'g', -1, 64), strconv.FormatFloat(y, 'g', -1, 64)))
+	}
+	return out
 }
 
 // Match pairs runs by (endpoint, scenario), in the current file's order,

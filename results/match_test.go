@@ -1,6 +1,7 @@
 package results
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/latgate/latgate/vocab"
@@ -74,5 +75,36 @@ func TestChangedAB(t *testing.T) {
 	h2 := run("e", "a", "fp3", parts("pr-42.internal", "256"))
 	if got := Changed(ab(b, h2)); len(got) != 1 || got[0] != "max_tokens 128 → 256" {
 		t.Errorf("A/B with max_tokens changed: %q, want it alone", got)
+	}
+}
+
+// The load a run was measured at is its configuration too: lanes (0 is
+// one) and shards, which its fingerprint does not hold, and the
+// concurrency or rate where the fingerprint's parts do not name them.
+func TestChangedNamesTheLoad(t *testing.T) {
+	t.Parallel()
+	parts := map[string]string{"concurrency": "1", "model": "m"}
+	for _, tt := range []struct {
+		name string
+		edit func(base, head *Run)
+		want string
+	}{
+		{"the same", func(*Run, *Run) {}, ""},
+		{"one lane written as 0 and as 1", func(b, h *Run) { h.Config.Lanes = 1 }, ""},
+		{"lanes", func(b, h *Run) { h.Config.Lanes = 48 }, "lanes 1 → 48"},
+		{"shards", func(b, h *Run) { b.Shards = 4 }, "shards 4 → 1"},
+		{"lanes and concurrency", func(b, h *Run) {
+			h.Config.Lanes, h.Fingerprint, h.FingerprintParts = 48, "fp2", map[string]string{"concurrency": "4", "model": "m"}
+		}, "concurrency 1 → 4, lanes 1 → 48"},
+		{"concurrency without parts", func(b, h *Run) {
+			b.FingerprintParts, h.FingerprintParts, b.Config.Concurrency, h.Config.Concurrency = nil, nil, 4, 8
+		}, "concurrency 4 → 8"},
+	} {
+		base, head := run("e", "s", "fp", parts), run("e", "s", "fp", parts)
+		base.Config.Concurrency, head.Config.Concurrency = 1, 1
+		tt.edit(&base, &head)
+		if got := strings.Join(Changed(Pair{Base: &base, Head: &head}), ", "); got != tt.want {
+			t.Errorf("%s: changed %q, want %q", tt.name, got, tt.want)
+		}
 	}
 }

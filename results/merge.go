@@ -64,6 +64,11 @@ func Merge(files []*File, names []string) (*File, error) {
 			out.Runs = append(out.Runs, r)
 		}
 	}
+	for _, f := range files[1:] {
+		if !f.Budgets.Equal(files[0].Budgets) {
+			out.Budgets = nil // measured with other budgets: the merge records none
+		}
+	}
 	out.Source.Region = strings.Join(regions, ",")
 	out.Source.Runner = strings.Join(runners, ",")
 	// An incomplete part makes the whole incomplete: it must never become

@@ -46,6 +46,9 @@ type File struct {
 	// Capacity holds the file's capacity searches; their levels are runs
 	// with a Level.
 	Capacity []Search `json:"capacity,omitempty"`
+	// Budgets are those of the suite the file was measured with (the
+	// head's in an A/B file); nil when it recorded none.
+	Budgets *Budgets `json:"budgets,omitempty"`
 }
 
 // Source says where and from what the file was recorded.
@@ -402,6 +405,9 @@ func (f *File) ValidateChecked(checks []RunCheck) error {
 		}
 	}
 	if err := f.checkLevels(); err != nil {
+		return err
+	}
+	if err := f.Budgets.check(); err != nil {
 		return err
 	}
 	return checkCost("cost_usd", f.CostUSD)

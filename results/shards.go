@@ -163,7 +163,8 @@ func sumCost(files []*File, of func(*File) *float64) *float64 {
 
 // sameSuite refuses two legs that did not measure the same suite: their
 // runs (in the same order, with the same fingerprint and configuration),
-// their capacity searches (the same settings and levels) and metrics.
+// their capacity searches (the same settings and levels), metrics and
+// budgets.
 func sameSuite(a, b *File, an, bn string) error {
 	differ := func(what string) error {
 		return fmt.Errorf("%s and %s measured different suites (%s): the legs of a sharded matrix run the same suite", an, bn, what)
@@ -175,6 +176,8 @@ func sameSuite(a, b *File, an, bn string) error {
 		return differ(fmt.Sprintf("%d and %d runs", len(a.Runs), len(b.Runs)))
 	case len(a.Capacity) != len(b.Capacity):
 		return differ(fmt.Sprintf("%d and %d capacity searches", len(a.Capacity), len(b.Capacity)))
+	case !a.Budgets.Equal(b.Budgets):
+		return differ("budgets")
 	}
 	for i := range a.Runs {
 		ra, rb := &a.Runs[i], &b.Runs[i]

@@ -29,14 +29,17 @@ func compareFlags(fs *flag.FlagSet) func(*env, []string) error {
 		if err != nil {
 			return err
 		}
-		history := 0
+		history, compare := 0, gate.ComparePaths
 		if cfg != nil {
 			history = cfg.Regression.History
 		} else {
-			fmt.Fprintf(e.stderr, "latgate: no suite file: default thresholds (tolerance %s%%, min_delta %s ms, alpha %s), no budgets (-c FILE to use a suite's)\n",
+			// No suite: the budgets the file was measured with (it
+			// records them), never none in silence.
+			fmt.Fprintf(e.stderr, "latgate: no suite file: default thresholds (tolerance %s%%, min_delta %s ms, alpha %s) (-c FILE to use a suite's)\n",
 				trimNum(100*th.Tolerance), trimNum(th.MinDelta), trimNum(th.Alpha))
+			compare = gate.CompareAsRecorded
 		}
-		rep, noise, err := gate.ComparePaths(pos, *format, th, history, e.stderr)
+		rep, noise, err := compare(pos, *format, th, history, e.stderr)
 		if err != nil {
 			return err
 		}

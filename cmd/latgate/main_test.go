@@ -553,7 +553,8 @@ func TestInterruptedGateNeverRecordsOrPasses(t *testing.T) {
 
 // TestCompareReadsTheSuiteInTheFolder: without -c, compare uses
 // latgate.yaml when it is there (its budget applies) and says so; without
-// one it says the thresholds are the defaults.
+// one it says the thresholds are the defaults, and that the files record
+// no budgets (those written by latgate run record their suite's).
 func TestCompareReadsTheSuiteInTheFolder(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
@@ -571,7 +572,8 @@ func TestCompareReadsTheSuiteInTheFolder(t *testing.T) {
 		}
 	}
 	r := runCLI(t, nil, "compare", "a.json", "b.json")
-	if r.code != 0 || !strings.Contains(r.stderr, "no suite file: default thresholds (tolerance 10%, min_delta 25 ms, alpha 0.05), no budgets") {
+	if r.code != 0 || !strings.Contains(r.stderr, "no suite file: default thresholds (tolerance 10%, min_delta 25 ms, alpha 0.05)") ||
+		!strings.Contains(r.stderr, "budgets: none (b.json records none)") {
 		t.Errorf("without a suite: exit %d, stderr %q", r.code, r.stderr)
 	}
 	suite := "endpoints:\n  - {name: e, base_url: http://127.0.0.1:9/v1, model: m}\nscenarios:\n  - {name: s, prompt: hi}\nbudgets:\n  ttft: {p50: 100ms}\n"

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -10,15 +11,19 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
 
+	"github.com/latgate/latgate/fileio"
 	"github.com/latgate/latgate/internal/clocktest"
 	"github.com/latgate/latgate/internal/goldenfile"
 	"github.com/latgate/latgate/internal/scaffold"
+	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/sim"
+	"github.com/latgate/latgate/vocab"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files of testdata/")
@@ -54,7 +59,13 @@ func newcomer(t *testing.T) *transcript {
 // its stderr and its exit code; it returns the result.
 func (tr *transcript) run(args ...string) result {
 	tr.t.Helper()
-	r := runCLI(tr.t, tr.env, args...)
+	return tr.runContext(context.Background(), args...)
+}
+
+// runContext is run with the context a signal would cancel.
+func (tr *transcript) runContext(ctx context.Context, args ...string) result {
+	tr.t.Helper()
+	r := runCLIContext(tr.t, ctx, tr.env, args...)
 	fmt.Fprintf(&tr.b, "$ latgate %s\n", strings.Join(args, " "))
 	for _, part := range []struct{ name, text string }{{"stdout", r.stdout}, {"stderr", r.stderr}} {
 		if part.text != "" {
@@ -304,4 +315,209 @@ func TestNewcomerMistakes(t *testing.T) {
 	tr.run("validate")
 	tr.run("validate", "--skip-env")
 	tr.check("mistakes.txt")
+}
+
+// verdictCheck is the JSON verdict's check of (metric, stat) in a report
+// latgate compare wrote with --format json.
+func verdictCheck(t *testing.T, out, metric, stat string) map[string]any {
+	t.Helper()
+	var v struct {
+		Checks []map[string]any `json:"checks"`
+	}
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatalf("the JSON verdict: %v\n%s", err, out)
+	}
+	for _, c := range v.Checks {
+		if c["metric"] == metric && c["stat"] == stat {
+			return c
+		}
+	}
+	t.Fatalf("the JSON verdict has no %s %s check:\n%s", metric, stat, out)
+	return nil
+}
+
+// TestNewcomerTooFewForBudget: requests: 5 beside a p95 budget. The run
+// warns that 5 requests can never test a p95, and the budget's every
+// rendering agrees: the run's table, compare's report, the comment and the
+// JSON verdict say "not tested (needs 40)", the count vocab.P95.MinN that
+// the warning names, never "over budget", although the p95 of 5 requests
+// is beyond it. The same budget at 40 requests is tested, and blown.
+func TestNewcomerTooFewForBudget(t *testing.T) {
+	tr := newcomer(t)
+	tr.bubble(func(t *testing.T) {
+		tr.run("init")
+		simAtInitsURL(t, tr, "realistic")
+		tr.note("5 requests, and a p95 budget: requests: 5, ttft: {p95: 400}")
+		editFile(t, "latgate.yaml", "requests: {min: 100, max: 1000}", "requests: 5")
+		editFile(t, "latgate.yaml", "ttft: {p95: 1500}", "ttft: {p95: 400}")
+		r := tr.run("run", "--fail-on-budget")
+		need := fmt.Sprintf("not tested (needs %d)", vocab.P95.MinN())
+		if r.code != 0 || !strings.Contains(r.stdout, need) || strings.Contains(r.stdout, "OVER BUDGET") {
+			t.Errorf("run at 5 requests: exit %d, want 0 and the budget %q, never over budget", r.code, need)
+		}
+		r = tr.run("compare", "results.json")
+		if r.code != 0 || strings.Contains(r.stdout, "over budget") {
+			t.Errorf("compare at 5 requests: exit %d, want 0 and no budget blown", r.code)
+		}
+		md := tr.run("compare", "results.json", "--format", "markdown")
+		if strings.Contains(md.stdout, "over its budget") || strings.Contains(md.stdout, "⛔ TTFT") || md.code != 0 {
+			t.Errorf("the comment says a budget of 5 requests is blown (exit %d)", md.code)
+		}
+		js := runCLI(t, tr.env, "compare", "results.json", "--format", "json")
+		c := verdictCheck(t, js.stdout, "ttft", "p95")
+		cur, _ := c["current"].(float64)
+		budget, _ := c["budget"].(float64)
+		tr.note("the JSON verdict's TTFT p95 check: status %v, reason %v, need_n %v, current %v ms, budget %v ms", c["status"], c["reason"], c["need_n"], cur, budget)
+		if c["status"] != string(vocab.NotTested) || c["need_n"] != float64(vocab.P95.MinN()) || !(cur > budget) {
+			t.Errorf("the JSON verdict's TTFT p95: status %v, need_n %v, current %v, budget %v; want not_tested, %d, a p95 of 5 beyond its budget",
+				c["status"], c["need_n"], cur, budget, vocab.P95.MinN())
+		}
+		tr.note("enough requests for the p95: --requests %d", vocab.P95.MinN())
+		r = tr.run("run", "--requests", fmt.Sprint(vocab.P95.MinN()), "--fail-on-budget", "-o", "forty.json")
+		if r.code != 1 || !strings.Contains(r.stdout, "OVER BUDGET") {
+			t.Errorf("run at %d requests: exit %d, want 1 and the budget blown:\n%s", vocab.P95.MinN(), r.code, r.stdout)
+		}
+	})
+	tr.check("too-few-for-budget.txt")
+}
+
+// TestNewcomerCompareRecordedBudgets: latgate compare of one run in a
+// folder without latgate.yaml judges it by the budgets the file records,
+// those of the suite it was measured with, says so, and fails on a blown
+// one; a file that records none says it has none; a suite given with -c
+// is the judge instead.
+func TestNewcomerCompareRecordedBudgets(t *testing.T) {
+	tr := newcomer(t)
+	tr.bubble(func(t *testing.T) {
+		tr.run("init")
+		simAtInitsURL(t, tr, "realistic")
+		tr.note("the budget tightened: ttft: {p95: 300}")
+		editFile(t, "latgate.yaml", "ttft: {p95: 1500}", "ttft: {p95: 300}")
+		tr.run("run", "--requests", "40", "-o", "one.json")
+		f, err := fileio.Read("one.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := results.Budget{Metric: vocab.TTFT, Stat: vocab.P95, Value: 300}
+		if f.Budgets == nil || len(f.Budgets.Limits) != 1 || f.Budgets.Limits[0] != want {
+			t.Fatalf("one.json records budgets %+v, want the suite's %+v", f.Budgets, want)
+		}
+		tr.note("the suite moved to suite.yaml: the folder has no latgate.yaml")
+		if err := os.Rename("latgate.yaml", "suite.yaml"); err != nil {
+			t.Fatal(err)
+		}
+		r := tr.run("compare", "one.json")
+		if r.code != 1 || !strings.Contains(r.stderr, "as recorded in one.json") {
+			t.Errorf("compare one.json without a suite: exit %d, want 1 and the budgets it records named", r.code)
+		}
+		js := runCLI(t, tr.env, "compare", "one.json", "--format", "json")
+		if c := verdictCheck(t, js.stdout, "ttft", "p95"); c["status"] != string(vocab.OverBudget) || c["budget"] != 300.0 {
+			t.Errorf("the JSON verdict's TTFT p95: status %v, budget %v; want over_budget, 300", c["status"], c["budget"])
+		}
+		tr.note("a file that records no budgets (written before files recorded them)")
+		f.Budgets = nil
+		if err := fileio.Write("old.json", f); err != nil {
+			t.Fatal(err)
+		}
+		if r := tr.run("compare", "old.json"); r.code != 0 || !strings.Contains(r.stderr, "none (old.json records none)") {
+			t.Errorf("compare old.json: exit %d, want 0 and no budgets said", r.code)
+		}
+		tr.note("a suite given is the judge: suite.yaml with ttft: {p95: 1500}")
+		editFile(t, "suite.yaml", "ttft: {p95: 300}", "ttft: {p95: 1500}")
+		if r := tr.run("compare", "one.json", "-c", "suite.yaml"); r.code != 0 {
+			t.Errorf("compare -c suite.yaml: exit %d, want 0 (its budget holds)", r.code)
+		}
+	})
+	tr.check("compare-recorded-budgets.txt")
+}
+
+// TestNewcomerInterruptedAB: Ctrl-C (the context a signal cancels) a
+// minute into an adaptive latgate ab, on one lane so that which requests
+// are in at the signal is the same in every run. Like latgate run
+// interrupted, it says the run was interrupted, prints the table of what
+// it measured, writes the file marked incomplete and exits 3; the
+// scenario's stop is vocab.Interrupted at the count the file holds, never
+// "max reached" (it was said so, with "the comparison does" after it, and
+// no table).
+func TestNewcomerInterruptedAB(t *testing.T) {
+	tr := newcomer(t)
+	tr.bubble(func(t *testing.T) {
+		tr.run("init")
+		simAtInitsURL(t, tr, "realistic")
+		for _, args := range [][]string{{"run", "--lanes", "1"}, {"ab", "--base-config", "latgate.yaml", "--lanes", "1"}} {
+			tr.note("Ctrl-C a minute into latgate %s", strings.Join(args, " "))
+			ctx, cancel := context.WithCancel(context.Background())
+			stop := time.AfterFunc(time.Minute, cancel)
+			r := tr.runContext(ctx, args...)
+			stop.Stop()
+			cancel()
+			if r.code != exitCannot || !strings.Contains(r.stdout, "latencies in ms") || !strings.Contains(r.stdout, "INCOMPLETE: interrupted") {
+				t.Errorf("latgate %s interrupted: exit %d, want %d, the table of what it measured and INCOMPLETE", args[0], r.code, exitCannot)
+			}
+		}
+		f, err := fileio.Read("ab.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var counts []int
+		for _, run := range f.Runs {
+			if run.Stop != vocab.Interrupted || run.StoppedAt != len(run.Requests) || !strings.Contains(run.StopReason, "interrupted") {
+				t.Errorf("ab.json's %s run: stop %q (%q) at %d of %d requests; want interrupted at its count", run.Variant, run.Stop, run.StopReason, run.StoppedAt, len(run.Requests))
+			}
+			counts = append(counts, len(run.Requests))
+		}
+		slices.Sort(counts)
+		said := fmt.Sprintf("interrupted at %d–%d of 1000 requests per side, before max", counts[0], counts[len(counts)-1])
+		if counts[0] == counts[len(counts)-1] {
+			said = fmt.Sprintf("interrupted at %d of 1000 requests per side, before max", counts[0])
+		}
+		out := tr.b.String()
+		if !strings.Contains(out, said) || strings.Contains(out, "max reached") {
+			t.Errorf("ab's stop line: want %q, never max reached", said)
+		}
+	})
+	tr.check("interrupted-ab.txt")
+}
+
+// TestNewcomerLanesChanged: a baseline measured on one lane and a run on
+// 48 meet different loads (48 copies of the scenario's at once), though
+// their fingerprints are the same: the comparison says the configuration
+// changed and names the lanes, in the terminal and in the comment.
+func TestNewcomerLanesChanged(t *testing.T) {
+	tr := newcomer(t)
+	tr.bubble(func(t *testing.T) {
+		tr.run("init")
+		simAtInitsURL(t, tr, "realistic")
+		tr.note("the baseline, measured on one lane: lanes: 1")
+		editFile(t, "latgate.yaml", "lanes: 192", "lanes: 1")
+		tr.run("run", "--requests", "40", "-o", "base.json")
+		tr.note("the suite now runs 48 lanes: lanes: 48")
+		editFile(t, "latgate.yaml", "lanes: 1", "lanes: 48")
+		tr.run("run", "--requests", "40", "-o", "head.json")
+		var lanes []int
+		for _, name := range []string{"base.json", "head.json"} {
+			f, err := fileio.Read(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lanes = append(lanes, max(1, f.Runs[0].Config.Lanes))
+		}
+		want := fmt.Sprintf("lanes %d → %d", lanes[0], lanes[1])
+		r := tr.run("compare", "base.json", "head.json")
+		if !strings.Contains(r.stdout, "configuration changed since the baseline: "+want) {
+			t.Errorf("compare: want the configuration change %q named", want)
+		}
+		md := runCLI(t, tr.env, "compare", "base.json", "head.json", "--format", "markdown")
+		var said string
+		for _, line := range strings.Split(md.stdout, "\n") {
+			if strings.HasPrefix(line, "⚙️ Configuration") {
+				said = line
+			}
+		}
+		tr.note("the comment (compare --format markdown) says: %s", said)
+		if !strings.Contains(said, want) {
+			t.Errorf("the comment: want the configuration change %q named", want)
+		}
+	})
+	tr.check("lanes-changed.txt")
 }
