@@ -13,12 +13,23 @@ import (
 	"testing"
 )
 
-// The README's install instructions, run as a newcomer runs them.
+// The install instructions (docs/install.md, linked from the README), run
+// as a newcomer runs them.
+
+// installDoc is where the README sends a newcomer to install latgate.
+const installDoc = "docs/install.md"
 
 // readmeBlock is the README's fenced block (```lang) that contains marker.
 func readmeBlock(t *testing.T, lang, marker string) string {
 	t.Helper()
-	b, err := os.ReadFile("../../README.md")
+	return docBlock(t, "README.md", lang, marker)
+}
+
+// docBlock is the fenced block (```lang) of the repository's file name
+// (a path from the repository's root) that contains marker.
+func docBlock(t *testing.T, name, lang, marker string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("../..", name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,28 +39,28 @@ func readmeBlock(t *testing.T, lang, marker string) string {
 			return block
 		}
 	}
-	t.Fatalf("README.md has no ```%s block with %q", lang, marker)
+	t.Fatalf("%s has no ```%s block with %q", name, lang, marker)
 	return ""
 }
 
-// TestREADMEInstallsAVerifiedBinary: the README's commands for a release
-// binary, run by bash as written, against a stand-in for GitHub's release
+// TestInstallDocInstallsAVerifiedBinary: docs/install.md's commands for a
+// release binary, run by bash as written, against a stand-in for GitHub's release
 // downloads and raw files that serves the binaries and the release
 // commit's RELEASE.sha256 as make release writes them (sha256sum
 // latgate_*): they download the binary, check it and install it as
 // latgate; a binary its release commit's checksums do not name stops them
 // before anything is installed.
-func TestREADMEInstallsAVerifiedBinary(t *testing.T) {
+func TestInstallDocInstallsAVerifiedBinary(t *testing.T) {
 	t.Parallel()
 	for _, tool := range []string{"bash", "curl", "sha256sum", "install"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("needs %s", tool)
 		}
 	}
-	script := readmeBlock(t, "sh", "releases/download")
+	script := docBlock(t, installDoc, "sh", "releases/download")
 	m := regexp.MustCompile(`(?m)^VERSION=(v\S+)`).FindStringSubmatch(script)
 	if m == nil || !strings.Contains(script, "ASSET=latgate_linux_amd64") {
-		t.Fatalf("the README's commands set no VERSION and ASSET:\n%s", script)
+		t.Fatalf("%s's commands set no VERSION and ASSET:\n%s", installDoc, script)
 	}
 	version, asset := m[1], "latgate_"+runtime.GOOS+"_"+runtime.GOARCH
 	dist, release := standInRelease(t, version)
@@ -92,7 +103,7 @@ func TestREADMEInstallsAVerifiedBinary(t *testing.T) {
 				return
 			}
 			if err != nil || !bytes.Contains(out, []byte(asset+": OK")) {
-				t.Fatalf("the README's commands: %v\n%s", err, out)
+				t.Fatalf("%s's commands: %v\n%s", installDoc, err, out)
 			}
 			want, _ := os.ReadFile(filepath.Join(dist, asset))
 			st, statErr := os.Stat(installed)
@@ -129,22 +140,22 @@ func standInRelease(t *testing.T, version string) (string, []byte) {
 	return dist, out
 }
 
-// TestREADMEGoInstall: the README's go install names this module's
-// command, and the binary it builds keeps latgate's exit codes (what go
-// run does not: it exits 1 for any failure).
-func TestREADMEGoInstall(t *testing.T) {
+// TestInstallDocGoInstall: docs/install.md's go install names this
+// module's command, and the binary it builds keeps latgate's exit codes
+// (what go run does not: it exits 1 for any failure).
+func TestInstallDocGoInstall(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the command")
 	}
 	t.Parallel()
-	block := readmeBlock(t, "sh", "go install")
+	block := docBlock(t, installDoc, "sh", "go install")
 	mod, err := os.ReadFile("../../go.mod")
 	if err != nil {
 		t.Fatal(err)
 	}
 	module := strings.TrimPrefix(strings.SplitN(string(mod), "\n", 2)[0], "module ")
 	if !strings.Contains(block, "go install "+module+"/cmd/latgate@VERSION") {
-		t.Fatalf("the README's go install does not name %s/cmd/latgate@VERSION:\n%s", module, block)
+		t.Fatalf("%s's go install does not name %s/cmd/latgate@VERSION:\n%s", installDoc, module, block)
 	}
 	bin := t.TempDir()
 	build := exec.Command("go", "install", "./cmd/latgate")
@@ -183,8 +194,9 @@ func writeNoEndpoint(t *testing.T, dir string) string {
 
 // TestREADMEUsesTheBinary: after the demo, every example in README.md,
 // docs/ and examples/ runs the latgate binary, not go run (which turns
-// exit codes 2 and 3 into 1), and the Action's command: install that the
-// README shows is one action.yml has.
+// exit codes 2 and 3 into 1); the README sends a newcomer to the install
+// instructions, and the Action's command: install that they show is one
+// action.yml has.
 func TestREADMEUsesTheBinary(t *testing.T) {
 	t.Parallel()
 	files, _ := filepath.Glob("../../docs/*.md")
@@ -202,8 +214,15 @@ func TestREADMEUsesTheBinary(t *testing.T) {
 			}
 		}
 	}
-	if !strings.Contains(readmeBlock(t, "yaml", "command: install"), "run: latgate validate") {
-		t.Error("the README's workflow steps do not run latgate after command: install")
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "]("+installDoc+")") {
+		t.Errorf("README.md does not link %s", installDoc)
+	}
+	if !strings.Contains(docBlock(t, installDoc, "yaml", "command: install"), "run: latgate validate") {
+		t.Errorf("%s's workflow steps do not run latgate after command: install", installDoc)
 	}
 	action, err := os.ReadFile("../../action.yml")
 	if err != nil {
