@@ -28,7 +28,11 @@ func withModels(ctx context.Context, client *http.Client, ep suite.Endpoint, d D
 	}
 	d.Finding, d.models = vocab.UnknownModel, false
 	d.Says = fmt.Sprintf("the server does not serve model %q; it lists %s: set model to one of them", ep.Model, listed(list))
-	if near := didyoumean.Suggest(ep.Model, list); near != "" {
+	names := make([]string, len(list)) // as a suite names them: Ollama's model:latest is model
+	for i, m := range list {
+		names[i] = strings.TrimSuffix(m, ":latest")
+	}
+	if near := didyoumean.Suggest(ep.Model, names); near != "" {
 		d.Says += fmt.Sprintf(" (did you mean %q?)", near)
 	}
 	return d

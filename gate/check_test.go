@@ -228,3 +228,29 @@ func loadCheckSuite(t *testing.T, path string) *suite.Config {
 	}
 	return cfg
 }
+
+// TestCheckStopsAnABOnEitherSide: in an A/B run the first request of each
+// side is diagnosed: a head whose base_url serves a web page stops the run
+// at its first request, naming the side, while its base is usable; with
+// both usable the run measures both. Virtual time.
+func TestCheckStopsAnABOnEitherSide(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		srv := clocktest.NewServer(t, brokenEndpoints(map[string]*atomic.Int32{}))
+		suiteAt := func(base string) *suite.Config {
+			path := filepath.Join(t.TempDir(), "latgate.yaml")
+			writeCheckSuite(t, path, "  - {name: e, base_url: "+base+", model: m}\n", 8)
+			return loadCheckSuite(t, path)
+		}
+		good := suiteAt(srv.URL + "/v1")
+		f, err := MeasureAB(context.Background(), good, suiteAt(srv.URL+"/html/v1"), MeasureOptions{Client: srv.Client()})
+		var stop *CheckError
+		if f != nil || !errors.As(err, &stop) || stop.Diagnosis.Side != vocab.Head || stop.Diagnosis.Finding != vocab.WebPage ||
+			!strings.Contains(err.Error(), `endpoint "e" (head) stopped the run`) {
+			t.Errorf("a broken head: file %v, error %v: want the run stopped, naming the head", f != nil, err)
+		}
+		if f, err := MeasureAB(context.Background(), good, good, MeasureOptions{Client: srv.Client()}); err != nil || len(f.Runs) != 2 {
+			t.Errorf("both usable: %v", err)
+		}
+	})
+}

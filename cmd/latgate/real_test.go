@@ -96,6 +96,7 @@ limits:
 	// while other jobs ran), which a stored baseline cannot tell from a
 	// change (docs/statistics.md, "Drift between runs").
 
+	realEngineCheck(t, url, dir)
 	realEngineAPIs(t, url, dir)
 	realEngineServerTiming(t, url, dir)
 	realEngineConversation(t, url, dir)
@@ -226,5 +227,30 @@ func realEngineAB(t *testing.T, url, dir string) {
 	t.Logf("A/B with a 4x larger head model:\n%s", r.stdout)
 	if r.code != 1 || !strings.Contains(r.stdout, "regression") {
 		t.Errorf("larger head model: exit %d, want 1 with a regression\n%s", r.code, r.stderr)
+	}
+}
+
+// realEngineCheck: latgate check against the real engine: usable at its
+// /v1, and, from Ollama's own answers, a base_url without /v1 (its 404
+// page) and a model it does not serve (its 404, and its list at
+// /v1/models) are each found and said with the fix.
+func realEngineCheck(t *testing.T, url, dir string) {
+	host := strings.TrimSuffix(url, "/v1")
+	for _, c := range []struct{ base, model, want string }{
+		{url, "tiny", "ok      ollama ("},
+		{host, "tiny", "missing_v1: HTTP 404 Not Found"},
+		{url, "tinny", `unknown_model: the server does not serve model "tinny"; it lists "tiny:latest"`},
+	} {
+		cfg := filepath.Join(dir, "check.yaml")
+		yaml := "endpoints:\n  - {name: ollama, base_url: " + c.base + ", model: " + c.model + "}\n" +
+			"scenarios:\n  - {name: short, prompt: \"Tell me a story about a fox.\", max_tokens: 24, requests: 20}\nlimits: {timeout: 60s}\n"
+		if err := os.WriteFile(cfg, []byte(yaml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		r := runCLI(t, nil, "check", "-c", cfg)
+		t.Logf("check, base_url %s, model %s: exit %d\n%s", c.base, c.model, r.code, r.stdout)
+		if !strings.Contains(r.stdout, c.want) || (r.code == 0) != strings.HasPrefix(c.want, "ok") {
+			t.Errorf("check, base_url %s, model %s: exit %d, want %q\n%s%s", c.base, c.model, r.code, c.want, r.stdout, r.stderr)
+		}
 	}
 }
