@@ -425,6 +425,9 @@ func TestRequestsTooFewWarning(t *testing.T) {
 		{"40", ep + "  - {name: s, prompt: hi, requests: 40}\n", ""},
 		{"default", ep + "  - {name: s, prompt: hi}\n", ""},
 		{"adaptive", ep + "  - {name: s, prompt: hi, requests: {min: 40, max: 100}}\n", ""},
+		{"p99 budget", ep + "  - {name: s, prompt: hi, requests: 200}\nbudgets:\n  ttft: {p95: 800, p99: 1500}\n",
+			`l.yaml:6: budgets.ttft.p99: p99 needs 500 successful requests per side, and scenario "s" runs 200: the budget is not tested there (raise its requests to 500 or more)`},
+		{"p99 budget, enough", ep + "  - {name: s, prompt: hi, requests: 500}\nbudgets:\n  ttft: {p99: 1500}\n", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -166,6 +166,7 @@ func (p *parser) build(raw *rawConfig) *Config {
 	}
 	cfg.Goodput = p.goodput(&raw.Goodput.Node)
 	cfg.Budgets, cfg.Floors = p.budgets(&raw.Budgets.Node, cfg)
+	budgetCounts(p.path, cfg)
 	cfg.Pricing = p.pricing(raw.Pricing, cfg)
 	p.capacitySLOs(cfg)
 	p.costCap(cfg)
@@ -595,6 +596,27 @@ func (p *parser) pricing(raw map[string]rawPrice, cfg *Config) map[string]Price 
 		out[m] = pr
 	}
 	return out
+}
+
+// budgetCounts warns of a budget whose statistic needs more successful
+// requests than a scenario runs (a p99's 500), beyond what the requests'
+// own warning says of p50 and p95: there it is "not tested", never held
+// or blown.
+func budgetCounts(path string, cfg *Config) {
+	for _, b := range cfg.Budgets {
+		need := b.Stat.MinN()
+		if need <= vocab.P95.MinN() {
+			continue
+		}
+		for _, s := range cfg.Scenarios {
+			if s.Capacity == nil && s.Requests < need {
+				cfg.Warnings = append(cfg.Warnings, &Error{File: path, Line: b.Line, Msg: fmt.Sprintf(
+					"budgets.%s.%s: %s needs %d successful requests per side, and scenario %q runs %d: the budget is not tested there (raise its requests to %d or more)",
+					b.Metric, b.Stat, b.Stat, need, s.Name, s.Requests, need)})
+				break
+			}
+		}
+	}
 }
 
 // requestsWarning says what a fixed count of n requests per endpoint
