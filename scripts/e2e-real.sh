@@ -28,6 +28,7 @@ FROM $work/$m.gguf
 TEMPLATE """{{ range .Messages }}{{ .Content }}{{ end }}"""
 PARAMETER temperature 0.8
 PARAMETER num_ctx 2048
+PARAMETER num_thread 1
 MF
 done
 
