@@ -111,6 +111,7 @@ func TestCheckFindsEachMistake(t *testing.T) {
 			env := Env{Stdout: &out, Stderr: &errOut, ProbeClient: srv.Client(), Getenv: checkEnv}
 			err := Check(context.Background(), env, CheckOptions{Config: path})
 			line := out.String()
+			t.Logf("%s", strings.TrimSpace(strings.SplitN(line, "\n", 2)[1]))
 			if KindOf(err) != CannotRun || !strings.Contains(line, "FAILED  e (") || !strings.Contains(line, ": "+string(c.want)+": ") {
 				t.Errorf("%s: check: %v\n%s: want %s", c.base, err, line, c.want)
 			}
@@ -204,6 +205,7 @@ func TestCheckNamesNetworkFailures(t *testing.T) {
 		writeCheckSuite(t, path, "  - {name: e, base_url: "+c.base+", model: m}\n", 1)
 		var out bytes.Buffer
 		err := Check(context.Background(), Env{Stdout: &out, Stderr: &out, Getenv: checkEnv}, CheckOptions{Config: path})
+		t.Logf("%s", strings.TrimSpace(out.String()))
 		if KindOf(err) != CannotRun || !strings.Contains(out.String(), ": "+string(c.want)+": "+c.says) {
 			t.Errorf("%s: %v\n%s\nwant %s: %s", c.base, err, out.String(), c.want, c.says)
 		}
