@@ -123,6 +123,7 @@ type firstRequests struct {
 	client *http.Client
 	m      *measurement
 	stop   context.CancelCauseFunc
+	hide   *redact.Set // the suites' secrets: a URL or a Location may hold one
 	seen   map[firstKey]bool
 	found  *Diagnosis
 }
@@ -149,7 +150,7 @@ func (f *firstRequests) see(g int, rec probe.Record) {
 	}
 	d := withModels(f.ctx, f.client, ep, diagnose(ep, probe.URL(apiOf(ep), targetOf(ep)), rec))
 	if d.Finding.Stops() {
-		d.Side = rec.Variant
+		d.Side, d.Says = rec.Variant, f.hide.String(d.Says)
 		f.found = &d
 		f.stop(errStopped)
 	}

@@ -256,3 +256,28 @@ func TestCheckStopsAnABOnEitherSide(t *testing.T) {
 		}
 	})
 }
+
+// TestCheckHidesAKeyInTheURL: a key the suite puts in a URL (?key=${VAR})
+// is hidden in check's line and in the run's stop, whatever the finding
+// quotes of the URL. Virtual time.
+func TestCheckHidesAKeyInTheURL(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		srv := clocktest.NewServer(t, brokenEndpoints(map[string]*atomic.Int32{}))
+		path := filepath.Join(t.TempDir(), "latgate.yaml")
+		writeCheckSuite(t, path, `  - name: e
+    api: custom
+    url: `+srv.URL+`/nowhere?key=${CHECK_KEY}
+    body: {model: m, stream: true, messages: "{{messages}}"}
+    stream: {format: ndjson, text: /message/content, done: /done}
+`, 4)
+		var out bytes.Buffer
+		err := Check(context.Background(), Env{Stdout: &out, Stderr: &out, ProbeClient: srv.Client(), Getenv: checkEnv}, CheckOptions{Config: path})
+		_, runErr := Measure(context.Background(), loadCheckSuite(t, path), MeasureOptions{Client: srv.Client()})
+		all := out.String() + fmt.Sprint(err) + fmt.Sprint(runErr)
+		t.Logf("%s\n%v", out.String(), runErr)
+		if !strings.Contains(out.String(), "not_found: ") || !strings.Contains(fmt.Sprint(runErr), "not_found: ") || strings.Contains(all, checkKey) {
+			t.Errorf("want not_found from both, the key hidden:\n%s", all)
+		}
+	})
+}

@@ -240,7 +240,7 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 	prog := newProgress(opt.Progress, opt.TTY, m, adaptive.next, opt.Now)
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
-	first := &firstRequests{ctx: ctx, client: client, m: m, stop: stop, seen: map[firstKey]bool{}}
+	first := &firstRequests{ctx: ctx, client: client, m: m, stop: stop, hide: hide, seen: map[firstKey]bool{}}
 	r := &probe.Runner{
 		Sink: sink.add,
 		Prober: &probe.Prober{
