@@ -180,7 +180,7 @@ func TestCheckSaysOKOnEveryAPI(t *testing.T) {
 }
 
 // TestCheckNamesNetworkFailures: on the real loopback, a port nothing
-// listens at, a TLS server whose certificate is not trusted, and a host
+// listens at (over HTTP and a Realtime WebSocket), a TLS server whose certificate is not trusted, and a host
 // that does not resolve (.invalid never does) are each named as such.
 func TestCheckNamesNetworkFailures(t *testing.T) {
 	t.Parallel()
@@ -198,11 +198,16 @@ func TestCheckNamesNetworkFailures(t *testing.T) {
 		says string
 	}{
 		{closed + "/v1", vocab.ConnRefused, "nothing listens at " + strings.TrimPrefix(closed, "http://") + " (connection refused)"},
+		{"realtime " + strings.Replace(closed, "http:", "ws:", 1) + "/v1", vocab.ConnRefused, "nothing listens at " + strings.TrimPrefix(closed, "http://") + " (connection refused)"},
 		{untrusted.URL + "/v1", vocab.BadTLS, "the TLS handshake with " + strings.TrimPrefix(untrusted.URL, "https://") + " failed"},
 		{"http://latgate-check.invalid/v1", vocab.NoDNS, "the host of latgate-check.invalid does not resolve (DNS"},
 	} {
 		path := filepath.Join(t.TempDir(), "latgate.yaml")
-		writeCheckSuite(t, path, "  - {name: e, base_url: "+c.base+", model: m}\n", 1)
+		api, base, _ := strings.Cut(c.base, " ")
+		if base == "" {
+			api, base = "chat", c.base
+		}
+		writeCheckSuite(t, path, "  - {name: e, api: "+api+", base_url: "+base+", model: m}\n", 1)
 		var out bytes.Buffer
 		err := Check(context.Background(), Env{Stdout: &out, Stderr: &out, Getenv: checkEnv}, CheckOptions{Config: path})
 		t.Logf("%s", strings.TrimSpace(out.String()))

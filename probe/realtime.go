@@ -175,6 +175,10 @@ func (p *Prober) connect(ctx context.Context, req Request, c *conn, rec *Record,
 		&websocket.DialOptions{HTTPClient: client, HTTPHeader: realtimeHeaders(req)})
 	if err != nil {
 		rec.Error, rec.Failure, rec.Status = p.dialFailure(ctx, req, resp, err)
+		rec.Seen = Seen{Net: netFault(err)}
+		if resp != nil {
+			rec.Seen.ContentType = clip(resp.Header.Get("Content-Type"), 100)
+		}
 		return nil
 	}
 	ws.SetReadLimit(MaxLine)
