@@ -172,7 +172,7 @@ func TestBrowserDemo(t *testing.T) {
 	}
 	text := out.String()
 	t.Log(text)
-	for _, want := range []string{"The simulator's chat page in a browser (api browser", "client p95", "chat-page @ web: "} {
+	for _, want := range []string{"The simulator's chat page in a browser (api browser", "client p50", "chat-page @ web: "} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the demo's browser part lacks %q:\n%s", want, text)
 		}

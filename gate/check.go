@@ -68,7 +68,9 @@ func diagnose(ep suite.Endpoint, url string, rec probe.Record) Diagnosis {
 		d.Finding, d.Says = vocab.EmptyAnswer, rec.Error+": does the model answer this prompt (and max_tokens leave it room)?"
 	case !rec.OK:
 		d.Finding, d.Says = vocab.Unusable, rec.Error
-	case rec.Buffered() && rec.TTFT >= bufferedWait:
+	case rec.Buffered() && rec.TTFT >= bufferedWait && rec.Page == nil:
+		// A page that shows its answer only at the end is the page's own
+		// behaviour, which its client stage measures (the demo's head).
 		d.Finding, d.Says = vocab.NotStreamed, bufferedSays(rec)
 	default:
 		d.Finding, d.Says = vocab.Usable, sawSays(rec)
