@@ -1,9 +1,11 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -26,7 +28,7 @@ type noiseRow struct {
 func (r noiseRow) name() string { return andList(r.metrics) + " " + string(r.stat) }
 
 func noiseRows(checks []compare.NoiseCheck) []noiseRow {
-	idx := map[string]int{}
+	idx, order := map[string]int{}, map[string]int{}
 	var rows []noiseRow
 	for _, c := range checks {
 		k := metricName(c.Metric) + " " + string(c.Stat)
@@ -43,7 +45,9 @@ func noiseRows(checks []compare.NoiseCheck) []noiseRow {
 		r.n = max(r.n, c.NCurrent)
 		r.minDelta = r.minDelta || c.MinDeltaBound
 		r.need = max(r.need, c.NeedN)
+		order[k] = slices.Index(vocab.PerRequest, c.Metric)
 	}
+	slices.SortStableFunc(rows, func(a, b noiseRow) int { return cmp.Compare(order[a.name()], order[b.name()]) })
 	sort.SliceStable(rows, func(i, j int) bool { return rows[i].mde > rows[j].mde })
 	return mergeNoiseRows(rows)
 }
@@ -91,10 +95,15 @@ func approx(n int) string {
 	return grouped(int(math.Round(float64(n)/p) * p))
 }
 
-// noiseHeads are the A/A table's column heads.
-func noiseHeads(checks []compare.NoiseCheck) []string {
+// noiseHeads are the A/A table's column heads, in words for the comment
+// and short for the terminal's columns.
+func noiseHeads(checks []compare.NoiseCheck, short bool) []string {
+	target := trimFloat(checks[0].TargetPct)
+	if short {
+		return []string{"statistic", "noise ±%", "catches (80% power)", "requests for +" + target + "%"}
+	}
 	return []string{"statistic", "noise of the estimate (± %, 95% interval)", "slowdown of every request caught (80% power)",
-		fmt.Sprintf("requests per side to catch +%s%% (about)", trimFloat(checks[0].TargetPct))}
+		"requests per side to catch +" + target + "% (about)"}
 }
 
 // NoiseMarkdown is the A/A section of a comment: how noisy the suite is and
@@ -106,7 +115,7 @@ func NoiseMarkdown(checks []compare.NoiseCheck) string {
 	var b strings.Builder
 	b.WriteString("\n#### 🔬 A/A run: what this suite can detect\n\n")
 	b.WriteString("Both variants ran the same configuration, so every difference below is noise. Per statistic, the worst scenario:\n\n")
-	h := noiseHeads(checks)
+	h := noiseHeads(checks, false)
 	b.WriteString("| " + strings.Join(h, " | ") + " |\n|---|---:|---:|---:|\n")
 	for _, r := range noiseRows(checks) {
 		fmt.Fprintf(&b, "| %s | ±%.1f%% | +%.0f%% | %s |\n", md(r.name()), r.noise, r.mde, needText(r))
@@ -116,7 +125,7 @@ func NoiseMarkdown(checks []compare.NoiseCheck) string {
 }
 
 // noiseFoot says how the table's two percentages differ.
-const noiseFoot = "The noise is how far two runs of the same thing put the statistic apart; the test's power is for a slowdown of every request, which moves a P95's test more than the P95's own estimate (a few requests make it)."
+const noiseFoot = "The noise is how far two runs of the same thing put the statistic apart; \"catches\" is the slowdown of every request its test catches with 80% power, which moves a P95's test more than the P95's own estimate (a few requests make that); the requests are estimates from this run."
 
 // NoiseText is the A/A section for the terminal.
 func NoiseText(w io.Writer, checks []compare.NoiseCheck) {
@@ -124,7 +133,7 @@ func NoiseText(w io.Writer, checks []compare.NoiseCheck) {
 		return
 	}
 	fmt.Fprintf(w, "\nA/A run (both variants the same configuration): what this suite can detect\n")
-	t := newTable(noiseHeads(checks)...)
+	t := newTable(noiseHeads(checks, true)...)
 	for _, r := range noiseRows(checks) {
 		t.row(r.name(), fmt.Sprintf("±%.1f%%", r.noise), fmt.Sprintf("+%.0f%%", r.mde), needText(r))
 	}

@@ -885,13 +885,14 @@ func summaryColumns(r *Report) (perceived, sessions bool) {
 	return perceived, sessions
 }
 
-// sameP95 reports whether two rows' P95 cells read the same (both sides,
-// as shown): a Perceived column that repeats TTFT's says nothing.
+// sameP95 reports whether two rows' P95 cells read the same (both sides
+// as shown, the same status and budget): a Perceived column that repeats
+// TTFT's says nothing.
 func sameP95(a, b *Row) bool {
-	if a == nil || b == nil {
+	if a == nil || b == nil || Millis(a.BaseP95) != Millis(b.BaseP95) || Millis(a.CurP95) != Millis(b.CurP95) {
 		return false
 	}
-	return Millis(a.BaseP95) == Millis(b.BaseP95) && Millis(a.CurP95) == Millis(b.CurP95) && !slices.ContainsFunc(a.Checks, func(c compare.Check) bool {
-		return c.Stat == vocab.P95 && (flagsSummary(c) || !math.IsNaN(c.Budget))
-	})
+	x, okx := findCheck(a.Checks, vocab.P95)
+	y, oky := findCheck(b.Checks, vocab.P95)
+	return okx == oky && x.Status == y.Status && sameValue(x.Budget, y.Budget)
 }
