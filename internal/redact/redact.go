@@ -33,7 +33,9 @@
 // secret's forms (the secret, its hex in two cases and six base64 middles
 // at most) are sought in each level with bytes.Index, and in the bytes
 // before each CutMark once; and the secret as written is sought in the
-// text itself.
+// text itself. A text with nothing to decode (no escape, whitespace or
+// byte beyond ASCII: a content type, a tool's name) is searched as it is,
+// without a copy.
 package redact
 
 import (
@@ -74,6 +76,7 @@ type Set struct {
 // also its suffix), to find the piece of it a cut left.
 type form struct {
 	b    []byte
+	s    string // b
 	fail []int
 }
 
@@ -107,6 +110,17 @@ func (s *Set) With(secrets ...string) *Set {
 	return out
 }
 
+// plain reports whether text decodes to itself and holds no cut mark:
+// no byte in it starts an escape, is whitespace or is not ASCII.
+func plain(text string) bool {
+	for i := range len(text) {
+		if c := text[i]; c <= ' ' || c >= utf8.RuneSelf || c == '%' || c == '\\' || c == '&' {
+			return false
+		}
+	}
+	return true
+}
+
 // newForm is the form f with its failure function.
 func newForm(f string) form {
 	fail := make([]int, len(f))
@@ -119,7 +133,7 @@ func newForm(f string) form {
 		}
 		fail[i] = k
 	}
-	return form{b: []byte(f), fail: fail}
+	return form{b: []byte(f), s: f, fail: fail}
 }
 
 // String is text with every form of every secret replaced by Mask, and
@@ -139,7 +153,20 @@ func (s *Set) String(text string) string {
 			i += j + len(p)
 		}
 	}
-	if len(s.decoded) > 0 && len(text) < math.MaxInt32 {
+	if len(s.decoded) > 0 && plain(text) {
+		// Nothing to decode, no cut mark: the text is its own decoded
+		// stream, searched as it is (no copy).
+		for _, f := range s.decoded {
+			for i := 0; ; {
+				j := strings.Index(text[i:], f.s)
+				if j < 0 {
+					break
+				}
+				spans = append(spans, span{i + j, i + j + len(f.s)})
+				i += j + len(f.s)
+			}
+		}
+	} else if len(s.decoded) > 0 && len(text) < math.MaxInt32 {
 		d := decode(text)
 		for level := 1; ; level++ {
 			spans = s.find(&d, spans)

@@ -256,7 +256,8 @@ func encodings() []encoding {
 // spaces between its bytes or not), percent-encoded twice or three times,
 // as \xHH escapes, JSON-escaped twice, HTML-escaped and then
 // percent-encoded, and wrapped over lines, between other words, is the
-// mask with the words around it untouched.
+// mask with the words around it untouched; so is the key in a text with
+// nothing to decode (searched without decoding it).
 func TestStringHidesHexAndDoubleEncoding(t *testing.T) {
 	t.Parallel()
 	s := New(auditKey)
@@ -266,6 +267,15 @@ func TestStringHidesHexAndDoubleEncoding(t *testing.T) {
 			if got, want := s.String(text), "bad key: *** (HTTP 401)"; got != want {
 				t.Errorf("%s: %q\n  gave %q\n  want %q", e.name, text, got, want)
 			}
+		}
+	}
+	// A text with nothing to decode is searched as it is.
+	for _, form := range []string{auditKey, hex.EncodeToString([]byte(auditKey)), strings.ToUpper(hex.EncodeToString([]byte(auditKey))),
+		base64.RawURLEncoding.EncodeToString([]byte("u:" + auditKey))} {
+		// (Of base64, the user's "dTp" and one character of partial bits
+		// are left.)
+		if got := s.String("k=" + form + ",end"); !strings.HasPrefix(got, "k=") || !strings.HasSuffix(got, ",end") || !strings.Contains(got, Mask) || len(got) > len("k=***,end")+4 {
+			t.Errorf("%q: gave %q", form, got)
 		}
 	}
 	text := "upstream said " + hex.EncodeToString([]byte("user:"+auditKey)) + " end"
