@@ -116,8 +116,8 @@ func designPlan(res compare.Result) []string {
 }
 
 // LookText is the words for an interim look of adaptive sampling: what
-// stopped the scenario ("regression (ttft p95 +34.0%)", "no change beyond
-// 10%") or what is still open.
+// stopped the scenario ("regression (ttft p95 +34.0%)", "every check
+// was within 10% (or not testable at max)") or what is still open.
 func LookText(d compare.Decision, th compare.Config) string {
 	c := d.Check
 	switch {

@@ -14,7 +14,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/latgate/latgate/browser"
 	"github.com/latgate/latgate/gate"
 	"github.com/latgate/latgate/internal/cli"
 	"github.com/latgate/latgate/internal/version"
@@ -75,9 +74,9 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
 
 // exitNow ends the process at once with code: the browsers still running
-// are killed and their temporary folders removed first (browser.Abort).
+// are killed and their temporary folders removed first (gate.AbortBrowsers).
 func exitNow(code int) {
-	browser.Abort()
+	gate.AbortBrowsers()
 	os.Exit(code)
 }
 
