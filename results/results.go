@@ -166,7 +166,7 @@ type Request struct {
 	PerceivedMs  *float64      `json:"perceived_ms"`
 	TPOTMs       *float64      `json:"tpot_ms"`
 	MaxStallMs   *float64      `json:"max_stall_ms"`
-	ITLMs        []float64     `json:"itl_ms"`
+	ITLMs        Gaps          `json:"itl_ms"`
 	OutputTokens int           `json:"output_tokens"`
 	PromptTokens int           `json:"prompt_tokens"`
 	CachedTokens int           `json:"cached_tokens"`
