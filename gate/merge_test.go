@@ -80,6 +80,46 @@ func TestMergeOneLegOnce(t *testing.T) {
 	}
 }
 
+// TestMergeKnowsALeg: merge --shards refuses a leg given twice whatever
+// became of its copy — a TTFT moved by a microsecond's thousandth, its
+// requests reordered, a request added — and merges the distinct legs of a
+// matrix, whose file has no measurement ID of its own. The audit's legs
+// (4 requests, TTFT 103 to 130 ms): each copy merged as a second leg,
+// "shards 2" of 8 requests, 4 of them distinct.
+func TestMergeKnowsALeg(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	leg := func(ttfts ...float64) *results.File {
+		f := mergeLeg("e", 0)
+		f.Runs[0].Requests = nil
+		for _, ttft := range ttfts {
+			ttft, total := ttft, ttft+100
+			f.Runs[0].Requests = append(f.Runs[0].Requests, results.Request{OK: true, Status: 200, TTFTMs: &ttft, TotalMs: &total, ITLMs: []float64{}})
+		}
+		f.Runs[0].Config.Requests, f.Capacity[0].RequestsPerLevel = len(ttfts), len(ttfts)
+		return f
+	}
+	a := leg(103, 110, 120, 130)
+	tweaked, reordered, plus := leg(103.000001, 110, 120, 130), leg(130, 120, 110, 103), leg(103, 110, 120, 130, 140)
+	plus.Runs[0].Config.Requests, plus.Capacity[0].RequestsPerLevel = 4, 4 // the same suite, a request more
+	p := writeFiles(t, dir, map[string]any{"a.json": a, "tweaked.json": tweaked, "reordered.json": reordered, "plus.json": plus,
+		"b.json": leg(101, 111, 121, 131), "c.json": leg(102, 112, 122, 132), "d.json": leg(104, 114, 124, 134)})
+	out := filepath.Join(dir, "all.json")
+	m, err := MergeFiles([]string{p["a.json"], p["b.json"], p["c.json"], p["d.json"]}, out, true)
+	if err != nil || m.Runs[0].Shards != 4 || len(m.Runs[0].Requests) != 16 {
+		t.Fatalf("four legs: %v", err)
+	}
+	if back, err := fileio.Read(out); err != nil || back.ID != "" || back.StartedAt != nil {
+		t.Errorf("the merged file: %v, id %q", err, back.ID)
+	}
+	for _, copied := range []string{"tweaked.json", "reordered.json", "plus.json"} {
+		_, err := MergeFiles([]string{p["a.json"], p[copied]}, out, true)
+		if want := p["a.json"] + " and " + p[copied] + " are the same leg"; KindOf(err) != BadInput || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want bad input %q", copied, err, want)
+		}
+	}
+}
+
 // TestMergeWritesWhatItReads: merge never writes a file its own read
 // refuses: files each within a file's bounds, merged beyond them (their
 // runs too dense to read, their cost), are refused as bad input and
