@@ -152,6 +152,14 @@ const MaxFileSize = 512 << 20
 
 // Read reads and validates a results file.
 func Read(path string) (*results.File, error) {
+	b, err := readResults(path)
+	if err != nil {
+		return nil, err
+	}
+	return Decode(path, b)
+}
+
+func readResults(path string) ([]byte, error) {
 	b, err := ReadLimited(path, MaxFileSize)
 	if err != nil {
 		var pe *os.PathError
@@ -160,7 +168,38 @@ func Read(path string) (*results.File, error) {
 		}
 		return nil, err
 	}
-	return Decode(path, b)
+	return b, nil
+}
+
+// readAllLimit is what ReadAll's files may hold together.
+var readAllLimit = ReadLimit(MaxFileSize)
+
+// ReadAll reads and validates results files that are to be held at once
+// (latgate merge): each as Read reads it, and all of them together within
+// what one results file may hold once read, ReadLimit(MaxFileSize) — a
+// file made of them would hold as much — so that they cost what one file
+// of the largest size costs, not 256 of them.
+func ReadAll(paths []string) ([]*results.File, error) {
+	left := readAllLimit
+	var files []*results.File
+	for _, p := range paths {
+		b, err := readResults(p)
+		if err != nil {
+			return nil, err
+		}
+		s := newScanner(b, nil, int64(len(b)))
+		s.limit = min(s.limit, left)
+		f, err := decode(p, b, s)
+		if err != nil && s.err != nil && s.err.kind == kDense && s.limit == left {
+			return nil, fmt.Errorf("%s: %w: with the files before it, more than the %s one results file may hold once read (docs/performance.md): merge fewer files", p, errTooDense, size(readAllLimit))
+		}
+		if err != nil {
+			return nil, err
+		}
+		left -= s.charged
+		files = append(files, f)
+	}
+	return files, nil
 }
 
 // ReadLimited reads a file of at most max bytes; a larger (or endless)
@@ -229,7 +268,11 @@ func mib(n int64) string {
 // twice or a file that would hold more than ReadLimit once decoded is
 // refused before anything is decoded.
 func Decode(name string, b []byte) (*results.File, error) {
-	s := newScanner(b, nil, int64(len(b)))
+	return decode(name, b, newScanner(b, nil, int64(len(b))))
+}
+
+// decode is Decode with the scanner of b.
+func decode(name string, b []byte, s *scanner) (*results.File, error) {
 	if !s.document() {
 		if s.err.kind == kSyntax && !json.Valid(b) {
 			// encoding/json says where and why, and decodes nothing.

@@ -305,3 +305,34 @@ func TestWriteReadable(t *testing.T) {
 		}
 	}
 }
+
+// TestReadAllHoldsOneFile: files read to be held at once (merge) may hold
+// together what one results file may, no more: their charges add up, and
+// the file that goes beyond is named. Before, 256 legs of 512 MiB were
+// each read within their own bounds, all held at once.
+func TestReadAllHoldsOneFile(t *testing.T) { // not parallel: it lowers readAllLimit
+	dir := t.TempDir()
+	var paths []string
+	for i := range 3 {
+		p := filepath.Join(dir, fmt.Sprintf("leg%d.json", i))
+		if err := Write(p, file(run("e", fmt.Sprint(i), "fp", nil))); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	one, err := ReadAll(paths[:1])
+	if err != nil || len(one) != 1 {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(paths[0])
+	s := newScanner(b, nil, int64(len(b)))
+	s.document()
+	defer func(l int64) { readAllLimit = l }(readAllLimit)
+	readAllLimit = 2*s.charged + s.charged/2
+	if files, err := ReadAll(paths[:2]); err != nil || len(files) != 2 {
+		t.Errorf("two files within it: %v", err)
+	}
+	if _, err := ReadAll(paths); err == nil || !strings.Contains(err.Error(), paths[2]+": too dense to read: with the files before it, more than") {
+		t.Errorf("three files beyond it: %v", err)
+	}
+}
