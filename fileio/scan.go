@@ -37,6 +37,7 @@ type scanner struct {
 	rerr error
 	keep int64 // bytes from this offset on are kept in buf (-1: none)
 
+	size            int64 // the file's
 	sch             *schema
 	limit, charged  int64
 	counts, charges []int64 // by category
@@ -55,7 +56,7 @@ type scanner struct {
 type sink interface {
 	beginRun()
 	request(raw []byte) bool
-	rest(n *node, name string, raw []byte)
+	field(n *node, f field, raw []byte) bool
 	endRun() bool
 }
 
@@ -84,7 +85,7 @@ const (
 )
 
 func newScanner(b []byte, r io.Reader, size int64) *scanner {
-	s := &scanner{buf: b, r: r, keep: -1, sch: resultsSchema, limit: ReadLimit(size)}
+	s := &scanner{buf: b, r: r, keep: -1, size: size, sch: resultsSchema, limit: ReadLimit(size)}
 	s.counts = make([]int64, len(s.sch.cats))
 	s.charges = make([]int64, len(s.sch.cats))
 	return s
@@ -121,7 +122,13 @@ func (s *scanner) fill() bool {
 		s.buf, s.pos, s.base = s.buf[:n], s.pos-drop, s.base+int64(drop)
 	}
 	if len(s.buf) == cap(s.buf) {
-		nb := make([]byte, len(s.buf), max(256<<10, 2*cap(s.buf)))
+		// Twice the room, but no more than the file's: what is kept is a
+		// value of it (a request, at most the whole file).
+		room := max(256<<10, min(2*cap(s.buf), int(s.size-s.base)+1))
+		if room <= len(s.buf) {
+			room = len(s.buf) + 256<<10
+		}
+		nb := make([]byte, len(s.buf), room)
 		copy(nb, s.buf)
 		s.buf = nb
 	}
@@ -534,11 +541,7 @@ func (s *scanner) field(n *node, seen *uint64, keyAt int64) bool {
 	}
 	prev, at := s.mark()
 	defer s.unmark(prev)
-	if !s.value(f.n) {
-		return false
-	}
-	s.st.rest(n, f.name, s.since(at))
-	return true
+	return s.value(f.n) && (s.st.field(n, f, s.since(at)) || s.sinkRefused())
 }
 
 // mapEntry scans the value of the map n's key s.key: the entry holds its

@@ -56,8 +56,9 @@ type node struct {
 }
 
 type field struct {
-	name string
-	n    *node
+	name  string
+	index int // of the struct's field
+	n     *node
 }
 
 // category is a place whose values are charged: a slice's elements, a
@@ -238,7 +239,7 @@ func (s *schema) structFields(n *node, t reflect.Type, path string) {
 		}
 		n.exact[name] = len(n.fields)
 		n.folded[string(foldName([]byte(name)))] = len(n.fields)
-		n.fields = append(n.fields, field{name: name, n: s.build(sf.Type, p)})
+		n.fields = append(n.fields, field{name: name, index: i, n: s.build(sf.Type, p)})
 	}
 	if len(n.fields) > 64 {
 		panic(fmt.Sprintf("fileio: %s has %d fields: the scan keeps which it saw in 64 bits", t, len(n.fields)))

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strconv"
+	"reflect"
 	"sync"
 
 	"github.com/latgate/latgate/results"
@@ -91,10 +91,7 @@ func streamFrom[F Folder](name string, r io.Reader, size int64, pos func(int64) 
 		}
 		return nil, nil, s.err.message(name, "results", pos), true
 	}
-	f, ok := sk.file()
-	if !ok {
-		return nil, nil, nil, false
-	}
+	f = sk.result()
 	if err := f.ValidateChecked(sk.checks); err != nil {
 		return nil, nil, fmt.Errorf("%s: %v", name, err), true
 	}
@@ -102,31 +99,29 @@ func streamFrom[F Folder](name string, r io.Reader, size int64, pos func(int64) 
 }
 
 // streamer is Stream's sink: each request is decoded on its own (into one
-// Request, reused), checked and folded; the keys of each run and of the
-// file other than "requests" and "runs" are gathered into one object and
-// decoded as Read decodes them.
+// Request, reused), checked and folded; every other value of the file and
+// of each run is decoded into its field as the scan passes it.
 type streamer[F Folder] struct {
-	newF     func() F
-	runs     []results.Run
-	checks   []results.RunCheck
-	folds    []F
-	check    results.RunCheck
-	fold     F
-	q        results.Request
-	fileRest []byte
-	runRest  []byte
+	newF   func() F
+	file   results.File
+	run    results.Run
+	runs   []results.Run
+	checks []results.RunCheck
+	folds  []F
+	check  results.RunCheck
+	fold   F
+	q      results.Request
 }
 
 func (st *streamer[F]) beginRun() {
-	st.check, st.fold = results.RunCheck{}, st.newF()
-	st.runRest = st.runRest[:0]
+	st.check, st.fold, st.run = results.RunCheck{}, st.newF(), results.Run{}
 }
 
 func (st *streamer[F]) request(raw []byte) bool {
 	// Each request is decoded into a zero Request, as Read decodes it,
 	// but for the gaps' array, whose room is reused (none kept from an
-	// empty array, which json decodes as a new slice of no room: no key
-	// then stays nil).
+	// empty array, which decodes as a new slice of no room: no key then
+	// stays nil).
 	room := st.q.ITLMs[:0]
 	if cap(room) == 0 {
 		room = nil
@@ -145,41 +140,26 @@ func (st *streamer[F]) request(raw []byte) bool {
 	return true
 }
 
-func (st *streamer[F]) rest(n *node, name string, raw []byte) {
-	b := &st.fileRest
+// field decodes a value of the file or of its run into its field, as
+// encoding/json decodes it within its object.
+func (st *streamer[F]) field(n *node, f field, raw []byte) bool {
+	v := reflect.ValueOf(&st.file).Elem()
 	if n == resultsSchema.run {
-		b = &st.runRest
+		v = reflect.ValueOf(&st.run).Elem()
 	}
-	if len(*b) > 0 {
-		*b = append(*b, ',')
-	}
-	*b = strconv.AppendQuote(*b, name) // a field's name: plain ASCII
-	*b = append(*b, ':')
-	*b = append(*b, raw...)
+	return json.Unmarshal(raw, v.Field(f.index).Addr().Interface()) == nil
 }
 
 func (st *streamer[F]) endRun() bool {
-	var r results.Run
-	if json.Unmarshal(object(st.runRest), &r) != nil {
-		return false
-	}
-	st.runs, st.checks, st.folds = append(st.runs, r), append(st.checks, st.check), append(st.folds, st.fold)
+	st.runs, st.checks, st.folds = append(st.runs, st.run), append(st.checks, st.check), append(st.folds, st.fold)
 	return true
 }
 
-// file is the file without its requests, once the scan has passed.
-func (st *streamer[F]) file() (*results.File, bool) {
-	var f results.File
-	if json.Unmarshal(object(st.fileRest), &f) != nil {
-		return nil, false
-	}
+// result is the file without its requests, once the scan has passed.
+func (st *streamer[F]) result() *results.File {
+	f := st.file
 	f.Runs = st.runs
-	return &f, true
-}
-
-// object is the members as a JSON object.
-func object(members []byte) []byte {
-	return append(append([]byte{'{'}, members...), '}')
+	return &f
 }
 
 // positionInFile is the line and column of an offset in the file at path
