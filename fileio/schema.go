@@ -82,7 +82,7 @@ type category struct {
 // decoded into a slice of their count, 8 bytes each.
 const (
 	requestCharge = 1 << 10
-	runCharge     = 16 << 10
+	runCharge     = 32 << 10
 	searchCharge  = 64 << 10
 	// mapEntryCharge is a map entry's slot, control byte and growth room
 	// (a map[string]string holds 32 bytes a slot, up to twice the slots).

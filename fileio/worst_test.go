@@ -78,8 +78,8 @@ func worstShapes(b testing.TB) map[string]shape {
 		"notes": {`{"schema":"latgate/results/v1","metrics_version":2,"notes":[`, `"\u0000\u0000\u0000"`, `,`, `],"runs":[` + runHead + okReq + `]}]}`},
 		// Steps of a session, as dense as allowed (576 bytes once read).
 		"steps": {fileHead + runHead + `{"ok":false,"steps":[`, `{"turn":0` + pad(130) + `}`, `,`, `]}]}]}`},
-		// Runs of one request each, as dense as allowed (17 KiB once read).
-		"runs": {fileHead, `{"scenario":"s","endpoint":"e%N","requests":[{}]` + pad(4400) + `}`, `,`, `]}`},
+		// Runs of one request each, as dense as allowed (33 KiB once read).
+		"runs": {fileHead, `{"scenario":"s","endpoint":"e%N","requests":[{}]` + pad(8500) + `}`, `,`, `]}`},
 		// Browser requests with their timelines' most points.
 		"timeline": {fileHead + runHead, `{"ok":false,"page_timeline":{"painted":` + "[" + points + `],"received":[` + points + `]}` + pad(5000) + `}`, `,`, `]}]}`},
 		// Values of an unknown key nested as deep as allowed.

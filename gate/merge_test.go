@@ -133,12 +133,12 @@ func TestMergeWritesWhatItReads(t *testing.T) {
 		f.Runs[0].CostUSD, f.CostUSD = &usd, &usd
 		return f
 	}
-	// Runs of one request, 17 KiB each once read (docs/performance.md):
-	// 2,500 of them fit a file, 5,000 are too dense for one.
+	// Runs of one request, 33 KiB each once read (docs/performance.md):
+	// 1,500 of them fit a file, 3,000 are too dense for one.
 	dense := func(endpoint string, ttft float64) *results.File {
 		f := mergeLeg(endpoint, ttft)
 		f.Capacity, f.Runs[0].Level = nil, nil
-		for i := range 2499 {
+		for i := range 1499 {
 			r := f.Runs[0]
 			r.Scenario = fmt.Sprint("s", i)
 			f.Runs = append(f.Runs, r)
