@@ -234,7 +234,9 @@ func (f *File) checkLevels() error {
 func (f *File) Levels(s Search) []*Run {
 	var out []*Run
 	for i := range f.Runs {
-		if r := &f.Runs[i]; r.Level != nil && r.searchKey() == s.Key() {
+		// Compared field by field, not by key: a file may hold thousands
+		// of searches and runs, and each search looks at every run.
+		if r := &f.Runs[i]; r.Level != nil && r.Endpoint == s.Endpoint && r.Scenario == s.Scenario && r.Variant == s.Variant {
 			out = append(out, r)
 		}
 	}
