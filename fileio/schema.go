@@ -10,7 +10,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/latgate/latgate/results"
-	"github.com/latgate/latgate/vocab"
 )
 
 // kind is what a value of the results file decodes into, as encoding/json
@@ -104,7 +103,7 @@ var unitCharges = map[string]int64{"runs": runCharge, "runs.requests": requestCh
 var mostElements = map[string]int{
 	"runs.requests.page_timeline.painted":  results.MaxTimelinePoints,
 	"runs.requests.page_timeline.received": results.MaxTimelinePoints,
-	"runs.requests.screenshots":            len(vocab.Shots),
+	"runs.requests.screenshots":            results.MaxShots,
 }
 
 // Bounds of any results file's shape: no map of latgate's has more keys

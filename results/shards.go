@@ -122,8 +122,7 @@ func checkLegs(files []*File, names []string) error {
 	return sameLeg(files, names)
 }
 
-// sameLeg refuses two files of one leg, or a leg holding its requests
-// twice. A leg is known by the ID its measurement drew (File.ID), and by
+// sameLeg refuses two files of one leg. A leg is known by the ID its measurement drew (File.ID), and by
 // its requests, which no other leg measures: files that share requests,
 // in any order, their values rounded to the microsecond a results file
 // keeps (legTimes), are one leg — a file given twice, copied, uploaded
@@ -153,7 +152,7 @@ func sameLeg(files []*File, names []string) error {
 			return fmt.Errorf("%s and %s are the same leg (the same %d %s): each leg's file is merged once", names[k], names[i], n, what)
 		}
 		digests[d] = i
-		shared := make([]int, i+1)
+		shared := make([]int, i) // with each leg before it
 		for j := range f.Runs {
 			for k := range f.Runs[j].Requests {
 				q := &f.Runs[j].Requests[k]
@@ -162,23 +161,19 @@ func sameLeg(files []*File, names []string) error {
 				}
 				timed[i]++
 				fp := legTimes(q)
-				if o, ok := owner[fp]; ok {
-					shared[o]++
-				} else {
+				if o, ok := owner[fp]; !ok {
 					owner[fp] = i
+				} else if o != i {
+					shared[o]++
 				}
 			}
 		}
 		for k, n := range shared {
 			least := min(timed[k], timed[i]) / 10
-			if files[k].ID != "" && f.ID != "" && k != i {
+			if files[k].ID != "" && f.ID != "" {
 				least = min(timed[k], timed[i]) * 9 / 10
 			}
-			switch {
-			case n == 0 || n < max(1, least):
-			case k == i:
-				return fmt.Errorf("%s holds %d of its %d timed requests twice (to the microsecond): not one leg's own measurement", names[i], n, timed[i])
-			default:
+			if n > 0 && n >= max(1, least) {
 				return fmt.Errorf("%s and %s are the same leg: they share %d of their timed requests (%d and %d), in any order, to the microsecond; each leg's file is merged once", names[k], names[i], n, timed[k], timed[i])
 			}
 		}
