@@ -364,6 +364,14 @@ func TestMergeShards(t *testing.T) {
 		if err := errors.Join(errs...); err != nil {
 			t.Fatal(err)
 		}
+		ids := map[string]bool{}
+		for _, p := range paths { // each leg's measurement has an ID of its own, and when it started
+			f, err := fileio.Read(p)
+			if err != nil || len(f.ID) != 32 || ids[f.ID] || f.StartedAt == nil || f.StartedAt.After(f.CreatedAt.Add(time.Second)) {
+				t.Fatalf("%s: %v, id %q, started %v, created %v", p, err, f.ID, f.StartedAt, f.CreatedAt)
+			}
+			ids[f.ID] = true
+		}
 		out := filepath.Join(dir, "all.json")
 		m, err := MergeFiles(paths, out, true)
 		if err != nil {

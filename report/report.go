@@ -736,14 +736,18 @@ func (r *Report) Rank() []Ranking {
 		return nil
 	}
 	var out []Ranking
+	of := map[string][]*Scenario{} // each endpoint's scenarios, in order: one pass, not one per endpoint
+	for i := range r.Scenarios {
+		if s := &r.Scenarios[i]; s.Current != nil {
+			of[s.Endpoint] = append(of[s.Endpoint], s)
+		}
+	}
 	for _, e := range r.Endpoints {
 		rk := Ranking{Endpoint: e, TTFTP95: map[string]float64{}}
 		var vals []float64
-		for _, s := range r.Scenarios {
-			if s.Endpoint == e && s.Current != nil {
-				rk.TTFTP95[s.Scenario] = s.Current.TTFT.P95
-				vals = append(vals, s.Current.TTFT.P95)
-			}
+		for _, s := range of[e] {
+			rk.TTFTP95[s.Scenario] = s.Current.TTFT.P95
+			vals = append(vals, s.Current.TTFT.P95)
 		}
 		rk.Median = compare.Quantile(compare.Sorted(vals), 0.5)
 		out = append(out, rk)

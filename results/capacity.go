@@ -119,8 +119,9 @@ func finite(vs ...float64) bool {
 // maxRounds bounds the measurements of a level (vocab.LevelLooks).
 var maxRounds = len(vocab.LevelLooks(1))
 
-// maxPerLevel bounds a search's requests per level (a file holds at most
-// MaxObjects objects anyway): a test over n requests costs n.
+// maxPerLevel bounds a search's requests per level (a file holds far
+// fewer requests anyway: fileio's ReadLimit): a test over n requests costs
+// n.
 const maxPerLevel = 1_000_000
 
 // objective reports whether o is an objective a search decides: a
@@ -233,7 +234,9 @@ func (f *File) checkLevels() error {
 func (f *File) Levels(s Search) []*Run {
 	var out []*Run
 	for i := range f.Runs {
-		if r := &f.Runs[i]; r.Level != nil && r.searchKey() == s.Key() {
+		// Compared field by field, not by key: a file may hold thousands
+		// of searches and runs, and each search looks at every run.
+		if r := &f.Runs[i]; r.Level != nil && r.Endpoint == s.Endpoint && r.Scenario == s.Scenario && r.Variant == s.Variant {
 			out = append(out, r)
 		}
 	}
