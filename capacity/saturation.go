@@ -69,39 +69,56 @@ type flow struct {
 
 // flowOf is level l's flow.
 func (s *Search) flowOf(l *Level) flow {
+	reqs, n := l.past, float64(len(l.past)) // users at once: past the first wave
 	if s.spec.Vary == vocab.VaryRate {
+		reqs, n = l.pooled.Requests, l.counts.ok
+	}
+	if n < 2 || !(l.Throughput > 0) {
+		return flow{} // a first wave alone: users that never waited for more
+	}
+	x := math.Log(l.Throughput)
+	f := flow{log: x, paced: x, v: s.spread(l, reqs) / n, ok: true}
+	if a := l.arrivals; s.spec.Vary == vocab.VaryRate {
 		// The throughput at the level's own pace: its rate when its
 		// answers kept pace with its arrivals (within a tenth), which
 		// came at arrivals.n ÷ arrivals.sec, not exactly its rate.
-		a := l.arrivals
-		_, total := split(l.pooled.Requests)
-		if l.counts.ok < 2 || !(l.Throughput > 0) || !(a.n > 0 && a.sec > 0) || len(total) < 2 {
+		if !(a.n > 0 && a.sec > 0) {
 			return flow{}
 		}
-		m, v := meanVar(total)
-		x, paced := math.Log(l.Throughput), math.Log(l.Throughput)
 		if l.Throughput >= 0.9*a.n/a.sec {
-			paced = math.Log(l.Value) // its answers kept pace with its arrivals
+			f.paced = math.Log(l.Value)
 		}
-		return flow{log: x, paced: paced, v: v / (m * m) / l.counts.ok, ok: true}
 	}
-	if len(l.past) < 2 || !(l.Throughput > 0) {
-		return flow{} // a first wave alone: users that never waited for more
+	return f
+}
+
+// spread is the squared coefficient of variation of the time the server
+// takes to serve level l's requests reqs: their times after the first
+// token and the times to first token of the search's lowest level (which
+// does not queue); of an answer not streamed, the lowest level's whole
+// times; 1 when nothing says otherwise.
+func (s *Search) spread(l *Level, reqs []results.Request) float64 {
+	low := s.lowest()
+	if low == nil {
+		low = l
 	}
-	first, after := split(l.past)
-	if low := s.lowest(); low != nil && low != l {
+	first, after := split(reqs)
+	if low != l {
 		first, _ = split(low.pooled.Requests)
 	}
-	cv2 := 1.0 // no time to first token: as spread as it can be
 	if len(first) >= 2 && len(after) >= 2 {
 		mf, vf := meanVar(first)
 		ma, va := meanVar(after)
 		if mf+ma > 0 {
-			cv2 = (vf + va) / ((mf + ma) * (mf + ma))
+			return (vf + va) / ((mf + ma) * (mf + ma))
 		}
 	}
-	x := math.Log(l.Throughput)
-	return flow{log: x, paced: x, v: cv2 / float64(len(l.past)), ok: true}
+	if total := totals(low.pooled.Requests); len(total) >= 2 {
+		if m, v := meanVar(total); m > 0 {
+			return v / (m * m)
+		}
+	}
+	return 1
 }
 
 // lowest is the search's level of the lowest load measured to its count
@@ -126,6 +143,16 @@ func split(reqs []results.Request) (first, after []float64) {
 		}
 	}
 	return first, after
+}
+
+// totals are the times of reqs's successful requests.
+func totals(reqs []results.Request) (total []float64) {
+	for _, q := range reqs {
+		if q.OK && q.TotalMs != nil {
+			total = append(total, *q.TotalMs)
+		}
+	}
+	return total
 }
 
 func meanVar(xs []float64) (m, v float64) {

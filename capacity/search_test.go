@@ -21,8 +21,9 @@ type engine struct {
 	slots          int
 	service, ttft  float64
 	sigma          float64
-	failEvery      int // every failEvery-th request fails at once (0: none)
-	slowEvery      int // every slowEvery-th request takes slow ms more (0: none)
+	failEvery      int  // every failEvery-th request fails at once (0: none)
+	unstreamed     bool // no first token: the answer comes whole
+	slowEvery      int  // every slowEvery-th request takes slow ms more (0: none)
 	slow           float64
 	rng            *rand.Rand
 	measured, sent int
@@ -51,7 +52,11 @@ func (e *engine) level(c float64, n int, stop func(*results.Run) bool) *results.
 				ttft += e.slow
 			}
 			total := ttft + e.service - e.ttft
-			run.Requests = append(run.Requests, results.Request{OK: true, TTFTMs: ptr(ttft), TotalMs: ptr(total), OutputTokens: 10, SentMs: sent})
+			q := results.Request{OK: true, TTFTMs: ptr(ttft), TotalMs: ptr(total), OutputTokens: 10, SentMs: sent}
+			if e.unstreamed {
+				q.TTFTMs = nil
+			}
+			run.Requests = append(run.Requests, q)
 			free[k], users[u] = sent+total, sent+total
 		}
 		if stop != nil && (i+1)%Batch == 0 && i+1 < n && stop(run) {
@@ -194,20 +199,30 @@ func TestSearchEnds(t *testing.T) {
 // second than 8, with confidence), 7 is measured to judge 8 against the
 // level a step below it, and the capacity is 8 (8 to 8). On 6 slots, 8 is
 // within the SLO against 4 (its throughput rose by half), but saturated
-// against 7, measured below it, as 7 is against 6: the capacity is 6.
+// against 7, measured below it, as 7 is against 6: the capacity is 6. An
+// answer that is not streamed (no first token) is judged the same, its
+// spread taken from the lowest level's whole times (at an SLO on the
+// total time).
 func TestSearchStopsAtSaturation(t *testing.T) {
 	for _, c := range []struct {
-		slots    int
-		levels   []float64
-		capacity float64
+		slots      int
+		unstreamed bool
+		levels     []float64
+		capacity   float64
 	}{
-		{8, []float64{1, 2, 4, 8, 16, 12, 10, 9, 7}, 8},
-		{6, []float64{1, 2, 4, 8, 16, 12, 10, 9, 7, 5, 6}, 6},
+		{8, false, []float64{1, 2, 4, 8, 16, 12, 10, 9, 7}, 8},
+		{6, false, []float64{1, 2, 4, 8, 16, 12, 10, 9, 7, 5, 6}, 6},
+		{8, true, []float64{1, 2, 4, 8, 16, 12, 10, 9, 7}, 8},
+		{6, true, []float64{1, 2, 4, 8, 16, 12, 10, 9, 7, 5, 6}, 6},
 	} {
-		e := &engine{slots: c.slots, service: 1000, ttft: 100, sigma: 0.1, rng: rand.New(rand.NewPCG(5, 6))}
-		r := search(t, spec(p95(60000)), e)
+		e := &engine{slots: c.slots, service: 1000, ttft: 100, sigma: 0.1, unstreamed: c.unstreamed, rng: rand.New(rand.NewPCG(5, 6))}
+		slo := p95(60000)
+		if c.unstreamed {
+			slo[0].Metric = vocab.Total
+		}
+		r := search(t, spec(slo), e)
 		if got := values(r.Levels); !slices.Equal(got, c.levels) {
-			t.Fatalf("%d slots: levels %v, want %v", c.slots, got, c.levels)
+			t.Fatalf("%d slots (unstreamed %v): levels %v, want %v", c.slots, c.unstreamed, got, c.levels)
 		}
 		for _, l := range r.Levels {
 			if (l.Value > c.capacity) != (l.Limit == vocab.LimitSaturated && l.Status == vocab.Fails) {
