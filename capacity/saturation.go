@@ -26,11 +26,13 @@ import (
 // request waits for a slot before its first token, never after) and its
 // time to first token as at the search's lowest level (which does not
 // queue); the log of the throughput varies as the service's squared
-// coefficient of variation ÷ the successful requests. Requests per
-// second (an open loop) arrive as a Poisson process: the throughput over
-// the level's span varies as 1 ÷ its successful requests, and a rate
-// level is judged only when shown saturated. A level without a
-// throughput (a first wave alone, or stopped early) is not judged.
+// coefficient of variation ÷ the successful requests. Requests per second
+// (an open loop): the throughput is the pace of the answers, and that of
+// a level whose answers kept pace with its arrivals (within a tenth) is
+// taken as its own rate (paced) — its arrivals, a Poisson process, came at
+// a rate a sixth off at 60 requests, which the service's spread does not
+// hold; a rate level is judged only when shown saturated. A level without
+// a throughput (a first wave alone, or stopped early) is not judged.
 func (s *Search) judgeAgainst(l, ref *Level) {
 	added := l.Value / ref.Value
 	if l.Stopped || ref.Stopped || !(added > 1) {
