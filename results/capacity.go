@@ -43,9 +43,11 @@ type Objective struct {
 // the capacity again from the levels (package capacity); the outcome here
 // is what the search decided when it ran.
 type Search struct {
-	// Version is the design that decided the search: 2 (levels hold, fail
-	// or are undecided; an undecided level measured again), absent (0) or
-	// 1 in files written before (a level passes or not).
+	// Version is the design that decided the search: 3 (saturation shown
+	// with confidence, the capacity's level judged against the level a
+	// step below it), 2 (levels hold, fail or are undecided; an undecided
+	// level measured again), absent (0) or 1 in files written before (a
+	// level passes or not).
 	Version  int        `json:"version,omitempty"`
 	Endpoint string     `json:"endpoint"`
 	Scenario string     `json:"scenario"`
@@ -135,7 +137,7 @@ func objective(o Objective) bool {
 }
 
 // SearchVersion is the newest design of a search this latgate reads.
-const SearchVersion = 2
+const SearchVersion = 3
 
 // searchStops are why a search ends ("" while it has not: shards merged
 // before their search is decided again).

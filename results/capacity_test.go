@@ -69,7 +69,7 @@ func TestLevels(t *testing.T) {
 		{"a stop reason of escapes", func(f *File) { f.Capacity[0].StopReason = "\x1b]8;;http://x\x07" }, "capacity[0]: stop_reason: over 300 bytes or not printable text"},
 		{"cut in a complete file", func(f *File) { f.Capacity[0].Stop = vocab.Capped },
 			"capacity[0]: the search of endpoint \"e\", scenario \"s\" was cut (capped), but the file is not marked incomplete"},
-		{"a design from the future", func(f *File) { f.Capacity[0].Version = 3 }, "capacity[0]: version is 3: this latgate knows searches of version 1 to 2"},
+		{"a design from the future", func(f *File) { f.Capacity[0].Version = 4 }, "capacity[0]: version is 4: this latgate knows searches of version 1 to 3"},
 		{"a lower end in version 1", func(f *File) { v := 2.0; f.Capacity[0].Lower = &v }, "capacity[0]: lower is set in a search of version 1"},
 		{"a round in version 1", func(f *File) { f.Runs[1].Level.Round = 2 }, "runs[1]: a level of a search of version 1 has a round or status"},
 		{"round 1 said", func(f *File) { f.Capacity[0].Version, f.Runs[1].Level.Round = 2, 1 }, "runs[1]: level 2 is measurement 1 of its level: want none for the first, or 2 to 3"},

@@ -116,7 +116,8 @@ type Run struct {
 	// variant in an A/B file) measured when the scenario stopped; Stop why
 	// (vocab.Decided at a look, vocab.MaxReached, or the cause that cut the
 	// whole run short: interrupted, capped, fail_fast), and StopReason the
-	// same in words: "no change beyond 10%", "regression (…)", "max
+	// same in words: "at the look at 80, every check was within 10% (or
+	// not testable at max)", "regression (…)", "max
 	// reached", "max reached: …" when nothing could decide earlier.
 	RequestsMin int        `json:"requests_min,omitempty"`
 	Looks       int        `json:"looks,omitempty"`
