@@ -212,7 +212,7 @@ func TestIDChecked(t *testing.T) {
 			t.Errorf("id %q: %v", id, err)
 		}
 	}
-	if NewID() == NewID() {
-		t.Error("two IDs drawn alike")
+	if a, b := NewID(), NewID(); a == b {
+		t.Errorf("two IDs drawn alike: %s", a)
 	}
 }
