@@ -14,6 +14,8 @@ import (
 	"flag"
 	"fmt"
 	"html"
+	"image"
+	"image/png"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -76,7 +78,7 @@ const githubCSS = `body{margin:0;background:#fff;color:#1f2328}
 // request for a resource and the layout, as JSON in #latgate-probe.
 const probe = `<script>
 (function(){
- var out={errors:[],requests:[],tables:[],height:0,text:"",elements:[],points:0,bars:0,barsOutside:0,cells:[],changes:[],wrows:[],pages:[],imgs:[],curves:[],zeros:[],ticks:[],lis:[]};
+ var out={errors:[],requests:[],tables:[],height:0,text:"",elements:[],points:0,bars:0,barsOutside:0,cells:[],changes:[],wrows:[],pages:[],imgs:[],curves:[],zeros:[],ticks:[],lis:[],charts:[]};
  window.addEventListener("error",function(e){out.errors.push(String(e.message))});
  document.addEventListener("securitypolicyviolation",function(e){out.requests.push(e.blockedURI+" ("+e.violatedDirective+")")});
  var ce=console.error;console.error=function(){out.errors.push(Array.from(arguments).join(" "));ce.apply(console,arguments)};
@@ -107,6 +109,12 @@ const probe = `<script>
   var cc=root.querySelector("[aria-label='change in percent per scenario']");if(cc){out.changeChart=rect(cc.closest(".chart"));
    cc.closest(".chart").querySelectorAll("line.zero").forEach(function(z){out.zeros.push(rect(z).left)});
    root.querySelectorAll(".caxis text").forEach(function(t){if(getComputedStyle(t).display!="none")out.ticks.push(rect(t))})}
+  // Every chart: its box, whether it scrolls, and its marks and words
+  // (drawn, with a size) that reach beyond it or the window.
+  root.querySelectorAll(".chart").forEach(function(c){var cb=c.getBoundingClientRect(),h=c.querySelector("h3"),o={title:h?h.textContent:"",left:cb.left,right:cb.right,scroll:c.scrollWidth,client:c.clientWidth,marks:0,outside:[]};
+   c.querySelectorAll("text,circle,rect,path,line").forEach(function(e){var r=e.getBoundingClientRect();if(r.width==0&&r.height==0)return;o.marks++;
+    if(r.left<Math.max(cb.left,0)-1||r.right>Math.min(cb.right,innerWidth)+1)o.outside.push(e.tagName+" "+(e.textContent||e.getAttribute("class")||"")+" at "+Math.round(r.left)+"–"+Math.round(r.right))});
+   out.charts.push(o)});
   var h2=root.querySelector("h2");root.querySelectorAll("li").forEach(function(li){out.lis.push({text:li.innerText,top:!h2||!!(li.compareDocumentPosition(h2)&Node.DOCUMENT_POSITION_FOLLOWING)})});
   root.querySelectorAll("g.wrow").forEach(function(g){var t=g.querySelectorAll("text");
    out.wrows.push({lane:+g.dataset.lane,label:t[0].textContent,what:t[t.length-1].textContent,wait:box(g.querySelector(".wwait")),gen:box(g.querySelector(".wgen,.wbase")),tool:box(g.querySelector(".wtool"))})});
@@ -177,6 +185,15 @@ type probeResult struct {
 	ChangeChart *box
 	Zeros       []float64
 	Ticks       []box
+	// Charts are the page's charts as laid out: their title, box, whether
+	// they scroll (scroll wider than client), how many marks and words
+	// they draw, and those that reach beyond the chart or the window.
+	Charts []struct {
+		Title                       string
+		Left, Right, Scroll, Client float64
+		Marks                       int
+		Outside                     []string
+	}
 	// Lis are the page's list items' texts, top those above its first
 	// section (the notes).
 	Lis []struct {
@@ -291,6 +308,42 @@ func shot(t *testing.T, bin, page, png string, width, height int, dark bool) {
 	}
 	if out, err := exec.Command(bin, append(args, "file://"+page)...).CombinedOutput(); err != nil {
 		t.Fatalf("chromium --screenshot: %v\n%s", err, out)
+	}
+}
+
+// phoneShot writes a PNG of a page in a frame width px wide (narrower
+// than headless Chromium's window can be), cut to the frame.
+func phoneShot(t *testing.T, bin, page, out string, width, height int) {
+	t.Helper()
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	frame := strings.TrimSuffix(page, ".html") + "-phone.html"
+	doc := fmt.Sprintf(`<!DOCTYPE html><html><head><meta charset="utf-8"></head><body style="margin:0"><iframe style="border:0;width:%dpx;height:%dpx" srcdoc="%s"></iframe></body></html>`,
+		width, height, html.EscapeString(string(b)))
+	if err := os.WriteFile(frame, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	shot(t, bin, frame, out, 600, height, false)
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := img.(interface {
+		SubImage(image.Rectangle) image.Image
+	}).SubImage(image.Rect(0, 0, width, height))
+	var w bytes.Buffer
+	if err := png.Encode(&w, cut); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(out, w.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -923,6 +976,8 @@ func loadWidths(t *testing.T, bin, page string, widths []int) map[int]probeResul
 // that wrap, or cards; none scrolls), each of their rows with its status
 // in the window, wide enough to read, inside its table's visible box;
 // the change chart shows each row's label, mark and change (checkChanges);
+// every chart is in the window, none scrolls, and each draws its marks
+// and words inside it;
 // no note above the sections is said twice, nor any warning (⚠️) on the
 // page.
 func checkLayout(t *testing.T, rep *Report, r probeResult, width int) {
@@ -965,6 +1020,12 @@ func checkLayout(t *testing.T, rep *Report, r probeResult, width int) {
 		}
 	}
 	checkChanges(t, r, at)
+	for _, c := range r.Charts {
+		if c.Left < -0.5 || c.Right > r.Width+0.5 || c.Scroll > c.Client+1 || c.Marks == 0 || len(c.Outside) > 0 {
+			t.Errorf("%s: the chart %q at %.0f–%.0f px scrolls %.0f in %.0f px; of its %d marks and words %d reach beyond it or the window: %q…",
+				at, c.Title, c.Left, c.Right, c.Scroll, c.Client, c.Marks, len(c.Outside), c.Outside[:min(3, len(c.Outside))])
+		}
+	}
 	said := map[string]bool{}
 	for _, li := range r.Lis {
 		if (li.Top || strings.Contains(li.Text, "⚠️")) && said[li.Text] {
@@ -1128,6 +1189,7 @@ func TestScreenshots(t *testing.T) {
 	os.WriteFile(page, []byte(b.String()), 0o644)
 	shot(t, bin, page, filepath.Join(*screenshots, "report-html.png"), 1150, 1900, false)
 	shot(t, bin, page, filepath.Join(*screenshots, "report-html-dark.png"), 1150, 1900, true)
+	phoneShot(t, bin, page, filepath.Join(*screenshots, "report-html-390.png"), 390, 2100)
 	// The capacity searches alone: their table and the first one's curves.
 	rep := buildCase(t, suiteCases[slices.IndexFunc(suiteCases, func(sc suiteCase) bool { return sc.name == "capacity" })])
 	rep.Scenarios, rep.Result.Checks, rep.Tested = nil, nil, 0
@@ -1136,6 +1198,14 @@ func TestScreenshots(t *testing.T) {
 	if err := HTML(&b, rep); err != nil {
 		t.Fatal(err)
 	}
+	// The demo's shape on a laptop: its summary as cards.
+	b.Reset()
+	if err := HTML(&b, buildLayoutCase(t, layoutCases[0])); err != nil {
+		t.Fatal(err)
+	}
+	page = filepath.Join(dir, "demo.html")
+	os.WriteFile(page, []byte(b.String()), 0o644)
+	shot(t, bin, page, filepath.Join(*screenshots, "report-html-900.png"), 900, 1500, false)
 	page = filepath.Join(dir, "capacity.html")
 	os.WriteFile(page, []byte(b.String()), 0o644)
 	shot(t, bin, page, filepath.Join(*screenshots, "report-capacity.png"), 1150, 1250, false)

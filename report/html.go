@@ -71,7 +71,7 @@ td.name{max-width:320px;overflow-wrap:anywhere}.bad{color:var(--bad)}.warn{color
 svg{display:block;overflow:visible}svg text{fill:var(--muted);font-size:11px;font-family:inherit}svg .axis{stroke:var(--line);fill:none}svg .grid{stroke:var(--line);stroke-dasharray:2 3;fill:none}
 svg .base{stroke:var(--base);fill:none;stroke-width:1.5}svg .cur{stroke:var(--cur);fill:none;stroke-width:1.8}svg .dbase{fill:var(--base)}svg .dcur{fill:var(--cur)}svg .fail{stroke:var(--bad);stroke-width:1.5}
 svg .band{fill:var(--band)}svg .tol{stroke:var(--cur);stroke-dasharray:4 3}svg .zero{stroke:var(--fg);stroke-opacity:.5}svg .sbad{fill:var(--bad);stroke:var(--bad)}svg .swarn{fill:var(--warn);stroke:var(--warn)}svg .sgood{fill:var(--good);stroke:var(--good)}svg .sok{fill:var(--base);stroke:var(--base)}
-svg .wwait{fill:var(--band);stroke:var(--cur)}svg text.wlabel{fill:var(--fg)}svg .wgen{fill:var(--cur)}svg .wtool{fill:var(--warn)}svg .wbase{fill:var(--base)}
+svg .wwait{fill:var(--band);stroke:var(--cur)}svg text.wlabel{fill:var(--fg);paint-order:stroke;stroke:var(--panel);stroke-width:3px}svg .wgen{fill:var(--cur)}svg .wtool{fill:var(--warn)}svg .wbase{fill:var(--base)}
 .legend{display:flex;flex-wrap:wrap;column-gap:14px}.legend>span{white-space:nowrap}.sw{display:inline-block;width:18px;height:3px;vertical-align:middle;margin-right:4px}
 ul{margin:4px 0;padding-left:20px}.summary td.n,.budget td.n{white-space:normal}.more{font-size:12px}details.sub{margin:4px 0}details.sub summary{cursor:pointer}.chart{max-width:100%;overflow-x:auto}
 @media (max-width:640px){body{padding:12px}}`
@@ -84,7 +84,7 @@ func (p *page) head() {
 	p.s("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
 	p.s(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">` + "\n")
 	p.s(`<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark">` + "\n")
-	css := htmlCSS + "\n" + layoutCSS(p.bps) + changeCSS + "\n" + pageCSS
+	css := htmlCSS + "\n" + layoutCSS(p.bps) + changeCSS + wideCSS + waterfallCSS + "\n" + pageCSS
 	if len(r.Capacity) > 0 {
 		css += "\n" + capacityCSS
 	}
@@ -615,7 +615,19 @@ func (p *page) timeline(s Scenario) {
 	if len(all) > 0 {
 		hi = all[len(all)-1]
 	}
-	x, y := p.frame("Each request in order: total (dots) and TTFT (small dots), ms", "", 2*chartW+16, 1, math.Max(float64(n), 2), 0, hi*1.05, false, false, "request #")
+	title := "Each request in order: total (dots) and TTFT (small dots), ms"
+	x, y := axis{1, math.Max(float64(n), 2), 0, 100}, axis{0, hi * 1.05, chartH - 28, 8}
+	p.f("<div class=\"chart wide\"><h3>%s</h3>", esc(title))
+	p.wideSVG(48, 8, chartH, title)
+	for _, t := range ticks(y.lo, y.hi, 4) {
+		p.f("<line class=\"grid\" x1=\"0\" x2=\"100%%\" y1=\"%.1f\" y2=\"%.1f\"/><text x=\"0\" dx=\"-4\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", y.at(t), y.at(t), y.at(t)+4, tickLabel(t, false))
+	}
+	for _, t := range ticks(x.lo, x.hi, 5) {
+		p.f("<line class=\"grid\" x1=\"%s\" x2=\"%s\" y1=\"%.1f\" y2=\"%.1f\"/>", xpc(x.at(t)), xpc(x.at(t)), y.p0, y.p1)
+		p.xTick(x.at(t), y.p0+14, tickLabel(t, false))
+	}
+	p.f("<line class=\"axis\" x1=\"0\" x2=\"0\" y1=\"%.1f\" y2=\"%.1f\"/><line class=\"axis\" x1=\"0\" x2=\"100%%\" y1=\"%.1f\" y2=\"%.1f\"/>", y.p1, y.p0, y.p0, y.p0)
+	p.f("<text x=\"100%%\" y=\"%.1f\" text-anchor=\"end\">request #</text>\n", y.p0+26)
 	for _, side := range []struct {
 		tot, ttft []float64
 		cls       string
@@ -625,9 +637,9 @@ func (p *page) timeline(s Scenario) {
 		// can see: with thousands of requests per run, most would.
 		drawn := map[[3]int]bool{}
 		once := func(kind int, cx, cy float64) bool {
-			// On a grid of 2 pixels, less than the dots' 4.4 (total)
-			// and 2.4 (TTFT) pixels across.
-			k := [3]int{kind, int(math.Round(cx / 2)), int(math.Round(cy / 2))}
+			// On a grid of 2 pixels (of a desktop's 658 px plot), less
+			// than the dots' 4.4 (total) and 2.4 (TTFT) pixels across.
+			k := [3]int{kind, int(math.Round(cx * 6.58 / 2)), int(math.Round(cy / 2))}
 			if drawn[k] {
 				return false
 			}
@@ -638,15 +650,15 @@ func (p *page) timeline(s Scenario) {
 			xi := x.at(float64(i + 1))
 			if math.IsNaN(side.tot[i]) && math.IsNaN(side.ttft[i]) {
 				if once(0, xi, y.p1) {
-					fmt.Fprintf(&b, "<path class=\"fail\" d=\"M%.1f %.1fl4 4m0 -4l-4 4\"/>", xi-2, y.p1-2)
+					fmt.Fprintf(&b, "<svg x=\"%s\" y=\"%.1f\" class=\"stretch\"><path class=\"fail\" d=\"M-2 -2l4 4m0 -4l-4 4\"/></svg>", xpc(xi), y.p1)
 				}
 				continue
 			}
 			if !math.IsNaN(side.tot[i]) && once(1, xi, y.at(side.tot[i])) {
-				fmt.Fprintf(&b, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.2\"/>", side.cls, xi, y.at(side.tot[i]))
+				fmt.Fprintf(&b, "<circle class=\"%s\" cx=\"%s\" cy=\"%.1f\" r=\"2.2\"/>", side.cls, xpc(xi), y.at(side.tot[i]))
 			}
 			if !math.IsNaN(side.ttft[i]) && once(2, xi, y.at(side.ttft[i])) {
-				fmt.Fprintf(&b, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"1.2\" opacity=\".7\"/>", side.cls, xi, y.at(side.ttft[i]))
+				fmt.Fprintf(&b, "<circle class=\"%s\" cx=\"%s\" cy=\"%.1f\" r=\"1.2\" opacity=\".7\"/>", side.cls, xpc(xi), y.at(side.ttft[i]))
 			}
 		}
 		p.s(b.String() + "\n")
@@ -703,14 +715,16 @@ func (p *page) waterfall(s Scenario) {
 	}
 	const rowH = 16.0
 	height := float64(rows)*rowH + 40
-	x := axis{0, hi * 1.02, 150, 2*chartW + 8}
-	p.f("<div class=\"chart\"><h3>Sessions step by step: wait for the first token (light), generation (dark), tool time (amber), ms</h3><svg width=\"%.0f\" height=\"%.0f\" role=\"img\" aria-label=\"session waterfall\">\n", 2*chartW+16, height)
+	x := axis{0, hi * 1.02, 0, 100}
+	p.s("<div class=\"chart wide\"><h3>Sessions step by step: wait for the first token (light), generation (dark), tool time (amber), ms</h3>")
+	p.wideSVG(150, 8, height, "session waterfall")
 	for _, t := range ticks(0, hi, 5) {
-		p.f("<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"4\" y2=\"%.1f\"/><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n", x.at(t), x.at(t), height-24, x.at(t), height-10, tickLabel(t, false))
+		p.f("<line class=\"grid\" x1=\"%s\" x2=\"%s\" y1=\"4\" y2=\"%.1f\"/>", xpc(x.at(t)), xpc(x.at(t)), height-24)
+		p.xTick(x.at(t), height-10, tickLabel(t, false))
 	}
 	y := 8.0
 	for k, l := range lanes {
-		p.f("<text x=\"4\" y=\"%.1f\">%s</text>\n", y+11, esc(l.label))
+		p.f("<text x=\"0\" dx=\"-146\" y=\"%.1f\">%s</text>\n", y+11, esc(l.label))
 		y += rowH
 		for i := range l.q.Steps {
 			p.waterfallStep(x, y, k, l.q, i, l.base)
@@ -722,8 +736,9 @@ func (p *page) waterfall(s Scenario) {
 
 // waterfallStep draws step i of session q at height y in lane k: its
 // label, its wait, generation and tool bars (each with its times as the
-// tooltip), and what it did after the bars: the tools it called, or
-// "answer" (a step that called none), or that it failed.
+// tooltip), and what it did: the tools it called, or "answer" (a step
+// that called none), or that it failed, where it fits (labelPlace): on
+// a desktop's plot, and where that differs, on a phone's.
 func (p *page) waterfallStep(x axis, y float64, k int, q *results.Request, i int, base bool) {
 	st := q.Steps[i]
 	n := 1 // the step's place in its turn
@@ -740,10 +755,10 @@ func (p *page) waterfallStep(x axis, y float64, k int, q *results.Request, i int
 		gen = "wbase"
 	}
 	bar := func(cls string, from, to float64, title string) {
-		p.f("<rect class=\"%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"10\"><title>%s %s–%s ms</title></rect>",
-			cls, x.at(from), y+2, math.Max(x.at(to)-x.at(from), 0.5), esc(label+": "+title), Millis(from), Millis(to))
+		p.f("<rect class=\"%s\" x=\"%s\" y=\"%.1f\" width=\"%s\" height=\"10\"><title>%s %s–%s ms</title></rect>",
+			cls, xpc(x.at(from)), y+2, xpc(math.Max(x.at(to)-x.at(from), 0.08)), esc(label+": "+title), Millis(from), Millis(to))
 	}
-	p.f("<g class=\"wrow\" data-lane=\"%d\"><text x=\"16\" y=\"%.1f\">%s</text>", k, y+11, esc(label))
+	p.f("<g class=\"wrow\" data-lane=\"%d\"><text x=\"0\" dx=\"-134\" y=\"%.1f\">%s</text>", k, y+11, esc(label))
 	bar("wwait", start, start+ttft, "wait for the first token")
 	bar(gen, start+ttft, start+total, "generation")
 	end := start + total
@@ -760,12 +775,48 @@ func (p *page) waterfallStep(x axis, y float64, k int, q *results.Request, i int
 	case st.ToolCalls > 0:
 		what = "tool call"
 	}
-	// After the bars; left of them when the chart ends first.
-	tx, anchor := x.at(end)+4, "start"
-	if tx+6.5*float64(len([]rune(what))) > x.p1+8 {
-		tx, anchor = x.at(start)-4, "end"
+	wide, narrow := labelPlace(x, start, end, what, wideWaterfallPlot), labelPlace(x, start, end, what, 180)
+	text := func(class string, pl place) {
+		p.f("<text class=\"%s\" x=\"%s\" dx=\"%d\" y=\"%.1f\" text-anchor=\"%s\">%s</text>", class, xpc(pl.at), pl.dx, y+11, pl.anchor, esc(what))
 	}
-	p.f("<text class=\"wlabel\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text></g>\n", tx, y+11, anchor, esc(what))
+	if wide == narrow {
+		text("wlabel", wide)
+	} else {
+		text("wlabel wwide", wide)
+		text("wlabel wnarrow", narrow)
+	}
+	p.s("</g>\n")
+}
+
+// wideWaterfallPlot is a waterfall's plot on a desktop, in px: its
+// chart's 714 less its padding, border and margins; below 762 px of
+// window the chart is narrower, and labelPlace places the steps' words
+// for a phone's plot of about 180 px (waterfallCSS).
+const wideWaterfallPlot = 538.0
+
+const waterfallCSS = `svg text.wnarrow{display:none}@media (max-width:761px){svg text.wwide{display:none}svg text.wnarrow{display:inline}}`
+
+// place is where a text goes: at x (percent of its plot) and dx px,
+// anchored at its start or end.
+type place struct {
+	at     float64
+	dx     int
+	anchor string
+}
+
+// labelPlace is where a waterfall step's words go on a plot plotPx wide
+// (6.5 px a character): after its bars where they fit there, else
+// before them where they fit there, else at the plot's end, over the
+// bars.
+func labelPlace(x axis, start, end float64, what string, plotPx float64) place {
+	w := (6.5*float64(len([]rune(what))) + 4) / plotPx * 100
+	switch at := x.at(end); {
+	case at+w <= 100:
+		return place{at, 4, "start"}
+	case x.at(start) >= w:
+		return place{x.at(start), -4, "end"}
+	}
+	return place{100, 0, "end"}
 }
 
 // toolSpan is when step i's tools ran, in ms from the session's start.

@@ -158,7 +158,10 @@ func (p *page) changeRow(x axis, tol float64, ts []float64, it changeItem) {
 	}
 	p.f("<line class=\"zero\" x1=\"%.2f%%\" x2=\"%.2f%%\" y1=\"0\" y2=\"100%%\"/>", x.at(0), x.at(0))
 	if !math.IsNaN(it.c.CIPct[0]) {
-		a, b := math.Max(it.c.CIPct[0], x.lo), math.Min(it.c.CIPct[1], x.hi)
+		// Both ends on the axis: an interval wholly beyond it (a queue
+		// 10 times longer) is drawn at its end.
+		clamp := func(v float64) float64 { return math.Max(math.Min(v, x.hi), x.lo) }
+		a, b := clamp(it.c.CIPct[0]), clamp(it.c.CIPct[1])
 		p.f("<line class=\"%s\" x1=\"%.2f%%\" x2=\"%.2f%%\" y1=\"50%%\" y2=\"50%%\" stroke-width=\"2\"/>", cls, x.at(a), x.at(b))
 	}
 	d := x.at(math.Max(math.Min(it.c.DeltaPct, x.hi), x.lo))

@@ -191,3 +191,33 @@ func (p *page) cardTable(t htmlTable) {
 	}
 	p.s("</table>\n")
 }
+
+// The wide charts (the timeline, a session's waterfall, a page's run)
+// fill their box, at most a desktop's 714 px: a plot is an SVG whose x
+// coordinates are percent of its width, its words set off from those in
+// pixels (dx) into a margin on its left; a line of many steps is an SVG
+// stretched to the plot's width whose strokes keep their width. A
+// phone's 366 px shows all of one, marks and words at their size (they
+// were 696 px wide, cut at the screen's edge).
+const wideCSS = `.chart.wide{width:714px;max-width:100%}svg.stretch{overflow:visible}svg.stretch path{vector-effect:non-scaling-stroke}`
+
+// wideSVG opens a wide chart's plot, its margins left and right in px.
+func (p *page) wideSVG(left, right, height float64, label string) {
+	p.f("<svg style=\"margin-left:%.0fpx;width:calc(100%% - %.0fpx)\" height=\"%.0f\" role=\"img\" aria-label=\"%s\">\n", left, left+right, height, esc(label))
+}
+
+// xpc is a coordinate in percent of a plot's width.
+func xpc(v float64) string { return fmt.Sprintf("%.2f%%", v) }
+
+// xTick writes an x axis's value at t (percent) under a wide plot at
+// height y: the first and the last inside the plot.
+func (p *page) xTick(at, y float64, label string) {
+	anchor := "middle"
+	switch {
+	case at < 4:
+		anchor = "start"
+	case at > 96:
+		anchor = "end"
+	}
+	p.f("<text x=\"%s\" y=\"%.1f\" text-anchor=\"%s\">%s</text>", xpc(at), y, anchor, label)
+}
