@@ -217,7 +217,7 @@ func cellHTML(row *Row, stat vocab.Stat, label string, withCI bool) string {
 	text := esc(changeCell(row, stat, func(s string) string { return s }))
 	tag, cls := "span", "v"
 	if label != "" {
-		text, cls = esc(label)+" "+text, "v more"
+		text, cls = esc(label)+"\u00a0"+text, "v more" // never alone on a line
 	}
 	var c compare.Check
 	ok := false
