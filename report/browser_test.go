@@ -1198,6 +1198,9 @@ func TestScreenshots(t *testing.T) {
 	if err := HTML(&b, rep); err != nil {
 		t.Fatal(err)
 	}
+	page = filepath.Join(dir, "capacity.html")
+	os.WriteFile(page, []byte(b.String()), 0o644)
+	shot(t, bin, page, filepath.Join(*screenshots, "report-capacity.png"), 1150, 1250, false)
 	// The demo's shape on a laptop: its summary as cards.
 	b.Reset()
 	if err := HTML(&b, buildLayoutCase(t, layoutCases[0])); err != nil {
@@ -1206,9 +1209,6 @@ func TestScreenshots(t *testing.T) {
 	page = filepath.Join(dir, "demo.html")
 	os.WriteFile(page, []byte(b.String()), 0o644)
 	shot(t, bin, page, filepath.Join(*screenshots, "report-html-900.png"), 900, 1500, false)
-	page = filepath.Join(dir, "capacity.html")
-	os.WriteFile(page, []byte(b.String()), 0o644)
-	shot(t, bin, page, filepath.Join(*screenshots, "report-capacity.png"), 1150, 1250, false)
 	b.Reset()
 	if err := TrendHTML(&b, trendFixture()); err != nil {
 		t.Fatal(err)
