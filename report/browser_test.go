@@ -14,16 +14,21 @@ import (
 	"flag"
 	"fmt"
 	"html"
+	"image"
+	"image/png"
 	"math"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/latgate/latgate/compare"
+	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/vocab"
 
 	"github.com/yuin/goldmark"
@@ -73,7 +78,7 @@ const githubCSS = `body{margin:0;background:#fff;color:#1f2328}
 // request for a resource and the layout, as JSON in #latgate-probe.
 const probe = `<script>
 (function(){
- var out={errors:[],requests:[],tables:[],height:0,text:"",elements:[],points:0,bars:0,barsOutside:0,cells:[],changes:[],wrows:[],pages:[],imgs:[],curves:[]};
+ var out={errors:[],requests:[],tables:[],height:0,text:"",elements:[],points:0,bars:0,barsOutside:0,cells:[],changes:[],wrows:[],pages:[],imgs:[],curves:[],zeros:[],ticks:[],lis:[],charts:[]};
  window.addEventListener("error",function(e){out.errors.push(String(e.message))});
  document.addEventListener("securitypolicyviolation",function(e){out.requests.push(e.blockedURI+" ("+e.violatedDirective+")")});
  var ce=console.error;console.error=function(){out.errors.push(Array.from(arguments).join(" "));ce.apply(console,arguments)};
@@ -82,6 +87,7 @@ const probe = `<script>
   performance.getEntriesByType("resource").forEach(function(r){out.requests.push(r.name)});
   var root=document.querySelector(".markdown-body")||document.body;
   root.querySelectorAll("table").forEach(function(t){out.tables.push({class:t.className,scroll:t.scrollWidth,client:t.clientWidth,right:t.getBoundingClientRect().right})});
+  var rect=function(e){if(!e)return null;var r=e.getBoundingClientRect();return {left:r.left,right:r.right,top:r.top,bottom:r.bottom,width:r.width,height:r.height}};
   out.height=document.documentElement.scrollHeight;
   out.text=root.innerText;
   var seen={};root.querySelectorAll("*").forEach(function(e){seen[e.tagName.toLowerCase()]=1});out.elements=Object.keys(seen);
@@ -93,8 +99,23 @@ const probe = `<script>
   var box=function(e){if(!e)return null;var r=e.getBoundingClientRect();return {left:r.left,right:r.right}};
   root.querySelectorAll("table.cards td").forEach(function(td){var r=td.getBoundingClientRect(),cl=td.closest("table").classList,parts=[];
    td.querySelectorAll(".v").forEach(function(v){var st=getComputedStyle(v);parts.push({text:v.innerText,color:st.color,bold:parseInt(st.fontWeight)>=600})});
-   out.cells.push({table:cl.contains("summary")?"summary":cl.contains("budget")?"budget":cl.contains("capacity")?"capacity":"other",label:td.dataset.label||"",text:td.innerText,parts:parts,right:r.right,width:r.width})});
-  root.querySelectorAll("g.crow").forEach(function(g){var m=g.querySelector("circle,rect");out.changes.push({label:g.querySelector("title").textContent,cls:m.getAttribute("class")})});
+   var tb=td.closest("table"),tr=tb.getBoundingClientRect();
+   out.cells.push({table:cl.contains("summary")?"summary":cl.contains("budget")?"budget":cl.contains("capacity")?"capacity":"other",label:td.dataset.label||"",text:td.innerText,parts:parts,left:r.left,right:r.right,width:r.width,height:r.height,shown:tr.left+tb.clientLeft+tb.clientWidth})});
+  // The change chart's rows (an SVG's g.crow before, a grid's div.crow):
+  // the label in full, the mark's class, and the label's, the mark's and
+  // the change's boxes.
+  root.querySelectorAll(".crow:not(.caxis)").forEach(function(g){var m=g.querySelector("circle,rect:not(.band)"),ti=g.querySelector("title"),ts=g.querySelectorAll("text"),l=g.querySelector(".clabel")||ts[0],v=g.querySelector(".cval")||ts[ts.length-1];
+   out.changes.push({label:ti?ti.textContent:l.textContent,cls:m.getAttribute("class"),value:v.textContent,labelBox:rect(l),mark:rect(m),valueBox:rect(v)})});
+  var cc=root.querySelector("[aria-label='change in percent per scenario']");if(cc){out.changeChart=rect(cc.closest(".chart"));
+   cc.closest(".chart").querySelectorAll("line.zero").forEach(function(z){out.zeros.push(rect(z).left)});
+   root.querySelectorAll(".caxis text").forEach(function(t){if(getComputedStyle(t).display!="none")out.ticks.push(rect(t))})}
+  // Every chart: its box, whether it scrolls, and its marks and words
+  // (drawn, with a size) that reach beyond it or the window.
+  root.querySelectorAll(".chart").forEach(function(c){var cb=c.getBoundingClientRect(),h=c.querySelector("h3"),o={title:h?h.textContent:"",left:cb.left,right:cb.right,scroll:c.scrollWidth,client:c.clientWidth,marks:0,outside:[]};
+   c.querySelectorAll("text,circle,rect,path,line").forEach(function(e){var r=e.getBoundingClientRect();if(r.width==0&&r.height==0)return;o.marks++;
+    if(r.left<Math.max(cb.left,0)-1||r.right>Math.min(cb.right,innerWidth)+1)o.outside.push(e.tagName+" "+(e.textContent||e.getAttribute("class")||"")+" at "+Math.round(r.left)+"–"+Math.round(r.right))});
+   out.charts.push(o)});
+  var h2=root.querySelector("h2");root.querySelectorAll("li").forEach(function(li){out.lis.push({text:li.innerText,top:!h2||!!(li.compareDocumentPosition(h2)&Node.DOCUMENT_POSITION_FOLLOWING)})});
   root.querySelectorAll("g.wrow").forEach(function(g){var t=g.querySelectorAll("text");
    out.wrows.push({lane:+g.dataset.lane,label:t[0].textContent,what:t[t.length-1].textContent,wait:box(g.querySelector(".wwait")),gen:box(g.querySelector(".wgen,.wbase")),tool:box(g.querySelector(".wtool"))})});
   root.querySelectorAll("div.page-run").forEach(function(d){var s=d.querySelector("svg"),sb=s?s.getBoundingClientRect():null,o={title:d.querySelector("h3").textContent,lines:[]};
@@ -146,11 +167,39 @@ type probeResult struct {
 			Text, Color string
 			Bold        bool
 		}
-		Right, Width float64
+		Left, Right, Width, Height float64
+		// Shown is the right edge of the cell's table's visible box (a
+		// table wider than it scrolls).
+		Shown float64
 	}
-	// Changes are the change chart's rows: the label (in full) and the
-	// class of the mark.
-	Changes []struct{ Label, Cls string }
+	// Changes are the change chart's rows: the label (in full), the
+	// class of the mark, the change in words, and the boxes of the
+	// label, the mark and the change.
+	Changes []struct {
+		Label, Cls, Value        string
+		LabelBox, Mark, ValueBox *box
+	}
+	// ChangeChart is the change chart's box; Zeros the left edges of its
+	// zero lines (one a row, or one); Ticks the boxes of its axis's
+	// values shown.
+	ChangeChart *box
+	Zeros       []float64
+	Ticks       []box
+	// Charts are the page's charts as laid out: their title, box, whether
+	// they scroll (scroll wider than client), how many marks and words
+	// they draw, and those that reach beyond the chart or the window.
+	Charts []struct {
+		Title                       string
+		Left, Right, Scroll, Client float64
+		Marks                       int
+		Outside                     []string
+	}
+	// Lis are the page's list items' texts, top those above its first
+	// section (the notes).
+	Lis []struct {
+		Text string
+		Top  bool
+	}
 	// Wrows are the session waterfall's step rows: the lane, the label,
 	// the words after the bars and the bars' left and right edges (nil
 	// for none).
@@ -196,6 +245,14 @@ type probeResult struct {
 		}
 		Outside int
 	}
+}
+
+// box is an element's box in the window's coordinates.
+type box struct{ Left, Right, Top, Bottom, Width, Height float64 }
+
+// overlaps reports whether two boxes share more than half a pixel.
+func (a box) overlaps(b box) bool {
+	return a.Left < b.Right-0.5 && b.Left < a.Right-0.5 && a.Top < b.Bottom-0.5 && b.Top < a.Bottom-0.5
 }
 
 // load opens a page in headless Chromium and returns what the probe saw.
@@ -251,6 +308,42 @@ func shot(t *testing.T, bin, page, png string, width, height int, dark bool) {
 	}
 	if out, err := exec.Command(bin, append(args, "file://"+page)...).CombinedOutput(); err != nil {
 		t.Fatalf("chromium --screenshot: %v\n%s", err, out)
+	}
+}
+
+// phoneShot writes a PNG of a page in a frame width px wide (narrower
+// than headless Chromium's window can be), cut to the frame.
+func phoneShot(t *testing.T, bin, page, out string, width, height int) {
+	t.Helper()
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	frame := strings.TrimSuffix(page, ".html") + "-phone.html"
+	doc := fmt.Sprintf(`<!DOCTYPE html><html><head><meta charset="utf-8"></head><body style="margin:0"><iframe style="border:0;width:%dpx;height:%dpx" srcdoc="%s"></iframe></body></html>`,
+		width, height, html.EscapeString(string(b)))
+	if err := os.WriteFile(frame, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	shot(t, bin, frame, out, 600, height, false)
+	f, err := os.Open(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	img, err := png.Decode(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cut := img.(interface {
+		SubImage(image.Rectangle) image.Image
+	}).SubImage(image.Rect(0, 0, width, height))
+	var w bytes.Buffer
+	if err := png.Encode(&w, cut); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(out, w.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -396,12 +489,6 @@ func TestBrowserHTMLReport(t *testing.T) {
 			checkWaterfall(t, sc.name, r)
 			checkPageRuns(t, sc.name, r)
 			checkCurves(t, rep, r)
-			// The summary and the budget tables fit, every status in
-			// view, on a desktop's 1280 px, a laptop's 900 px and a
-			// phone's 390 px (its tables laid out as cards).
-			for _, w := range []int{1280, 900, 390} {
-				checkFits(t, loadAt(t, bin, path, w), w)
-			}
 			serverStagesShown(t, sc.name, r.Text)
 		})
 	}
@@ -721,39 +808,287 @@ func checkCapacityMarks(t *testing.T, name string, c Capacity, caps []struct {
 	}
 }
 
-// checkFits: the page is no wider than a window of width px; the summary
-// and every scenario's budget table fit in it, and every status cell (of
-// those and of the capacity table) lies in view, wide enough to read.
-func checkFits(t *testing.T, r probeResult, width int) {
+// layoutCase is a report of a shape the layout test adds to suiteCases':
+// its runs and its thresholds (its budgets).
+type layoutCase struct {
+	name string
+	runs func(rng *rand.Rand) (base, cur []results.Run)
+	th   func() compare.Config
+}
+
+var layoutCases = []layoutCase{
+	// latgate demo's suite: two chats and an agent, the head about four
+	// times slower, budgets on TTFT, perceived and answer p95. Its
+	// summary has nine columns (perceived, the agent's answer, two
+	// failing rows'), as the demo's: at 900 px that needed 899 of a
+	// laptop's 852 px and cut its status column off.
+	{"demo", func(rng *rand.Rand) (b, c []results.Run) {
+		for _, sc := range []string{"chat-short", "chat-long"} {
+			b = append(b, fixtureRun(rng, "sim", sc, 40, 0.13, 0.008, 0, false, false))
+			c = append(c, fixtureRun(rng, "sim", sc, 40, 0.55, 0.024, 0, false, false))
+		}
+		sh := sessionShape{toolSteps: 1, toolTTFT: 0.13, answerTTFT: 0.13, toolMs: 100, pace: 0.008}
+		b = append(b, sessionRun(rng, "sim", "agent-order", 40, sh))
+		sh.toolTTFT, sh.answerTTFT, sh.pace = 0.55, 0.6, 0.024
+		c = append(c, sessionRun(rng, "sim", "agent-order", 40, sh))
+		// As the simulator streams them: a chat's first readable text a
+		// little after its first token, the tool call's name after the
+		// agent's first token.
+		for _, r := range append(b, c...) {
+			for i := range r.Requests {
+				q := &r.Requests[i]
+				if q.OK && !q.IsSession() {
+					q.PerceivedMs = f64(*q.TTFTMs + 60*rng.Float64())
+				}
+				if q.FirstToolCallMs != nil {
+					q.FirstToolCallMs = f64(*q.FirstToolCallMs + 25)
+				}
+			}
+		}
+		return
+	}, func() compare.Config {
+		th := thresholds()
+		th.MinDelta = 10
+		th.Budgets = []compare.Budget{{Metric: vocab.TTFT, Stat: vocab.P95, Value: 300}, {Metric: vocab.Perceived, Stat: vocab.P95, Value: 400},
+			{Metric: vocab.Answer, Stat: vocab.P95, Value: 1500}}
+		return th
+	}},
+	// Twice as slow, with budgets on four statistics: budget tables of
+	// p50, p95, p99 and mean.
+	{"double", func(rng *rand.Rand) (b, c []results.Run) {
+		for _, sc := range []string{"chat-short", "chat-long"} {
+			b = append(b, fixtureRun(rng, "us-east", sc, 60, 0.40, 0.010, 0, false, false))
+			c = append(c, fixtureRun(rng, "us-east", sc, 60, 0.80, 0.020, 0.03, false, false))
+		}
+		return
+	}, func() compare.Config {
+		th := thresholds()
+		th.Budgets = []compare.Budget{{Metric: vocab.TTFT, Stat: vocab.P95, Value: 900}, {Metric: vocab.Total, Stat: vocab.P99, Value: 2500},
+			{Metric: vocab.ITL, Stat: vocab.P50, Value: 15}, {Metric: vocab.Total, Stat: vocab.Mean, Value: 1500}}
+		return th
+	}},
+	// Twelve scenarios with long names on an endpoint with a long name,
+	// no spaces in either: slower, faster and alike.
+	{"long-names", func(rng *rand.Rand) (b, c []results.Run) {
+		ep := "azure-openai-eastus2-gpt-4o-mini-2024-07-18-provisioned-throughput-deployment"
+		for s := range 12 {
+			sc := fmt.Sprintf("customer-support-escalation-with-retrieval-augmented-context-%02d", s)
+			f := []float64{1, 1.5, 0.6, 1.15}[s%4]
+			b = append(b, fixtureRun(rng, ep, sc, 50, 0.3, 0.010, 0, false, false))
+			c = append(c, fixtureRun(rng, ep, sc, 50, 0.3*f, 0.010*f, 0, false, false))
+		}
+		return
+	}, thresholds},
+}
+
+// buildLayoutCase compares a layout case's runs under its thresholds.
+func buildLayoutCase(t *testing.T, lc layoutCase) *Report {
 	t.Helper()
+	br, cr := lc.runs(rand.New(rand.NewPCG(7, uint64(len(lc.name)))))
+	base := &results.File{Schema: results.Schema, MetricsVersion: 1, Runs: br}
+	cur := &results.File{Schema: results.Schema, MetricsVersion: 1, Runs: cr}
+	pairs := results.Match(base, cur)
+	th := lc.th()
+	return Build(pairs, compare.Compare(compare.Pairs(pairs), th), th)
+}
+
+// TestBrowserHTMLLayout lays the HTML report of every case out in
+// Chromium at a phone's 390 px, 641 px (the narrowest that is not a
+// phone's), a laptop's 900 px and a desktop's 1,280 px, and at each
+// width where a table stops being cards (its breakpoint, where it is
+// tightest): checkLayout at each.
+func TestBrowserHTMLLayout(t *testing.T) {
+	bin := chromium(t)
+	dir := t.TempDir()
+	type shape struct {
+		name  string
+		build func(t *testing.T) *Report
+	}
+	var shapes []shape
+	for _, sc := range suiteCases {
+		shapes = append(shapes, shape{sc.name, func(t *testing.T) *Report { return buildCase(t, sc) }})
+	}
+	for _, lc := range layoutCases {
+		shapes = append(shapes, shape{lc.name, func(t *testing.T) *Report { return buildLayoutCase(t, lc) }})
+	}
+	for _, sh := range shapes {
+		t.Run(sh.name, func(t *testing.T) {
+			rep := sh.build(t)
+			path, page := reportPage(t, dir, rep, sh.name)
+			widths := []int{390, 641, 900, 1280}
+			for _, m := range regexp.MustCompile(`<table class="cards[^"]* w(\d+)"`).FindAllStringSubmatch(page, -1) {
+				var w int
+				fmt.Sscan(m[1], &w)
+				if !slices.Contains(widths, w) {
+					widths = append(widths, w)
+				}
+			}
+			rs := loadWidths(t, bin, path, widths)
+			for _, w := range widths {
+				checkLayout(t, rep, rs[w], w)
+			}
+		})
+	}
+}
+
+// loadWidths opens a page once in headless Chromium, in a frame of each
+// width (its own viewport, which the page's media queries and the probe
+// measure), and returns what the probe saw in each, by width.
+func loadWidths(t *testing.T, bin, page string, widths []int) map[int]probeResult {
+	t.Helper()
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var frames strings.Builder
+	for _, w := range widths {
+		fmt.Fprintf(&frames, `<iframe style="display:block;border:0;width:%dpx;height:900px" srcdoc="%s"></iframe>`, w, html.EscapeString(string(b)))
+	}
+	path := strings.TrimSuffix(page, ".html") + "-widths.html"
+	doc := fmt.Sprintf(`<!DOCTYPE html><html><head><meta charset="utf-8">%s</head><body style="margin:0">%s</body></html>`, testCSP, frames.String())
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(bin, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+		"--host-resolver-rules=MAP * ~NOTFOUND", fmt.Sprintf("--window-size=%d,900", slices.Max(widths)+20), "--virtual-time-budget=5000",
+		"--dump-dom", "file://"+path).Output()
+	if err != nil {
+		t.Fatalf("chromium: %v", err)
+	}
+	rs := map[int]probeResult{}
+	for _, m := range regexp.MustCompile(`(?s)<pre id="latgate-probe">(.*?)</pre>`).FindAllSubmatch(out, -1) {
+		var r probeResult
+		if err := json.Unmarshal([]byte(htmlUnescape(string(m[1]))), &r); err != nil {
+			t.Fatal(err)
+		}
+		rs[int(r.Width)] = r
+	}
+	for _, w := range widths {
+		if _, ok := rs[w]; !ok {
+			t.Fatalf("the page did not finish loading (no probe result) at %d px in %s", w, path)
+		}
+	}
+	return rs
+}
+
+// checkLayout: in a window width px wide the page does not scroll
+// sideways; the summary, the budget and the capacity tables fit (tables
+// that wrap, or cards; none scrolls), each of their rows with its status
+// in the window, wide enough to read, inside its table's visible box;
+// the change chart shows each row's label, mark and change (checkChanges);
+// every chart is in the window, none scrolls, and each draws its marks
+// and words inside it;
+// no note above the sections is said twice, nor any warning (⚠️) on the
+// page.
+func checkLayout(t *testing.T, rep *Report, r probeResult, width int) {
+	t.Helper()
+	at := fmt.Sprintf("at %d px", width)
 	if r.Width != float64(width) || r.PageWidth > r.Width+1 {
-		t.Errorf("at %d px: a window of %.0f px, the page %.0f px wide", width, r.Width, r.PageWidth)
+		t.Errorf("%s: a window of %.0f px, the page %.0f px wide", at, r.Width, r.PageWidth)
 	}
-	budgets := 0
 	for _, tb := range r.Tables {
-		kind := ""
-		switch {
-		case strings.Contains(tb.Class, "summary"):
-			kind = "the summary"
-		case strings.Contains(tb.Class, "budget"):
-			kind, budgets = "a budget table", budgets+1
-		}
-		if kind != "" && (tb.Scroll > tb.Client+1 || tb.Right > r.Width+1) {
-			t.Errorf("at %d px: %s is %.0f px wide, %.0f visible, its right edge at %.0f", width, kind, tb.Scroll, tb.Client, tb.Right)
+		for _, kind := range []string{"summary", "budget", "capacity"} {
+			if slices.Contains(strings.Fields(tb.Class), kind) && (tb.Scroll > tb.Client+1 || tb.Right > r.Width+1) {
+				t.Errorf("%s: a %s table (%s) is %.0f px wide, %.0f visible, its right edge at %.0f", at, kind, tb.Class, tb.Scroll, tb.Client, tb.Right)
+			}
 		}
 	}
-	statuses := map[string]int{}
+	want := map[string]int{"summary": len(rep.Scenarios), "capacity": len(rep.Capacity)}
+	if len(rep.Scenarios) == 0 && len(rep.Capacity) > 0 {
+		want["summary"] = 0
+	}
+	for _, s := range rep.Scenarios {
+		for _, row := range s.Rows {
+			if !row.Silent() {
+				want["budget"]++
+			}
+		}
+	}
+	got := map[string]int{}
 	for _, c := range r.Cells {
-		if c.Label != "status" || c.Text == "" {
+		if c.Label != "status" || c.Table == "other" {
 			continue
 		}
-		statuses[c.Table]++
-		if c.Right > r.Width+1 || c.Width < 60 {
-			t.Errorf("at %d px: a status cell %q of the %s table ends at %.0f px, %.0f px wide", width, c.Text, c.Table, c.Right, c.Width)
+		got[c.Table]++
+		if c.Text != "" && (c.Left < -0.5 || c.Right > math.Min(r.Width, c.Shown)+1 || c.Width < 60 || c.Height < 10) {
+			t.Errorf("%s: a status %q of the %s table is at %.0f–%.0f px (%.0f×%.0f), its table shown to %.0f", at, c.Text, c.Table, c.Left, c.Right, c.Width, c.Height, c.Shown)
 		}
 	}
-	if budgets == 0 || statuses["summary"] == 0 || statuses["budget"] == 0 {
-		t.Errorf("at %d px: %d budget tables, status cells %v: the check saw nothing", width, budgets, statuses)
+	for _, table := range []string{"summary", "budget", "capacity"} {
+		if got[table] != want[table] {
+			t.Errorf("%s: %d status cells in the %s tables, want one a row: %d", at, got[table], table, want[table])
+		}
+	}
+	checkChanges(t, r, at)
+	for _, c := range r.Charts {
+		if c.Left < -0.5 || c.Right > r.Width+0.5 || c.Scroll > c.Client+1 || c.Marks == 0 || len(c.Outside) > 0 {
+			t.Errorf("%s: the chart %q at %.0f–%.0f px scrolls %.0f in %.0f px; of its %d marks and words %d reach beyond it or the window: %q…",
+				at, c.Title, c.Left, c.Right, c.Scroll, c.Client, c.Marks, len(c.Outside), c.Outside[:min(3, len(c.Outside))])
+		}
+	}
+	said := map[string]bool{}
+	for _, li := range r.Lis {
+		if (li.Top || strings.Contains(li.Text, "⚠️")) && said[li.Text] {
+			t.Errorf("%s: said twice: %q", at, li.Text)
+		}
+		said[li.Text] = true
+	}
+}
+
+// checkChanges: each row of the change chart has its label, its mark and
+// its change inside the chart and the window, at their size (a mark 8 px
+// or more across, words 10 px tall or more), none over another; the rows
+// share one axis (their zero lines at one x) on which a larger change is
+// further right; the axis's values are in the window, apart.
+func checkChanges(t *testing.T, r probeResult, at string) {
+	t.Helper()
+	if len(r.Changes) == 0 {
+		return
+	}
+	ch := r.ChangeChart
+	for _, c := range r.Changes {
+		for _, part := range []struct {
+			name string
+			b    *box
+		}{{"label", c.LabelBox}, {"mark", c.Mark}, {"change", c.ValueBox}} {
+			if b := part.b; b == nil || b.Width < 1 || b.Left < math.Max(0, ch.Left)-0.5 || b.Right > math.Min(r.Width, ch.Right)+0.5 {
+				t.Errorf("%s: the change chart's %s of %q is at %+v, the chart %.0f–%.0f px, the window %.0f", at, part.name, c.Label, b, ch.Left, ch.Right, r.Width)
+				return
+			}
+		}
+		if c.Mark.Width < 8 || c.LabelBox.Height < 10 || c.ValueBox.Height < 10 {
+			t.Errorf("%s: the change chart's row %q is drawn too small: mark %.1f px across, label %.1f and change %.1f px tall", at, c.Label, c.Mark.Width, c.LabelBox.Height, c.ValueBox.Height)
+		}
+		if c.Mark.overlaps(*c.LabelBox) || c.Mark.overlaps(*c.ValueBox) || c.LabelBox.overlaps(*c.ValueBox) {
+			t.Errorf("%s: the change chart's row %q: label %+v, mark %+v and change %+v overlap", at, c.Label, *c.LabelBox, *c.Mark, *c.ValueBox)
+		}
+	}
+	for _, z := range r.Zeros {
+		if math.Abs(z-r.Zeros[0]) > 1 {
+			t.Errorf("%s: the change chart's zero lines at %v: not one axis", at, r.Zeros)
+			break
+		}
+	}
+	pct := func(s string) float64 {
+		v, err := strconv.ParseFloat(strings.TrimSuffix(strings.TrimPrefix(s, "+"), "%"), 64)
+		if err != nil {
+			t.Fatalf("a change %q", s)
+		}
+		return v
+	}
+	for i, a := range r.Changes {
+		for _, b := range r.Changes[i+1:] {
+			xa, xb := (a.Mark.Left+a.Mark.Right)/2, (b.Mark.Left+b.Mark.Right)/2
+			if da, db := pct(a.Value), pct(b.Value); da < db && xa > xb+0.5 || da > db && xa < xb-0.5 {
+				t.Errorf("%s: the change chart draws %s (%q) at x %.1f, %s (%q) at %.1f", at, a.Value, a.Label, xa, b.Value, b.Label, xb)
+			}
+		}
+	}
+	for i, a := range r.Ticks {
+		if a.Left < -0.5 || a.Right > r.Width+0.5 || i > 0 && a.overlaps(r.Ticks[i-1]) {
+			t.Errorf("%s: the change chart's axis values at %+v", at, r.Ticks)
+			break
+		}
 	}
 }
 
@@ -854,6 +1189,7 @@ func TestScreenshots(t *testing.T) {
 	os.WriteFile(page, []byte(b.String()), 0o644)
 	shot(t, bin, page, filepath.Join(*screenshots, "report-html.png"), 1150, 1900, false)
 	shot(t, bin, page, filepath.Join(*screenshots, "report-html-dark.png"), 1150, 1900, true)
+	phoneShot(t, bin, page, filepath.Join(*screenshots, "report-html-390.png"), 390, 2100)
 	// The capacity searches alone: their table and the first one's curves.
 	rep := buildCase(t, suiteCases[slices.IndexFunc(suiteCases, func(sc suiteCase) bool { return sc.name == "capacity" })])
 	rep.Scenarios, rep.Result.Checks, rep.Tested = nil, nil, 0
@@ -865,6 +1201,14 @@ func TestScreenshots(t *testing.T) {
 	page = filepath.Join(dir, "capacity.html")
 	os.WriteFile(page, []byte(b.String()), 0o644)
 	shot(t, bin, page, filepath.Join(*screenshots, "report-capacity.png"), 1150, 1250, false)
+	// The demo's shape on a laptop: its summary as cards.
+	b.Reset()
+	if err := HTML(&b, buildLayoutCase(t, layoutCases[0])); err != nil {
+		t.Fatal(err)
+	}
+	page = filepath.Join(dir, "demo.html")
+	os.WriteFile(page, []byte(b.String()), 0o644)
+	shot(t, bin, page, filepath.Join(*screenshots, "report-html-900.png"), 900, 1500, false)
 	b.Reset()
 	if err := TrendHTML(&b, trendFixture()); err != nil {
 		t.Fatal(err)

@@ -29,16 +29,15 @@ func (p *page) capacitySummary() {
 		return
 	}
 	p.s("<h3>" + capacityHeading + "</h3>\n")
-	p.s("<table class=\"cards capacity\"><tr><th>capacity @ endpoint</th><th>capacity at the SLO</th><th>above it</th><th>goodput within the SLO</th><th>status</th></tr>\n")
+	t := htmlTable{class: "capacity", heads: []string{"capacity @ endpoint", "capacity at the SLO", "above it", "goodput within the SLO", "status"}, loose: map[int]bool{0: true}}
 	for i, c := range cs {
 		d := c.details()
-		p.f("<tr>%s%s%s%s%s</tr>\n",
-			td("capacity @ endpoint", "name", fmt.Sprintf("<a href=\"#c%d\">%s</a> @ %s", i, esc(c.Scenario), esc(c.Endpoint))),
+		t.rows = append(t.rows, []string{td("capacity @ endpoint", "name", fmt.Sprintf("<a href=\"#c%d\">%s</a> @ %s", i, esc(c.Scenario), esc(c.Endpoint))),
 			td("capacity at the SLO", "", esc(c.Line())), td("above it", "", esc(strings.TrimPrefix(d[1], "above: "))),
 			td("goodput within the SLO", "", esc(strings.TrimPrefix(d[2], "goodput within the SLO: "))),
-			td("status", "", fmt.Sprintf("<span class=\"%s\">%s</span><span class=\"ci\">%s</span>", capacityClass(c), esc(c.Badge()), esc(c.reason()))))
+			td("status", "st", fmt.Sprintf("<span class=\"%s\">%s</span><span class=\"ci\">%s</span>", capacityClass(c), esc(c.Badge()), esc(c.reason())))})
 	}
-	p.s("</table>\n")
+	p.cardTable(t)
 }
 
 // capacityClass is a capacity's badge color: red for a regression, amber
@@ -78,23 +77,19 @@ func (p *page) capacitySection(i int, c Capacity) {
 
 // levelsTable is a search's levels, both sides by load.
 func (p *page) levelsTable(c Capacity) {
-	p.s("<table class=\"cards\"><tr>")
-	for _, h := range levelHeads {
-		p.f("<th>%s</th>", h)
-	}
-	p.s("</tr>\n")
+	t := htmlTable{heads: levelHeads}
 	for _, row := range c.levelRows() {
-		p.s("<tr>")
+		var cells []string
 		for k, v := range row {
 			class := "n"
 			if k == 0 || k == 2 {
 				class = ""
 			}
-			p.s(td(levelHeads[k], class, esc(v)))
+			cells = append(cells, td(levelHeads[k], class, esc(v)))
 		}
-		p.s("</tr>\n")
+		t.rows = append(t.rows, cells)
 	}
-	p.s("</table>\n")
+	p.cardTable(t)
 }
 
 // curveSide is one side's levels of a curve, by load.

@@ -2,7 +2,7 @@ package report
 
 import (
 	"bufio"
-	"cmp"
+	"bytes"
 	"fmt"
 	"html"
 	"io"
@@ -31,15 +31,24 @@ func init() {
 // Content-Security-Policy that forbids any. Readable in light and dark
 // (prefers-color-scheme).
 func HTML(w io.Writer, r *Report) error {
-	bw := bufio.NewWriter(w)
-	p := &page{w: bw, r: r}
-	p.doc()
-	return bw.Flush()
+	// The body first: its tables' breakpoints are rules of the head.
+	var body bytes.Buffer
+	p := &page{w: bufio.NewWriter(&body), r: r, bps: map[int]bool{}}
+	p.body()
+	if err := p.w.Flush(); err != nil {
+		return err
+	}
+	p.w = bufio.NewWriter(w)
+	p.head()
+	p.w.Write(body.Bytes())
+	p.s("</main></body></html>\n")
+	return p.w.Flush()
 }
 
 type page struct {
-	w *bufio.Writer
-	r *Report
+	w   *bufio.Writer
+	r   *Report
+	bps map[int]bool // the breakpoints of the page's tables (cardsAt)
 }
 
 func (p *page) f(format string, a ...any) { fmt.Fprintf(p.w, format, a...) }
@@ -47,13 +56,10 @@ func (p *page) s(s string)                { p.w.WriteString(s) }
 
 func esc(s string) string { return html.EscapeString(bidiReplacer.Replace(s)) }
 
-// htmlCSS lays the tables out to fit a phone (as cards, below 641 px), a
-// laptop and a desktop with every status in view: the summary's and the
-// budget tables' values wrap when they must (a budget table of p50, p95,
-// p99 and mean is wider than a laptop's 900 px on one line), and the
-// columns of words, which wrap well (a budget table's stage and status,
-// the summary's status), are given a width, a wish the table layout
-// shrinks when it must, so that the values keep one line where they can.
+// htmlCSS is the report's styles (and main's trend page's); layoutCSS
+// adds the tables' layout, cards where they do not fit. The summary's
+// and the budget tables' values wrap when they must (a budget table of
+// p50, p95, p99 and mean is wider than a laptop's 900 px on one line).
 const htmlCSS = `:root{--fg:#1f2328;--muted:#59636e;--bg:#fff;--panel:#f6f8fa;--line:#d1d9e0;--base:#6e7781;--cur:#0969da;--bad:#cf222e;--warn:#9a6700;--good:#1a7f37;--band:rgba(9,105,218,.10)}
 @media (prefers-color-scheme:dark){:root{--fg:#e6edf3;--muted:#9198a1;--bg:#0d1117;--panel:#151b23;--line:#3d444d;--base:#9198a1;--cur:#4493f8;--bad:#f85149;--warn:#d29922;--good:#3fb950;--band:rgba(68,147,248,.16)}}
 *{box-sizing:border-box}body{margin:0;padding:24px;font:14px/1.5 -apple-system,BlinkMacSystemFont,"Segoe UI",Helvetica,Arial,sans-serif;color:var(--fg);background:var(--bg)}
@@ -65,26 +71,29 @@ td.name{max-width:320px;overflow-wrap:anywhere}.bad{color:var(--bad)}.warn{color
 svg{display:block;overflow:visible}svg text{fill:var(--muted);font-size:11px;font-family:inherit}svg .axis{stroke:var(--line);fill:none}svg .grid{stroke:var(--line);stroke-dasharray:2 3;fill:none}
 svg .base{stroke:var(--base);fill:none;stroke-width:1.5}svg .cur{stroke:var(--cur);fill:none;stroke-width:1.8}svg .dbase{fill:var(--base)}svg .dcur{fill:var(--cur)}svg .fail{stroke:var(--bad);stroke-width:1.5}
 svg .band{fill:var(--band)}svg .tol{stroke:var(--cur);stroke-dasharray:4 3}svg .zero{stroke:var(--fg);stroke-opacity:.5}svg .sbad{fill:var(--bad);stroke:var(--bad)}svg .swarn{fill:var(--warn);stroke:var(--warn)}svg .sgood{fill:var(--good);stroke:var(--good)}svg .sok{fill:var(--base);stroke:var(--base)}
-svg .wwait{fill:var(--band);stroke:var(--cur)}svg text.wlabel{fill:var(--fg)}svg .wgen{fill:var(--cur)}svg .wtool{fill:var(--warn)}svg .wbase{fill:var(--base)}
-.legend>span{margin-right:14px;white-space:nowrap}.sw{display:inline-block;width:18px;height:3px;vertical-align:middle;margin-right:4px}
+svg .wwait{fill:var(--band);stroke:var(--cur)}svg text.wlabel{fill:var(--fg);paint-order:stroke;stroke:var(--panel);stroke-width:3px}svg .wgen{fill:var(--cur)}svg .wtool{fill:var(--warn)}svg .wbase{fill:var(--base)}
+.legend{display:flex;flex-wrap:wrap;column-gap:14px}.legend>span{white-space:nowrap}.sw{display:inline-block;width:18px;height:3px;vertical-align:middle;margin-right:4px}
 ul{margin:4px 0;padding-left:20px}.summary td.n,.budget td.n{white-space:normal}.more{font-size:12px}details.sub{margin:4px 0}details.sub summary{cursor:pointer}.chart{max-width:100%;overflow-x:auto}
-@media (max-width:640px){body{padding:12px}table.cards,table.cards tbody,table.cards tr,table.cards td{display:block}table.cards{overflow:visible}
-table.cards tr:first-child{display:none}table.cards tr{border:1px solid var(--line);border-radius:6px;margin:0 0 8px;padding:4px 0}
-table.cards td{border:0;padding:1px 8px;text-align:left;white-space:normal;max-width:none}table.cards td:empty{display:none}
-table.cards td::before{content:attr(data-label) ": ";color:var(--muted)}table.cards td:first-child{font-weight:600}table.cards td:first-child::before{content:none}table.cards td.lbl::before{content:attr(data-label) " "}}
-@media (min-width:641px){.summary td:last-child{width:11em}.budget td:first-child{width:7em}.budget td:last-child{width:8em}}`
+@media (max-width:640px){body{padding:12px}}`
 
-func (p *page) doc() {
+// head is the page's head and the start of its body: its styles, those
+// of its tables' breakpoints among them.
+func (p *page) head() {
 	r := p.r
 	title := "latgate report"
 	p.s("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n")
 	p.s(`<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">` + "\n")
 	p.s(`<meta name="viewport" content="width=device-width, initial-scale=1"><meta name="color-scheme" content="light dark">` + "\n")
-	css := htmlCSS + "\n" + pageCSS
+	css := htmlCSS + "\n" + layoutCSS(p.bps) + changeCSS + wideCSS + waterfallCSS + "\n" + pageCSS
 	if len(r.Capacity) > 0 {
 		css += "\n" + capacityCSS
 	}
 	p.f("<title>%s</title>\n<style>%s</style></head>\n<body><main>\n", esc(title), css)
+}
+
+// body is the page's content.
+func (p *page) body() {
+	r := p.r
 	icon, verdict := "✅", "latency pass"
 	if r.Verdict == vocab.Fail {
 		icon, verdict = "❌", "latency fail"
@@ -114,7 +123,6 @@ func (p *page) doc() {
 	for _, i := range order {
 		p.scenario(i, r.Scenarios[i])
 	}
-	p.s("</main></body></html>\n")
 }
 
 // provenance is the Markdown provenance line without Markdown.
@@ -209,7 +217,7 @@ func cellHTML(row *Row, stat vocab.Stat, label string, withCI bool) string {
 	text := esc(changeCell(row, stat, func(s string) string { return s }))
 	tag, cls := "span", "v"
 	if label != "" {
-		text, cls = esc(label)+" "+text, "v more"
+		text, cls = esc(label)+"\u00a0"+text, "v more" // never alone on a line
 	}
 	var c compare.Check
 	ok := false
@@ -257,11 +265,12 @@ func cellWords(c compare.Check) string {
 func (p *page) summary(order []int) {
 	r := p.r
 	cols := summaryCols(r)
-	p.s("<h3>Summary (latencies in ms, baseline → current)</h3>\n<table class=\"cards summary\"><tr><th>scenario @ endpoint</th>")
+	t := htmlTable{class: "summary", heads: []string{"scenario @ endpoint"}, loose: map[int]bool{0: true}}
 	for _, c := range cols {
-		p.f("<th>%s</th>", c.head)
+		t.heads = append(t.heads, c.head)
 	}
-	p.s("<th>status</th></tr>\n")
+	t.heads = append(t.heads, "status")
+	t.wish = map[int]float64{len(t.heads) - 1: summaryStatusEm * 14}
 	for _, i := range order {
 		s := r.Scenarios[i]
 		name := esc(s.Scenario)
@@ -271,22 +280,23 @@ func (p *page) summary(order []int) {
 		// One column for both, as in the comment: a column of its own
 		// for the endpoint left the values too little of a laptop's
 		// width.
-		p.f("<tr>%s", td("scenario @ endpoint", "name", fmt.Sprintf("<a href=\"#s%d\">%s</a> @ %s", i, name, esc(s.Endpoint))))
+		row := []string{td("scenario @ endpoint", "name", fmt.Sprintf("<a href=\"#s%d\">%s</a> @ %s", i, name, esc(s.Endpoint)))}
 		for _, c := range cols {
-			row := s.row(c.stage)
-			cell := cellHTML(row, c.stat, "", false)
-			for _, x := range extraStats(row, c.stat) {
-				cell += "<br>" + cellHTML(row, x, string(x), false)
+			sr := s.row(c.stage)
+			cell := cellHTML(sr, c.stat, "", false)
+			for _, x := range extraStats(sr, c.stat) {
+				cell += "<br>" + cellHTML(sr, x, string(x), false)
 			}
-			p.s(td(c.head, "n", cell))
+			row = append(row, td(c.head, "n", cell))
 		}
 		status := badgesHTML(s.Badges())
 		if shift := s.StageShift(); shift != "" {
 			status += "<br><span class=\"sub\">" + esc(shift) + "</span>"
 		}
-		p.f("%s</tr>\n", td("status", "", status))
+		t.rows = append(t.rows, append(row, td("status", "st", status)))
 	}
-	p.s("</table>\n")
+	p.s("<h3>Summary (latencies in ms, baseline → current)</h3>\n")
+	p.cardTable(t)
 }
 
 // notes are the suite's notes as the comment has them: those a reader
@@ -366,148 +376,6 @@ func tickLabel(v float64, pct bool) string {
 	return fmt.Sprintf("%g", v)
 }
 
-// changeItem is one row of the change chart: a budget-table row's label
-// and the check that decided its status.
-type changeItem struct {
-	label string
-	c     compare.Check
-}
-
-// decidingCheck is the check that decided a latency row's status: the one
-// whose cell has the worst status (the p95 of an "inconclusive" row whose
-// p50 fell, not the p50); among equals a quantile before the mean (people
-// read quantiles, and the headline names one), then the largest change.
-// ok is false when no check of the row was tested with a change to draw.
-func decidingCheck(row Row) (compare.Check, bool) {
-	quantile := func(c compare.Check) int {
-		if c.Stat == vocab.Mean {
-			return 0
-		}
-		return 1
-	}
-	order := func(a, b compare.Check) int {
-		return cmp.Or(cmp.Compare(severity[rowStatus(a)], severity[rowStatus(b)]), cmp.Compare(quantile(a), quantile(b)),
-			cmp.Compare(math.Abs(a.DeltaPct), math.Abs(b.DeltaPct)))
-	}
-	var best compare.Check
-	found := false
-	for _, c := range row.Checks {
-		if !c.Untested() && !math.IsNaN(c.DeltaPct) && (!found || order(c, best) > 0) {
-			best, found = c, true
-		}
-	}
-	return best, found
-}
-
-// changeItems are the rows the change chart draws, worst first: per
-// (endpoint, scenario) with a baseline, each latency row shown in its
-// budget table whose deciding check changed beyond the tolerance, or
-// whose status says it might have: a regression, over budget,
-// inconclusive, faster, or no regression shown (its interval reaches
-// beyond the tolerance). A row within tolerance is drawn only when its
-// change lies beyond it (a change for the better, not significant); a
-// row not tested has no change to draw.
-func (p *page) changeItems(order []int) []changeItem {
-	var items []changeItem
-	for _, i := range order {
-		s := p.r.Scenarios[i]
-		if s.Base == nil {
-			continue // nothing to compare with
-		}
-		for _, row := range s.Rows {
-			if row.Metric == "" || row.Metric.IsRate() || row.SameAs != "" {
-				continue
-			}
-			c, ok := decidingCheck(row)
-			if !ok || quiet(rowStatus(c)) && math.Abs(c.DeltaPct) <= 100*p.r.Thresholds.Tolerance {
-				continue // only what changed
-			}
-			items = append(items, changeItem{s.Scenario + " @ " + s.Endpoint + " · " + row.Stage + " " + string(c.Stat), c})
-		}
-	}
-	sort.SliceStable(items, func(a, b int) bool {
-		return severity[rowStatus(items[a].c)] > severity[rowStatus(items[b].c)]
-	})
-	return items
-}
-
-// quiet reports whether a status says the change is inside the
-// tolerance (or that nothing was compared): a change chart leaves such a
-// row out unless its change lies beyond the tolerance.
-func quiet(st vocab.Status) bool { return st == vocab.WithinTolerance || st == vocab.OK }
-
-// changeClass is a change chart mark's class by the status of its check:
-// its badge's color; grey for what is not significant (within tolerance,
-// no regression shown) and ok.
-func changeClass(c compare.Check) string {
-	if st := rowStatus(c); st != vocab.OK && badgeClass(st) != "" {
-		return "s" + badgeClass(st)
-	}
-	return "sok"
-}
-
-// changeChart draws, per row of a budget table that changed, the change
-// of the statistic that decided its status with its interval against the
-// tolerance band.
-func (p *page) changeChart(order []int) {
-	r := p.r
-	items := p.changeItems(order)
-	p.s("<h3>Changes beyond the tolerance, and intervals reaching beyond it (per row, the statistic that decided its status, with its 95% interval)</h3>\n")
-	if len(items) == 0 {
-		p.s("<p class=\"sub\">No latency tested changed beyond the tolerance, nor has an interval reaching beyond it.</p>\n")
-		return
-	}
-	if len(items) > 40 {
-		p.f("<p class=\"sub\">The 40 most severe of %d changes.</p>\n", len(items))
-		items = items[:40]
-	}
-	tol := 100 * r.Thresholds.Tolerance
-	lo, hi := -tol*2, tol*2
-	for _, it := range items {
-		for _, v := range []float64{it.c.DeltaPct, it.c.CIPct[0], it.c.CIPct[1]} {
-			if !math.IsNaN(v) {
-				lo, hi = math.Min(lo, v), math.Max(hi, v)
-			}
-		}
-	}
-	lo, hi = math.Max(lo, -100), math.Min(hi, 400)
-	const labelW, plotW, rowH = 330.0, 460.0, 22.0
-	height := rowH*float64(len(items)) + 40
-	x := axis{lo, hi, labelW, labelW + plotW}
-	p.f("<div class=\"chart\"><svg width=\"%.0f\" height=\"%.0f\" role=\"img\" aria-label=\"change in percent per scenario\">\n", labelW+plotW+20, height)
-	if tol > 0 {
-		p.f("<rect class=\"band\" x=\"%.1f\" y=\"4\" width=\"%.1f\" height=\"%.1f\"/>", x.at(-tol), x.at(tol)-x.at(-tol), height-28)
-	}
-	for _, t := range ticks(lo, hi, 6) {
-		p.f("<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"4\" y2=\"%.1f\"/><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
-			x.at(t), x.at(t), height-24, x.at(t), height-10, tickLabel(t, true))
-	}
-	p.f("<line class=\"zero\" x1=\"%.1f\" x2=\"%.1f\" y1=\"4\" y2=\"%.1f\"/>", x.at(0), x.at(0), height-24)
-	for k, it := range items {
-		p.changeMark(x, 4+rowH*float64(k)+rowH/2, labelW, plotW, it)
-	}
-	p.s("</svg>\n<div class=\"legend sub\"><span><span class=\"bad\">■</span> fails (regression, over budget)</span><span><span class=\"warn\">●</span> inconclusive</span>" +
-		"<span><span class=\"good\">●</span> faster</span><span><span style=\"color:var(--base)\">●</span> not significant</span><span><span class=\"sw\" style=\"background:var(--band);height:10px\"></span>± tolerance</span><span>bars: per-check 95% interval</span></div></div>\n")
-}
-
-// changeMark draws one row of the change chart at height y: its label, cut
-// to fit left of the plot (the full name is the tooltip), its interval
-// and its change, a square when it fails the gate.
-func (p *page) changeMark(x axis, y, labelW, plotW float64, it changeItem) {
-	cls := changeClass(it.c)
-	p.f("<g class=\"crow\"><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\"><title>%s</title>%s</text>", labelW-8, y+4, esc(it.label), esc(short(it.label, 52)))
-	if !math.IsNaN(it.c.CIPct[0]) {
-		a, b := math.Max(it.c.CIPct[0], x.lo), math.Min(it.c.CIPct[1], x.hi)
-		p.f("<line class=\"%s\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke-width=\"2\"/>", cls, x.at(a), x.at(b), y, y)
-	}
-	d := math.Max(math.Min(it.c.DeltaPct, x.hi), x.lo)
-	shape := fmt.Sprintf("<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"5\"/>", cls, x.at(d), y)
-	if cls == "sbad" {
-		shape = fmt.Sprintf("<rect class=\"%s\" x=\"%.1f\" y=\"%.1f\" width=\"10\" height=\"10\"/>", cls, x.at(d)-5, y-5)
-	}
-	p.f("%s<text x=\"%.1f\" y=\"%.1f\">%s</text></g>\n", shape, labelW+plotW+6, y+4, esc(signedPct(it.c.DeltaPct)))
-}
-
 // values are one metric's per-request values of a run (its digest), in
 // request order (NaN for failed requests); nil without the run.
 func values(d *Digest, metric vocab.Metric) []float64 {
@@ -572,11 +440,12 @@ func (p *page) scenario(i int, s Scenario) {
 // marked by its status, the budget and the row's statuses.
 func (p *page) budgetTable(s Scenario) {
 	stats := detailStats(s)
-	p.s("<table class=\"cards budget\"><tr><th>stage</th>")
+	t := htmlTable{class: "budget", heads: []string{"stage"}}
 	for _, st := range stats {
-		p.f("<th>%s</th>", st)
+		t.heads = append(t.heads, string(st))
 	}
-	p.s("<th>budget</th><th>status</th></tr>\n")
+	t.heads = append(t.heads, "budget", "status")
+	t.wish = map[int]float64{0: budgetStageEm * 14, len(t.heads) - 1: budgetStatusEm * 14}
 	for _, row := range s.Rows {
 		if row.Silent() {
 			continue // said under the table (leftOut)
@@ -585,46 +454,48 @@ func (p *page) budgetTable(s Scenario) {
 		if row.Unit != "ms" && row.Unit != "%" {
 			stage += " (" + row.Unit + ")"
 		}
-		p.f("<tr>%s", td("stage", "", esc(stage)))
+		cells := []string{td("stage", "", esc(stage))}
 		for _, st := range stats {
-			v := ""
-			switch {
-			case row.Metric.IsRate():
-				if st == vocab.P50 {
-					v = cellHTML(&row, row.Checks[0].Stat, "", false)
-				}
-			case row.Metric == "":
-				if st == vocab.P50 {
-					v = esc(arrow(row.BaseP50, row.CurP50, row.Unit))
-				} else if st == vocab.P95 && row.Unit != "%" {
-					v = esc(arrow(row.BaseP95, row.CurP95, row.Unit))
-				}
-			default:
-				v = "–"
-				if _, ok := findCheck(row.Checks, st); ok {
-					v = cellHTML(&row, st, "", true)
-				}
-			}
 			label := string(st)
 			if row.Unit == "%" {
 				label = "rate" // the p50 column holds a rate's one value
 			}
-			p.s(td(label, "n", v))
+			cells = append(cells, td(label, "n", budgetCell(&row, st)))
 		}
-		p.f("%s%s</tr>\n", td("budget", "", esc(row.Budget)), td("status", "", rowStatusHTML(row)))
+		t.rows = append(t.rows, append(cells, td("budget", "", esc(row.Budget)), td("status", "st", rowStatusHTML(row))))
 	}
-	p.s("</table>\n")
+	p.cardTable(t)
+}
+
+// budgetCell is a budget table's cell of statistic st of a row: its value
+// and interval, a rate's one value (in the p50 column), a row without
+// checks its p50 and p95 as measured.
+func budgetCell(row *Row, st vocab.Stat) string {
+	switch {
+	case row.Metric.IsRate():
+		if st == vocab.P50 {
+			return cellHTML(row, row.Checks[0].Stat, "", false)
+		}
+	case row.Metric == "":
+		if st == vocab.P50 {
+			return esc(arrow(row.BaseP50, row.CurP50, row.Unit))
+		} else if st == vocab.P95 && row.Unit != "%" {
+			return esc(arrow(row.BaseP95, row.CurP95, row.Unit))
+		}
+	default:
+		if _, ok := findCheck(row.Checks, st); ok {
+			return cellHTML(row, st, "", true)
+		}
+		return "–"
+	}
+	return ""
 }
 
 // stepsTable is the steps of a session scenario, as the comment's details
 // show them.
 func (p *page) stepsTable(s Scenario) {
 	heads := []string{"sessions", "TTFT", "tool call", "total", "tool time", "cached prompt"}
-	p.s("<table class=\"cards\"><tr><th>step</th>")
-	for _, h := range heads {
-		p.f("<th>%s</th>", h)
-	}
-	p.s("</tr>\n")
+	t := htmlTable{heads: append([]string{"step"}, heads...)}
 	cell := func(base *Stage, cur Stage) string {
 		c := esc(arrow(stageP(base, false), cur.P50, "ms"))
 		if p95 := arrow(stageP(base, true), cur.P95, "ms"); p95 != "–" {
@@ -644,13 +515,14 @@ func (p *page) stepsTable(s Scenario) {
 		cells := []string{fmt.Sprint(cur.N), cell(at(func(x *StepBreakdown) Stage { return x.TTFT }), cur.TTFT), cell(at(func(x *StepBreakdown) Stage { return x.ToolCall }), cur.ToolCall),
 			cell(at(func(x *StepBreakdown) Stage { return x.Total }), cur.Total), cell(at(func(x *StepBreakdown) Stage { return x.ToolTime }), cur.ToolTime),
 			esc(arrow(b.cache(), cur.Cache, "%"))}
-		p.f("<tr>%s", td("step", "lbl", esc(cur.Label)))
+		row := []string{td("step", "lbl", esc(cur.Label))}
 		for k, c := range cells {
-			p.s(td(heads[k], "n", c))
+			row = append(row, td(heads[k], "n", c))
 		}
-		p.s("</tr>\n")
+		t.rows = append(t.rows, row)
 	}
-	p.f("</table>\n<p class=\"sub\">%s</p>\n", esc(stepsNote))
+	p.cardTable(t)
+	p.f("<p class=\"sub\">%s</p>\n", esc(stepsNote))
 }
 
 const chartW, chartH = 340.0, 200.0
@@ -743,7 +615,19 @@ func (p *page) timeline(s Scenario) {
 	if len(all) > 0 {
 		hi = all[len(all)-1]
 	}
-	x, y := p.frame("Each request in order: total (dots) and TTFT (small dots), ms", "", 2*chartW+16, 1, math.Max(float64(n), 2), 0, hi*1.05, false, false, "request #")
+	title := "Each request in order: total (dots) and TTFT (small dots), ms"
+	x, y := axis{1, math.Max(float64(n), 2), 0, 100}, axis{0, hi * 1.05, chartH - 28, 8}
+	p.f("<div class=\"chart wide\"><h3>%s</h3>", esc(title))
+	p.wideSVG(48, 8, chartH, title)
+	for _, t := range ticks(y.lo, y.hi, 4) {
+		p.f("<line class=\"grid\" x1=\"0\" x2=\"100%%\" y1=\"%.1f\" y2=\"%.1f\"/><text x=\"0\" dx=\"-4\" y=\"%.1f\" text-anchor=\"end\">%s</text>\n", y.at(t), y.at(t), y.at(t)+4, tickLabel(t, false))
+	}
+	for _, t := range ticks(x.lo, x.hi, 5) {
+		p.f("<line class=\"grid\" x1=\"%s\" x2=\"%s\" y1=\"%.1f\" y2=\"%.1f\"/>", xpc(x.at(t)), xpc(x.at(t)), y.p0, y.p1)
+		p.xTick(x.at(t), y.p0+14, tickLabel(t, false))
+	}
+	p.f("<line class=\"axis\" x1=\"0\" x2=\"0\" y1=\"%.1f\" y2=\"%.1f\"/><line class=\"axis\" x1=\"0\" x2=\"100%%\" y1=\"%.1f\" y2=\"%.1f\"/>", y.p1, y.p0, y.p0, y.p0)
+	p.f("<text x=\"100%%\" y=\"%.1f\" text-anchor=\"end\">request #</text>\n", y.p0+26)
 	for _, side := range []struct {
 		tot, ttft []float64
 		cls       string
@@ -753,9 +637,9 @@ func (p *page) timeline(s Scenario) {
 		// can see: with thousands of requests per run, most would.
 		drawn := map[[3]int]bool{}
 		once := func(kind int, cx, cy float64) bool {
-			// On a grid of 2 pixels, less than the dots' 4.4 (total)
-			// and 2.4 (TTFT) pixels across.
-			k := [3]int{kind, int(math.Round(cx / 2)), int(math.Round(cy / 2))}
+			// On a grid of 2 pixels (of a desktop's 658 px plot), less
+			// than the dots' 4.4 (total) and 2.4 (TTFT) pixels across.
+			k := [3]int{kind, int(math.Round(cx * 6.58 / 2)), int(math.Round(cy / 2))}
 			if drawn[k] {
 				return false
 			}
@@ -766,15 +650,15 @@ func (p *page) timeline(s Scenario) {
 			xi := x.at(float64(i + 1))
 			if math.IsNaN(side.tot[i]) && math.IsNaN(side.ttft[i]) {
 				if once(0, xi, y.p1) {
-					fmt.Fprintf(&b, "<path class=\"fail\" d=\"M%.1f %.1fl4 4m0 -4l-4 4\"/>", xi-2, y.p1-2)
+					fmt.Fprintf(&b, "<svg x=\"%s\" y=\"%.1f\" class=\"stretch\"><path class=\"fail\" d=\"M-2 -2l4 4m0 -4l-4 4\"/></svg>", xpc(xi), y.p1)
 				}
 				continue
 			}
 			if !math.IsNaN(side.tot[i]) && once(1, xi, y.at(side.tot[i])) {
-				fmt.Fprintf(&b, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"2.2\"/>", side.cls, xi, y.at(side.tot[i]))
+				fmt.Fprintf(&b, "<circle class=\"%s\" cx=\"%s\" cy=\"%.1f\" r=\"2.2\"/>", side.cls, xpc(xi), y.at(side.tot[i]))
 			}
 			if !math.IsNaN(side.ttft[i]) && once(2, xi, y.at(side.ttft[i])) {
-				fmt.Fprintf(&b, "<circle class=\"%s\" cx=\"%.1f\" cy=\"%.1f\" r=\"1.2\" opacity=\".7\"/>", side.cls, xi, y.at(side.ttft[i]))
+				fmt.Fprintf(&b, "<circle class=\"%s\" cx=\"%s\" cy=\"%.1f\" r=\"1.2\" opacity=\".7\"/>", side.cls, xpc(xi), y.at(side.ttft[i]))
 			}
 		}
 		p.s(b.String() + "\n")
@@ -831,14 +715,16 @@ func (p *page) waterfall(s Scenario) {
 	}
 	const rowH = 16.0
 	height := float64(rows)*rowH + 40
-	x := axis{0, hi * 1.02, 150, 2*chartW + 8}
-	p.f("<div class=\"chart\"><h3>Sessions step by step: wait for the first token (light), generation (dark), tool time (amber), ms</h3><svg width=\"%.0f\" height=\"%.0f\" role=\"img\" aria-label=\"session waterfall\">\n", 2*chartW+16, height)
+	x := axis{0, hi * 1.02, 0, 100}
+	p.s("<div class=\"chart wide\"><h3>Sessions step by step: wait for the first token (light), generation (dark), tool time (amber), ms</h3>")
+	p.wideSVG(150, 8, height, "session waterfall")
 	for _, t := range ticks(0, hi, 5) {
-		p.f("<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"4\" y2=\"%.1f\"/><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n", x.at(t), x.at(t), height-24, x.at(t), height-10, tickLabel(t, false))
+		p.f("<line class=\"grid\" x1=\"%s\" x2=\"%s\" y1=\"4\" y2=\"%.1f\"/>", xpc(x.at(t)), xpc(x.at(t)), height-24)
+		p.xTick(x.at(t), height-10, tickLabel(t, false))
 	}
 	y := 8.0
 	for k, l := range lanes {
-		p.f("<text x=\"4\" y=\"%.1f\">%s</text>\n", y+11, esc(l.label))
+		p.f("<text x=\"0\" dx=\"-146\" y=\"%.1f\">%s</text>\n", y+11, esc(l.label))
 		y += rowH
 		for i := range l.q.Steps {
 			p.waterfallStep(x, y, k, l.q, i, l.base)
@@ -850,8 +736,9 @@ func (p *page) waterfall(s Scenario) {
 
 // waterfallStep draws step i of session q at height y in lane k: its
 // label, its wait, generation and tool bars (each with its times as the
-// tooltip), and what it did after the bars: the tools it called, or
-// "answer" (a step that called none), or that it failed.
+// tooltip), and what it did: the tools it called, or "answer" (a step
+// that called none), or that it failed, where it fits (labelPlace): on
+// a desktop's plot, and where that differs, on a phone's.
 func (p *page) waterfallStep(x axis, y float64, k int, q *results.Request, i int, base bool) {
 	st := q.Steps[i]
 	n := 1 // the step's place in its turn
@@ -868,10 +755,10 @@ func (p *page) waterfallStep(x axis, y float64, k int, q *results.Request, i int
 		gen = "wbase"
 	}
 	bar := func(cls string, from, to float64, title string) {
-		p.f("<rect class=\"%s\" x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"10\"><title>%s %s–%s ms</title></rect>",
-			cls, x.at(from), y+2, math.Max(x.at(to)-x.at(from), 0.5), esc(label+": "+title), Millis(from), Millis(to))
+		p.f("<rect class=\"%s\" x=\"%s\" y=\"%.1f\" width=\"%s\" height=\"10\"><title>%s %s–%s ms</title></rect>",
+			cls, xpc(x.at(from)), y+2, xpc(math.Max(x.at(to)-x.at(from), 0.08)), esc(label+": "+title), Millis(from), Millis(to))
 	}
-	p.f("<g class=\"wrow\" data-lane=\"%d\"><text x=\"16\" y=\"%.1f\">%s</text>", k, y+11, esc(label))
+	p.f("<g class=\"wrow\" data-lane=\"%d\"><text x=\"0\" dx=\"-134\" y=\"%.1f\">%s</text>", k, y+11, esc(label))
 	bar("wwait", start, start+ttft, "wait for the first token")
 	bar(gen, start+ttft, start+total, "generation")
 	end := start + total
@@ -888,12 +775,48 @@ func (p *page) waterfallStep(x axis, y float64, k int, q *results.Request, i int
 	case st.ToolCalls > 0:
 		what = "tool call"
 	}
-	// After the bars; left of them when the chart ends first.
-	tx, anchor := x.at(end)+4, "start"
-	if tx+6.5*float64(len([]rune(what))) > x.p1+8 {
-		tx, anchor = x.at(start)-4, "end"
+	wide, narrow := labelPlace(x, start, end, what, wideWaterfallPlot), labelPlace(x, start, end, what, 180)
+	text := func(class string, pl place) {
+		p.f("<text class=\"%s\" x=\"%s\" dx=\"%d\" y=\"%.1f\" text-anchor=\"%s\">%s</text>", class, xpc(pl.at), pl.dx, y+11, pl.anchor, esc(what))
 	}
-	p.f("<text class=\"wlabel\" x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\">%s</text></g>\n", tx, y+11, anchor, esc(what))
+	if wide == narrow {
+		text("wlabel", wide)
+	} else {
+		text("wlabel wwide", wide)
+		text("wlabel wnarrow", narrow)
+	}
+	p.s("</g>\n")
+}
+
+// wideWaterfallPlot is a waterfall's plot on a desktop, in px: its
+// chart's 714 less its padding, border and margins; below 762 px of
+// window the chart is narrower, and labelPlace places the steps' words
+// for a phone's plot of about 180 px (waterfallCSS).
+const wideWaterfallPlot = 538.0
+
+const waterfallCSS = `svg text.wnarrow{display:none}@media (max-width:761px){svg text.wwide{display:none}svg text.wnarrow{display:inline}}`
+
+// place is where a text goes: at x (percent of its plot) and dx px,
+// anchored at its start or end.
+type place struct {
+	at     float64
+	dx     int
+	anchor string
+}
+
+// labelPlace is where a waterfall step's words go on a plot plotPx wide
+// (6.5 px a character): after its bars where they fit there, else
+// before them where they fit there, else at the plot's end, over the
+// bars.
+func labelPlace(x axis, start, end float64, what string, plotPx float64) place {
+	w := (6.5*float64(len([]rune(what))) + 4) / plotPx * 100
+	switch at := x.at(end); {
+	case at+w <= 100:
+		return place{at, 4, "start"}
+	case x.at(start) >= w:
+		return place{x.at(start), -4, "end"}
+	}
+	return place{100, 0, "end"}
 }
 
 // toolSpan is when step i's tools ran, in ms from the session's start.

@@ -37,8 +37,7 @@ func (p *page) pageRuns(s Scenario) {
 // axis: the painted characters, the received bytes of answer text) and
 // its screenshots.
 func (p *page) pageRun(label string, q *results.Request, base bool) {
-	w := 2*chartW + 16
-	p.f("<div class=\"chart page-run\"><h3>%s (TTFT %s ms): painted on the page and received on the wire</h3>\n", esc(label), Millis(*q.TTFTMs))
+	p.f("<div class=\"chart wide page-run\"><h3>%s (TTFT %s ms): painted on the page and received on the wire</h3>\n", esc(label), Millis(*q.TTFTMs))
 	if tl := q.PageTimeline; tl != nil && (len(tl.Painted) > 0 || len(tl.Received) > 0) {
 		hi := 1.0
 		for _, pts := range [][][2]float64{tl.Painted, tl.Received} {
@@ -48,11 +47,11 @@ func (p *page) pageRun(label string, q *results.Request, base bool) {
 		}
 		const stripH, top = 64.0, 8.0
 		height := 2*stripH + 3*top + 28
-		x := axis{0, hi * 1.02, 48, w - 8}
-		p.f("<svg width=\"%.0f\" height=\"%.0f\" role=\"img\" aria-label=\"painted timeline\">\n", w, height)
+		x := axis{0, hi * 1.02, 0, 100}
+		p.wideSVG(48, 8, height, "painted timeline")
 		for _, t := range ticks(0, hi, 5) {
-			p.f("<line class=\"grid\" x1=\"%.1f\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\"/><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%s</text>\n",
-				x.at(t), x.at(t), top, height-28, x.at(t), height-14, tickLabel(t, false))
+			p.f("<line class=\"grid\" x1=\"%s\" x2=\"%s\" y1=\"%.1f\" y2=\"%.1f\"/>", xpc(x.at(t)), xpc(x.at(t)), top, height-28)
+			p.xTick(x.at(t), height-14, tickLabel(t, false))
 		}
 		cls := "cur"
 		if base {
@@ -60,7 +59,7 @@ func (p *page) pageRun(label string, q *results.Request, base bool) {
 		}
 		p.strip(x, top, stripH, tl.Painted, cls, "painted", "characters painted")
 		p.strip(x, 2*top+stripH, stripH, tl.Received, "recv", "received", "bytes of answer text received")
-		p.f("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">ms from the click</text></svg>\n", x.p1, height-2)
+		p.s("<text x=\"100%\" y=\"" + fmt.Sprintf("%.1f", height-2) + "\" text-anchor=\"end\">ms from the click</text></svg>\n")
 	}
 	p.s("<div class=\"shots\">")
 	for _, at := range []vocab.Shot{vocab.FirstPaint, vocab.End} {
@@ -81,18 +80,21 @@ func (p *page) strip(x axis, y0, h float64, pts [][2]float64, cls, kind, name st
 		hi = math.Max(hi, pt[1])
 	}
 	y := axis{0, hi, y0 + h, y0}
-	p.f("<path class=\"axis\" d=\"M%.1f %.1fV%.1fH%.1f\"/>", x.p0, y.p1, y.p0, x.p1)
-	p.f("<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">%.0f</text><text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\">0</text>\n", x.p0-4, y.p1+10, hi, x.p0-4, y.p0)
-	p.f("<text class=\"wlabel\" x=\"%.1f\" y=\"%.1f\">%s</text>\n", x.p0+6, y.p1+11, esc(name))
+	p.f("<line class=\"axis\" x1=\"0\" x2=\"0\" y1=\"%.1f\" y2=\"%.1f\"/><line class=\"axis\" x1=\"0\" x2=\"100%%\" y1=\"%.1f\" y2=\"%.1f\"/>", y.p1, y.p0, y.p0, y.p0)
+	p.f("<text x=\"0\" dx=\"-4\" y=\"%.1f\" text-anchor=\"end\">%.0f</text><text x=\"0\" dx=\"-4\" y=\"%.1f\" text-anchor=\"end\">0</text>\n", y.p1+10, hi, y.p0)
+	p.f("<text class=\"wlabel\" x=\"0\" dx=\"6\" y=\"%.1f\">%s</text>\n", y.p1+11, esc(name))
 	if len(pts) == 0 {
 		return
 	}
+	// The line in an SVG stretched to the plot's width (x in percent of
+	// it), its stroke of its own width.
 	var b strings.Builder
-	fmt.Fprintf(&b, "M%.1f %.1f", x.at(0), y.at(0))
+	fmt.Fprintf(&b, "M%.3f %.1f", x.at(0), y.at(0))
 	for _, pt := range pts {
-		fmt.Fprintf(&b, "H%.1fV%.1f", x.at(pt[0]), y.at(pt[1]))
+		fmt.Fprintf(&b, "H%.3fV%.1f", x.at(pt[0]), y.at(pt[1]))
 	}
-	p.f("<path class=\"%s\" data-kind=\"%s\" d=\"%s\"/>\n", cls, kind, b.String())
+	p.f("<svg class=\"stretch\" width=\"100%%\" height=\"%.0f\" viewBox=\"0 0 100 %.0f\" preserveAspectRatio=\"none\"><path class=\"%s\" data-kind=\"%s\" d=\"%s\"/></svg>\n",
+		y0+h, y0+h, cls, kind, b.String())
 }
 
 // shot embeds a screenshot (checked a JPEG when its file was read; only
