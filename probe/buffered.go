@@ -27,9 +27,9 @@ type answerShape struct {
 	first, last    time.Duration // its first and last content event
 	// wait is the longest silence of its call before its first content
 	// event: between two events, or from the call's send to its first;
-	// stalled, how long the client's process did not run within it
-	// (buffered_stalls.go).
-	wait, stalled time.Duration
+	// stalled, how long the client's process did not run within it, and
+	// spreadStalled within first to last (buffered_stalls.go).
+	wait, stalled, spreadStalled time.Duration
 }
 
 // buffered: enough events to tell, in bursts of BufferedEvents or more on
@@ -51,6 +51,15 @@ func (a answerShape) buffered() bool { return a.heldShape() && 2*a.stalled < a.w
 // heldShape: the shape of a held answer, the client's stalls aside.
 func (a answerShape) heldShape() bool {
 	return a.events >= BufferedEvents && a.events >= a.bursts*BufferedEvents && 2*(a.last-a.first) <= a.wait
+}
+
+// readAcrossStalls: an answer that would have a held answer's spread
+// were the client's stalls within it taken out (a stall also splits a
+// burst, so their count is not asked): a held body read in pieces by a
+// client descheduled between them. Not buffered (the stalls decided its
+// shape), but unsure.
+func (a answerShape) readAcrossStalls() bool {
+	return a.events >= BufferedEvents && a.spreadStalled > 0 && 2*(a.last-a.first-a.spreadStalled) <= a.wait
 }
 
 // answerShapes lists the answers of a timeline, one per step that has
@@ -89,13 +98,17 @@ func answerShapes(events []event, sends []time.Duration, stalls []span) []answer
 		}
 		a.events, a.last = a.events+1, e.at
 	}
+	for i := range out {
+		out[i].spreadStalled = stalledIn(stalls, out[i].first, out[i].last)
+	}
 	return out
 }
 
 // arrivedBuffered reports whether every answer of the timeline that can be
 // judged arrived buffered, and at least one could be; unsure, whether an
-// answer came in the shape of a held one but the client's own stalls
-// cover its wait (answerShape.buffered), so that it could not tell.
+// answer's shape was the client's own stalls' doing, so that it could not
+// tell: one in the shape of a held one whose wait they cover
+// (answerShape.buffered), or one read across them (readAcrossStalls).
 func arrivedBuffered(tl timeline) (buffered, unsure bool) {
 	judged, all := false, true
 	for _, a := range answerShapes(tl.events, tl.sends, tl.stalls) {
@@ -105,7 +118,7 @@ func arrivedBuffered(tl timeline) (buffered, unsure bool) {
 		judged = true
 		if !a.buffered() {
 			all = false
-			unsure = unsure || a.heldShape()
+			unsure = unsure || a.heldShape() || a.readAcrossStalls()
 		}
 	}
 	return judged && all, unsure

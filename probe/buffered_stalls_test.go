@@ -44,20 +44,20 @@ func TestStallWatch(t *testing.T) {
 	end := w.begin(clk)
 	<-clk.done
 	end()
-	// Wake-ups at 5, 24 (14 late: no stall), 29, 134 (100 late), 139, 144,
-	// 164 (15 late).
-	want := []span{{from: 34 * ms, to: 134 * ms}, {from: 149 * ms, to: 164 * ms}}
+	// Wake-ups at 10, 34 (14 late: no stall), 44, 154 (100 late), 164,
+	// 174, 199 (15 late).
+	want := []span{{from: 54 * ms, to: 154 * ms}, {from: 184 * ms, to: 199 * ms}}
 	got := w.since(t0)
 	if len(got) != len(want) || got[0] != want[0] || got[1] != want[1] {
 		t.Fatalf("stalls %v, want %v", got, want)
 	}
-	if got := w.since(t0.Add(100 * ms)); len(got) != 2 || got[0] != (span{0, 34 * ms}) {
-		t.Errorf("since 100 ms: %v, want the first clipped to [0, 34 ms]", got)
+	if got := w.since(t0.Add(100 * ms)); len(got) != 2 || got[0] != (span{0, 54 * ms}) {
+		t.Errorf("since 100 ms: %v, want the first clipped to [0, 54 ms]", got)
 	}
 	if w.users != 0 {
 		t.Errorf("%d users after the last request ended", w.users)
 	}
-	if d := stalledIn(want, 100*ms, 160*ms); d != 45*ms {
-		t.Errorf("stalled in [100, 160] ms: %v, want 34 + 11 ms", d)
+	if d := stalledIn(want, 100*ms, 190*ms); d != 60*ms {
+		t.Errorf("stalled in [100, 190] ms: %v, want 54 + 6 ms", d)
 	}
 }
