@@ -105,3 +105,24 @@ func TestDemo(t *testing.T) {
 		}
 	})
 }
+
+// TestDemoPageNotMeasured: a browser that cannot measure the demo's chat
+// page (here a program that exits at once, as a browser that does not
+// start in time on a loaded machine fails every request) is said on the
+// demo's screen, not the demo's end: its API part stands. Real clock: it
+// asserts what is said, not a time.
+func TestDemoPageNotMeasured(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	env := Env{Stdout: &out, Stderr: io.Discard, Getenv: func(k string) string {
+		return map[string]string{"LATGATE_BROWSER_NO_SANDBOX": "1"}[k]
+	}}
+	o := DemoOptions{FindBrowser: func() (string, error) { return "/bin/false", nil }}
+	if err := demoPageStep(context.Background(), env, o, t.TempDir()); err != nil {
+		t.Fatalf("the demo ended on its page's part: %v", err)
+	}
+	if text := out.String(); !strings.Contains(text, "A chat page in a browser (api browser): not measured: ") {
+		t.Errorf("the demo says\n%s\nwant the page not measured, and why", text)
+	}
+	t.Log(out.String())
+}
