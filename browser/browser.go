@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -20,19 +21,22 @@ const StartTimeout = 30 * time.Second
 // closeTimeout bounds a graceful close; the process is killed after it.
 const closeTimeout = 5 * time.Second
 
-// Browser is one running browser with a fresh profile and home (temporary
-// directories removed at Close) and an environment of its own
-// (browserEnv). Each Page is a tab in a browser context of its own (no
-// cookie or storage shared between pages). Close it on every exit path; a
-// canceled parent context closes it too, and on Linux the kernel kills it
-// when the program dies.
+// Browser is one running browser with a fresh profile and home (in a
+// temporary folder removed at Close) and an environment of its own
+// (browserEnv), in a process group of its own: Close ends every process
+// the browser started (SIGTERM, then SIGKILL after killGrace), whatever
+// signal they ignore. Each Page is a tab in a browser context of its own
+// (no cookie or storage shared between pages). Close it on every exit
+// path; a canceled parent context closes it too, Abort kills it at once,
+// and on Linux the kernel kills it when the program dies.
 type Browser struct {
 	Path, Version string
 
 	ctx         context.Context // the first tab's: it holds the browser
 	stop        func()          // cancels ctx and waits for the browser (once)
 	allocCancel context.CancelFunc
-	home        string
+	root        string // the temporary folder: home/ and profile/
+	proc        *group
 	started     bool
 	once        sync.Once
 }
@@ -76,13 +80,25 @@ func Start(ctx context.Context, c Config) (*Browser, error) {
 	if !c.NoSandbox && os.Getuid() == 0 {
 		return nil, sandboxErr()
 	}
-	home, err := os.MkdirTemp("", "latgate-browser-home-")
+	root, err := os.MkdirTemp("", "latgate-browser-")
 	if err != nil {
 		return nil, fmt.Errorf("cannot start the browser: %w", err)
 	}
-	actx, acancel := chromedp.NewExecAllocator(ctx, flags(c, browserEnv(os.Getenv, home))...)
+	home, profile := filepath.Join(root, "home"), filepath.Join(root, "profile")
+	for _, dir := range []string{home, profile} {
+		if err := os.Mkdir(dir, 0o700); err != nil {
+			_ = os.RemoveAll(root)
+			return nil, fmt.Errorf("cannot start the browser: %w", err)
+		}
+	}
+	proc := &group{profile: profile}
+	opts := append(flags(c, browserEnv(os.Getenv, home)), chromedp.UserDataDir(profile), chromedp.ModifyCmdFunc(proc.setup))
+	actx, acancel := chromedp.NewExecAllocator(ctx, opts...)
 	bctx, bcancel := chromedp.NewContext(actx, chromedp.WithLogf(discard), chromedp.WithErrorf(discard))
-	b := &Browser{Path: c.Path, ctx: bctx, stop: sync.OnceFunc(bcancel), allocCancel: acancel, home: home}
+	b := &Browser{Path: c.Path, ctx: bctx, stop: sync.OnceFunc(bcancel), allocCancel: acancel, root: root, proc: proc}
+	live.Lock()
+	live.m[b] = struct{}{}
+	live.Unlock()
 	late := time.AfterFunc(StartTimeout, b.stop)
 	err = chromedp.Do(bctx)
 	b.started = err == nil
@@ -129,10 +145,12 @@ func (b *Browser) Process() *os.Process {
 	return nil
 }
 
-// Close closes the browser: gracefully within closeTimeout, then killed;
-// it waits for its processes and removes its profile and home. It is safe
-// to call more than once. A browser that never started has nothing to
-// close gracefully (chromedp would wait for it forever).
+// Close closes the browser: gracefully within closeTimeout, then its
+// process group ended (SIGTERM, then SIGKILL after killGrace: what the
+// browser started, and what those started, too); it waits for its
+// processes and removes its profile and home. It is safe to call more
+// than once. A browser that never started has nothing to close
+// gracefully (chromedp would wait for it forever).
 func (b *Browser) Close() {
 	b.once.Do(func() {
 		if b.started {
@@ -144,6 +162,10 @@ func (b *Browser) Close() {
 		}
 		b.stop()
 		b.allocCancel()
-		_ = os.RemoveAll(b.home)
+		b.proc.end(killGrace)
+		_ = os.RemoveAll(b.root)
+		live.Lock()
+		delete(live.m, b)
+		live.Unlock()
 	})
 }

@@ -71,13 +71,14 @@ func TestLevelStatus(t *testing.T) {
 // as its curve says. Measured again, the capacity's level is shown to hold
 // (3 slow of 240) when the search's cap leaves room for it (the default
 // cap does: the levels above 8 stop early), and is the capacity on its
-// estimate when not (a cap of 340 requests: the path takes 320).
+// estimate when not (a cap of 420 requests: the path takes 400, 7 the
+// level below 8 measured last).
 func TestCapacityOnItsEstimate(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		cap   int
 		shown bool
-	}{{"the default cap", 0, true}, {"no room to measure again", 340, false}} {
+	}{{"the default cap", 0, true}, {"no room to measure again", 420, false}} {
 		t.Run(c.name, func(t *testing.T) {
 			e := &engine{slots: 8, service: 20000, ttft: 400, slowEvery: 80, slow: 800, rng: rand.New(rand.NewPCG(1, 2))}
 			sp := spec(p95(800))
@@ -208,5 +209,36 @@ func TestReplayVersion1(t *testing.T) {
 	rec.Version = Design
 	if _, err := Replay(f, rec); err == nil {
 		t.Error("a version 2 search that stops at a level within its SLO was replayed")
+	}
+}
+
+// A file of the second design is decided by its own: on an engine of 8
+// slots whose queueing the SLO (60 s) never breaks, its search judged 10
+// and 11 against nothing (too close to 8) and found 11, and replays so;
+// the same levels decided by this design are not the search it recorded
+// (10 is saturated against 8, and 7 is missing). This design finds 8.
+func TestReplayVersion2(t *testing.T) {
+	sp := spec(p95(60000))
+	sp.Version = 2
+	e := &engine{slots: 8, service: 1000, ttft: 100, sigma: 0.1, rng: rand.New(rand.NewPCG(5, 6))}
+	f, live := recorded(sp, e)
+	if got := values(live.Levels); !slices.Equal(got, []float64{1, 2, 4, 8, 16, 12, 10, 11}) || live.Capacity != 11 {
+		t.Fatalf("version 2: levels %v, capacity %v; want 1 2 4 8 16 12 10 11, 11", got, live.Capacity)
+	}
+	rec := live.Record("e", "s", "", "")
+	if rec.Version != 2 {
+		t.Fatalf("recorded as version %d", rec.Version)
+	}
+	got, err := Replay(f, rec)
+	if err != nil || got.Capacity != 11 || got.Spec.Version != 2 {
+		t.Fatalf("replayed: capacity %v, version %d, %v", got.Capacity, got.Spec.Version, err)
+	}
+	rec.Version = Design
+	if _, err := Replay(f, rec); err == nil {
+		t.Error("a version 2 search was replayed as this design's")
+	}
+	sp.Version = 0
+	if r := search(t, sp, &engine{slots: 8, service: 1000, ttft: 100, sigma: 0.1, rng: rand.New(rand.NewPCG(5, 6))}); r.Capacity != 8 {
+		t.Errorf("this design: capacity %v, levels %v; want 8", r.Capacity, values(r.Levels))
 	}
 }

@@ -150,6 +150,8 @@ func (r Result) Record(endpoint, scenario string, variant vocab.Side, why string
 	rec.Capacity, rec.Lower, rec.Upper, rec.GoodputRPS, rec.GoodputTPS = opt(r.Capacity), opt(r.Lower), opt(r.Upper), opt(r.GoodRPS), opt(r.GoodTPS)
 	if sp.first() {
 		rec.Version, rec.Lower = 0, nil // as the file that recorded it
+	} else if sp.older() {
+		rec.Version = sp.Version
 	}
 	return rec
 }

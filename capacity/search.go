@@ -9,37 +9,46 @@
 // A level holds when every objective is shown to hold with confidence (the
 // budget check of package compare, one-sided at alpha, on the level's
 // requests: compare.TestBudget; a failed request misses every latency
-// objective) and the server is not saturated; it fails when an objective
-// is shown to be missed with confidence, or the server is saturated; it is
-// undecided else. The search takes a level as within the SLO when it holds,
-// or is undecided with every objective's point estimate within its budget
-// (Level.Meets). It brackets (from, 2·from, 4·from, … up to to) until a
-// level is not within the SLO, then bisects between the highest level
-// within it and the lowest other one until they are one step apart. It
-// assumes that a level beyond one that is not within the SLO is not
-// either. Once bracketed, an undecided level at either end of the bracket
-// is measured again, while the caps allow it without ever cutting the
-// search: as many requests again, then twice that (vocab.LevelLooks), the
-// later looks at the alphas that keep each level's confidence over its
-// looks (compare.LookAlphas). A level measured again that changes sides
+// objective) and its throughput is shown still rising over the level below
+// it; it fails when an objective is shown to be missed with confidence, or
+// the server is shown saturated; it is undecided else. The search takes a
+// level as within the SLO when it holds, or is undecided with every
+// objective's point estimate within its budget and its throughput rising
+// on its figures (Level.Meets). It brackets (from, 2·from, 4·from, … up to
+// to) until a level is not within the SLO, then bisects between the
+// highest level within it and the lowest other one until they are one step
+// apart. It assumes that a level beyond one that is not within the SLO is
+// not either. The capacity's level is then judged against the level a
+// step below it, measured when it was not (Spec.below). Once bracketed, an
+// undecided level at either end of the bracket is measured again, while
+// the caps allow it without ever cutting the search: as many requests
+// again, then twice that (vocab.LevelLooks), the later looks at the alphas
+// that keep each level's confidence over its looks (compare.LookAlphas). A
+// level measured again, or one measured below it, that changes its sides
 // reopens the bisection.
 //
 // The capacity is the highest level within the SLO below every level that
 // is not; its interval runs from the highest level shown to hold to one
 // step below the lowest shown to fail (Result).
 //
-// Saturation fails a level: its throughput rose by less than a quarter of
-// the added load over the nearest level within the SLO below it (at least
-// 1.5 times below): more load only queues. A level's first measurement
-// stops early, before requests_per_level, once it can no longer hold and
-// already fails with confidence (Hopeless): a level whose median is over
-// the budget stops after about ten requests. Caps on the whole search's
-// requests and time cut it: a cut search says so and is never a pass.
+// Saturation: a level is judged against the nearest level below it within
+// the SLO, again whenever a level is measured between them (judge). It is
+// saturated when its throughput is shown to have risen by less than a
+// quarter of the load it adds — more load only queues — and shown still
+// rising when by more (judgeAgainst: Little's law for users at once, past
+// each measurement's first wave). A level's first measurement stops early,
+// before requests_per_level, once it can no longer hold and already fails
+// with confidence (Hopeless): a level whose median is over the budget
+// stops after about ten requests. Caps on the whole search's requests and
+// time cut it: a cut search says so and is never a pass.
 //
 // Files written before levels could be undecided (results.Search's version
 // 1) are decided by their own design (Spec.Version): a level passes only
 // when it holds, is never measured again, and the capacity is the highest
-// level that holds.
+// level that holds. Files of version 2 are decided by theirs: saturation
+// on a level's first measurement, on its figures over its spans, against a
+// level at least 1.5 times below (Against), and no level below the
+// capacity's.
 package capacity
 
 import (
@@ -52,8 +61,12 @@ import (
 )
 
 // Design is the version of the search's design that results files record
-// (results.Search's version): 2, levels that hold, fail or are undecided.
-const Design = 2
+// (results.Search's version): 3, saturation shown with confidence against
+// the nearest level below within the SLO, the capacity's level judged
+// against the level a step below it (2: levels that hold, fail or are
+// undecided, saturation on its figures against a level at least 1.5 times
+// below; 1: levels that pass or not).
+const Design = 3
 
 // Spec is a capacity search.
 type Spec struct {
@@ -83,6 +96,12 @@ type Spec struct {
 
 // first reports whether the spec follows the first design (version 1).
 func (sp Spec) first() bool { return sp.Version == 1 }
+
+// older reports whether the spec follows a design before version 3, whose
+// saturation is decided on a level's first measurement, on its figures,
+// against a level at least 1.5 times below it, and whose capacity's level
+// is not judged against the level below it.
+func (sp Spec) older() bool { return sp.Version == 1 || sp.Version == 2 }
 
 // looks are the measured requests at which a level is decided.
 func (sp Spec) looks() []int {
@@ -189,7 +208,7 @@ func (s *Search) Add(run *results.Run, sent int, ms float64) Level {
 		i = len(s.levels) - 1
 	}
 	l := &s.levels[i]
-	l.add(run, ms, s.spec.SLO)
+	l.add(run, ms, s.spec.SLO, !s.spec.older())
 	s.sent += sent
 	s.ms += ms
 	l.Steps = append(slices.Clip(l.Steps), len(s.steps)+1)
@@ -238,6 +257,9 @@ type bracket struct {
 	lo, hi int
 	next   float64
 	stop   vocab.Stop
+	// gap is how far below the capacity's level lies the level it is
+	// judged against, when next is the level measured below it (below).
+	gap float64
 }
 
 func (s *Search) bracket() bracket { return s.spec.bracket(s.points()) }
@@ -277,7 +299,59 @@ func (sp Spec) bracket(pts []point) bracket {
 			b.next = sp.snap(lo + sp.Step)
 		}
 	}
+	if b.stop == vocab.Found || b.stop == vocab.AtTop {
+		if next, gap, ok := sp.below(pts, b); ok {
+			b.next, b.stop, b.gap = next, "", gap
+		}
+	}
 	return b
+}
+
+// below is the level to measure under the capacity's level (b.lo) before
+// the search ends, so that its saturation is judged against the level a
+// step below it (design 3): that level, when the level it is judged
+// against lies further below; or, when the level above the capacity's was
+// measured before it (the capacity's level came in as such a level, the
+// one above it saturated against it), the level halfway down to the one
+// it is judged against, so that a capacity far below where the search
+// first found it takes a bisection, not a step at a time. False when the
+// capacity's level is the range's bottom or is judged against the level a
+// step below it.
+func (sp Spec) below(pts []point, b bracket) (next, gap float64, ok bool) {
+	if sp.older() {
+		return 0, 0, false
+	}
+	lo := pts[b.lo].value
+	if lo-sp.Step < sp.From-1e-9*sp.Step {
+		return 0, 0, false
+	}
+	ref := sp.From - sp.Step // none within the SLO below it
+	for _, p := range pts {
+		if p.meets && p.value < lo && p.value > ref {
+			ref = p.value
+		}
+	}
+	if lo-ref <= sp.Step*(1+1e-9) {
+		return 0, 0, false
+	}
+	next = lo - sp.Step
+	if b.hi >= 0 && b.hi < b.lo && ref >= sp.From {
+		next = math.Max(sp.snap((ref+lo)/2), ref+sp.Step)
+	}
+	return sp.snap(next), lo - ref, true
+}
+
+// knee is the most levels that judging a capacity's level against the
+// level a step below it may add to the one measured below it, when the
+// level it was judged against lies gap below it: should the capacity be
+// saturated against the level below it, a bisection between the level
+// judged against and that one, and the level below the one it ends at.
+func (sp Spec) knee(gap float64) int {
+	k := math.Round(gap/sp.Step) - 1 // the levels between, but the one measured below
+	if k < 2 {
+		return 0
+	}
+	return int(math.Ceil(math.Log2(k)-1e-9)) + 1
 }
 
 // snap puts a load on the search's grid: from + k·step, k whole, rounded
@@ -330,15 +404,17 @@ func (s *Search) affords(i int) bool {
 }
 
 // decide is the level's status from its requests so far: its tests at the
-// alphas of the last look it reached, saturation (on its first
-// measurement), whether it meets the SLO and why it does not hold.
+// alphas of the last look it reached, whether it meets the SLO and why it
+// does not hold; then every level's saturation (judge).
 func (s *Search) decide(l *Level) {
 	sp := s.spec
 	smp := SampleOf(&l.pooled)
 	l.N, l.Failed = smp.N(), failures(smp)
 	if l.Rounds == 1 {
 		l.Stopped = l.N < sp.Requests
-		l.saturated = !l.Stopped && s.saturated(l)
+		if sp.older() {
+			l.saturated = !l.Stopped && s.saturated(l)
+		}
 	}
 	k := -1 // the last look reached
 	for j, n := range s.looks {
@@ -360,24 +436,44 @@ func (s *Search) decide(l *Level) {
 		fails = fails || t.Status == vocab.OverBudget
 		meets = meets && t.Meets()
 	}
-	l.Limit = ""
+	l.slo = vocab.Undecided
 	switch {
-	case l.saturated:
-		l.Status, l.Limit = vocab.Fails, vocab.LimitSaturated
 	case holds:
-		l.Status = vocab.Holds
+		l.slo = vocab.Holds
 	case fails:
-		l.Status, l.Limit = vocab.Fails, s.limitOf(smp, l)
-	default:
-		l.Status, l.Limit = vocab.Undecided, s.limitOf(smp, l)
+		l.slo = vocab.Fails
 	}
-	l.Meets = l.Holds() || l.Status == vocab.Undecided && meets && !sp.first()
+	l.sloMeets, l.sloLimit = meets, ""
+	if !holds {
+		l.sloLimit = s.limitOf(smp, l)
+	}
+	s.judge()
 }
 
-// saturated reports whether lv's throughput rose by less than a quarter of
-// the load it adds over the level it is judged against (Against; a level
-// stopped early is decided on its objectives: its few requests do not
-// measure a throughput).
+// settle is level l's status from its SLO and its saturation: it fails
+// when shown saturated; a level judged against one below it holds only
+// when its throughput is shown still rising, and is within the SLO on its
+// estimates only when its figures say so.
+func (s *Search) settle(l *Level) {
+	l.Status, l.Limit = l.slo, l.sloLimit
+	meets := l.sloMeets
+	switch {
+	case l.saturated:
+		l.Status, l.Limit, meets = vocab.Fails, vocab.LimitSaturated, false
+	case l.judged && !l.rising && l.Status != vocab.Fails:
+		l.Status, meets = vocab.Undecided, meets && !l.slowing
+		if l.slowing || l.Limit == "" {
+			l.Limit = vocab.LimitSaturated
+		}
+	}
+	l.Meets = l.Holds() || l.Status == vocab.Undecided && meets && !s.spec.first()
+}
+
+// saturated reports, in the designs before version 3, whether lv's
+// throughput rose by less than a quarter of the load it adds over the
+// level it is judged against (Against; a level stopped early is decided
+// on its objectives: its few requests do not measure a throughput), on
+// its figures alone.
 func (s *Search) saturated(lv *Level) bool {
 	below := Against(s.levels, lv.Value)
 	if below == nil || !(below.Throughput > 0) {
@@ -389,9 +485,9 @@ func (s *Search) saturated(lv *Level) bool {
 }
 
 // Against is the level that a level of load v, measured after levels, is
-// judged saturated against: the highest level of levels below v within
-// the SLO (Meets), when v is at least 1.5 times its load; nil else (no
-// saturation check).
+// judged saturated against in the designs before version 3: the highest
+// level of levels below v within the SLO (Meets), when v is at least 1.5
+// times its load; nil else (no saturation check).
 func Against(levels []Level, v float64) *Level {
 	var below *Level
 	for i := range levels {
@@ -462,26 +558,36 @@ func (sp Spec) MostRequests() int {
 func (sp Spec) MostLevels() int { return sp.mostFrom(nil) }
 
 // mostFrom is the most levels the search measures after the levels pts:
-// the longest of its paths for each capacity on its grid (and none);
-// beyond 10,000 levels, the bound of bracketing and bisection: the
-// doublings to the top, then the halvings of the last bracket.
+// the longest of its paths for each capacity on its grid (and none), with
+// the level measured below the capacity's and the bisection that judging
+// the capacity's saturation may take (knee); beyond 10,000 levels, the
+// bound of bracketing and bisection: the doublings to the top, then the
+// halvings of the last bracket (twice, and the level below).
 func (sp Spec) mostFrom(pts []point) int {
 	grid := int(math.Floor((sp.To-sp.From)/sp.Step+1e-9)) + 1
 	if grid > 10000 {
 		up := int(math.Ceil(math.Log2(sp.To/sp.From))) + 1
-		return up + int(math.Ceil(math.Log2(float64(grid))))
+		halvings := int(math.Ceil(math.Log2(float64(grid))))
+		if sp.older() {
+			return up + halvings
+		}
+		return up + 2*halvings + 1 // and the level below the capacity, and the knee's bisection
+
 	}
 	most := 0
 	path := make([]point, 0, len(pts)+64)
 	for k := -1; k < grid; k++ {
 		truth := sp.From + float64(k)*sp.Step
 		path = append(path[:0], pts...)
-		n := 0
+		n, gap := 0, 0.0
 		for b := sp.bracket(path); b.stop == ""; b = sp.bracket(path) {
+			if gap == 0 {
+				gap = b.gap
+			}
 			path = append(path, point{b.next, b.next <= truth+1e-9*sp.Step})
 			n++
 		}
-		most = max(most, n)
+		most = max(most, n+sp.knee(gap))
 	}
 	return most
 }

@@ -19,7 +19,7 @@ var (
 	calPowerN     = flag.String("power-sizes", "100,200,400", "calibration (power): requests per side")
 	calPowerConds = flag.String("power-conditions", "", "calibration (power): only conditions containing one of these (comma-separated)")
 	calPowerSigma = flag.Float64("power-sigma", 0.10, "calibration (power): per-block drift σ of the A/B design")
-	calPowerTests = flag.String("power-tests", "::,:ramp2:,:step2:,:multi:,normal::,log::,::values", "calibration (tests): score sets to compare, each rank:tail:mean (empty: what ships), separated by commas")
+	calPowerTests = flag.String("power-tests", "::,:ramp3:,:step2:,:multi:,normal::,log::,::values", "calibration (tests): score sets to compare, each rank:tail:mean (empty: what ships), separated by commas")
 )
 
 // powerTests are the score sets the power study compares.
@@ -42,7 +42,7 @@ func (s scoreSet) String() string {
 		}
 		return v
 	}
-	return or(s.rank, "wilcoxon") + "/" + or(s.tail, "ramp3") + "/" + or(s.mean, "exceed")
+	return or(s.rank, "wilcoxon") + "/" + or(s.tail, "clamp2.5/1.5") + "/" + or(s.mean, "exceed")
 }
 
 // powerCond is a row of the comparison of tests: what the head changes in

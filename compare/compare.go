@@ -354,11 +354,12 @@ func Compare(runs []Pair, cfg Config) Result {
 		}
 	}
 	intervals(&res, boots, cfg)
-	westfallYoung(&res, data, cfg)
+	at := untestableAtMax(&res, runs, of, cfg, testedChecks(data))
+	westfallYoung(&res, data, cfg, at)
 	for i := range res.Checks {
 		decide(&res.Checks[i], cfg, res.Tested)
 	}
-	testable(&res, runs, of, cfg)
+	testable(&res, runs, of, at)
 	res.Verdict = verdict(res.Checks, cfg)
 	return res
 }

@@ -144,40 +144,34 @@ func neededN(c *Check, alpha float64, tested int) int {
 	return scaleN(n, detectZ(alpha, tested)/zObs)
 }
 
-// testable marks not_tested, among the checks that showed no regression,
-// those whose run could not test them even at its most requests
-// (Sample.Max: an adaptive scenario's max): a latency check whose test
-// could not catch a regression of twice the tolerance there (detectN, the
-// figure an A/A run's table gives, at the level the run's most requests
-// are tested at: an interim look's is stricter), or whose interval could
-// not bound an unchanged statistic within the tolerance there
-// (noiseBoundN). A relative P95 at a pull request's size, whose interval
-// spans ±50%, tests nothing, and saying "no regression shown" of it would
-// ask reviewers to weigh what cannot be weighed. NeedN is then the larger
-// of the two. A check whose interval shows it worse (its lower end above
-// no change) is evidence, not noise, and stays no_regression_shown. A rate
-// (errors, goodput) whose interval could not be bounded within its margin
-// even at the run's most requests (NeedN, boundN, beyond it) is not tested
-// either: at a pull request's size a failure rate is bounded within one
-// point only after some 400 requests per side without a failure, while
-// its test still catches the jumps that matter (0% → 5% failing at 300).
-// A regression such a run shows anyway stays one. of maps each check to
-// its run.
-func testable(res *Result, runs []Pair, of []int, cfg Config) {
+// atMax is what a check's run could test even at its most requests
+// (Sample.Max: an adaptive scenario's max): need is 0 when it could, else
+// the requests per side that would test it (NeedN), and detect the A/A
+// table's figure (DetectN).
+type atMax struct{ need, detect int }
+
+// untestableAtMax finds, before any permutation is drawn, the latency
+// checks whose run could not test them even at its most requests: a
+// check whose test could not catch a regression of twice the tolerance
+// there (detectN, the figure an A/A run's table gives, at the level the
+// run's most requests are tested at: an interim look's is stricter), or
+// whose interval could not bound an unchanged statistic within the
+// tolerance there (noiseBoundN). Neither depends on a p-value, so a
+// check found here needs no settled raw p-value (settledAll): it is not
+// tested unless its test shows a regression. tested is the size of the
+// suite's family. Checks already bounded, or whose interval shows them
+// worse (its lower end above no change: evidence, not noise), are left
+// out.
+func untestableAtMax(res *Result, runs []Pair, of []int, cfg Config, tested int) []atMax {
+	out := make([]atMax, len(res.Checks))
 	ses := map[int]map[[2]string]float64{}
 	for i := range res.Checks {
 		c := &res.Checks[i]
-		if c.Status != vocab.NoRegressionShown || shownWorse(c) {
+		if c.Status != "" || c.Metric.IsRate() || bounded(c, cfg) || shownWorse(c) {
 			continue
 		}
 		r := runs[of[i]]
 		most := min(r.Base.most(), r.Head.most())
-		if c.Metric.IsRate() {
-			if c.NeedN > most {
-				c.Status, c.Reason = vocab.NotTested, vocab.Underpowered
-			}
-			continue
-		}
 		if _, ok := ses[of[i]]; !ok {
 			ses[of[i]] = testSE(r, cfg)
 		}
@@ -186,9 +180,42 @@ func testable(res *Result, runs []Pair, of []int, cfg Config) {
 			continue
 		}
 		st, _ := statDefOf(c.Stat)
-		detect := detectN(min(c.NBase, c.NCurrent), se, c.Baseline, c.MinDelta, st.minN(), detectZ(cfg.testAlpha, res.Tested), cfg.Tolerance)
+		detect := detectN(min(c.NBase, c.NCurrent), se, c.Baseline, c.MinDelta, st.minN(), detectZ(cfg.testAlpha, tested), cfg.Tolerance)
 		if need := max(detect, noiseBoundN(c, cfg)); need > most {
-			c.Status, c.Reason, c.NeedN, c.DetectN = vocab.NotTested, vocab.Underpowered, need, detect
+			out[i] = atMax{need: need, detect: detect}
+		}
+	}
+	return out
+}
+
+// testable marks not_tested, among the checks that showed no regression
+// (no_regression_shown, or inconclusive: significant alone, not after the
+// correction), those whose run could not test them even at its most
+// requests (untestableAtMax). A relative P95 at a pull request's size,
+// whose interval spans ±50%, tests nothing: saying "no regression shown"
+// of it would ask reviewers to weigh what cannot be weighed, and an
+// inconclusive ⚠️ on it is no warning a rerun of this size settles. NeedN
+// is then the larger of the two figures. A rate (errors, goodput) whose
+// interval could not be bounded within its margin even at the run's most
+// requests (NeedN, boundN, beyond it) is not tested either: at a pull
+// request's size a failure rate is bounded within one point only after
+// some 400 requests per side without a failure, while its test still
+// catches the jumps that matter (0% → 5% failing at 300); an inconclusive
+// rate stays one (a jump in failures is evidence at any size). A
+// regression such a run shows anyway stays one. of maps each check to its
+// run.
+func testable(res *Result, runs []Pair, of []int, at []atMax) {
+	for i := range res.Checks {
+		c := &res.Checks[i]
+		if c.Metric.IsRate() {
+			r := runs[of[i]]
+			if c.Status == vocab.NoRegressionShown && !shownWorse(c) && c.NeedN > min(r.Base.most(), r.Head.most()) {
+				c.Status, c.Reason = vocab.NotTested, vocab.Underpowered
+			}
+			continue
+		}
+		if (c.Status == vocab.NoRegressionShown || c.Status == vocab.Inconclusive) && at[i].need > 0 {
+			c.Status, c.Reason, c.NeedN, c.DetectN = vocab.NotTested, vocab.Underpowered, at[i].need, at[i].detect
 		}
 	}
 }

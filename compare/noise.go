@@ -31,8 +31,11 @@ type NoiseCheck struct {
 	TargetPct float64
 	// NeedN is the requests per side that would catch a regression of
 	// TargetPct with 80% power; 0 when min_delta makes the target
-	// unreachable or the noise could not be measured.
+	// unreachable (MinDeltaBound) or the noise could not be measured.
 	NeedN int
+	// MinDeltaBound: the target is within min_delta of the baseline, so
+	// no count of requests reaches it.
+	MinDeltaBound bool
 }
 
 // Noise measures, for every latency check of runs that have both sides,
@@ -156,6 +159,7 @@ func (c noiseCand) noise(draws []float64, tse float64, ok bool, z float64, cfg C
 	}
 	nc.MDEPct = mde * 100
 	nc.NeedN = detectN(min(c.nb, c.nc), se, c.base, c.minDelta, c.st.minN(), z, cfg.Tolerance)
+	nc.MinDeltaBound = c.base > 0 && target*c.base <= c.minDelta
 	return nc
 }
 

@@ -555,7 +555,7 @@ func (rt *runTests) permute(cfg Config, from, to int) {
 // how many were drawn. Permutations come in chunks computed in parallel, each from
 // its own stream seeded by the run's identity and the chunk's index, so
 // the result depends neither on the order of runs nor on scheduling.
-func westfallYoung(res *Result, data []*runTests, cfg Config) {
+func westfallYoung(res *Result, data []*runTests, cfg Config, at []atMax) {
 	var k int
 	for _, d := range data {
 		k += len(d.tests)
@@ -590,7 +590,7 @@ func westfallYoung(res *Result, data []*runTests, cfg Config) {
 		})
 		done = total
 		n = adjust(res, data, done)
-		if done >= cfg.Permutations && done == B || settledAll(res, n, cfg, done, false) {
+		if done >= cfg.Permutations && done == B || settledAll(res, n, cfg, done, false, at) {
 			break
 		}
 		if firstBatch == 0 && done >= cfg.Permutations {
@@ -599,7 +599,7 @@ func westfallYoung(res *Result, data []*runTests, cfg Config) {
 		total = min(B, 2*done)
 	}
 	if done == B && B > cfg.Permutations {
-		settledAll(res, n, cfg, done, true)
+		settledAll(res, n, cfg, done, true, at)
 	}
 	res.Permutations = done
 }
@@ -632,8 +632,10 @@ type counts struct{ exceed, raw []int }
 // p-values is settled after b of cfg.Permutations permutations: its
 // adjusted p-value against Alpha, and for a change for the worse its raw
 // p-value too (significant alone, not after the correction, is
-// inconclusive). With mark, the checks still unsettled are marked so.
-func settledAll(res *Result, n counts, cfg Config, b int, mark bool) bool {
+// inconclusive), unless its run could not test it even at max (at: it is
+// then not tested unless a regression, so its raw p-value decides
+// nothing). With mark, the checks still unsettled are marked so.
+func settledAll(res *Result, n counts, cfg Config, b int, mark bool, at []atMax) bool {
 	cdf := binomialCDF(b, cfg.Alpha)
 	all := true
 	for i := range res.Checks {
@@ -641,7 +643,7 @@ func settledAll(res *Result, n counts, cfg Config, b int, mark bool) bool {
 		if n.exceed[i] < 0 || !pDecides(c, cfg) {
 			continue
 		}
-		if settled(n.exceed[i], b, cfg.Alpha, cdf) && (!c.worse() || settled(n.raw[i], b, cfg.Alpha, cdf)) {
+		if settled(n.exceed[i], b, cfg.Alpha, cdf) && (!c.worse() || at[i].need > 0 || settled(n.raw[i], b, cfg.Alpha, cdf)) {
 			continue
 		}
 		if !mark {
@@ -755,4 +757,17 @@ func adjust(res *Result, data []*runTests, b int) counts {
 	}
 	res.Tested = len(tested)
 	return n
+}
+
+// testedChecks is the number of checks with a test: the size of the
+// multiple-comparison family (Result.Tested once the permutations are
+// drawn).
+func testedChecks(data []*runTests) int {
+	seen := map[int]bool{}
+	for _, d := range data {
+		for _, t := range d.tests {
+			seen[t.check] = true
+		}
+	}
+	return len(seen)
 }

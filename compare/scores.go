@@ -1,10 +1,9 @@
 package compare
 
 import (
+	"fmt"
 	"math"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/montanaflynn/stats"
 )
@@ -25,11 +24,14 @@ type scoreSet struct {
 //   - p50: the mid-ranks of the values (the Wilcoxon rank-sum test, as a
 //     difference of mean ranks): indifferent to heavy tails and outliers,
 //     efficient for a shift of the body.
-//   - p95, p99 (q): upper-tail rank scores, max(0, u − (3q − 2)) for u the
-//     value's mid-rank over m + 1: zero below the pooled 3q − 2 quantile
-//     (the pooled p85 for p95, p97 for p99) and rising linearly above it,
-//     so the test weighs how far into the tail the current requests
-//     reach, not only whether they pass one threshold.
+//   - p95, p99 (q): a smoothed step of the ranks around the pooled
+//     2q − 1 quantile (the pooled p90 for p95, p98 for p99): for u the
+//     value's mid-rank over m + 1, min(1 − q, max(0, u − (1 − 2.5(1 −
+//     q)))): zero below the pooled p87.5 (p97.5), rising linearly to the
+//     pooled p92.5 (p98.5) and flat above it. It counts the current
+//     requests that reach into the tail, each as one: a queueing spike of
+//     any size moves it, and the few largest values, the noisiest, do
+//     not weigh more than the rest (docs/statistics.md, "Which tests").
 //   - mean: 1 above the pooled mean, 0 below: the share above the mean
 //     moves with the mix of two latency modes (prompt-cache hits and
 //     misses), between which the mean lies, even when the median and the
@@ -73,33 +75,40 @@ func (c *scoredCol) ranks() ([]float64, int) {
 	return c.rank, c.m
 }
 
-// tailScores are the scores of a p95 or p99 test. The calibration's
-// variants: "ramp<k>" and "step<k>" rise linearly from, or jump at, the
-// pooled 1 − k(1 − q) quantile (the default is ramp3: from the pooled p85
-// for p95, p97 for p99); "multi" adds indicators above the pooled 2q − 1, q and
-// (1 + q)/2 quantiles.
+// tailScores are the scores of a p95 or p99 test. What ships ("") is
+// "clamp2.5/1.5": rising linearly from the pooled 1 − 2.5(1 − q) quantile
+// to the pooled 1 − 1.5(1 − q) one and flat above it. The calibration's
+// other variants: "clampA/B" likewise from 1 − A(1 − q) to 1 − B(1 − q);
+// "ramp<k>" rising from the pooled 1 − k(1 − q) quantile without end (the
+// previous release's ramp3: from the pooled p85 for p95); "step<k>" a jump
+// there; "multi" indicators above the pooled 2q − 1, q and (1 + q)/2
+// quantiles.
 func tailScores(v, rank []float64, m int, q float64, variant string) []float64 {
 	u := func(r float64) float64 { return r / float64(m+1) }
-	k := 3.0
-	kind := "ramp"
-	for _, p := range []string{"ramp", "step"} {
-		if rest, ok := strings.CutPrefix(variant, p); ok {
-			kind = p
-			if f, err := strconv.ParseFloat(rest, 64); err == nil {
-				k = f
-			}
-		}
+	if variant == "" {
+		variant = "clamp2.5/1.5"
 	}
-	from := 1 - k*(1-q)
+	var a, b float64
 	switch {
 	case variant == "multi":
 		return mapPresent(rank, func(r float64) float64 {
 			return b2f(u(r) > 2*q-1) + b2f(u(r) > q) + b2f(u(r) > (1+q)/2)
 		})
-	case kind == "step":
-		return mapPresent(rank, func(r float64) float64 { return b2f(u(r) > from) })
+	case scan(variant, "clamp%g/%g", &a, &b):
+		lo, hi := 1-a*(1-q), 1-b*(1-q)
+		return mapPresent(rank, func(r float64) float64 { return math.Min(hi-lo, math.Max(0, u(r)-lo)) })
+	case scan(variant, "step%g", &a):
+		return mapPresent(rank, func(r float64) float64 { return b2f(u(r) > 1-a*(1-q)) })
+	case scan(variant, "ramp%g", &a):
+		return mapPresent(rank, func(r float64) float64 { return math.Max(0, u(r)-(1-a*(1-q))) })
 	}
-	return mapPresent(rank, func(r float64) float64 { return math.Max(0, u(r)-from) })
+	panic("compare: unknown tail scores " + variant)
+}
+
+// scan reports whether s reads as format, filling args.
+func scan(s, format string, args ...any) bool {
+	n, err := fmt.Sscanf(s, format, args...)
+	return err == nil && n == len(args)
 }
 
 // meanScores are the scores of a latency's mean test.

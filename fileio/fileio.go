@@ -37,7 +37,7 @@ func Write(path string, f *results.File) error {
 			return err
 		}
 		return bw.Flush()
-	})
+	}, nil)
 }
 
 // ErrUnreadable is why WriteReadable wrote nothing: Read would refuse
@@ -45,15 +45,18 @@ func Write(path string, f *results.File) error {
 var ErrUnreadable = errors.New("latgate would not read it back")
 
 // WriteReadable is Write of a file Read reads back, for a file made of
-// others (latgate merge): f must validate, and its encoding stay within
-// Read's bounds (MaxFileSize bytes, MaxObjects objects, counted as they
-// are written); otherwise nothing is written, and the error wraps
+// others (latgate merge): f must validate, its encoding stay within
+// MaxFileSize bytes (counted as they are written) and pass Read's scan (a
+// file too dense to read: its requests, runs and values beyond what its
+// size allows, scan.go), read back from the temporary file before it
+// takes path's place; otherwise nothing is written, and the error wraps
 // ErrUnreadable.
 func WriteReadable(path string, f *results.File) error {
 	if err := f.Validate(); err != nil {
 		return fmt.Errorf("%s: %w: %v", path, ErrUnreadable, err)
 	}
 	c := &readBackWriter{}
+	var unreadable *scanError
 	err := writeAtomic(path, func(w io.Writer) error {
 		c.w = w
 		bw := bufio.NewWriterSize(c, 256<<10)
@@ -61,31 +64,37 @@ func WriteReadable(path string, f *results.File) error {
 			return err
 		}
 		return bw.Flush()
+	}, func(tmp *os.File) error {
+		if _, err := tmp.Seek(0, io.SeekStart); err != nil {
+			return err
+		}
+		s := newScanner(make([]byte, 0, 256<<10), tmp, c.bytes)
+		if !s.document() {
+			unreadable = s.err
+			return s.err.words()
+		}
+		return nil
 	})
-	if c.err != nil {
+	switch {
+	case c.err != nil:
 		return fmt.Errorf("%s: %w", path, c.err)
+	case unreadable != nil:
+		return fmt.Errorf("%s: %w: %v", path, ErrUnreadable, unreadable.words())
 	}
 	return err
 }
 
-// readBackWriter fails a write beyond what Read reads: its bytes and its
-// objects, counted as Decode counts them (every "{").
+// readBackWriter fails a write beyond the bytes Read reads.
 type readBackWriter struct {
-	w              io.Writer
-	bytes, objects int64
-	err            error
+	w     io.Writer
+	bytes int64
+	err   error
 }
 
 func (c *readBackWriter) Write(p []byte) (int, error) {
 	c.bytes += int64(len(p))
-	c.objects += int64(bytes.Count(p, []byte("{")))
-	switch {
-	case c.bytes > MaxFileSize:
+	if c.bytes > MaxFileSize {
 		c.err = fmt.Errorf("%w: larger than %s", ErrUnreadable, mib(MaxFileSize))
-	case c.objects > MaxObjects:
-		c.err = fmt.Errorf("%w: more than the %d JSON objects (requests, steps and runs) a results file may hold", ErrUnreadable, MaxObjects)
-	}
-	if c.err != nil {
 		return 0, c.err
 	}
 	return c.w.Write(p)
@@ -98,10 +107,12 @@ func WriteAtomic(path string, data []byte) error {
 	return writeAtomic(path, func(w io.Writer) error {
 		_, err := w.Write(data)
 		return err
-	})
+	}, nil)
 }
 
-func writeAtomic(path string, write func(io.Writer) error) error {
+// writeAtomic writes a temporary file with write and, once it is synced,
+// checks it with check (nil: none) before it takes path's place.
+func writeAtomic(path string, write func(io.Writer) error, check func(*os.File) error) error {
 	dir := filepath.Dir(path)
 	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
 	if err != nil {
@@ -120,6 +131,12 @@ func writeAtomic(path string, write func(io.Writer) error) error {
 		tmp.Close()
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
+	if check != nil {
+		if err := check(tmp); err != nil {
+			tmp.Close()
+			return fmt.Errorf("writing %s: %w", path, err)
+		}
+	}
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
@@ -133,14 +150,16 @@ func writeAtomic(path string, write func(io.Writer) error) error {
 // scenarios × 10,000 requests per side with their gaps is about 125 MB.
 const MaxFileSize = 512 << 20
 
-// MaxObjects is the most JSON objects (requests, steps, runs) a results
-// file may hold: decoded, each request takes about 360 bytes, so a file of
-// tiny ones ("{}", 3 bytes) would take gigabytes within MaxFileSize. 40,000
-// requests × 20 scenarios (a 480 MB file) are 800,000.
-const MaxObjects = 3_000_000
-
 // Read reads and validates a results file.
 func Read(path string) (*results.File, error) {
+	b, err := readResults(path)
+	if err != nil {
+		return nil, err
+	}
+	return Decode(path, b)
+}
+
+func readResults(path string) ([]byte, error) {
 	b, err := ReadLimited(path, MaxFileSize)
 	if err != nil {
 		var pe *os.PathError
@@ -149,7 +168,38 @@ func Read(path string) (*results.File, error) {
 		}
 		return nil, err
 	}
-	return Decode(path, b)
+	return b, nil
+}
+
+// readAllLimit is what ReadAll's files may hold together.
+var readAllLimit = ReadLimit(MaxFileSize)
+
+// ReadAll reads and validates results files that are to be held at once
+// (latgate merge): each as Read reads it, and all of them together within
+// what one results file may hold once read, ReadLimit(MaxFileSize) — a
+// file made of them would hold as much — so that they cost what one file
+// of the largest size costs, not 256 of them.
+func ReadAll(paths []string) ([]*results.File, error) {
+	left := readAllLimit
+	var files []*results.File
+	for _, p := range paths {
+		b, err := readResults(p)
+		if err != nil {
+			return nil, err
+		}
+		s := newScanner(b, nil, int64(len(b)))
+		s.limit = min(s.limit, left)
+		f, err := decode(p, b, s)
+		if err != nil && s.err != nil && s.err.kind == kDense && s.limit == left {
+			return nil, fmt.Errorf("%s: %w: with the files before it, more than the %s one results file may hold once read (docs/performance.md): merge fewer files", p, errTooDense, size(readAllLimit))
+		}
+		if err != nil {
+			return nil, err
+		}
+		left -= s.charged
+		files = append(files, f)
+	}
+	return files, nil
 }
 
 // ReadLimited reads a file of at most max bytes; a larger (or endless)
@@ -213,12 +263,37 @@ func mib(n int64) string {
 	return fmt.Sprintf("%d bytes", n)
 }
 
-// Decode parses and validates a results file's bytes; name is used in errors.
+// Decode parses and validates a results file's bytes; name is used in
+// errors. The bytes are scanned first (scan.go): a type error, a key given
+// twice or a file that would hold more than ReadLimit once decoded is
+// refused before anything is decoded.
 func Decode(name string, b []byte) (*results.File, error) {
-	if n := bytes.Count(b, []byte("{")); n > MaxObjects {
-		return nil, fmt.Errorf("%s: %d JSON objects, more than the %d requests, steps and runs a results file may hold (split the suite's runs over several files)", name, n, MaxObjects)
+	return decode(name, b, newScanner(b, nil, int64(len(b))))
+}
+
+// decode is Decode with the scanner of b.
+func decode(name string, b []byte, s *scanner) (*results.File, error) {
+	if !s.document() {
+		if s.err.kind == kSyntax && !json.Valid(b) {
+			// encoding/json says where and why, and decodes nothing.
+			var none struct{}
+			return nil, unmarshal(name, b, &none, "results")
+		}
+		return nil, s.err.message(name, "results", positionIn(b))
 	}
+	// The runs and their requests are decoded into slices of their count
+	// (encoding/json decodes an element into the room a slice has):
+	// grown a quarter at a time, they would hold twice as much.
 	var f results.File
+	if len(s.requests) > 0 {
+		runs := make([]results.Run, len(s.requests))
+		for i, n := range s.requests {
+			if n > 0 {
+				runs[i].Requests = make([]results.Request, 0, n)
+			}
+		}
+		f.Runs = runs[:0]
+	}
 	if err := unmarshal(name, b, &f, "results"); err != nil {
 		return nil, err
 	}
@@ -244,10 +319,8 @@ func unmarshal(name string, b []byte, v any, kind string) error {
 		return fmt.Errorf("%s: a suite (YAML), not a latgate %s file: give the suite with -c", name, kind)
 	case e.Kind == jsonerr.Syntax:
 		return fmt.Errorf("%s:%d:%d: invalid JSON: %v", name, e.Line, e.Col, e.Err)
-	case e.Kind == jsonerr.Type && e.Field == "":
-		return fmt.Errorf("%s: not a latgate %s file: the document is a JSON %s, want a JSON object", name, kind, e.Value)
 	case e.Kind == jsonerr.Type:
-		return fmt.Errorf("%s:%d:%d: %q should be a JSON %s, not a JSON %s", name, e.Line, e.Col, e.Field, jsonKind(e.Want), e.Value)
+		return typeError(name, kind, e.Line, e.Col, e.Field, e.Value, e.Want)
 	}
 	return fmt.Errorf("%s: %v", name, err)
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -228,14 +229,15 @@ func TestReadLimited(t *testing.T) {
 	}
 }
 
-// TestTooManyObjects: a file of tiny requests ("{}", 3 bytes each) within
-// MaxFileSize would decode to gigabytes; Read and Stream refuse it by its
-// count of objects, before decoding it, with one error.
-func TestTooManyObjects(t *testing.T) {
-	t.Parallel()
+// TestTooDense: a file of tiny requests ("{}", 3 bytes each: 2,999,990
+// of them in 9 MB, as an audit crafted it) would decode to gigabytes
+// (472 bytes a request, slices growing); Read and Stream refuse it with
+// one error naming the limit, found by the scan before anything is
+// decoded: reading it allocates little beyond its text.
+func TestTooDense(t *testing.T) { // not parallel: it counts the process's allocations
 	var b strings.Builder
-	b.WriteString(`{"schema":"latgate/results/v1","metrics_version":` + fmt.Sprint(results.MetricsVersion) + `,"runs":[{"endpoint":"e","scenario":"s","requests":[{}`)
-	for range MaxObjects {
+	b.WriteString(`{"schema":"latgate/results/v1","metrics_version":` + fmt.Sprint(results.MetricsVersion) + `,"runs":[{"endpoint":"e","scenario":"s","fingerprint_parts":{"api":"browser"},"requests":[{}`)
+	for range 2_999_989 {
 		b.WriteString(`,{}`)
 	}
 	b.WriteString(`]}]}`)
@@ -243,12 +245,19 @@ func TestTooManyObjects(t *testing.T) {
 	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	want := fmt.Sprintf("more than the %d requests, steps and runs a results file may hold", MaxObjects)
-	if _, err := Read(path); err == nil || !strings.Contains(err.Error(), want) {
-		t.Errorf("Read: %v", err)
+	const want = `many.json: too dense to read: by byte 302120 of 9000113 it holds 100661 values of "runs.requests" (98.3 MiB once read, each counted 1.0 KiB) and would hold more than the 98.3 MiB a results file of its size may (64 MiB and 4 bytes for each byte of the file, docs/performance.md)`
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	_, err := Read(path)
+	runtime.ReadMemStats(&after)
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("Read: %v\nwant %s", err, want)
+	}
+	if grew := after.TotalAlloc - before.TotalAlloc; grew > uint64(b.Len())+1<<20 {
+		t.Errorf("Read allocated %d bytes to refuse a file of %d", grew, b.Len())
 	}
 	if _, _, err := Stream(path, func() *countFold { return &countFold{} }); err == nil || !strings.Contains(err.Error(), want) {
-		t.Errorf("Stream: %v", err)
+		t.Errorf("Stream: %v\nwant %s", err, want)
 	}
 }
 
@@ -271,15 +280,20 @@ func TestWriteReadable(t *testing.T) {
 	if _, err := Read(path); err != nil {
 		t.Fatal(err)
 	}
-	braces := file(run("e", "s", "fp", nil))
-	braces.Runs[0].Requests[0].Error = strings.Repeat("{", MaxObjects)
+	// Runs of no request (an incomplete file), 16 KiB each once read: 5,000
+	// in 0.7 MB would hold 80 MiB.
+	dense := file()
+	dense.Incomplete = "interrupted"
+	for i := range 5000 {
+		dense.Runs = append(dense.Runs, results.Run{Endpoint: "e", Scenario: fmt.Sprint(i)})
+	}
 	invalid := file(run("e", "s", "fp", nil))
 	invalid.Runs[0].Shards = 1 << 62
 	for name, c := range map[string]struct {
 		f    *results.File
 		want string
 	}{
-		"objects": {braces, "more than the 3000000 JSON objects"},
+		"dense":   {dense, `too dense to read: by byte`},
 		"invalid": {invalid, "runs[0]: shards is 4611686018427387904"},
 	} {
 		path := filepath.Join(dir, name+".json")
@@ -289,5 +303,36 @@ func TestWriteReadable(t *testing.T) {
 		if _, err := os.Stat(path); !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("%s: written (%v)", name, err)
 		}
+	}
+}
+
+// TestReadAllHoldsOneFile: files read to be held at once (merge) may hold
+// together what one results file may, no more: their charges add up, and
+// the file that goes beyond is named. Before, 256 legs of 512 MiB were
+// each read within their own bounds, all held at once.
+func TestReadAllHoldsOneFile(t *testing.T) { // not parallel: it lowers readAllLimit
+	dir := t.TempDir()
+	var paths []string
+	for i := range 3 {
+		p := filepath.Join(dir, fmt.Sprintf("leg%d.json", i))
+		if err := Write(p, file(run("e", fmt.Sprint(i), "fp", nil))); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	one, err := ReadAll(paths[:1])
+	if err != nil || len(one) != 1 {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(paths[0])
+	s := newScanner(b, nil, int64(len(b)))
+	s.document()
+	defer func(l int64) { readAllLimit = l }(readAllLimit)
+	readAllLimit = 2*s.charged + s.charged/2
+	if files, err := ReadAll(paths[:2]); err != nil || len(files) != 2 {
+		t.Errorf("two files within it: %v", err)
+	}
+	if _, err := ReadAll(paths); err == nil || !strings.Contains(err.Error(), paths[2]+": too dense to read: with the files before it, more than") {
+		t.Errorf("three files beyond it: %v", err)
 	}
 }

@@ -1,12 +1,12 @@
 package fileio
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"os"
-	"strings"
+	"reflect"
 	"sync"
 
 	"github.com/latgate/latgate/results"
@@ -24,21 +24,21 @@ type Folder interface {
 // the runs) and dropped. The file returned holds the runs without their
 // requests (Requests nil); folds[i] is run i's.
 //
-// A regular file is decoded from disk in one pass, one request at a time,
-// so that it costs what the folds keep rather than its text and every
-// request. Whatever that pass does not accept as it is — a pipe or a
-// device, a file over MaxFileSize, a JSON, type or validation error, a
-// "runs" or "requests" key given twice or matched only regardless of case
-// — is left to Read: it reads the whole file and refuses it with its own
-// error, or its requests are folded.
+// A regular file is read once, by the scan Read makes before it decodes
+// (scan.go), which hands each request's text to be decoded on its own and
+// the rest of each run and of the file to be decoded at their end: it
+// costs what the folds keep rather than the file's text and every request,
+// and refuses what Read refuses (a type, a key given twice, a file too
+// dense to read) with Read's words. What that pass does not take — a pipe
+// or a device, a file over MaxFileSize, JSON that is not — is left to
+// Read, which says why.
 func Stream[F Folder](path string, newF func() F) (*results.File, []F, error) {
-	if f, folds, ok := streamRegular(path, newF); ok {
-		return f, folds, nil
+	if f, folds, err, done := streamRegular(path, newF); done {
+		return f, folds, err
 	}
-	// One whole read at a time: files are streamed side by side, and a
-	// file can make itself one that Stream leaves to Read (a "runs": []
-	// before its runs is valid), so whole reads side by side would hold
-	// every such file's text and requests at once.
+	// One whole read at a time: files are streamed side by side, and
+	// whole reads side by side would hold every such file's text and
+	// requests at once.
 	wholeReads.Lock()
 	defer wholeReads.Unlock()
 	full, err := Read(path)
@@ -60,166 +60,129 @@ func Stream[F Folder](path string, newF func() F) (*results.File, []F, error) {
 // wholeReads lets one of Stream's fallbacks to Read run at a time.
 var wholeReads sync.Mutex
 
-// streamRegular is Stream's single pass; ok is false when it leaves the
+// streamRegular is Stream's single pass; done is false when it leaves the
 // file to Read.
-func streamRegular[F Folder](path string, newF func() F) (f *results.File, folds []F, ok bool) {
+func streamRegular[F Folder](path string, newF func() F) (f *results.File, folds []F, err error, done bool) {
 	// Stat before opening: opening a named pipe would wait for its writer,
 	// and a pipe cannot be read again by Read.
-	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() || st.Size() > MaxFileSize {
-		return nil, nil, false
+	st, err := os.Stat(path)
+	if err != nil || !st.Mode().IsRegular() || st.Size() > MaxFileSize {
+		return nil, nil, nil, false
 	}
 	fh, err := os.Open(path)
 	if err != nil {
-		return nil, nil, false
+		return nil, nil, nil, false
 	}
 	defer fh.Close()
-	return streamFrom(bufio.NewReaderSize(io.LimitReader(fh, MaxFileSize), 256<<10), newF)
+	return streamFrom(path, io.LimitReader(fh, st.Size()), st.Size(), positionInFile(path), newF)
 }
 
-// streamFrom decodes and validates a results file from r in one pass.
-func streamFrom[F Folder](r io.Reader, newF func() F) (f *results.File, folds []F, ok bool) {
-	s := &streamer[F]{dec: json.NewDecoder(r), newF: newF}
-	f, ok = s.file()
-	if !ok || f.ValidateChecked(s.checks) != nil {
-		return nil, nil, false
+// streamFrom scans, decodes and validates the results file name, of size
+// bytes, from r in one pass (pos finds an offset's line and column); done
+// is false when it leaves the file to Read.
+func streamFrom[F Folder](name string, r io.Reader, size int64, pos func(int64) (int, int), newF func() F) (f *results.File, folds []F, err error, done bool) {
+	sk := &streamer[F]{newF: newF}
+	s := newScanner(make([]byte, 0, 256<<10), r, size)
+	s.st = sk
+	if !s.document() {
+		switch s.err.kind {
+		case kSyntax, kRead, kSink:
+			return nil, nil, nil, false
+		}
+		return nil, nil, s.err.message(name, "results", pos), true
 	}
-	return f, s.folds, true
+	f = sk.result()
+	if err := f.ValidateChecked(sk.checks); err != nil {
+		return nil, nil, fmt.Errorf("%s: %v", name, err), true
+	}
+	return f, sk.folds, nil, true
 }
 
-// streamer walks a results file's tokens. The keys of the file and of
-// each run other than "runs" and "requests" are gathered into one object
-// and decoded as Read decodes them (the same matching of keys, the same
-// types); each request is decoded on its own, checked and folded.
+// streamer is Stream's sink: each request is decoded on its own (into one
+// Request, reused), checked and folded; every other value of the file and
+// of each run is decoded into its field as the scan passes it.
 type streamer[F Folder] struct {
-	dec    *json.Decoder
 	newF   func() F
+	file   results.File
+	run    results.Run
 	runs   []results.Run
 	checks []results.RunCheck
 	folds  []F
-	n      int // requests so far (more than MaxObjects: left to Read, which refuses them)
+	check  results.RunCheck
+	fold   F
+	q      results.Request
 }
 
-// file reads the document: one object, then nothing but white space.
-func (s *streamer[F]) file() (*results.File, bool) {
-	var f results.File
-	runs := false
-	ok := s.object(&f, "runs", func() bool {
-		if runs {
-			return false
-		}
-		runs = true
-		return s.array(s.run)
-	})
-	if !ok {
-		return nil, false
-	}
-	if _, err := s.dec.Token(); err != io.EOF {
-		return nil, false
-	}
-	if runs {
-		f.Runs = s.runs
-	}
-	return &f, true
+func (st *streamer[F]) beginRun() {
+	st.check, st.fold, st.run = results.RunCheck{}, st.newF(), results.Run{}
 }
 
-// run reads one run: its keys into a Run, its requests into a fold.
-func (s *streamer[F]) run() bool {
-	var r results.Run
-	var check results.RunCheck
-	fold := s.newF()
-	requests := false
-	var q results.Request
-	ok := s.object(&r, "requests", func() bool {
-		if requests {
-			return false
-		}
-		requests = true
-		return s.array(func() bool {
-			// Each request is decoded into a zero Request, as Read
-			// decodes it, but for the gaps' array, whose room is reused
-			// (none kept from an empty array, which json decodes as a
-			// new slice of no room: no key then stays nil).
-			room := q.ITLMs[:0]
-			if cap(room) == 0 {
-				room = nil
-			}
-			q = results.Request{ITLMs: room}
-			if s.n++; s.n > MaxObjects || s.dec.Decode(&q) != nil {
-				return false
-			}
-			gaps := q.ITLMs
-			if len(gaps) == 0 && cap(gaps) > 0 {
-				q.ITLMs = nil // no itl_ms key (an empty array has no room)
-			}
-			check.Add(&q)
-			fold.Add(&q)
-			q.ITLMs = gaps
-			return true
-		})
-	})
-	if ok {
-		s.runs, s.checks, s.folds = append(s.runs, r), append(s.checks, check), append(s.folds, fold)
+func (st *streamer[F]) request(raw []byte) bool {
+	// Each request is decoded into a zero Request, as Read decodes it,
+	// but for the gaps' array, whose room is reused (none kept from an
+	// empty array, which decodes as a new slice of no room: no key then
+	// stays nil).
+	room := st.q.ITLMs[:0]
+	if cap(room) == 0 {
+		room = nil
 	}
-	return ok
-}
-
-// object reads an object into v, except for the key big, whose value
-// read reads; false on any key that only folds to big.
-func (s *streamer[F]) object(v any, big string, read func() bool) bool {
-	if !s.delim('{') {
+	st.q = results.Request{ITLMs: room}
+	if json.Unmarshal(raw, &st.q) != nil {
 		return false
 	}
-	var rest bytes.Buffer
-	rest.WriteByte('{')
-	for s.dec.More() {
-		t, err := s.dec.Token()
-		key, isKey := t.(string)
-		switch {
-		case err != nil || !isKey:
-			return false
-		case key == big:
-			if !read() {
-				return false
+	gaps := st.q.ITLMs
+	if len(gaps) == 0 && cap(gaps) > 0 {
+		st.q.ITLMs = nil // no itl_ms key (an empty array has no room)
+	}
+	st.check.Add(&st.q)
+	st.fold.Add(&st.q)
+	st.q.ITLMs = gaps
+	return true
+}
+
+// field decodes a value of the file or of its run into its field, as
+// encoding/json decodes it within its object.
+func (st *streamer[F]) field(n *node, f field, raw []byte) bool {
+	v := reflect.ValueOf(&st.file).Elem()
+	if n == resultsSchema.run {
+		v = reflect.ValueOf(&st.run).Elem()
+	}
+	return json.Unmarshal(raw, v.Field(f.index).Addr().Interface()) == nil
+}
+
+func (st *streamer[F]) endRun() bool {
+	st.runs, st.checks, st.folds = append(st.runs, st.run), append(st.checks, st.check), append(st.folds, st.fold)
+	return true
+}
+
+// result is the file without its requests, once the scan has passed.
+func (st *streamer[F]) result() *results.File {
+	f := st.file
+	f.Runs = st.runs
+	return &f
+}
+
+// positionInFile is the line and column of an offset in the file at path
+// (read again up to it: an error's position).
+func positionInFile(path string) func(int64) (int, int) {
+	return func(off int64) (int, int) {
+		fh, err := os.Open(path)
+		if err != nil {
+			return 0, 0
+		}
+		defer fh.Close()
+		line, col := 1, 1
+		r, buf := io.LimitReader(fh, off), make([]byte, 64<<10)
+		for {
+			n, err := r.Read(buf)
+			if i := bytes.LastIndexByte(buf[:n], '\n'); i >= 0 {
+				line, col = line+bytes.Count(buf[:n], []byte("\n")), n-i
+			} else {
+				col += n
 			}
-			continue
-		case strings.EqualFold(key, big):
-			return false
-		}
-		var value json.RawMessage
-		if s.dec.Decode(&value) != nil {
-			return false
-		}
-		if rest.Len() > 1 {
-			rest.WriteByte(',')
-		}
-		k, _ := json.Marshal(key)
-		rest.Write(k)
-		rest.WriteByte(':')
-		rest.Write(value)
-	}
-	rest.WriteByte('}')
-	return s.delim('}') && json.Unmarshal(rest.Bytes(), v) == nil
-}
-
-// array reads an array, each element with elem; null is no element.
-func (s *streamer[F]) array(elem func() bool) bool {
-	t, err := s.dec.Token()
-	if err == nil && t == nil {
-		return true
-	}
-	if d, ok := t.(json.Delim); err != nil || !ok || d != '[' {
-		return false
-	}
-	for s.dec.More() {
-		if !elem() {
-			return false
+			if err != nil {
+				return line, col
+			}
 		}
 	}
-	return s.delim(']')
-}
-
-func (s *streamer[F]) delim(want json.Delim) bool {
-	t, err := s.dec.Token()
-	d, ok := t.(json.Delim)
-	return err == nil && ok && d == want
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -86,8 +87,8 @@ func TestStreamAgreesWithRead(t *testing.T) {
 			if err := Write(path, f); err != nil {
 				t.Fatal(err)
 			}
-			if _, _, ok := streamRegular(path, newKept); !ok {
-				t.Fatal("the file was left to Read")
+			if _, _, err, done := streamRegular(path, newKept); !done || err != nil {
+				t.Fatalf("the file was left to Read (%v)", err)
 			}
 			agree(t, path)
 		})
@@ -128,37 +129,31 @@ func agree(t *testing.T, path string) {
 
 // TestStreamOddButValidFiles: hand-written files Read accepts — keys in
 // any order, unknown keys, keys in other cases or escaped, white space —
-// are accepted alike, in the single pass where it decodes them the same,
-// else through Read.
+// are accepted alike, in the single pass.
 func TestStreamOddButValidFiles(t *testing.T) {
 	t.Parallel()
 	const req = `{"ok": true, "ttft_ms": 1, "total_ms": 2, "itl_ms": [1, 2]}`
 	const head = `"schema": "latgate/results/v1", "metrics_version": 2`
 	dir := t.TempDir()
-	for _, tt := range []struct {
-		name, body string
-		onePass    bool
-	}{
-		{"requests before the keys", `{"runs": [{"requests": [` + req + `], "variant": "head", "scenario": "s", "endpoint": "e"}], ` + head + `}`, true},
-		{"unknown keys", `{` + head + `, "later": {"runs": 1}, "runs": [{"scenario": "s", "endpoint": "e", "x": [1], "requests": [` + req + `]}]}`, true},
-		{"keys in another case", `{` + head + `, "RUNS": [{"Scenario": "s", "ENDPOINT": "e", "requests": [{"OK": true, "TTFT_ms": 1, "total_ms": 2}]}]}`, false},
-		{"requests in another case", `{` + head + `, "runs": [{"scenario": "s", "endpoint": "e", "Requests": [` + req + `]}]}`, false},
-		{"escaped key", `{` + head + `, "run\u0073": [{"scenario": "s", "endpoint": "e", "requests": [` + req + `]}]}`, true},
-		{"white space", "\n\t{ " + head + " ,\r\n\"runs\" :[ {\"scenario\":\"s\",\"endpoint\":\"e\",\"requests\":[ " + req + " ] } ] }\n\n", true},
-		{"runs twice", `{` + head + `, "runs": [{"scenario": "s", "endpoint": "e", "requests": [` + req + `]}], "runs": [{"scenario": "t", "endpoint": "e", "requests": [` + req + `]}]}`, false},
-		{"requests twice", `{` + head + `, "runs": [{"scenario": "s", "endpoint": "e", "requests": [` + req + `], "requests": [` + req + `, ` + req + `]}]}`, false},
-		{"requests null, incomplete", `{` + head + `, "incomplete": "cut", "runs": [{"scenario": "s", "endpoint": "e", "requests": null}]}`, true},
-		{"itl_ms null", `{` + head + `, "runs": [{"scenario": "s", "endpoint": "e", "requests": [{"ok": false, "itl_ms": null}]}]}`, true},
-		{"duplicate request keys", `{` + head + `, "runs": [{"scenario": "s", "endpoint": "e", "requests": [{"ok": true, "ttft_ms": 1, "total_ms": 2, "ttft_ms": 5}]}]}`, true},
-		{"a browser run's API after its screenshots", `{` + head + `, "runs": [{"scenario": "s", "endpoint": "e", "requests": [` + shotRequest(t) + `], "fingerprint_parts": {"api": "browser"}}]}`, true},
+	for _, tt := range []struct{ name, body string }{
+		{"requests before the keys", `{"runs": [{"requests": [` + req + `], "variant": "head", "scenario": "s", "endpoint": "e"}], ` + head + `}`},
+		{"unknown keys", `{` + head + `, "later": {"runs": 1}, "runs": [{"scenario": "s", "endpoint": "e", "x": [1], "requests": [` + req + `]}]}`},
+		{"keys in another case", `{` + head + `, "RUNS": [{"Scenario": "s", "ENDPOINT": "e", "requests": [{"OK": true, "TTFT_ms": 1, "total_ms": 2}]}]}`},
+		{"requests in another case", `{` + head + `, "runs": [{"scenario": "s", "endpoint": "e", "Requests": [` + req + `]}]}`},
+		{"escaped key", `{` + head + `, "run\u0073": [{"scenario": "s", "endpoint": "e", "requests": [` + req + `]}]}`},
+		{"white space", "\n\t{ " + head + " ,\r\n\"runs\" :[ {\"scenario\":\"s\",\"endpoint\":\"e\",\"requests\":[ " + req + " ] } ] }\n\n"},
+		{"requests null, incomplete", `{` + head + `, "incomplete": "cut", "runs": [{"scenario": "s", "endpoint": "e", "requests": null}]}`},
+		{"itl_ms null", `{` + head + `, "runs": [{"scenario": "s", "endpoint": "e", "requests": [{"ok": false, "itl_ms": null}]}]}`},
+		{"a browser run's API after its screenshots", `{` + head + `, "runs": [{"scenario": "s", "endpoint": "e", "requests": [` + shotRequest(t) + `], "fingerprint_parts": {"api": "browser"}}]}`},
+		{"a request null", `{` + head + `, "runs": [{"scenario": "s", "endpoint": "e", "requests": [null, ` + req + `]}]}`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			path := filepath.Join(dir, strings.ReplaceAll(tt.name, " ", "-")+".json")
 			if err := os.WriteFile(path, []byte(tt.body), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			if _, _, ok := streamRegular(path, newKept); ok != tt.onePass {
-				t.Errorf("decoded in one pass: %v, want %v", ok, tt.onePass)
+			if _, _, err, done := streamRegular(path, newKept); !done || err != nil {
+				t.Errorf("left to Read (%v)", err)
 			}
 			agree(t, path)
 		})
@@ -180,7 +175,9 @@ func shotRequest(t *testing.T) string {
 }
 
 // TestStreamRefusesWhatReadRefuses: a malformed or hostile file gets
-// Read's error, word for word.
+// Read's error, word for word, in its single pass (a "runs" given twice
+// was read twice, streamed then read whole): only a file that is not JSON
+// is left to Read, whose encoding/json says where.
 func TestStreamRefusesWhatReadRefuses(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -224,6 +221,13 @@ func TestStreamRefusesWhatReadRefuses(t *testing.T) {
 		"bad variant":               head + `"variant": "left", "requests": [{}]}]}`,
 		"no scenario":               `{"schema": "latgate/results/v1", "metrics_version": 2, "runs": [{"endpoint": "e", "requests": [{}]}]}`,
 		"run not object":            `{"schema": "latgate/results/v1", "metrics_version": 2, "runs": [null]}`,
+		"runs twice":                head + `"requests": [{}]}], "runs": [{"scenario": "t", "endpoint": "e", "requests": [{}]}]}`,
+		"runs in another case":      head + `"requests": [{}]}], "RUNS": [{"scenario": "t", "endpoint": "e", "requests": [{}]}]}`,
+		"requests twice":            head + `"requests": [{}], "requests": [{}, {}]}]}`,
+		"a request's key twice":     head + `"requests": [{"ok": true, "ttft_ms": 1, "total_ms": 2, "ttft_ms": 5}]}]}`,
+		"a map's key twice":         head + `"fingerprint_parts": {"api": "browser", "api": "chat"}, "requests": [{}]}]}`,
+		"requests of numbers":       head + `"requests": [0, 0, 0]}]}`,
+		"a time not a time":         strings.Replace(text, `"created_at":"`, `"created_at":"x`, 1),
 		"number too large":          strings.Replace(text, `"ttft_ms":120.5`, `"ttft_ms":1e400`, 1),
 		"deep":                      head + `"x": ` + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + `, "requests": [{}]}]}`,
 		"screenshots on a chat run": head + `"requests": [{}, ` + shotRequest(t) + `], "fingerprint_parts": {"api": "realtime"}}]}`,
@@ -245,18 +249,22 @@ func TestStreamRefusesWhatReadRefuses(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	notJSON := []string{"empty", "truncated", "two documents", "trailing garbage", "syntax", "late syntax", "missing", "folder", "device", "huge"}
 	for name, path := range paths {
 		_, want := Read(path)
 		_, _, got := Stream(path, newKept)
 		if want == nil || got == nil || got.Error() != want.Error() {
 			t.Errorf("%s: Stream: %v\nRead: %v", name, got, want)
 		}
+		if _, _, _, done := streamRegular(path, newKept); done == slices.Contains(notJSON, name) {
+			t.Errorf("%s: decided in the single pass: %v", name, done)
+		}
 	}
 }
 
-// FuzzStream: whatever the bytes, the single pass accepts only what Read
-// accepts, with the same runs and requests (what it does not accept, Read
-// reads, with its own errors).
+// FuzzStream: whatever the bytes, the single pass accepts what Read
+// accepts, with the same runs and requests, and refuses the rest with
+// Read's words, or leaves it to Read (JSON that is not).
 func FuzzStream(f *testing.F) {
 	for _, file := range streamFiles() {
 		b, err := json.Marshal(file)
@@ -267,13 +275,17 @@ func FuzzStream(f *testing.F) {
 	}
 	f.Add([]byte(`{"schema": "latgate/results/v1", "metrics_version": 2, "RUNS": [{"scenario": "s", "endpoint": "e", "requests": [{}]}]}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
-		got, folds, ok := streamFrom(bytes.NewReader(b), newKept)
+		got, folds, serr, done := streamFrom("f.json", bytes.NewReader(b), int64(len(b)), positionIn(b), newKept)
 		full, err := Decode("f.json", b)
 		switch {
-		case !ok:
+		case !done && err == nil:
+			t.Fatal("the single pass left to Read a file Read accepts")
+		case !done:
 			return
+		case (serr == nil) != (err == nil) || err != nil && serr.Error() != err.Error():
+			t.Fatalf("the single pass: %v\nRead: %v", serr, err)
 		case err != nil:
-			t.Fatalf("the single pass accepts what Read refuses: %v", err)
+			return
 		}
 		for i := range full.Runs {
 			if want := full.Runs[i].Requests; len(want) > 0 && !reflect.DeepEqual(folds[i].requests, want) {

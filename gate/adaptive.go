@@ -247,7 +247,7 @@ func (a *adaptiveRun) done(gi int) {
 		st.last.Check = &re
 	}
 	fmt.Fprintf(a.log, "latgate: %s @ %s: stopped at %s of %d requests%s: %s\n", pl.scenario.Name, pl.endpoint.Name,
-		stopCount(r), pl.scenario.Requests, perSide, report.LookText(st.last, a.th))
+		stopCount(r), pl.scenario.Requests, perSide, a.lookStop(*st))
 }
 
 // cut says where the groups that a stop of the whole run cut short of max
@@ -318,7 +318,7 @@ func (a *adaptiveRun) record(gi int, run *results.Run) {
 	run.StoppedAt, run.Stop = len(run.Requests), vocab.MaxReached
 	switch {
 	case st.at > 0:
-		run.Stop, run.StopReason = vocab.Decided, report.LookText(st.last, a.th)
+		run.Stop, run.StopReason = vocab.Decided, a.lookStop(st)
 	case st.unable != "":
 		run.StopReason = "max reached: " + st.unable
 	case st.last.Check != nil:
@@ -326,4 +326,12 @@ func (a *adaptiveRun) record(gi int, run *results.Run) {
 	default:
 		run.StopReason = "max reached"
 	}
+}
+
+// lookStop is what decided a group at a look, and where: "at the look at
+// 500 per side, every check was within 10% (or not testable at max)". The
+// requests in flight at the stop come in after it, so the comparison of
+// everything measured can differ a little from the look's.
+func (a *adaptiveRun) lookStop(st stopState) string {
+	return fmt.Sprintf("at the look at %d, %s", st.at, report.LookText(st.last, a.th))
 }

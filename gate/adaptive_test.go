@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -87,10 +88,10 @@ func TestAdaptiveGateAgainstTheSimulator(t *testing.T) {
 		run := cur.Runs[0]
 		// Looks is the design's plan (40, 80, … 200), not how many were taken.
 		// Stopped at what it measured: the look's requests and those in flight.
-		if run.Looks != 5 || run.StoppedAt >= 200 || run.StopReason != "every check within 10% (or not testable at max)" || len(run.Requests) != run.StoppedAt {
+		if run.Looks != 5 || run.StoppedAt >= 200 || !regexp.MustCompile(`^at the look at (40|80|120|160), every check was within 10% \(or not testable at max\)$`).MatchString(run.StopReason) || len(run.Requests) != run.StoppedAt {
 			t.Errorf("unchanged: %d requests, stopped at %d (%q), looks %d; want a pass well before 200", len(run.Requests), run.StoppedAt, run.StopReason, run.Looks)
 		}
-		if want := fmt.Sprintf("chat @ e: stopped at %d of 200 requests: every check within 10%% (or not testable at max)", run.StoppedAt); !strings.Contains(out, want) {
+		if want := fmt.Sprintf("chat @ e: stopped at %d of 200 requests: %s", run.StoppedAt, run.StopReason); !strings.Contains(out, want) {
 			t.Errorf("progress output does not say where it stopped:\n%s", out)
 		}
 		t.Logf("unchanged: %d requests, stopped at %d: %s", len(run.Requests), run.StoppedAt, run.StopReason)
@@ -107,7 +108,7 @@ func TestAdaptiveGateAgainstTheSimulator(t *testing.T) {
 		cur, res, _ = gate(0.3, 3)
 		run = cur.Runs[0]
 		t.Logf("30%% slower: %d requests, stopped at %d: %s", len(run.Requests), run.StoppedAt, run.StopReason)
-		if res.Verdict != "fail" || !strings.HasPrefix(run.StopReason, "regression") || run.StoppedAt >= 200 {
+		if res.Verdict != "fail" || !strings.Contains(run.StopReason, ", regression (") || run.StoppedAt >= 200 {
 			t.Errorf("30%% slower: verdict %s, stopped at %d (%q); want a regression caught before max", res.Verdict, run.StoppedAt, run.StopReason)
 		}
 	})
@@ -130,7 +131,7 @@ func TestAdaptiveAB(t *testing.T) {
 		verdict  vocab.Verdict
 		reason   string
 	}{
-		{"A/A stops with a pass", 0, "pass", "every check within 10%"},
+		{"A/A stops with a pass", 0, "pass", "every check was within 10%"},
 		{"a 30% slower head is caught", 0.3, "fail", "regression"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
@@ -146,7 +147,7 @@ func TestAdaptiveAB(t *testing.T) {
 					t.Fatalf("%d runs, want base and head", len(f.Runs))
 				}
 				b, h := f.Runs[0], f.Runs[1]
-				if len(b.Requests) != len(h.Requests) || b.StoppedAt != h.StoppedAt || h.StoppedAt != len(h.Requests) || h.StoppedAt >= 200 || !strings.HasPrefix(h.StopReason, tt.reason) || h.Looks != 5 {
+				if len(b.Requests) != len(h.Requests) || b.StoppedAt != h.StoppedAt || h.StoppedAt != len(h.Requests) || h.StoppedAt >= 200 || !strings.HasPrefix(h.StopReason, "at the look at ") || !strings.Contains(h.StopReason, tt.reason) || h.Looks != 5 {
 					t.Errorf("base %d, head %d requests, stopped at %d/%d (%q), looks %d; want balanced variants stopped before 200 with %q",
 						len(b.Requests), len(h.Requests), b.StoppedAt, h.StoppedAt, h.StopReason, h.Looks, tt.reason)
 				}

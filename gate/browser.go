@@ -17,6 +17,11 @@ import (
 	"github.com/latgate/latgate/vocab"
 )
 
+// AbortBrowsers kills every browser a run started and removes its
+// temporary folders at once: for a process about to exit without its
+// cleanup (a second signal, a stop past its grace).
+func AbortBrowsers() { browser.Abort() }
+
 // pageOf is how the probe drives an endpoint's chat page (api browser);
 // nil for an endpoint that is no page.
 func pageOf(ep suite.Endpoint) *browser.Options {

@@ -83,11 +83,14 @@ var capConditions = []capCondition{
 }
 
 // capSLOs are the calibration's SLOs: one the full batch holds with room
-// (8 users: ttft p95 about 210 ms; a ninth waits), and one at the full
-// batch's own p95, where level 8 is as likely to hold as not.
+// (8 users: ttft p95 about 210 ms; a ninth waits), one at the full batch's
+// own p95, where level 8 is as likely to hold as not, and one a user who
+// waits for one answer (about 420 ms) still keeps, where the throughput
+// that stops rising is what tells the servers apart (the README's case).
 var capSLOs = []struct{ name, slo string }{
 	{"ttft p95 ≤ 300 ms", "{ttft: {p95: 300ms}}"},
 	{"ttft p95 ≤ 210 ms (at the edge)", "{ttft: {p95: 210ms}}"},
+	{"ttft p95 ≤ 1000 ms (saturation decides)", "{ttft: {p95: 1000ms}}"},
 }
 
 // TestCalibrationCapacity measures the capacity regression of latgate ab

@@ -59,9 +59,10 @@ func levelsOf(f *results.File) []float64 {
 
 // TestCapacitySearchOnVirtualTime: on 8 slots at ttft p95 ≤ 200 ms, the
 // search through the whole pipeline brackets 1–16, bisects 12, 10, 9 and
-// finds 8 exactly; each level is a run labelled with its load, the file
-// validates against its schema and the search is decided again from it
-// the same way.
+// finds 8 exactly, 9 saturated against it (the throughput flat), then
+// measures 7 to judge 8 against the level a step below it; each level is
+// a run labelled with its load, the file validates against its schema and
+// the search is decided again from it the same way.
 func TestCapacitySearchOnVirtualTime(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
@@ -72,7 +73,7 @@ func TestCapacitySearchOnVirtualTime(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got, want := levelsOf(f), []float64{1, 2, 4, 8, 16, 12, 10, 9}; !slices.Equal(got, want) {
+		if got, want := levelsOf(f), []float64{1, 2, 4, 8, 16, 12, 10, 9, 7}; !slices.Equal(got, want) {
 			t.Fatalf("levels %v, want %v\n%s", got, want, log.String())
 		}
 		rec := f.Capacity[0]
@@ -89,7 +90,7 @@ func TestCapacitySearchOnVirtualTime(t *testing.T) {
 			}
 		}
 		if !strings.Contains(log.String(), "latgate: capacity of chat @ e: holds 8 users at TTFT p95 ≤ 200 ms (8 to 8); goodput ") ||
-			!strings.Contains(log.String(), "; above: 9 users: TTFT p95 ") {
+			!strings.Contains(log.String(), "; above: 9 users: saturated, 17.1 requests/s against 17 at 8 users: throughput rose less than a quarter of the added load;") {
 			t.Errorf("progress output:\n%s", log.String())
 		}
 		b, err := json.Marshal(f)
@@ -113,7 +114,7 @@ func TestCapacitySearchOnVirtualTime(t *testing.T) {
 			t.Fatal(err)
 		}
 		again, err := capacity.Replay(f, rec)
-		if err != nil || again.Capacity != 8 || len(again.Levels) != 8 {
+		if err != nil || again.Capacity != 8 || len(again.Levels) != 9 {
 			t.Fatalf("replayed: %v, %v", again.Capacity, err)
 		}
 		t.Logf("%s", log.String())
@@ -225,8 +226,10 @@ func TestCapacityNeedsItsRequests(t *testing.T) {
 	var hits int
 	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { hits++ }))
 	defer srv.Close()
-	// 1–1024: eleven doublings, then nine halvings of 512–1024: 20 levels
-	// of 61 requests.
+	// 1–1024: eleven doublings, then nine halvings of 512–1024, the level
+	// below 512, and, were 512 saturated against it, a bisection of
+	// 257–510 and the level below where it ends (10): 30 levels of 61
+	// requests.
 	text := "endpoints:\n  - {name: e, base_url: " + srv.URL + "/v1, model: m}\n" +
 		"scenarios:\n  - {name: chat, prompt: hi, capacity: {vary: concurrency, from: 1, to: 1024, slo: {ttft: {p95: 200ms}}}}\n"
 	cfg, err := suite.Parse("c.yaml", []byte(text), suite.Options{})
@@ -234,7 +237,7 @@ func TestCapacityNeedsItsRequests(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = Measure(context.Background(), cfg, MeasureOptions{})
-	if KindOf(err) != BadInput || hits > 0 || !strings.Contains(fmt.Sprint(err), "the suite plans 1220 requests (warmup included, and the most its capacity search may need) but limits.max_requests is 1000") {
+	if KindOf(err) != BadInput || hits > 0 || !strings.Contains(fmt.Sprint(err), "the suite plans 1830 requests (warmup included, and the most its capacity search may need) but limits.max_requests is 1000") {
 		t.Fatalf("error %v after %d requests", err, hits)
 	}
 }
@@ -287,7 +290,7 @@ func TestCapacityAB(t *testing.T) {
 			t.Errorf("verdict %s:\n%s", verdict, text)
 		}
 		_, verdict, text = abCapacity(t, 8, 8)
-		if verdict != "pass" || text != "pass: chat @ e holds 8 users at TTFT p95 ≤ 200 ms (8 to 8); base 8 (8 to 8): +0.0%, no change beyond 10%" {
+		if verdict != "pass" || text != "pass: chat @ e holds 8 users at TTFT p95 ≤ 200 ms (8 to 8); base 8 (8 to 8): +0.0%, no change beyond 10% with confidence" {
 			t.Errorf("A/A: verdict %s:\n%s", verdict, text)
 		}
 	})
@@ -363,6 +366,14 @@ func TestMergeShards(t *testing.T) {
 		wg.Wait()
 		if err := errors.Join(errs...); err != nil {
 			t.Fatal(err)
+		}
+		ids := map[string]bool{}
+		for _, p := range paths { // each leg's measurement has an ID of its own, and when it started
+			f, err := fileio.Read(p)
+			if err != nil || len(f.ID) != 32 || ids[f.ID] || f.StartedAt == nil || f.StartedAt.After(f.CreatedAt.Add(time.Second)) {
+				t.Fatalf("%s: %v, id %q, started %v, created %v", p, err, f.ID, f.StartedAt, f.CreatedAt)
+			}
+			ids[f.ID] = true
 		}
 		out := filepath.Join(dir, "all.json")
 		m, err := MergeFiles(paths, out, true)

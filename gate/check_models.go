@@ -11,6 +11,7 @@ import (
 
 	"github.com/latgate/latgate/apis"
 	"github.com/latgate/latgate/internal/didyoumean"
+	"github.com/latgate/latgate/internal/redact"
 	"github.com/latgate/latgate/suite"
 	"github.com/latgate/latgate/vocab"
 )
@@ -98,7 +99,10 @@ func listed(list []string) string {
 	const most = 10
 	quoted := make([]string, 0, most)
 	for _, m := range list[:min(len(list), most)] {
-		quoted = append(quoted, fmt.Sprintf("%q", clipWords(m, 80)))
+		// Marked where cut (redact.Cut): a server's name is hidden after
+		// (the diagnosis is), and the piece of a key the cut leaves
+		// before the mark with it.
+		quoted = append(quoted, fmt.Sprintf("%q", redact.Cut(m, 80)))
 	}
 	s := strings.Join(quoted, ", ")
 	if len(list) > most {

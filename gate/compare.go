@@ -235,13 +235,9 @@ func MergeFiles(paths []string, out string, shards bool) (*results.File, error) 
 	if err := fileio.CheckOutput(out, fileio.Results, paths...); err != nil {
 		return nil, BadInputf("-o: %v", err)
 	}
-	var files []*results.File
-	for _, p := range paths {
-		f, err := fileio.Read(p)
-		if err != nil {
-			return nil, AsBadInput(err)
-		}
-		files = append(files, f)
+	files, err := fileio.ReadAll(paths) // together within what one file may hold
+	if err != nil {
+		return nil, AsBadInput(err)
 	}
 	merge := results.Merge
 	if shards {

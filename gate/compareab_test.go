@@ -78,8 +78,14 @@ func TestABAcrossTwoHostsReusesConnections(t *testing.T) {
 				cold++
 			}
 		}
-		if cold > 0 {
-			t.Errorf("%s: %d of %d measured requests opened a new connection, want 0 (warmup opened it)", run.Variant, cold, len(run.Requests))
+		// The defect opened one at every switch of host (4 or more of 20
+		// with blocks of 4). Go's transport puts a connection whose body
+		// was read back in its idle pool from a goroutine of its own, so
+		// on a loaded machine the next request can sometimes start first
+		// and dial: one such race was seen in a full run at a load average
+		// of 30 on 2 cores (0 in 5 runs alone at 32).
+		if cold > 1 {
+			t.Errorf("%s: %d of %d measured requests opened a new connection, want at most 1 (warmup opened it)", run.Variant, cold, len(run.Requests))
 		}
 	}
 }

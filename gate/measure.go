@@ -260,6 +260,10 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 		},
 		Measuring: scrapes.measuring,
 	}
+	m.start = time.Now().UTC()
+	if opt.Now != nil {
+		m.start = opt.Now().UTC()
+	}
 	res := r.Run(ctx, m.groups)
 	res = m.searchAll(ctx, r, res, sink, *th, cfg, baseCfg, opt.Progress)
 	prog.done()
@@ -289,6 +293,8 @@ type measurement struct {
 	searches []searchPlan
 	records  []results.Search
 	cut      string
+	// start is when the run began to measure (the file's started_at).
+	start time.Time
 }
 
 // planMeasure plans every (endpoint, scenario) of the suite (matched with
@@ -409,9 +415,10 @@ func (m *measurement) assemble(res probe.Result, sink *sink, adaptive *adaptiveR
 	if now == nil {
 		now = time.Now
 	}
+	start := m.start.Truncate(time.Millisecond)
 	f := &results.File{
 		Schema: results.Schema, MetricsVersion: results.MetricsVersion, ToolVersion: opt.ToolVersion,
-		CreatedAt: now().UTC().Truncate(time.Second), Source: opt.Source,
+		CreatedAt: now().UTC().Truncate(time.Second), ID: results.NewID(), StartedAt: &start, Source: opt.Source,
 	}
 	adaptive.cut(res.Cause, stopText(res))
 	cut := cutShort(res)

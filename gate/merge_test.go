@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -79,10 +80,50 @@ func TestMergeOneLegOnce(t *testing.T) {
 	}
 }
 
+// TestMergeKnowsALeg: merge --shards refuses a leg given twice whatever
+// became of its copy — a TTFT moved by a microsecond's thousandth, its
+// requests reordered, a request added — and merges the distinct legs of a
+// matrix, whose file has no measurement ID of its own. The audit's legs
+// (4 requests, TTFT 103 to 130 ms): each copy merged as a second leg,
+// "shards 2" of 8 requests, 4 of them distinct.
+func TestMergeKnowsALeg(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	leg := func(ttfts ...float64) *results.File {
+		f := mergeLeg("e", 0)
+		f.Runs[0].Requests = nil
+		for _, ttft := range ttfts {
+			ttft, total := ttft, ttft+100
+			f.Runs[0].Requests = append(f.Runs[0].Requests, results.Request{OK: true, Status: 200, TTFTMs: &ttft, TotalMs: &total, ITLMs: []float64{}})
+		}
+		f.Runs[0].Config.Requests, f.Capacity[0].RequestsPerLevel = len(ttfts), len(ttfts)
+		return f
+	}
+	a := leg(103, 110, 120, 130)
+	tweaked, reordered, plus := leg(103.000001, 110, 120, 130), leg(130, 120, 110, 103), leg(103, 110, 120, 130, 140)
+	plus.Runs[0].Config.Requests, plus.Capacity[0].RequestsPerLevel = 4, 4 // the same suite, a request more
+	p := writeFiles(t, dir, map[string]any{"a.json": a, "tweaked.json": tweaked, "reordered.json": reordered, "plus.json": plus,
+		"b.json": leg(101, 111, 121, 131), "c.json": leg(102, 112, 122, 132), "d.json": leg(104, 114, 124, 134)})
+	out := filepath.Join(dir, "all.json")
+	m, err := MergeFiles([]string{p["a.json"], p["b.json"], p["c.json"], p["d.json"]}, out, true)
+	if err != nil || m.Runs[0].Shards != 4 || len(m.Runs[0].Requests) != 16 {
+		t.Fatalf("four legs: %v", err)
+	}
+	if back, err := fileio.Read(out); err != nil || back.ID != "" || back.StartedAt != nil {
+		t.Errorf("the merged file: %v, id %q", err, back.ID)
+	}
+	for _, copied := range []string{"tweaked.json", "reordered.json", "plus.json"} {
+		_, err := MergeFiles([]string{p["a.json"], p[copied]}, out, true)
+		if want := p["a.json"] + " and " + p[copied] + " are the same leg"; KindOf(err) != BadInput || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want bad input %q", copied, err, want)
+		}
+	}
+}
+
 // TestMergeWritesWhatItReads: merge never writes a file its own read
 // refuses: files each within a file's bounds, merged beyond them (their
-// objects, their cost), are refused as bad input and nothing is written.
-// Both were written before, and read back refused.
+// runs too dense to read, their cost), are refused as bad input and
+// nothing is written. Both were written before, and read back refused.
 func TestMergeWritesWhatItReads(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -92,13 +133,20 @@ func TestMergeWritesWhatItReads(t *testing.T) {
 		f.Runs[0].CostUSD, f.CostUSD = &usd, &usd
 		return f
 	}
-	braces := func(endpoint string, ttft float64) *results.File {
+	// Runs of one request, 33 KiB each once read (docs/performance.md):
+	// 1,500 of them fit a file, 3,000 are too dense for one.
+	dense := func(endpoint string, ttft float64) *results.File {
 		f := mergeLeg(endpoint, ttft)
-		f.Runs[0].Requests[0].Error = strings.Repeat("{", fileio.MaxObjects*2/3)
+		f.Capacity, f.Runs[0].Level = nil, nil
+		for i := range 1499 {
+			r := f.Runs[0]
+			r.Scenario = fmt.Sprint("s", i)
+			f.Runs = append(f.Runs, r)
+		}
 		return f
 	}
 	p := writeFiles(t, dir, map[string]any{"us.json": costly("us", 101), "eu.json": costly("eu", 102), "leg1.json": costly("e", 101), "leg2.json": costly("e", 102),
-		"big-us.json": braces("us", 101), "big-eu.json": braces("eu", 102)})
+		"big-us.json": dense("us", 101), "big-eu.json": dense("eu", 102)})
 	for _, c := range []struct {
 		name   string
 		paths  []string
@@ -107,7 +155,7 @@ func TestMergeWritesWhatItReads(t *testing.T) {
 	}{
 		{"regions' cost", []string{p["us.json"], p["eu.json"]}, false, "cost_usd is 1.2e+06: a cost is from $0 to $1e+06"},
 		{"legs' cost", []string{p["leg1.json"], p["leg2.json"]}, true, "cost_usd is 1.2e+06"},
-		{"regions' objects", []string{p["big-us.json"], p["big-eu.json"]}, false, "more than the 3000000 JSON objects"},
+		{"regions' runs", []string{p["big-us.json"], p["big-eu.json"]}, false, "too dense to read"},
 	} {
 		out := filepath.Join(dir, "all.json")
 		_, err := MergeFiles(c.paths, out, c.shards)

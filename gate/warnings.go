@@ -2,6 +2,7 @@ package gate
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/latgate/latgate/report"
 	"github.com/latgate/latgate/results"
@@ -53,6 +54,8 @@ func runWarnings(f *results.File, ds report.Digests) []string {
 // why, and the lanes a scenario was measured on.
 func RunPlan(f *results.File) []string {
 	var p []string
+	lanes := map[int][]string{} // lanes → the scenarios measured on them
+	var order []int
 	for i := range f.Runs {
 		r := &f.Runs[i]
 		if r.Variant == vocab.Base {
@@ -66,11 +69,33 @@ func RunPlan(f *results.File) []string {
 		default:
 			p = append(p, fmt.Sprintf("%s: adaptive: measured all %d requests per side: %s", name, r.Config.Requests, report.EscapeName(r.StopReason)))
 		}
-		if r.Config.Lanes > 1 {
-			p = append(p, fmt.Sprintf("%s: measured on %d lanes, %d copies of the scenario's load at once: latencies and budgets are those at that load (a self-hosted engine answers slower under load; in ab both variants meet it alike)", name, r.Config.Lanes, r.Config.Lanes))
+		if k := r.Config.Lanes; k > 1 {
+			if _, ok := lanes[k]; !ok {
+				order = append(order, k)
+			}
+			lanes[k] = append(lanes[k], name)
 		}
 	}
+	for _, k := range order {
+		who := "every scenario"
+		if len(order) > 1 || len(lanes[k]) < headRuns(f) {
+			who = strings.Join(lanes[k], ", ")
+		}
+		p = append(p, fmt.Sprintf("%s: measured on %d lanes, %d copies of the scenario's load at once: latencies and budgets are those at that load (a self-hosted engine answers slower under load; in ab both variants meet it alike)", who, k, k))
+	}
 	return p
+}
+
+// headRuns counts the runs RunPlan speaks of: every run but a base
+// variant's.
+func headRuns(f *results.File) int {
+	n := 0
+	for i := range f.Runs {
+		if f.Runs[i].Variant != vocab.Base {
+			n++
+		}
+	}
+	return n
 }
 
 // serverWarnings are what a run's server said that latgate could not use:

@@ -64,9 +64,23 @@ func TestRunPlan(t *testing.T) {
 	r := results.Run{Scenario: "s", Endpoint: "e", Config: results.RunConfig{Requests: 80, Lanes: 32}, RequestsMin: 40, StoppedAt: 40, Stop: vocab.Decided, StopReason: "regression (ttft p50 +50.0%)"}
 	all := r
 	all.StoppedAt, all.Stop, all.StopReason = 80, vocab.MaxReached, "max reached"
+	other := all
+	other.Scenario, other.Config.Lanes = "t", 8
 	got := RunPlan(&results.File{Runs: []results.Run{r, all}})
-	want := []string{"s @ e: adaptive: stopped at 40 of 80 requests per side: regression (ttft p50 +50.0%)", "s @ e: measured on 32 lanes",
-		"s @ e: adaptive: measured all 80 requests per side: max reached", "s @ e: measured on 32 lanes"}
+	// The lanes said once for the scenarios that share them.
+	want := []string{"s @ e: adaptive: stopped at 40 of 80 requests per side: regression (ttft p50 +50.0%)",
+		"s @ e: adaptive: measured all 80 requests per side: max reached", "every scenario: measured on 32 lanes"}
+	if len(got) != len(want) {
+		t.Fatalf("got %q", got)
+	}
+	for i := range want {
+		if !strings.HasPrefix(got[i], want[i]) {
+			t.Errorf("got %q, want %q…", got[i], want[i])
+		}
+	}
+	got = RunPlan(&results.File{Runs: []results.Run{r, other}})
+	want = []string{"s @ e: adaptive: stopped at 40 of 80 requests per side: regression (ttft p50 +50.0%)",
+		"t @ e: adaptive: measured all 80 requests per side: max reached", "s @ e: measured on 32 lanes", "t @ e: measured on 8 lanes"}
 	if len(got) != len(want) {
 		t.Fatalf("got %q", got)
 	}

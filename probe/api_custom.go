@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/latgate/latgate/apis"
+
+	"github.com/latgate/latgate/internal/redact"
 )
 
 // Custom is the team's own streaming endpoint, read by its StreamSpec.
@@ -114,7 +116,7 @@ func (d *customDecoder) decode(f frame) (event, error) {
 	d.count(v, data)
 	if x, ok := pointer(v, d.spec.Error); ok && truthy(x) {
 		if s, ok := x.(string); ok {
-			e.err = clip(s, 300)
+			e.err = bound(s)
 		} else {
 			b, _ := json.Marshal(x)
 			e.err = errorText(b, b)
@@ -193,7 +195,7 @@ func pointerString(v any, ptr string) (string, bool) {
 
 // hint says why a stream had no output, when the text pointer never
 // matched any event.
-func (d *customDecoder) hint() string {
+func (d *customDecoder) hint(hide *redact.Set) string {
 	if d.matched || d.events == 0 {
 		return ""
 	}
@@ -203,7 +205,7 @@ func (d *customDecoder) hint() string {
 			top = s
 		}
 	}
-	return fmt.Sprintf("stream.text %s matched no event; the most frequent kind of event (%d of %d) was: %s", d.spec.Text, top.n, d.events, top.example)
+	return fmt.Sprintf("stream.text %s matched no event; the most frequent kind of event (%d of %d) was: %s", d.spec.Text, top.n, d.events, hide.Clip(top.example, 200))
 }
 
 // count tallies an event by its shape: its keys, and its type when the
@@ -228,7 +230,9 @@ func (d *customDecoder) count(v any, data []byte) {
 	if s, ok := d.shapes[key]; ok {
 		s.n++
 	} else if len(d.shapes) < 64 {
-		d.shapes[key] = &shape{n: 1, example: clip(string(data), 200)}
+		// Cut where no message shows it (the hint shows 200 bytes,
+		// once hidden): a cut through a secret here is never shown.
+		d.shapes[key] = &shape{n: 1, example: clip(string(data[:min(len(data), 1<<10+1)]), 1<<10)}
 	}
 }
 

@@ -133,9 +133,9 @@ func geminiError(raw json.RawMessage, whole []byte) string {
 	}
 	if json.Unmarshal(raw, &g) == nil && g.Message != "" {
 		if g.Status != "" {
-			return clip(g.Message+" ["+g.Status+"]", 300)
+			return bound(g.Message) + " [" + bound(g.Status) + "]"
 		}
-		return clip(g.Message, 300)
+		return bound(g.Message)
 	}
 	return errorText(raw, whole)
 }

@@ -589,7 +589,7 @@ func TestMisreadHintShowsTheTextEvents(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if h := d.hint(); !strings.Contains(h, `(2 of 4) was: {"type":"text-delta","delta":"He"}`) {
+	if h := d.hint(nil); !strings.Contains(h, `(2 of 4) was: {"type":"text-delta","delta":"He"}`) {
 		t.Errorf("hint %q", h)
 	}
 	// Reasoning alone (an answer cut by max_tokens) is a proper answer,

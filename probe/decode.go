@@ -1,5 +1,7 @@
 package probe
 
+import "github.com/latgate/latgate/internal/redact"
+
 // decoder turns one wire event into a classified event: which kind of
 // output it carries and how much, token usage, the end of the answer or of
 // the stream, or the provider's error. It does not stamp times or decide
@@ -21,7 +23,8 @@ type wire struct {
 }
 
 // hinter is a decoder that can say why a stream had no output (e.g. a
-// JSON pointer that matched nothing), or "".
+// JSON pointer that matched nothing), or "": what it quotes of the
+// server's events has the secrets of hide hidden before it is cut.
 type hinter interface {
-	hint() string
+	hint(hide *redact.Set) string
 }

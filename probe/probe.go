@@ -18,7 +18,6 @@ package probe
 
 import (
 	"github.com/latgate/latgate/vocab"
-	"unicode/utf8"
 
 	"bytes"
 	"context"
@@ -75,7 +74,10 @@ type Prober struct {
 	ReadingRate float64
 	// Secrets are hidden in every error message, in any of their
 	// encodings (internal/redact); each request's own APIKey always is.
+	// Set it before the first request.
 	Secrets *redact.Set
+	// sets caches, by API key, Secrets with the key (secretsOf).
+	sets sync.Map
 	// Sockets keeps Realtime connections open between requests (api
 	// realtime); nil opens a connection for every request.
 	Sockets *Sockets
@@ -116,10 +118,46 @@ func (s *stallReader) Read(p []byte) (int, error) {
 func (p *Prober) Do(ctx context.Context, req Request) Record {
 	defer p.watch.begin(clock.Or(p.Clock))()
 	if req.Session != nil && !describe(req.API).whole {
-		return p.session(ctx, req)
+		return p.hidden(p.session(ctx, req), req)
 	}
 	rec, _ := p.call(ctx, req)
+	return p.hidden(rec, req)
+}
+
+// hidden is rec with the secrets hidden (secretsOf) in all it keeps of
+// what the server said: its error, cut to MaxError bytes after; what the
+// response looked like; the server's reports not trusted; a session's
+// step errors. Each was hidden where it was made, before any cut (a cut
+// through a secret would keep its first characters); this is the last
+// word, whatever path the record came by.
+func (p *Prober) hidden(rec Record, req Request) Record {
+	hide := p.secretsOf(req)
+	rec.Error = hide.Clip(rec.Error, MaxError)
+	rec.Seen.ContentType = hide.String(rec.Seen.ContentType)
+	rec.Seen.Location, rec.Seen.Redirected = hide.String(rec.Seen.Location), hide.String(rec.Seen.Redirected)
+	for i, why := range rec.Server.Ignored {
+		rec.Server.Ignored[i] = hide.String(why)
+	}
+	if rec.Session != nil {
+		for i := range rec.Session.Steps {
+			st := &rec.Session.Steps[i]
+			st.Error = hide.Clip(st.Error, MaxError)
+			for j, why := range st.Server.Ignored {
+				st.Server.Ignored[j] = hide.String(why)
+			}
+		}
+	}
 	return rec
+}
+
+// secretsOf is the Set of the Prober's Secrets and the request's own key.
+func (p *Prober) secretsOf(req Request) *redact.Set {
+	if s, ok := p.sets.Load(req.APIKey); ok {
+		return s.(*redact.Set)
+	}
+	s := p.Secrets.With(req.APIKey)
+	p.sets.Store(req.APIKey, s)
+	return s
 }
 
 // call sends one request and measures it: its record, and the timeline the
@@ -153,6 +191,7 @@ func (p *Prober) stream(ctx context.Context, req Request) (Record, timeline) {
 	ctx, stallTimer, stop := p.bounds(ctx, clk)
 	defer stop()
 	w := wireOf(req)
+	hide := p.secretsOf(req)
 
 	c := &conn{clk: clk}
 	rec := newRecord()
@@ -160,11 +199,11 @@ func (p *Prober) stream(ctx context.Context, req Request) (Record, timeline) {
 	var server func(measured) ServerTiming // how the server's report is checked, once read
 	hreq, err := p.newRequest(ctx, req, w, c)
 	if err != nil {
-		rec.Error, rec.Failure = p.redact("building request: "+err.Error(), req), vocab.Request
+		rec.Error, rec.Failure = hide.Clip("building request: "+err.Error(), MaxError), vocab.Request
 		return rec, tl
 	}
 	resp, err := p.send(hreq, c)
-	seen := seenOf(hreq, resp, err)
+	seen := seenOf(hreq, resp, err, hide)
 	if err == nil {
 		defer resp.Body.Close()
 		rec.Status = resp.StatusCode
@@ -174,32 +213,31 @@ func (p *Prober) stream(ctx context.Context, req Request) (Record, timeline) {
 		}
 		switch ct := resp.Header.Get("Content-Type"); {
 		case resp.StatusCode < 200 || resp.StatusCode > 299:
-			b, rerr := io.ReadAll(io.LimitReader(body, 64<<10))
+			text, rerr := readText(body, MaxBody)
 			// Hidden before the message is cut from it: a cut through a
 			// secret would keep its first characters.
-			b = []byte(p.hide(string(b), req))
-			rec.Error, rec.Failure = httpErrorMessage(resp, b), vocab.HTTPStatus
-			if rerr != nil && len(b) == 0 {
+			rec.Error, rec.Failure = httpErrorMessage(resp, []byte(hide.String(text)), hide), vocab.HTTPStatus
+			if rerr != nil && text == "" {
 				msg, _ := p.causeMessage(ctx, rerr, "reading error body", 0)
 				rec.Error += " (" + msg + ")"
 			}
 		case w.framing != framingText && strings.Contains(ct, "text/html"):
 			// A web page (an app's, a proxy's login page) where the API's
 			// stream was asked: its title says whose.
-			b, _ := io.ReadAll(io.LimitReader(body, 64<<10))
-			rec.Error = fmt.Sprintf("expected %s, got a web page (Content-Type %q)%s", w.framing.stream(), ct, pageTitle(p.hide(string(b), req)))
+			text, _ := readText(body, MaxBody)
+			rec.Error = fmt.Sprintf("expected %s, got a web page (Content-Type %q)%s", w.framing.stream(), hide.Clip(ct, 100), pageTitle(hide.String(text)))
 			rec.Failure = vocab.Malformed
 		case w.framing == framingSSE && strings.Contains(ct, "json") && !strings.Contains(ct, "event-stream"):
 			ask, misread := askStream, false
 			if f := describe(req.API).jsonInstead; f != nil {
 				ask, misread = f(ct)
 			}
-			rec.Error = fmt.Sprintf("expected an SSE stream (text/event-stream), got Content-Type %q: %s", ct, ask)
+			rec.Error = fmt.Sprintf("expected an SSE stream (text/event-stream), got Content-Type %q: %s", hide.Clip(ct, 100), ask)
 			rec.Failure, rec.misread = vocab.Malformed, misread
 		default:
-			report := serverReport{forms: describe(req.API).serverTiming}
+			report := serverReport{forms: describe(req.API).serverTiming, hide: hide}
 			report.readHeaders(resp.Header)
-			tl = p.read(ctx, body, w, c.since, &report)
+			tl = p.read(ctx, body, w, c.since, &report, hide)
 			if tl.end != Missing && tl.failure == "" {
 				// Read the end of the body so the connection can be
 				// reused (Go's transport reuses only fully read bodies).
@@ -222,28 +260,26 @@ func (p *Prober) stream(ctx context.Context, req Request) (Record, timeline) {
 		// After the stream's checks: what the server said is bounded by
 		// what latgate measured around it.
 		rec.Server = server(measured{ttfb: rec.TTFB, ttft: rec.TTFT, total: rec.Total})
-		for i, why := range rec.Server.Ignored {
-			rec.Server.Ignored[i] = p.redact(why, req) // they quote what the server sent
-		}
 	}
 	if !c.reused {
 		rec.DNS, rec.Connect, rec.TLS = c.dns, c.connect, c.tls
 	}
-	rec.Error, rec.Seen = p.redact(rec.Error, req), seen
+	rec.Error, rec.Seen = hide.Clip(rec.Error, MaxError), seen
 	return rec, tl
 }
 
 // seenOf is what a request saw of its response beyond its metrics: the
-// content type, where a redirect pointed or led, why a connection failed.
-func seenOf(hreq *http.Request, resp *http.Response, err error) Seen {
+// content type, where a redirect pointed or led, why a connection failed;
+// the secrets hidden in them.
+func seenOf(hreq *http.Request, resp *http.Response, err error, hide *redact.Set) Seen {
 	var s Seen
 	if resp != nil {
-		s.ContentType = clip(resp.Header.Get("Content-Type"), 100)
+		s.ContentType = hide.Clip(resp.Header.Get("Content-Type"), 100)
 		if loc, lerr := resp.Location(); lerr == nil && (err != nil || resp.StatusCode/100 == 3) {
-			s.Location = loc.String()
+			s.Location = hide.String(loc.String())
 		}
 		if err == nil && resp.Request != nil && resp.Request.URL.String() != hreq.URL.String() {
-			s.Redirected = resp.Request.URL.String()
+			s.Redirected = hide.String(resp.Request.URL.String())
 		}
 	}
 	if err != nil {
@@ -374,19 +410,21 @@ func (p *Prober) send(hreq *http.Request, c *conn) (*http.Response, error) {
 // read cuts the body into frames and decodes each into an event stamped
 // with its arrival, until the end of the stream, a failure or an error
 // event: the request's timeline. Each event's report of the server's own
-// time goes into report.
-func (p *Prober) read(ctx context.Context, body io.Reader, w wire, since func() time.Duration, report *serverReport) timeline {
-	return p.readFrames(ctx, newFramer(w.framing, body), w, since, report)
+// time goes into report. What the server said that the timeline keeps
+// (its error, a malformed event) has the secrets of hide hidden before it
+// is cut.
+func (p *Prober) read(ctx context.Context, body io.Reader, w wire, since func() time.Duration, report *serverReport, hide *redact.Set) timeline {
+	return p.readFrames(ctx, newFramer(w.framing, body), w, since, report, hide)
 }
 
 // readFrames decodes the frames of fr into the timeline (read's loop, for
 // any framer: a body's, or a WebSocket's messages), and the server's
 // reports of its time into report (nil: none is read).
-func (p *Prober) readFrames(ctx context.Context, fr framer, w wire, since func() time.Duration, report *serverReport) (tl timeline) {
+func (p *Prober) readFrames(ctx context.Context, fr framer, w wire, since func() time.Duration, report *serverReport, hide *redact.Set) (tl timeline) {
 	tl = timeline{end: Missing, ends: w.ends, eofEnds: w.eofEnds}
 	dec := w.newDecoder()
 	if h, ok := dec.(hinter); ok {
-		defer func() { tl.hint = h.hint() }()
+		defer func() { tl.hint = h.hint(hide) }()
 	}
 	outputs := 0
 	var held holding
@@ -409,7 +447,7 @@ func (p *Prober) readFrames(ctx context.Context, fr framer, w wire, since func()
 		e.at = at
 		if err != nil {
 			tl.events = append(tl.events, event{at: at})
-			tl.failure = fmt.Sprintf("malformed JSON in %s after %d output events: %v (data: %s)", w.framing.what(), outputs, err, clip(string(bytes.TrimSpace(f.Data)), 120))
+			tl.failure = fmt.Sprintf("malformed JSON in %s after %d output events: %s (data: %s)", w.framing.what(), outputs, hide.Clip(err.Error(), 200), hide.Clip(head(bytes.TrimSpace(f.Data)), 120))
 			tl.kind = vocab.Malformed
 			return tl
 		}
@@ -422,6 +460,7 @@ func (p *Prober) readFrames(ctx context.Context, fr framer, w wire, since func()
 			// metadata event): an event of output alone is not read again.
 			report.readEvent(f.Data)
 		}
+		e.finish = bound(e.finish)
 		if msg, kind := held.add(e); msg != "" {
 			tl.failure, tl.kind = fmt.Sprintf("%s after %d output events", msg, outputs), kind
 			return tl
@@ -432,7 +471,7 @@ func (p *Prober) readFrames(ctx context.Context, fr framer, w wire, since func()
 		}
 		switch {
 		case e.err != "":
-			tl.failure, tl.kind = "error inside the stream: "+e.err, vocab.Provider
+			tl.failure, tl.kind = "error inside the stream: "+hide.Clip(e.err, 300), vocab.Provider
 			return tl
 		case e.done:
 			tl.end = at
@@ -462,16 +501,42 @@ func (p *Prober) causeMessage(ctx context.Context, err error, doing string, outp
 }
 
 // httpErrorMessage builds "HTTP 429 Too Many Requests: <provider message>
-// (Retry-After: 2)" from an error response.
-func httpErrorMessage(resp *http.Response, body []byte) string {
+// (Retry-After: 2)" from an error response whose body has its secrets
+// hidden already (hide hides them in its headers).
+func httpErrorMessage(resp *http.Response, body []byte, hide *redact.Set) string {
 	msg := strings.TrimSpace(fmt.Sprintf("HTTP %d %s", resp.StatusCode, http.StatusText(resp.StatusCode)))
 	if detail := providerMessage(resp.Header.Get("Content-Type"), body); detail != "" {
 		msg += ": " + detail
 	}
 	if ra := resp.Header.Get("Retry-After"); ra != "" {
-		msg += " (Retry-After: " + clip(ra, 40) + ")"
+		msg += " (Retry-After: " + hide.Clip(ra, 40) + ")"
 	}
 	return msg
+}
+
+// MaxBody is the most of an error body or a web page read.
+const MaxBody = 64 << 10
+
+// readText reads at most max bytes of r; a longer text is cut there and
+// marked (redact.CutMark), so a secret the cut goes through is hidden as
+// a piece.
+func readText(r io.Reader, max int64) (string, error) {
+	b, err := io.ReadAll(io.LimitReader(r, max+1))
+	return redact.Cut(string(b), int(max)), err
+}
+
+// head is the start of a server's bytes that a message may quote: at
+// most redact.MaxClipped and one more, so that redact's Clip marks the
+// cut; a whole frame (up to 16 MiB) is never copied to be quoted.
+func head(b []byte) string {
+	return string(b[:min(len(b), redact.MaxClipped+1)])
+}
+
+// bound is a server's string cut to redact.MaxClipped, marked: what a
+// record may hold of it before its secrets are hidden and it is cut to
+// what a message shows.
+func bound(s string) string {
+	return redact.Cut(s, redact.MaxClipped)
 }
 
 var titleRE = regexp.MustCompile(`(?is)<title>(.*?)</title>`)
@@ -493,7 +558,7 @@ func providerMessage(contentType string, body []byte) string {
 		return ""
 	}
 	if body[0] == '{' {
-		return errorText(nil, body)
+		return clip(errorText(nil, body), 300)
 	}
 	if strings.Contains(contentType, "html") || bytes.HasPrefix(body, []byte("<")) {
 		if m := titleRE.FindSubmatch(body); m != nil {
@@ -505,7 +570,10 @@ func providerMessage(contentType string, body []byte) string {
 }
 
 // errorText extracts a provider's message from the error shapes in use:
-// {"error":{"message":...}}, {"error":"..."}, {"message":...}, {"detail":...}.
+// {"error":{"message":...}}, {"error":"..."}, {"message":...}, {"detail":...};
+// the whole text (its first redact.MaxClipped bytes) in another shape. It
+// is not cut to what a message shows: the caller hides the secrets in it
+// first (a cut through a secret would keep its first characters).
 func errorText(errField json.RawMessage, whole []byte) string {
 	var obj struct {
 		Error   json.RawMessage `json:"error"`
@@ -514,63 +582,49 @@ func errorText(errField json.RawMessage, whole []byte) string {
 	}
 	if errField == nil {
 		if json.Unmarshal(whole, &obj) != nil {
-			return clip(string(whole), 200)
+			return head(whole)
 		}
 		errField = obj.Error
 	}
 	if len(errField) > 0 {
 		var e openai.APIError
 		if json.Unmarshal(errField, &e) == nil && e.Message != "" {
-			s := e.Message
+			s := bound(e.Message)
 			if e.Type != "" {
-				s += " [" + e.Type + "]"
+				s += " [" + bound(e.Type) + "]"
 			}
-			return clip(s, 300)
+			return s
 		}
 		var s string
 		if json.Unmarshal(errField, &s) == nil && s != "" {
-			return clip(s, 300)
+			return bound(s)
 		}
 	}
 	if obj.Message != "" {
-		return clip(obj.Message, 300)
+		return bound(obj.Message)
 	}
 	if len(obj.Detail) > 0 {
 		var s string
 		if json.Unmarshal(obj.Detail, &s) == nil {
-			return clip(s, 300)
+			return bound(s)
 		}
-		return clip(string(obj.Detail), 300)
+		return head(obj.Detail)
 	}
-	return clip(string(whole), 200)
+	return head(whole)
 }
 
-// clip cuts s to at most n bytes, at the start of a character, and marks
-// the cut.
+// clip cuts s to at most n bytes, at the start of a character and never
+// inside a mask, and marks the cut (redact.Cut). A server's text is cut
+// only after its secrets are hidden (redact's Clip).
 func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n] + "…"
+	return redact.Cut(s, n)
 }
 
 // redact hides the Prober's secrets and the request's own API key, and
 // clips what a server said to MaxError bytes (a server's error text is
 // its own: it could be megabytes, written into every request's record).
 func (p *Prober) redact(s string, req Request) string {
-	return clip(p.hide(s, req), MaxError)
-}
-
-// hide hides the Prober's secrets and the request's own API key in s, in
-// any of their encodings.
-func (p *Prober) hide(s string, req Request) string {
-	if s == "" {
-		return s
-	}
-	return redact.New(req.APIKey).String(p.Secrets.String(s))
+	return p.secretsOf(req).Clip(s, MaxError)
 }
 
 // MaxError is the longest error a record keeps, in bytes.

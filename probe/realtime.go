@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"net/http/httptrace"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"github.com/coder/websocket"
 
 	"github.com/latgate/latgate/internal/clock"
+	"github.com/latgate/latgate/internal/redact"
 	"github.com/latgate/latgate/vocab"
 )
 
@@ -87,7 +87,7 @@ func (p *Prober) realtime(ctx context.Context, req Request) (Record, timeline) {
 	s := p.connect(ctx, req, c, &rec, true)
 	if s != nil {
 		var dec *realtimeDecoder
-		tl, dec = p.exchange(ctx, s, events, audio, stall, c.since)
+		tl, dec = p.exchange(ctx, s, events, audio, stall, c.since, req)
 		if s.pooled && len(tl.events) == 0 && tl.failure != "" && ctx.Err() == nil {
 			// The server closed the idle connection before this request
 			// (an idle timeout): once more on a new one, timed from its
@@ -97,7 +97,7 @@ func (p *Prober) realtime(ctx context.Context, req Request) (Record, timeline) {
 			if s = p.connect(ctx, req, c, &rec, false); s == nil {
 				return p.finish(rec, req, c, nil), tl
 			}
-			tl, dec = p.exchange(ctx, s, events, audio, stall, c.since)
+			tl, dec = p.exchange(ctx, s, events, audio, stall, c.since, req)
 		}
 		tl.stalls = p.watch.since(c.t0)
 		rec = derive(tl, p.readingRate())
@@ -140,7 +140,7 @@ func (p *Prober) finish(rec Record, req Request, c *conn, s *socket) Record {
 // exchange sends the client events on s and reads the server's events
 // into the timeline, each stall timer reset by a message; the decoder
 // (nil when sending failed) holds what else it saw.
-func (p *Prober) exchange(ctx context.Context, s *socket, events []json.RawMessage, audio bool, stall clock.Timer, since func() time.Duration) (timeline, *realtimeDecoder) {
+func (p *Prober) exchange(ctx context.Context, s *socket, events []json.RawMessage, audio bool, stall clock.Timer, since func() time.Duration, req Request) (timeline, *realtimeDecoder) {
 	for _, ev := range events {
 		if err := s.ws.Write(ctx, websocket.MessageText, ev); err != nil {
 			tl := timeline{end: Missing}
@@ -150,7 +150,7 @@ func (p *Prober) exchange(ctx context.Context, s *socket, events []json.RawMessa
 	}
 	dec := &realtimeDecoder{audio: audio}
 	w := wire{framing: framingWS, newDecoder: func() decoder { return dec }, ends: "response.done"}
-	return p.readFrames(ctx, &socketFramer{ctx: ctx, ws: s.ws, stall: stall, d: p.StallTimeout}, w, since, nil), dec
+	return p.readFrames(ctx, &socketFramer{ctx: ctx, ws: s.ws, stall: stall, d: p.StallTimeout}, w, since, nil, p.secretsOf(req)), dec
 }
 
 // connect takes an idle connection to the request's endpoint from Sockets
@@ -178,13 +178,13 @@ func (p *Prober) connect(ctx context.Context, req Request, c *conn, rec *Record,
 		rec.Error, rec.Failure, rec.Status = p.dialFailure(ctx, req, resp, err)
 		rec.Seen = Seen{Net: netFault(err)}
 		if resp != nil {
-			rec.Seen.ContentType = clip(resp.Header.Get("Content-Type"), 100)
+			rec.Seen.ContentType = p.secretsOf(req).Clip(resp.Header.Get("Content-Type"), 100)
 		}
 		return nil
 	}
 	ws.SetReadLimit(MaxLine)
 	s.ws = ws
-	if msg, kind := p.awaitSession(ctx, ws); msg != "" {
+	if msg, kind := p.awaitSession(ctx, ws, p.secretsOf(req)); msg != "" {
 		rec.Error, rec.Failure, rec.Status = msg, kind, http.StatusSwitchingProtocols
 		_ = ws.CloseNow()
 		return nil
@@ -207,8 +207,9 @@ func realtimeHeaders(req Request) http.Header {
 }
 
 // awaitSession reads until session.created: the session is ready. An
-// error event before it fails the request with the server's message.
-func (p *Prober) awaitSession(ctx context.Context, ws *websocket.Conn) (string, vocab.Failure) {
+// error event before it fails the request with the server's message, its
+// secrets (hide) hidden before it is cut.
+func (p *Prober) awaitSession(ctx context.Context, ws *websocket.Conn, hide *redact.Set) (string, vocab.Failure) {
 	for {
 		_, data, err := ws.Read(ctx)
 		if err != nil {
@@ -216,13 +217,13 @@ func (p *Prober) awaitSession(ctx context.Context, ws *websocket.Conn) (string, 
 		}
 		var v realtimeEvent
 		if err := json.Unmarshal(data, &v); err != nil {
-			return fmt.Sprintf("malformed JSON in WebSocket message before session.created: %v (data: %s)", err, clip(string(data), 120)), vocab.Malformed
+			return fmt.Sprintf("malformed JSON in WebSocket message before session.created: %s (data: %s)", hide.Clip(err.Error(), 200), hide.Clip(head(data), 120)), vocab.Malformed
 		}
 		switch v.Type {
 		case "session.created":
 			return "", ""
 		case "error":
-			return "error before session.created: " + realtimeError(v.Error, data), vocab.Provider
+			return "error before session.created: " + hide.Clip(realtimeError(v.Error, data), 300), vocab.Provider
 		}
 	}
 }
@@ -235,9 +236,11 @@ func (p *Prober) dialFailure(ctx context.Context, req Request, resp *http.Respon
 		msg, kind := p.causeMessage(ctx, err, "opening the WebSocket", 0)
 		return msg, kind, 0
 	}
+	hide := p.secretsOf(req)
 	var body []byte
 	if resp.Body != nil {
-		body, _ = io.ReadAll(io.LimitReader(resp.Body, 1024))
+		text, _ := readText(resp.Body, 1024)
+		body = []byte(hide.String(text)) // before the message is cut from it
 	}
 	code := resp.StatusCode
 	head := strings.TrimSpace(fmt.Sprintf("HTTP %d %s", code, http.StatusText(code)))
@@ -247,7 +250,7 @@ func (p *Prober) dialFailure(ctx context.Context, req Request, resp *http.Respon
 	case code >= 200 && code < 300:
 		return head + " instead of 101 Switching Protocols: the server did not upgrade to a WebSocket: is base_url a Realtime API's (such as wss://api.openai.com/v1)?", vocab.HTTPStatus, code
 	}
-	msg := head + " (WebSocket upgrade refused)" + strings.TrimPrefix(httpErrorMessage(resp, body), head)
+	msg := head + " (WebSocket upgrade refused)" + strings.TrimPrefix(httpErrorMessage(resp, body, hide), head)
 	if (code == http.StatusUnauthorized || code == http.StatusForbidden) && realtimeHeaders(req).Get("Authorization") == "" {
 		msg += " (no key was sent: set api_key_env)"
 	}
@@ -347,7 +350,9 @@ func (e *socketClosed) message(outputs int) string {
 	}
 	why := fmt.Sprintf("%d %s", int(e.code), codeName(e.code))
 	if e.reason != "" {
-		why += ": " + clip(e.reason, 120)
+		// At most 123 bytes (a close frame's): whole, hidden with the
+		// message.
+		why += ": " + e.reason
 	}
 	return fmt.Sprintf("connection closed: the server closed the WebSocket (%s) after %d output events", why, outputs)
 }

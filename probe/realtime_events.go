@@ -8,6 +8,8 @@ import (
 	"sync"
 
 	"github.com/coder/websocket"
+
+	"github.com/latgate/latgate/internal/redact"
 )
 
 // realtimeDecoder decodes the Realtime API's server events (GA names, and
@@ -135,7 +137,7 @@ func (d *realtimeDecoder) decode(f frame) (event, error) {
 			e.skip = true // counted, not kept: a server can send them without end
 			d.unknown++
 			if d.first == "" {
-				d.first = clip(v.Type, 60)
+				d.first = bound(v.Type)
 			}
 		}
 	}
@@ -197,7 +199,7 @@ func (d *realtimeDecoder) done(v realtimeEvent, e *event) {
 
 // hint explains a finished answer without output: deltas of the other
 // modality, or events of unknown types.
-func (d *realtimeDecoder) hint() string {
+func (d *realtimeDecoder) hint(hide *redact.Set) string {
 	if !d.ended {
 		return ""
 	}
@@ -210,7 +212,7 @@ func (d *realtimeDecoder) hint() string {
 		parts = append(parts, fmt.Sprintf("latgate asked for %s and the server sent %d deltas of %s", asked, d.other, got))
 	}
 	if d.unknown > 0 {
-		parts = append(parts, fmt.Sprintf("%d events of types latgate does not know (the first: %s)", d.unknown, d.first))
+		parts = append(parts, fmt.Sprintf("%d events of types latgate does not know (the first: %s)", d.unknown, hide.Clip(d.first, 60)))
 	}
 	return strings.Join(parts, "; ")
 }
@@ -230,7 +232,7 @@ func realtimeError(e *realtimeErr, raw []byte) string {
 	} else if e.Type != "" && e.Message != "" {
 		msg += " [" + e.Type + "]"
 	}
-	return clip(msg, 300)
+	return bound(msg)
 }
 
 // base64Len is the number of bytes base64 text s encodes, without decoding

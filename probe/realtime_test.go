@@ -235,14 +235,14 @@ func TestRealtimeHints(t *testing.T) {
 		}
 	}
 	want := "latgate asked for audio (response.output_audio.delta) and the server sent 1 deltas of text (response.output_text.delta); 1 events of types latgate does not know (the first: response.glitter)"
-	if h := d.hint(); h != want {
+	if h := d.hint(nil); h != want {
 		t.Errorf("hint %q,\nwant %q", h, want)
 	}
 	e := &realtimeDecoder{}
 	_, _ = e.decode(frame{Data: []byte(`{"type":"response.glitter"}`)})
 	ev, _ := e.decode(frame{Data: []byte(`{"type":"error","error":{"type":"invalid_request_error","code":"rate_limit_exceeded","message":"Slow down."}}`)})
-	if e.hint() != "" || ev.err != "Slow down. [rate_limit_exceeded]" {
-		t.Errorf("hint %q after an error event %q", e.hint(), ev.err)
+	if e.hint(nil) != "" || ev.err != "Slow down. [rate_limit_exceeded]" {
+		t.Errorf("hint %q after an error event %q", e.hint(nil), ev.err)
 	}
 	for in, want := range map[string]int{"": 0, "AAAA": 3, "AAAAAA==": 4, "AAAAAAA=": 5, "AAAAAA": 4} {
 		if n := base64Len(in); n != want {

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/latgate/latgate/internal/redact"
 )
 
 // ServerTiming is what a server said about its own time on one request (or
@@ -89,6 +91,7 @@ type reported struct {
 // replaces an earlier one's). check turns it into a ServerTiming.
 type serverReport struct {
 	forms  []*timingForm // where the API's servers report their time
+	hide   *redact.Set   // hidden in what a reason quotes of the server
 	stages [nStages]reported
 	bad    []string
 	nBad   int
@@ -179,7 +182,7 @@ func (r *serverReport) readHeader(h http.Header, f headerField) {
 	}
 	ms, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 	if err != nil {
-		r.reject(fmt.Sprintf("%s header %q is not a number of milliseconds", f.name, clip(v, 40)))
+		r.reject(fmt.Sprintf("%s header %q is not a number of milliseconds", f.name, r.quote(v)))
 		return
 	}
 	d, err := duration(ms, time.Millisecond)
@@ -245,9 +248,9 @@ func (r *serverReport) readOllama(ev map[string]json.RawMessage) {
 		if len(f.raw) == 0 || string(f.raw) == "null" {
 			continue
 		}
-		v, err := number(f.raw)
+		v, err := r.number(f.raw)
 		if err == nil && v != math.Trunc(v) {
-			err = fmt.Errorf("%s is not a whole number of nanoseconds", clip(string(f.raw), 40))
+			err = fmt.Errorf("%s is not a whole number of nanoseconds", r.quote(head(f.raw)))
 		}
 		var d time.Duration
 		if err == nil {
@@ -275,7 +278,7 @@ func (r *serverReport) readFields(source, prefix string, obj map[string]json.Raw
 		if !ok || string(raw) == "null" {
 			continue
 		}
-		v, err := number(raw)
+		v, err := r.number(raw)
 		var d time.Duration
 		if err == nil {
 			d, err = duration(v, unit)
@@ -300,16 +303,22 @@ func (r *serverReport) readGroq(u map[string]json.RawMessage) {
 
 // number is a JSON number's value; anything else (a string, a bool, an
 // object) is the wrong type.
-func number(raw json.RawMessage) (float64, error) {
+func (r *serverReport) number(raw json.RawMessage) (float64, error) {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || (raw[0] != '-' && (raw[0] < '0' || raw[0] > '9')) {
-		return 0, fmt.Errorf("%s is not a number", clip(string(raw), 40))
+		return 0, fmt.Errorf("%s is not a number", r.quote(head(raw)))
 	}
 	v, err := strconv.ParseFloat(string(raw), 64)
 	if err != nil {
-		return 0, fmt.Errorf("%s is not a number", clip(string(raw), 40))
+		return 0, fmt.Errorf("%s is not a number", r.quote(head(raw)))
 	}
 	return v, nil
+}
+
+// quote is what a reason quotes of a value the server sent: its secrets
+// hidden, then cut to 40 bytes.
+func (r *serverReport) quote(v string) string {
+	return r.hide.Clip(v, 40)
 }
 
 // duration is v units as a Duration: finite, not negative, at most

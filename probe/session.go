@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/latgate/latgate/internal/clock"
+	"github.com/latgate/latgate/internal/redact"
 )
 
 // Session is a request of several dependent model calls, measured as one
@@ -104,7 +105,8 @@ func (p *Prober) session(ctx context.Context, req Request) Record {
 	conv := slices.Clone(s.Params.Messages)
 	var calls []sessionCall
 	var t0 time.Time
-	unknown := &toolNames{}
+	hide := p.secretsOf(req)
+	unknown := &toolNames{hide: hide}
 	turn, steps, end, held := 0, 0, EndError, 0
 	for {
 		params := s.Params
@@ -158,7 +160,7 @@ func (p *Prober) session(ctx context.Context, req Request) Record {
 			break
 		}
 	}
-	return p.sessionRecord(calls, end, s.MaxSteps, unknown.names)
+	return p.sessionRecord(calls, end, s.MaxSteps, unknown.names, hide)
 }
 
 // runTools answers a step's tool calls: it waits the longest latency of
@@ -185,11 +187,13 @@ func (p *Prober) runTools(ctx context.Context, s *Session, conv []Message, text 
 }
 
 // toolNames is a set of tool names in the order first seen, as a record
-// keeps them: at most MaxToolNames, each clipped to MaxToolName bytes (a
-// server names its calls, and a results file is no place for megabytes).
+// keeps them: at most MaxToolNames, each with the secrets of hide hidden,
+// then clipped to MaxToolName bytes (a server names its calls, and a
+// results file is no place for megabytes, nor for a key it echoes).
 type toolNames struct {
 	names []string
 	seen  map[string]struct{}
+	hide  *redact.Set
 }
 
 // The most tool names a record keeps, and the longest.
@@ -199,8 +203,11 @@ const (
 )
 
 func (t *toolNames) add(name string) {
-	name = clip(name, MaxToolName)
 	if _, ok := t.seen[name]; ok || len(t.names) == MaxToolNames {
+		return // kept already as it came: not hidden again
+	}
+	name = t.hide.Clip(name, MaxToolName)
+	if _, ok := t.seen[name]; ok {
 		return
 	}
 	if t.seen == nil {

@@ -5,6 +5,8 @@ import (
 
 	"fmt"
 	"time"
+
+	"github.com/latgate/latgate/internal/redact"
 )
 
 // sessionRecord derives a session's record from its calls: the stream
@@ -12,7 +14,7 @@ import (
 // their time from t0, a step mark where each step begins: inter-token gaps
 // and stalls within steps only), the transport of its first call, and the
 // steps and session metrics (docs/metrics.md).
-func (p *Prober) sessionRecord(calls []sessionCall, end string, maxSteps int, unknown []string) Record {
+func (p *Prober) sessionRecord(calls []sessionCall, end string, maxSteps int, unknown []string, hide *redact.Set) Record {
 	rate := p.ReadingRate
 	if rate <= 0 {
 		rate = 10
@@ -24,7 +26,7 @@ func (p *Prober) sessionRecord(calls []sessionCall, end string, maxSteps int, un
 	rec.Status, rec.Start, rec.TTFB, rec.Reused = last.Status, first.Start, first.TTFB, first.Reused
 	rec.DNS, rec.Connect, rec.TLS = first.DNS, first.Connect, first.TLS
 	s := &SessionRecord{End: end, UnknownTools: unknown, FirstToolCall: Missing, Answer: Missing}
-	s.Steps = sessionSteps(calls, tl, starts)
+	s.Steps = sessionSteps(calls, tl, starts, hide)
 	rec.PromptTokens, rec.CachedTokens, rec.OutputTokens = 0, 0, 0
 	for _, st := range s.Steps {
 		s.ToolTime += st.ToolTime
@@ -99,10 +101,14 @@ func combine(calls []sessionCall) (timeline, []time.Duration) {
 }
 
 // sessionSteps measures each step on the session's timeline: the events
-// from its start to the next step's (or the session's end).
-func sessionSteps(calls []sessionCall, tl timeline, starts []time.Duration) []Step {
+// from its start to the next step's (or the session's end); the names of
+// its tools have the secrets of hide hidden.
+func sessionSteps(calls []sessionCall, tl timeline, starts []time.Duration, hide *redact.Set) []Step {
 	steps := make([]Step, len(starts))
 	names := make([]toolNames, len(starts)) // each step's tools, a set
+	for i := range names {
+		names[i].hide = hide
+	}
 	si := -1
 	for _, e := range tl.events {
 		for si+1 < len(starts) && e.at >= starts[si+1] && (e.step || si < 0) {
@@ -143,7 +149,7 @@ func sessionSteps(calls []sessionCall, tl timeline, starts []time.Duration) []St
 			st.Server = c.rec.Server
 			st.ToolCalls = len(c.calls)
 			for _, tc := range c.calls {
-				st.Tools = append(st.Tools, clip(tc.Name, MaxToolName))
+				st.Tools = append(st.Tools, hide.Clip(tc.Name, MaxToolName))
 			}
 		}
 		st.Total = Missing

@@ -188,9 +188,14 @@ func TestActionsFiles(t *testing.T) {
 	if !strings.Contains(string(s), "## hello") {
 		t.Errorf("summary = %q", s)
 	}
-	// The secret, then its base64 at the three alignments (nothing in it
-	// is percent-encoded or JSON-escaped).
-	want := "::add-mask::sk-secret\n::add-mask::c2stc2VjcmV0\n::add-mask::NrLXNlY3Jld\n::add-mask::zay1zZWNyZX\n" +
+	// The secret, every byte of it percent-encoded once and twice (a
+	// workflow command writes % as %25), its hex, then its base64 at the
+	// three alignments (nothing in it is escaped by QueryEscape or JSON).
+	want := "::add-mask::sk-secret\n" +
+		"::add-mask::%2573%256B%252D%2573%2565%2563%2572%2565%2574\n::add-mask::%2573%256b%252d%2573%2565%2563%2572%2565%2574\n" +
+		"::add-mask::%252573%25256B%25252D%252573%252565%252563%252572%252565%252574\n::add-mask::%252573%25256b%25252d%252573%252565%252563%252572%252565%252574\n" +
+		"::add-mask::736b2d736563726574\n::add-mask::736B2D736563726574\n" +
+		"::add-mask::c2stc2VjcmV0\n::add-mask::NrLXNlY3Jld\n::add-mask::zay1zZWNyZX\n" +
 		"::error file=latgate.yaml,line=9,title=latgate%3A regression::chat TTFT p95 +27%25\n"
 	if log.String() != want {
 		t.Errorf("log = %q, want %q", log.String(), want)

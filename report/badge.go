@@ -183,7 +183,9 @@ func (s Scenario) Badges() []Badge {
 }
 
 // hiddenMetrics are the metrics whose rows repeat another row with no
-// worse status: the scenario's badges and the headline name the row shown.
+// worse status and no budget of their own (Perceived p95 ≤ 400 is shown
+// even where Perceived equals Answer, whose budget is 1500): the
+// scenario's badges and the headline name the row shown.
 func (s Scenario) hiddenMetrics() map[vocab.Metric]bool {
 	twins := s.sameMetrics()
 	hidden := map[vocab.Metric]bool{}
@@ -195,8 +197,8 @@ func (s Scenario) hiddenMetrics() map[vocab.Metric]bool {
 			continue
 		}
 		twin, ok := findCheck(checksOf(s.Checks, twins[c.Metric]), c.Stat)
-		if !ok || hideRank(c) > hideRank(twin) {
-			delete(hidden, c.Metric)
+		if !ok || hideRank(c) > hideRank(twin) || !math.IsNaN(c.Budget) && !sameValue(c.Budget, twin.Budget) {
+			delete(hidden, c.Metric) // a budget of its own is never hidden
 		}
 	}
 	return hidden
@@ -308,7 +310,10 @@ type statusPart struct {
 
 // statusParts are the statuses of a row's cells, worst first: the text
 // report's status column, which has no cell marks ("regression (p50,
-// mean), over budget (p95)"); ok only when every cell is.
+// mean), over budget (p95)", "within tolerance (p50, mean), not tested
+// (p95, p99)"); ok and within tolerance are left unsaid beside a status
+// that says more (no regression shown and worse), as the comment's row
+// badge does.
 func statusParts(row Row) []statusPart {
 	by := map[vocab.Status][]vocab.Stat{}
 	for _, c := range row.Checks {
@@ -316,9 +321,13 @@ func statusParts(row Row) []statusPart {
 		by[st] = append(by[st], c.Stat)
 	}
 	var out []statusPart
+	flagged := false // a status that says more than "within": the row names it alone
+	for st := range by {
+		flagged = flagged || severity[st] >= severity[vocab.NoRegressionShown]
+	}
 	for _, st := range []vocab.Status{vocab.Regression, vocab.OverBudget, vocab.Inconclusive, vocab.Improvement, vocab.NoRegressionShown, vocab.WithinTolerance, vocab.NotTested, vocab.NoBaseline, vocab.OK} {
 		stats := by[st]
-		if len(stats) == 0 || (st == vocab.OK || st == vocab.WithinTolerance) && len(by) > 1 {
+		if len(stats) == 0 || (st == vocab.OK || st == vocab.WithinTolerance) && flagged {
 			continue
 		}
 		if len(stats) == len(row.Checks) {

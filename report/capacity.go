@@ -254,6 +254,9 @@ func (s CapacitySide) Above() string {
 		if l.AgainstLoad > 0 {
 			out += fmt.Sprintf(" against %s at %s: throughput rose less than a quarter of the added load", rate(l.AgainstRPS), s.load(l.AgainstLoad))
 		}
+		if l.Status != vocab.Fails {
+			out += " on its estimates, not shown with confidence"
+		}
 		return out
 	case vocab.LimitErrors:
 		return at + fmt.Sprintf("%d of %d requests failed", l.Failed, l.N)
@@ -368,7 +371,23 @@ func (c Capacity) Verdict() string {
 		}
 		return "inconclusive: a change beyond " + tol + " without confidence"
 	}
-	return "no change beyond " + tol
+	if c.shownWithin() {
+		return "no change beyond " + tol + " with confidence"
+	}
+	return "no change shown: the estimates within " + tol + " of each other"
+}
+
+// shownWithin reports whether the two capacities are shown within the
+// tolerance of each other: what each side is not shown to fail (Upper)
+// is within it of what the other is shown to hold (Lower). Without that,
+// an ok comparison only failed to show a change.
+func (c Capacity) shownWithin() bool {
+	if c.Base == nil {
+		return false
+	}
+	b, h := c.Base.Result, c.Head.Result
+	bs, hs, keep := float64(b.Shards), float64(h.Shards), 1-c.Tolerance
+	return keep*h.Upper*hs <= b.Lower*bs && keep*b.Upper*bs <= h.Lower*hs
 }
 
 // Badge is the capacity's status as a badge: "❌ capacity regression".
@@ -427,7 +446,10 @@ func (c Capacity) headlineWords() string {
 	case c.Status == vocab.Inconclusive:
 		return ", inconclusive"
 	case c.Status == vocab.OK:
-		return ", no change beyond " + trimFloat(100*c.Tolerance) + "%"
+		if c.shownWithin() {
+			return ", no change beyond " + trimFloat(100*c.Tolerance) + "% with confidence"
+		}
+		return ", no change shown"
 	}
 	return ""
 }
@@ -574,8 +596,15 @@ func (c Capacity) legend() string {
 	if c.Head.Result.Spec.Vary == vocab.VaryRate {
 		from = ", timed from each request's scheduled send (a request sent late waited that long)"
 	}
+	per := "over the level's span"
+	if v := c.Head.Result.Spec.Version; v != 1 && v != 2 { // the design since version 3
+		per = "with every user waiting for one (users ÷ the mean time of a request past the first wave)"
+		if c.Head.Result.Spec.Vary == vocab.VaryRate {
+			per = "at the pace of their answers (from the first one's end to the last one's)"
+		}
+	}
 	return "Latencies in ms of each level's successful requests" + from +
-		"; requests/s: the successful requests per second over the level's span, goodput/s those within the SLO."
+		"; requests/s: the successful requests per second " + per + ", goodput/s those within the SLO."
 }
 
 // escaped is c with what came from a results file (the names, what cut a

@@ -51,11 +51,11 @@ var (
 func SensitivityLines(s Sensitivity, suite string, width int) []string {
 	var rows []noiseRow
 	for _, r := range noiseRows(s.Checks) {
-		if rowOrder(r.name) != "" {
+		if rowOrder(r) != "" {
 			rows = append(rows, r)
 		}
 	}
-	slices.SortStableFunc(rows, func(a, b noiseRow) int { return strings.Compare(rowOrder(a.name), rowOrder(b.name)) })
+	slices.SortStableFunc(rows, func(a, b noiseRow) int { return strings.Compare(rowOrder(a), rowOrder(b)) })
 	m := s.Model
 	var out []string
 	say := func(first, text string) {
@@ -71,7 +71,7 @@ func SensitivityLines(s Sensitivity, suite string, width int) []string {
 		var parts []string
 		n, worst := 0, rows[0]
 		for _, r := range rows {
-			parts = append(parts, strings.ReplaceAll(fmt.Sprintf("%s +%.0f%%", r.name, r.mde), " ", "\x00")) // kept on one line
+			parts = append(parts, strings.ReplaceAll(fmt.Sprintf("%s %s +%.0f%%", rowMetric(r), r.stat, r.mde), " ", "\x00")) // kept on one line
 			n = max(n, r.n)
 			if r.need > worst.need {
 				worst = r
@@ -80,7 +80,7 @@ func SensitivityLines(s Sensitivity, suite string, width int) []string {
 		say("", fmt.Sprintf("%s, with 80%% power at %d requests per endpoint and variant:", model, n))
 		say("  - ", "a slowdown of "+strings.Join(parts, ", ")+";")
 		if worst.need > n {
-			say("  - ", fmt.Sprintf("+%s%% in each at up to %d requests (%s).", trimFloat(worst.targ), worst.need, worst.name))
+			say("  - ", fmt.Sprintf("+%s%% in each at up to about %s requests (%s %s).", trimFloat(worst.targ), approx(worst.need), rowMetric(worst), worst.stat))
 		}
 	}
 	dur := "about " + roughDuration(s.Run)
@@ -115,15 +115,25 @@ func wrap(first, cont, text string, width int) []string {
 // rowOrder is where a row of the A/A table stands in the statement (by
 // metric as detected lists them, then statistic), "" for a row it leaves
 // out.
-func rowOrder(name string) string {
+func rowOrder(r noiseRow) string {
 	for i, m := range detected {
 		for j, st := range detectedStats {
-			if name == metricName(m)+" "+string(st) {
+			if r.stat == st && slices.Contains(r.metrics, metricName(m)) {
 				return fmt.Sprintf("%d%d", i, j)
 			}
 		}
 	}
 	return ""
+}
+
+// rowMetric is the metric of detected a row of the statement stands for.
+func rowMetric(r noiseRow) string {
+	for _, m := range detected {
+		if slices.Contains(r.metrics, metricName(m)) {
+			return metricName(m)
+		}
+	}
+	return r.metrics[0]
 }
 
 // pct is a share in percent, to a tenth when it has one: 5%, 2.5%.

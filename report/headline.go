@@ -17,11 +17,14 @@ import (
 // else the bounded one whose interval ends nearest to it ("TTFT p50 within
 // 10% (+1.2% [−3.0%, +7.0%])").
 
-// beyond is how far a failing check lies beyond what it fails, in
+// beyond is how far a failing check is shown beyond what it fails, in
 // percent: a budget breach by its excess over the budget (a floor by its
-// shortfall), a regression by its change beyond the tolerance (a rate's
-// points beyond its margin), whichever is larger; quantiles before means
-// (people read quantiles) and TTFT before TTFC, its twin.
+// shortfall), a regression by the end of its interval nearest no change,
+// beyond the tolerance (what the data show at least: "+20% [+14%, +26%]"
+// lies 4 points beyond 10%, "+40% [+5.5%, +92%]" none; the point estimate
+// without an interval; a rate's points beyond its margin), whichever is
+// larger; quantiles before means (people read quantiles) and TTFT before
+// TTFC, its twin.
 func beyond(c compare.Check, th compare.Config) float64 {
 	s := math.Inf(-1)
 	if c.Status == vocab.OverBudget {
@@ -31,9 +34,19 @@ func beyond(c compare.Check, th compare.Config) float64 {
 		}
 	}
 	if c.Regressed {
-		d := c.DeltaPct - 100*th.Tolerance
+		shown := c.DeltaPct
+		if !math.IsNaN(c.CIPct[0]) {
+			shown = c.CIPct[0]
+		}
+		d := shown - 100*th.Tolerance
 		if c.Metric.IsRate() {
 			d = 100*math.Abs(c.Current-c.Baseline) - 100*rateMargin(c, th)
+			if lo := c.CIPoints[0]; !math.IsNaN(lo) {
+				if c.Metric.HigherIsBetter() {
+					lo = -c.CIPoints[1] // a drop of the good share
+				}
+				d = 100*lo - 100*rateMargin(c, th)
+			}
 		}
 		s = math.Max(s, d)
 	}
@@ -90,10 +103,15 @@ func (r *Report) Worst() (compare.Check, bool) {
 	return best, found
 }
 
-// nearest is the check a pass names: the unbounded one whose interval
-// reaches farthest beyond the tolerance, else the bounded one whose
-// interval ends nearest to it; ok false when no check was tested.
-func (r *Report) nearest() (c compare.Check, bounded, ok bool) {
+// nearest is the check a pass names and what it showed: a check of the
+// body (p50, mean) its run could not test even at max, whose interval
+// reaches farthest beyond the tolerance (the weakest claim: nothing was
+// tested where a change would matter most); else the unbounded one whose
+// interval reaches farthest beyond the tolerance (no regression shown);
+// else the bounded one whose interval ends nearest to it. A relative P95
+// the run could not test is never named here: the not-tested line says it
+// once. ok false when none qualifies.
+func (r *Report) nearest() (c compare.Check, st vocab.Status, ok bool) {
 	// How far the interval's worse end lies beyond the threshold, as a
 	// share of the threshold (the tolerance, a rate's margin).
 	excess := func(c compare.Check) float64 {
@@ -105,10 +123,19 @@ func (r *Report) nearest() (c compare.Check, bounded, ok bool) {
 		}
 		return c.CIPct[1]/(100*r.Thresholds.Tolerance) - 1
 	}
-	for _, want := range []vocab.Status{vocab.NoRegressionShown, vocab.WithinTolerance} {
+	untestedBody := func(x compare.Check) bool {
+		return x.Status == vocab.NotTested && x.Reason == vocab.Underpowered && !x.Metric.IsRate() &&
+			(x.Stat == vocab.P50 || x.Stat == vocab.Mean) && excess(x) > 0
+	}
+	// Unbounded first (not tested in the body, or no regression shown,
+	// ranked together), then bounded.
+	for _, want := range []func(compare.Check) bool{
+		func(x compare.Check) bool { return untestedBody(x) || x.Status == vocab.NoRegressionShown },
+		func(x compare.Check) bool { return x.Status == vocab.WithinTolerance },
+	} {
 		for _, x := range r.shownChecks() {
 			e := excess(x)
-			if x.Status != want || math.IsNaN(e) {
+			if !want(x) || math.IsNaN(e) {
 				continue
 			}
 			if !ok || e > excess(c) || e == excess(c) && statRank[x.Stat] < statRank[c.Stat] {
@@ -116,10 +143,10 @@ func (r *Report) nearest() (c compare.Check, bounded, ok bool) {
 			}
 		}
 		if ok {
-			return c, want == vocab.WithinTolerance, true
+			return c, c.Status, true
 		}
 	}
-	return c, false, false
+	return c, "", false
 }
 
 // headline is the one-line verdict; esc escapes names for the target format.
@@ -187,14 +214,15 @@ func passHeadline(r *Report, esc func(string) string) string {
 	}
 	var h string
 	incon := inconclusiveChecks(r)
-	c, bounded, ok := r.nearest()
+	c, shown, ok := r.nearest()
+	bounded := shown == vocab.WithinTolerance
 	tol := trimFloat(100*r.Thresholds.Tolerance) + "%"
 	switch {
 	case len(incon) > 0:
 		c := incon[0]
 		h = fmt.Sprintf("%s inconclusive: %s %s — significant alone, not after the suite's correction", plural(len(incon), "check", "checks"), where(c, esc, many), changeWords(c))
 		if c.NeedN > 0 {
-			h += fmt.Sprintf("; about %s requests per side would decide it", grouped(c.NeedN))
+			h += fmt.Sprintf("; about %s requests per side would decide it", approx(c.NeedN))
 		}
 	case ok && bounded:
 		within := tol
@@ -208,10 +236,14 @@ func passHeadline(r *Report, esc func(string) string) string {
 		if n := r.countStatus(vocab.WithinTolerance); n > 1 {
 			h += fmt.Sprintf(", the nearest of %d checks within it", n)
 		}
+	case ok && shown == vocab.NotTested:
+		h = fmt.Sprintf("%s not tested at %s requests per side (%s; about %s would test it)", where(c, esc, many), grouped(min(c.NBase, c.NCurrent)), changeWords(c), approx(c.NeedN))
 	case ok:
 		h = fmt.Sprintf("no regression shown (%s %s", where(c, esc, many), changeWords(c))
-		if c.NeedN > 0 {
-			h += fmt.Sprintf("; about %s requests per side would bound it", grouped(c.NeedN))
+		if shownWorse(c) {
+			h += ": worse, not shown beyond " + tol
+		} else if c.NeedN > 0 {
+			h += fmt.Sprintf("; about %s requests per side would bound it", approx(c.NeedN))
 		}
 		h += ")"
 	case len(r.Scenarios) > 0 && r.Count(vocab.NoBaseline) == len(r.Scenarios):
@@ -224,7 +256,7 @@ func passHeadline(r *Report, esc func(string) string) string {
 	case len(r.Scenarios) > 0:
 		h = "no change could be tested"
 		if c, ok := r.leastNeed(); ok {
-			h += fmt.Sprintf(" at %d requests per side (%s needs about %s)", min(c.NBase, c.NCurrent), where(c, esc, many), grouped(c.NeedN))
+			h += fmt.Sprintf(" at %d requests per side (%s needs about %s)", min(c.NBase, c.NCurrent), where(c, esc, many), approx(c.NeedN))
 		}
 	default:
 		h = "nothing measured"
@@ -355,7 +387,7 @@ func describeCheck(c compare.Check, th compare.Config, esc func(string) string, 
 	case c.Metric.IsRate():
 		return fmt.Sprintf("%s %s%% → %s%%", s, trimFloat(100*c.Baseline), trimFloat(100*c.Current))
 	case c.Status == vocab.OverBudget && !(c.Regressed && c.DeltaPct-100*th.Tolerance > 100*(c.Current/c.Budget-1)):
-		return s + fmt.Sprintf(" %s ms over its %s ms budget", Millis(c.Current), Millis(c.Budget))
+		return s + fmt.Sprintf(" %s ms over its %s ms budget", Millis(c.Current), Millis(c.Budget)) + baseOverBudget(c)
 	case !math.IsNaN(c.DeltaPct) && c.Metric.IsCount():
 		return s + fmt.Sprintf(" %s (%.2f → %.2f per session), a regression", signedPct(c.DeltaPct), c.Baseline, c.Current) // a count, not a time
 	case !math.IsNaN(c.DeltaPct) && c.Status == vocab.OverBudget: // both: the change is further beyond
@@ -364,4 +396,40 @@ func describeCheck(c compare.Check, th compare.Config, esc func(string) string, 
 		return s + fmt.Sprintf(" %s (%s → %s ms), a regression", signedPct(c.DeltaPct), Millis(c.Baseline), Millis(c.Current))
 	}
 	return s
+}
+
+// baseOverBudget says, of a check over its budget, that the baseline was
+// over it too, when it was: the breach is not this change's doing, though
+// the budget (absolute) fails the gate all the same.
+func baseOverBudget(c compare.Check) string {
+	if c.Metric.HigherIsBetter() || math.IsNaN(c.Baseline) || math.IsNaN(c.Budget) || c.Baseline <= c.Budget {
+		return ""
+	}
+	return fmt.Sprintf(" (the baseline's %s ms was over it too)", Millis(c.Baseline))
+}
+
+// overBudgetWords says a budget breach with the current statistic's
+// distribution-free interval and whether the baseline was over too: "1508
+// [1190, 1720] is over its budget of 300 (the baseline's 164 was not)";
+// v formats a value in the row's unit.
+func overBudgetWords(c compare.Check, v func(float64) string) string {
+	s := v(c.Current)
+	if lo, hi := c.CurrentCI[0], c.CurrentCI[1]; !math.IsNaN(lo) && !math.IsNaN(hi) {
+		s += fmt.Sprintf(" [%s, %s]", v(lo), v(hi))
+	}
+	s += " is over its budget of " + v(c.Budget)
+	switch {
+	case math.IsNaN(c.Baseline):
+	case c.Baseline > c.Budget:
+		s += fmt.Sprintf(" (the baseline's %s was over it too)", v(c.Baseline))
+	default:
+		s += fmt.Sprintf(" (the baseline's %s was not)", v(c.Baseline))
+	}
+	return s
+}
+
+// shownWorse reports whether a latency check's interval lies wholly on the
+// worse side of no change.
+func shownWorse(c compare.Check) bool {
+	return !c.Metric.IsRate() && !math.IsNaN(c.CIPct[0]) && c.CIPct[0] > 0
 }

@@ -511,7 +511,7 @@ func detailsRowNotes(s Scenario, row Row) []string {
 		if c.Status == vocab.OverBudget && c.Metric.HigherIsBetter() {
 			notes = append(notes, fmt.Sprintf("%s: %s is below its floor of %s.", row.Stage, cell(c.Current, row.Unit), cell(c.Budget, row.Unit)))
 		} else if c.Status == vocab.OverBudget {
-			notes = append(notes, fmt.Sprintf("%s %s: %s is over its budget of %s.", row.Stage, c.Stat, cell(c.Current, row.Unit), cell(c.Budget, row.Unit)))
+			notes = append(notes, fmt.Sprintf("%s %s: %s.", row.Stage, c.Stat, overBudgetWords(c, func(v float64) string { return cell(v, row.Unit) })))
 		} else if c.BudgetUntested() {
 			notes = append(notes, fmt.Sprintf("%s %s: its budget of %s is not tested: %s.", row.Stage, c.Stat, cell(c.Budget, row.Unit), budgetShort(c)))
 		}

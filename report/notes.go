@@ -33,22 +33,25 @@ func note(c compare.Check, th compare.Config) string {
 	case vocab.NoPromptTokens:
 		return "the server reported no prompt tokens, so the cache hit rate cannot be checked against its floor"
 	case vocab.NotSignificant:
+		if shownWorse(c) {
+			return "worse than the baseline (its interval lies above no change), but not shown beyond the tolerance"
+		}
 		if c.NeedN > 0 {
-			return fmt.Sprintf("no regression shown: not significant, and its interval reaches beyond the tolerance; about %s requests per side would bound it", grouped(c.NeedN))
+			return fmt.Sprintf("no regression shown: not significant, and its interval reaches beyond the tolerance; about %s requests per side would bound it", approx(c.NeedN))
 		}
 		return "no regression shown: not significant, and its interval reaches beyond the tolerance"
 	case vocab.Underpowered:
 		if c.Metric.IsRate() {
-			return fmt.Sprintf("not tested at this size: about %s requests per side would bound it within its margin", grouped(c.NeedN))
+			return fmt.Sprintf("not tested at this size: about %s requests per side would bound it within its margin", approx(c.NeedN))
 		}
 		if c.DetectN > 0 && c.DetectN < c.NeedN {
-			return fmt.Sprintf("not tested at this size: about %s requests per side would catch a regression of twice the tolerance, %s would bound it within the tolerance", grouped(c.DetectN), grouped(c.NeedN))
+			return fmt.Sprintf("not tested at this size: about %s requests per side would catch a regression of twice the tolerance, %s would bound it within the tolerance", approx(c.DetectN), approx(c.NeedN))
 		}
-		return fmt.Sprintf("not tested at this size: about %s requests per side would catch a regression of twice the tolerance", grouped(c.NeedN))
+		return fmt.Sprintf("not tested at this size: about %s requests per side would catch a regression of twice the tolerance", approx(c.NeedN))
 	case vocab.Uncorrected:
 		s := "inconclusive: worse beyond the tolerance and significant alone, not after the suite's correction"
 		if c.NeedN > 0 {
-			s += fmt.Sprintf("; about %s requests per side would decide it", grouped(c.NeedN))
+			s += fmt.Sprintf("; about %s requests per side would decide it", approx(c.NeedN))
 		}
 		return s
 	case vocab.HistoryTooShort:
@@ -86,8 +89,6 @@ func warnings(res compare.Result) []string {
 		switch w.Kind {
 		case vocab.Unblocked:
 			out = append(out, fmt.Sprintf("%s / %s: block numbers missing on one side or not one per request; compared as unpaired runs", w.Endpoint, w.Scenario))
-		case vocab.OneSidedBlocks:
-			out = append(out, fmt.Sprintf("%s / %s: requests in blocks measured on one side only (%d) take no part in the tests, which exchange labels within blocks; the estimates include them", w.Endpoint, w.Scenario, w.N))
 		case vocab.ConfirmNotAsked:
 			out = append(out, fmt.Sprintf("%s / %s: the results file's confirmation runs were ignored: the judging suite does not set regression.confirm, so the first run's statuses stand", w.Endpoint, w.Scenario))
 		case vocab.ConfirmTooFew:
@@ -97,26 +98,33 @@ func warnings(res compare.Result) []string {
 	return out
 }
 
-// designPlan is the plan fact of the design an adaptive suite was compared
-// under.
+// designPlan are the plan facts of the comparison: the design an adaptive
+// suite was compared under, and the requests of blocks measured on one
+// side only (the requests in flight when a run stops end blocks short:
+// how the run was measured, not a warning).
 func designPlan(res compare.Result) []string {
-	d := res.Design
-	if d == nil {
-		return nil
+	var out []string
+	if d := res.Design; d != nil {
+		out = append(out, fmt.Sprintf("adaptive sampling: each scenario was compared on its own at alpha %.4g (the suite's %.3g split over its scenarios and over %d planned looks), so the suite's false-alarm rate stays at %.3g", d.RunAlpha(), d.Alpha, d.Looks, d.Alpha))
 	}
-	return []string{fmt.Sprintf("adaptive sampling: each scenario was compared on its own at alpha %.4g (the suite's %.3g split over its scenarios and over %d planned looks), so the suite's false-alarm rate stays at %.3g", d.RunAlpha(), d.Alpha, d.Looks, d.Alpha)}
+	for _, w := range res.Warnings {
+		if w.Kind == vocab.OneSidedBlocks {
+			out = append(out, fmt.Sprintf("%s @ %s: %s in blocks measured on one side only take no part in the tests, which exchange labels within blocks; the estimates include them", w.Scenario, w.Endpoint, plural(w.N, "request", "requests")))
+		}
+	}
+	return out
 }
 
 // LookText is the words for an interim look of adaptive sampling: what
-// stopped the scenario ("regression (ttft p95 +34.0%)", "no change beyond
-// 10%") or what is still open.
+// stopped the scenario ("regression (ttft p95 +34.0%)", "every check
+// was within 10% (or not testable at max)") or what is still open.
 func LookText(d compare.Decision, th compare.Config) string {
 	c := d.Check
 	switch {
 	case d.Stop && d.Outcome == vocab.Regression && c != nil:
 		return fmt.Sprintf("regression (%s %s %+.1f%%)", c.Metric, c.Stat, c.DeltaPct)
 	case d.Stop:
-		return fmt.Sprintf("every check within %g%% (or not testable at max)", math.Round(th.Tolerance*1000)/10)
+		return fmt.Sprintf("every check was within %g%% (or not testable at max)", math.Round(th.Tolerance*1000)/10)
 	case c == nil:
 		return "no baseline to compare with"
 	case c.Reason == vocab.TooFew:
@@ -247,6 +255,10 @@ func suiteNotes(r *Report, esc func(string) string) []suiteNote {
 	return notes
 }
 
+// DocsURL is where latgate's documentation is read from a comment or a
+// report: the repository's docs folder.
+const DocsURL = "https://github.com/latgate/latgate/blob/main/docs/"
+
 // untestedNote is one line for every statistic not tested: those a run of
 // this size could not test (the requests that would catch twice the
 // tolerance, the A/A table's figure, and those that would bound them within
@@ -286,14 +298,14 @@ func untestedNote(r *Report, _ func(string) string) string {
 			names = append(append([]string{}, names[:4]...), fmt.Sprintf("%d more", len(power)-4))
 		}
 		twice := trimFloat(200 * r.Thresholds.Tolerance)
-		catch := fmt.Sprintf("up to about %s would catch +%s%%", grouped(need), twice)
+		catch := fmt.Sprintf("up to about %s would catch +%s%%", approx(need), twice)
 		if detect > 0 && detect < need { // the interval, not the test, is what falls short
-			catch = fmt.Sprintf("up to about %s would catch +%s%%, %s would bound them within %s%%", grouped(detect), twice, grouped(need), trimFloat(100*r.Thresholds.Tolerance))
+			catch = fmt.Sprintf("up to about %s would catch +%s%%, %s would bound them within %s%%", approx(detect), twice, approx(need), trimFloat(100*r.Thresholds.Tolerance))
 		}
 		what = append(what, fmt.Sprintf("%s (%s)", andList(names), catch))
 	}
 	if len(rates) > 0 {
-		what = append(what, fmt.Sprintf("the %s (about %s would bound it within its margin)", andList(rates), grouped(rateNeed)))
+		what = append(what, fmt.Sprintf("the %s (about %s would bound it within its margin)", andList(rates), approx(rateNeed)))
 	}
 	if t := tooFewText(r, few); t != "" {
 		what = append(what, t)
@@ -310,7 +322,7 @@ func untestedNote(r *Report, _ func(string) string) string {
 		if safeURL(r.Provenance.TrendURL) != "" {
 			where = "main's trend (linked above)"
 		}
-		s += "; a slow P95 creep shows on " + where + " or in a nightly run with more requests"
+		s += "; a slow P95 creep shows on " + where + " or in a nightly run with more requests (" + DocsURL + "workflows.md#mains-trend)"
 	}
 	return strings.ToUpper(s[:1]) + s[1:] + "."
 }
@@ -396,11 +408,11 @@ func inconclusiveNote(r *Report, esc func(string) string) string {
 	switch {
 	case hi == 0:
 	case lo == hi:
-		s += fmt.Sprintf(" About %s requests per side would decide it.", grouped(hi))
+		s += fmt.Sprintf(" About %s requests per side would decide it.", approx(hi))
 	case hi >= 100000:
-		s += fmt.Sprintf(" %s requests per side would decide the closest, over 100,000 the farthest.", grouped(lo))
+		s += fmt.Sprintf(" About %s requests per side would decide the closest, over 100,000 the farthest.", approx(lo))
 	default:
-		s += fmt.Sprintf(" %s to %s requests per side would decide them.", grouped(lo), grouped(hi))
+		s += fmt.Sprintf(" About %s to %s requests per side would decide them.", approx(lo), approx(hi))
 	}
 	return s
 }
@@ -555,9 +567,9 @@ func footnote(r *Report, esc func(string) string) string {
 		out = fmt.Sprintf("Change: point estimate; interval: per-check 95%% bootstrap (a rate's: Newcombe's), not adjusted for the suite; "+
 			"within tolerance when it lies inside %s%% (or %s ms). "+
 			"Regressions: p-values adjusted over all %d checks (Westfall–Young maxT, family-wise α = %s); "+
-			"p50 by Mann-Whitney U, p95/p99 by upper-tail ranks from the pooled p85/p97, the mean by the share above the pooled mean, errors by an exact permutation test. "+
-			"A regression must be confidently beyond %s%% and %s ms. ",
-			trimFloat(100*o.Tolerance), trimFloat(r.minDeltaMs()), r.Tested, trimFloat(o.Alpha), trimFloat(100*o.Tolerance), trimFloat(r.minDeltaMs()))
+			"p50 by Mann-Whitney U, p95/p99 by the share of requests reaching into the pooled tail (a smoothed step at the pooled p90/p98), the mean by the share above the pooled mean, errors by an exact permutation test. "+
+			"A regression is a change whose test, so corrected, rejects \"worse by at most %s%%\" and whose estimate is beyond %s%% and %s ms; its interval, a separate estimate, can still reach into the tolerance. ",
+			trimFloat(100*o.Tolerance), trimFloat(r.minDeltaMs()), r.Tested, trimFloat(o.Alpha), trimFloat(100*o.Tolerance), trimFloat(100*o.Tolerance), trimFloat(r.minDeltaMs()))
 	}
 	if len(r.Capacity) > 0 {
 		alpha := trimFloat(r.Capacity[0].Head.Result.Spec.Alpha)

@@ -44,7 +44,7 @@ func TestLookText(t *testing.T) {
 		want string
 	}{
 		{compare.Decision{Stop: true, Outcome: vocab.Regression, Check: reg}, "regression (ttft p95 +34.0%)"},
-		{compare.Decision{Stop: true, Outcome: vocab.WithinTolerance}, "every check within 10% (or not testable at max)"},
+		{compare.Decision{Stop: true, Outcome: vocab.WithinTolerance}, "every check was within 10% (or not testable at max)"},
 		{compare.Decision{Check: open}, "total p50 +12% [-2.0%, +25%] not yet bounded"},
 		{compare.Decision{Check: few}, "ttft p95: need 40 successful requests per side to test p95 (have 20 and 20)"},
 		{compare.Decision{}, "no baseline to compare with"},
@@ -124,7 +124,7 @@ func TestRegressedAndOverBudget(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	c.Budget = 500 // 288% over the budget, 133 points beyond the tolerance
-	if got, want := describeCheck(c, compare.Config{Tolerance: 0.1}, esc, false), "TTFT p95 1940 ms over its 500 ms budget"; got != want {
+	if got, want := describeCheck(c, compare.Config{Tolerance: 0.1}, esc, false), "TTFT p95 1940 ms over its 500 ms budget (the baseline's 799 ms was over it too)"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }

@@ -523,7 +523,7 @@ func latencyRow(s Scenario, m vocab.Metric, stage, unit string, th compare.Confi
 		row.Status = worse(row.Status, rowStatus(c))
 		checkNotes(&row, c, th, string(c.Stat)+": ")
 		if c.Status == vocab.OverBudget {
-			row.Notes = append(row.Notes, fmt.Sprintf("%s: %s ms is over its budget of %s ms", c.Stat, Millis(c.Current), Millis(c.Budget)))
+			row.Notes = append(row.Notes, fmt.Sprintf("%s: %s", c.Stat, overBudgetWords(c, func(v float64) string { return Millis(v) + " ms" })))
 		}
 		if c.BudgetUntested() {
 			row.Notes = append(row.Notes, fmt.Sprintf("%s: its budget of %s ms is not tested: %s", c.Stat, Millis(c.Budget), budgetShort(c)))
@@ -651,8 +651,9 @@ func markSame(rows []Row, a, b string) {
 	}
 	for i := range ra.Checks {
 		x, y := ra.Checks[i], rb.Checks[i]
-		// Hidden only when no worse than the row it repeats.
-		if x.Stat != y.Stat || !eq(x.Baseline, y.Baseline) || !eq(x.Current, y.Current) || !pct(x.DeltaPct, y.DeltaPct) || hideRank(x) > hideRank(y) {
+		// Hidden only when no worse than the row it repeats, and
+		// without a budget of its own (its breach would vanish).
+		if x.Stat != y.Stat || !eq(x.Baseline, y.Baseline) || !eq(x.Current, y.Current) || !pct(x.DeltaPct, y.DeltaPct) || hideRank(x) > hideRank(y) || !math.IsNaN(x.Budget) && !sameValue(x.Budget, y.Budget) {
 			return
 		}
 	}
@@ -735,14 +736,18 @@ func (r *Report) Rank() []Ranking {
 		return nil
 	}
 	var out []Ranking
+	of := map[string][]*Scenario{} // each endpoint's scenarios, in order: one pass, not one per endpoint
+	for i := range r.Scenarios {
+		if s := &r.Scenarios[i]; s.Current != nil {
+			of[s.Endpoint] = append(of[s.Endpoint], s)
+		}
+	}
 	for _, e := range r.Endpoints {
 		rk := Ranking{Endpoint: e, TTFTP95: map[string]float64{}}
 		var vals []float64
-		for _, s := range r.Scenarios {
-			if s.Endpoint == e && s.Current != nil {
-				rk.TTFTP95[s.Scenario] = s.Current.TTFT.P95
-				vals = append(vals, s.Current.TTFT.P95)
-			}
+		for _, s := range of[e] {
+			rk.TTFTP95[s.Scenario] = s.Current.TTFT.P95
+			vals = append(vals, s.Current.TTFT.P95)
 		}
 		rk.Median = compare.Quantile(compare.Sorted(vals), 0.5)
 		out = append(out, rk)
@@ -791,7 +796,7 @@ func summaryCols(r *Report) []summaryCol {
 		cols = append(cols, summaryCol{"Perceived p95", "Perceived", vocab.P95})
 	}
 	if sessions {
-		cols = append(cols, summaryCol{"Total (session) p50", "Total", vocab.P50}, summaryCol{"Answer p95", "Answer", vocab.P95})
+		cols = append(cols, summaryCol{"Total p50", "Total", vocab.P50}, summaryCol{"Answer p95", "Answer", vocab.P95})
 	} else {
 		cols = append(cols, summaryCol{"Total p50", "Total", vocab.P50})
 	}
@@ -876,10 +881,22 @@ func extraStats(row *Row, stat vocab.Stat) []vocab.Stat {
 // when a scenario is a session.
 func summaryColumns(r *Report) (perceived, sessions bool) {
 	for _, s := range r.Scenarios {
-		if row := s.row("Perceived"); row != nil && row.SameAs == "" {
+		if row, ttft := s.row("Perceived"), s.row("TTFT"); row != nil && row.SameAs == "" && !sameP95(row, ttft) {
 			perceived = true
 		}
 		sessions = sessions || s.Current.IsSession()
 	}
 	return perceived, sessions
+}
+
+// sameP95 reports whether two rows' P95 cells read the same (both sides
+// as shown, the same status and budget): a Perceived column that repeats
+// TTFT's says nothing.
+func sameP95(a, b *Row) bool {
+	if a == nil || b == nil || Millis(a.BaseP95) != Millis(b.BaseP95) || Millis(a.CurP95) != Millis(b.CurP95) {
+		return false
+	}
+	x, okx := findCheck(a.Checks, vocab.P95)
+	y, oky := findCheck(b.Checks, vocab.P95)
+	return okx == oky && x.Status == y.Status && sameValue(x.Budget, y.Budget)
 }

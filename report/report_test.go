@@ -170,7 +170,7 @@ func TestGoldenCapacity(t *testing.T) {
 	}
 	ab, rate, cut, est := v.Capacity[0], v.Capacity[1], v.Capacity[2], v.Capacity[3]
 	switch {
-	case ab.Status != "regression" || *ab.DeltaPct != -25 || *ab.Head.Capacity != 6 || *ab.Base.Capacity != 8 || len(ab.Head.Levels) != 6:
+	case ab.Status != "regression" || *ab.DeltaPct != -25 || *ab.Head.Capacity != 6 || *ab.Base.Capacity != 8 || len(ab.Head.Levels) != 7:
 		t.Errorf("the A/B search: %+v", ab)
 	case rate.Base != nil || rate.Head.LimitedBy != "saturated" || rate.Status != "no_baseline":
 		t.Errorf("the rate search: %+v", rate)

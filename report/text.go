@@ -86,7 +86,7 @@ func Text(w io.Writer, r *Report, color bool) {
 		fmt.Fprintf(w, "capacity regression = a capacity confidently lower beyond %s%%; fails on %s.\n", trimFloat(100*o.Tolerance), strings.Join(r.failOn(), ", "))
 		return
 	}
-	fmt.Fprintf(w, "%d checks, family-wise alpha %s; regression = confidently beyond %s%% and %s ms; fails on %s.\n",
+	fmt.Fprintf(w, "%d checks, family-wise alpha %s; regression = the corrected test rejects \"worse by at most %s%%\" and the estimate is beyond it and %s ms; fails on %s.\n",
 		r.Tested, trimFloat(o.Alpha), trimFloat(100*o.Tolerance), trimFloat(r.minDeltaMs()), strings.Join(r.failOn(), ", "))
 }
 

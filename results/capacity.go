@@ -43,9 +43,11 @@ type Objective struct {
 // the capacity again from the levels (package capacity); the outcome here
 // is what the search decided when it ran.
 type Search struct {
-	// Version is the design that decided the search: 2 (levels hold, fail
-	// or are undecided; an undecided level measured again), absent (0) or
-	// 1 in files written before (a level passes or not).
+	// Version is the design that decided the search: 3 (saturation shown
+	// with confidence, the capacity's level judged against the level a
+	// step below it), 2 (levels hold, fail or are undecided; an undecided
+	// level measured again), absent (0) or 1 in files written before (a
+	// level passes or not).
 	Version  int        `json:"version,omitempty"`
 	Endpoint string     `json:"endpoint"`
 	Scenario string     `json:"scenario"`
@@ -119,8 +121,9 @@ func finite(vs ...float64) bool {
 // maxRounds bounds the measurements of a level (vocab.LevelLooks).
 var maxRounds = len(vocab.LevelLooks(1))
 
-// maxPerLevel bounds a search's requests per level (a file holds at most
-// MaxObjects objects anyway): a test over n requests costs n.
+// maxPerLevel bounds a search's requests per level (a file holds far
+// fewer requests anyway: fileio's ReadLimit): a test over n requests costs
+// n.
 const maxPerLevel = 1_000_000
 
 // objective reports whether o is an objective a search decides: a
@@ -134,7 +137,7 @@ func objective(o Objective) bool {
 }
 
 // SearchVersion is the newest design of a search this latgate reads.
-const SearchVersion = 2
+const SearchVersion = 3
 
 // searchStops are why a search ends ("" while it has not: shards merged
 // before their search is decided again).
@@ -233,7 +236,9 @@ func (f *File) checkLevels() error {
 func (f *File) Levels(s Search) []*Run {
 	var out []*Run
 	for i := range f.Runs {
-		if r := &f.Runs[i]; r.Level != nil && r.searchKey() == s.Key() {
+		// Compared field by field, not by key: a file may hold thousands
+		// of searches and runs, and each search looks at every run.
+		if r := &f.Runs[i]; r.Level != nil && r.Endpoint == s.Endpoint && r.Scenario == s.Scenario && r.Variant == s.Variant {
 			out = append(out, r)
 		}
 	}

@@ -1,6 +1,9 @@
 package results
 
 import (
+	"math"
+	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -66,7 +69,7 @@ func TestLevels(t *testing.T) {
 		{"a stop reason of escapes", func(f *File) { f.Capacity[0].StopReason = "\x1b]8;;http://x\x07" }, "capacity[0]: stop_reason: over 300 bytes or not printable text"},
 		{"cut in a complete file", func(f *File) { f.Capacity[0].Stop = vocab.Capped },
 			"capacity[0]: the search of endpoint \"e\", scenario \"s\" was cut (capped), but the file is not marked incomplete"},
-		{"a design from the future", func(f *File) { f.Capacity[0].Version = 3 }, "capacity[0]: version is 3: this latgate knows searches of version 1 to 2"},
+		{"a design from the future", func(f *File) { f.Capacity[0].Version = 4 }, "capacity[0]: version is 4: this latgate knows searches of version 1 to 3"},
 		{"a lower end in version 1", func(f *File) { v := 2.0; f.Capacity[0].Lower = &v }, "capacity[0]: lower is set in a search of version 1"},
 		{"a round in version 1", func(f *File) { f.Runs[1].Level.Round = 2 }, "runs[1]: a level of a search of version 1 has a round or status"},
 		{"round 1 said", func(f *File) { f.Capacity[0].Version, f.Runs[1].Level.Round = 2, 1 }, "runs[1]: level 2 is measurement 1 of its level: want none for the first, or 2 to 3"},
@@ -91,6 +94,7 @@ func TestMergeShards(t *testing.T) {
 		r.Variant = vocab.Head
 		r.Requests = append(r.Requests, r.Requests[0])
 		r.Requests[0].Block, r.Requests[1].Block, r.Requests[1].TTFTMs = 1, 2, &ttft
+		r.Requests[0].SentMs = ttft // each leg's requests its own
 		return file(r)
 	}
 	m, err := MergeShards([]*File{ab(101), ab(102), ab(103)}, []string{"a", "b", "c"})
@@ -167,6 +171,88 @@ func TestMergeShardsCountsEachLegOnce(t *testing.T) {
 	}
 	if _, err := MergeShards(many, make([]string, len(many))); err == nil || !strings.Contains(err.Error(), "257 legs: a run merges at most 256") {
 		t.Errorf("257 legs: %v", err)
+	}
+}
+
+// legRequests are n requests of a leg, their times drawn from seed.
+func legRequests(n int, seed uint64) []Request {
+	rng := rand.New(rand.NewPCG(seed, 1))
+	ms := func(lo, hi float64) *float64 { v := math.Round((lo+rng.Float64()*(hi-lo))*1e3) / 1e3; return &v }
+	qs := make([]Request, n)
+	for i := range qs {
+		qs[i] = Request{OK: true, Status: 200, TTFTMs: ms(100, 400), TotalMs: ms(400, 900), ITLMs: Gaps{*ms(5, 20), *ms(5, 20)}, SentMs: *ms(0, 6e4)}
+	}
+	return qs
+}
+
+// TestMergeShardsKnowsALeg: a leg is known by the ID its measurement drew
+// and by its requests, in any order, to the microsecond. The legs of a
+// matrix merge, even when a few of their requests coincide (half of them,
+// legs of their own IDs); the same leg twice is refused whatever became
+// of its copy: the same ID, reordered, a TTFT moved by a nanosecond or one
+// request edited (without its ID), a superset, a reordered copy given
+// another ID. Before, a leg was its
+// requests' digest: the reordered and tweaked copies merged as two legs,
+// "8 requests" of a leg of 4.
+func TestMergeShardsKnowsALeg(t *testing.T) {
+	t.Parallel()
+	leg := func(seed uint64) *File {
+		r := run("e", "s", "fp", nil)
+		r.Requests = legRequests(50, seed)
+		f := file(level(r, 4, 1))
+		f.ID = NewID()
+		return f
+	}
+	copyOf := func(f *File, edit func(qs []Request) []Request) *File {
+		c := *f
+		c.ID = ""
+		c.Runs = slices.Clone(f.Runs)
+		c.Runs[0].Requests = edit(slices.Clone(f.Runs[0].Requests))
+		return &c
+	}
+	a := leg(1)
+	matrix := []*File{a, leg(2), leg(3), leg(4)}
+	matrix[3].Runs[0].Requests[0], matrix[3].Runs[0].Requests[1] = a.Runs[0].Requests[0], a.Runs[0].Requests[1] // 2 of 50 coincide
+	if m, err := MergeShards(matrix, []string{"a", "b", "c", "d"}); err != nil || len(m.Runs[0].Requests) != 200 || m.ID != "" {
+		t.Fatalf("four legs: %v", err)
+	}
+	// Legs measured on one virtual clock, each with its ID, share requests
+	// no runner's clock would: 25 of 50.
+	lockstep := leg(6)
+	copy(lockstep.Runs[0].Requests[:25], a.Runs[0].Requests)
+	if _, err := MergeShards([]*File{a, lockstep}, []string{"a", "b"}); err != nil {
+		t.Errorf("legs of their own IDs sharing half their requests: %v", err)
+	}
+	reupload := copyOf(a, func(qs []Request) []Request { return qs })
+	reupload.ID = a.ID
+	reupload.Runs[0].Requests[0].TTFTMs = new(float64)
+	for _, c := range []struct {
+		name string
+		leg  *File
+		want string
+	}{
+		{"the same ID", reupload, "a and b are the same leg (measurement " + a.ID},
+		{"reordered", copyOf(a, func(qs []Request) []Request { slices.Reverse(qs); return qs }), "a and b are the same leg: they share 50 of their timed requests (50 and 50)"},
+		{"a TTFT moved by a nanosecond", copyOf(a, func(qs []Request) []Request {
+			v := *qs[0].TTFTMs + 1e-6
+			qs[0].TTFTMs = &v
+			return qs
+		}), "share 50 of their timed requests"},
+		{"one request edited", copyOf(a, func(qs []Request) []Request {
+			v := *qs[0].TTFTMs + 1
+			qs[0].TTFTMs = &v
+			return qs
+		}), "share 49 of their timed requests"},
+		{"a superset", copyOf(a, func(qs []Request) []Request { return append(qs, legRequests(5, 9)...) }), "share 50 of their timed requests (50 and 55)"},
+		{"reordered, given an ID of its own", func() *File {
+			c := copyOf(a, func(qs []Request) []Request { slices.Reverse(qs); return qs })
+			c.ID = NewID()
+			return c
+		}(), "share 50 of their timed requests"},
+	} {
+		if _, err := MergeShards([]*File{a, c.leg}, []string{"a", "b"}); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
 	}
 }
 

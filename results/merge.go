@@ -15,6 +15,7 @@ func Merge(files []*File, names []string) (*File, error) {
 		return nil, errors.New("nothing to merge")
 	}
 	out := *files[0]
+	out.ID, out.StartedAt = "", nil // the files' measurements, not one
 	out.Runs = nil
 	out.Notes = nil
 	capacity, err := mergeSearches(files, names)

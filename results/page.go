@@ -29,6 +29,9 @@ type Screenshot struct {
 	JPEG string     `json:"jpeg"`
 }
 
+// MaxShots is the most screenshots a request has: one at each moment.
+var MaxShots = len(vocab.Shots)
+
 // Bounds of what a results file may embed of a page (a file can come from
 // an untrusted pull request's artifact and be rendered by a privileged
 // job): every screenshot is checked when the file is read.

@@ -32,8 +32,15 @@ type File struct {
 	MetricsVersion int       `json:"metrics_version"`
 	ToolVersion    string    `json:"tool_version"`
 	CreatedAt      time.Time `json:"created_at"`
-	Source         Source    `json:"source"`
-	Runs           []Run     `json:"runs"`
+	// ID identifies the measurement that wrote the file: 128 random bits
+	// in hex (NewID), drawn when latgate started measuring, at StartedAt.
+	// A copy of the file keeps them: latgate merge --shards refuses two
+	// legs of one ID. Absent in a file written before files had one, an
+	// imported file and a merged one.
+	ID        string     `json:"id,omitempty"`
+	StartedAt *time.Time `json:"started_at,omitempty"`
+	Source    Source     `json:"source"`
+	Runs      []Run      `json:"runs"`
 	// Incomplete, when not empty, says why the run did not measure all it
 	// planned (interrupted, a cap reached, stopped on repeated errors). An
 	// incomplete file is never recorded as a baseline and never passes a gate.
@@ -109,7 +116,8 @@ type Run struct {
 	// variant in an A/B file) measured when the scenario stopped; Stop why
 	// (vocab.Decided at a look, vocab.MaxReached, or the cause that cut the
 	// whole run short: interrupted, capped, fail_fast), and StopReason the
-	// same in words: "no change beyond 10%", "regression (…)", "max
+	// same in words: "at the look at 80, every check was within 10% (or
+	// not testable at max)", "regression (…)", "max
 	// reached", "max reached: …" when nothing could decide earlier.
 	RequestsMin int        `json:"requests_min,omitempty"`
 	Looks       int        `json:"looks,omitempty"`
@@ -166,7 +174,7 @@ type Request struct {
 	PerceivedMs  *float64      `json:"perceived_ms"`
 	TPOTMs       *float64      `json:"tpot_ms"`
 	MaxStallMs   *float64      `json:"max_stall_ms"`
-	ITLMs        []float64     `json:"itl_ms"`
+	ITLMs        Gaps          `json:"itl_ms"`
 	OutputTokens int           `json:"output_tokens"`
 	PromptTokens int           `json:"prompt_tokens"`
 	CachedTokens int           `json:"cached_tokens"`
@@ -368,6 +376,9 @@ func (f *File) ValidateChecked(checks []RunCheck) error {
 	}
 	if len(f.Runs) == 0 {
 		return errors.New("no runs: the file holds no measurements")
+	}
+	if !validID(f.ID) {
+		return fmt.Errorf("id is %.40q: an id is %d lowercase hexadecimal digits", f.ID, 2*idBytes)
 	}
 	seen := map[string]bool{}
 	for i, r := range f.Runs {

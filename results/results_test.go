@@ -194,3 +194,25 @@ func TestScreenshotsOnlyOnBrowserRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestIDChecked: a file's ID is one NewID draws (32 lowercase hex digits),
+// or none; each drawn is another.
+func TestIDChecked(t *testing.T) {
+	t.Parallel()
+	f := file(run("e", "s", "fp", nil))
+	for _, id := range []string{"", NewID()} {
+		f.ID = id
+		if err := f.Validate(); err != nil {
+			t.Errorf("id %q: %v", id, err)
+		}
+	}
+	for _, id := range []string{"x", strings.Repeat("A", 32), strings.Repeat("0", 33), "<script>" + strings.Repeat("0", 24)} {
+		f.ID = id
+		if err := f.Validate(); err == nil || !strings.Contains(err.Error(), "an id is 32 lowercase hexadecimal digits") {
+			t.Errorf("id %q: %v", id, err)
+		}
+	}
+	if NewID() == NewID() {
+		t.Error("two IDs drawn alike")
+	}
+}

@@ -6,8 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/latgate/latgate/vocab"
 )
@@ -38,6 +41,7 @@ func MergeShards(files []*File, names []string) (*File, error) {
 		return nil, err
 	}
 	out := *first
+	out.ID, out.StartedAt = "", nil // the legs' measurements, not one
 	out.Runs = make([]Run, len(first.Runs))
 	out.Notes = []string{fmt.Sprintf("merged from %d shards (latgate merge --shards): each run holds every leg's requests", len(files))}
 	out.Capacity = slices.Clone(first.Capacity)
@@ -102,37 +106,141 @@ func mergeRun(files []*File, j int) Run {
 
 // checkLegs refuses files that are not each one leg's own, once: more
 // than MaxShards, a file already merged from legs (its runs have shards),
-// or the same leg twice. A leg is known by its requests: two legs never
-// measure the same ones, to the microsecond, so two files holding the
-// same requests (or, without any, the same content) are one leg given
-// twice, which would count every request twice and the load as two legs'.
+// or the same leg twice (sameLeg), which would count every request twice
+// and the load as two legs'.
 func checkLegs(files []*File, names []string) error {
 	if len(files) > MaxShards {
 		return fmt.Errorf("%d legs: a run merges at most %d (a matrix runs at most %d jobs)", len(files), MaxShards, MaxShards)
 	}
-	seen := map[[sha256.Size]byte]int{}
 	for i, f := range files {
 		for j, r := range f.Runs {
 			if r.Shards != 0 {
 				return fmt.Errorf("%s is not a leg's own results: runs[%d] (endpoint %q, scenario %q) was already merged from %d legs; merge --shards takes the file each leg wrote", names[i], j, r.Endpoint, r.Scenario, r.Shards)
 			}
 		}
-		id := legID(f)
-		if k, ok := seen[id]; ok {
+	}
+	return sameLeg(files, names)
+}
+
+// sameLeg refuses two files of one leg. A leg is known by the ID its measurement drew (File.ID), and by
+// its requests, which no other leg measures: files that share requests,
+// in any order, their values rounded to the microsecond a results file
+// keeps (legTimes), are one leg — a file given twice, copied, uploaded
+// again, reordered or lightly edited. They share a tenth of the smaller
+// leg's timed requests, at least one (a coincidence of a few among
+// thousands is not), or nine tenths when both have an ID of their own
+// (legs measured on one virtual clock share requests that no runner's
+// clock would: a copy given another ID shares them all). Legs without
+// timed requests are one when their content is (legDigest). What this
+// cannot tell is a leg made up whole: a file from a pull request is
+// untrusted data.
+func sameLeg(files []*File, names []string) error {
+	ids, digests := map[string]int{}, map[[sha256.Size]byte]int{}
+	owner := map[[sha256.Size]byte]int{} // a timed request's leg: the first that holds it
+	timed := make([]int, len(files))
+	for i, f := range files {
+		if k, ok := ids[f.ID]; ok && f.ID != "" {
+			return fmt.Errorf("%s and %s are the same leg (measurement %s%s): each leg's file is merged once", names[k], names[i], f.ID, startedAt(f))
+		}
+		ids[f.ID] = i
+		d := legDigest(f)
+		if k, ok := digests[d]; ok {
 			n, what := f.Requests(), "requests"
 			if n == 1 {
 				what = "request"
 			}
 			return fmt.Errorf("%s and %s are the same leg (the same %d %s): each leg's file is merged once", names[k], names[i], n, what)
 		}
-		seen[id] = i
+		digests[d] = i
+		shared := make([]int, i) // with each leg before it
+		for j := range f.Runs {
+			for k := range f.Runs[j].Requests {
+				q := &f.Runs[j].Requests[k]
+				if !q.timed() {
+					continue
+				}
+				timed[i]++
+				fp := legTimes(q)
+				if o, ok := owner[fp]; !ok {
+					owner[fp] = i
+				} else if o != i {
+					shared[o]++
+				}
+			}
+		}
+		for k, n := range shared {
+			least := min(timed[k], timed[i]) / 10
+			if files[k].ID != "" && f.ID != "" {
+				least = min(timed[k], timed[i]) * 9 / 10
+			}
+			if n > 0 && n >= max(1, least) {
+				return fmt.Errorf("%s and %s are the same leg: they share %d of their timed requests (%d and %d), in any order, to the microsecond; each leg's file is merged once", names[k], names[i], n, timed[k], timed[i])
+			}
+		}
 	}
 	return nil
 }
 
-// legID identifies a leg: a digest of its runs' requests, or of the whole
-// file when it holds none.
-func legID(f *File) [sha256.Size]byte {
+// startedAt says when a leg's measurement started, when its file says.
+func startedAt(f *File) string {
+	if f.StartedAt == nil {
+		return ""
+	}
+	return ", started " + f.StartedAt.UTC().Format(time.RFC3339)
+}
+
+// timed reports whether the request has a time of its own (a request
+// that measured nothing tells no leg from another).
+func (q *Request) timed() bool {
+	return q.SentMs > 0 || q.DNSMs > 0 || q.ConnectMs > 0 || q.TTFBMs != nil || q.TTFTMs != nil || q.TotalMs != nil
+}
+
+// legTimes is a digest of a request's values, each number rounded to the
+// microsecond a results file keeps: the same request, edited below that
+// precision, has the same.
+func legTimes(q *Request) [sha256.Size]byte {
+	b, _ := json.Marshal(q) // a Request always encodes: it was decoded
+	return sha256.Sum256(roundNumbers(b))
+}
+
+// roundNumbers rounds every number of a JSON document to three decimals.
+func roundNumbers(b []byte) []byte {
+	out := make([]byte, 0, len(b))
+	for i := 0; i < len(b); {
+		c := b[i]
+		switch {
+		case c == '"':
+			j := i + 1
+			for ; j < len(b) && b[j] != '"'; j++ {
+				if b[j] == '\\' {
+					j++
+				}
+			}
+			out = append(out, b[i:min(j+1, len(b))]...)
+			i = j + 1
+		case c == '-' || c >= '0' && c <= '9':
+			j := i + 1
+			for j < len(b) && strings.IndexByte("0123456789.eE+-", b[j]) >= 0 {
+				j++
+			}
+			v, err := strconv.ParseFloat(string(b[i:j]), 64)
+			if err != nil {
+				out = append(out, b[i:j]...)
+			} else {
+				out = strconv.AppendFloat(out, math.Round(v*1e3)/1e3, 'g', -1, 64)
+			}
+			i = j
+		default:
+			out = append(out, c)
+			i++
+		}
+	}
+	return out
+}
+
+// legDigest is a digest of a leg's requests, or of the whole file when it
+// holds none.
+func legDigest(f *File) [sha256.Size]byte {
 	h := sha256.New()
 	enc := json.NewEncoder(h)
 	if f.Requests() == 0 {

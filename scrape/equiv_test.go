@@ -34,8 +34,11 @@ func readWhole(b []byte, contentType string, names Names) (Page, []string, error
 		}
 	}
 	p := Page{hists: map[string]Histogram{}, gauges: map[string]gaugeValue{}}
-	warnings, err := readFamilies(expfmt.NewDecoder(bytes.NewReader(b), format), wanted(names), &p)
-	return p, warnings, err
+	r := newReading(wanted(names))
+	if err := readFamilies(expfmt.NewDecoder(bytes.NewReader(b), format), r); err != nil {
+		return p, nil, err
+	}
+	return p, r.done(&p), nil
 }
 
 // sameRead fails t when Read of a page differs from readWhole: wherever

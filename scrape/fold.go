@@ -12,11 +12,17 @@ import (
 // family folds the series of one wanted family as they come, a gauge's
 // into its sum and largest value, a histogram's into its buckets summed:
 // no series is kept, so a page's series cost no memory beyond the page.
+// A page that gives the family several times (several protobuf messages
+// of its name) gives it once with all their series, as expfmt's text
+// parser reads a family's lines wherever they are.
 type family struct {
 	name    string
 	isGauge bool // read as a gauge; else as a histogram
 	typ     dto.MetricType
 	why     string // not "": the family is left out, and why
+	tooMany bool   // left out for its series, said with their number in the end
+	given   int    // the times the page gives the family
+	total   int    // its series, every time it is given
 	n       int    // series folded
 	g       gaugeValue
 	h       Histogram // the series summed
@@ -24,18 +30,32 @@ type family struct {
 	buckets []bucket  // the series' buckets as the page gives them (reused)
 }
 
-// newFamily begins to fold a family of the given type and series.
-func newFamily(name string, typ dto.MetricType, series int, isGauge bool) *family {
+// newFamily begins to fold a family of the given type.
+func newFamily(name string, typ dto.MetricType, isGauge bool) *family {
 	f := &family{name: name, isGauge: isGauge, typ: typ, g: gaugeValue{max: math.Inf(-1)}}
 	switch {
-	case series > MaxSeries:
-		f.why = fmt.Sprintf("%s has %d series (at most %d are read)", name, series, MaxSeries)
 	case isGauge && typ != dto.MetricType_GAUGE && typ != dto.MetricType_UNTYPED:
 		f.why = fmt.Sprintf("%s is a %s, not a gauge", name, typ)
 	case !isGauge && typ != dto.MetricType_HISTOGRAM:
 		f.why = fmt.Sprintf("%s is a %s, not a histogram", name, typ)
 	}
 	return f
+}
+
+// again counts the family given once more, as a typ of series series: a
+// family given as two types, or of over MaxSeries series in all, is left
+// out. Nothing is made: a page that gives a family again and again costs
+// no memory for it.
+func (f *family) again(typ dto.MetricType, series int) {
+	f.given++
+	f.total += series
+	switch {
+	case f.why != "":
+	case typ != f.typ:
+		f.why = fmt.Sprintf("%s is given as a %s and as a %s", f.name, f.typ, typ)
+	case f.total > MaxSeries:
+		f.tooMany, f.why = true, "its series" // said in keep, with their number
+	}
 }
 
 // value adds a gauge's series: its gauge's value, or in an untyped
@@ -120,9 +140,21 @@ func (f *family) metric(m *dto.Metric) {
 	f.histogram(s)
 }
 
-// keep puts the family on the page, or says why it is left out.
+// keep puts the family on the page, or says why it is left out, and how
+// many times the page gives it when more than once.
 func (f *family) keep(p *Page) string {
+	w := f.put(p)
+	if w != "" && f.given > 1 {
+		w += fmt.Sprintf(" (the page gives the family %d times)", f.given)
+	}
+	return w
+}
+
+// put puts the family on the page, or says why it is left out.
+func (f *family) put(p *Page) string {
 	switch {
+	case f.tooMany:
+		return fmt.Sprintf("%s has %d series (at most %d are read)", f.name, f.total, MaxSeries)
 	case f.why != "":
 		return f.why
 	case !f.isGauge:

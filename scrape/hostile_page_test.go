@@ -15,21 +15,31 @@ const maxParseBytes = 9 * MaxPage
 // allocated is what Read of page allocates. The test that calls it runs
 // alone (not parallel): the process's allocations are its own.
 func allocated(t *testing.T, page, contentType string) uint64 {
+	got, _ := readCost(t, page, contentType, vllm)
+	return got
+}
+
+// readCost is what Read of page for names allocates, and the warnings it
+// makes (alone, as allocated).
+func readCost(t *testing.T, page, contentType string, names Names) (uint64, []string) {
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	_, _, err := Read(strings.NewReader(page), contentType, vllm)
+	_, warnings, err := Read(strings.NewReader(page), contentType, names)
 	runtime.ReadMemStats(&after)
 	if err != nil {
 		t.Fatalf("%.40q: %v", page, err)
 	}
-	return after.TotalAlloc - before.TotalAlloc
+	return after.TotalAlloc - before.TotalAlloc, warnings
 }
 
 // TestReadMemoryBounded: beyond reading its page (as much as a page of
 // comments costs), a scrape of any of the worst pages allocates at most
-// maxParseBytes; decoded whole, a protobuf page of a million tiny series
-// took 227 MB and a text page of a million tiny samples 298 MB, and a
-// sample of 2,000 labels 176 MB (its labels checked in quadratic time).
+// maxParseBytes, and makes at most one warning per family read (with the
+// times the page gave it); decoded whole, a protobuf page of a million
+// tiny series took 227 MB and a text page of a million tiny samples 298
+// MB, and a sample of 2,000 labels 176 MB (its labels checked in
+// quadratic time); a protobuf page of 220,752 messages of a family read,
+// of the wrong type, took 95 MB and made a warning each.
 func TestReadMemoryBounded(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reads 4 MiB pages")
@@ -43,13 +53,17 @@ func TestReadMemoryBounded(t *testing.T) {
 	sb.WriteString("} 1\n")
 	pages = append(pages, struct{ name, contentType, page string }{"text/2000-labels", "text/plain", sb.String()})
 	read := allocated(t, strings.Repeat("# a comment\n", MaxPage/12), "text/plain") // the page alone, as io.ReadAll grows it
+	families := len(AnyEngine().all())
 	for _, p := range pages {
-		got := allocated(t, p.page, p.contentType)
+		got, warnings := readCost(t, p.page, p.contentType, AnyEngine()) // every engine's names: tgi_queue_size too
 		extra := got - min(got, read)
 		if extra > maxParseBytes {
 			t.Errorf("%s: a page of %d bytes allocated %d bytes, %d beyond reading it: over %d", p.name, len(p.page), got, extra, maxParseBytes)
 		} else {
-			t.Logf("%s: a page of %d bytes allocated %.1f MB (%.1f MB beyond reading it)", p.name, len(p.page), float64(got)/1e6, float64(extra)/1e6)
+			t.Logf("%s: a page of %d bytes allocated %.1f MB (%.1f MB beyond reading it), %d warnings", p.name, len(p.page), float64(got)/1e6, float64(extra)/1e6, len(warnings))
+		}
+		if len(warnings) > families {
+			t.Errorf("%s: %d warnings, more than one per family read (%d): %.300q", p.name, len(warnings), families, warnings)
 		}
 	}
 }

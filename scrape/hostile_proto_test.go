@@ -89,3 +89,39 @@ func TestReadProtobufSeriesWithoutHistogram(t *testing.T) {
 		t.Errorf("err %v, warnings %v, histogram %+v: want a histogram of no observations", err, warnings, h)
 	}
 }
+
+// TestReadProtobufFamilyGivenAgain: a family given by several messages is
+// read as one, its series together (as expfmt's text parser reads a
+// family's lines wherever they are); given again and again of the wrong
+// type, or as two types, it is left out with one warning that says how
+// many times the page gave it.
+func TestReadProtobufFamilyGivenAgain(t *testing.T) {
+	t.Parallel()
+	waiting := func(typ dto.MetricType, values ...float64) *dto.MetricFamily {
+		mf := &dto.MetricFamily{Name: proto.String("vllm:num_requests_waiting"), Type: typ.Enum()}
+		for _, v := range values {
+			mf.Metric = append(mf.Metric, &dto.Metric{Gauge: &dto.Gauge{Value: proto.Float64(v)}})
+		}
+		return mf
+	}
+	p, warnings, err := Read(bytes.NewReader(protoPage(t, waiting(dto.MetricType_GAUGE, 3), waiting(dto.MetricType_GAUGE, 2, 1))), protoDelim, vllm)
+	if g := p.gauges["vllm:num_requests_waiting"]; err != nil || len(warnings) > 0 || g.sum != 6 || g.max != 3 {
+		t.Errorf("given twice: err %v, warnings %q, gauge %+v: want sum 6, max 3", err, warnings, g)
+	}
+	for _, tt := range []struct {
+		fams []*dto.MetricFamily
+		want string
+	}{
+		{[]*dto.MetricFamily{waiting(dto.MetricType_COUNTER, 1), waiting(dto.MetricType_COUNTER), waiting(dto.MetricType_COUNTER, 2)},
+			"vllm:num_requests_waiting is a COUNTER, not a gauge (the page gives the family 3 times)"},
+		{[]*dto.MetricFamily{waiting(dto.MetricType_GAUGE, 1), waiting(dto.MetricType_COUNTER, 1)},
+			"vllm:num_requests_waiting is given as a GAUGE and as a COUNTER (the page gives the family 2 times)"},
+		{[]*dto.MetricFamily{waiting(dto.MetricType_GAUGE, make([]float64, MaxSeries)...), waiting(dto.MetricType_GAUGE, 1, 2)},
+			"vllm:num_requests_waiting has 4098 series (at most 4096 are read) (the page gives the family 2 times)"},
+	} {
+		p, warnings, err := Read(bytes.NewReader(protoPage(t, tt.fams...)), protoDelim, vllm)
+		if _, ok := p.gauges["vllm:num_requests_waiting"]; err != nil || ok || len(warnings) != 1 || warnings[0] != tt.want {
+			t.Errorf("err %v, read %v, warnings %q, want %q", err, ok, warnings, tt.want)
+		}
+	}
+}

@@ -9,8 +9,9 @@
 // families read; a protobuf page is read at the wire, family by family and
 // series by series (client_model's metrics.proto). A scrape that fails is
 // a warning, never a failed run; a page is bounded in size, and what it
-// costs in memory whatever its series; the endpoint's key goes only to a
-// page on the endpoint's own origin.
+// costs in memory and warnings whatever its series, families or messages
+// (each family read is held once, and makes one warning at most); the
+// endpoint's key goes only to a page on the endpoint's own origin.
 package scrape
 
 import (

@@ -51,10 +51,11 @@ func (p Page) gauge(families []string) (string, gaugeValue, bool) {
 
 // Read parses a page in the format its Content-Type says (Prometheus text
 // exposition, OpenMetrics, delimited protobuf) and keeps the families
-// names wants, each summed over its series as they come. A page over
-// MaxPage bytes is refused; a wanted family of the wrong type, over
-// MaxSeries series, or whose series' buckets differ is left out with a
-// warning. A text page is parsed with expfmt, given only the lines of the
+// names wants, each summed over its series as they come (a family the
+// page gives several times is one family, its series together). A page
+// over MaxPage bytes is refused; a wanted family of the wrong type (or of
+// two), over MaxSeries series, or whose series' buckets differ is left
+// out with one warning. A text page is parsed with expfmt, given only the lines of the
 // wanted families (keepWanted: within MaxTextSamples and MaxLabels); a
 // protobuf page is read at the wire (readProto). Either way a scrape
 // holds the page and little more (docs/performance.md has the figures).
@@ -71,22 +72,64 @@ func Read(r io.Reader, contentType string, names Names) (Page, []string, error) 
 	h := http.Header{}
 	h.Set("Content-Type", contentType)
 	format := expfmt.ResponseFormat(h)
+	fams := newReading(want)
 	if format.FormatType() == expfmt.TypeProtoDelim {
-		warnings, err := readProto(b, want, &p)
-		if err != nil {
-			return Page{}, warnings, fmt.Errorf("not a Prometheus metrics page: %v", err)
+		if err := readProto(b, fams); err != nil {
+			return Page{}, nil, fmt.Errorf("not a Prometheus metrics page: %v", err)
 		}
-		return p, warnings, nil
+		return p, fams.done(&p), nil
 	}
 	b, lines, warnings, err := keepWanted(b, want)
 	if err != nil {
 		return Page{}, nil, fmt.Errorf("not a Prometheus metrics page: %v", err)
 	}
-	more, err := readFamilies(expfmt.NewDecoder(bytes.NewReader(b), format), want, &p)
-	if err != nil {
+	if err := readFamilies(expfmt.NewDecoder(bytes.NewReader(b), format), fams); err != nil {
 		return Page{}, warnings, fmt.Errorf("not a Prometheus metrics page: %v", pageLine(err, lines))
 	}
-	return p, append(warnings, more...), nil
+	return p, append(warnings, fams.done(&p)...), nil
+}
+
+// reading is what a page holds of the wanted families as it is read:
+// each family once, however many times the page gives it, so what a
+// scrape holds and the warnings it makes (one at most per family, with
+// the times the page gave it) are bounded by the families read, not by
+// the page.
+type reading struct {
+	want  map[string]bool
+	fams  map[string]*family
+	order []*family // as the page first gives them
+}
+
+func newReading(want map[string]bool) *reading {
+	return &reading{want: want, fams: map[string]*family{}}
+}
+
+// family is the wanted family name, given once more as a typ of series
+// series, to fold its series into; nil when the family is not read.
+func (r *reading) family(name []byte, typ dto.MetricType, series int) *family {
+	isGauge, ok := r.want[string(name)]
+	if !ok {
+		return nil
+	}
+	f := r.fams[string(name)]
+	if f == nil {
+		f = newFamily(string(name), typ, isGauge)
+		r.fams[f.name] = f
+		r.order = append(r.order, f)
+	}
+	f.again(typ, series)
+	return f
+}
+
+// done puts the families read on p, and says which are left out.
+func (r *reading) done(p *Page) []string {
+	var warnings []string
+	for _, f := range r.order {
+		if w := f.keep(p); w != "" {
+			warnings = append(warnings, w)
+		}
+	}
+	return warnings
 }
 
 // wanted is every family names reads, and whether it is a gauge.
@@ -98,29 +141,26 @@ func wanted(names Names) map[string]bool {
 	return want
 }
 
-// readFamilies folds the wanted families dec decodes into p, and says
-// which it leaves out.
-func readFamilies(dec expfmt.Decoder, want map[string]bool, p *Page) ([]string, error) {
-	var warnings []string
+// readFamilies folds the wanted families dec decodes into r.
+func readFamilies(dec expfmt.Decoder, r *reading) error {
 	for {
 		var mf dto.MetricFamily
 		err := decode(dec, &mf)
 		if errors.Is(err, io.EOF) {
-			return warnings, nil
+			return nil
 		}
 		if err != nil {
-			return warnings, err
+			return err
 		}
-		isGauge, ok := want[mf.GetName()]
-		if !ok {
+		f := r.family([]byte(mf.GetName()), mf.GetType(), len(mf.Metric))
+		if f == nil {
 			continue
 		}
-		f := newFamily(mf.GetName(), mf.GetType(), len(mf.Metric), isGauge)
 		for _, m := range mf.Metric {
+			if f.why != "" {
+				break
+			}
 			f.metric(m)
-		}
-		if w := f.keep(p); w != "" {
-			warnings = append(warnings, w)
 		}
 	}
 }

@@ -17,37 +17,30 @@ import (
 // 227 MB; read so, a page costs nothing beyond its bytes whatever its
 // series.
 // A message that claims more bytes than the page holds is refused (a
-// decoder would make a buffer of the length it claims).
-func readProto(b []byte, want map[string]bool, p *Page) ([]string, error) {
-	var warnings []string
-	var scratch []bucket
+// decoder would make a buffer of the length it claims). A family given
+// by many messages is one family of r (reading.family), so a page of
+// many messages costs no more than one of a few.
+func readProto(b []byte, r *reading) error {
 	for i := 1; len(b) > 0; i++ {
 		n, k := protowire.ConsumeVarint(b)
 		if k < 0 || n > uint64(len(b)-k) {
-			return warnings, fmt.Errorf("message %d claims more bytes than the page holds", i)
+			return fmt.Errorf("message %d claims more bytes than the page holds", i)
 		}
 		msg := b[k : k+int(n)]
 		b = b[k+int(n):]
 		name, typ, series, err := familyHead(msg)
 		if err != nil {
-			return warnings, fmt.Errorf("message %d: %v", i, err)
+			return fmt.Errorf("message %d: %v", i, err)
 		}
-		isGauge, ok := want[string(name)]
-		if !ok {
+		f := r.family(name, typ, series)
+		if f == nil {
 			continue
 		}
-		f := newFamily(string(name), typ, series, isGauge)
-		f.buckets = scratch
-		err = foldSeries(msg, f)
-		scratch = f.buckets
-		if err != nil {
-			return warnings, fmt.Errorf("message %d (%s): %v", i, name, err)
-		}
-		if w := f.keep(p); w != "" {
-			warnings = append(warnings, w)
+		if err := foldSeries(msg, f); err != nil {
+			return fmt.Errorf("message %d (%s): %v", i, name, err)
 		}
 	}
-	return warnings, nil
+	return nil
 }
 
 // Field numbers of client_model's metrics.proto that latgate reads.

@@ -47,7 +47,7 @@ func TestABSurvivesDrift(t *testing.T) {
 		if r.code != 0 {
 			t.Fatalf("A/A against a drifting server: exit %d, want 0:\n%s\n%s", r.code, r.stdout, r.stderr)
 		}
-		if !strings.Contains(r.stdout, "A/A run") || !strings.Contains(r.stdout, "detects (80% power)") {
+		if !strings.Contains(r.stdout, "A/A run") || !strings.Contains(r.stdout, "catches (80% power)") {
 			t.Errorf("the A/A run does not state what the suite can detect:\n%s", r.stdout)
 		}
 		f, err := fileio.Read(aa)

@@ -59,23 +59,37 @@ func run(args []string, stdout, stderr io.Writer, getenv func(string) string) in
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(sigs, stopSignals...)
 	defer signal.Stop(sigs)
 	done := make(chan struct{})
 	defer close(done)
-	go stopOn(sigs, done, cancel, stderr, time.After, os.Exit)
+	go stopOn(sigs, done, cancel, stderr, time.After, exitNow)
 	return runEnv(&env{stdout: stdout, stderr: stderr, getenv: getenv, ctx: ctx}, args)
 }
 
-// stopGrace is how long a run may take to stop after Ctrl-C or SIGTERM
-// (streams aborted, the browser closed, what was measured written).
+// stopSignals are the signals that stop a run as Ctrl-C does: the
+// terminal's (interrupt, hangup, quit) and SIGTERM. Each ends the run
+// through its cleanup (the browser's processes ended, its temporary
+// folder removed), never as the signal's default would, at once.
+var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT}
+
+// exitNow ends the process at once with code: the browsers still running
+// are killed and their temporary folders removed first (gate.AbortBrowsers).
+func exitNow(code int) {
+	gate.AbortBrowsers()
+	os.Exit(code)
+}
+
+// stopGrace is how long a run may take to stop after a signal (streams
+// aborted, the browser closed, what was measured written).
 const stopGrace = 10 * time.Second
 
-// stopOn stops the run on a signal: the first cancels its context
-// (in-flight streams are aborted and what was measured is still
+// stopOn stops the run on a signal (stopSignals): the first cancels its
+// context (in-flight streams are aborted and what was measured is still
 // written); a second one, or a run still going stopGrace later, ends the
-// process at once (exitCannot), whatever it waits for. It returns when
-// done closes (the run ended). after is time.After in the program.
+// process at once (exit with exitCannot: exitNow in the program, which
+// kills the browsers first), whatever it waits for. It returns when done
+// closes (the run ended). after is time.After in the program.
 func stopOn(sigs <-chan os.Signal, done <-chan struct{}, cancel context.CancelFunc, stderr io.Writer,
 	after func(time.Duration) <-chan time.Time, exit func(int)) {
 	var sig os.Signal

@@ -170,13 +170,13 @@ func TestValidateSaysWhatABWouldRefuse(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	cfg := filepath.Join(dir, "latgate.yaml")
-	suite := okEndpoint + "scenarios:\n  - name: c\n    prompt: hi\n    capacity: {vary: concurrency, from: 1, to: 64, slo: {ttft: {p95: 800}}}\n"
+	suite := okEndpoint + "scenarios:\n  - name: c\n    prompt: hi\n    capacity: {vary: concurrency, from: 1, to: 32, slo: {ttft: {p95: 800}}}\n"
 	if err := os.WriteFile(cfg, []byte(suite), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	r := runCLI(t, nil, "validate", "-c", cfg)
-	refused := "the suite plans 1464 requests (warmup included, and the most its 2 capacity searches may need) but limits.max_requests is 1000"
-	if r.code != 0 || !strings.Contains(r.stdout, "a run sends up to 732 requests (warmup included), latgate ab up to 1464 (ab refuses it: see the warning)") ||
+	refused := "the suite plans 1830 requests (warmup included, and the most its 2 capacity searches may need) but limits.max_requests is 1000"
+	if r.code != 0 || !strings.Contains(r.stdout, "a run sends up to 915 requests (warmup included), latgate ab up to 1830 (ab refuses it: see the warning)") ||
 		!strings.Contains(r.stderr, "latgate: warning: latgate ab with this suite on both sides would refuse it before any request: "+refused) {
 		t.Fatalf("validate: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}
@@ -184,7 +184,7 @@ func TestValidateSaysWhatABWouldRefuse(t *testing.T) {
 	if ab.code != 2 || !strings.Contains(ab.stderr, refused) {
 		t.Errorf("ab: exit %d, want 2 saying %q:\n%s", ab.code, refused, ab.stderr)
 	}
-	if err := os.WriteFile(cfg, []byte(suite+"limits: {max_requests: 1500}\n"), 0o644); err != nil {
+	if err := os.WriteFile(cfg, []byte(suite+"limits: {max_requests: 2000}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if r := runCLI(t, nil, "validate", "-c", cfg); r.code != 0 || r.stderr != "" || strings.Contains(r.stdout, "refuses") {

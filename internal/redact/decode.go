@@ -7,42 +7,102 @@ import (
 )
 
 // decoded is a text decoded into the bytes it stands for: b[i] came from
-// the unit of the text that starts at at[i].
+// the bytes [from[i], end(i)) of the original text (the unit it was
+// decoded from, through every level of decoding).
 type decoded struct {
-	b  []byte
-	at []int32
+	b    []byte
+	from []int32
+	// to[i] is where b[i]'s unit ends in the original text; nil at the
+	// first level, where it is found again from text (to keeps the
+	// memory of the first level, nearly always the only one, at 5 bytes a
+	// byte of text).
+	to   []int32
+	text string
+	// again: another level of decoding would decode more (a byte that
+	// starts an escape begins one).
+	again bool
 }
 
-// decode decodes text one unit at a time (unit), in one pass; a byte
-// that starts no escape and is no whitespace (nearly every byte) is its own
-// unit, taken without a call.
+// maxLevels is how many times a text is decoded at most: a secret
+// percent-encoded twice (%2573 for s) is found at the second level, three
+// times at the third, and a fourth decodes the escapes a line break split
+// (%2\n5 is %25 at the second level).
+const maxLevels = 4
+
+// end is where b[i]'s unit ends in the original text.
+func (d *decoded) end(i int) int {
+	if d.to != nil {
+		return int(d.to[i])
+	}
+	_, _, n := unit(d.text, int(d.from[i]))
+	return int(d.from[i]) + n
+}
+
+// decode decodes text one unit at a time (unit), in one pass: the first
+// level.
 func decode(text string) decoded {
-	d := decoded{b: make([]byte, len(text)), at: make([]int32, len(text))}
+	d := decodeLevel(text, nil)
+	d.text = text
+	return d
+}
+
+// next decodes d's bytes once more: the next level, each byte's origin
+// still in the original text.
+func (d *decoded) next() decoded {
+	return decodeLevel(string(d.b), d)
+}
+
+// decodeLevel decodes src one unit at a time (unit), in one pass; a
+// byte that starts no escape and is no whitespace (nearly every byte) is
+// its own unit, taken without a call. prev is the level src is the bytes
+// of (nil: src is the original text).
+func decodeLevel(src string, prev *decoded) decoded {
+	d := decoded{b: make([]byte, len(src)), from: make([]int32, len(src))}
+	if prev != nil {
+		d.to = make([]int32, len(src))
+	}
 	k := 0
-	for p := 0; p < len(text); {
-		if c := text[p]; c > ' ' && c != '%' && c != '\\' && c != '&' {
-			d.b[k], d.at[k] = c, int32(p)
+	for p := 0; p < len(src); {
+		if c := src[p]; c > ' ' && c != '%' && c != '\\' && c != '&' {
+			d.b[k] = c
+			if prev == nil {
+				d.from[k] = int32(p)
+			} else {
+				d.from[k], d.to[k] = prev.from[p], int32(prev.end(p))
+			}
 			k, p = k+1, p+1
 			continue
-		} else if isSpace(c) {
-			p++
-			continue
 		}
-		dec, m, n := unit(text, p)
+		dec, m, n := unit(src, p)
 		for _, c := range dec[:m] {
-			d.b[k], d.at[k] = c, int32(p)
+			d.b[k] = c
+			if prev == nil {
+				d.from[k] = int32(p)
+			} else {
+				d.from[k], d.to[k] = prev.from[p], int32(prev.end(p+n-1))
+			}
 			k++
 		}
 		p += n
 	}
-	d.b, d.at = d.b[:k], d.at[:k]
+	d.b, d.from = d.b[:k], d.from[:k]
+	if d.to != nil {
+		d.to = d.to[:k]
+	}
+	for i := 0; i < k && !d.again; i++ {
+		if c := d.b[i]; c == '%' || c == '\\' || c == '&' {
+			_, m, n := unit(string(d.b[i:min(k, i+10)]), 0)
+			d.again = n > 1 || m == 0
+		}
+	}
 	return d
 }
 
 // unit decodes the unit of text that starts at p: the k bytes it stands
 // for (none for whitespace, encoded or escaped too) and its length n in
-// the text. A unit is a percent-encoded byte, a JSON escape, an HTML
-// character reference, or else one byte as it is.
+// the text. A unit is a percent-encoded byte, a JSON escape (or \xHH, as
+// C, JavaScript and Python write a byte), an HTML character reference,
+// or else one byte as it is.
 func unit(text string, p int) (dec [utf8.UTFMax]byte, k, n int) {
 	c := text[p]
 	switch c {
@@ -64,6 +124,11 @@ func unit(text string, p int) (dec [utf8.UTFMax]byte, k, n int) {
 			if p+6 <= len(text) && allHex(text[p+2:p+6]) {
 				v, _ := strconv.ParseUint(text[p+2:p+6], 16, 16)
 				return runeUnit(rune(v), 6)
+			}
+		case 'x':
+			if p+4 <= len(text) && allHex(text[p+2:p+4]) {
+				v, _ := strconv.ParseUint(text[p+2:p+4], 16, 8)
+				return char(byte(v), 4)
 			}
 		}
 	case '&':

@@ -2,6 +2,7 @@ package redact
 
 import (
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"html"
@@ -190,15 +191,19 @@ func TestForms(t *testing.T) {
 // reads) with one key and with ten secrets, none of them in it: the cost
 // of hiding them in a failed request's error; then 1 MB, and 1 MB of near
 // misses (the key's first 30 bytes again and again, each decoded
-// character an escape), to show the cost grows with the text alone.
+// character an escape; then each percent-encoded twice and followed by a
+// cut mark: every level decoded, a piece sought before every mark), to
+// show the cost grows with the text alone.
 func BenchmarkString(b *testing.B) {
 	page := strings.Repeat("<p>upstream error 502: bad gateway at 10.0.0.1 &amp; retry later</p>\n", 20000)
 	near := strings.Repeat(every(key[:30], func(c byte) string { return fmt.Sprintf("%%%02X", c) })+" ", 12000)
+	twice := strings.Repeat(every(key[:30], func(c byte) string { return fmt.Sprintf("%%25%02X", c) })+"… ", 8000)
 	for _, tt := range []struct {
 		name    string
 		text    string
 		secrets int
-	}{{"64KB/1 secret", page[:64<<10], 1}, {"64KB/10 secrets", page[:64<<10], 10}, {"1MB/1 secret", page[:1<<20], 1}, {"1MB near misses/1 secret", near[:1<<20], 1}} {
+	}{{"64KB/1 secret", page[:64<<10], 1}, {"64KB/10 secrets", page[:64<<10], 10}, {"1MB/1 secret", page[:1<<20], 1}, {"1MB near misses/1 secret", near[:1<<20], 1},
+		{"1MB near misses, encoded twice, cut/1 secret", twice[:1<<20], 1}} {
 		var secrets []string
 		for i := range tt.secrets {
 			secrets = append(secrets, fmt.Sprintf("%s-%d", key, i))
@@ -210,5 +215,176 @@ func BenchmarkString(b *testing.B) {
 				s.String(tt.text)
 			}
 		})
+	}
+}
+
+// auditKey is a key of the shape providers issue.
+const auditKey = "sk-proj-Zq8rT3vLw0Nc5YxKpB7mHd2FgJ9sUe4Ai6Ro1Wt"
+
+// encoding is one way a server writes a key, and how many of its bytes
+// stand for one byte of the key (0: not a whole number: base64).
+type encoding struct {
+	name string
+	enc  func(string) string
+	per  int
+}
+
+// encodings are the forms TestStringHidesHexAndDoubleEncoding and
+// TestStringHidesPiecesBeforeACut write the key in.
+func encodings() []encoding {
+	pct := func(layout string) func(string) string {
+		return func(s string) string { return every(s, func(c byte) string { return fmt.Sprintf(layout, c) }) }
+	}
+	return []encoding{
+		{"as written", func(s string) string { return s }, 1},
+		{"hex", func(s string) string { return hex.EncodeToString([]byte(s)) }, 2},
+		{"HEX", func(s string) string { return strings.ToUpper(hex.EncodeToString([]byte(s))) }, 2},
+		{"%XX", pct("%%%02X"), 3},
+		{"%xx", pct("%%%02x"), 3},
+		{"%25XX", pct("%%25%02X"), 5},
+		{"%25xx", pct("%%25%02x"), 5},
+		{"%2525XX", pct("%%2525%02X"), 7},
+		{"\\u00xx", pct(`\u%04x`), 6},
+		{"\\\\u00xx (JSON in JSON)", pct(`\\u%04x`), 7},
+		{"\\xHH", pct(`\x%02x`), 4},
+		{"&#NN;", pct("&#%d;"), 0},
+		{"%26%2335; (HTML, percent-encoded)", pct("%%26%%23%d%%3B"), 0},
+	}
+}
+
+// TestStringHidesHexAndDoubleEncoding: the key as hex (either case, with
+// spaces between its bytes or not), percent-encoded twice or three times,
+// as \xHH escapes, JSON-escaped twice, HTML-escaped and then
+// percent-encoded, and wrapped over lines, between other words, is the
+// mask with the words around it untouched; so is the key in a text with
+// nothing to decode (searched without decoding it).
+func TestStringHidesHexAndDoubleEncoding(t *testing.T) {
+	t.Parallel()
+	s := New(auditKey)
+	for _, e := range encodings() {
+		for _, form := range []string{e.enc(auditKey), wrap(e.enc(auditKey), "\n", 76), wrap(e.enc(auditKey), " ", 2)} {
+			text := "bad key: " + form + " (HTTP 401)"
+			if got, want := s.String(text), "bad key: *** (HTTP 401)"; got != want {
+				t.Errorf("%s: %q\n  gave %q\n  want %q", e.name, text, got, want)
+			}
+		}
+	}
+	// A text with nothing to decode is searched as it is.
+	for _, form := range []string{auditKey, hex.EncodeToString([]byte(auditKey)), strings.ToUpper(hex.EncodeToString([]byte(auditKey))),
+		base64.RawURLEncoding.EncodeToString([]byte("u:" + auditKey))} {
+		// (Of base64, the user's "dTp" and one character of partial bits
+		// are left.)
+		if got := s.String("k=" + form + ",end"); !strings.HasPrefix(got, "k=") || !strings.HasSuffix(got, ",end") || !strings.Contains(got, Mask) || len(got) > len("k=***,end")+4 {
+			t.Errorf("%q: gave %q", form, got)
+		}
+	}
+	text := "upstream said " + hex.EncodeToString([]byte("user:"+auditKey)) + " end"
+	if got := s.String(text); got != "upstream said "+hex.EncodeToString([]byte("user:"))+"*** end" {
+		t.Errorf("the hex of user:key: gave %q", got)
+	}
+}
+
+// TestStringHidesPiecesBeforeACut: the key in each of its forms, cut at
+// every byte and marked with CutMark (as a reader's bound cuts a text
+// before it can be hidden), leaves fewer than MinPiece of the key's bytes
+// before the mark; the words before it stay.
+func TestStringHidesPiecesBeforeACut(t *testing.T) {
+	t.Parallel()
+	s := New(auditKey)
+	for _, e := range encodings() {
+		full := e.enc(auditKey)
+		for n := 0; n <= len(full); n++ {
+			text := "said: " + full[:n] + CutMark
+			got := s.String(text)
+			rest, ok := strings.CutPrefix(got, "said: ")
+			if !ok {
+				t.Fatalf("%s cut at %d: the words before were changed: %q", e.name, n, got)
+			}
+			if rest == Mask+CutMark {
+				continue
+			}
+			if rest != full[:n]+CutMark {
+				t.Errorf("%s cut at %d: %q became %q, neither itself nor the mask", e.name, n, text, got)
+			} else if e.per > 0 && n/e.per >= MinPiece {
+				t.Errorf("%s cut at %d: %q left %d bytes of the key", e.name, n, got, n/e.per)
+			} else if e.per == 0 && strings.Count(full[:n], ";") >= MinPiece {
+				t.Errorf("%s cut at %d: %q left a piece of the key", e.name, n, got)
+			}
+		}
+	}
+	// Inside a longer base64 string (Basic base64(user:key)), at each
+	// alignment: what is left after the user's characters is at most
+	// MinPiece-1 characters and the one of partial bits.
+	for pre := range 3 {
+		user := strings.Repeat("u", pre) + ":"
+		full := base64.StdEncoding.EncodeToString([]byte(user + auditKey))
+		for n := 0; n <= len(full); n++ {
+			got := s.String("Basic " + full[:n] + CutMark)
+			if maxLen := len("Basic ") + (8*len(user)+5)/6 + 1 + MinPiece - 1 + len(CutMark); !strings.Contains(got, Mask) && len(got) > maxLen {
+				t.Errorf("base64 of %q cut at %d: %q keeps a piece of the key", user+"key", n, got)
+			}
+		}
+	}
+	// Many cut marks cost one pass; a piece shorter than MinPiece, or a
+	// cut mark far from the key, is left alone.
+	text := strings.Repeat(auditKey[:MinPiece-1]+CutMark, 1000) + " " + auditKey[:20] + ". " + CutMark
+	if got, want := s.String(text), strings.Repeat(auditKey[:MinPiece-1]+CutMark, 1000)+" "+auditKey[:20]+". "+CutMark; got != want {
+		t.Errorf("pieces of %d bytes, or not before a cut, were hidden: %q", MinPiece-1, got[len(got)-60:])
+	}
+}
+
+// TestClip: a text cut to a length after its secrets are hidden keeps no
+// piece of a secret that straddles the cut, whatever form it is in, and
+// the cut never splits the mask; a text beyond MaxClipped is cut there
+// first and the piece the first cut leaves is hidden too.
+func TestClip(t *testing.T) {
+	t.Parallel()
+	s := New(auditKey)
+	for _, e := range encodings() {
+		full := e.enc(auditKey)
+		for n := 0; n < len(full)+20; n++ {
+			text := strings.Repeat("x", 10) + " key " + full + " refused"
+			got := s.Clip(text, n)
+			if strings.Contains(got, full[:min(len(full), 2*MinPiece)]) || strings.Contains(got, auditKey[:MinPiece]) {
+				t.Errorf("%s clipped at %d: %q", e.name, n, got)
+			}
+			if strings.Contains(got, "*"+CutMark) && !strings.Contains(got, Mask+CutMark) {
+				t.Errorf("%s clipped at %d: the cut split the mask: %q", e.name, n, got)
+			}
+		}
+		long := strings.Repeat("y", MaxClipped-len(full)/2) + full + " end"
+		if got := s.Clip(long, 2*MaxClipped); !strings.HasSuffix(got, "y"+Mask+CutMark) {
+			t.Errorf("%s past MaxClipped: ends %q, want the piece hidden", e.name, got[len(got)-40:])
+		}
+	}
+	for _, tt := range []struct {
+		text string
+		n    int
+		want string
+	}{
+		{"abc", 3, "abc"}, {"abcd", 3, "abc…"}, {"ab***cd", 4, "ab…"}, {"ab***cd", 5, "ab***…"},
+		{"é", 1, "…"}, {"a**", 2, "a…"}, {"abc", -1, "…"},
+	} {
+		if got := Cut(tt.text, tt.n); got != tt.want {
+			t.Errorf("Cut(%q, %d) = %q, want %q", tt.text, tt.n, got, tt.want)
+		}
+	}
+}
+
+// TestWith: a Set with more secrets hides them all, and the Set it was
+// made from still hides its own alone.
+func TestWith(t *testing.T) {
+	t.Parallel()
+	a := New("first-secret-1")
+	b := a.With("second-secret-2", "first-secret-1")
+	if got := b.String("first-secret-1 second-secret-2"); got != "*** ***" {
+		t.Errorf("With: %q", got)
+	}
+	if got := a.String("first-secret-1 second-secret-2"); got != "*** second-secret-2" {
+		t.Errorf("the Set With was called on changed: %q", got)
+	}
+	var none *Set
+	if got := none.With("first-secret-1").String("a first-secret-1"); got != "a ***" {
+		t.Errorf("nil.With: %q", got)
 	}
 }
