@@ -16,7 +16,9 @@ import (
 	"flag"
 	"math"
 	"net/http/httptest"
+	"os"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -221,51 +223,90 @@ func TestBrowserAccuracy(t *testing.T) {
 }
 
 // TestBrowserCost: ?cost=40 (40 ms of main-thread work per update) shows
-// in the client stage: its median exceeds the light page's by the work,
-// 30 to 70 ms on loaded cores (40 ± 10 with -perf),
-// and in the longest frame (40 ms or more, longer than the light page's). The deltas come 80 ms apart, so
-// that the page is idle when the first one comes: a page busier than its
-// stream (deltas closer than its work) paints later still, when Chrome
-// runs the waiting network reads before the frame. Real clock: holds at load
-// average 17–35 on 2 cores (2026-12-04): the difference measured 35.0–40.8
-// ms in 5 runs at 26–35 and 55.3 ms in CI's rehearsal beside a CPU hog at
-// 17–20 (the work spins on the page's clock, so load does not shorten it,
-// but a renderer preempted before its paint paints later), the longest
-// frame 57–82 ms with it and 18–37 ms without.
+// in the client stage and in the longest frame. The deltas come 80 ms
+// apart, so that the page is idle when the first one comes: a page busier
+// than its stream (deltas closer than its work) paints later still, when
+// Chrome runs the waiting network reads before the frame. The two pages
+// are measured in turn, request by request, so that a load on the machine
+// falls on both alike, and each request against the page's own stamps.
+// The bounds ask nothing of the load: the work spins 40 ms on the page's
+// clock between its reader's first text (after the wire's) and the frame
+// that paints it, so every client stage of the heavy page is 40 ms or
+// more, and a frame that holds it is 40 ms or longer, at any load; and the
+// driver's client stage is the page's own (its first painted write less
+// its reader's first text) within a frame at p50, since both stamp the
+// same frame (a driver counting the work twice is 40 ms off, one counting
+// none under 40). A loaded renderer preempted before its paint paints
+// later, which moves both alike: the difference between the two pages'
+// client stages, 40 ± 10 ms on an idle machine, was 55.3 ms beside a CPU
+// hog at load average 17–20, which the old bound of 30–70 ms could not
+// hold for long; and the light page's longest frame, shorter than the
+// heavy one's on an idle machine, was 73 against 83 ms at p50 at load 37
+// (-perf asks for both idle figures). Real clock: holds at load average
+// 27–34 on 2 cores (6 of 6 runs beside a CPU hog, 2026-12-07: the
+// driver within 0.5 ms of the page's own at p50, the heavy page's least
+// client stage 44.2 ms).
 func TestBrowserCost(t *testing.T) {
 	b := startBrowser(t)
 	srv := simChat(t, 150*time.Millisecond, 80*time.Millisecond, 6)
 	const n = 20
-	client, longestP50 := map[string]float64{}, map[string]float64{}
-	for _, q := range []string{"cost=0", "cost=40"} {
-		ms, _ := measure(t, openPage(t, b, chatOptions(srv, q)), n)
-		var c, longest []float64
-		for _, m := range ms {
-			c, longest = append(c, msOf(m.Client)), append(longest, msOf(m.MaxFrame))
+	queries := []string{"cost=0", "cost=40"}
+	pages := map[string]*Page{}
+	for _, q := range queries {
+		pages[q] = openPage(t, b, chatOptions(srv, q))
+	}
+	client, page, longest := map[string][]float64{}, map[string][]float64{}, map[string][]float64{}
+	for range n {
+		for _, q := range queries {
+			ms, ss := measure(t, pages[q], 1)
+			m, st := ms[0], ss[0]
+			painted := math.NaN() // the page's first write with text, painted
+			for _, w := range st.Writes {
+				if w.Chars > 0 {
+					painted = w.Painted
+					break
+				}
+			}
+			client[q] = append(client[q], msOf(m.Client))
+			page[q] = append(page[q], painted-st.FirstText[0])
+			longest[q] = append(longest[q], msOf(m.MaxFrame))
 		}
-		client[q] = quantile(c, .5)
-		t.Logf("%s: client p50 %.1f ms, p95 %.1f ms; longest frame p50 %.1f ms", q, client[q], quantile(c, .95), quantile(longest, .5))
-		longestP50[q] = quantile(longest, .5)
 	}
-	// 40 ms of work between two paints makes a frame of 40 ms or more
-	// whatever the machine; without it the longest frame is shorter (on
-	// an idle machine a frame or two: 18.5 ms; loaded cores lengthen it).
-	if lf, light := longestP50["cost=40"], longestP50["cost=0"]; lf < 40 || light >= lf {
-		t.Errorf("the longest frame at p50: %.1f ms with 40 ms of work per update, %.1f ms without: want 40 ms or more with it, less without", lf, light)
+	for _, q := range queries {
+		var d []float64
+		for i := range client[q] {
+			d = append(d, client[q][i]-page[q][i])
+		}
+		t.Logf("%s: client p50 %.1f ms (least %.1f, p95 %.1f), the page's own p50 %.1f, driver − page's p50 %+.2f ms; longest frame p50 %.1f ms (load average %s)",
+			q, quantile(client[q], .5), quantile(client[q], 0), quantile(client[q], .95), quantile(page[q], .5), quantile(d, .5), quantile(longest[q], .5), loadAverage())
+		if p50 := quantile(abs(d), .5); p50 > 17 {
+			t.Errorf("%s: the driver's client stage is off the page's own by %.1f ms at p50: want within one frame (17 ms)", q, p50)
+		}
 	}
-	// Load cannot shorten the work (it spins on the page's clock), but a
-	// renderer that loses its core between the work and the paint paints
-	// later: on loaded cores the difference may exceed 40 ms by a
-	// scheduler's slices, never fall below it by more than a frame's
-	// rounding. A driver counting the work twice (80 ms) or not at all
-	// (0) fails either way; -perf asks for the idle figure, 40 ± 10.
-	lo, hi := 30.0, 70.0
-	if *perf {
-		hi = 50
+	if least := quantile(client["cost=40"], 0); least < 39 { // the spin; 1 ms for the rounding to whole ms
+		t.Errorf("the client stage with 40 ms of work per update: %.1f ms at least, want 40 ms or more (the work)", least)
 	}
-	if d := client["cost=40"] - client["cost=0"]; d < lo || d > hi {
-		t.Errorf("client stage with cost=40 − without: %.1f ms, want %.0f to %.0f (the 40 ms of work)", d, lo, hi)
+	lf, light := quantile(longest["cost=40"], .5), quantile(longest["cost=0"], .5)
+	if lf < 40 {
+		t.Errorf("the longest frame at p50: %.1f ms with 40 ms of work per update: want 40 ms or more (the work)", lf)
 	}
+	if *perf { // an idle machine's figures: on loaded cores the light page's frames run long too (73 ms at p50 at load average 37)
+		if d := quantile(client["cost=40"], .5) - quantile(client["cost=0"], .5); d < 30 || d > 50 {
+			t.Errorf("client stage with cost=40 − without: %.1f ms, want 40 ± 10 (the work) on an idle machine", d)
+		}
+		if light >= lf {
+			t.Errorf("the longest frame at p50: %.1f ms without the work, %.1f ms with it: want less without", light, lf)
+		}
+	}
+}
+
+// loadAverage is the machine's load average over the last minute.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	return strings.Fields(string(b))[0]
 }
 
 // TestBrowserBuffered: a page that shows nothing until its stream ended
@@ -317,8 +358,22 @@ func TestBrowserTurns(t *testing.T) {
 }
 
 // TestBrowserThrottleViewport: viewport sets the page's size, and
-// cpu_throttle slows its work: a fixed loop timed at rates 4 and 1 in turn
-// (interleaved, so that the machine's own load falls on both).
+// cpu_throttle slows its work: a fixed loop timed at rates 1, 4 and 1 in
+// turn, 40 times. Throttling 4× slows the loop 3.5–4× on an idle machine,
+// but on loaded cores the unthrottled loop waits for the CPU too, and
+// Chrome's throttler (a thread that suspends the renderer's, itself
+// waiting for the CPU) loses its grip: 1.5–2× at p50 at load average
+// 31–35, with single runs from 0.7× to 4.6× as the scheduler preempts one
+// or another, so neither a fixed ratio nor a t-test on the ratios holds
+// (t = 2.1 to 4.3 in three runs of 15). What does, whatever the load's
+// tails: in how many triples the throttled run is the slowest of its
+// three. Were cpu_throttle without effect the three runs would be alike,
+// each the slowest of a triple one time in three (a drift in the load
+// makes the middle run the slowest less often still), and 24 or more of
+// 40 would come once in 2,000 (binomial, 1/3); at load average 27–31 it
+// was 20 and 25 of 30, which 24 of 40 holds (99 % of runs at 3 in 4). -perf asks for the idle
+// ratio, 2.5× or more. Real clock: holds at load average 30–31 on 2 cores
+// (3 of 3 runs beside a CPU hog, 2026-12-07: 34, 37 and 40 of 40).
 func TestBrowserThrottleViewport(t *testing.T) {
 	b := startBrowser(t)
 	srv := simChat(t, 50*time.Millisecond, 5*time.Millisecond, 4)
@@ -339,29 +394,45 @@ func TestBrowserThrottleViewport(t *testing.T) {
 	if v := eval("[innerWidth, innerHeight]"); v[0] != 390 || v[1] != 844 {
 		t.Errorf("viewport %v, want 390×844", v)
 	}
-	const loop = "(() => { const t = performance.now(); let x = 0; for (let i = 0; i < 1e7; i++) x += i % 7; return [performance.now() - t, x]; })()"
+	const loop = "(() => { const t = performance.now(); let x = 0; for (let i = 0; i < 2e7; i++) x += i % 7; return [performance.now() - t, x]; })()"
 	eval(loop) // compiled
-	work := map[float64][]float64{}
-	for range 5 {
-		for _, rate := range []float64{4, 1} {
+	const triples, enough = 40, 24
+	var logs, ratios, fast []float64
+	slowest := 0 // triples whose throttled run is the slowest of the three
+	for range triples {
+		var w [3]float64
+		for i, rate := range []float64{1, 4, 1} {
 			if _, err := chromedp.Call(p.ctx, emulation.SetCPUThrottlingRate, emulation.SetCPUThrottlingRateParams{Rate: rate}); err != nil {
 				t.Fatal(err)
 			}
-			work[rate] = append(work[rate], eval(loop)[0])
+			w[i] = eval(loop)[0]
 		}
+		if w[1] > w[0] && w[1] > w[2] {
+			slowest++
+		}
+		r := 2 * w[1] / (w[0] + w[2])
+		logs, ratios, fast = append(logs, math.Log(r)), append(ratios, r), append(fast, w[0], w[2])
 	}
-	slow, fast := quantile(work[4], .5), quantile(work[1], .5)
-	t.Logf("a fixed loop: %.1f ms unthrottled, %.1f ms at cpu_throttle 4 (medians of 5)", fast, slow)
-	// 3.5–4× on an idle machine; at a load average of 20–35 on 2 cores
-	// the unthrottled loop waits for the CPU too, and the ratio measured
-	// 1.4–1.8×: the test holds there, and -perf asks for the idle figure.
-	// At load average 26–35 on 2 cores on 2026-12-04 it measured 3.4–4.9×
-	// (5 of 5 runs).
-	want := 1.3
-	if *perf {
-		want = 2.5
+	mean, sd := meanSD(logs)
+	ratio := quantile(ratios, .5)
+	t.Logf("a fixed loop: %.1f ms unthrottled (p50), %.2f× at cpu_throttle 4 (p50 of %d, least %.2f; mean log ratio %.2f ± %.2f), the slowest of its triple %d times of %d (load average %s)",
+		quantile(fast, .5), ratio, triples, quantile(ratios, 0), mean, sd, slowest, triples, loadAverage())
+	if slowest < enough {
+		t.Errorf("cpu_throttle 4: the throttled run was the slowest of its triple %d times of %d (%.2f× at p50), want %d or more (%d by chance were it without effect)", slowest, triples, ratio, enough, triples/3)
 	}
-	if slow < want*fast {
-		t.Errorf("cpu_throttle 4 made the page's work %.1f× slower, want at least %.1f× (about 4× on an idle machine)", slow/fast, want)
+	if *perf && ratio < 2.5 {
+		t.Errorf("cpu_throttle 4 made the page's work %.2f× slower, want at least 2.5× on an idle machine (about 4×)", ratio)
 	}
+}
+
+// meanSD is the mean and the sample standard deviation of xs.
+func meanSD(xs []float64) (mean, sd float64) {
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= float64(len(xs))
+	for _, x := range xs {
+		sd += (x - mean) * (x - mean)
+	}
+	return mean, math.Sqrt(sd / float64(len(xs)-1))
 }

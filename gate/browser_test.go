@@ -64,10 +64,15 @@ limits: {timeout: 20s}
 // page: every request of a two-turn conversation has its painted times,
 // its stream and its client stage in a results file that reads back
 // valid; an ab of the page with 40 ms of work per update in its head
-// fails on client. Real clock: holds at load average 26–35 on 2 cores
-// (5 of 5 runs, 2026-12-04); the head's client p50 was 33–38 ms over the
-// base's (4 runs that logged it), against a bound of 25 (the page's work is
-// a spin of 40 ms on its own clock, which load does not shorten).
+// fails on client. The bound asks nothing of the load: the page's work is
+// a spin of 40 ms on its own clock between its reader's first text (after
+// the wire's) and the frame that paints it, which load does not shorten,
+// so the head's client stage is 40 ms or more at p50 at any load (a
+// driver that missed the work would see the base's); the base's, a
+// frame's wait, grows with the load, so their difference does not hold a
+// bound (it was 33–38 ms at load average 26–35 against the old bound of
+// 25). Real clock: holds at load average 35 on 2 cores (2 of 2 runs
+// beside a CPU hog, 2026-12-07: the head's client p50 45.0 and 46.5 ms).
 func TestBrowserRunAndAB(t *testing.T) {
 	chromium(t)
 	p, _ := sim.Named("fast")
@@ -95,9 +100,9 @@ func TestBrowserRunAndAB(t *testing.T) {
 		for _, c := range s.Checks {
 			if c.Metric == vocab.Client && c.Stat == vocab.P50 {
 				client = append(client, string(c.Status))
-				t.Logf("client p50 %.1f → %.1f ms (%+.1f): %s", c.Baseline, c.Current, c.Current-c.Baseline, c.Status)
-				if c.Current-c.Baseline < 25 || (c.Status != vocab.Regression && c.Status != vocab.OverBudget) {
-					t.Errorf("client p50 %.1f → %.1f ms: %s, want a regression of about 40 ms", c.Baseline, c.Current, c.Status)
+				t.Logf("client p50 %.1f → %.1f ms (%+.1f): %s (load average %s)", c.Baseline, c.Current, c.Current-c.Baseline, c.Status, loadAverage())
+				if c.Current < 39 || c.Current <= c.Baseline || (c.Status != vocab.Regression && c.Status != vocab.OverBudget) { // 39: the 40 ms spin, less the rounding to whole ms
+					t.Errorf("client p50 %.1f → %.1f ms: %s, want a regression to 40 ms or more (the work)", c.Baseline, c.Current, c.Status)
 				}
 			}
 		}
@@ -155,31 +160,47 @@ func abReport(t *testing.T, base, head *suite.Config) (string, *report.Report) {
 	return path, rep
 }
 
-// TestBrowserDemo: latgate demo's browser part runs the simulator's page
-// in the browser found and prints its verdict with the client stage; as
+// TestBrowserDemo: latgate demo with the browser found, on the real
+// loopback: the API's part, then the simulator's page in the browser,
+// measured alone after it (Chromium starting beside the API's first
+// requests starved their reads: a false "buffered" stop in 3 of 7 runs),
+// its verdict printed with the client stage, the whole on one screen; as
 // root, where the sandbox cannot run, without it on its own page (nothing
-// in its environment allows it here), saying so. Real clock: it asserts what
-// is said, not a time, and holds at load average 26–35 on 2 cores
-// (5 of 5 runs, 2026-12-04).
+// in its environment allows it here), saying so. Real clock: it asserts
+// what is said, not a time (the wall time is logged: docs/performance.md),
+// and holds at load average 36–40 on 2 cores (2 of 2 runs beside a CPU
+// hog, 2026-12-07: 31 and 33 s).
 func TestBrowserDemo(t *testing.T) {
 	path := chromium(t)
 	var out bytes.Buffer
 	env := Env{Stdout: &out, Stderr: io.Discard, Getenv: func(string) string { return "" }}
-	o := DemoOptions{FindBrowser: func() (string, error) { return path, nil }}
-	p := startDemoBrowser(context.Background(), env, o, t.TempDir())
-	if err := p.wait(&out, false); err != nil {
-		t.Fatal(err)
+	o := DemoOptions{BaseProfile: "fast", HeadProfile: "slow", Dir: t.TempDir(), FindBrowser: func() (string, error) { return path, nil }}
+	start := time.Now()
+	if err := Demo(context.Background(), env, o); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
 	}
 	text := out.String()
-	t.Log(text)
-	for _, want := range []string{"The simulator's chat page in a browser (api browser", "client p50", "chat-page @ web: "} {
+	t.Logf("%s in %s, load average %s", text, time.Since(start).Round(100*time.Millisecond), loadAverage())
+	for _, want := range []string{"The simulator's chat page in a browser (api browser", "measured after the API, alone", "client p50", "chat-page @ web: ", "agent-order @ sim: "} {
 		if !strings.Contains(text, want) {
-			t.Errorf("the demo's browser part lacks %q:\n%s", want, text)
+			t.Errorf("the demo lacks %q:\n%s", want, text)
 		}
+	}
+	if n := strings.Count(text, "\n"); n > 60 {
+		t.Errorf("the demo printed %d lines, want one screen (at most 60)", n)
 	}
 	if says := strings.Contains(text, "(api browser, without Chromium's sandbox: the page is latgate's own)"); says != (os.Getuid() == 0) {
 		t.Errorf("as uid %d the demo says it runs without the sandbox: %v", os.Getuid(), says)
 	}
+}
+
+// loadAverage is the machine's load average over 1, 5 and 15 minutes.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	return strings.Join(strings.Fields(string(b))[:3], " ")
 }
 
 var perf = flag.Bool("perf", false, "measure the cost of a browser request (docs/performance.md)")

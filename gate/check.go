@@ -71,7 +71,7 @@ func diagnose(ep suite.Endpoint, url string, rec probe.Record) Diagnosis {
 	case rec.Buffered() && rec.TTFT >= bufferedWait && rec.Page == nil:
 		// A page that shows its answer only at the end is the page's own
 		// behaviour, which its client stage measures (the demo's head).
-		d.Finding, d.Says = vocab.NotStreamed, bufferedSays(rec)
+		d.Finding, d.Says = vocab.NotStreamed, fmt.Sprintf("the answer's %d tokens arrived in one piece, %s after the request: %s", rec.OutputTokens, ms3(rec.TTFT), bufferedFix)
 	default:
 		d.Finding, d.Says = vocab.Usable, sawSays(rec)
 	}
@@ -180,9 +180,27 @@ func keySays(ep suite.Endpoint, rec probe.Record) string {
 // second is as good as streamed.
 const bufferedWait = 250 * time.Millisecond
 
-func bufferedSays(rec probe.Record) string {
-	return fmt.Sprintf("the answer's %d tokens arrived in one piece, %s after the request: a proxy or gateway in front of the server holds the stream and releases it at once, so TTFT would be the whole answer's time: turn its buffering off (nginx: proxy_buffering off, or the response header X-Accel-Buffering: no)",
-		rec.OutputTokens, ms3(rec.TTFT))
+// bufferedFix is what buffered says to change.
+const bufferedFix = "a proxy or gateway in front of the server holds the stream and releases it at once, so TTFT would be the whole answer's time: turn its buffering off (nginx: proxy_buffering off, or the response header X-Accel-Buffering: no)"
+
+// confirmBuffered is the diagnosis of an endpoint whose first answer
+// arrived buffered (first), from a second request sent after the first
+// had ended (second). A buffering proxy holds every answer; a client
+// that could not read in time (a browser starting beside it, a CPU hog)
+// gets one answer in one piece and the next streamed. So buffered stands
+// only when the second arrived in one piece too; otherwise the second's
+// own diagnosis stands, saying what became of the first.
+func confirmBuffered(ep suite.Endpoint, url string, first, second probe.Record) Diagnosis {
+	d := diagnose(ep, url, second)
+	switch d.Finding {
+	case vocab.NotStreamed:
+		d.Says = fmt.Sprintf("the answers of two requests, the second sent after the first had ended, each arrived in one piece: %d tokens %s after the request, then %d tokens %s after it: %s",
+			first.OutputTokens, ms3(first.TTFT), second.OutputTokens, ms3(second.TTFT), bufferedFix)
+	case vocab.Usable:
+		d.Says += fmt.Sprintf("; a first request's %d tokens had arrived in one piece, %s after it, but this second one's did not: a late read on a busy machine, not a buffering proxy (which holds every answer)",
+			first.OutputTokens, ms3(first.TTFT))
+	}
+	return d
 }
 
 // sawSays is what a usable endpoint's request saw.

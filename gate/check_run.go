@@ -84,9 +84,16 @@ func Check(ctx context.Context, env Env, o CheckOptions) error {
 	return nil
 }
 
-// checkOne sends a target's request and diagnoses what it got.
+// checkOne sends a target's request and diagnoses what it got; an answer
+// that arrived in one piece is confirmed by a second request
+// (confirmBuffered).
 func checkOne(ctx context.Context, prober *probe.Prober, client *http.Client, t checkTarget) Diagnosis {
-	return withModels(ctx, client, t.ep, diagnose(t.ep, t.req.URL, prober.Do(ctx, t.req)))
+	rec := prober.Do(ctx, t.req)
+	d := diagnose(t.ep, t.req.URL, rec)
+	if d.Finding == vocab.NotStreamed && ctx.Err() == nil {
+		d = confirmBuffered(t.ep, t.req.URL, rec, prober.Do(ctx, t.req))
+	}
+	return withModels(ctx, client, t.ep, d)
 }
 
 // checkTargets is each endpoint the suite's scenarios use, in the suite's
@@ -116,8 +123,11 @@ func checkTargets(cfg *suite.Config) ([]checkTarget, error) {
 // firstRequests diagnoses the first request of each group and side of a
 // run (its warmup's first, when it has one): the first that finds its
 // endpoint unusable stops the run before it measures (vocab.Finding's
-// Stops). It runs on the runner's aggregator; a diagnosis that asks the
-// server's list of models waits for it there, once.
+// Stops). A first answer that arrived buffered waits for the group and
+// side's first request sent after it ended, which confirms it or not
+// (confirmBuffered); those in flight with it met the same moment's load.
+// It runs on the runner's aggregator; a diagnosis that asks the server's
+// list of models waits for it there, once.
 type firstRequests struct {
 	ctx    context.Context
 	client *http.Client
@@ -125,7 +135,10 @@ type firstRequests struct {
 	stop   context.CancelCauseFunc
 	hide   *redact.Set // the suites' secrets: a URL or a Location may hold one
 	seen   map[firstKey]bool
-	found  *Diagnosis
+	// held are the first records that arrived buffered, waiting for a
+	// second request to confirm them.
+	held  map[firstKey]probe.Record
+	found *Diagnosis
 }
 
 type firstKey struct {
@@ -139,8 +152,12 @@ var errStopped = errors.New("the first request found its endpoint unusable")
 
 func (f *firstRequests) see(g int, rec probe.Record) {
 	k := firstKey{g, rec.Variant}
-	if f.found != nil || f.seen[k] || g >= len(f.m.plan) || rec.Failure == vocab.Canceled {
+	first, held := f.held[k]
+	if f.found != nil || (f.seen[k] && !held) || g >= len(f.m.plan) || rec.Failure == vocab.Canceled {
 		return
+	}
+	if held && rec.Start.Before(first.Start.Add(first.Total)) {
+		return // sent while the first was in flight: it cannot confirm it
 	}
 	f.seen[k] = true
 	pl := f.m.plan[g]
@@ -148,7 +165,20 @@ func (f *firstRequests) see(g int, rec probe.Record) {
 	if rec.Variant == vocab.Base && pl.base != nil {
 		ep = pl.base.endpoint
 	}
-	d := withModels(f.ctx, f.client, ep, diagnose(ep, probe.URL(apiOf(ep), targetOf(ep)), rec))
+	url := probe.URL(apiOf(ep), targetOf(ep))
+	d := diagnose(ep, url, rec)
+	switch {
+	case held:
+		delete(f.held, k)
+		d = confirmBuffered(ep, url, first, rec)
+	case d.Finding == vocab.NotStreamed:
+		if f.held == nil {
+			f.held = map[firstKey]probe.Record{}
+		}
+		f.held[k] = rec
+		return
+	}
+	d = withModels(f.ctx, f.client, ep, d)
 	if d.Finding.Stops() {
 		d.Side, d.Says = rec.Variant, f.hide.String(d.Says)
 		f.found = &d

@@ -101,7 +101,8 @@ func TestCheckFindsEachMistake(t *testing.T) {
 			{u + "/strict/v1", "gpt-4o-mnii", "strict", vocab.UnknownModel, []string{`does not serve model "gpt-4o-mnii"; it lists "gpt-4o-mini", "gpt-4o"`, `did you mean "gpt-4o-mini"?`}},
 			{u + "/locked/v1", "m", "locked", vocab.KeyRefused, []string{"HTTP 401 Unauthorized", "refused the key in $CHECK_KEY"}},
 			{u + "/json/v1", "m", "json", vocab.JSONBody, []string{`Content-Type "application/json"`, `ignores "stream": true`}},
-			{u + "/buffered/v1", "m", "buffered", vocab.NotStreamed, []string{"24 tokens arrived in one piece, 430 ms after the request", "proxy_buffering off"}},
+			{u + "/buffered/v1", "m", "buffered", vocab.NotStreamed, []string{"the answers of two requests, the second sent after the first had ended, each arrived in one piece: 24 tokens 430 ms after the request, then 24 tokens 430 ms after it",
+				"proxy_buffering off"}},
 			{u + "/empty/v1", "m", "empty", vocab.EmptyAnswer, []string{"does the model answer this prompt"}},
 			{u + "/old/v1", "m", "old", vocab.Redirect, []string{"redirects " + u + "/old/v1/chat/completions to " + u + "/v1/chat/completions", "latgate sends a key to no other origin", "set base_url: " + u + "/v1"}},
 		} {
@@ -129,8 +130,11 @@ func TestCheckFindsEachMistake(t *testing.T) {
 			} else if !strings.Contains(line, stop.Diagnosis.Says) {
 				t.Errorf("%s: run says\n%s\ncheck\n%s", c.base, stop.Diagnosis.Says, line)
 			}
-			if n := hits[c.hit].Load() - before; n < 1 || n > 2 {
-				t.Errorf("%s: the run sent %d requests, want its first (and at most one more, in flight), of 4", c.base, n)
+			// A buffered first answer waits for a second request to
+			// confirm it (TestCheckConfirmsBuffered).
+			want := map[bool]int{false: 1, true: 2}[c.want == vocab.NotStreamed]
+			if n := hits[c.hit].Load() - before; n < int32(want) || n > int32(want)+1 {
+				t.Errorf("%s: the run sent %d requests, want %d (and at most one more, in flight), of 4", c.base, n, want)
 			}
 			if all := line + errOut.String() + fmt.Sprint(err); strings.Contains(all, "SECRET") {
 				t.Errorf("%s: the key in the output:\n%s", c.base, all)
@@ -283,6 +287,67 @@ func TestCheckHidesAKeyInTheURL(t *testing.T) {
 		t.Logf("%s\n%v", out.String(), runErr)
 		if !strings.Contains(out.String(), "not_found: ") || !strings.Contains(fmt.Sprint(runErr), "not_found: ") || strings.Contains(all, checkKey) {
 			t.Errorf("want not_found from both, the key hidden:\n%s", all)
+		}
+	})
+}
+
+// TestCheckConfirmsBuffered: a buffering proxy holds every answer, a
+// machine too busy to read in time only some (the demo's first requests
+// beside a browser starting: an answer in one piece 365 ms after the
+// request, the next ones streamed). An endpoint whose first answers (all
+// that were in flight at once) arrived in one piece and the next
+// streamed is usable: check says so, naming the first, and a run at
+// concurrency 4 measures every request; one that holds every answer is
+// buffered for both, after a second request. Virtual time.
+func TestCheckConfirmsBuffered(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		p := sim.Profile{TTFT: sim.Fixed(200 * time.Millisecond), ITL: sim.Fixed(10 * time.Millisecond), Tokens: 24}
+		streamed := sim.New(p, 1)
+		p.Quirks.Buffered = true
+		held := sim.New(p, 1)
+		var posts, wave atomic.Int32
+		srv := clocktest.NewServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			switch {
+			case strings.HasPrefix(r.URL.Path, "/always/"):
+				r.URL.Path = strings.TrimPrefix(r.URL.Path, "/always")
+				held.ServeHTTP(w, r)
+			case r.Method == http.MethodPost && posts.Add(1) <= wave.Load(): // the first wave, read late
+				held.ServeHTTP(w, r)
+			default:
+				streamed.ServeHTTP(w, r)
+			}
+		}))
+		for _, c := range []struct {
+			base string
+			want vocab.Finding
+			says string
+		}{
+			{srv.URL + "/v1", vocab.Usable, "24 tokens in 24 events, streamed; a first request's 24 tokens had arrived in one piece, 430 ms after it, but this second one's did not: a late read"},
+			{srv.URL + "/always/v1", vocab.NotStreamed, "each arrived in one piece: 24 tokens 430 ms after the request, then 24 tokens 430 ms after it"},
+		} {
+			posts.Store(0)
+			wave.Store(1) // check sends one request at a time
+			path := filepath.Join(t.TempDir(), "latgate.yaml")
+			writeCheckSuite(t, path, "  - {name: e, base_url: "+c.base+", model: m}\n", 12)
+			var out bytes.Buffer
+			err := Check(context.Background(), Env{Stdout: &out, Stderr: &out, ProbeClient: srv.Client(), Getenv: checkEnv}, CheckOptions{Config: path})
+			t.Logf("%s", strings.TrimSpace(out.String()))
+			if (err == nil) != (c.want == vocab.Usable) || !strings.Contains(out.String(), c.says) {
+				t.Errorf("%s: check: %v\n%s\nwant %s: %q", c.base, err, out.String(), c.want, c.says)
+			}
+			posts.Store(0)
+			wave.Store(4) // the run sends 4 at once
+			cfg := loadCheckSuite(t, path)
+			cfg.Scenarios[0].Concurrency = 4
+			f, err := Measure(context.Background(), cfg, MeasureOptions{Client: srv.Client(), Getenv: checkEnv})
+			var stop *CheckError
+			switch {
+			case c.want == vocab.Usable && (err != nil || f.Requests() != 12):
+				t.Errorf("%s: run: %v: want all 12 requests measured", c.base, err)
+			case c.want == vocab.NotStreamed && (!errors.As(err, &stop) || stop.Diagnosis.Finding != vocab.NotStreamed):
+				t.Errorf("%s: run: %v: want it stopped, buffered", c.base, err)
+			}
 		}
 	})
 }

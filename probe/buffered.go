@@ -26,8 +26,10 @@ type answerShape struct {
 	events, bursts int
 	first, last    time.Duration // its first and last content event
 	// wait is the longest silence of its call before its first content
-	// event: between two events, or from the call's send to its first.
-	wait time.Duration
+	// event: between two events, or from the call's send to its first;
+	// stalled, how long the client's process did not run within it, and
+	// spreadStalled within first to last (buffered_stalls.go).
+	wait, stalled, spreadStalled time.Duration
 }
 
 // buffered: enough events to tell, in bursts of BufferedEvents or more on
@@ -38,25 +40,48 @@ type answerShape struct {
 // twice as long as the rest took, and read the whole answer in few reads.
 // The longest wait, not the one just before: a held body read in pieces
 // (a client descheduled between two reads) still had one long wait.
-func (a answerShape) buffered() bool {
+//
+// A wait that was half or more the client's own stalls cannot tell: the
+// answer may have come, streamed, while the client did not run (one
+// long stall), or its reader not been run in the moments the process ran
+// between many short ones (a process that gets the CPU in slices, as its
+// watch's late wake-ups show).
+func (a answerShape) buffered() bool { return a.heldShape() && 2*a.stalled < a.wait }
+
+// heldShape: the shape of a held answer, the client's stalls aside.
+func (a answerShape) heldShape() bool {
 	return a.events >= BufferedEvents && a.events >= a.bursts*BufferedEvents && 2*(a.last-a.first) <= a.wait
+}
+
+// readAcrossStalls: an answer that would have a held answer's spread
+// were the client's stalls within it taken out (a stall also splits a
+// burst, so their count is not asked): a held body read in pieces by a
+// client descheduled between them. Not buffered (the stalls decided its
+// shape), but unsure.
+func (a answerShape) readAcrossStalls() bool {
+	return a.events >= BufferedEvents && a.spreadStalled > 0 && 2*(a.last-a.first-a.spreadStalled) <= a.wait
 }
 
 // answerShapes lists the answers of a timeline, one per step that has
 // content events (reasoning, tool-call arguments and a server's steps are
 // not the answer: each step is a model call of its own, streamed at its
-// own pace). sends are the calls' sends (nil: one call, sent at t0).
-func answerShapes(events []event, sends []time.Duration) []answerShape {
+// own pace). sends are the calls' sends (nil: one call, sent at t0);
+// stalls, when the client's process did not run.
+func answerShapes(events []event, sends []time.Duration, stalls []span) []answerShape {
 	var out []answerShape
-	var prev, wait time.Duration // the call's previous event (its send first), its longest silence so far
+	var prev time.Duration // the call's previous event (its send first)
+	var wait span          // its longest silence so far
 	call := 0
 	cur := -1 // the current step's answer in out; -1: none yet
 	for i, e := range events {
 		for call+1 < len(sends) && e.at >= sends[call+1] {
 			call++
-			prev, wait = sends[call], 0
+			prev, wait = sends[call], span{}
 		}
-		wait, prev = max(wait, e.at-prev), e.at
+		if e.at-prev > wait.to-wait.from {
+			wait = span{from: prev, to: e.at}
+		}
+		prev = e.at
 		if e.step && i > 0 {
 			cur = -1
 		}
@@ -64,7 +89,7 @@ func answerShapes(events []event, sends []time.Duration) []answerShape {
 			continue
 		}
 		if cur < 0 {
-			out = append(out, answerShape{bursts: 1, first: e.at, last: e.at, wait: wait})
+			out = append(out, answerShape{bursts: 1, first: e.at, last: e.at, wait: wait.to - wait.from, stalled: stalledIn(stalls, wait.from, wait.to)})
 			cur = len(out) - 1
 		}
 		a := &out[cur]
@@ -73,21 +98,28 @@ func answerShapes(events []event, sends []time.Duration) []answerShape {
 		}
 		a.events, a.last = a.events+1, e.at
 	}
+	for i := range out {
+		out[i].spreadStalled = stalledIn(stalls, out[i].first, out[i].last)
+	}
 	return out
 }
 
 // arrivedBuffered reports whether every answer of the timeline that can be
-// judged arrived buffered, and at least one could be.
-func arrivedBuffered(tl timeline) bool {
-	judged := false
-	for _, a := range answerShapes(tl.events, tl.sends) {
+// judged arrived buffered, and at least one could be; unsure, whether an
+// answer's shape was the client's own stalls' doing, so that it could not
+// tell: one in the shape of a held one whose wait they cover
+// (answerShape.buffered), or one read across them (readAcrossStalls).
+func arrivedBuffered(tl timeline) (buffered, unsure bool) {
+	judged, all := false, true
+	for _, a := range answerShapes(tl.events, tl.sends, tl.stalls) {
 		if a.events < BufferedEvents {
 			continue
 		}
-		if !a.buffered() {
-			return false
-		}
 		judged = true
+		if !a.buffered() {
+			all = false
+			unsure = unsure || a.heldShape() || a.readAcrossStalls()
+		}
 	}
-	return judged
+	return judged && all, unsure
 }

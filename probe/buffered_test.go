@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -44,6 +45,15 @@ func together(at time.Duration, n int, ev event) []event {
 		evs[i].at = at + time.Duration(i)*time.Microsecond
 	}
 	return evs
+}
+
+// stallsEvery is a stall of d every period from from to to.
+func stallsEvery(d, from, period, to time.Duration) []span {
+	var out []span
+	for at := from; at+d <= to; at += period {
+		out = append(out, span{at, at + d})
+	}
+	return out
 }
 
 func join(parts ...[]event) []event {
@@ -89,6 +99,21 @@ func TestArrivedBuffered(t *testing.T) {
 		{"reasoning in one read, the answer streamed",
 			timeline{events: join(role, together(300*ms, 40, event{reasoning: 5}), streamed(310*ms, 15*ms, 32, 0))}, false, ""},
 		{"a fast answer after a long wait (hidden reasoning)", timeline{events: join(role, streamed(10*time.Second, 2*ms, 64, 0))}, false, ""},
+		// The client's process did not run from 100 to 500 ms: the
+		// answer that streamed from 350 ms came in one read at its end,
+		// as a held one would; its wait (20 to 500 ms) was mostly the
+		// stall, so it cannot tell.
+		{"streamed while the client did not run, read at once after",
+			timeline{events: join(role, together(500*ms, 24, content)), stalls: []span{{100 * ms, 500 * ms}}}, false, ""},
+		// The process got the CPU in slices: stalled 40 ms of every 70
+		// while the answer streamed, so the reader may have run in none
+		// of the moments between (280 of the 480 ms wait).
+		{"streamed while the client got the CPU in slices, read at once after",
+			timeline{events: join(role, together(500*ms, 24, content)), stalls: stallsEvery(40*ms, 30*ms, 70*ms, 500*ms)}, false, ""},
+		// A held answer on a loaded machine: the client stalled for 40
+		// ms twice in its 810 ms wait (a stall before it does not count).
+		{"held, the client stalled a little while it waited",
+			timeline{events: join(role, together(830*ms, 33, content)), stalls: []span{{0, 18 * ms}, {100 * ms, 140 * ms}, {400 * ms, 440 * ms}}}, true, ""},
 		{"nothing", timeline{}, false, ""},
 	}
 	for _, tt := range tests {
@@ -97,10 +122,38 @@ func TestArrivedBuffered(t *testing.T) {
 			tt.tl.end = tt.tl.events[n-1].at
 		}
 		if got := derive(tt.tl, 10).Buffered(); got != tt.want {
-			t.Errorf("%s: Buffered() = %v, want %v (answers %+v)", tt.name, got, tt.want, answerShapes(tt.tl.events, tt.tl.sends))
+			t.Errorf("%s: Buffered() = %v, want %v (answers %+v)", tt.name, got, tt.want, answerShapes(tt.tl.events, tt.tl.sends, tt.tl.stalls))
 		}
-		if a := answerShapes(tt.tl.events, tt.tl.sends); tt.shape != "" && fmt.Sprintf("%d events in %d bursts", a[len(a)-1].events, a[len(a)-1].bursts) != tt.shape {
+		if a := answerShapes(tt.tl.events, tt.tl.sends, tt.tl.stalls); tt.shape != "" && fmt.Sprintf("%d events in %d bursts", a[len(a)-1].events, a[len(a)-1].bursts) != tt.shape {
 			t.Errorf("%s: answers %+v, want %s", tt.name, a, tt.shape)
+		}
+	}
+}
+
+// TestArrivedBufferedUnsure: what the client's own stalls decided is not
+// buffered but unsure: an answer in a held one's shape whose wait was
+// mostly stalls, and a held body read in two pieces with a stall between
+// them (its spread, stalls taken out, is a held one's); an honest stream
+// read while the client ran is neither, and a held one read while it ran
+// is buffered.
+func TestArrivedBufferedUnsure(t *testing.T) {
+	t.Parallel()
+	role := []event{{at: 20 * ms}}
+	content := event{content: 4}
+	for _, c := range []struct {
+		name             string
+		tl               timeline
+		buffered, unsure bool
+	}{
+		{"streamed, the client running", timeline{events: join(role, streamed(350*ms, 15*ms, 32, 0))}, false, false},
+		{"held, the client running", timeline{events: join(role, together(830*ms, 33, content))}, true, false},
+		{"streamed while the client did not run", timeline{events: join(role, together(500*ms, 24, content)), stalls: []span{{100 * ms, 500 * ms}}}, false, true},
+		{"held, read in two pieces across a stall", timeline{events: join(role, together(830*ms, 17, content), together(1530*ms, 16, content)), stalls: []span{{835 * ms, 1528 * ms}}}, false, true},
+		{"held, read in two pieces, the client running between", timeline{events: join(role, together(830*ms, 17, content), together(1530*ms, 16, content))}, false, false},
+	} {
+		c.tl.end = c.tl.events[len(c.tl.events)-1].at
+		if rec := derive(c.tl, 10); rec.Buffered() != c.buffered || rec.unsure != c.unsure {
+			t.Errorf("%s: buffered %v, unsure %v; want %v, %v (answers %+v)", c.name, rec.Buffered(), rec.unsure, c.buffered, c.unsure, answerShapes(c.tl.events, c.tl.sends, c.tl.stalls))
 		}
 	}
 }
@@ -149,12 +202,17 @@ func simRequest(t *testing.T, api API, url string, tools bool) Request {
 	return req
 }
 
+// judged counts what became of a set of streams: ok, judged buffered,
+// and unsure (the shape of a held answer, but the client's own stalls
+// covered its wait: buffered_stalls.go).
+type judged struct{ ok, buffered, unsure int }
+
 // buffering sends n requests of every simulator API (or those of only)
 // at once to the simulator at profile p, each API on a server serve
-// starts (it returns the server's client and URL), and returns by API how
-// many succeeded and how many of those were judged buffered.
-func buffering(t *testing.T, p sim.Profile, n int, serve func(http.Handler) (*http.Client, string), only ...API) map[API][2]int {
-	got := map[API][2]int{}
+// starts (it returns the server's client and URL), and returns by API
+// what became of those that succeeded.
+func buffering(t *testing.T, p sim.Profile, n int, serve func(http.Handler) (*http.Client, string), only ...API) map[API]judged {
+	got := map[API]judged{}
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	for _, a := range simAPIs {
@@ -162,19 +220,23 @@ func buffering(t *testing.T, p sim.Profile, n int, serve func(http.Handler) (*ht
 			continue
 		}
 		client, url := serve(sim.New(p, 3))
+		prober := &Prober{Client: client, Timeout: time.Minute}
 		for range n {
 			req := simRequest(t, a.api, url+a.base, a.tools)
 			wg.Go(func() {
-				rec := (&Prober{Client: client, Timeout: time.Minute}).Do(context.Background(), req)
+				rec := prober.Do(context.Background(), req)
 				if !rec.OK {
 					return // the flaky profile's faults
 				}
 				mu.Lock()
 				defer mu.Unlock()
 				c := got[a.api]
-				c[0]++
+				c.ok++
 				if rec.Buffered() {
-					c[1]++
+					c.buffered++
+				}
+				if rec.unsure {
+					c.unsure++
 				}
 				got[a.api] = c
 			})
@@ -217,8 +279,8 @@ func TestBufferedOnEverySimProfile(t *testing.T) {
 					})
 					for _, a := range simAPIs {
 						c := got[a.api]
-						if want := map[bool]int{false: 0, true: c[0]}[held]; c[0] == 0 || c[1] != want {
-							t.Errorf("buffered %v: %s: %d of %d streams judged buffered, want %d", held, a.api, c[1], c[0], want)
+						if want := map[bool]int{false: 0, true: c.ok}[held]; c.ok == 0 || c.buffered != want || c.unsure != 0 {
+							t.Errorf("buffered %v: %s: %d of %d streams judged buffered (%d unsure), want %d", held, a.api, c.buffered, c.ok, c.unsure, want)
 						}
 					}
 				}
@@ -227,37 +289,75 @@ func TestBufferedOnEverySimProfile(t *testing.T) {
 	}
 }
 
-// TestBufferedOnLoopback: the same on a real loopback, on the default
-// profile: the README's agent session on chat and the AI SDK route's, 8
-// of each at once. A client starved for longer than an answer takes (the
-// simulator beside it too: they share the process) gets its bytes at the
-// times a buffering proxy gives them, so the test asks what holds beside
-// 20 CPU hogs: fewer than a quarter of the honest streams judged buffered
-// (measured at load average 19 to 35: 0 of 16 in 15 runs of 16, 3 in
-// one), three quarters or more of the held ones (13 to 16 of 16); a run's
-// warning needs half. Real clock: holds at load average 27–29 on 2 cores
-// (8 of 8 runs, 3 of them with -race, 2026-12-04: 0 of 16 honest streams
-// judged buffered, 16 of 16 held ones, in each).
+// TestBufferedOnLoopback: the same on a real loopback, on every profile
+// of the simulator in turn, the held and the honest streams at once (a
+// load on the machine falls on both alike): the README's agent session on
+// chat (client-driven tool steps, then the answer) and the AI SDK route's
+// server-driven steps, 8 of each at once, with reasoning first on the
+// reasoning profile. The client and the simulator share this process: a
+// client starved for longer than an answer takes gets its bytes exactly as
+// a buffering proxy gives them, and a starved simulator writes its late
+// tokens at once; both are stalls of the process, which the prober
+// watches (buffered_stalls.go). So, at any load: no honest stream is
+// judged buffered (every way a load has of making one look held is a
+// stall the watch sees), and every held one is judged buffered or, its
+// shape the stalls' doing (its wait, or its reading, half stalls measured
+// in the same run), unsure: a held stream read while the client ran is
+// never called streamed. How many held ones a loaded machine can still
+// judge is the load's: 16 of 16 on each profile at load average 16, all
+// but a few unsure beside a CPU hog at 27–32. Without the watch the hog
+// made honest streams look held: 3, 2, 11, 5, 0, 2 and 0 of 16 on
+// agent, engine, fast, flaky, realistic, reasoning and slow (load average
+// 34–35); with a watch of its own lateness only, 1 of 16 on agent at 29
+// (a thread the system did not run while it held a P of Go's scheduler:
+// the threads' waits are read since). Not parallel: the package's other
+// tests saturate the process's scheduler under -race. Real clock: holds
+// at load average 16–32 on 2 cores (2026-12-07: 0 honest streams judged
+// buffered in 3 runs, 2 of them beside a CPU hog at 27–32, and under
+// -race at 14–15).
 func TestBufferedOnLoopback(t *testing.T) {
-	t.Parallel()
-	p, err := sim.Named("realistic")
+	for _, name := range sim.ProfileNames() {
+		p, err := sim.Named(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got [2]map[API]judged
+		var wg sync.WaitGroup
+		for i, held := range []bool{false, true} {
+			p := p
+			p.Quirks.Buffered = held
+			wg.Go(func() {
+				got[i] = buffering(t, p, 8, func(h http.Handler) (*http.Client, string) {
+					srv := httptest.NewServer(h)
+					t.Cleanup(srv.Close)
+					return srv.Client(), srv.URL
+				}, Chat, AISDK)
+			})
+		}
+		wg.Wait()
+		for i, held := range []bool{false, true} {
+			var sum judged
+			for _, c := range got[i] {
+				sum.ok, sum.buffered, sum.unsure = sum.ok+c.ok, sum.buffered+c.buffered, sum.unsure+c.unsure
+			}
+			t.Logf("%s, buffered %v: %d of %d streams judged buffered, %d unsure (load average %s)", name, held, sum.buffered, sum.ok, sum.unsure, loadAverage())
+			switch {
+			case sum.ok < 8: // the flaky profile fails some (5 % errors, 3 % truncated)
+				t.Errorf("%s, buffered %v: %d of 16 streams ok", name, held, sum.ok)
+			case !held && sum.buffered > 0:
+				t.Errorf("%s: %d of %d honest streams judged buffered (%v)", name, sum.buffered, sum.ok, got[i])
+			case held && sum.buffered+sum.unsure < sum.ok:
+				t.Errorf("%s: %d of %d held streams judged buffered, %d unsure: want every one either (%v)", name, sum.buffered, sum.ok, sum.unsure, got[i])
+			}
+		}
+	}
+}
+
+// loadAverage is the machine's load average over the last minute.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
 	if err != nil {
-		t.Fatal(err)
+		return "unknown"
 	}
-	for _, held := range []bool{false, true} {
-		p.Quirks.Buffered = held
-		got := buffering(t, p, 8, func(h http.Handler) (*http.Client, string) {
-			srv := httptest.NewServer(h)
-			t.Cleanup(srv.Close)
-			return srv.Client(), srv.URL
-		}, Chat, AISDK)
-		total, buffered := 0, 0
-		for _, c := range got {
-			total, buffered = total+c[0], buffered+c[1]
-		}
-		t.Logf("buffered %v: %d of %d streams judged buffered", held, buffered, total)
-		if total != 16 || (!held && 4*buffered >= total) || (held && 4*buffered < 3*total) {
-			t.Errorf("buffered %v: %d of %d streams judged buffered (%v)", held, buffered, total, got)
-		}
-	}
+	return strings.Fields(string(b))[0]
 }

@@ -84,6 +84,8 @@ type Prober struct {
 	// Pages is the browser of api browser's requests (nil: none can be
 	// made).
 	Pages *Pages
+
+	watch stallWatch // the client's stalls while requests are in flight
 }
 
 var (
@@ -114,6 +116,7 @@ func (s *stallReader) Read(p []byte) (int, error) {
 // a classified event stamped with its arrival: the timeline) and derive (a
 // pure function from the timeline to every stream metric).
 func (p *Prober) Do(ctx context.Context, req Request) Record {
+	defer p.watch.begin(clock.Or(p.Clock))()
 	if req.Session != nil && !describe(req.API).whole {
 		return p.hidden(p.session(ctx, req), req)
 	}
@@ -242,6 +245,7 @@ func (p *Prober) stream(ctx context.Context, req Request) (Record, timeline) {
 				_, _ = io.Copy(io.Discard, io.LimitReader(body, 1<<20))
 			}
 			status := rec.Status
+			tl.stalls = p.watch.since(c.t0)
 			rec = derive(tl, rate)
 			rec.Status = status
 			server = report.check

@@ -99,6 +99,7 @@ func (p *Prober) realtime(ctx context.Context, req Request) (Record, timeline) {
 			}
 			tl, dec = p.exchange(ctx, s, events, audio, stall, c.since, req)
 		}
+		tl.stalls = p.watch.since(c.t0)
 		rec = derive(tl, p.readingRate())
 		rec.Status = http.StatusSwitchingProtocols
 		if len(tl.events) > 0 {

@@ -88,8 +88,10 @@ type Record struct {
 	Shots []PageShot
 
 	// buffered: every answer of the stream that can be judged arrived
-	// buffered (Buffered), set by derive.
-	buffered bool
+	// buffered (Buffered), set by derive; unsure: one came in the shape
+	// of a held answer while the client's own process stalled, so it
+	// could not tell (buffered_stalls.go).
+	buffered, unsure bool
 
 	// misread: the stream could not be read as configured (a custom
 	// endpoint's text pointer matched no event, or its stream is not SSE

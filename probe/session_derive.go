@@ -20,6 +20,7 @@ func (p *Prober) sessionRecord(calls []sessionCall, end string, maxSteps int, un
 		rate = 10
 	}
 	tl, starts := combine(calls)
+	tl.stalls = p.watch.since(calls[0].rec.Start)
 	rec := derive(tl, rate)
 	first, last := calls[0].rec, calls[len(calls)-1].rec
 	rec.Status, rec.Start, rec.TTFB, rec.Reused = last.Status, first.Start, first.TTFB, first.Reused

@@ -91,6 +91,8 @@ type timeline struct {
 	// sends are when a session's calls were sent, in order (nil: one
 	// call, sent at t0).
 	sends []time.Duration
+	// stalls are when the client's process did not run (buffered_stalls.go).
+	stalls []span
 }
 
 // derive computes every stream metric of a request from its timeline: a
@@ -167,7 +169,7 @@ func derive(tl timeline, readingRate float64) Record {
 		}
 		rec.Perceived = perceived(outs, visible, rec.TokensSource == "usage", rec.OutputTokens, rec.ReasoningTokens, readingRate)
 	}
-	rec.buffered = arrivedBuffered(tl)
+	rec.buffered, rec.unsure = arrivedBuffered(tl)
 	rec.Error, rec.Failure = end.failure(tl, len(outs))
 	rec.OK = rec.Error == ""
 	// A text pointer that matched nothing misreads the stream only when

@@ -90,21 +90,30 @@ func realServerSingle(t *testing.T, run results.Run) {
 			itl = append(itl, sum/float64(len(q.ITLMs)))
 		}
 	}
-	t.Logf("api ollama, %d single calls of %s (p50s, ms): latgate TTFT %.1f beside Ollama's queue (load_duration) %.2f and prefill (prompt_eval_duration) %.1f, outside %.1f (%.1f%% of the TTFT outside the engine on loopback); Ollama's decode (eval_duration) %.1f beside latgate's first output to end %.1f; per token %.2f beside latgate's mean gap %.2f",
-		len(run.Requests), run.Scenario, median(ttft), median(queue), median(prefill), median(outside), 100*median(outside)/median(ttft), median(decode), median(span), median(perToken), median(itl))
+	t.Logf("api ollama, %d single calls of %s (p50s, ms): latgate TTFT %.1f beside Ollama's queue (load_duration) %.2f and prefill (prompt_eval_duration) %.1f, outside %.1f (%.1f%% of the TTFT outside the engine on loopback); Ollama's decode (eval_duration) %.1f beside latgate's first output to end %.1f; per token %.2f beside latgate's mean gap %.2f; load average %s",
+		len(run.Requests), run.Scenario, median(ttft), median(queue), median(prefill), median(outside), 100*median(outside)/median(ttft), median(decode), median(span), median(perToken), median(itl), loadAvg())
 	// Ollama's decode runs from its first token to its last as the runner
 	// computes them, latgate's span from the first piece's arrival to the
 	// done line's: they differ by what delivering the first and the last
-	// piece takes, a little either way.
-	if d, s := median(decode), median(span); median(prefill) <= 0 || median(prefill) > median(ttft) || math.Abs(d-s) > max(50, 0.05*s) {
-		t.Errorf("Ollama's prefill %.1f and decode %.1f do not fit latgate's TTFT %.1f and generation span %.1f", median(prefill), d, median(ttft), s)
+	// piece takes, a little either way. On an idle machine that is within
+	// max(50 ms, 5 %); a load delays each delivery by the scheduler's wait
+	// (the server's and latgate's), which the same requests measure: the
+	// part of the TTFT outside the engine is the first piece's delivery,
+	// so the bound adds it. A decode read in the wrong unit is 1,000× off.
+	bound := max(50, 0.05*median(span)) + median(outside)
+	if d, s := median(decode), median(span); median(prefill) <= 0 || median(prefill) > median(ttft) || math.Abs(d-s) > bound {
+		t.Errorf("Ollama's prefill %.1f and decode %.1f do not fit latgate's TTFT %.1f and generation span %.1f (within %.1f ms)", median(prefill), d, median(ttft), s, bound)
 	}
 }
 
 // realServerTurns checks that each turn of a conversation has its own
 // server timing and that turns 2 and 3 evaluate much less than turn 1,
 // whose prompt is new to the cache: they find the conversation before
-// them in it.
+// them in it. Each session's turns are compared with its own turn 1,
+// seconds apart, so that a load that comes or goes between sessions
+// falls on both: the median of the sessions' ratios, under a half (a
+// prefill of the turn's new tokens against one of ~540: a tenth or less
+// on an idle machine, and a slower CPU stretches both alike).
 func realServerTurns(t *testing.T, run results.Run, sessions int) {
 	if len(run.Requests) != sessions {
 		t.Fatalf("conversation: %d sessions, want %d", len(run.Requests), sessions)
@@ -127,8 +136,13 @@ func realServerTurns(t *testing.T, run results.Run, sessions int) {
 	}
 	t.Logf("a three-turn conversation through api ollama (%d sessions; ms):\n%s", sessions, strings.Join(lines, "\n"))
 	for k := 1; k < 3; k++ {
-		if median(prefill[k]) >= median(prefill[0])/2 {
-			t.Errorf("turn %d's prefill %.1f ms is not under half of turn 1's %.1f ms: the prefix cache does not show", k+1, median(prefill[k]), median(prefill[0]))
+		var ratio []float64
+		for i := range prefill[k] {
+			ratio = append(ratio, prefill[k][i]/prefill[0][i])
+		}
+		t.Logf("turn %d's prefill against its session's turn 1: %.3f at p50 (load average %s)", k+1, median(ratio), loadAvg())
+		if median(ratio) >= 0.5 {
+			t.Errorf("turn %d's prefill is %.2f of its session's turn 1 at p50 (%.1f against %.1f ms): want under half: the prefix cache does not show", k+1, median(ratio), median(prefill[k]), median(prefill[0]))
 		}
 	}
 }
