@@ -91,7 +91,8 @@ type Metrics struct {
 	Stream StreamMetrics
 	// Client is TTFT − Stream.FirstText, ClientEnd Total − Stream.End.
 	Client, ClientEnd time.Duration
-	// Buffered: the page showed nothing until its stream had ended.
+	// Buffered: the page showed nothing until its stream had ended, then
+	// (nearly) the whole answer in one paint (buffered).
 	Buffered bool
 }
 
@@ -156,8 +157,21 @@ func Derive(f Frames, w *Wire) Metrics {
 	if s.End != Missing && m.Total != Missing {
 		m.ClientEnd = m.Total - s.End
 	}
-	m.Buffered = s.End != Missing && m.TTFT != Missing && m.TTFT >= s.End
+	m.Buffered = buffered(m, s)
 	return m
+}
+
+// buffered reports whether the page showed nothing until its stream had
+// ended and then most of the answer at once (its first paint nine tenths
+// of the text or more): a page that waits for the whole answer. A page
+// busy enough to fall behind its stream paints its first text after the
+// end too, but then the rest paint by paint: users see it stream, late
+// (its client stage says how late).
+func buffered(m Metrics, s StreamMetrics) bool {
+	if s.End == Missing || m.TTFT == Missing || m.TTFT < s.End || len(m.Paints) == 0 {
+		return false
+	}
+	return 10*m.Paints[0].Chars >= 9*m.PaintedChars
 }
 
 // paintedAt is when frame i was painted: its post-frame stamp, or when

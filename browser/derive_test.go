@@ -104,6 +104,12 @@ func TestDeriveBuffered(t *testing.T) {
 	if m := Derive(f, w); m.Buffered {
 		t.Errorf("a page that showed text at %v, before its stream ended (480 ms), is not buffered", m.TTFT)
 	}
+	// A page busy enough to fall behind its stream paints its first text
+	// after the end, then the rest paint by paint: it streams, late.
+	f = frames(0, 40, 1, map[int]int{30: 10, 32: 60, 34: 120})
+	if m := Derive(f, w); m.Buffered || m.TTFT < msd(480) || len(m.Paints) != 3 {
+		t.Errorf("a page that painted 10, 60 and 120 characters from %v, after its stream ended (480 ms): buffered %v, %d paints: want streamed late", m.TTFT, m.Buffered, len(m.Paints))
+	}
 }
 
 // TestDeriveLongFrames: a frame lasts to the next one's begin; frames

@@ -174,7 +174,7 @@ func (s Scenario) Badges() []Badge {
 		// Events that arrived together have no pace: a "faster"
 		// inter-token is the buffering the warnings name, not a speed-up.
 		for _, m := range []vocab.Metric{vocab.ITL, vocab.TPOT} {
-			if c, ok := findCheck(checksOf(s.Checks, m), "p50"); ok && c.Status != vocab.OverBudget {
+			if c, ok := findCheck(checksOf(s.Checks, m), "p50"); ok && c.Status != vocab.OverBudget && c.DeltaPct < 0 {
 				hidden[m] = true
 			}
 		}

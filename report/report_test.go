@@ -354,6 +354,29 @@ func TestBufferedHeadIsNotFaster(t *testing.T) {
 			t.Errorf("flag %q on a buffered head", f.String())
 		}
 	}
+	// A buffered head whose inter-token got slower (a page's paints far
+	// apart) keeps its regression in the badges, as the headline names it.
+	rep = buildCase(t, suiteCase{"buffered-slow", func(rng *rand.Rand) (b, c []results.Run) {
+		b = append(b, fixtureRun(rng, "us-east", "buffered-slow", 60, 0.30, 0.010, 0, false, false))
+		cur := fixtureRun(rng, "us-east", "buffered-slow", 60, 0.30, 0.010, 0, false, false)
+		for i := range cur.Requests {
+			q := &cur.Requests[i]
+			q.Buffered = true
+			for j := range q.ITLMs {
+				q.ITLMs[j] *= 8
+			}
+		}
+		c = append(c, cur)
+		return
+	}})
+	badges := fmt.Sprint(rep.Scenarios[0].Badges())
+	regressed := false
+	for _, c := range rep.Result.Checks {
+		regressed = regressed || c.Metric == "itl" && c.Status == vocab.Regression
+	}
+	if !regressed || !strings.Contains(badges, "inter-token") {
+		t.Errorf("a buffered head's slower inter-token (regression %v): badges %s", regressed, badges)
+	}
 }
 
 // TestMeasurementsKeepTheConfigOrder: the run table groups endpoints in the

@@ -1,7 +1,10 @@
 package suite
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"net/url"
 	"regexp"
 	"sort"
 	"strings"
@@ -111,11 +114,19 @@ func (p *parser) browserCookies(bp string, e *Endpoint, raw map[string]string) {
 	}
 }
 
-// browserParts are what changes a page's latency in its fingerprint.
+// browserParts are what changes a page's latency in its fingerprint: the
+// page (its path and query, where not the host's root), CPU throttling and
+// viewport.
 func browserParts(e Endpoint, parts map[string]string) {
 	b := e.Browser
 	if b == nil {
 		return
+	}
+	if u, err := url.Parse(e.URL); err == nil && (strings.Trim(u.Path, "/") != "" || u.RawQuery != "") {
+		// The page itself: two builds on one host differ by path or query
+		// (hashed: a query may carry a token).
+		h := sha256.Sum256([]byte(u.EscapedPath() + "?" + u.RawQuery))
+		parts["page"] = hex.EncodeToString(h[:8])
 	}
 	if b.CPUThrottle != 1 {
 		parts["cpu_throttle"] = fmt.Sprintf("%g", b.CPUThrottle)

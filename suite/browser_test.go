@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -46,8 +47,23 @@ scenarios:
 	}
 	light, _ := Parse("l.yaml", []byte(page+"      {input: textarea, submit: button, output: .a}\n"+scen), Options{})
 	_, parts = Fingerprint(light.Scenarios[0], light.Endpoints[0])
-	if light.Endpoints[0].Browser.CPUThrottle != 1 || !light.Endpoints[0].Browser.Screenshots || parts["cpu_throttle"] != "" || parts["viewport"] != "" {
+	if light.Endpoints[0].Browser.CPUThrottle != 1 || !light.Endpoints[0].Browser.Screenshots || parts["cpu_throttle"] != "" || parts["viewport"] != "" || parts["page"] != "" {
 		t.Errorf("defaults: %+v, fingerprint %v", light.Endpoints[0].Browser, parts)
+	}
+	// Two builds of a page on one host (the demo's: a query) are two
+	// configurations, never an A/A run; the host's root is the page of
+	// before (its fingerprint unchanged); a query's token is hashed.
+	fp := func(u string) (string, map[string]string) {
+		ep := light.Endpoints[0]
+		ep.URL = u
+		return Fingerprint(light.Scenarios[0], ep)
+	}
+	root, _ := fp("http://127.0.0.1:3000")
+	slash, _ := fp("http://127.0.0.1:3000/")
+	heavy, hp := fp("http://127.0.0.1:3000/?render=markdown&token=tok-secret")
+	other, _ := fp("http://127.0.0.1:3000/preview/")
+	if root != slash || heavy == slash || other == slash || other == heavy || strings.Contains(fmt.Sprint(hp), "tok-secret") {
+		t.Errorf("page fingerprints: root %s, / %s, ?render… %s (%v), /preview/ %s", root, slash, heavy, hp, other)
 	}
 }
 
