@@ -256,7 +256,7 @@ func passHeadline(r *Report, esc func(string) string) string {
 	case len(r.Scenarios) > 0:
 		h = "no change could be tested"
 		if c, ok := r.leastNeed(); ok {
-			h += fmt.Sprintf(" at %d requests per side (%s needs about %s)", min(c.NBase, c.NCurrent), where(c, esc, many), approx(c.NeedN))
+			h += fmt.Sprintf(" at %s per side (%s needs about %s)", plural(min(c.NBase, c.NCurrent), "request", "requests"), where(c, esc, many), approx(c.NeedN))
 		}
 	default:
 		h = "nothing measured"

@@ -268,6 +268,14 @@ func TestNotTestedIsNeverOK(t *testing.T) {
 	if !strings.Contains(rep.Headline, "pass: no change could be tested at 8 requests per side (TTFT p50 needs about 10)") || strings.Contains(rep.Headline, "within") {
 		t.Errorf("headline %q", rep.Headline)
 	}
+	one := buildCase(t, suiteCase{"one", func(rng *rand.Rand) (b, c []results.Run) {
+		b = append(b, fixtureRun(rng, "us-east", "one", 1, 0.30, 0.010, 0, false, false))
+		c = append(c, fixtureRun(rng, "us-east", "one", 1, 0.30, 0.010, 0, false, false))
+		return
+	}})
+	if !strings.Contains(one.Headline, "at 1 request per side (") {
+		t.Errorf("headline of one request a side: %q", one.Headline)
+	}
 	md := Markdown(rep, MarkdownOptions{Marker: "<!-- m -->"})
 	if !regexp.MustCompile(`\| tiny @ us-east \| \d+\x{a0}→\x{a0}\d+\x{a0}— \| \d+\x{a0}→\x{a0}\d+\x{a0}— \| .* \| — not tested \|`).MatchString(md) {
 		t.Errorf("summary row does not show the values and \"not tested\":\n%s", md)
