@@ -304,7 +304,7 @@ func TestBrowserCtrlCLeavesNoProcess(t *testing.T) {
 	}
 	var alive []int
 	for _, pid := range procs {
-		if syscall.Kill(pid, 0) == nil && strings.Contains(procCmdline(pid), "chromedp-runner") {
+		if syscall.Kill(pid, 0) == nil && strings.Contains(procCmdline(pid), "latgate-browser-") {
 			alive = append(alive, pid)
 		}
 	}
@@ -314,7 +314,8 @@ func TestBrowserCtrlCLeavesNoProcess(t *testing.T) {
 }
 
 // browserProcs are the processes below this one whose command line names
-// a chromedp profile (the browser and its children).
+// the browser's own temporary folder (latgate-browser-*: the browser and
+// its children).
 func browserProcs() []int {
 	self := os.Getpid()
 	parent := map[int]int{}
@@ -337,7 +338,7 @@ func browserProcs() []int {
 	for pid := range parent {
 		for p := parent[pid]; p > 1; p = parent[p] {
 			if p == self {
-				if strings.Contains(procCmdline(pid), "chromedp-runner") {
+				if strings.Contains(procCmdline(pid), "latgate-browser-") {
 					out = append(out, pid)
 				}
 				break
