@@ -232,7 +232,18 @@ func passHeadline(r *Report, esc func(string) string) string {
 				within = "1 point"
 			}
 		}
-		h = fmt.Sprintf("%s within %s (%s)", where(c, esc, many), within, changeWords(c))
+		words := changeWords(c)
+		if !c.Metric.IsRate() && c.CIPct[1] > 100*r.Thresholds.Tolerance && c.MinDelta > 0 {
+			// Bounded by min_delta, not by the tolerance: say that bound.
+			within = trimFloat(c.MinDelta) + " ms"
+			worst := c.Baseline * c.CIPct[1] / 100
+			if worst < 10 {
+				words += fmt.Sprintf(", at most %+.1f ms", worst)
+			} else {
+				words += fmt.Sprintf(", at most %+.0f ms", worst)
+			}
+		}
+		h = fmt.Sprintf("%s within %s (%s)", where(c, esc, many), within, words)
 		if n := r.countStatus(vocab.WithinTolerance); n > 1 {
 			h += fmt.Sprintf(", the nearest of %d checks within it", n)
 		}

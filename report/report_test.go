@@ -470,3 +470,30 @@ func TestMeasurementsServerMetrics(t *testing.T) {
 		t.Errorf("got\n%s\nwant the line\n%s", b.String(), want)
 	}
 }
+
+// TestWithinMinDeltaSaysSo: a fast statistic whose interval reaches
+// beyond the tolerance in percent but stays within min_delta in
+// milliseconds is within tolerance by min_delta: the headline names that
+// bound and the most its interval allows, never "within 10%".
+func TestWithinMinDeltaSaysSo(t *testing.T) {
+	t.Parallel()
+	rep := buildCase(t, suiteCase{"fast", func(rng *rand.Rand) (b, c []results.Run) {
+		b = append(b, fixtureRun(rng, "us-east", "fast", 40, 0.02, 0.001, 0, false, false))
+		c = append(c, fixtureRun(rng, "us-east", "fast", 40, 0.02, 0.001, 0, false, false))
+		return
+	}})
+	var bounded *compare.Check
+	for i, c := range rep.Result.Checks {
+		if c.Status == vocab.WithinTolerance && !c.Metric.IsRate() && c.CIPct[1] > 10 {
+			bounded = &rep.Result.Checks[i]
+		}
+	}
+	if bounded == nil {
+		t.Fatalf("no check within tolerance by min_delta alone: the case no longer tests anything (headline %q)", rep.Headline)
+	}
+	if !regexp.MustCompile(`^pass: .* within 25 ms \([-+][0-9.]+% \[[-+][0-9.]+%, \+[0-9.]+%\], at most \+[0-9.]+ ms\)`).MatchString(rep.Headline) {
+		t.Errorf("headline %q: want the min_delta bound and the most the interval allows", rep.Headline)
+	} else {
+		t.Log(rep.Headline)
+	}
+}
