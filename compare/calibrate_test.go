@@ -317,7 +317,7 @@ func driftStudy(t *testing.T, b *strings.Builder) {
 			for _, n := range sizes {
 				for _, head := range []float64{1, 1.3} {
 					var mu sync.Mutex
-					fails, inconc := 0, 0
+					fails, inconc, untested := 0, 0, 0
 					parallel(*calReps, func(seed uint64) {
 						r := driftSuite(design, d, n, head, seed+7919*uint64(n), c)
 						mu.Lock()
@@ -326,14 +326,20 @@ func driftStudy(t *testing.T, b *strings.Builder) {
 							fails++
 						}
 						for _, ch := range r.Checks {
-							if ch.Status == vocab.Inconclusive && ch.Scenario == "short" && ch.Metric == "total" && ch.Stat == "p50" {
+							if ch.Scenario != "short" || ch.Metric != "total" || ch.Stat != "p50" {
+								continue
+							}
+							switch ch.Status {
+							case vocab.Inconclusive:
 								inconc++
+							case vocab.NotTested:
+								untested++ // the history's spread beyond what max could test
 							}
 						}
 					})
 					cell := fmt.Sprintf(" %.1f%%", 100*float64(fails)/float64(*calReps))
-					if design == "history" && inconc > 0 {
-						cell += fmt.Sprintf(" (total p50 inconclusive %.0f%%)", 100*float64(inconc)/float64(*calReps))
+					if design == "history" && inconc+untested > 0 {
+						cell += fmt.Sprintf(" (total p50 inconclusive %.0f%%, not tested %.0f%%)", 100*float64(inconc)/float64(*calReps), 100*float64(untested)/float64(*calReps))
 					}
 					line += cell + " |"
 				}
@@ -362,13 +368,21 @@ func neededNStudy(t *testing.T, b *strings.Builder) {
 			{Endpoint: "e", Scenario: "long", Base: realistic().sample(50, rng), Head: realistic().sample(50, rng)},
 		}[:*calScen]
 		ch := find(t, Compare(runs, c), "short", "ttft", "p50")
-		if ch.Status == vocab.Inconclusive && ch.NeedN > 0 {
+		// The estimate an undecided check gives: inconclusive, or not
+		// tested because the run was too small for it.
+		if (ch.Status == vocab.Inconclusive || ch.Status == vocab.NotTested && ch.Reason == vocab.Underpowered) && ch.NeedN > 0 {
 			mu.Lock()
 			need = append(need, float64(ch.NeedN))
 			mu.Unlock()
 		}
 	})
 	sort.Float64s(need)
+	if len(need) == 0 {
+		line := fmt.Sprintf("Requests needed (TTFT only +30%%, n = 50, %d suites): no undecided ttft p50 check gave an estimate.", *calReps)
+		fmt.Fprintln(b, line+"\n")
+		t.Log(line)
+		return
+	}
 	med := int(Quantile(need, 0.5))
 	caught := 0
 	parallel(*calReps, func(seed uint64) {
@@ -383,7 +397,7 @@ func neededNStudy(t *testing.T, b *strings.Builder) {
 			mu.Unlock()
 		}
 	})
-	line := fmt.Sprintf("Requests needed (TTFT only +30%%, n = 50, %d suites): %d inconclusive ttft p50 checks gave an estimate; quartiles %.0f / %.0f / %.0f requests per side; at the median (%d) the check was caught in %.1f%% of %d suites (the estimate aims at 80%%).",
+	line := fmt.Sprintf("Requests needed (TTFT only +30%%, n = 50, %d suites): %d undecided ttft p50 checks (inconclusive, or not tested at 50) gave an estimate; quartiles %.0f / %.0f / %.0f requests per side; at the median (%d) the check was caught in %.1f%% of %d suites (the estimate aims at 80%%).",
 		*calReps, len(need), Quantile(need, 0.25), Quantile(need, 0.5), Quantile(need, 0.75), med, 100*float64(caught)/float64(*calReps), *calReps)
 	fmt.Fprintln(b, line+"\n")
 	t.Log(line)
