@@ -22,7 +22,11 @@ import (
 // paint, which lags its stream's end (client_end_ms), and in its long
 // frames.
 // Real clock: the head's client stage and last paints against the base's
-// hold at load average 22–24 on 2 cores (beside a CPU hog, 2026-12-04);
+// hold at load average 22–24 on 2 cores (beside a CPU hog, 2026-12-04;
+// at 21 on 2026-12-07 the head's last paint on turn 1 was 2.0× the
+// base's, measured one build after the other: the builds now take turns,
+// and at 20.7 they held in 2 of 2 runs, the head's last paints 2.0–3.1×
+// and 5.8–7.0× the base's on turns 1 and 2);
 // the light page's own first paint and the long frames' count only on a
 // quiet machine (-perf).
 func TestE2EBrowser(t *testing.T) {
@@ -33,14 +37,19 @@ func TestE2EBrowser(t *testing.T) {
 	b := startBrowser(t)
 	const n = 8
 	type figures struct{ client1, client2, end1, end2, long2, ttft1 []float64 }
-	got := map[string]*figures{}
-	for _, build := range []string{"base", "head"} {
+	builds := []string{"base", "head"}
+	got, pages := map[string]*figures{}, map[string]*Page{}
+	for _, build := range builds {
 		o := Options{URL: site + "/" + build + "/?answer=markdown&delay_ms=300&chunk_ms=10", Input: "textarea",
 			Submit: "button[type=submit]", Output: "[data-role=assistant]", Done: "[data-status=ready]", Timeout: time.Minute}
-		p := openPage(t, b, o)
-		f := &figures{}
-		for i := range n {
-			r := p.Request(context.Background(), []string{"Write the long answer.", "Once more, please."})
+		pages[build], got[build] = openPage(t, b, o), &figures{}
+	}
+	// The builds in turn, request by request, so that a load on the
+	// machine falls on both alike.
+	for i := range n {
+		for _, build := range builds {
+			f := got[build]
+			r := pages[build].Request(context.Background(), []string{"Write the long answer.", "Once more, please."})
 			if !r.OK || len(r.Turns) != 2 {
 				t.Fatalf("%s, request %d: %s (%s) %v", build, i, r.Error, r.Failure, r.Console)
 			}
@@ -53,12 +62,14 @@ func TestE2EBrowser(t *testing.T) {
 			f.end1, f.end2 = append(f.end1, msOf(t1.ClientEnd)), append(f.end2, msOf(t2.ClientEnd))
 			f.long2 = append(f.long2, float64(t2.LongFrames))
 		}
-		got[build] = f
+	}
+	for _, build := range builds {
+		f := got[build]
 		both := append(append([]float64(nil), f.client1...), f.client2...)
-		t.Logf("%s: TTFT p50 %.0f ms; client p50 turn 1 %.1f, turn 2 %.1f ms (both: p50 %.1f, p95 %.1f); client_end p50 %.0f, %.0f ms; long frames on turn 2 p50 %.0f",
+		t.Logf("%s: TTFT p50 %.0f ms; client p50 turn 1 %.1f, turn 2 %.1f ms (both: p50 %.1f, p95 %.1f); client_end p50 %.0f, %.0f ms; long frames on turn 2 p50 %.0f (load average %s)",
 			build, quantile(f.ttft1, .5), quantile(f.client1, .5), quantile(f.client2, .5), quantile(both, .5), quantile(both, .95),
-			quantile(f.end1, .5), quantile(f.end2, .5), quantile(f.long2, .5))
-		p.Close()
+			quantile(f.end1, .5), quantile(f.end2, .5), quantile(f.long2, .5), loadAverage())
+		pages[build].Close()
 	}
 	base, head := got["base"], got["head"]
 	// A light page's first paint within a few frames is a quiet machine's
@@ -80,10 +91,19 @@ func TestE2EBrowser(t *testing.T) {
 		turn     int
 		bse, hed []float64
 	}{{1, base.end1, head.end1}, {2, base.end2, head.end2}} {
-		// Twice the base's and 10 ms more: the head's lag scales with the
-		// CPU (14 → 68 ms here, 8.5 → 38 on turn 1 on a faster CI machine).
-		if h, bb := quantile(e.hed, .5), quantile(e.bse, .5); h < 2*bb || h < bb+10 {
-			t.Errorf("turn %d's client_end: head %.1f ms, base %.1f ms at p50: want head's last paint well after its stream's end (twice the base's and 10 ms more)", e.turn, h, bb)
+		// Half as much again as the base's and 10 ms more: the head's lag
+		// scales with the CPU (14 → 68 ms on an idle machine, 8.5 → 38 on
+		// turn 1 on a faster CI machine), but a loaded machine delays the
+		// base's last paint too (41 against 82 ms on turn 1, 14 against
+		// 79 on turn 2, at load average 21 with the builds measured one
+		// after the other); a driver that stops at the stream's end reads
+		// both alike. -perf asks for twice the base's.
+		want := 1.5
+		if *perf {
+			want = 2
+		}
+		if h, bb := quantile(e.hed, .5), quantile(e.bse, .5); h < want*bb || h < bb+10 {
+			t.Errorf("turn %d's client_end: head %.1f ms, base %.1f ms at p50: want head's last paint well after its stream's end (%g× the base's and 10 ms more)", e.turn, h, bb, want)
 		}
 	}
 	// The count of long frames needs a quiet machine: on loaded cores the
