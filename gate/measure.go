@@ -193,6 +193,29 @@ func findVariant(cfg *suite.Config, scenario, endpoint string) *planned {
 	return nil
 }
 
+// browserEnv is the environment the browser is found and started in:
+// the program's, with opt.Getenv when given.
+func (opt MeasureOptions) browserEnv() browser.Env {
+	env := browser.OSEnv
+	if opt.Getenv != nil {
+		env.Getenv = opt.Getenv
+	}
+	return env
+}
+
+// thresholds are the ones adaptive sampling decides with: opt.Thresholds,
+// else the suite's.
+func (opt MeasureOptions) thresholds(cfg *suite.Config) (*compare.Config, error) {
+	if opt.Thresholds != nil {
+		return opt.Thresholds, nil
+	}
+	c, err := CompareConfig(cfg, Overrides{})
+	if err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
 func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions) (*results.File, error) {
 	m, err := planMeasure(cfg, baseCfg)
 	if err != nil {
@@ -207,11 +230,7 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 		sockets = probe.NewSockets()
 		defer sockets.Close()
 	}
-	benv := browser.OSEnv
-	if opt.Getenv != nil {
-		benv.Getenv = opt.Getenv
-	}
-	pages, err := pages(ctx, benv, opt.Browser, opt.Progress, cfg, baseCfg) // a browser for the chat pages
+	pages, err := pages(ctx, opt.browserEnv(), opt.Browser, opt.Progress, cfg, baseCfg) // a browser for the chat pages
 	if err != nil {
 		return nil, err
 	}
@@ -224,13 +243,9 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 	}
 	hide := redact.New(secrets...)
 	sink := newSink(m.plan, cfg, baseCfg)
-	th := opt.Thresholds
-	if th == nil {
-		c, err := CompareConfig(cfg, Overrides{})
-		if err != nil {
-			return nil, err
-		}
-		th = &c
+	th, err := opt.thresholds(cfg)
+	if err != nil {
+		return nil, err
 	}
 	adaptive := newAdaptiveRun(m.plan, *th, opt.Baseline, baseCfg != nil, opt.Source.Region, opt.Progress)
 	scrapes := &serverScrapes{ctx: ctx, plan: m.plan, client: client, secrets: hide, interval: opt.ScrapeEvery, got: map[scrapeKey]*results.ServerMetrics{}}

@@ -235,20 +235,7 @@ func (p *Prober) stream(ctx context.Context, req Request) (Record, timeline) {
 			rec.Error = fmt.Sprintf("expected an SSE stream (text/event-stream), got Content-Type %q: %s", hide.Clip(ct, 100), ask)
 			rec.Failure, rec.misread = vocab.Malformed, misread
 		default:
-			report := serverReport{forms: describe(req.API).serverTiming, hide: hide}
-			report.readHeaders(resp.Header)
-			tl = p.read(ctx, body, w, c.since, &report, hide)
-			if tl.end != Missing && tl.failure == "" {
-				// Read the end of the body so the connection can be
-				// reused (Go's transport reuses only fully read bodies).
-				// Bounded by the stall and request timers.
-				_, _ = io.Copy(io.Discard, io.LimitReader(body, 1<<20))
-			}
-			status := rec.Status
-			tl.stalls = p.watch.since(c.t0)
-			rec = derive(tl, rate)
-			rec.Status = status
-			server = report.check
+			rec, tl, server = p.readStream(ctx, resp, body, req, w, c, hide, rate)
 		}
 	} else {
 		rec.Error, rec.Failure = p.causeMessage(ctx, err, "sending request", 0)
@@ -266,6 +253,24 @@ func (p *Prober) stream(ctx context.Context, req Request) (Record, timeline) {
 	}
 	rec.Error, rec.Seen = hide.Clip(rec.Error, MaxError), seen
 	return rec, tl
+}
+
+// readStream reads a streamed answer of resp from body and derives its
+// record, with how the server's own report of it is checked once read.
+func (p *Prober) readStream(ctx context.Context, resp *http.Response, body io.Reader, req Request, w wire, c *conn, hide *redact.Set, rate float64) (Record, timeline, func(measured) ServerTiming) {
+	report := serverReport{forms: describe(req.API).serverTiming, hide: hide}
+	report.readHeaders(resp.Header)
+	tl := p.read(ctx, body, w, c.since, &report, hide)
+	if tl.end != Missing && tl.failure == "" {
+		// Read the end of the body so the connection can be reused (Go's
+		// transport reuses only fully read bodies). Bounded by the stall
+		// and request timers.
+		_, _ = io.Copy(io.Discard, io.LimitReader(body, 1<<20))
+	}
+	tl.stalls = p.watch.since(c.t0)
+	rec := derive(tl, rate)
+	rec.Status = resp.StatusCode
+	return rec, tl, report.check
 }
 
 // seenOf is what a request saw of its response beyond its metrics: the
