@@ -135,7 +135,10 @@ type Run struct {
 	// ServerMetrics is what the endpoint's metrics_url said over the
 	// run's measured requests; nil without one.
 	ServerMetrics *ServerMetrics `json:"server_metrics,omitempty"`
-	Requests      []Request      `json:"requests"`
+	// Workload is the trace the run's requests were drawn from; nil for a
+	// run of written prompts.
+	Workload *Workload `json:"workload,omitempty"`
+	Requests []Request `json:"requests"`
 }
 
 // RunConfig records how the run was driven. In an imported run
@@ -198,6 +201,9 @@ type Request struct {
 	// Block is the interleaving block of an A/B request (from 1): base and
 	// head requests of one block were sent at the same moments. 0 otherwise.
 	Block int `json:"block,omitempty"`
+	// Trace is the trace entry the request replayed (a workload's run);
+	// nil otherwise.
+	Trace *TraceRef `json:"trace,omitempty"`
 
 	// A session (a scenario with tools or turns: several dependent model
 	// calls, docs/metrics.md) has its steps and session metrics; a single
@@ -323,6 +329,8 @@ type RunCheck struct {
 	n    int
 	err  error
 	shot int // 1 + the index of the first request with screenshots; 0: none
+	// stratum is the highest stratum of a request that replayed a trace.
+	stratum int
 }
 
 // Add checks the run's next request.
@@ -334,6 +342,9 @@ func (c *RunCheck) Add(q *Request) {
 	}
 	if c.shot == 0 && len(q.Screenshots) > 0 {
 		c.shot = c.n + 1
+	}
+	if q.Trace != nil {
+		c.stratum = max(c.stratum, q.Trace.Stratum, 1)
 	}
 	c.n++
 }
@@ -412,6 +423,9 @@ func (f *File) ValidateChecked(checks []RunCheck) error {
 			return fmt.Errorf("runs[%d]: %v", i, err)
 		}
 		if err := r.ServerMetrics.Check(); err != nil {
+			return fmt.Errorf("runs[%d]: %v", i, err)
+		}
+		if err := r.checkTrace(checks[i]); err != nil {
 			return fmt.Errorf("runs[%d]: %v", i, err)
 		}
 	}
@@ -504,6 +518,9 @@ func (q *Request) Check() error {
 	}
 	if err := q.Server.check(); err != nil {
 		return fmt.Errorf("server.%v", err)
+	}
+	if err := q.Trace.check(); err != nil {
+		return err
 	}
 	for i := range q.Steps {
 		if err := q.Steps[i].Server.check(); err != nil {
