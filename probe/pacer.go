@@ -1,7 +1,9 @@
 package probe
 
 import (
+	"cmp"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/latgate/latgate/vocab"
@@ -36,6 +38,7 @@ type slot struct {
 	variant  vocab.Side
 	block    int           // A/B block number from 1; 0 for a single-variant group
 	intended time.Duration // open loop: from Schedule; closed loop: Missing
+	item     int           // the variant's request number in the group, from 0 (Group.Item)
 }
 
 // interleave plans n requests of each variant in blocks of size requests of
@@ -96,11 +99,20 @@ func plan(g Group, n int, seed uint64) [][]slot {
 			slots = make([]slot, k)
 		}
 		sched := Schedule(g.Rate, ls, len(slots))
+		seen := map[vocab.Side]int{}
 		for i := range slots {
+			slots[i].item = seen[slots[i].variant]*lanes + l
+			seen[slots[i].variant]++
 			slots[i].intended = Missing
-			if sched != nil {
+			switch {
+			case g.At != nil:
+				slots[i].intended = g.At[slots[i].item]
+			case sched != nil:
 				slots[i].intended = sched[i]
 			}
+		}
+		if g.At != nil { // workers take the slots in the order they are due
+			slices.SortStableFunc(slots, func(a, b slot) int { return cmp.Compare(a.intended, b.intended) })
 		}
 		out = append(out, slots)
 	}
@@ -114,7 +126,7 @@ func plan(g Group, n int, seed uint64) [][]slot {
 func warmupPlan(g Group, n int, seed uint64) [][]slot {
 	lanes := max(g.Lanes, 1)
 	one := g
-	one.Lanes = 1
+	one.Lanes, one.At = 1, nil // a warmup is not the replay
 	all := plan(one, n, seed)
 	if len(all) == 0 || lanes == 1 {
 		return all

@@ -75,6 +75,9 @@ type Record struct {
 	// and Block the A/B block the request belongs to (from 1; 0 otherwise).
 	Variant vocab.Side
 	Block   int
+	// Item is the measured request's item in its group, from 1 (Group.Item:
+	// the same for base's and head's k-th request); 0 for a warmup.
+	Item int
 
 	// Session is what a session of several model calls measured beyond a
 	// single call (its steps, tool time, answer); nil for a single call.

@@ -29,6 +29,17 @@ type Group struct {
 	Concurrency int     // closed loop: requests in flight (default 1)
 	Rate        float64 // open loop: Poisson arrivals per second (overrides Concurrency)
 	MaxInFlight int     // open loop: worker pool size (default 64)
+	// At, when set, is an open loop at given times (a replayed trace): the
+	// k-th measured request of each variant (its item, see Item) is due At[k]
+	// from the start of the phase. It overrides Rate and Concurrency, needs
+	// one lane, and holds at least Requests times, in increasing order.
+	At []time.Duration
+	// Item, if set, makes each measured request from its item k (from 0,
+	// the same k for both variants of an A/B group: the k-th request of
+	// each, planned in the same block), after Prepare; the record says k
+	// (Record.Item). Items are dealt to lanes in turn: lane l of L sends
+	// items l, l+L, l+2L, …
+	Item func(k int, req *Request)
 	// Prepare, if set, makes the i-th request (from 1, warmup included)
 	// from a copy of Request: e.g. a unique prefix per request to defeat
 	// prompt caching, in its body or its session's first message.
@@ -380,7 +391,7 @@ func (r *Runner) phase(ctx context.Context, gi int, g Group, lanes [][]slot, war
 // MaxInFlight (open loop, default 64), at most one per slot.
 func (ph *phase) workers(slots int) int {
 	n := max(ph.g.Concurrency, 1)
-	if ph.g.Rate > 0 {
+	if ph.g.Rate > 0 || (ph.g.At != nil && !ph.warmup) {
 		n = ph.g.MaxInFlight
 		if n <= 0 {
 			n = 64
@@ -467,8 +478,14 @@ func (ph *phase) work(l *lane, records chan<- Record) {
 		if prepare != nil {
 			prepare(int(ph.gs.seq[s.variant].Add(1)), &req)
 		}
+		if g.Item != nil && !ph.warmup {
+			g.Item(s.item, &req)
+		}
 		rec := ph.r.Prober.Do(ph.ctx, req)
 		rec.IntendedAt, rec.SentAt = s.intended, rec.Start.Sub(ph.start)
+		if !ph.warmup {
+			rec.Item = s.item + 1
+		}
 		rec.Variant, rec.Block = s.variant, s.block
 		ph.b.tokens.Add(int64(rec.OutputTokens))
 		if ph.b.limits.Cost != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -759,4 +760,57 @@ func TestCostCap(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestReplayAtTimes: a replayed trace (Group.At) sends the k-th request of
+// each variant, made by Item(k), exactly at At[k] — base's and head's k-th
+// request the same item, in one block — with a pool of MaxInFlight
+// workers, not Concurrency's one; the warmup is not replayed.
+func TestReplayAtTimes(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		srv := clocktest.NewServer(t, &abServer{sim: sim.New(sim.Profile{TTFT: sim.Fixed(30 * time.Millisecond), Tokens: 1}, 1)})
+		at := []time.Duration{0, 5 * time.Millisecond, 5 * time.Millisecond, 40 * time.Millisecond, 41 * time.Millisecond, 90 * time.Millisecond, 300 * time.Millisecond}
+		g := abGroup(t, srv, len(at), 2, 1)
+		g.At = at
+		var mu sync.Mutex
+		made := map[vocab.Side][]int{}
+		g.Item = func(k int, req *Request) {
+			mu.Lock()
+			made[vocab.Side(req.Headers["X-Side"])] = append(made[vocab.Side(req.Headers["X-Side"])], k)
+			mu.Unlock()
+		}
+		g.Request.Headers = map[string]string{"X-Side": string(vocab.Base)}
+		head := *g.Head
+		head.Headers = map[string]string{"X-Side": string(vocab.Head)}
+		g.Head = &head
+		got, res := collect(context.Background(), &Runner{Prober: &Prober{Client: srv.Client()}, Seed: 4}, []Group{g})
+		if !res.Complete() || len(got[0]) != 2*len(at) {
+			t.Fatalf("complete %v, %d records; want %d", res.Complete(), len(got[0]), 2*len(at))
+		}
+		block := map[int]map[vocab.Side]int{}
+		for _, rec := range got[0] {
+			k := rec.Item - 1
+			if k < 0 || k >= len(at) {
+				t.Fatalf("item %d", rec.Item)
+			}
+			exactly(t, fmt.Sprintf("item %d intended", k), rec.IntendedAt, at[k])
+			exactly(t, fmt.Sprintf("item %d lag", k), rec.ScheduleLag(), 0)
+			if block[k] == nil {
+				block[k] = map[vocab.Side]int{}
+			}
+			block[k][rec.Variant] = rec.Block
+		}
+		for k := range at {
+			if b := block[k]; b[vocab.Base] == 0 || b[vocab.Base] != b[vocab.Head] {
+				t.Errorf("item %d: blocks %v, want base and head in one block", k, b)
+			}
+		}
+		for _, v := range []vocab.Side{vocab.Base, vocab.Head} {
+			s := slices.Sorted(slices.Values(made[v]))
+			if fmt.Sprint(s) != "[0 1 2 3 4 5 6]" {
+				t.Errorf("%s made items %v, want each once", v, made[v])
+			}
+		}
+	})
 }

@@ -60,6 +60,7 @@ func Fingerprint(s Scenario, e Endpoint) (string, map[string]string) {
 		parts["temperature"] = strconv.FormatFloat(*s.Temperature, 'g', -1, 64)
 	}
 	sessionParts(s, parts)
+	workloadParts(s, parts)
 	browserParts(e, parts)
 	keys := make([]string, 0, len(parts))
 	for k := range parts {
@@ -94,4 +95,15 @@ func sessionParts(s Scenario, parts map[string]string) {
 		parts["turns_text"] = hex.EncodeToString(h[:8])
 	}
 	parts["max_steps"] = strconv.Itoa(s.MaxSteps)
+}
+
+// workloadParts adds a workload's trace and draw to its fingerprint: the
+// trace as written, its format, the sample, the timing and the block
+// size (the trace's own bytes are the draw's seed, in the results file).
+func workloadParts(s Scenario, parts map[string]string) {
+	w := s.Workload
+	if w == nil {
+		return
+	}
+	parts["workload"] = fmt.Sprintf("%s|%s|%d|%s|%g|%d|%t", w.Trace, w.Format, w.Sample, w.Timing, w.Speedup, w.BlockTokens, w.ExactOutput)
 }

@@ -161,6 +161,7 @@ type rawScenario struct {
 	MaxSteps    *int         `yaml:"max_steps"`
 	Turns       []string     `yaml:"turns"`
 	Capacity    *rawCapacity `yaml:"capacity"`
+	Workload    *rawWorkload `yaml:"workload"`
 }
 
 type rawRegression struct {

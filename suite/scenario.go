@@ -31,8 +31,11 @@ func (p *parser) scenario(i int, rs rawScenario, seen map[string]bool, cfg *Conf
 		p.errf(line, "scenario name %q is used twice", s.Name)
 	}
 	seen[s.Name] = true
-	s.Messages = p.scenarioMessages(ip, s.Name, rs)
+	if rs.Workload == nil {
+		s.Messages = p.scenarioMessages(ip, s.Name, rs)
+	}
 	p.scenarioLoad(ip, rs, &s, cfg)
+	p.scenarioWorkload(ip, rs, &s)
 	p.scenarioRate(ip, rs, &s, cfg)
 	p.scenarioSession(ip, rs, &s)
 	p.scenarioCapacity(ip, rs, &s, cfg)

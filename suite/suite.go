@@ -177,6 +177,9 @@ type Scenario struct {
 	// Capacity, when set, searches the scenario's capacity at an SLO
 	// (capacity.go) instead of measuring it at one load.
 	Capacity *Capacity
+	// Workload, when set, draws the scenario's requests from a trace
+	// (workload.go): their prompts, output lengths and times.
+	Workload *Workload
 	Line     int
 }
 

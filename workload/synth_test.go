@@ -1,0 +1,80 @@
+package workload
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestLexiconWords: every word is five lowercase letters and appears
+// once, so a prompt of n words is 6n − 1 bytes (a byte-level tokenizer's
+// count is linear in the words) and picks are uniform.
+func TestLexiconWords(t *testing.T) {
+	seen := map[string]bool{}
+	for _, w := range lexicon {
+		if len(w) != 5 || strings.Trim(w, "abcdefghijklmnopqrstuvwxyz") != "" || seen[w] {
+			t.Errorf("lexicon word %q: want five lowercase letters, once", w)
+		}
+		seen[w] = true
+	}
+	if len(lexicon) < 256 {
+		t.Errorf("%d words, want at least 256", len(lexicon))
+	}
+}
+
+// TestFit: two prompts' counts give the line through them; counts that
+// do not grow with the words are refused.
+func TestFit(t *testing.T) {
+	tk, ok := Fit(64, 64*6+3, 1024, 1024*6+3)
+	if !ok || tk.PerWord != 6 || tk.Overhead != 3 {
+		t.Errorf("fit %+v %v, want per word 6, overhead 3", tk, ok)
+	}
+	for _, c := range [][4]int{{64, 0, 1024, 10}, {64, 70, 1024, 70}, {64, 70, 32, 80}} {
+		if _, ok := Fit(c[0], c[1], c[2], c[3]); ok {
+			t.Errorf("Fit%v accepted", c)
+		}
+	}
+	if n := (Tokens{PerWord: 6, Overhead: 3}).Words(603); n != 100 {
+		t.Errorf("words for 603 tokens at 6 a word after 3: %d, want 100", n)
+	}
+}
+
+// TestPromptSharesBlocks: entries with equal leading hash_ids have equal
+// leading text, block by block, and differ after; the length is the
+// entry's in the endpoint's tokens; the same salt gives the same text.
+func TestPromptSharesBlocks(t *testing.T) {
+	s := Synth{Tokens: Tokens{PerWord: 1, Overhead: 4}, BlockTokens: 16, Salt: 7}
+	a := strings.Fields(s.Prompt(Entry{Line: 1, Input: 4 + 60, Hashes: []uint64{1, 2, 3, 4}}, ""))
+	b := strings.Fields(s.Prompt(Entry{Line: 2, Input: 4 + 64, Hashes: []uint64{1, 2, 9, 10}}, ""))
+	c := strings.Fields(s.Prompt(Entry{Line: 3, Input: 4 + 40}, ""))
+	if len(a) != 60 || len(b) != 64 || len(c) != 40 {
+		t.Fatalf("words %d, %d, %d; want 60, 64, 40", len(a), len(b), len(c))
+	}
+	if strings.Join(a[:32], " ") != strings.Join(b[:32], " ") {
+		t.Error("two shared blocks: the first 32 words differ")
+	}
+	if strings.Join(a[32:48], " ") == strings.Join(b[32:48], " ") {
+		t.Error("third blocks 3 and 9 give the same text")
+	}
+	if strings.Join(a[:16], " ") == strings.Join(c[:16], " ") {
+		t.Error("an entry without hash_ids starts as block 1 does")
+	}
+	again := strings.Fields(s.Prompt(Entry{Line: 1, Input: 4 + 60, Hashes: []uint64{1, 2, 3, 4}}, ""))
+	if strings.Join(a, " ") != strings.Join(again, " ") {
+		t.Error("the same entry gave two texts")
+	}
+	other := Synth{Tokens: s.Tokens, BlockTokens: 16, Salt: 8}
+	if strings.Join(a, " ") == other.Prompt(Entry{Line: 1, Input: 4 + 60, Hashes: []uint64{1, 2, 3, 4}}, "") {
+		t.Error("another salt gave the same text")
+	}
+}
+
+// TestPromptTurnsExtend: a later turn of a session without hash_ids
+// starts with the turn before it.
+func TestPromptTurnsExtend(t *testing.T) {
+	s := Synth{Tokens: Assumed, Salt: 3}
+	one := s.Prompt(Entry{Line: 5, Input: 30, Session: "s"}, "")
+	two := s.Prompt(Entry{Line: 9, Input: 80, Session: "s"}, one)
+	if !strings.HasPrefix(two, one+" ") || len(strings.Fields(two)) != 80 {
+		t.Errorf("turn 2 (%d words) does not start with turn 1", len(strings.Fields(two)))
+	}
+}
