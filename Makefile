@@ -13,7 +13,7 @@ STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # cannot run as root: set as root only (docs/config.md, api browser).
 NO_SANDBOX := $(if $(filter 0,$(shell id -u)),LATGATE_BROWSER_NO_SANDBOX=1)
 
-.PHONY: all build test unit shells lint treecheck fuzz soak demo bench bench-compare bench-realtime calibrate release clean fmt e2e-action e2e-real e2e-aisdk e2e-browser browser-test screenshots
+.PHONY: all build test unit shells lint treecheck fuzz soak demo bench bench-compare bench-realtime calibrate release clean fmt e2e-action e2e-real e2e-aisdk e2e-browser browser-test screenshots lexicon-check
 
 all: build test
 
@@ -106,6 +106,13 @@ e2e-real:
 # A real Vercel AI SDK chat route (the ai package from npm, pinned, and its
 # mock model; Node 22 from npm too): latgate's api: ai-sdk against the
 # server's own timestamps, and an ab with a slower tool; about 2 minutes.
+# The prompt lexicon of trace replay (workload/synth.go): each word one
+# token after a space in cl100k_base and o200k_base (gpt-tokenizer from npm,
+# pinned, installed into a temporary folder); seconds.
+lexicon-check:
+	d=$$(mktemp -d) && cp scripts/lexicon/package.json scripts/lexicon/package-lock.json scripts/lexicon/check.mjs "$$d" && \
+	(cd "$$d" && npm ci --no-audit --no-fund --loglevel=error) && node "$$d/check.mjs" workload/synth.go; s=$$?; rm -rf "$$d"; exit $$s
+
 e2e-aisdk:
 	bash scripts/e2e-aisdk.sh
 

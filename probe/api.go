@@ -31,6 +31,9 @@ type description struct {
 	// tool calls and the tools' results in the API's own format (its
 	// tool-call format), which the wire's decoder reads back.
 	body func(p BodyParams) any
+	// minTokens: body sends BodyParams.MinTokens (as min_tokens and
+	// ignore_eos, which vLLM and SGLang accept on chat completions).
+	minTokens bool
 	// wire is how a request's stream is read: its framing, its decoder
 	// and its proper end.
 	wire func(req Request) wire
@@ -161,3 +164,8 @@ var bearer = apis.Auth{Header: "Authorization", Scheme: "Bearer"}
 func fixedURL(path string) func(Target) string {
 	return func(t Target) string { return t.BaseURL + path }
 }
+
+// AsksMinTokens reports whether api's body can ask for an output length
+// exactly (BodyParams.MinTokens): min_tokens and ignore_eos, the
+// extensions of vLLM's and SGLang's chat completions.
+func AsksMinTokens(api API) bool { return describe(api).minTokens }

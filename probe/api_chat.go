@@ -24,7 +24,7 @@ func init() {
 			Init: &apis.Init{KeyEnv: "OPENAI_API_KEY", BaseURL: "https://api.openai.com/v1", Model: "gpt-4o-mini"},
 		},
 		url:  fixedURL("/chat/completions"),
-		body: func(p BodyParams) any { return chatBody(p) },
+		body: func(p BodyParams) any { return chatBody(p) }, minTokens: true,
 		wire: func(Request) wire { return chatWire },
 		// vLLM, llama.cpp, Groq, OpenAI, a LiteLLM proxy, TGI.
 		serverTiming: openAICompatible,
@@ -322,6 +322,9 @@ func chatBody(p BodyParams) map[string]any {
 	b := map[string]any{"model": p.Model, "messages": msgs, "stream": true, "stream_options": map[string]any{"include_usage": true}}
 	if p.MaxTokens > 0 {
 		b["max_tokens"] = p.MaxTokens
+	}
+	if p.MinTokens > 0 {
+		b["min_tokens"], b["ignore_eos"] = p.MinTokens, true
 	}
 	if len(p.Tools) > 0 {
 		tools := make([]map[string]any, len(p.Tools))

@@ -40,6 +40,8 @@ type Group struct {
 	// (Record.Item). Items are dealt to lanes in turn: lane l of L sends
 	// items l, l+L, l+2L, …
 	Item func(k int, req *Request)
+	// HeadItem is Item for Head (nil: Item's).
+	HeadItem func(k int, req *Request)
 	// Prepare, if set, makes the i-th request (from 1, warmup included)
 	// from a copy of Request: e.g. a unique prefix per request to defeat
 	// prompt caching, in its body or its session's first message.
@@ -478,8 +480,8 @@ func (ph *phase) work(l *lane, records chan<- Record) {
 		if prepare != nil {
 			prepare(int(ph.gs.seq[s.variant].Add(1)), &req)
 		}
-		if g.Item != nil && !ph.warmup {
-			g.Item(s.item, &req)
+		if item := g.itemOf(s.variant); item != nil && !ph.warmup {
+			item(s.item, &req)
 		}
 		rec := ph.r.Prober.Do(ph.ctx, req)
 		rec.IntendedAt, rec.SentAt = s.intended, rec.Start.Sub(ph.start)
@@ -559,4 +561,12 @@ func (ph *phase) failFast(rec Record) {
 	if f := ph.gs.ff[rec.Variant]; f.see(rec) {
 		ph.b.failFast(rec, f.streak, false)
 	}
+}
+
+// itemOf is the function that makes a variant's requests from their items.
+func (g Group) itemOf(v vocab.Side) func(int, *Request) {
+	if v == vocab.Head && g.HeadItem != nil {
+		return g.HeadItem
+	}
+	return g.Item
 }

@@ -79,9 +79,10 @@ type Synth struct {
 // Prompt is entry e's text: Words(e.Input) words of the lexicon; its
 // prefix blocks (e.Hashes) each BlockTokens tokens of words drawn from the
 // block's hash alone, so that equal hash_ids give equal text; then words
-// of its own. A later turn of a session without hashes starts with prev,
-// the text of the session's turn before it ("" for a first turn).
-func (s Synth) Prompt(e Entry, prev string) string {
+// of its own. A later turn of a session without hashes starts with the
+// text of the turns before it (earlier, in order): each turn adds its own
+// words up to its length, so a turn's text begins with the one before.
+func (s Synth) Prompt(e Entry, earlier []Entry) string {
 	n := s.Tokens.Words(e.Input)
 	var b strings.Builder
 	b.Grow(6 * n)
@@ -100,16 +101,12 @@ func (s Synth) Prompt(e Entry, prev string) string {
 				put(s.Salt, h, j)
 			}
 		}
-	} else if prev != "" {
-		for _, w := range strings.Fields(prev) {
-			if words == n {
-				break
+	} else {
+		for _, t := range earlier {
+			upto := min(s.Tokens.Words(t.Input), n)
+			for j := 0; words < upto; j++ {
+				put(^s.Salt, uint64(t.Line), j)
 			}
-			if words > 0 {
-				b.WriteByte(' ')
-			}
-			b.WriteString(w)
-			words++
 		}
 	}
 	for j := 0; words < n; j++ { // the entry's own words, apart from any block's
@@ -130,7 +127,7 @@ func (s Synth) blockWords() int {
 // Calibration is a prompt of n words that no trace's text shares: what
 // the endpoint's token count is learned from.
 func Calibration(n int) string {
-	return Synth{Tokens: Assumed, Salt: 0xca11b}.Prompt(Entry{Line: 1, Input: n}, "")
+	return Synth{Tokens: Assumed, Salt: 0xca11b}.Prompt(Entry{Line: 1, Input: n}, nil)
 }
 
 // mix is SplitMix64 of (salt, key, j): a word's pick.

@@ -43,9 +43,9 @@ func TestFit(t *testing.T) {
 // entry's in the endpoint's tokens; the same salt gives the same text.
 func TestPromptSharesBlocks(t *testing.T) {
 	s := Synth{Tokens: Tokens{PerWord: 1, Overhead: 4}, BlockTokens: 16, Salt: 7}
-	a := strings.Fields(s.Prompt(Entry{Line: 1, Input: 4 + 60, Hashes: []uint64{1, 2, 3, 4}}, ""))
-	b := strings.Fields(s.Prompt(Entry{Line: 2, Input: 4 + 64, Hashes: []uint64{1, 2, 9, 10}}, ""))
-	c := strings.Fields(s.Prompt(Entry{Line: 3, Input: 4 + 40}, ""))
+	a := strings.Fields(s.Prompt(Entry{Line: 1, Input: 4 + 60, Hashes: []uint64{1, 2, 3, 4}}, nil))
+	b := strings.Fields(s.Prompt(Entry{Line: 2, Input: 4 + 64, Hashes: []uint64{1, 2, 9, 10}}, nil))
+	c := strings.Fields(s.Prompt(Entry{Line: 3, Input: 4 + 40}, nil))
 	if len(a) != 60 || len(b) != 64 || len(c) != 40 {
 		t.Fatalf("words %d, %d, %d; want 60, 64, 40", len(a), len(b), len(c))
 	}
@@ -58,12 +58,12 @@ func TestPromptSharesBlocks(t *testing.T) {
 	if strings.Join(a[:16], " ") == strings.Join(c[:16], " ") {
 		t.Error("an entry without hash_ids starts as block 1 does")
 	}
-	again := strings.Fields(s.Prompt(Entry{Line: 1, Input: 4 + 60, Hashes: []uint64{1, 2, 3, 4}}, ""))
+	again := strings.Fields(s.Prompt(Entry{Line: 1, Input: 4 + 60, Hashes: []uint64{1, 2, 3, 4}}, nil))
 	if strings.Join(a, " ") != strings.Join(again, " ") {
 		t.Error("the same entry gave two texts")
 	}
 	other := Synth{Tokens: s.Tokens, BlockTokens: 16, Salt: 8}
-	if strings.Join(a, " ") == other.Prompt(Entry{Line: 1, Input: 4 + 60, Hashes: []uint64{1, 2, 3, 4}}, "") {
+	if strings.Join(a, " ") == other.Prompt(Entry{Line: 1, Input: 4 + 60, Hashes: []uint64{1, 2, 3, 4}}, nil) {
 		t.Error("another salt gave the same text")
 	}
 }
@@ -72,9 +72,14 @@ func TestPromptSharesBlocks(t *testing.T) {
 // starts with the turn before it.
 func TestPromptTurnsExtend(t *testing.T) {
 	s := Synth{Tokens: Assumed, Salt: 3}
-	one := s.Prompt(Entry{Line: 5, Input: 30, Session: "s"}, "")
-	two := s.Prompt(Entry{Line: 9, Input: 80, Session: "s"}, one)
+	t1, t2, t3 := Entry{Line: 5, Input: 30, Session: "s"}, Entry{Line: 9, Input: 80, Session: "s"}, Entry{Line: 12, Input: 200, Session: "s"}
+	one := s.Prompt(t1, nil)
+	two := s.Prompt(t2, []Entry{t1})
+	three := s.Prompt(t3, []Entry{t1, t2})
 	if !strings.HasPrefix(two, one+" ") || len(strings.Fields(two)) != 80 {
 		t.Errorf("turn 2 (%d words) does not start with turn 1", len(strings.Fields(two)))
+	}
+	if !strings.HasPrefix(three, two+" ") || len(strings.Fields(three)) != 200 {
+		t.Errorf("turn 3 (%d words) does not start with turn 2", len(strings.Fields(three)))
 	}
 }
