@@ -336,3 +336,23 @@ func TestTraceProfileServed(t *testing.T) {
 		}
 	}
 }
+
+// TestBlockCacheShrinksAnEnginesPrefill: without a prefill per token, an
+// engine behind the block cache prefills only the tokens it does not
+// hold, its TTFT less its front shrinking in their proportion, as behind
+// the prefix cache: a 64-word prompt seen before has 64 of its 68 tokens
+// cached, its 90 ms of prefill 4/68 of it. On virtual time.
+func TestBlockCacheShrinksAnEnginesPrefill(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		ms := time.Millisecond
+		p := Profile{Name: "e", TTFT: Fixed(100 * ms), ITL: Fixed(ms), Tokens: 2, Quirks: Quirks{BlockCache: 16}, Engine: &Engine{Front: 10 * ms}}
+		srv := clocktest.NewServer(t, New(p, 1))
+		body := chatPrompt("m", wordsOf("w", 64), "")
+		first, none, _ := chatTTFT(t, srv, body)
+		second, cached, _ := chatTTFT(t, srv, body)
+		if want := 10*ms + time.Duration(float64(90*ms)*4/68); first != 100*ms || none != 0 || cached != 64 || second != want {
+			t.Errorf("TTFT %v with %d cached, then %v with %d; want 100ms with 0, then %v with 64", first, none, second, cached, want)
+		}
+	})
+}
