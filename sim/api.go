@@ -168,3 +168,17 @@ func Where(api, addr string, secure bool) (string, bool) {
 	}
 	return "", false
 }
+
+// badRequest is a request the simulator refuses as its API would (a 400
+// with this message), though its body is valid JSON.
+type badRequest string
+
+func (b badRequest) Error() string { return string(b) }
+
+// parseErrorMessage is what a 400 says of a body parse refused.
+func parseErrorMessage(err error) string {
+	if b, ok := err.(badRequest); ok {
+		return string(b)
+	}
+	return "We could not parse the JSON body of your request: " + err.Error()
+}

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -36,6 +37,10 @@ type chatBody struct {
 	MaxCompletionTokens int               `json:"max_completion_tokens"`
 	Messages            []json.RawMessage `json:"messages"`
 	Tools               json.RawMessage   `json:"tools"`
+	// vLLM's extra fields: at least MinTokens, and with IgnoreEOS the
+	// whole token limit.
+	MinTokens int  `json:"min_tokens"`
+	IgnoreEOS bool `json:"ignore_eos"`
 }
 
 // parseChat reads an OpenAI chat completions (or Azure OpenAI) body: tools
@@ -52,6 +57,13 @@ func parseChat(a api, r *http.Request, body io.Reader) (request, error) {
 		q.maxTokens = v.MaxTokens
 	}
 	q.includeUsage = v.StreamOptions != nil && v.StreamOptions.IncludeUsage
+	q.minTokens, q.ignoreEOS = v.MinTokens, v.IgnoreEOS
+	switch {
+	case q.minTokens < 0:
+		return q, badRequest(fmt.Sprintf("min_tokens must be greater than or equal to 0, got %d.", q.minTokens))
+	case q.maxTokens > 0 && q.minTokens > q.maxTokens:
+		return q, badRequest(fmt.Sprintf("min_tokens must be less than or equal to max_tokens=%d, got %d.", q.maxTokens, q.minTokens))
+	}
 	if a == apiAzure {
 		// The deployment names the model.
 		q.model = strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/openai/deployments/"), "/chat/completions")

@@ -342,16 +342,13 @@ func (c *rtConn) respond(at time.Time, raw json.RawMessage, eventID string) bool
 	p := c.s.profileFor(c.model)
 	p.Quirks.ReasoningTokens, p.Quirks.ToolCall, p.Quirks.TokensPerEvent = 0, false, max(p.Quirks.TokensPerEvent, 1)
 	n := c.s.requests.Add(1)
-	pl := p.draw(rand.New(rand.NewPCG(c.s.Seed, n)), q.maxTokens, p.Speed.FactorAt(at))
-	rs := response{start: at, api: apiRealtime, p: p, pl: pl, q: q, n: n, steps: []step{{}}}
+	pl := p.draw(rand.New(rand.NewPCG(c.s.Seed, n)), q, p.Speed.FactorAt(at))
+	rs := response{start: at, api: apiRealtime, p: p, q: q, n: n, steps: []step{{}}}
+	rs.u.prompt = q.promptTokens
+	rs.u.cached, rs.remember = c.s.cacheOf(p, q)
+	pl.ttft = p.promptTTFT(&pl, rs.u.prompt, rs.u.cached)
+	rs.pl = pl
 	rs.events = pl.timeline(p, rs.steps, false)
 	rs.finish, rs.u.output = p.outcome(q, pl, step{})
-	rs.u.prompt = q.promptTokens
-	switch {
-	case p.Quirks.PrefixCache:
-		rs.u.cached = c.s.cache.hit(q.prefixes)
-	case p.Quirks.CachedTokens > 0:
-		rs.u.cached = min(p.Quirks.CachedTokens, q.promptTokens)
-	}
 	return (&rtResponse{c: c, rs: rs, audio: audio, id: fmt.Sprintf("resp_sim_%d", n), item: fmt.Sprintf("item_sim_%d_a%d", c.id, n)}).stream()
 }

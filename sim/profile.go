@@ -74,6 +74,18 @@ type Quirks struct {
 	// before (it remembers recent ones by hash): a prompt cache that hits
 	// on a conversation's second turn. It overrides CachedTokens.
 	PrefixCache bool
+	// BlockCache, when above 0, is an engine's automatic prefix cache
+	// (blockcache.go) of blocks of this many prompt tokens (words): a
+	// request's cached tokens are the leading blocks of its prompt's
+	// words that earlier prompts of the model had, times the block size,
+	// as vLLM's prefix caching hashes its blocks, chained. It overrides
+	// PrefixCache and CachedTokens.
+	BlockCache int
+	// IgnoreEOS makes every answer as long as its request's token limit
+	// (Tokens when it has none), as if every request asked vLLM's
+	// ignore_eos: an answer as long as a replayed trace asks, on every
+	// API.
+	IgnoreEOS bool
 	// StampFirstOutput writes ": x-sim-first-output-unix-ns=N" right before
 	// the first output event, in the same write: the server's actual send
 	// time, for fidelity benchmarks (clients ignore comments).
@@ -105,6 +117,12 @@ type Profile struct {
 	// TTFT is the time from receiving the request to writing the first
 	// output-carrying event. It is the "injected truth" tests measure against.
 	TTFT Dist
+	// PrefillPerToken lengthens the first TTFT by this much for each
+	// prompt token no cache holds (Quirks.BlockCache, PrefixCache,
+	// CachedTokens), scaled by the speed as the TTFT is: TTFT is then the
+	// part that does not grow with the prompt. 0: the TTFT does not depend
+	// on the prompt's length.
+	PrefillPerToken time.Duration
 	// ITL is the gap between consecutive output events.
 	ITL Dist
 	// Tokens is the number of output tokens (capped by max_tokens).
@@ -282,6 +300,25 @@ var profiles = map[string]Profile{
 		ToolSteps:   2,
 		ToolLatency: 50 * time.Millisecond,
 		Capacity:    Capacity{Slots: 8, PrefillPerRequest: 8 * time.Millisecond},
+	},
+	// trace is an engine for trace replay (a workload's trace): its TTFT
+	// grows by 50 µs per prompt token its block cache (16-token blocks)
+	// does not hold, every answer is as long as its request asks, and its
+	// delays are fixed, so that a replay's latencies are the trace's
+	// lengths, sharing and arrivals. 16 slots, the rest queued; it reports
+	// its time as vLLM does.
+	"trace": {
+		Name:            "trace",
+		HeaderDelay:     2 * time.Millisecond,
+		TTFT:            Fixed(20 * time.Millisecond),
+		PrefillPerToken: 50 * time.Microsecond,
+		ITL:             Fixed(10 * time.Millisecond),
+		Tokens:          128,
+		ToolSteps:       2,
+		ToolLatency:     50 * time.Millisecond,
+		Quirks:          Quirks{BlockCache: 16, IgnoreEOS: true},
+		Capacity:        Capacity{Slots: 16},
+		Engine:          &Engine{Front: 2 * time.Millisecond, Report: []string{ReportVLLM}},
 	},
 	"reasoning": {
 		Name:        "reasoning",

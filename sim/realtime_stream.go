@@ -57,8 +57,10 @@ func (r *rtResponse) stream() bool {
 		if goOn, fault := r.fault(i, n); fault {
 			return goOn
 		}
+		rs.prefilled()
 		r.output(i, e)
 	}
+	rs.prefilled()
 	r.end()
 	return c.err == nil
 }

@@ -11,11 +11,19 @@ import (
 
 // request is what the simulator needs from any API's request body.
 type request struct {
-	model        string
-	maxTokens    int
+	model     string
+	maxTokens int
+	// minTokens and ignoreEOS are vLLM's extra fields of a chat body: the
+	// answer is at least minTokens long, and with ignoreEOS exactly
+	// maxTokens (when asked).
+	minTokens    int
+	ignoreEOS    bool
 	stream       bool
 	includeUsage bool
 	promptTokens int
+	// words are the prompt's words, message after message: its tokens but
+	// the 4 of each message (the block cache's blocks).
+	words []string
 	// tools are the names of the function tools the request offers, in
 	// order.
 	tools []string
@@ -57,7 +65,9 @@ func newConvo(q *request, a api, tools json.RawMessage) *convo {
 // add reads one message: raw is its JSON, text what it says (its prompt
 // tokens), toolResult whether it holds tool results.
 func (c *convo) add(raw json.RawMessage, text string, toolResult bool) {
-	c.q.promptTokens += promptWords(text)
+	w := strings.Fields(text)
+	c.q.promptTokens += len(w) + messageTokens
+	c.q.words = append(c.q.words, w...)
 	if toolResult && !c.inResults {
 		c.q.toolSteps++
 	}
@@ -75,9 +85,9 @@ func compact(raw json.RawMessage) []byte {
 	return b.Bytes()
 }
 
-// promptWords counts prompt tokens the simulator's way: words + 4 per
-// message.
-func promptWords(s string) int { return len(strings.Fields(s)) + 4 }
+// messageTokens are a message's prompt tokens besides its words: the
+// simulator counts a prompt's tokens as its words + 4 per message.
+const messageTokens = 4
 
 // textOf is what a message's content says, whatever its API's shape: a
 // string, or blocks and parts with text, tool inputs and arguments (as

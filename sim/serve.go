@@ -28,6 +28,10 @@ type Options struct {
 	ToolCalls, ToolArgs, ToolChunk int
 	ToolLatency                    time.Duration
 	PrefixCache                    bool // turn the PrefixCache quirk on
+	// PrefillPerToken > 0 sets Profile.PrefillPerToken; BlockCache > 0
+	// the BlockCache quirk's block size.
+	PrefillPerToken time.Duration
+	BlockCache      int
 	// Slots > 0 gives every profile a capacity of that many slots
 	// (Capacity; the profile's prefill per request is kept).
 	Slots int
@@ -62,6 +66,9 @@ func (o Options) Build() (Profile, error) {
 		return p, err
 	}
 	p.Speed = o.Speed
+	if err := o.prompt(&p); err != nil {
+		return p, err
+	}
 	if o.Slots < 0 {
 		return p, fmt.Errorf("slots %d: must not be negative", o.Slots)
 	}
@@ -76,6 +83,24 @@ func (o Options) Build() (Profile, error) {
 		p.Engine = &e
 	}
 	return p, nil
+}
+
+// prompt applies the overrides of how the prompt counts to p: its
+// prefill per token and its block cache.
+func (o Options) prompt(p *Profile) error {
+	switch {
+	case o.PrefillPerToken < 0:
+		return fmt.Errorf("prefill per token %v: must not be negative", o.PrefillPerToken)
+	case o.BlockCache < 0:
+		return fmt.Errorf("block cache %d: must not be negative (a block size in tokens; 0 keeps the profile's)", o.BlockCache)
+	}
+	if o.PrefillPerToken > 0 {
+		p.PrefillPerToken = o.PrefillPerToken
+	}
+	if o.BlockCache > 0 {
+		p.Quirks.BlockCache = o.BlockCache
+	}
+	return nil
 }
 
 // tools applies the tool-call overrides to p.

@@ -77,6 +77,7 @@ type Server struct {
 	requests atomic.Uint64
 	sessions atomic.Uint64 // Realtime connections accepted
 	cache    prefixCache
+	blocks   blockCache         // Quirks.BlockCache
 	engines  map[string]*engine // each profile's slots (Profile.Capacity), under mu
 	warned   sync.Map           // models Warn was told of
 	stats    engineStats        // the histograms of Profile.Engine's /metrics (server_timing.go)
@@ -219,9 +220,20 @@ type plan struct {
 
 var words = strings.Fields("the quick brown fox jumps over a lazy dog while latency budgets hold and every token arrives on time for the reader")
 
-// draw plans a request; speed multiplies every delay (Profile.Speed's
+// answerTokens is the length of the answer to q: the profile's Tokens,
+// at most q's limit (exactly it with ignore_eos, q's or the profile's),
+// at least q's min_tokens.
+func (p Profile) answerTokens(q request) int {
+	n := p.Tokens
+	if q.maxTokens > 0 && (q.maxTokens < n || q.ignoreEOS || p.Quirks.IgnoreEOS) {
+		n = q.maxTokens
+	}
+	return max(n, q.minTokens)
+}
+
+// draw plans a request to q; speed multiplies every delay (Profile.Speed's
 // factor at the request's arrival).
-func (p Profile) draw(r *rand.Rand, maxTokens int, speed float64) plan {
+func (p Profile) draw(r *rand.Rand, q request, speed float64) plan {
 	pl := plan{r: r, p: p, speed: speed}
 	pl.header = pl.scale(p.HeaderDelay)
 	pl.ttft = pl.scaleTTFT(p.TTFT.Sample(r))
@@ -231,10 +243,7 @@ func (p Profile) draw(r *rand.Rand, maxTokens int, speed float64) plan {
 	pl.stall = r.Float64() < p.Faults.StallRate
 	pl.malformed = r.Float64() < p.Faults.MalformedRate
 	pl.streamErr = r.Float64() < p.Faults.StreamErrRate
-	n := p.Tokens
-	if maxTokens > 0 && maxTokens < n {
-		n = maxTokens
-	}
+	n := p.answerTokens(q)
 	if p.Faults.ZeroTokens {
 		n = 0
 	}
@@ -280,7 +289,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, a api) {
 	}
 	q, err := parse(a, r)
 	if err != nil {
-		writeAPIError(w, a, http.StatusBadRequest, "invalid_request_error", "We could not parse the JSON body of your request: "+err.Error(), "")
+		writeAPIError(w, a, http.StatusBadRequest, "invalid_request_error", parseErrorMessage(err), "")
 		return
 	}
 	if q.aiSDK {
@@ -289,7 +298,7 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, a api) {
 	p := s.served(w, q.model)
 	arrival := start // before its wait for a slot (Profile.Capacity)
 	rng := rand.New(rand.NewPCG(s.Seed, n))
-	pl := p.draw(rng, q.maxTokens, p.Speed.FactorAt(start))
+	pl := p.draw(rng, q, p.Speed.FactorAt(start))
 	ctx := r.Context()
 	if pl.httpError {
 		if clk.Until(ctx, start.Add(pl.header)) {
@@ -309,13 +318,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, a api) {
 	steps := p.steps(q, n)
 	rs := response{start: start, arrival: arrival, api: a, p: p, q: q, n: n, steps: steps}
 	rs.u.prompt, rs.u.reasoning = q.promptTokens, p.Quirks.ReasoningTokens
-	switch {
-	case p.Quirks.PrefixCache:
-		rs.u.cached = s.cache.hit(q.prefixes)
-	case p.Quirks.CachedTokens > 0:
-		rs.u.cached = min(p.Quirks.CachedTokens, q.promptTokens)
-	}
-	pl.ttft = p.cachedTTFT(pl.ttft, rs.u.prompt, rs.u.cached)
+	rs.u.cached, rs.remember = s.cacheOf(p, q)
+	pl.ttft = p.promptTTFT(&pl, rs.u.prompt, rs.u.cached)
 	rs.pl = pl
 	rs.events = pl.timeline(p, steps, apiOf(a).wholeCalls)
 	rs.finish, rs.u.output = p.outcome(q, pl, steps[len(steps)-1])
@@ -341,6 +345,9 @@ type response struct {
 	events  []outputEvent
 	finish  string
 	u       counts
+	// remember, when set, has the block cache hold the prompt's blocks
+	// (prefilled).
+	remember func()
 }
 
 // writeFault answers with the profile's HTTP error: the API's error body,
@@ -372,6 +379,7 @@ func (s *Server) complete(ctx context.Context, clk clock.Clock, w http.ResponseW
 	if !clk.Until(ctx, at) {
 		return
 	}
+	rs.prefilled()
 	msg := openai.ChatCompletionMessage{Role: "assistant", Content: strings.Join(rs.pl.words, "")}
 	if calls := rs.steps[0].calls; len(calls) > 0 {
 		msg.Content = ""
@@ -487,13 +495,20 @@ func (s *Server) stream(ctx context.Context, clk clock.Clock, w http.ResponseWri
 		if e.output && rs.pl.stall && i == rs.p.Faults.StallAfter {
 			stall = rs.p.Faults.StallFor
 		}
-		if !clk.Until(ctx, rs.start.Add(e.at+stall)) || !st.output(i, n, e) {
+		if !clk.Until(ctx, rs.start.Add(e.at+stall)) {
+			return
+		}
+		if e.output {
+			rs.prefilled()
+		}
+		if !st.output(i, n, e) {
 			return
 		}
 		if e.output {
 			i++
 		}
 	}
+	rs.prefilled()
 	first := st.first
 	if first.IsZero() {
 		first = clk.Now()

@@ -247,12 +247,12 @@ func (s *Server) load() (waiting, running int, kv float64) {
 }
 
 // cachedTTFT is a first step's TTFT with a prefix cache in front of an
-// engine (Quirks.PrefixCache and Engine both set): the engine evaluates
-// only the prompt tokens the cache does not hold (at least one), so the
-// prefill, the TTFT less Front, shrinks in their proportion. Otherwise
-// the TTFT as drawn.
+// engine (Quirks.PrefixCache or BlockCache, and Engine set): the engine
+// evaluates only the prompt tokens the cache does not hold (at least
+// one), so the prefill, the TTFT less Front, shrinks in their proportion.
+// Otherwise the TTFT as drawn.
 func (p Profile) cachedTTFT(ttft time.Duration, prompt, cached int) time.Duration {
-	if p.Engine == nil || !p.Quirks.PrefixCache || prompt <= 0 || cached <= 0 {
+	if p.Engine == nil || !(p.Quirks.PrefixCache || p.Quirks.BlockCache > 0) || prompt <= 0 || cached <= 0 {
 		return ttft
 	}
 	front := min(p.Engine.Front, ttft)

@@ -260,7 +260,7 @@ func TestSpeedFactor(t *testing.T) {
 func TestSpeedScalesEveryDelay(t *testing.T) {
 	t.Parallel()
 	p := Profile{HeaderDelay: 10 * time.Millisecond, TTFT: LogNormal(100*time.Millisecond, 0.3), ITL: LogNormal(10*time.Millisecond, 0.3), Tokens: 20}
-	a, b := p.draw(newRand(1), 0, 1), p.draw(newRand(1), 0, 1.3)
+	a, b := p.draw(newRand(1), request{}, 1), p.draw(newRand(1), request{}, 1.3)
 	near := func(x, y time.Duration) bool { return math.Abs(float64(y)-1.3*float64(x)) <= 1 }
 	if !near(a.header, b.header) || !near(a.ttft, b.ttft) {
 		t.Errorf("header %v→%v, ttft %v→%v; want ×1.3", a.header, b.header, a.ttft, b.ttft)
@@ -286,7 +286,7 @@ func TestTTFTSlowdown(t *testing.T) {
 	p := Profile{HeaderDelay: 10 * time.Millisecond, TTFT: LogNormal(100*time.Millisecond, 0.3), ITL: LogNormal(10*time.Millisecond, 0.3), Tokens: 20}
 	q := p
 	q.Speed.TTFTSlowdown = 0.2
-	a, b := p.draw(newRand(1), 0, 1.5), q.draw(newRand(1), 0, 1.5)
+	a, b := p.draw(newRand(1), request{}, 1.5), q.draw(newRand(1), request{}, 1.5)
 	near := func(x, y time.Duration, f float64) bool { return math.Abs(float64(y)-f*float64(x)) <= 1 }
 	if a.header != b.header || !near(a.ttft, b.ttft, 1.2) {
 		t.Errorf("header %v→%v, ttft %v→%v; want the header as it was, the ttft ×1.2", a.header, b.header, a.ttft, b.ttft)

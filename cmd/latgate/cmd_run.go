@@ -48,6 +48,8 @@ func simFlags(fs *flag.FlagSet) func(*env, []string) error {
 	fs.IntVar(&o.ToolChunk, "tool-chunk", 0, "override: argument `characters` per delta (default 8; Gemini sends each call whole)")
 	fs.DurationVar(&o.ToolLatency, "tool-latency", 0, "override: how long the ai-sdk route takes to run a tool, e.g. 150ms")
 	fs.BoolVar(&o.PrefixCache, "prefix-cache", false, "report the prompt tokens of the longest conversation start seen before as cached")
+	fs.DurationVar(&o.PrefillPerToken, "prefill-per-token", 0, "override: lengthen each TTFT by this `duration` per prompt token no cache holds, e.g. 50us (the trace profile's)")
+	fs.IntVar(&o.BlockCache, "block-cache", 0, "override: a prefix cache of blocks of this many prompt `tokens`, chained as vLLM's, e.g. 16 (the trace profile's)")
 	fs.IntVar(&o.Slots, "slots", 0, "override: serve at most this many requests at once, queueing the rest (the engine profile has 8)")
 	var eng sim.Engine
 	fs.DurationVar(&eng.Front, "engine-front", 0, "an engine that reports its own time: the part of each TTFT in front of it, e.g. 15ms (the rest is its prefill; its queue is the wait for a --slots slot)")
