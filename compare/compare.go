@@ -208,11 +208,11 @@ type Check struct {
 	// Stratum is, in a run drawn from a trace (results.Workload), the
 	// stratum of input length the check is confined to, from 1 (its
 	// bounds: the workload's Strata); 0 for a check of every request.
-	Stratum int
-	Baseline, Current  float64    // milliseconds (or fraction for errors); NaN if none
-	CurrentCI          [2]float64 // distribution-free CI of Current; NaN if n too small
-	DeltaPct           float64    // NaN if not comparable
-	CIPct              [2]float64 // CI of DeltaPct; NaN if not computed
+	Stratum           int
+	Baseline, Current float64    // milliseconds (or fraction for errors); NaN if none
+	CurrentCI         [2]float64 // distribution-free CI of Current; NaN if n too small
+	DeltaPct          float64    // NaN if not comparable
+	CIPct             [2]float64 // CI of DeltaPct; NaN if not computed
 	// CIPoints is, for a rate (errors, goodput), the interval of the
 	// difference Current − Baseline (a fraction: Newcombe's hybrid score
 	// interval); NaN otherwise.

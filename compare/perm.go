@@ -56,8 +56,8 @@ type runTests struct {
 	// stratified: both sides are of one draw from a trace; labels are
 	// exchanged within strata of input length (strata.go).
 	stratified bool
-	n, nb   int // requests, of which the first nb are the baseline
-	tests   []testDef
+	n, nb      int // requests, of which the first nb are the baseline
+	tests      []testDef
 	// same[ti] is an earlier test with the same scores, or -1.
 	same []int
 	// distinct lists the tests with same -1; scores holds, per distinct

@@ -28,7 +28,7 @@ type Sampler struct {
 	s       Sample
 	blocks  []int
 	stratum []int
-	events []float64
+	events  []float64
 }
 
 // Add derives the values of the run's next request.
