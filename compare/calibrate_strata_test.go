@@ -105,6 +105,8 @@ type strataCell struct {
 
 var strataCells = []strataCell{
 	{"A/A, same draw (100 a stratum)", [4]int{100, 100, 100, 100}, [4]int{100, 100, 100, 100}, traceModel{}, false},
+	{"TTFT +10% in every stratum (the tolerance)", [4]int{100, 100, 100, 100}, [4]int{100, 100, 100, 100}, traceModel{scale: [5]float64{0, 1.1, 1.1, 1.1, 1.1}}, false},
+	{"TTFT +10% in the longest stratum only", [4]int{100, 100, 100, 100}, [4]int{100, 100, 100, 100}, traceModel{scale: [5]float64{0, 1, 1, 1, 1.1}}, false},
 	{"TTFT +20% in every stratum", [4]int{100, 100, 100, 100}, [4]int{100, 100, 100, 100}, traceModel{scale: [5]float64{0, 1.2, 1.2, 1.2, 1.2}}, false},
 	{"TTFT +40% in the longest stratum only", [4]int{100, 100, 100, 100}, [4]int{100, 100, 100, 100}, traceModel{scale: [5]float64{0, 1, 1, 1, 1.4}}, false},
 	{"A/A, mix shifted: head 50/50/100/150", [4]int{100, 100, 100, 100}, [4]int{50, 50, 100, 150}, traceModel{}, false},
