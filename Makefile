@@ -145,21 +145,22 @@ screenshots:
 # drift, needn, noise, adaptive, init (the adaptive A/B design of latgate
 # init's suite, with regression.confirm), sessions, tests (the comparison
 # of test statistics), streams (names, order and random streams against
-# verdicts) (package compare), trend (the change-point detector of main's
+# verdicts), strata (strata of input length of a run drawn from a trace)
+# (package compare), trend (the change-point detector of main's
 # trend, package trend: 1,000 series per case, TREND_SERIES) and capacity
 # (latgate ab's capacity regression and the search's cost, on the
 # simulator's capacity model on virtual time, package gate: CAP_REPS runs
 # per row, about 15 minutes at 200); e.g.
 # `make calibrate CAL_STUDY=drift CAL_REPS=200 CAL_FLAGS='-perms 500'` or
 # `make calibrate CAL_STUDY=trend`.
-CAL_STUDY ?= classic,drift,needn,noise,adaptive,init,sessions,tests,streams,trend,capacity
+CAL_STUDY ?= classic,drift,needn,noise,adaptive,init,sessions,tests,streams,strata,trend,capacity
 CAP_REPS ?= 200
 CAL_REPS ?= 500
 CAL_FLAGS ?=
 TREND_SERIES ?= 1000
 calibrate:
-	@case ",$(CAL_STUDY)," in *,classic,*|*,drift,*|*,needn,*|*,noise,*|*,adaptive,*|*,init,*|*,sessions,*|*,tests,*|*,streams,*) \
-		$(GO) test -count=1 -run '^TestCalibration(Adaptive|Sessions|Tests|Streams)?$$' -v -timeout 300m ./compare -calibrate -study $(CAL_STUDY) -reps $(CAL_REPS) $(CAL_FLAGS);; esac
+	@case ",$(CAL_STUDY)," in *,classic,*|*,drift,*|*,needn,*|*,noise,*|*,adaptive,*|*,init,*|*,sessions,*|*,tests,*|*,streams,*|*,strata,*) \
+		$(GO) test -count=1 -run '^TestCalibration(Adaptive|Sessions|Tests|Streams|Strata)?$$' -v -timeout 300m ./compare -calibrate -study $(CAL_STUDY) -reps $(CAL_REPS) $(CAL_FLAGS);; esac
 	@case ",$(CAL_STUDY)," in *,trend,*) \
 		$(GO) test -count=1 -run '^TestCalibration$$' -v -timeout 60m ./trend -calibrate -series $(TREND_SERIES);; esac
 	@case ",$(CAL_STUDY)," in *,capacity,*) \

@@ -18,7 +18,7 @@ import (
 
 var (
 	calibrate    = flag.Bool("calibrate", false, "run the calibration study (make calibrate)")
-	calStudy     = flag.String("study", "classic,drift,needn,noise", "calibration: parts to run (classic, drift, needn, noise, adaptive, init, sessions, tests, streams)")
+	calStudy     = flag.String("study", "classic,drift,needn,noise", "calibration: parts to run (classic, drift, needn, noise, adaptive, init, sessions, tests, streams, strata)")
 	calReps      = flag.Int("reps", 1000, "calibration: pairs of runs per cell")
 	calSizes     = flag.String("sizes", "20,50,100,200,300", "calibration (classic): requests per side")
 	calOut       = flag.String("calibrate-out", "", "calibration: also write the Markdown tables here")

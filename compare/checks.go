@@ -83,6 +83,7 @@ func tooFew(c *Check, minN int, base, cur *Sample) {
 	if reqs := requestsFor(minN, base, cur); reqs > 0 {
 		c.NeedN = reqs
 	}
+	c.NeedN = c.runRequests(c.NeedN)
 }
 
 // errorCheck is the error-rate check of a run: the share of failed
@@ -171,7 +172,7 @@ func Reestimate(c Check, r Pair, cfg Config) Check {
 	}
 	for _, st := range statDefs {
 		if st.name == c.Stat {
-			bv, cv := okValues(r.Base, c.Metric), okValues(r.Head, c.Metric)
+			bv, cv := okValuesIn(r.Base, c.Metric, c.Stratum), okValuesIn(r.Head, c.Metric, c.Stratum)
 			c.Baseline, c.NBase = st.of(bv), len(bv)
 			c.Current, c.NCurrent = st.of(cv), len(cv)
 			c.DeltaPct = pct(c.Current, c.Baseline)

@@ -111,6 +111,14 @@ type Sample struct {
 	// samples of a Pair carry blocks, labels are exchanged only within a
 	// block.
 	Block []int
+	// Stratum is, in a run drawn from a trace (Draw not nil), each
+	// request's stratum of input length, from 1 (aligned with OK); nil
+	// otherwise. When both samples of a Pair come from the same draw,
+	// labels are exchanged only within a stratum, and TTFT is checked in
+	// each stratum too (strata.go).
+	Stratum []int
+	// Draw is the run's draw from a trace; nil for written prompts.
+	Draw *Draw
 	// Events is the typical (median) number of output events per request;
 	// per-token metrics (itl, tpot) scale MinDelta by it. 0 means 1.
 	Events float64
@@ -200,11 +208,11 @@ type Check struct {
 	// Stratum is, in a run drawn from a trace (results.Workload), the
 	// stratum of input length the check is confined to, from 1 (its
 	// bounds: the workload's Strata); 0 for a check of every request.
-	Stratum int
-	Baseline, Current  float64    // milliseconds (or fraction for errors); NaN if none
-	CurrentCI          [2]float64 // distribution-free CI of Current; NaN if n too small
-	DeltaPct           float64    // NaN if not comparable
-	CIPct              [2]float64 // CI of DeltaPct; NaN if not computed
+	Stratum           int
+	Baseline, Current float64    // milliseconds (or fraction for errors); NaN if none
+	CurrentCI         [2]float64 // distribution-free CI of Current; NaN if n too small
+	DeltaPct          float64    // NaN if not comparable
+	CIPct             [2]float64 // CI of DeltaPct; NaN if not computed
 	// CIPoints is, for a rate (errors, goodput), the interval of the
 	// difference Current − Baseline (a fraction: Newcombe's hybrid score
 	// interval); NaN otherwise.
@@ -253,6 +261,10 @@ type Check struct {
 	// Regressed: the change is a regression, also when the check's status
 	// is over_budget (a budget breach takes precedence in the status).
 	Regressed bool
+	// perRun is, for a check of a stratum, the run's requests per request
+	// of the stratum (on the side where it is rarer): its NeedN and DetectN
+	// count the run's requests (runRequests).
+	perRun float64
 }
 
 // Result is the outcome of a comparison.
@@ -376,6 +388,7 @@ type bootJob struct {
 	metric   vocab.Metric
 	st       statDef
 	blocked  bool
+	stratum  int
 }
 
 // InParallel calls f(0..n-1) on a fixed pool of GOMAXPROCS workers; each
@@ -511,29 +524,53 @@ func addChecks(res *Result, runIndex int, r Pair, cfg Config, boots *[]bootJob) 
 			if skipP99(st, sides(r.Base != nil, len(bv), len(cv)), cfg, m) || reported == notReported && len(bv) == 0 && !hasBudget(cfg, m, st.name) {
 				continue
 			}
-			c := latencyCheck(r.Endpoint, r.Scenario, m, st, bv, cv, cfg, r.Head)
-			switch {
-			case reported == notReported:
-				untestable(&c, vocab.NotReported, 0)
-			case r.Base == nil || reported == newStage:
-				c.Status = vocab.NoBaseline
-			case len(bv) < st.minN() || len(cv) < st.minN():
-				tooFew(&c, st.minN(), r.Base, r.Head)
-			default:
-				c.DeltaPct = pct(c.Current, c.Baseline)
-				if cfg.Bootstrap > 0 {
-					*boots = append(*boots, bootJob{runIndex: runIndex, check: len(res.Checks), run: r, metric: m, st: st, blocked: d.blocked})
-				}
-				d.add(len(res.Checks), st.kind(m), mi, st.q, 0, cfg.Tolerance)
-			}
-			if c.BudgetUntested() && c.Status == vocab.NoBaseline {
-				tooFew(&c, st.minN(), r.Base, r.Head) // its budget is what it tests
-			}
-			res.Checks = append(res.Checks, c)
+			addLatency(res, d, runIndex, r, latencyInput{m: m, mi: mi, st: st, bv: bv, cv: cv, reported: reported}, cfg, boots)
 		}
+	}
+	if d != nil && d.stratified {
+		addStratumChecks(res, d, runIndex, r, cfg, boots)
 	}
 	addRateChecks(res, d, r, cfg)
 	return d
+}
+
+// latencyInput is what one latency check is built from: metric m (index
+// mi in vocab.PerRequest), statistic st, the sorted successful values of
+// each side (of stratum k, 0: every request), and the sides' reporting of
+// a server stage.
+type latencyInput struct {
+	m        vocab.Metric
+	mi       int
+	st       statDef
+	bv, cv   []float64
+	reported int
+	stratum  int
+}
+
+// addLatency appends one latency check of run r, registering its
+// interval and its tests when both sides can be compared.
+func addLatency(res *Result, d *runTests, runIndex int, r Pair, in latencyInput, cfg Config, boots *[]bootJob) {
+	m, st, bv, cv := in.m, in.st, in.bv, in.cv
+	c := latencyCheck(r.Endpoint, r.Scenario, m, st, bv, cv, cfg, r.Head)
+	c.Stratum, c.perRun = in.stratum, perRunOf(r, in.stratum)
+	switch {
+	case in.reported == notReported:
+		untestable(&c, vocab.NotReported, 0)
+	case r.Base == nil || in.reported == newStage:
+		c.Status = vocab.NoBaseline
+	case len(bv) < st.minN() || len(cv) < st.minN():
+		tooFew(&c, st.minN(), r.Base, r.Head)
+	default:
+		c.DeltaPct = pct(c.Current, c.Baseline)
+		if cfg.Bootstrap > 0 {
+			*boots = append(*boots, bootJob{runIndex: runIndex, check: len(res.Checks), run: r, metric: m, st: st, blocked: d.blocked, stratum: in.stratum})
+		}
+		d.add(testDef{check: len(res.Checks), kind: st.kind(m), metric: in.mi, q: st.q, stratum: in.stratum}, cfg.Tolerance)
+	}
+	if c.BudgetUntested() && c.Status == vocab.NoBaseline {
+		tooFew(&c, st.minN(), r.Base, r.Head) // its budget is what it tests
+	}
+	res.Checks = append(res.Checks, c)
 }
 
 // A server stage's reporting on the two sides of a run.
@@ -593,7 +630,10 @@ func permData(res *Result, r Pair) *runTests {
 			res.Warnings = append(res.Warnings, Warning{Kind: vocab.OneSidedBlocks, Endpoint: r.Endpoint, Scenario: r.Scenario, N: n})
 		}
 	}
-	return newRunTests(r, isBlocked)
+	if drawsDiffer(r) {
+		res.Warnings = append(res.Warnings, Warning{Kind: vocab.WorkloadsDiffer, Endpoint: r.Endpoint, Scenario: r.Scenario})
+	}
+	return newRunTests(r, isBlocked, stratified(r))
 }
 
 // kind is the permutation test of statistic s of metric m. A count's
@@ -613,12 +653,15 @@ func (s statDef) kind(m vocab.Metric) testKind {
 	return kindTail
 }
 
-// add registers a test of check in both directions (one direction when
-// the tolerance is 100% or more: no improvement can be beyond it).
-func (rt *runTests) add(check int, kind testKind, metric int, q, margin, tolerance float64) {
-	rt.tests = append(rt.tests, testDef{check: check, kind: kind, metric: metric, q: q, dir: 1, margin: margin})
+// add registers test t (its direction unset) in both directions (one
+// direction when the tolerance is 100% or more: no improvement can be
+// beyond it).
+func (rt *runTests) add(t testDef, tolerance float64) {
+	t.dir = 1
+	rt.tests = append(rt.tests, t)
 	if tolerance < 1 {
-		rt.tests = append(rt.tests, testDef{check: check, kind: kind, metric: metric, q: q, dir: -1, margin: margin})
+		t.dir = -1
+		rt.tests = append(rt.tests, t)
 	}
 }
 
@@ -638,7 +681,7 @@ func addRateChecks(res *Result, d *runTests, r Pair, cfg Config) {
 		case c.NBase == 0 || c.NCurrent == 0:
 			untestable(&c, vocab.NoRequests, 0)
 		default:
-			d.add(len(res.Checks), kinds[i], -1, 0, rateMargin(c.Metric, c.Baseline, cfg.Tolerance), cfg.Tolerance)
+			d.add(testDef{check: len(res.Checks), kind: kinds[i], metric: -1, margin: rateMargin(c.Metric, c.Baseline, cfg.Tolerance)}, cfg.Tolerance)
 			c.CIPoints = newcombe(c.Baseline, c.NBase, c.Current, c.NCurrent, cfg.ciAlpha)
 		}
 		res.Checks = append(res.Checks, c)
@@ -781,12 +824,12 @@ func decide(c *Check, cfg Config, tested int) {
 		c.Status = vocab.Improvement
 	case beyond && worse && c.RawP <= cfg.Alpha:
 		c.Status, c.Reason = vocab.Inconclusive, vocab.Uncorrected
-		c.NeedN = neededN(c, cfg.Alpha, tested)
+		c.NeedN = c.runRequests(neededN(c, cfg.Alpha, tested))
 	case c.Bounded:
 		c.Status = vocab.WithinTolerance
 	default:
 		c.Status, c.Reason = vocab.NoRegressionShown, vocab.NotSignificant
-		c.NeedN = boundN(c, cfg)
+		c.NeedN = c.runRequests(boundN(c, cfg))
 	}
 	if overBudget(c) {
 		c.Reason, c.NeedN = "", 0

@@ -39,11 +39,12 @@ func Confirm(res Result, runs, confirm []Pair, cfg Config) Result {
 		endpoint, scenario string
 		metric             vocab.Metric
 		stat               vocab.Stat
+		stratum            int
 	}
 	status := map[key]vocab.Status{}
 	measured := map[[2]string]bool{}
 	for _, c := range fresh.Checks {
-		status[key{c.Endpoint, c.Scenario, c.Metric, c.Stat}] = c.Status
+		status[key{c.Endpoint, c.Scenario, c.Metric, c.Stat, c.Stratum}] = c.Status
 		measured[[2]string{c.Endpoint, c.Scenario}] = true
 	}
 	out.Checks = append([]Check(nil), res.Checks...)
@@ -52,7 +53,7 @@ func Confirm(res Result, runs, confirm []Pair, cfg Config) Result {
 		if c.Status != vocab.Regression || !measured[[2]string{c.Endpoint, c.Scenario}] {
 			continue
 		}
-		if status[key{c.Endpoint, c.Scenario, c.Metric, c.Stat}] == vocab.Regression {
+		if status[key{c.Endpoint, c.Scenario, c.Metric, c.Stat, c.Stratum}] == vocab.Regression {
 			c.Confirmed = true
 			continue
 		}

@@ -82,29 +82,31 @@ type bootPlan struct {
 
 // bootWant is one statistic of one metric.
 type bootWant struct {
-	metric int // index into vocab.PerRequest
-	st     statDef
+	metric  int // index into vocab.PerRequest
+	st      statDef
+	stratum int // the requests of one stratum of input length; 0: all
 }
 
 // bootChunk is the number of resamples one job draws, from a stream seeded
 // by the run's identity and the chunk's first resample index.
 const bootChunk = 250
 
-// bootCol is one metric of one side: the requests with a value, sorted by
-// it, and those without.
+// bootCol is one metric of one side (of one stratum's requests): the
+// requests with a value, sorted by it, and those without (the other
+// strata's among them).
 type bootCol struct {
 	order   []int32
 	val     []float64
 	missing []int32
 }
 
-func newBootCol(s *Sample, metric vocab.Metric) *bootCol {
+func newBootCol(s *Sample, metric vocab.Metric, stratum int) *bootCol {
 	c := &bootCol{}
 	vals := s.Values[metric]
 	v := make([]float64, len(s.OK))
 	for i, ok := range s.OK {
 		v[i] = math.NaN()
-		if ok && i < len(vals) {
+		if ok && i < len(vals) && (stratum == 0 || i < len(s.Stratum) && s.Stratum[i] == stratum) {
 			v[i] = vals[i]
 		}
 		if math.IsNaN(v[i]) {
@@ -246,10 +248,11 @@ func (p *quantilePlan) set(t quantileTarget, v float64) {
 type bootRun struct {
 	plan      *bootPlan
 	seed      uint64
-	base, cur []*bootCol  // per metric index wanted (nil otherwise)
-	sts       [][]statDef // per metric index: the statistics wanted
+	base, cur []*bootCol  // per column: a (metric, stratum) wanted
+	sts       [][]statDef // per column: the statistics wanted
 	root      []int       // per metric: the first metric with identical values
-	statIndex []int       // per want: its statistic's index in sts[root[metric]]
+	colIndex  []int       // per want: its column
+	statIndex []int       // per want: its statistic's index in sts[its column]
 	// Interleaved runs: each request's block as an index into the blocks
 	// both sides share (-1 for others), and their number.
 	baseBlk, curBlk []int32
@@ -257,8 +260,7 @@ type bootRun struct {
 }
 
 func prepareBoot(p *bootPlan, seed uint64) *bootRun {
-	br := &bootRun{plan: p, seed: seed ^ hash(p.r.Endpoint+"\x00"+p.r.Scenario),
-		base: make([]*bootCol, len(vocab.PerRequest)), cur: make([]*bootCol, len(vocab.PerRequest)), sts: make([][]statDef, len(vocab.PerRequest))}
+	br := &bootRun{plan: p, seed: seed ^ hash(p.r.Endpoint+"\x00"+p.r.Scenario)}
 	// Metrics whose values are identical on both sides (ttft, ttfc and
 	// perceived often are) are resampled once.
 	br.root = make([]int, len(vocab.PerRequest))
@@ -272,17 +274,24 @@ func prepareBoot(p *bootPlan, seed uint64) *bootRun {
 			}
 		}
 	}
+	cols := map[[2]int]int{} // (root metric, stratum): its column
 	for _, w := range p.wants {
-		mi := br.root[w.metric]
-		if br.base[mi] == nil {
-			br.base[mi] = newBootCol(p.r.Base, vocab.PerRequest[mi])
-			br.cur[mi] = newBootCol(p.r.Head, vocab.PerRequest[mi])
+		key := [2]int{br.root[w.metric], w.stratum}
+		ci, ok := cols[key]
+		if !ok {
+			ci = len(br.base)
+			cols[key] = ci
+			m := vocab.PerRequest[key[0]]
+			br.base = append(br.base, newBootCol(p.r.Base, m, w.stratum))
+			br.cur = append(br.cur, newBootCol(p.r.Head, m, w.stratum))
+			br.sts = append(br.sts, nil)
 		}
-		j := slices.Index(br.sts[mi], w.st)
+		j := slices.Index(br.sts[ci], w.st)
 		if j < 0 {
-			j = len(br.sts[mi])
-			br.sts[mi] = append(br.sts[mi], w.st)
+			j = len(br.sts[ci])
+			br.sts[ci] = append(br.sts[ci], w.st)
 		}
+		br.colIndex = append(br.colIndex, ci)
 		br.statIndex = append(br.statIndex, j)
 	}
 	if p.blocked {
@@ -330,7 +339,7 @@ func (br *bootRun) resample(from, to int, draws [][]float64) {
 	if br.blocks > 0 {
 		counts = make([]int32, br.blocks)
 	}
-	statB, statC := make([][]float64, len(vocab.PerRequest)), make([][]float64, len(vocab.PerRequest))
+	statB, statC := make([][]float64, len(br.sts)), make([][]float64, len(br.sts))
 	for mi, sts := range br.sts {
 		statB[mi], statC[mi] = make([]float64, len(sts)), make([]float64, len(sts))
 	}
@@ -351,9 +360,9 @@ func (br *bootRun) resample(from, to int, draws [][]float64) {
 				br.cur[mi].stats(wc, tc, sts, statC[mi])
 			}
 		}
-		for wi, w := range br.plan.wants {
-			mi, j := br.root[w.metric], br.statIndex[wi]
-			qb, qc := statB[mi][j], statC[mi][j]
+		for wi := range br.plan.wants {
+			ci, j := br.colIndex[wi], br.statIndex[wi]
+			qb, qc := statB[ci][j], statC[ci][j]
 			draws[wi][b] = math.NaN()
 			if qb > 0 {
 				draws[wi][b] = (qc/qb - 1) * 100
@@ -432,7 +441,7 @@ func intervals(res *Result, boots []bootJob, cfg Config) {
 			plans = append(plans, &bootPlan{r: j.run, blocked: j.blocked})
 		}
 		p := plans[len(plans)-1]
-		p.wants = append(p.wants, bootWant{metric: slices.Index(vocab.PerRequest, j.metric), st: j.st})
+		p.wants = append(p.wants, bootWant{metric: slices.Index(vocab.PerRequest, j.metric), st: j.st, stratum: j.stratum})
 		p.checks = append(p.checks, j.check)
 	}
 	draws := bootstrapChanges(plans, cfg.Bootstrap, cfg.Seed)

@@ -26,7 +26,7 @@ func TestWeightedStats(t *testing.T) {
 			s.OK = append(s.OK, ok)
 			s.Values["ttft"] = append(s.Values["ttft"], v)
 		}
-		col := newBootCol(s, "ttft")
+		col := newBootCol(s, "ttft", 0)
 		for rep := range 20 {
 			w := make([]int32, n)
 			total := 0

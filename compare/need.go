@@ -164,7 +164,7 @@ type atMax struct{ need, detect int }
 // out.
 func untestableAtMax(res *Result, runs []Pair, of []int, cfg Config, tested int) []atMax {
 	out := make([]atMax, len(res.Checks))
-	ses := map[int]map[[2]string]float64{}
+	ses := map[int]map[statKey]float64{}
 	for i := range res.Checks {
 		c := &res.Checks[i]
 		if c.Status != "" || c.Metric.IsRate() || bounded(c, cfg) || shownWorse(c) {
@@ -175,13 +175,14 @@ func untestableAtMax(res *Result, runs []Pair, of []int, cfg Config, tested int)
 		if _, ok := ses[of[i]]; !ok {
 			ses[of[i]] = testSE(r, cfg)
 		}
-		se, ok := ses[of[i]][[2]string{string(c.Metric), string(c.Stat)}]
+		se, ok := ses[of[i]][statKey{c.Metric, c.Stat, c.Stratum}]
 		if !ok {
 			continue
 		}
 		st, _ := statDefOf(c.Stat)
-		detect := detectN(min(c.NBase, c.NCurrent), se, c.Baseline, c.MinDelta, st.minN(), detectZ(cfg.testAlpha, tested), cfg.Tolerance)
-		if need := max(detect, noiseBoundN(c, cfg)); need > most {
+		// A stratum's figures are in its requests; the run's are larger.
+		detect := c.runRequests(detectN(min(c.NBase, c.NCurrent), se, c.Baseline, c.MinDelta, st.minN(), detectZ(cfg.testAlpha, tested), cfg.Tolerance))
+		if need := max(detect, c.runRequests(noiseBoundN(c, cfg))); need > most {
 			out[i] = atMax{need: need, detect: detect}
 		}
 	}

@@ -76,7 +76,7 @@ func Noise(runs []Pair, cfg Config) []NoiseCheck {
 		p.wants = append(p.wants, bootWant{metric: slices.Index(vocab.PerRequest, c.metric), st: c.st})
 	}
 	all := bootstrapChanges(plans, cfg.Bootstrap, cfg.Seed)
-	tse := map[int]map[[2]string]float64{}
+	tse := map[int]map[statKey]float64{}
 	for ri, r := range runs {
 		if r.Base != nil && r.Head != nil {
 			tse[ri] = testSE(r, cfg)
@@ -88,7 +88,7 @@ func Noise(runs []Pair, cfg Config) []NoiseCheck {
 		if p := plans[pi]; wi == len(p.wants) {
 			pi, wi = pi+1, 0
 		}
-		se, ok := tse[c.run][[2]string{string(c.metric), string(c.st.name)}]
+		se, ok := tse[c.run][statKey{c.metric, c.st.name, 0}]
 		out = append(out, c.noise(all[pi][wi], se, ok, z, cfg))
 		wi++
 	}
@@ -163,14 +163,21 @@ func (c noiseCand) noise(draws []float64, tse float64, ok bool, z float64, cfg C
 	return nc
 }
 
-// testSE is, per (metric, stat) of run r, the standard error per unit of
+// statKey identifies a latency check within its run.
+type statKey struct {
+	metric  vocab.Metric
+	stat    vocab.Stat
+	stratum int
+}
+
+// testSE is, per (metric, stat, stratum) of run r, the standard error per unit of
 // log change of the check's regression test: its standardized statistic is
 // computed as it is and with the current run slowed by e^h, and moves by
 // h/se. Counts (step_count) are not slowed; a test that does not move has
 // no entry.
-func testSE(r Pair, cfg Config) map[[2]string]float64 {
+func testSE(r Pair, cfg Config) map[statKey]float64 {
 	const h = 0.1
-	z := func(k float64) map[[2]string]float64 {
+	z := func(k float64) map[statKey]float64 {
 		p := r
 		p.Head = scaled(r.Head, k)
 		var res Result
@@ -178,20 +185,20 @@ func testSE(r Pair, cfg Config) map[[2]string]float64 {
 		c := cfg
 		c.Bootstrap = -1
 		rt := addChecks(&res, 0, p, c, &boots)
-		out := map[[2]string]float64{}
+		out := map[statKey]float64{}
 		if rt == nil || len(rt.tests) == 0 {
 			return out
 		}
 		rt.build(c)
 		for ti, t := range rt.tests {
 			if ch := res.Checks[t.check]; t.dir > 0 && t.metric >= 0 && rt.mom[ti][1] > 0 {
-				out[[2]string{string(ch.Metric), string(ch.Stat)}] = rt.obs[ti]
+				out[statKey{ch.Metric, ch.Stat, ch.Stratum}] = rt.obs[ti]
 			}
 		}
 		return out
 	}
 	z0, z1 := z(1), z(math.Exp(h))
-	out := map[[2]string]float64{}
+	out := map[statKey]float64{}
 	for k, a := range z0 {
 		if b, ok := z1[k]; ok && b > a {
 			out[k] = h / (b - a)

@@ -33,6 +33,9 @@ type testDef struct {
 	// reduced by it, so the test asks "worse (better) by more than the
 	// margin", as the latency tests do by scaling (see rateMargin).
 	margin float64
+	// stratum confines a latency test to the requests of one stratum of
+	// input length (0: every request): the others score 0.
+	stratum int
 }
 
 // Every test is a linear permutation statistic: D = Σ over the current
@@ -50,8 +53,11 @@ type testDef struct {
 type runTests struct {
 	pair    Pair
 	blocked bool
-	n, nb   int // requests, of which the first nb are the baseline
-	tests   []testDef
+	// stratified: both sides are of one draw from a trace; labels are
+	// exchanged within strata of input length (strata.go).
+	stratified bool
+	n, nb      int // requests, of which the first nb are the baseline
+	tests      []testDef
 	// same[ti] is an earlier test with the same scores, or -1.
 	same []int
 	// distinct lists the tests with same -1; scores holds, per distinct
@@ -84,8 +90,8 @@ const permChunk = 100
 // newRunTests starts a run's tests; build prepares its data when the
 // permutations are about to be drawn (after the intervals, so the two are
 // never in memory together).
-func newRunTests(r Pair, isBlocked bool) *runTests {
-	rt := &runTests{pair: r, blocked: isBlocked, nb: r.Base.N()}
+func newRunTests(r Pair, isBlocked, isStratified bool) *runTests {
+	rt := &runTests{pair: r, blocked: isBlocked, stratified: isStratified, nb: r.Base.N()}
 	rt.n = rt.nb + r.Head.N()
 	return rt
 }
@@ -126,11 +132,14 @@ func (rt *runTests) pooled() (cols [][]float64, alias []int) {
 // build computes the run's scores, strata, seed and exact moments.
 func (rt *runTests) build(cfg Config) {
 	cols, alias := rt.pooled()
-	var blocks []int
+	var blocks, strata []int
 	if rt.blocked {
 		blocks = append(append(blocks, rt.pair.Base.Block...), rt.pair.Head.Block...)
 	}
-	members := blockMembers(blocks)
+	if rt.stratified {
+		strata = append(append(strata, rt.pair.Base.Stratum...), rt.pair.Head.Stratum...)
+	}
+	members := blockMembers(cellKeys(blocks, strata))
 	miss := rt.misses(cfg)
 	rt.same = make([]int, len(rt.tests))
 	type key struct { // tests with the same key have the same scores
@@ -138,12 +147,13 @@ func (rt *runTests) build(cfg Config) {
 		metric int
 		q      float64
 		dir    int
+		stra   int
 	}
 	first := map[key]int{}
-	cache := map[[2]int]*scoredCol{} // (metric, dir): its scaled, aligned values and their ranks
+	cache := map[[3]int]*scoredCol{} // (metric, dir, stratum): its scaled, aligned values and their ranks
 	var byTest [][]float64           // the distinct tests' scores, by column
 	for ti, t := range rt.tests {
-		k := key{kind: t.kind, metric: -1, q: t.q, dir: t.dir}
+		k := key{kind: t.kind, metric: -1, q: t.q, dir: t.dir, stra: t.stratum}
 		if t.metric >= 0 {
 			k.metric = alias[t.metric]
 		}
@@ -160,16 +170,7 @@ func (rt *runTests) build(cfg Config) {
 		case kindGoodput:
 			s = indicators(rt.n, miss[1])
 		default:
-			c := cache[[2]int{k.metric, t.dir}]
-			if c == nil {
-				scale := 1 / (1 + cfg.Tolerance)
-				if t.dir < 0 {
-					scale = 1 / (1 - cfg.Tolerance)
-				}
-				c = &scoredCol{v: aligned(cols[k.metric], rt.nb, scale, members, vocab.PerRequest[k.metric].IsCount())}
-				cache[[2]int{k.metric, t.dir}] = c
-			}
-			s = scoresOf(c, t.kind, t.q, cfg.scores)
+			s = scoresOf(rt.column(cache, cols, k.metric, t, members, strata, cfg), t.kind, t.q, cfg.scores)
 		}
 		byTest = append(byTest, centred(s))
 	}
@@ -184,6 +185,29 @@ func (rt *runTests) build(cfg Config) {
 	}
 	rt.strataOf(members)
 	rt.moments(cfg)
+}
+
+// column is the scaled, aligned values of metric mi (pooled index, its
+// alias) in test t's direction, and of t's stratum only (others NaN), from
+// the cache of the run's columns.
+func (rt *runTests) column(cache map[[3]int]*scoredCol, cols [][]float64, mi int, t testDef, members [][]int32, strata []int, cfg Config) *scoredCol {
+	if c := cache[[3]int{mi, t.dir, t.stratum}]; c != nil {
+		return c
+	}
+	var c *scoredCol
+	if t.stratum > 0 {
+		all := t
+		all.stratum = 0
+		c = &scoredCol{v: inStratum(rt.column(cache, cols, mi, all, members, strata, cfg).v, strata, t.stratum)}
+	} else {
+		scale := 1 / (1 + cfg.Tolerance)
+		if t.dir < 0 {
+			scale = 1 / (1 - cfg.Tolerance)
+		}
+		c = &scoredCol{v: aligned(cols[mi], rt.nb, scale, members, vocab.PerRequest[mi].IsCount())}
+	}
+	cache[[3]int{mi, t.dir, t.stratum}] = c
+	return c
 }
 
 // misses lists the failed requests (errors) and the requests that missed
@@ -341,8 +365,9 @@ func midRanks(v []float64) ([]float64, int) {
 	return rank, len(order)
 }
 
-// strataOf sets the run's strata: one of all requests, or one per block of
-// an interleaved run (a block of one request never moves), each in a
+// strataOf sets the run's strata: one of all requests, or one per cell
+// (block of an interleaved run, stratum of input length of a run drawn
+// from a trace, or both: cellKeys; a cell of one request never moves), each in a
 // canonical order, by the requests' content, so that the order of the
 // requests in the files does not change the permutations drawn; and the
 // run's seed, from the same content (never from its names: renaming or
@@ -353,7 +378,7 @@ func (rt *runTests) strataOf(members [][]int32) {
 	for _, x := range h {
 		rt.seed += mix64(x) // commutative: the order of requests does not matter
 	}
-	if !rt.blocked {
+	if members == nil {
 		all := make([]int32, rt.n)
 		for i := range all {
 			all[i] = int32(i)

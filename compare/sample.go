@@ -2,6 +2,7 @@ package compare
 
 import (
 	"math"
+	"slices"
 	"sort"
 
 	"github.com/latgate/latgate/results"
@@ -24,9 +25,10 @@ func SampleOf(r *results.Run) *Sample {
 // does, for a reader that does not keep the requests. The zero value is
 // ready to use.
 type Sampler struct {
-	s      Sample
-	blocks []int
-	events []float64
+	s       Sample
+	blocks  []int
+	stratum []int
+	events  []float64
 }
 
 // Add derives the values of the run's next request.
@@ -37,6 +39,11 @@ func (b *Sampler) Add(q *results.Request) {
 	s := &b.s
 	s.OK = append(s.OK, q.OK)
 	b.blocks = append(b.blocks, q.Block)
+	k := 0
+	if q.Trace != nil {
+		k = q.Trace.Stratum
+	}
+	b.stratum = append(b.stratum, k)
 	itl := math.NaN()
 	if q.OK && len(q.ITLMs) > 0 {
 		sum := 0.0
@@ -84,7 +91,8 @@ func (b *Sampler) Add(q *results.Request) {
 // Sample is the sample of the requests added; r is their run, whose
 // variant says whether it was interleaved (then the sample keeps the
 // requests' blocks) and whose configured requests are the most it could
-// measure (Sample.Max: an adaptive scenario's max). The Sampler is not to be used after.
+// measure (Sample.Max: an adaptive scenario's max), and whose workload
+// (a draw from a trace) gives the requests' strata (Sample.Draw, Stratum). The Sampler is not to be used after.
 func (b *Sampler) Sample(r *results.Run) *Sample {
 	s := b.s
 	if s.Values == nil {
@@ -92,6 +100,10 @@ func (b *Sampler) Sample(r *results.Run) *Sample {
 	}
 	if r.Variant != "" {
 		s.Block = b.blocks
+	}
+	if w := r.Workload; w != nil {
+		s.Stratum = b.stratum
+		s.Draw = &Draw{Strata: slices.Clone(w.Strata), Seed: w.Seed}
 	}
 	s.Max = r.Config.Requests
 	if len(b.events) > 0 {

@@ -347,6 +347,11 @@ const (
 	// ConfirmTooFew: an A/B file's confirmation runs were ignored: they
 	// have fewer requests per side than the run they confirm.
 	ConfirmTooFew Warning = "confirm_too_few"
+	// WorkloadsDiffer: the two sides of a run were drawn from a trace by
+	// different draws (another seed, other strata of input length), so
+	// their requests are not compared stratum by stratum: the tests are
+	// not blocked by stratum and there are no per-stratum checks.
+	WorkloadsDiffer Warning = "workloads_differ"
 )
 
 // Pair is what a comparison holds of one (endpoint, scenario): its base
