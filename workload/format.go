@@ -47,7 +47,7 @@ type Format struct {
 	// Read reads the entries of r, handing each to emit in file order and
 	// calling skip with the line of each record it leaves out (a failed
 	// request, a span without token counts).
-	Read func(r io.Reader, file string, emit func(Entry) error, skip func(line int)) error
+	Read func(r io.Reader, file string, emit func(Entry) error, skip func(line int) error) error
 }
 
 var formats = map[string]Format{}
@@ -106,21 +106,18 @@ func read(r io.Reader, file, format string, emit func(Entry) error, skip func(in
 		}
 		return nil
 	}
-	var over error
 	err = f.Read(br, file, func(e Entry) error {
 		if err := count(e.Line); err != nil {
 			return err
 		}
 		return emit(e)
-	}, func(line int) {
-		if err := count(line); err != nil && over == nil {
-			over = err
+	}, func(line int) error {
+		if err := count(line); err != nil {
+			return err
 		}
 		skip(line)
+		return nil
 	})
-	if over != nil {
-		return f.Name, over
-	}
 	return f.Name, err
 }
 

@@ -86,8 +86,8 @@ func (g *guard) step(c byte) string {
 	return ""
 }
 
-// lineAt is the line of the first byte at or after off that is not
-// space; offsets asked are never smaller than one asked before.
+// lineAt is the line of the first byte at or after off that is neither
+// space nor a separator (, :); offsets asked never decrease.
 func (g *guard) lineAt(off int64) int {
 	k := min(max(off-g.winOff, 0), int64(len(g.win)))
 	g.lines += bytes.Count(g.win[:k], []byte{'\n'})
@@ -100,7 +100,7 @@ func (g *guard) lineAt(off int64) int {
 	for _, c := range rest {
 		if c == '\n' {
 			ahead++
-		} else if c != ' ' && c != '\t' && c != '\r' {
+		} else if c != ' ' && c != '\t' && c != '\r' && c != ',' && c != ':' {
 			break
 		}
 	}

@@ -41,7 +41,7 @@ func hasColumns(header []byte, names []string) bool {
 	return true
 }
 
-func readAzure(r io.Reader, file string, emit func(Entry) error, _ func(int)) error {
+func readAzure(r io.Reader, file string, emit func(Entry) error, _ func(int) error) error {
 	l := newLines(r, file)
 	var idx map[string]int
 	width := 0

@@ -22,7 +22,7 @@ var burstColumns = []string{"Timestamp", "Request tokens", "Response tokens"}
 
 func sniffBurstGPT(head []byte) bool { return hasColumns(firstLine(head), burstColumns) }
 
-func readBurstGPT(r io.Reader, file string, emit func(Entry) error, skip func(int)) error {
+func readBurstGPT(r io.Reader, file string, emit func(Entry) error, skip func(int) error) error {
 	l := newLines(r, file)
 	var idx map[string]int
 	width := 0
@@ -53,7 +53,9 @@ func readBurstGPT(r io.Reader, file string, emit func(Entry) error, skip func(in
 			return err
 		}
 		if e.Output == 0 {
-			skip(l.n)
+			if err := skip(l.n); err != nil {
+				return err
+			}
 			continue
 		}
 		if err := emit(e); err != nil {

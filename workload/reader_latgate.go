@@ -32,7 +32,7 @@ type latgateRun struct {
 	read   bool // its requests were read
 }
 
-func readLatgate(r io.Reader, file string, emit func(Entry) error, skip func(int)) error {
+func readLatgate(r io.Reader, file string, emit func(Entry) error, skip func(int) error) error {
 	w := newWalker(r, file)
 	pos := 0 // requests so far
 	var offset time.Duration
@@ -89,7 +89,7 @@ func readLatgate(r io.Reader, file string, emit func(Entry) error, skip func(int
 }
 
 // latgateRequest reads one request of a run as an entry at its position.
-func latgateRequest(w *walker, rn *latgateRun, pos int, emit func(Entry) error, skip func(int)) error {
+func latgateRequest(w *walker, rn *latgateRun, pos int, emit func(Entry) error, skip func(int) error) error {
 	var sent, prompt, output json.Token
 	err := w.object("requests", func(key string) error {
 		var err error
@@ -141,8 +141,7 @@ func latgateRequest(w *walker, rn *latgateRun, pos int, emit func(Entry) error, 
 		}
 	}
 	if e.Input == 0 {
-		skip(pos)
-		return nil
+		return skip(pos)
 	}
 	return emit(e)
 }

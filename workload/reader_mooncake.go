@@ -31,7 +31,7 @@ type mooncakeRow struct {
 	Session   json.RawMessage `json:"session_id"`
 }
 
-func readMooncake(r io.Reader, file string, emit func(Entry) error, _ func(int)) error {
+func readMooncake(r io.Reader, file string, emit func(Entry) error, _ func(int) error) error {
 	l := newLines(r, file)
 	for {
 		line, ok := l.next()

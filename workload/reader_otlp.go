@@ -27,7 +27,7 @@ var otlpRE = regexp.MustCompile(`^\s*\{[\s\S]*"resourceSpans"\s*:`)
 
 func sniffOTLP(head []byte) bool { return otlpRE.Match(head) }
 
-func readOTLP(r io.Reader, file string, emit func(Entry) error, skip func(int)) error {
+func readOTLP(r io.Reader, file string, emit func(Entry) error, skip func(int) error) error {
 	w := newWalker(r, file)
 	span := func() error { return otlpSpan(w, emit, skip) }
 	spans := func(key string) error {
@@ -71,7 +71,7 @@ type otlpAttrs struct {
 	line                          int
 }
 
-func otlpSpan(w *walker, emit func(Entry) error, skip func(int)) error {
+func otlpSpan(w *walker, emit func(Entry) error, skip func(int) error) error {
 	a := otlpAttrs{line: w.line()}
 	err := w.object("spans", func(key string) error {
 		switch key {
@@ -88,8 +88,7 @@ func otlpSpan(w *walker, emit func(Entry) error, skip func(int)) error {
 		return err
 	}
 	if a.input == nil {
-		skip(a.line)
-		return nil
+		return skip(a.line)
 	}
 	e := Entry{Line: a.line}
 	var why string
