@@ -51,7 +51,7 @@ type otelMetric struct {
 var otelMetrics = []otelMetric{
 	{"gen_ai.client.operation.duration", "s", "GenAI operation duration.", "gen_ai_client_operation_duration_seconds", "seconds", otelTimeBounds, vocab.Total},
 	{"gen_ai.client.operation.time_to_first_chunk", "s", "Time to receive the first chunk, measured from when the client issues the generation request to when the first chunk is received in the response stream.", "gen_ai_client_operation_time_to_first_chunk_seconds", "seconds", otelTimeBounds, vocab.TTFT},
-	{"gen_ai.client.operation.time_per_output_chunk", "s", "Time per output chunk, recorded for each chunk received after the first one.", "gen_ai_client_operation_time_per_output_chunk_seconds", "seconds", otelTimeBounds, vocab.ITL},
+	{"gen_ai.client.operation.time_per_output_chunk", "s", "Time per output chunk, recorded for each chunk received after the first one, measured as the time elapsed from the end of the previous chunk to the end of the current chunk.", "gen_ai_client_operation_time_per_output_chunk_seconds", "seconds", otelTimeBounds, vocab.ITL},
 	{"gen_ai.client.token.usage", "{token}", "Number of input and output tokens used.", "gen_ai_client_token_usage", "", otelTokenBounds, ""},
 }
 
