@@ -62,11 +62,13 @@ var otelRequests = struct{ name, unit, help, promName string }{
 	"latgate.client.requests", "{request}", "Requests sent, by outcome (error.type on failed ones).", "latgate_client_requests",
 }
 
-// otelAttr is an attribute: a string, or an int when isInt.
+// otelAttr is an attribute: a string, an int when isInt, a double when
+// isFloat.
 type otelAttr struct {
-	key, str string
-	num      int64
-	isInt    bool
+	key, str       string
+	num            int64
+	f              float64
+	isInt, isFloat bool
 }
 
 // otelHistogram is one histogram data point: explicit buckets (upper
@@ -105,20 +107,25 @@ type otelSet struct {
 // otelData is the resource's attributes and one set per scenario measured
 // now (its current run).
 func otelData(r *Report) ([]otelAttr, []otelSet) {
+	var sets []otelSet
+	for _, s := range r.Scenarios {
+		if s.CurrentRun != nil {
+			sets = append(sets, otelSetOf(s, r.Provenance.HeadCreated))
+		}
+	}
+	return otelResource(r.Provenance), sets
+}
+
+// otelResource is the resource's attributes: latgate, and the commit, ref
+// and region measured when recorded.
+func otelResource(p Provenance) []otelAttr {
 	res := []otelAttr{{key: "service.name", str: "latgate"}}
-	p := r.Provenance
 	for _, a := range []otelAttr{{key: "vcs.ref.head.revision", str: p.HeadSHA}, {key: "vcs.ref.head.name", str: p.HeadRef}, {key: "cloud.region", str: p.Region}} {
 		if a.str != "" {
 			res = append(res, a)
 		}
 	}
-	var sets []otelSet
-	for _, s := range r.Scenarios {
-		if s.CurrentRun != nil {
-			sets = append(sets, otelSetOf(s, p.HeadCreated))
-		}
-	}
-	return res, sets
+	return res
 }
 
 // otelSetOf draws the histograms and counts of a scenario's current run.
