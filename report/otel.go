@@ -51,7 +51,7 @@ type otelMetric struct {
 var otelMetrics = []otelMetric{
 	{"gen_ai.client.operation.duration", "s", "GenAI operation duration.", "gen_ai_client_operation_duration_seconds", "seconds", otelTimeBounds, vocab.Total},
 	{"gen_ai.client.operation.time_to_first_chunk", "s", "Time to receive the first chunk, measured from when the client issues the generation request to when the first chunk is received in the response stream.", "gen_ai_client_operation_time_to_first_chunk_seconds", "seconds", otelTimeBounds, vocab.TTFT},
-	{"gen_ai.client.operation.time_per_output_chunk", "s", "Time per output chunk, recorded for each chunk received after the first one.", "gen_ai_client_operation_time_per_output_chunk_seconds", "seconds", otelTimeBounds, vocab.ITL},
+	{"gen_ai.client.operation.time_per_output_chunk", "s", "Time per output chunk, recorded for each chunk received after the first one, measured as the time elapsed from the end of the previous chunk to the end of the current chunk.", "gen_ai_client_operation_time_per_output_chunk_seconds", "seconds", otelTimeBounds, vocab.ITL},
 	{"gen_ai.client.token.usage", "{token}", "Number of input and output tokens used.", "gen_ai_client_token_usage", "", otelTokenBounds, ""},
 }
 
@@ -62,11 +62,13 @@ var otelRequests = struct{ name, unit, help, promName string }{
 	"latgate.client.requests", "{request}", "Requests sent, by outcome (error.type on failed ones).", "latgate_client_requests",
 }
 
-// otelAttr is an attribute: a string, or an int when isInt.
+// otelAttr is an attribute: a string, an int when isInt, a double when
+// isFloat.
 type otelAttr struct {
-	key, str string
-	num      int64
-	isInt    bool
+	key, str       string
+	num            int64
+	f              float64
+	isInt, isFloat bool
 }
 
 // otelHistogram is one histogram data point: explicit buckets (upper
@@ -105,20 +107,25 @@ type otelSet struct {
 // otelData is the resource's attributes and one set per scenario measured
 // now (its current run).
 func otelData(r *Report) ([]otelAttr, []otelSet) {
+	var sets []otelSet
+	for _, s := range r.Scenarios {
+		if s.CurrentRun != nil {
+			sets = append(sets, otelSetOf(s, r.Provenance.HeadCreated))
+		}
+	}
+	return otelResource(r.Provenance), sets
+}
+
+// otelResource is the resource's attributes: latgate, and the commit, ref
+// and region measured when recorded.
+func otelResource(p Provenance) []otelAttr {
 	res := []otelAttr{{key: "service.name", str: "latgate"}}
-	p := r.Provenance
 	for _, a := range []otelAttr{{key: "vcs.ref.head.revision", str: p.HeadSHA}, {key: "vcs.ref.head.name", str: p.HeadRef}, {key: "cloud.region", str: p.Region}} {
 		if a.str != "" {
 			res = append(res, a)
 		}
 	}
-	var sets []otelSet
-	for _, s := range r.Scenarios {
-		if s.CurrentRun != nil {
-			sets = append(sets, otelSetOf(s, p.HeadCreated))
-		}
-	}
-	return res, sets
+	return res
 }
 
 // otelSetOf draws the histograms and counts of a scenario's current run.

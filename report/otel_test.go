@@ -69,14 +69,17 @@ func checkOTLP(t *testing.T, md *metricsv1.MetricsData, rep *Report) {
 	if sm.Scope.Name != otelScope || !strings.HasSuffix(sm.SchemaUrl, "/"+otelSemconv) {
 		t.Errorf("scope %v %q", sm.Scope, sm.SchemaUrl)
 	}
+	// The conventions' names, units, buckets and descriptions (1.41.0; the
+	// same in semantic-conventions-genai@004902b8).
 	spec := map[string]struct {
 		unit   string
 		bounds []float64
+		desc   string
 	}{
-		"gen_ai.client.operation.duration":              {"s", otelTimeBounds},
-		"gen_ai.client.operation.time_to_first_chunk":   {"s", otelTimeBounds},
-		"gen_ai.client.operation.time_per_output_chunk": {"s", otelTimeBounds},
-		"gen_ai.client.token.usage":                     {"{token}", otelTokenBounds},
+		"gen_ai.client.operation.duration":              {"s", otelTimeBounds, "GenAI operation duration."},
+		"gen_ai.client.operation.time_to_first_chunk":   {"s", otelTimeBounds, "Time to receive the first chunk, measured from when the client issues the generation request to when the first chunk is received in the response stream."},
+		"gen_ai.client.operation.time_per_output_chunk": {"s", otelTimeBounds, "Time per output chunk, recorded for each chunk received after the first one, measured as the time elapsed from the end of the previous chunk to the end of the current chunk."},
+		"gen_ai.client.token.usage":                     {"{token}", otelTokenBounds, "Number of input and output tokens used."},
 	}
 	okPerKey, allPerKey := map[string]uint64{}, map[string]int64{}
 	for _, m := range sm.Metrics {
@@ -93,8 +96,8 @@ func checkOTLP(t *testing.T, md *metricsv1.MetricsData, rep *Report) {
 		}
 		want, ok := spec[m.Name]
 		h := m.GetHistogram()
-		if !ok || h == nil || m.Unit != want.unit {
-			t.Fatalf("metric %q (unit %q) is not one of the conventions' client histograms", m.Name, m.Unit)
+		if !ok || h == nil || m.Unit != want.unit || m.Description != want.desc {
+			t.Fatalf("metric %q (unit %q, %q) is not one of the conventions' client histograms", m.Name, m.Unit, m.Description)
 		}
 		for _, p := range h.DataPoints {
 			if !slices.Equal(p.ExplicitBounds, want.bounds) || len(p.BucketCounts) != len(want.bounds)+1 {

@@ -35,8 +35,9 @@ type (
 		Value otlpValue `json:"value"`
 	}
 	otlpValue struct {
-		StringValue *string `json:"stringValue,omitempty"`
-		IntValue    string  `json:"intValue,omitempty"`
+		StringValue *string  `json:"stringValue,omitempty"`
+		IntValue    string   `json:"intValue,omitempty"`
+		DoubleValue *float64 `json:"doubleValue,omitempty"`
 	}
 	otlpMetric struct {
 		Name        string         `json:"name"`
@@ -135,8 +136,13 @@ func otlpHistogramPointOf(h otelHistogram, bounds []float64, set otelSet) otlpHi
 func otlpAttrs(attrs []otelAttr) []otlpKV {
 	out := make([]otlpKV, len(attrs))
 	for i, a := range attrs {
-		if a.isInt {
+		switch {
+		case a.isInt:
 			out[i] = otlpKV{Key: a.key, Value: otlpValue{IntValue: strconv.FormatInt(a.num, 10)}}
+			continue
+		case a.isFloat:
+			f := a.f
+			out[i] = otlpKV{Key: a.key, Value: otlpValue{DoubleValue: &f}}
 			continue
 		}
 		s := a.str

@@ -124,6 +124,9 @@ type Provenance struct {
 	// BaselineCreated and HeadCreated are when each side was measured; the
 	// baseline's age is their difference (zero = unknown).
 	BaselineCreated, HeadCreated time.Time
+	// HeadStarted is when the head's measurement began (its file's
+	// started_at; zero when the file has none: imported, merged, older).
+	HeadStarted time.Time
 	// HistoryRuns is how many stored runs a history comparison used.
 	HistoryRuns    int
 	Runner, Region string
@@ -144,6 +147,9 @@ func ProvenanceOf(base, cur *results.File) Provenance {
 	if cur != nil {
 		p.HeadSHA, p.HeadRef, p.HeadCreated = cur.Source.GitSHA, cur.Source.GitRef, cur.CreatedAt
 		p.Runner, p.Region = cur.Source.Runner, cur.Source.Region
+		if cur.StartedAt != nil {
+			p.HeadStarted = *cur.StartedAt
+		}
 	}
 	return p
 }

@@ -54,7 +54,7 @@ func TestCompletionScripts(t *testing.T) {
 		{line: "latgate ", want: []string{"run", "validate", "check", "ab", "compare", "gate", "publish", "merge", "import", "trend", "demo", "sim", "init", "completion", "version", "help"}, exact: true},
 		{line: "latgate compare --fo", want: []string{"--format"}, exact: true},
 		{line: "latgate compare --format ", want: report.ReportFormats.Names(), exact: true},
-		{line: "latgate ab --format o", want: []string{"openmetrics", "otlp"}, exact: true},
+		{line: "latgate ab --format o", want: []string{"openmetrics", "otlp", "otlp-traces"}, exact: true},
 		{line: "latgate trend --format ", want: report.TrendFormats.Names(), exact: true},
 		{line: "latgate gate --mode ", want: gate.Modes, exact: true},
 		{line: "latgate run -", want: []string{"-c", "--config", "--scenario", "--requests", "-o"}, not: []string{"--format", "--mode"}},
