@@ -22,6 +22,7 @@ import (
 	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/suite"
 	"github.com/latgate/latgate/vocab"
+	"github.com/latgate/latgate/workload"
 )
 
 // bodyParams are the plain values of a scenario's first request; a
@@ -147,11 +148,17 @@ type planned struct {
 	base     *planned
 	// level labels a level of a capacity search (capacity.go); nil else.
 	level *levelPlan
+	// trace makes the requests of a workload scenario (workload.go); nil
+	// for a scenario of written prompts.
+	trace *traceSide
 }
 
 // groupOf builds the probe's form of one variant.
 func groupOf(s suite.Scenario, ep suite.Endpoint) (probe.Request, func(int, *probe.Request), error) {
 	api := apiOf(ep)
+	if s.Workload != nil && len(s.Messages) == 0 { // its warmup and first request: a prompt no entry shares
+		s.Messages = []suite.Message{{Role: "user", Content: workload.Calibration(calibrateShort)}}
+	}
 	req := probe.Request{API: api, Method: ep.Method, URL: probe.URL(api, targetOf(ep)), APIKey: ep.APIKey, Headers: ep.Headers,
 		Stream: streamSpecOf(ep.Stream), Page: pageOf(ep)}
 	// vary is the i-th request's: a single call's body, or a session (a
@@ -279,6 +286,7 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 	if opt.Now != nil {
 		m.start = opt.Now().UTC()
 	}
+	m.calibrate(ctx, r.Prober)
 	res := r.Run(ctx, m.groups)
 	res = m.searchAll(ctx, r, res, sink, *th, cfg, baseCfg, opt.Progress)
 	prog.done()
@@ -319,6 +327,10 @@ func planMeasure(cfg, baseCfg *suite.Config) (*measurement, error) {
 	m := &measurement{}
 	common := 0
 	for _, s := range cfg.Scenarios {
+		td, err := scenarioDraw(&s, cfg)
+		if err != nil {
+			return nil, err
+		}
 		for _, ep := range cfg.EndpointsFor(s) {
 			if s.Capacity != nil {
 				if err := m.planSearch(s, ep, baseCfg); err != nil {
@@ -339,6 +351,10 @@ func planMeasure(cfg, baseCfg *suite.Config) (*measurement, error) {
 				Concurrency: s.Concurrency, Rate: s.Rate, MaxInFlight: s.MaxInFlight, Lanes: cfg.Lanes,
 			}
 			pl := planned{scenario: s, endpoint: ep}
+			if td != nil {
+				pl.trace = &traceSide{d: td, s: s, ep: ep}
+				g.Item, g.At = pl.trace.item, td.at
+			}
 			m.total += s.Requests + s.Warmup
 			m.measuredPlanned += s.Requests
 			if baseCfg != nil {
@@ -351,6 +367,10 @@ func planMeasure(cfg, baseCfg *suite.Config) (*measurement, error) {
 					g.Head, g.HeadPrepare = &head, g.Prepare
 					g.Request, g.Prepare = baseReq, basePrepare
 					g.BlockSize = ABBlockSize
+					if td != nil { // the head's draw, on both sides
+						pl.base.trace = &traceSide{d: td, s: pl.base.scenario, ep: pl.base.endpoint}
+						g.Item, g.HeadItem = pl.base.trace.item, pl.trace.item
+					}
 					m.total += s.Requests + s.Warmup
 					m.measuredPlanned += s.Requests
 					common++
@@ -378,6 +398,7 @@ func planMeasure(cfg, baseCfg *suite.Config) (*measurement, error) {
 // each request once, about 1.3 KB at 128 output tokens), priced at its
 // variant's suite's pricing.
 type sink struct {
+	plan       []planned
 	head, base [][]results.Request // per group
 	headPrice  []func(probe.Record) (float64, bool)
 	basePrice  []func(probe.Record) (float64, bool)
@@ -387,6 +408,7 @@ type sink struct {
 
 func newSink(plan []planned, cfg, baseCfg *suite.Config) *sink {
 	s := &sink{
+		plan: plan,
 		head: make([][]results.Request, len(plan)), base: make([][]results.Request, len(plan)),
 		headPrice: make([]func(probe.Record) (float64, bool), len(plan)), basePrice: make([]func(probe.Record) (float64, bool), len(plan)),
 	}
@@ -412,6 +434,13 @@ func (s *sink) costOf(g int, rec probe.Record) (float64, bool) {
 func (s *sink) add(g int, rec probe.Record) {
 	q := requestOf(rec)
 	q.CostUSD = s.spent.add(g, rec)
+	side := s.plan[g].trace
+	if rec.Variant == vocab.Base && s.plan[g].base != nil {
+		side = s.plan[g].base.trace
+	}
+	if side != nil && rec.Item > 0 {
+		q.Trace = side.ref(rec.Item - 1)
+	}
 	if rec.Variant == vocab.Base {
 		s.base[g] = append(s.base[g], q)
 	} else {
@@ -445,6 +474,9 @@ func (m *measurement) assemble(res probe.Result, sink *sink, adaptive *adaptiveR
 			return
 		}
 		run.Variant, run.ServerMetrics = side, scrapes.of(i, measured)
+		if pl.trace != nil {
+			run.Workload = pl.trace.workload()
+		}
 		adaptive.record(i, &run)
 		cut(&run, adaptive.stops[i].at > 0)
 		sink.spent.fill(i, measured, &run)

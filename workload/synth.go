@@ -91,7 +91,7 @@ func (s Synth) Prompt(e Entry, earlier []Entry) string {
 		if words > 0 {
 			b.WriteByte(' ')
 		}
-		b.WriteString(lexicon[mix(salt, key, uint64(j))%uint64(len(lexicon))])
+		b.WriteString(lexicon[pick(salt, key, uint64(j))%uint64(len(lexicon))])
 		words++
 	}
 	if len(e.Hashes) > 0 {
@@ -124,14 +124,15 @@ func (s Synth) blockWords() int {
 	return max(int(math.Round(float64(s.BlockTokens)/t.PerWord)), 1)
 }
 
-// Calibration is a prompt of n words that no trace's text shares: what
-// the endpoint's token count is learned from.
+// Calibration is a prompt of n words that no trace's text shares, nor
+// one of another length (a prefix cache would count it less): what the
+// endpoint's token count is learned from.
 func Calibration(n int) string {
-	return Synth{Tokens: Assumed, Salt: 0xca11b}.Prompt(Entry{Line: 1, Input: n}, nil)
+	return Synth{Tokens: Assumed, Salt: 0xca11b}.Prompt(Entry{Line: n, Input: n}, nil)
 }
 
-// mix is SplitMix64 of (salt, key, j): a word's pick.
-func mix(salt, key, j uint64) uint64 {
+// pick is SplitMix64 of (salt, key, j): a word's pick.
+func pick(salt, key, j uint64) uint64 {
 	z := salt ^ key*0x9e3779b97f4a7c15 ^ j*0xbf58476d1ce4e5b9
 	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
 	z = (z ^ z>>27) * 0x94d049bb133111eb

@@ -83,3 +83,13 @@ func TestPromptTurnsExtend(t *testing.T) {
 		t.Errorf("turn 3 (%d words) does not start with turn 2", len(strings.Fields(three)))
 	}
 }
+
+// TestCalibrationPromptsShareNothing: the two prompts a token count is
+// learned from start differently, so that no prefix cache counts the
+// longer one short.
+func TestCalibrationPromptsShareNothing(t *testing.T) {
+	short, long := strings.Fields(Calibration(16)), strings.Fields(Calibration(160))
+	if len(short) != 16 || len(long) != 160 || short[0] == long[0] {
+		t.Errorf("calibration prompts of %d and %d words, first words %q and %q", len(short), len(long), short[0], long[0])
+	}
+}
