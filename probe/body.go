@@ -32,14 +32,14 @@ type ToolSpec struct {
 
 // BodyParams are the plain values a request body is built from.
 type BodyParams struct {
-	Model       string
-	Messages    []Message
-	Tools       []ToolSpec
-	MaxTokens   int      // 0: the API's default (Anthropic requires one: 1024)
+	Model     string
+	Messages  []Message
+	Tools     []ToolSpec
+	MaxTokens int // 0: the API's default (Anthropic requires one: 1024)
 	// MinTokens, on an API that can ask it (AsksMinTokens), asks for at
 	// least this many output tokens, the end of sequence ignored: with
 	// MaxTokens equal, exactly a trace's output length. 0: not asked.
-	MinTokens int
+	MinTokens   int
 	Temperature *float64 // nil: the API's default
 	// Template is a Custom endpoint's body (decoded JSON or YAML; nil for
 	// no body): every string that is exactly "{{prompt}}" (the last
