@@ -191,7 +191,7 @@ func rowStatusHTML(row Row) string {
 		return esc(NotReported)
 	case row.Metric != "":
 		var fs []Badge
-		for _, f := range badgesOf(row.Checks, nil) {
+		for _, f := range badgesOf(row.Checks, nil, nil) {
 			fs = append(fs, f.rowBadge())
 		}
 		return badgesHTML(fs)

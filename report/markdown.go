@@ -470,7 +470,7 @@ func detailsRow(row Row, stats []vocab.Stat) string {
 		fs = NotReported
 	case row.Metric != "":
 		var flags []Badge
-		for _, f := range badgesOf(row.Checks, nil) {
+		for _, f := range badgesOf(row.Checks, nil, nil) {
 			flags = append(flags, f.rowBadge())
 		}
 		fs = badgesMarkdown(flags)
