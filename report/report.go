@@ -372,6 +372,9 @@ func rows(s Scenario, th compare.Config) []Row {
 	if row, ok := cacheRow(s, th); ok {
 		out = append(out, row)
 	}
+	if row, ok := serverCacheRow(s); ok {
+		out = append(out, row)
+	}
 	return withStratumRows(out, s, strata, th)
 }
 
@@ -654,14 +657,14 @@ func cacheRow(s Scenario, th compare.Config) (Row, bool) {
 	if !(s.Current != nil && !math.IsNaN(s.Current.CacheShare) || s.Base != nil && !math.IsNaN(s.Base.CacheShare)) {
 		return Row{}, false
 	}
-	cr := emptyRow("Cache", "%", "")
+	cr := emptyRow("Cache (usage)", "%", "")
 	if s.Base != nil {
 		cr.BaseP50 = s.Base.CacheShare
 	}
 	if s.Current != nil {
 		cr.CurP50 = s.Current.CacheShare
 	}
-	cr.Notes = append(cr.Notes, "share of prompt tokens served from the server's cache")
+	cr.Notes = append(cr.Notes, "share of prompt tokens served from the server's cache, from usage (cached_tokens of prompt_tokens, the successful requests')")
 	for _, c := range s.Checks {
 		if c.Metric == vocab.CacheHitRate {
 			cr.Metric, cr.Status, cr.Checks = c.Metric, rowStatus(c), []compare.Check{c}

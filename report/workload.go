@@ -247,7 +247,7 @@ func (s Scenario) TokenLines() []string {
 	if w == nil {
 		return nil
 	}
-	model := fmt.Sprintf("token model %s tokens a word + %s (%s)", trimFloat(w.Tokens.PerWord), trimFloat(w.Tokens.Overhead), w.Tokens.Source)
+	model := fmt.Sprintf("token model %s tokens a word + %s, source %s", trimFloat(w.Tokens.PerWord), trimFloat(w.Tokens.Overhead), w.Tokens.Source)
 	var out []string
 	for _, side := range []struct {
 		name string
@@ -271,7 +271,7 @@ func (s Scenario) TokenLines() []string {
 			case t.TokenErrSigned < 0:
 				dir = "were shorter than"
 			}
-			out = append(out, fmt.Sprintf("⚠️ The %s's prompts %s the trace's (median error %s, p95 of its size %s): its TTFT is not comparable to production's.",
+			out = append(out, fmt.Sprintf("⚠️ The %s run's prompts %s the trace's by a median of %s (p95 of the error's size %s): its TTFT is not comparable to production's.",
 				side.name, dir, signedPct(100*t.TokenErrSigned), errPct(t.TokenErrP95)))
 		}
 	}
@@ -284,4 +284,43 @@ func errPct(f float64) string {
 		return "–"
 	}
 	return pct(f)
+}
+
+// serverCacheRow is the prefix cache's hit rate by the server's own
+// counters over each side's run (its metrics_url: hits of queried
+// tokens), descriptive: it holds every request the server served in the
+// run, latgate's and any other's.
+func serverCacheRow(s Scenario) (Row, bool) {
+	rate := func(r *results.Run) (float64, *results.ServerMetrics) {
+		if r == nil || r.ServerMetrics == nil || r.ServerMetrics.PrefixCache == nil || r.ServerMetrics.PrefixCache.Queries == 0 {
+			return math.NaN(), nil
+		}
+		c := r.ServerMetrics.PrefixCache
+		return c.Hits / c.Queries, r.ServerMetrics
+	}
+	row := emptyRow("Cache (server)", "%", "")
+	var base, cur *results.ServerMetrics
+	if s.BaseRun != s.CurrentRun {
+		row.BaseP50, base = rate(s.BaseRun)
+	}
+	row.CurP50, cur = rate(s.CurrentRun)
+	if base == nil && cur == nil {
+		return Row{}, false
+	}
+	for _, side := range []struct {
+		name string
+		m    *results.ServerMetrics
+	}{{"baseline", base}, {"current", cur}} {
+		if side.m == nil {
+			continue
+		}
+		c := side.m.PrefixCache
+		n := fmt.Sprintf("%s: %s of %s prompt tokens found in the prefix cache by the server's own counters (%s of %s) over the run", side.name,
+			grouped(int(c.Hits)), grouped(int(c.Queries)), c.HitsFamily, c.QueriesFamily)
+		if side.m.Shared {
+			n += ", both variants' requests together"
+		}
+		row.Notes = append(row.Notes, n)
+	}
+	return row, true
 }
