@@ -18,8 +18,6 @@ import (
 	"github.com/latgate/latgate/internal/clocktest"
 )
 
-var sglang, _ = Known("sglang")
-
 // vllmCachePage is vLLM's prefix-cache counters as prometheus_client's
 // text exposition writes them (two engines), in form "text", or as its
 // OpenMetrics (the family without _total, its sample with it, a _created
