@@ -137,6 +137,14 @@ func (ss *serverScrapes) fileForm(sum scrape.Summary, shared bool) *results.Serv
 		}
 		m.Gauges = append(m.Gauges, mg)
 	}
+	if c := sum.Cache; c != nil {
+		pc := &results.MetricCache{QueriesFamily: c.QueriesFamily, HitsFamily: c.HitsFamily, Queries: c.Queries, Hits: c.Hits}
+		if err := pc.Check(); err != nil {
+			sum.Warnings = append(sum.Warnings, strings.TrimPrefix(err.Error(), "server_metrics.")+", left out")
+		} else {
+			m.PrefixCache = pc
+		}
+	}
 	for _, w := range sum.Warnings {
 		m.Warnings = append(m.Warnings, clipWords(plainLine(ss.secrets.String(w)), results.MaxReason))
 	}

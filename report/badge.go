@@ -93,7 +93,7 @@ func (f Badge) Plain() string {
 // badgesOf lists every status that applies to checks, worst first: a row can
 // be a regression, over budget and have an error-rate rise at once.
 // Untested checks and inconclusive changes for the better add none.
-func badgesOf(checks []compare.Check, skip map[vocab.Metric]bool) []Badge {
+func badgesOf(checks []compare.Check, skip map[vocab.Metric]bool, stratum func(int) string) []Badge {
 	order := []vocab.Status{vocab.Regression, vocab.OverBudget, vocab.Inconclusive, vocab.Improvement, vocab.NoBaseline}
 	var out []Badge
 	regressed := map[vocab.Metric]bool{}
@@ -105,7 +105,7 @@ func badgesOf(checks []compare.Check, skip map[vocab.Metric]bool) []Badge {
 			seen := map[string]bool{}
 			any := false
 			for _, c := range checks {
-				if c.Status != st || (c.Metric == vocab.Errors) != errs || skip[c.Metric] ||
+				if c.Status != st || (c.Metric == vocab.Errors) != errs || hiddenCheck(skip, c) ||
 					(st == vocab.Inconclusive && (!c.Doubtful() || regressed[c.Metric])) {
 					continue
 				}
@@ -120,6 +120,9 @@ func badgesOf(checks []compare.Check, skip map[vocab.Metric]bool) []Badge {
 				if st == vocab.OverBudget && !errs {
 					stat = string(c.Stat)
 					name += " " + stat
+				}
+				if c.Stratum != 0 && stratum != nil {
+					name += " · input " + stratum(c.Stratum) // a stratum's check is never merged with the run's
 				}
 				if st != vocab.NoBaseline && !seen[name] {
 					seen[name] = true
@@ -146,9 +149,9 @@ func badgesOf(checks []compare.Check, skip map[vocab.Metric]bool) []Badge {
 // tested (the error rate alone says nothing about latency), ok for checks
 // with nothing to compare (a budget, a floor).
 func passStatus(checks []compare.Check, skip map[vocab.Metric]bool) vocab.Status {
-	considered := func(c compare.Check) bool { return !skip[c.Metric] && !c.Metric.IsRate() }
+	considered := func(c compare.Check) bool { return !hiddenCheck(skip, c) && !c.Metric.IsRate() }
 	if !slices.ContainsFunc(checks, considered) {
-		considered = func(c compare.Check) bool { return !skip[c.Metric] }
+		considered = func(c compare.Check) bool { return !hiddenCheck(skip, c) }
 	}
 	has := func(st vocab.Status) bool {
 		return slices.ContainsFunc(checks, func(c compare.Check) bool { return considered(c) && c.Status == st })
@@ -179,7 +182,14 @@ func (s Scenario) Badges() []Badge {
 			}
 		}
 	}
-	return badgesOf(s.Checks, hidden)
+	return badgesOf(s.Checks, hidden, s.stratumRange)
+}
+
+// hiddenCheck reports whether a check is of a metric hidden for
+// repeating another (hiddenMetrics); a stratum's check never is, since
+// no row repeats it.
+func hiddenCheck(hidden map[vocab.Metric]bool, c compare.Check) bool {
+	return c.Stratum == 0 && hidden[c.Metric]
 }
 
 // hiddenMetrics are the metrics whose rows repeat another row with no
@@ -193,7 +203,7 @@ func (s Scenario) hiddenMetrics() map[vocab.Metric]bool {
 		hidden[m] = true
 	}
 	for _, c := range s.Checks {
-		if !hidden[c.Metric] {
+		if !hiddenCheck(hidden, c) {
 			continue
 		}
 		twin, ok := findCheck(checksOf(s.Checks, twins[c.Metric]), c.Stat)
@@ -227,7 +237,7 @@ var twinMetric = map[vocab.Metric]vocab.Metric{vocab.Perceived: vocab.TTFT, voca
 func checksOf(checks []compare.Check, metric vocab.Metric) []compare.Check {
 	var out []compare.Check
 	for _, c := range checks {
-		if c.Metric == metric {
+		if c.Metric == metric && c.Stratum == 0 {
 			out = append(out, c)
 		}
 	}

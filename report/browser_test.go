@@ -1217,3 +1217,37 @@ func TestScreenshots(t *testing.T) {
 	os.WriteFile(page, []byte(b.String()), 0o644)
 	shot(t, bin, page, filepath.Join(*screenshots, "trend-html.png"), 1150, 1250, false)
 }
+
+// TestBrowserTraceScatter: a run drawn from a trace draws its scatter of
+// TTFT against input length in the browser: a dot for each request not
+// hidden by another, each stratum's median a line of each side, every
+// mark inside its chart, nothing requested, no console error; the
+// workload line and the prompt-length warning are on the page.
+func TestBrowserTraceScatter(t *testing.T) {
+	bin := chromium(t)
+	rep := buildTrace(t)
+	path, _ := reportPage(t, t.TempDir(), rep, "trace")
+	r := load(t, bin, path)
+	if len(r.Errors) > 0 || len(r.Requests) > 0 {
+		t.Errorf("console errors %v, requests %v", r.Errors, r.Requests)
+	}
+	found := false
+	for _, c := range r.Charts {
+		if !strings.HasPrefix(c.Title, "TTFT (ms) against the trace's input length") {
+			continue
+		}
+		found = true
+		// 400 requests a side, less the dots within a pixel of another.
+		if c.Marks < 400 || len(c.Outside) > 0 || c.Scroll > c.Client {
+			t.Errorf("scatter: %d marks, outside %v, scroll %v of %v", c.Marks, c.Outside, c.Scroll, c.Client)
+		}
+	}
+	if !found {
+		t.Error("no scatter of TTFT against input length")
+	}
+	for _, want := range []string{"Workload: 400 of 1,000,000 entries of chat.jsonl (mooncake)", "The current run's prompts were longer than the trace's", "TTFT · input 3,901–31,000"} {
+		if !strings.Contains(r.Text, want) {
+			t.Errorf("the page does not show %q", want)
+		}
+	}
+}

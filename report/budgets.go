@@ -104,9 +104,9 @@ func untestedBudgetWords(r *Report, esc func(string) string) string {
 		return ""
 	}
 	c := bs[0]
-	s := where(c, esc, len(r.Scenarios) > 1) + "'s budget not tested (" + budgetShort(c) + ")"
+	s := r.where(c, esc, len(r.Scenarios) > 1) + "'s budget not tested (" + budgetShort(c) + ")"
 	if len(bs) > 1 {
-		s = fmt.Sprintf("%d budgets not tested (%s: %s)", len(bs), where(c, esc, len(r.Scenarios) > 1), budgetShort(c))
+		s = fmt.Sprintf("%d budgets not tested (%s: %s)", len(bs), r.where(c, esc, len(r.Scenarios) > 1), budgetShort(c))
 	}
 	return s
 }

@@ -129,8 +129,8 @@ func BMF(w io.Writer, r *Report) error {
 		key := s.Endpoint + "/" + s.Scenario
 		ms := map[string]bmfMetric{}
 		for _, c := range s.Checks {
-			if math.IsNaN(c.Current) || math.IsInf(c.Current, 0) {
-				continue
+			if math.IsNaN(c.Current) || math.IsInf(c.Current, 0) || c.Stratum != 0 && c.Metric.IsRate() {
+				continue // a rate's benchmark is the run's
 			}
 			if c.Metric == "errors" {
 				ms["error-rate"] = bmfMetric{Value: round3(100 * c.Current)}
@@ -145,7 +145,11 @@ func BMF(w io.Writer, r *Report) error {
 				lo, hi = round3(lo), round3(hi)
 				m.LowerValue, m.UpperValue = &lo, &hi
 			}
-			ms[string(c.Metric)+"-"+string(c.Stat)] = m
+			k := string(c.Metric) + "-" + string(c.Stat)
+			if c.Stratum != 0 {
+				k += fmt.Sprintf("-stratum-%d", c.Stratum) // a stratum's statistic, beside the run's
+			}
+			ms[k] = m
 		}
 		if len(ms) > 0 {
 			out[key] = ms

@@ -79,7 +79,7 @@ func (r *Report) shownChecks() []compare.Check {
 	for _, s := range r.Scenarios {
 		hidden := s.hiddenMetrics()
 		for _, c := range s.Checks {
-			if !hidden[c.Metric] {
+			if !hiddenCheck(hidden, c) {
 				out = append(out, c)
 			}
 		}
@@ -195,7 +195,7 @@ func failHeadline(r *Report, esc func(string) string) string {
 		h = "no failing check in " + plural(len(r.Scenarios), "scenario", "scenarios")
 	}
 	if w, ok := r.Worst(); ok {
-		h = describeCheck(w, r.Thresholds, esc, len(r.Scenarios) > 1) + "; " + h
+		h = r.describeCheck(w, esc, len(r.Scenarios) > 1) + "; " + h
 	}
 	return h
 }
@@ -220,7 +220,7 @@ func passHeadline(r *Report, esc func(string) string) string {
 	switch {
 	case len(incon) > 0:
 		c := incon[0]
-		h = fmt.Sprintf("%s inconclusive: %s %s — significant alone, not after the suite's correction", plural(len(incon), "check", "checks"), where(c, esc, many), changeWords(c))
+		h = fmt.Sprintf("%s inconclusive: %s %s — significant alone, not after the suite's correction", plural(len(incon), "check", "checks"), r.where(c, esc, many), changeWords(c))
 		if c.NeedN > 0 {
 			h += fmt.Sprintf("; about %s requests per side would decide it", approx(c.NeedN))
 		}
@@ -243,14 +243,14 @@ func passHeadline(r *Report, esc func(string) string) string {
 				words += fmt.Sprintf(", at most %+.0f ms", worst)
 			}
 		}
-		h = fmt.Sprintf("%s within %s (%s)", where(c, esc, many), within, words)
+		h = fmt.Sprintf("%s within %s (%s)", r.where(c, esc, many), within, words)
 		if n := r.countStatus(vocab.WithinTolerance); n > 1 {
 			h += fmt.Sprintf(", the nearest of %d checks within it", n)
 		}
 	case ok && shown == vocab.NotTested:
-		h = fmt.Sprintf("%s not tested at %s requests per side (%s; about %s would test it)", where(c, esc, many), grouped(min(c.NBase, c.NCurrent)), changeWords(c), approx(c.NeedN))
+		h = fmt.Sprintf("%s not tested at %s requests per side (%s; about %s would test it)", r.where(c, esc, many), grouped(min(c.NBase, c.NCurrent)), changeWords(c), approx(c.NeedN))
 	case ok:
-		h = fmt.Sprintf("no regression shown (%s %s", where(c, esc, many), changeWords(c))
+		h = fmt.Sprintf("no regression shown (%s %s", r.where(c, esc, many), changeWords(c))
 		if shownWorse(c) {
 			h += ": worse, not shown beyond " + tol
 		} else if c.NeedN > 0 {
@@ -267,7 +267,7 @@ func passHeadline(r *Report, esc func(string) string) string {
 	case len(r.Scenarios) > 0:
 		h = "no change could be tested"
 		if c, ok := r.leastNeed(); ok {
-			h += fmt.Sprintf(" at %s per side (%s needs about %s)", plural(min(c.NBase, c.NCurrent), "request", "requests"), where(c, esc, many), approx(c.NeedN))
+			h += fmt.Sprintf(" at %s per side (%s needs about %s)", plural(min(c.NBase, c.NCurrent), "request", "requests"), r.where(c, esc, many), approx(c.NeedN))
 		}
 	default:
 		h = "nothing measured"
@@ -283,11 +283,12 @@ func passHeadline(r *Report, esc func(string) string) string {
 
 // where names a check: its metric and statistic, and its scenario when the
 // report has several.
-func where(c compare.Check, esc func(string) string, scenario bool) string {
+func (r *Report) where(c compare.Check, esc func(string) string, scenario bool) string {
 	s := metricName(c.Metric)
 	if !c.Metric.IsRate() {
 		s += " " + string(c.Stat)
 	}
+	s += r.stratumWords(c)
 	if scenario {
 		return esc(short(c.Scenario, 48)) + " @ " + esc(short(c.Endpoint, 48)) + " " + s
 	}
@@ -390,8 +391,9 @@ func Headline(r *Report) string { return headline(r, func(s string) string { ret
 
 // describeCheck names a failing check and by how much it fails, its
 // scenario first when the report has several.
-func describeCheck(c compare.Check, th compare.Config, esc func(string) string, scenario bool) string {
-	s := where(c, esc, scenario)
+func (r *Report) describeCheck(c compare.Check, esc func(string) string, scenario bool) string {
+	th := r.Thresholds
+	s := r.where(c, esc, scenario)
 	switch {
 	case c.Metric.HigherIsBetter() && c.Status == vocab.OverBudget:
 		return fmt.Sprintf("%s %s%% below its floor of %s%%", s, trimFloat(100*c.Current), trimFloat(100*c.Budget))

@@ -69,7 +69,7 @@ table{border-collapse:collapse;margin:8px 0;max-width:100%;display:block;overflo
 td.name{max-width:320px;overflow-wrap:anywhere}.bad{color:var(--bad)}.warn{color:var(--warn)}.good{color:var(--good)}.ci{color:var(--muted);font-size:11px;display:block}
 .charts{display:flex;flex-wrap:wrap;gap:16px}.chart{background:var(--panel);border:1px solid var(--line);border-radius:6px;padding:8px}
 svg{display:block;overflow:visible}svg text{fill:var(--muted);font-size:11px;font-family:inherit}svg .axis{stroke:var(--line);fill:none}svg .grid{stroke:var(--line);stroke-dasharray:2 3;fill:none}
-svg .base{stroke:var(--base);fill:none;stroke-width:1.5}svg .cur{stroke:var(--cur);fill:none;stroke-width:1.8}svg .dbase{fill:var(--base)}svg .dcur{fill:var(--cur)}svg .fail{stroke:var(--bad);stroke-width:1.5}
+svg .base{stroke:var(--base);fill:none;stroke-width:1.5}svg .cur{stroke:var(--cur);fill:none;stroke-width:1.8}svg .dbase{fill:var(--base)}svg .dcur{fill:var(--cur)}svg .fail{stroke:var(--bad);stroke-width:1.5}svg .median{stroke-width:2.5}
 svg .band{fill:var(--band)}svg .tol{stroke:var(--cur);stroke-dasharray:4 3}svg .zero{stroke:var(--fg);stroke-opacity:.5}svg .sbad{fill:var(--bad);stroke:var(--bad)}svg .swarn{fill:var(--warn);stroke:var(--warn)}svg .sgood{fill:var(--good);stroke:var(--good)}svg .sok{fill:var(--base);stroke:var(--base)}
 svg .wwait{fill:var(--band);stroke:var(--cur)}svg text.wlabel{fill:var(--fg);paint-order:stroke;stroke:var(--panel);stroke-width:3px}svg .wgen{fill:var(--cur)}svg .wtool{fill:var(--warn)}svg .wbase{fill:var(--base)}
 .legend{display:flex;flex-wrap:wrap;column-gap:14px}.legend>span{white-space:nowrap}.sw{display:inline-block;width:18px;height:3px;vertical-align:middle;margin-right:4px}
@@ -191,7 +191,7 @@ func rowStatusHTML(row Row) string {
 		return esc(NotReported)
 	case row.Metric != "":
 		var fs []Badge
-		for _, f := range badgesOf(row.Checks, nil) {
+		for _, f := range badgesOf(row.Checks, nil, nil) {
 			fs = append(fs, f.rowBadge())
 		}
 		return badgesHTML(fs)
@@ -405,7 +405,17 @@ func (p *page) scenario(i int, s Scenario) {
 	if len(s.Changed) > 0 {
 		p.f("<p class=\"warn\">⚙️ Configuration %s: %s.</p>\n", s.changed(), esc(strings.Join(s.Changed, ", ")))
 	}
+	if l := s.WorkloadLine(); l != "" {
+		p.f("<p class=\"sub workload\">%s.</p>\n", esc(l))
+	}
 	p.budgetTable(s)
+	for _, l := range s.TokenLines() {
+		cls := "sub"
+		if strings.HasPrefix(l, "⚠️") {
+			cls = "warn"
+		}
+		p.f("<p class=\"%s\">%s</p>\n", cls, esc(l))
+	}
 	if s.Current != nil && len(s.Current.ErrorKinds) > 0 {
 		p.f("<p class=\"sub\">Failed now: %d of %d (%s).</p>\n", s.Current.N-s.Current.OK, s.Current.N, esc(KindList(s.Current.ErrorKinds)))
 		p.failureShots(s.CurrentDigest)
@@ -430,6 +440,7 @@ func (p *page) scenario(i int, s Scenario) {
 	for _, m := range charts {
 		p.ecdf(m.name, okSorted(values(s.BaseDigest, m.metric)), okSorted(values(s.CurrentDigest, m.metric)))
 	}
+	p.traceScatter(s)
 	p.waterfall(s)
 	p.pageRuns(s)
 	p.timeline(s)

@@ -15,30 +15,36 @@ const VerdictSchema = "latgate/verdict/v1"
 // jsonCheck is one check in latgate/verdict/v1. Latencies are milliseconds;
 // for metric "errors" (stat "rate") values are fractions from 0 to 1.
 type jsonCheck struct {
-	Endpoint   string      `json:"endpoint"`
-	Scenario   string      `json:"scenario"`
-	Metric     string      `json:"metric"`
-	Stat       string      `json:"stat"`
-	Baseline   *float64    `json:"baseline"`
-	Current    *float64    `json:"current"`
-	DeltaPct   *float64    `json:"delta_pct"`
-	CIPct      *[2]float64 `json:"ci_pct"`
-	PValue     *float64    `json:"p_value"`
-	Budget     *float64    `json:"budget"`
-	NBaseline  int         `json:"n_baseline"`
-	NCurrent   int         `json:"n_current"`
-	Status     string      `json:"status"`
-	CurrentCI  *[2]float64 `json:"current_ci,omitempty"`
-	MinDeltaMs *float64    `json:"min_delta_ms,omitempty"`
-	NeedN      int         `json:"need_n,omitempty"`
-	DetectN    int         `json:"detect_n,omitempty"`
-	Reason     string      `json:"reason,omitempty"`
-	Bounded    bool        `json:"bounded"`
-	Regressed  bool        `json:"regressed,omitempty"`
-	CIPoints   *[2]float64 `json:"ci_points,omitempty"`
-	Unsettled  bool        `json:"unsettled,omitempty"`
-	Confirmed  bool        `json:"confirmed,omitempty"`
-	Note       string      `json:"note,omitempty"`
+	Endpoint string `json:"endpoint"`
+	Scenario string `json:"scenario"`
+	Metric   string `json:"metric"`
+	Stat     string `json:"stat"`
+	// Stratum (an addition to v1) is, of a run drawn from a trace, the
+	// stratum of input length the check is confined to (from 1), and
+	// InputTokens its range, inclusive; absent for a check of every
+	// request.
+	Stratum     int         `json:"stratum,omitempty"`
+	InputTokens *[2]int     `json:"input_tokens,omitempty"`
+	Baseline    *float64    `json:"baseline"`
+	Current     *float64    `json:"current"`
+	DeltaPct    *float64    `json:"delta_pct"`
+	CIPct       *[2]float64 `json:"ci_pct"`
+	PValue      *float64    `json:"p_value"`
+	Budget      *float64    `json:"budget"`
+	NBaseline   int         `json:"n_baseline"`
+	NCurrent    int         `json:"n_current"`
+	Status      string      `json:"status"`
+	CurrentCI   *[2]float64 `json:"current_ci,omitempty"`
+	MinDeltaMs  *float64    `json:"min_delta_ms,omitempty"`
+	NeedN       int         `json:"need_n,omitempty"`
+	DetectN     int         `json:"detect_n,omitempty"`
+	Reason      string      `json:"reason,omitempty"`
+	Bounded     bool        `json:"bounded"`
+	Regressed   bool        `json:"regressed,omitempty"`
+	CIPoints    *[2]float64 `json:"ci_points,omitempty"`
+	Unsettled   bool        `json:"unsettled,omitempty"`
+	Confirmed   bool        `json:"confirmed,omitempty"`
+	Note        string      `json:"note,omitempty"`
 }
 
 type jsonVerdict struct {
@@ -64,6 +70,9 @@ type jsonVerdict struct {
 	// Capacity is an addition to v1: the capacity searches, absent
 	// without any.
 	Capacity []jsonCapacity `json:"capacity,omitempty"`
+	// Workloads is an addition to v1: the scenarios drawn from a trace,
+	// absent without any.
+	Workloads []jsonWorkload `json:"workloads,omitempty"`
 }
 
 type jsonProvenance struct {
@@ -153,12 +162,14 @@ func JSON(w io.Writer, r *Report) error {
 		if !c.Metric.IsRate() {
 			jc.MinDeltaMs = num(c.MinDelta, 1)
 		}
+		jc.Stratum, jc.InputTokens = c.Stratum, r.inputRange(c)
 		if c.PValue > 0 && c.PValue < 0.001 {
 			p := c.PValue // keep small p-values visible rather than rounding to 0
 			jc.PValue = &p
 		}
 		v.Checks = append(v.Checks, jc)
 	}
+	v.Workloads = workloadsJSON(r)
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(v)

@@ -378,6 +378,9 @@ func scenarioDetails(s Scenario, open bool) string {
 	if len(s.Changed) > 0 {
 		fmt.Fprintf(&b, "⚙️ Configuration %s: %s. The comparison may reflect that change.\n\n", s.changed(), md(short(strings.Join(s.Changed, ", "), 300)))
 	}
+	if l := s.WorkloadLine(); l != "" {
+		fmt.Fprintf(&b, "%s.\n\n", md(l))
+	}
 	stats := detailStats(s)
 	b.WriteString("| stage |")
 	sep := "|---|"
@@ -400,6 +403,9 @@ func scenarioDetails(s Scenario, open bool) string {
 	}
 	if lo := leftOut(s); lo != "" {
 		notes = append(notes, lo)
+	}
+	for _, l := range s.TokenLines() {
+		notes = append(notes, md(l))
 	}
 	for _, n := range notes {
 		fmt.Fprintf(&b, "- %s\n", n)
@@ -470,7 +476,7 @@ func detailsRow(row Row, stats []vocab.Stat) string {
 		fs = NotReported
 	case row.Metric != "":
 		var flags []Badge
-		for _, f := range badgesOf(row.Checks, nil) {
+		for _, f := range badgesOf(row.Checks, nil, nil) {
 			flags = append(flags, f.rowBadge())
 		}
 		fs = badgesMarkdown(flags)

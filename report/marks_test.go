@@ -74,7 +74,7 @@ func TestBadgeNamesEveryMetric(t *testing.T) {
 	for _, m := range []vocab.Metric{vocab.TTFT, vocab.ITL, vocab.Total, vocab.Perceived} {
 		checks = append(checks, compare.Check{Metric: m, Stat: vocab.P50, Status: vocab.Regression, DeltaPct: 50})
 	}
-	got := badgesOf(checks, nil)[0].String()
+	got := badgesOf(checks, nil, nil)[0].String()
 	if got != "❌ TTFT, inter-token, total and perceived regression" || strings.Contains(got, "+") {
 		t.Errorf("badge %q", got)
 	}

@@ -141,6 +141,9 @@ type Digest struct {
 	// requests with a screenshot. The HTML report draws them.
 	Pages        [2]*results.Request
 	FailureShots []*results.Request
+	// Trace is, of a run drawn from a trace (its Workload), its requests
+	// against the trace (nil otherwise).
+	Trace *TraceDigest
 }
 
 // DigestOf digests a run from its requests.
@@ -165,6 +168,7 @@ type Digester struct {
 	steps                 map[stepKey]*stepColumns
 	sessions              []*results.Request // the successful sessions' times and steps
 	pages, failShots      []*results.Request // pages the report may draw (addPage)
+	trace                 *traceDigester     // requests that replayed a trace entry
 }
 
 // stepColumns are the values of one step (stepKey) of successful
@@ -188,6 +192,12 @@ func (d *Digester) Add(q *results.Request) {
 	d.serverIgnored(q)
 	if q.PageTimeline != nil || len(q.Screenshots) > 0 {
 		d.addPage(q)
+	}
+	if q.Trace != nil {
+		if d.trace == nil {
+			d.trace = &traceDigester{}
+		}
+		d.trace.add(q)
 	}
 	if !q.OK {
 		if d.errs == nil {
@@ -354,6 +364,12 @@ func (d *Digester) Digest(r *results.Run) *Digest {
 	b.TokensUsage = d.usage == b.OK && b.OK > 0
 	out := &Digest{Sample: sample, Breakdown: b, Waterfall: [2]*results.Request{sessionAt(d.sessions, 0.5), sessionAt(d.sessions, 0.95)},
 		Pages: pagePicks(d.pages, b.TTFT), FailureShots: d.failShots}
+	if r.Workload != nil {
+		if d.trace == nil {
+			d.trace = &traceDigester{}
+		}
+		out.Trace = d.trace.digest(len(r.Workload.Strata))
+	}
 	*d = Digester{}
 	return out
 }

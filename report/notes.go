@@ -273,7 +273,7 @@ func untestedNote(r *Report, _ func(string) string) string {
 		if c.Status != vocab.NotTested {
 			continue
 		}
-		name := metricName(c.Metric) + " " + string(c.Stat)
+		name := metricName(c.Metric) + " " + string(c.Stat) + r.stratumWords(c)
 		switch {
 		case c.Reason == vocab.Underpowered && c.Metric.IsRate():
 			if !seen[metricName(c.Metric)] {
@@ -433,12 +433,12 @@ func doubtfulNames(r *Report, esc func(string) string) string {
 		for _, c := range s.Checks {
 			switch {
 			case !c.Doubtful():
-			case !hidden[c.Metric]:
+			case !hiddenCheck(hidden, c):
 				if stats[c.Metric] == nil {
 					metrics = append(metrics, c.Metric)
 				}
 				if !c.Metric.IsRate() {
-					stats[c.Metric] = append(stats[c.Metric], string(c.Stat))
+					stats[c.Metric] = append(stats[c.Metric], string(c.Stat)+r.stratumWords(c))
 				} else {
 					stats[c.Metric] = []string{}
 				}
@@ -486,8 +486,8 @@ func unsettledNote(r *Report, esc func(string) string) string {
 	for _, s := range r.Scenarios {
 		hidden := s.hiddenMetrics() // its twin, shown, is named
 		for _, c := range s.Checks {
-			if c.Unsettled && !hidden[c.Metric] {
-				names = append(names, fmt.Sprintf("%s @ %s %s %s", esc(short(c.Scenario, 48)), esc(short(c.Endpoint, 48)), metricName(c.Metric), c.Stat))
+			if c.Unsettled && !hiddenCheck(hidden, c) {
+				names = append(names, fmt.Sprintf("%s @ %s %s %s%s", esc(short(c.Scenario, 48)), esc(short(c.Endpoint, 48)), metricName(c.Metric), c.Stat, r.stratumWords(c)))
 			}
 		}
 	}

@@ -101,12 +101,12 @@ func TestNoEmptyModel(t *testing.T) {
 func TestCountIsNoTime(t *testing.T) {
 	t.Parallel()
 	c := compare.Check{Scenario: "agent", Endpoint: "e", Metric: vocab.StepCount, Stat: vocab.Mean, Baseline: 3, Current: 3.45, DeltaPct: 15, Status: vocab.Regression}
-	got := describeCheck(c, compare.Config{Tolerance: 0.1}, func(s string) string { return s }, true)
+	got := (&Report{Thresholds: compare.Config{Tolerance: 0.1}}).describeCheck(c, func(s string) string { return s }, true)
 	if got != "agent @ e model calls mean +15% (3.00 → 3.45 per session), a regression" {
 		t.Errorf("got %q", got)
 	}
 	c.Metric, c.Stat, c.Baseline, c.Current = vocab.TTFT, vocab.P50, 300, 345
-	if got := describeCheck(c, compare.Config{Tolerance: 0.1}, func(s string) string { return s }, true); !strings.HasSuffix(got, "(300 → 345 ms), a regression") {
+	if got := (&Report{Thresholds: compare.Config{Tolerance: 0.1}}).describeCheck(c, func(s string) string { return s }, true); !strings.HasSuffix(got, "(300 → 345 ms), a regression") {
 		t.Errorf("a latency: got %q", got)
 	}
 }
@@ -120,11 +120,11 @@ func TestRegressedAndOverBudget(t *testing.T) {
 	t.Parallel()
 	esc := func(s string) string { return s }
 	c := compare.Check{Scenario: "chat", Endpoint: "e", Metric: vocab.TTFT, Stat: vocab.P95, Baseline: 799, Current: 1940, DeltaPct: 143, Budget: 1500, Status: vocab.OverBudget, Regressed: true}
-	if got, want := describeCheck(c, compare.Config{Tolerance: 0.1}, esc, false), "TTFT p95 +143% (799 → 1940 ms), a regression and over its 1500 ms budget"; got != want {
+	if got, want := (&Report{Thresholds: compare.Config{Tolerance: 0.1}}).describeCheck(c, esc, false), "TTFT p95 +143% (799 → 1940 ms), a regression and over its 1500 ms budget"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	c.Budget = 500 // 288% over the budget, 133 points beyond the tolerance
-	if got, want := describeCheck(c, compare.Config{Tolerance: 0.1}, esc, false), "TTFT p95 1940 ms over its 500 ms budget (the baseline's 799 ms was over it too)"; got != want {
+	if got, want := (&Report{Thresholds: compare.Config{Tolerance: 0.1}}).describeCheck(c, esc, false), "TTFT p95 1940 ms over its 500 ms budget (the baseline's 799 ms was over it too)"; got != want {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }

@@ -199,6 +199,10 @@ type Row struct {
 	// Checks are its checks (p50, p95, p99, mean, or errors/rate).
 	Metric vocab.Metric
 	Checks []compare.Check
+	// Stratum is, of a run drawn from a trace, the stratum of input length
+	// the row's checks are confined to (its Stage names the range); 0 for
+	// a row of every request.
+	Stratum int
 	// Unreported: the row names server stages the server does not report
 	// (its values are not observed, not 0).
 	Unreported bool
@@ -351,6 +355,8 @@ func stageOf(b *Breakdown, f func(*Breakdown) Stage) (float64, float64) {
 
 // rows builds a scenario's budget table: one function per kind of row.
 func rows(s Scenario, th compare.Config) []Row {
+	strata := stratumChecks(s.Checks)
+	s.Checks = slices.DeleteFunc(slices.Clone(s.Checks), func(c compare.Check) bool { return c.Stratum != 0 })
 	out := append(transportRows(s), serverRows(s, th)...)
 	for _, m := range rowMetrics {
 		if row, ok := latencyRow(s, m.metric, m.stage, m.unit, th); ok {
@@ -371,6 +377,58 @@ func rows(s Scenario, th compare.Config) []Row {
 	markSame(out, "Total", "Session")
 	if row, ok := cacheRow(s, th); ok {
 		out = append(out, row)
+	}
+	if row, ok := serverCacheRow(s); ok {
+		out = append(out, row)
+	}
+	return withStratumRows(out, s, strata, th)
+}
+
+// stratumChecks are a scenario's checks confined to a stratum of input
+// length (a workload's), grouped by metric and stratum, in order.
+func stratumChecks(checks []compare.Check) [][]compare.Check {
+	var out [][]compare.Check
+	for _, c := range checks {
+		if c.Stratum == 0 {
+			continue
+		}
+		i := slices.IndexFunc(out, func(g []compare.Check) bool { return g[0].Metric == c.Metric && g[0].Stratum == c.Stratum })
+		if i < 0 {
+			out = append(out, nil)
+			i = len(out) - 1
+		}
+		out[i] = append(out[i], c)
+	}
+	slices.SortStableFunc(out, func(a, b []compare.Check) int { return cmp.Compare(a[0].Stratum, b[0].Stratum) })
+	return out
+}
+
+// withStratumRows puts a row for each metric and stratum (TTFT · input
+// 313–1,024) after its metric's row of every request, in the order of the
+// strata; a metric without such a row has them at the end.
+func withStratumRows(out []Row, s Scenario, strata [][]compare.Check, th compare.Config) []Row {
+	for _, g := range strata {
+		m := g[0].Metric
+		stage, unit := metricName(m), "ms"
+		for _, rm := range rowMetrics {
+			if rm.metric == m {
+				stage, unit = rm.stage, rm.unit
+			}
+		}
+		one := s
+		one.Checks = g
+		row, ok := latencyRow(one, m, stage+" · input "+s.stratumRange(g[0].Stratum), unit, th)
+		if !ok {
+			continue // TTFC the same as TTFT: its stratum's row would repeat TTFT's
+		}
+		row.Stratum = g[0].Stratum
+		at := len(out)
+		for i := range out {
+			if out[i].Metric == m && (out[i].Stratum == 0 || out[i].Stratum < row.Stratum) {
+				at = i + 1
+			}
+		}
+		out = slices.Insert(out, at, row)
 	}
 	return out
 }
@@ -450,7 +508,7 @@ func serverRows(s Scenario, th compare.Config) []Row {
 func (s Scenario) StageShift() string {
 	st, failed := vocab.Stat(""), false
 	for _, c := range s.Checks {
-		if c.Metric == vocab.TTFT && (c.Status == vocab.Regression || c.Status == vocab.OverBudget) && (!failed || c.Status == vocab.Regression) {
+		if c.Metric == vocab.TTFT && c.Stratum == 0 && (c.Status == vocab.Regression || c.Status == vocab.OverBudget) && (!failed || c.Status == vocab.Regression) {
 			st, failed = c.Stat, true
 		}
 	}
@@ -605,14 +663,14 @@ func cacheRow(s Scenario, th compare.Config) (Row, bool) {
 	if !(s.Current != nil && !math.IsNaN(s.Current.CacheShare) || s.Base != nil && !math.IsNaN(s.Base.CacheShare)) {
 		return Row{}, false
 	}
-	cr := emptyRow("Cache", "%", "")
+	cr := emptyRow("Cache (usage)", "%", "")
 	if s.Base != nil {
 		cr.BaseP50 = s.Base.CacheShare
 	}
 	if s.Current != nil {
 		cr.CurP50 = s.Current.CacheShare
 	}
-	cr.Notes = append(cr.Notes, "share of prompt tokens served from the server's cache")
+	cr.Notes = append(cr.Notes, "share of prompt tokens served from the server's cache, from usage (cached_tokens of prompt_tokens, the successful requests')")
 	for _, c := range s.Checks {
 		if c.Metric == vocab.CacheHitRate {
 			cr.Metric, cr.Status, cr.Checks = c.Metric, rowStatus(c), []compare.Check{c}
@@ -852,6 +910,9 @@ func extraCols(r *Report, cols []summaryCol) []summaryCol {
 	for _, st := range stages[:min(len(stages), maxExtraCols)] {
 		c := best[st]
 		head := st + " " + string(c.Stat)
+		if before, after, ok := strings.Cut(st, " · "); ok {
+			head = before + " " + string(c.Stat) + " · " + after // a stratum's row: TTFT p50 · input ≤ 312
+		}
 		if c.Metric.IsRate() {
 			head = st
 		}

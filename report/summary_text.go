@@ -55,14 +55,14 @@ func decidingNumbers(r *Report, s Scenario) string {
 	hidden := s.hiddenMetrics()
 	var flagged []compare.Check
 	for _, c := range s.Checks {
-		if !hidden[c.Metric] && flagsSummary(c) {
+		if !hiddenCheck(hidden, c) && flagsSummary(c) {
 			flagged = append(flagged, c)
 		}
 	}
 	if len(flagged) == 0 {
 		one := &Report{Scenarios: []Scenario{s}, Thresholds: r.Thresholds}
 		if c, _, ok := one.nearest(); ok {
-			return where(c, inline, false) + " " + changeWords(c)
+			return r.where(c, inline, false) + " " + changeWords(c)
 		}
 		return ""
 	}
@@ -71,7 +71,7 @@ func decidingNumbers(r *Report, s Scenario) string {
 	})
 	var parts []string
 	for _, c := range flagged[:min(3, len(flagged))] {
-		parts = append(parts, describeCheck(c, r.Thresholds, inline, false))
+		parts = append(parts, r.describeCheck(c, inline, false))
 	}
 	if len(flagged) > 3 {
 		parts = append(parts, fmt.Sprintf("%d more", len(flagged)-3))

@@ -143,6 +143,9 @@ func textScenario(w io.Writer, s Scenario, color bool) {
 	if len(s.Changed) > 0 {
 		fmt.Fprintf(w, "  configuration %s: %s\n", s.changed(), clean(strings.Join(s.Changed, ", ")))
 	}
+	if l := s.WorkloadLine(); l != "" {
+		fmt.Fprintf(w, "  %s\n", clean(l))
+	}
 	t := newTable("  stage", "budget", "base p50", "base p95", "cur p50", "cur p95", "change [95% CI]", "status")
 	t.alignLeft = map[int]bool{0: true, 1: true, 6: true, 7: true}
 	var notes []string
@@ -166,6 +169,7 @@ func textScenario(w io.Writer, s Scenario, color bool) {
 	if lo := leftOut(s); lo != "" {
 		notes = append(notes, lo)
 	}
+	notes = append(notes, s.TokenLines()...)
 	t.write(w)
 	textSteps(w, s)
 	for _, n := range notes {

@@ -61,12 +61,15 @@ func (t *ServerTiming) check() error {
 // run) was measured against the same page at the same time, and the
 // histograms hold both runs' requests.
 type ServerMetrics struct {
-	Stages   []MetricStage `json:"stages,omitempty"`
-	Gauges   []MetricGauge `json:"gauges,omitempty"`
-	Scrapes  int           `json:"scrapes"`
-	Failed   int           `json:"failed"`
-	Shared   bool          `json:"shared,omitempty"`
-	Warnings []string      `json:"warnings,omitempty"`
+	Stages []MetricStage `json:"stages,omitempty"`
+	Gauges []MetricGauge `json:"gauges,omitempty"`
+	// PrefixCache is the server's prefix-cache counters over the run
+	// (vLLM's); nil when its page has none.
+	PrefixCache *MetricCache `json:"prefix_cache,omitempty"`
+	Scrapes     int          `json:"scrapes"`
+	Failed      int          `json:"failed"`
+	Shared      bool         `json:"shared,omitempty"`
+	Warnings    []string     `json:"warnings,omitempty"`
 }
 
 // MetricStage is one histogram's delta over a run: Stage is queue,
@@ -91,9 +94,35 @@ type MetricQuantile struct {
 	AboveTop bool     `json:"above_top,omitempty"`
 }
 
+// MetricCache is a prefix cache's counters over a run: the prompt tokens
+// looked up in it (Queries) and those found (Hits), the page after the
+// run minus the page before, and the page's families of them.
+type MetricCache struct {
+	QueriesFamily string  `json:"queries_family"`
+	HitsFamily    string  `json:"hits_family"`
+	Queries       float64 `json:"queries"`
+	Hits          float64 `json:"hits"`
+}
+
+// Check refuses counters no scrape gives: negative, more hits than
+// queries, beyond a count, families that are no line of printable text.
+func (c *MetricCache) Check() error {
+	if c == nil {
+		return nil
+	}
+	if !(c.Queries >= 0 && c.Queries <= maxCount && c.Hits >= 0 && c.Hits <= c.Queries) {
+		return fmt.Errorf("server_metrics.prefix_cache: %g hits of %g queries", c.Hits, c.Queries)
+	}
+	if !plainText(c.QueriesFamily, MaxReason) || !plainText(c.HitsFamily, MaxReason) {
+		return fmt.Errorf("server_metrics.prefix_cache: a family over %d bytes or not printable text", MaxReason)
+	}
+	return nil
+}
+
 // MetricGauge is one gauge over the samples taken during a run: Gauge is
-// waiting (requests waiting for the engine) or kv_cache (its KV-cache
-// usage, a fraction).
+// waiting (requests waiting for the engine), kv_cache (its KV-cache
+// usage, a fraction) or cache_hit (a prefix cache's hit rate as the
+// server last computed it, SGLang's of its last prefill batch).
 type MetricGauge struct {
 	Gauge   string  `json:"gauge"`
 	Family  string  `json:"family"`
@@ -111,6 +140,9 @@ func (m *ServerMetrics) Check() error {
 		return fmt.Errorf("server_metrics: %d of %d scrapes failed", m.Failed, m.Scrapes)
 	}
 	if err := m.checkNames(); err != nil {
+		return err
+	}
+	if err := m.PrefixCache.Check(); err != nil {
 		return err
 	}
 	for i, s := range m.Stages {
@@ -154,7 +186,7 @@ const (
 
 var (
 	metricStages = []string{"queue", "prefill", "decode", "ttft"}
-	metricGauges = []string{"waiting", "kv_cache"}
+	metricGauges = []string{"waiting", "kv_cache", "cache_hit"}
 )
 
 // checkNames refuses stages and gauges no scrape writes: unknown names,

@@ -17,7 +17,8 @@ import (
 // parser reads a family's lines wherever they are.
 type family struct {
 	name    string
-	isGauge bool // read as a gauge; else as a histogram
+	isGauge bool // read as a gauge or a counter (a value a series); else as a histogram
+	counter bool // read as a counter
 	typ     dto.MetricType
 	why     string // not "": the family is left out, and why
 	tooMany bool   // left out for its series, said with their number in the end
@@ -31,9 +32,15 @@ type family struct {
 }
 
 // newFamily begins to fold a family of the given type.
-func newFamily(name string, typ dto.MetricType, isGauge bool) *family {
-	f := &family{name: name, isGauge: isGauge, typ: typ, g: gaugeValue{max: math.Inf(-1)}}
+func newFamily(name string, typ dto.MetricType, kind famKind) *family {
+	isGauge := kind != histKind
+	f := &family{name: name, isGauge: isGauge, counter: kind == counterKind, typ: typ, g: gaugeValue{max: math.Inf(-1)}}
 	switch {
+	case f.counter && typ != dto.MetricType_COUNTER && typ != dto.MetricType_UNTYPED:
+		// An OpenMetrics counter's samples (name_total) reach expfmt's
+		// text parser as an untyped family of their own.
+		f.why = fmt.Sprintf("%s is a %s, not a counter", name, typ)
+	case f.counter:
 	case isGauge && typ != dto.MetricType_GAUGE && typ != dto.MetricType_UNTYPED:
 		f.why = fmt.Sprintf("%s is a %s, not a gauge", name, typ)
 	case !isGauge && typ != dto.MetricType_HISTOGRAM:
@@ -58,8 +65,8 @@ func (f *family) again(typ dto.MetricType, series int) {
 	}
 }
 
-// value adds a gauge's series: its gauge's value, or in an untyped
-// family its untyped value.
+// value adds a gauge's or a counter's series: its gauge's or counter's
+// value, or in an untyped family its untyped value.
 func (f *family) value(gauge, untyped float64) {
 	if f.why != "" {
 		return
@@ -67,6 +74,10 @@ func (f *family) value(gauge, untyped float64) {
 	v := gauge
 	if f.typ == dto.MetricType_UNTYPED {
 		v = untyped
+	}
+	if f.counter && v < 0 {
+		f.why = fmt.Sprintf("%s has the value %v, below 0", f.name, v)
+		return
 	}
 	if math.IsNaN(v) || math.IsInf(v, 0) {
 		f.why = fmt.Sprintf("%s has the value %v", f.name, v)
@@ -120,7 +131,11 @@ func (f *family) histogram(s rawHist) {
 
 // metric adds a series decoded by expfmt.
 func (f *family) metric(m *dto.Metric) {
-	if f.isGauge {
+	switch {
+	case f.counter && f.typ == dto.MetricType_COUNTER:
+		f.value(m.GetCounter().GetValue(), 0)
+		return
+	case f.isGauge:
 		f.value(m.GetGauge().GetValue(), m.GetUntyped().GetValue())
 		return
 	}

@@ -95,25 +95,25 @@ func Read(r io.Reader, contentType string, names Names) (Page, []string, error) 
 // the times the page gave it) are bounded by the families read, not by
 // the page.
 type reading struct {
-	want  map[string]bool
+	want  map[string]famKind
 	fams  map[string]*family
 	order []*family // as the page first gives them
 }
 
-func newReading(want map[string]bool) *reading {
+func newReading(want map[string]famKind) *reading {
 	return &reading{want: want, fams: map[string]*family{}}
 }
 
 // family is the wanted family name, given once more as a typ of series
 // series, to fold its series into; nil when the family is not read.
 func (r *reading) family(name []byte, typ dto.MetricType, series int) *family {
-	isGauge, ok := r.want[string(name)]
+	kind, ok := r.want[string(name)]
 	if !ok {
 		return nil
 	}
 	f := r.fams[string(name)]
 	if f == nil {
-		f = newFamily(string(name), typ, isGauge)
+		f = newFamily(string(name), typ, kind)
 		r.fams[f.name] = f
 		r.order = append(r.order, f)
 	}
@@ -132,11 +132,27 @@ func (r *reading) done(p *Page) []string {
 	return warnings
 }
 
-// wanted is every family names reads, and whether it is a gauge.
-func wanted(names Names) map[string]bool {
-	want := map[string]bool{}
+// famKind is what a family is read as.
+type famKind int
+
+const (
+	histKind    famKind = iota // a histogram, its buckets summed over its series
+	gaugeKind                  // a gauge: its series' sum and largest value
+	counterKind                // a counter: its series' sum
+)
+
+// wanted is every family names reads, and what it is read as.
+func wanted(names Names) map[string]famKind {
+	want := map[string]famKind{}
 	for _, name := range names.all() {
-		want[name] = slices.Contains(names.Waiting, name) || slices.Contains(names.KVCache, name)
+		switch {
+		case slices.Contains(names.Waiting, name) || slices.Contains(names.KVCache, name) || slices.Contains(names.CacheHitRate, name):
+			want[name] = gaugeKind
+		case slices.Contains(names.CacheQueries, name) || slices.Contains(names.CacheHits, name):
+			want[name] = counterKind
+		default:
+			want[name] = histKind
+		}
 	}
 	return want
 }

@@ -47,7 +47,8 @@ func readProto(b []byte, r *reading) error {
 const (
 	familyName, familyType, familyMetric   = 1, 3, 4
 	metricGauge, metricUntyped, metricHist = 2, 5, 7
-	valueField                             = 1 // Gauge.value, Untyped.value
+	metricCounter                          = 3
+	valueField                             = 1 // Gauge.value, Counter.value, Untyped.value
 	sampleCount, sampleSum, histBucket     = 1, 2, 3
 	sampleCountFloat                       = 4
 	bucketCount, bucketUpper               = 1, 2
@@ -122,11 +123,11 @@ func foldSeries(msg []byte, f *family) error {
 
 // series folds one Metric message into f.
 func (f *family) series(m []byte) error {
-	var gauge, untyped float64
+	var gauge, counter, untyped float64
 	s := rawHist{buckets: f.buckets[:0]}
 	var count countField
 	err := fields(m, func(num protowire.Number, wt protowire.Type, v []byte) (int, error) {
-		if wt != protowire.BytesType || num != metricGauge && num != metricUntyped && num != metricHist {
+		if wt != protowire.BytesType || num != metricGauge && num != metricCounter && num != metricUntyped && num != metricHist {
 			return skip, nil
 		}
 		sub, n := protowire.ConsumeBytes(v)
@@ -136,6 +137,8 @@ func (f *family) series(m []byte) error {
 		switch num {
 		case metricGauge:
 			return n, readValue(sub, &gauge)
+		case metricCounter:
+			return n, readValue(sub, &counter)
 		case metricUntyped:
 			return n, readValue(sub, &untyped)
 		}
@@ -145,9 +148,12 @@ func (f *family) series(m []byte) error {
 	if err != nil {
 		return err
 	}
-	if f.isGauge {
+	switch {
+	case f.counter && f.typ == dto.MetricType_COUNTER:
+		f.value(counter, untyped)
+	case f.isGauge:
 		f.value(gauge, untyped)
-	} else {
+	default:
 		s.count = count.value()
 		f.histogram(s)
 	}

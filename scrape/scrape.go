@@ -197,6 +197,7 @@ func (r *Run) Stop(ctx context.Context) Summary {
 	sum := Summary{URL: r.s.URL}
 	if r.ok && ok {
 		sum.Stages = r.stages(after)
+		sum.Cache = r.cache(after)
 	}
 	sum.Gauges = r.gauges()
 	r.mu.Lock()

@@ -15,6 +15,9 @@ type Summary struct {
 	Stages []Stage
 	// Gauges are the gauges sampled during the run.
 	Gauges []Gauge
+	// Cache is the prefix cache's counters over the run (nil when the
+	// page has none, or they went back: a restart).
+	Cache *Cache
 	// Scrapes counts the scrapes made and Failed those that failed.
 	Scrapes, Failed int
 	// Warnings say what went wrong (at most MaxWarnings).
@@ -67,6 +70,32 @@ func (r *Run) stages(after Page) []Stage {
 	return out
 }
 
+// Cache is a prefix cache's counters over a run: the prompt tokens looked
+// up in it (Queries) and those it held (Hits), the page after the run
+// minus the page before, and their families.
+type Cache struct {
+	QueriesFamily, HitsFamily string
+	Queries, Hits             float64
+}
+
+// cache is the prefix cache's counters' deltas between the page before
+// and after; nil when the page lacks one, or one went back (a restart,
+// said in a warning).
+func (r *Run) cache(after Page) *Cache {
+	qf, qa, ok1 := after.gauge(r.s.Names.CacheQueries)
+	hf, ha, ok2 := after.gauge(r.s.Names.CacheHits)
+	if !ok1 || !ok2 {
+		return nil
+	}
+	qb, hb := r.before.gauges[qf], r.before.gauges[hf] // zero: the counter began during the run
+	c := &Cache{QueriesFamily: qf, HitsFamily: hf, Queries: qa.sum - qb.sum, Hits: ha.sum - hb.sum}
+	if c.Queries < 0 || c.Hits < 0 || c.Hits > c.Queries {
+		r.warn(fmt.Sprintf("%s and %s went back or disagree during the run (the server restarted?): no prefix-cache hit rate", qf, hf))
+		return nil
+	}
+	return c
+}
+
 // gauges are the median and maximum of each gauge over the samples.
 func (r *Run) gauges() []Gauge {
 	r.mu.Lock()
@@ -77,7 +106,7 @@ func (r *Run) gauges() []Gauge {
 		name     string
 		families []string
 		max      bool // the fullest series, not their sum
-	}{{GaugeWaiting, r.s.Names.Waiting, false}, {GaugeKVCache, r.s.Names.KVCache, true}} {
+	}{{GaugeWaiting, r.s.Names.Waiting, false}, {GaugeKVCache, r.s.Names.KVCache, true}, {GaugeCacheHit, r.s.Names.CacheHitRate, true}} {
 		var vals []float64
 		fam := ""
 		for _, p := range samples {

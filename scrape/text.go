@@ -59,7 +59,7 @@ type textFamily struct {
 // over MaxLabels labels, or beyond MaxTextSamples samples and labels with
 // the families before it, is left out with a warning; so many lines not
 // understood, or one with so many labels, refuse the page.
-func keepWanted(b []byte, want map[string]bool) ([]byte, []int32, []string, error) {
+func keepWanted(b []byte, want map[string]famKind) ([]byte, []int32, []string, error) {
 	t := textFilter{index: map[string]int{}}
 	for name := range want {
 		t.index[name] = len(t.fams)
