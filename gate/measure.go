@@ -430,15 +430,24 @@ func (s *sink) costOf(g int, rec probe.Record) (float64, bool) {
 	return s.headPrice[g](rec)
 }
 
+// traceOf is the workload side of group g's variant; nil for a scenario
+// of written prompts, and for a capacity search's level (a group planned
+// after the sink was made).
+func (s *sink) traceOf(g int, v vocab.Side) *traceSide {
+	if g >= len(s.plan) {
+		return nil
+	}
+	if v == vocab.Base && s.plan[g].base != nil {
+		return s.plan[g].base.trace
+	}
+	return s.plan[g].trace
+}
+
 // add is the runner's Sink.
 func (s *sink) add(g int, rec probe.Record) {
 	q := requestOf(rec)
 	q.CostUSD = s.spent.add(g, rec)
-	side := s.plan[g].trace
-	if rec.Variant == vocab.Base && s.plan[g].base != nil {
-		side = s.plan[g].base.trace
-	}
-	if side != nil && rec.Item > 0 {
+	if side := s.traceOf(g, rec.Variant); side != nil && rec.Item > 0 {
 		q.Trace = side.ref(rec.Item - 1)
 	}
 	if rec.Variant == vocab.Base {
