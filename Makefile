@@ -61,6 +61,11 @@ fuzz:
 	$(GO) test -run '^$$' -fuzz '^FuzzParse$$' -fuzztime $(FUZZTIME) ./suite
 	$(GO) test -run '^$$' -fuzz '^FuzzDecoders$$' -fuzztime $(FUZZTIME) ./interop
 	$(GO) test -run '^$$' -fuzz '^FuzzStream$$' -fuzztime $(FUZZTIME) ./fileio
+	$(GO) test -run '^$$' -fuzz '^FuzzReadMooncake$$' -fuzztime $(FUZZTIME) ./workload
+	$(GO) test -run '^$$' -fuzz '^FuzzReadAzure$$' -fuzztime $(FUZZTIME) ./workload
+	$(GO) test -run '^$$' -fuzz '^FuzzReadBurstGPT$$' -fuzztime $(FUZZTIME) ./workload
+	$(GO) test -run '^$$' -fuzz '^FuzzReadOTLP$$' -fuzztime $(FUZZTIME) ./workload
+	$(GO) test -run '^$$' -fuzz '^FuzzReadLatgate$$' -fuzztime $(FUZZTIME) ./workload
 	$(GO) test -count=1 -run '^TestSoak$$' ./probe -soak -soak-duration 2s -soak-streams 16 -soak-timeout 3s
 
 # Hostile servers streaming without end, 16 requests at once per kind for

@@ -23,8 +23,9 @@ type Entry struct {
 	// header is line 1), or for a JSON document the position of its span
 	// or request from 1.
 	Line int
-	// At is the arrival from the trace's first timestamp (the trace's own
-	// times, not compressed).
+	// At is the arrival, in the trace's own time (not compressed): from
+	// the trace's origin as Read gives it (its start, or the Unix epoch
+	// for wall-clock formats), from the trace's earliest entry in a Draw.
 	At time.Duration
 	// Input and Output are the trace's token counts (Output 0: not given).
 	Input, Output int

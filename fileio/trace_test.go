@@ -1,0 +1,57 @@
+package fileio
+
+import (
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// TestOpenTrace: a regular file is read whole; a folder, a pipe and a file
+// over the bound are refused, the error naming the file, without Go's
+// "open" prefix; a file that grows past the bound while read is an error.
+func TestOpenTrace(t *testing.T) {
+	dir := t.TempDir()
+	ok := filepath.Join(dir, "t.jsonl")
+	os.WriteFile(ok, []byte("0123456789"), 0o644)
+	rc, err := OpenTrace(ok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := io.ReadAll(rc)
+	rc.Close()
+	if err != nil || string(b) != "0123456789" {
+		t.Fatalf("read %q, %v", b, err)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	old := traceLimit
+	defer func() { traceLimit = old }()
+	traceLimit = 5
+	for _, c := range []struct{ path, want string }{
+		{dir, dir + ": is a folder, not a trace"},
+		{fifo, fifo + ": is a device or a pipe, not a file: give a trace file"},
+		{filepath.Join(dir, "none"), filepath.Join(dir, "none") + ": no such file or directory"},
+		{ok, ok + ": larger than 5 bytes: too large a trace to read"},
+	} {
+		if _, err := OpenTrace(c.path); err == nil || err.Error() != c.want {
+			t.Errorf("%s: %v, want %s", c.path, err, c.want)
+		}
+	}
+	traceLimit = 10
+	rc, err = OpenTrace(ok)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rc.Close()
+	f, _ := os.OpenFile(ok, os.O_APPEND|os.O_WRONLY, 0)
+	f.WriteString("more")
+	f.Close()
+	if _, err := io.ReadAll(rc); err == nil || !strings.HasSuffix(err.Error(), ": larger than 10 bytes (it grew while read): too large a trace to read") {
+		t.Errorf("a file that grew: %v", err)
+	}
+}
