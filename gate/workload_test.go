@@ -1,9 +1,12 @@
 package gate
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"maps"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -16,9 +19,11 @@ import (
 	"time"
 
 	"github.com/latgate/latgate/internal/clocktest"
+	"github.com/latgate/latgate/report"
 	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/sim"
 	"github.com/latgate/latgate/suite"
+	"github.com/latgate/latgate/workload"
 )
 
 // writeMooncake writes a Mooncake trace of n entries into dir: one every
@@ -201,4 +206,50 @@ func TestReplayAB(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestReplayOwnSpans: a run exported as OTLP spans (--format
+// otlp-traces) is a trace latgate replays: the otlp reader finds each
+// request's span, its input tokens the prompt_tokens the server counted.
+func TestReplayOwnSpans(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	var f *results.File
+	synctest.Test(t, func(t *testing.T) {
+		writeMooncake(t, dir, 12)
+		srv := clocktest.NewServer(t, sim.New(sim.Profile{TTFT: sim.Fixed(20 * time.Millisecond), ITL: sim.Fixed(5 * time.Millisecond), Tokens: 50}, 1))
+		var err error
+		if f, err = Measure(context.Background(), workloadSuite(t, srv, dir, "{trace: trace.jsonl, sample: 12}"), MeasureOptions{Client: srv.Client()}); err != nil {
+			t.Fatal(err)
+		}
+	})
+	b, err := json.Marshal(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := filepath.Join(dir, "run.json")
+	if err := os.WriteFile(run, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	format, err := report.ReportFormats.Lookup("otlp-traces")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, _, err := ComparePaths([]string{run}, format, testThresholds(t), 0, io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var spans bytes.Buffer
+	if err := format.Write(&spans, rep, report.RenderOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	want := map[int]int{}
+	for _, q := range f.Runs[0].Requests {
+		want[q.PromptTokens]++
+	}
+	got := map[int]int{}
+	name, err := workload.Read(&spans, "spans.json", "", func(e workload.Entry) error { got[e.Input]++; return nil })
+	if err != nil || name != "otlp" || !maps.Equal(got, want) {
+		t.Errorf("read %q (%v): input lengths %v, want the requests' prompt_tokens %v", name, err, got, want)
+	}
 }

@@ -130,4 +130,4 @@ func (p *parser) workloadSample(kl func(string) int, rw *rawWorkload, rs rawScen
 }
 
 // maxSample bounds a workload's draw per side.
-const maxSample = 1_000_000
+const maxSample = 100_000

@@ -47,7 +47,7 @@ func TestWorkloadErrors(t *testing.T) {
 		{"replay at a concurrency", sc("    concurrency: 4\n", "{trace: t.jsonl, timing: replay}"), `a replay sends at the trace's times, not at a concurrency`},
 		{"sample and requests differ", sc("    requests: 30\n", "{trace: t.jsonl, sample: 40}"), `workload.sample (40) and requests (30) differ`},
 		{"adaptive", sc("    requests: {min: 40, max: 80}\n", "{trace: t.jsonl}"), `a workload draws a fixed sample`},
-		{"zero sample", sc("", "{trace: t.jsonl, sample: 0}"), `workload.sample: want the entries to draw per side, from 1 to 1000000, got 0`},
+		{"zero sample", sc("", "{trace: t.jsonl, sample: 0}"), `workload.sample: want the entries to draw per side, from 1 to 100000, got 0`},
 		{"block", sc("", "{trace: t.jsonl, block_tokens: 0}"), `workload.block_tokens: want the trace's hash_ids block size in tokens`},
 		{"unknown key", sc("", "{trace: t.jsonl, smaple: 4}"), `unknown key "smaple"`},
 	} {

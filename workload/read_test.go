@@ -184,8 +184,8 @@ func TestReadBadLines(t *testing.T) {
 
 // TestReadRecordBound: past MaxRecords, reading stops at the line.
 func TestReadRecordBound(t *testing.T) {
-	if testing.Short() {
-		t.Skip("10 M records")
+	if testing.Short() || raceOn {
+		t.Skip("10 M records (not under the race detector: minutes)")
 	}
 	r := io.MultiReader(strings.NewReader("Timestamp,Request tokens,Response tokens\n"), &repeatReader{line: []byte("1,2,0\n")})
 	_, err := read(r, "t", "", func(Entry) error { return nil }, func(int) {})

@@ -73,7 +73,7 @@ func peakHeap() (stop func() uint64) {
 // (time depends on the load; BenchmarkSample measures it).
 func TestSampleScale(t *testing.T) {
 	n := 1_000_000
-	if testing.Short() {
+	if testing.Short() || raceOn {
 		n = 200_000
 	}
 	path := writeMooncake(t, t.TempDir(), n)
