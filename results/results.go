@@ -135,6 +135,12 @@ type Run struct {
 	// ServerMetrics is what the endpoint's metrics_url said over the
 	// run's measured requests; nil without one.
 	ServerMetrics *ServerMetrics `json:"server_metrics,omitempty"`
+	// Phase is the phase of a scenario with phases (run in order, each a
+	// run: healthy, fault, recovered); its Scenario is then the
+	// scenario's name, "/" and the phase's. Faults are the faults the
+	// phase's proxies injected. Both empty for a scenario without phases.
+	Phase  string  `json:"phase,omitempty"`
+	Faults []Fault `json:"faults,omitempty"`
 	// Workload is the trace the run's requests were drawn from; nil for a
 	// run of written prompts.
 	Workload *Workload `json:"workload,omitempty"`
@@ -204,6 +210,18 @@ type Request struct {
 	// Trace is the trace entry the request replayed (a workload's run);
 	// nil otherwise.
 	Trace *TraceRef `json:"trace,omitempty"`
+	// Upstream is which of the scenario's upstreams served the request
+	// (the fault proxy's stamp, passed back by the gateway, or its log);
+	// "" without upstreams, or when no proxy saw it. FailoverMs is, for a
+	// request a proxy faulted and another upstream then served, from its
+	// arrival at the faulted upstream to its arrival at the one that
+	// served it; null otherwise.
+	Upstream   string   `json:"upstream,omitempty"`
+	FailoverMs *float64 `json:"failover_ms,omitempty"`
+	// Cold: the request was sent after the scenario's idle period
+	// (cold: {idle, samples}): its times are cold_ttft and cold_total,
+	// not ttft and total.
+	Cold bool `json:"cold,omitempty"`
 
 	// A session (a scenario with tools or turns: several dependent model
 	// calls, docs/metrics.md) has its steps and session metrics; a single

@@ -362,6 +362,30 @@ type Pair[T any] struct {
 	Base, Head         T
 }
 
+// FaultKind is a fault a fault proxy injects in front of an upstream.
+type FaultKind string
+
+// Kinds of fault.
+const (
+	// StallFirstToken: the response never starts (no header, no byte)
+	// until the client or the gateway gives up.
+	StallFirstToken FaultKind = "stall_first_token"
+	// SlowFirstToken: the response is held back by a delay, then
+	// forwarded whole.
+	SlowFirstToken FaultKind = "slow_first_token"
+	// StallMidStream: the stream stops after some events and never ends.
+	StallMidStream FaultKind = "stall_mid_stream"
+	// HTTPError: an error status (with retry-after) instead of the stream.
+	HTTPError FaultKind = "http"
+	// Reset: the connection is reset once the request arrived.
+	Reset FaultKind = "reset"
+	// Refuse: the connection is closed before the request is read.
+	Refuse FaultKind = "refuse"
+)
+
+// FaultKinds are the kinds a suite may name, in order.
+var FaultKinds = []FaultKind{StallFirstToken, SlowFirstToken, StallMidStream, HTTPError, Reset, Refuse}
+
 // Failure is the kind of a failed request (its error says the details).
 type Failure string
 
