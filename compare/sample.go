@@ -58,6 +58,13 @@ func (b *Sampler) Add(q *results.Request) {
 		}
 		s.Values[m] = append(s.Values[m], v)
 	}
+	add(vocab.Failover, msOrNaN(q.FailoverMs))
+	if q.Cold {
+		b.addCold(q, add)
+		return
+	}
+	add(vocab.ColdTTFT, math.NaN())
+	add(vocab.ColdTotal, math.NaN())
 	add(vocab.TTFT, msOrNaN(q.TTFTMs))
 	add(vocab.TTFC, msOrNaN(q.TTFCMs))
 	add(vocab.ITL, itl)
@@ -112,6 +119,21 @@ func (b *Sampler) Sample(r *results.Run) *Sample {
 	}
 	*b = Sampler{}
 	return &s
+}
+
+// addCold adds a cold sample (results.Request.Cold): its TTFT and total
+// are cold_ttft and cold_total, and it has no value of any other
+// per-request metric (nor events or tokens), so that the run's warm
+// statistics stay warm. It still counts as a request of the run (the
+// error rate; goodput, against the objectives it observed).
+func (b *Sampler) addCold(q *results.Request, add func(vocab.Metric, float64)) {
+	add(vocab.ColdTTFT, msOrNaN(q.TTFTMs))
+	add(vocab.ColdTotal, msOrNaN(q.TotalMs))
+	for _, m := range vocab.PerRequest {
+		if m != vocab.ColdTTFT && m != vocab.ColdTotal && m != vocab.Failover {
+			add(m, math.NaN())
+		}
+	}
 }
 
 func msOrNaN(v *float64) float64 {

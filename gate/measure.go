@@ -376,6 +376,7 @@ func planMeasure(cfg, baseCfg *suite.Config) (*measurement, error) {
 					common++
 				}
 			}
+			m.planCold(s, &g)
 			m.plan = append(m.plan, pl)
 			m.groups = append(m.groups, g)
 		}
@@ -690,6 +691,7 @@ func requestOf(r probe.Record) results.Request {
 		OutputTokens: r.OutputTokens, PromptTokens: r.PromptTokens, CachedTokens: r.CachedTokens,
 		ReasoningTokens: r.ReasoningTokens, TokensSource: r.TokensSource,
 		SentMs: ms(r.SentAt), Block: r.Block, Buffered: r.OK && r.Buffered(), UnknownEvents: r.UnknownEvents,
+		Cold: r.Cold,
 	}
 	if r.IntendedAt != probe.Missing {
 		q.LagMs = optMs(r.ScheduleLag())

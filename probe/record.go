@@ -78,6 +78,8 @@ type Record struct {
 	// Item is the measured request's item in its group, from 1 (Group.Item:
 	// the same for base's and head's k-th request); 0 for a warmup.
 	Item int
+	// Cold: a cold sample (Group.Cold), sent after an idle period.
+	Cold bool
 
 	// Session is what a session of several model calls measured beyond a
 	// single call (its steps, tool time, answer); nil for a single call.

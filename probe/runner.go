@@ -75,6 +75,10 @@ type Group struct {
 	MinRequests int
 	Batch       int
 	Decide      func(n int) (stop bool)
+
+	// Cold, when its Samples > 0, follows the measured requests with cold
+	// samples (cold.go); they count as measured requests, not as Requests.
+	Cold Cold
 }
 
 // adaptive reports whether the group samples adaptively, and its batch.
@@ -246,8 +250,10 @@ func (r *Runner) Run(ctx context.Context, groups []Group) Result {
 		if r.Measuring != nil {
 			done = r.Measuring(gi)
 		}
-		r.phase(ctx, gi, g, plan(g, g.Requests, measSeed), false, b, gs)
+		measured := plan(g, g.Requests, measSeed)
+		r.phase(ctx, gi, g, measured, false, b, gs)
 		done()
+		r.cold(ctx, gi, g, lastBlock(measured), b, gs)
 		if r.GroupDone != nil {
 			r.GroupDone(gi)
 		}
@@ -344,6 +350,9 @@ type phase struct {
 	gs     *groupState
 	clk    clock.Clock
 	start  time.Time // SentAt and the open-loop arrivals count from here
+	// cold marks a round of cold samples (Group.Cold): measured, never
+	// looked at, its records Cold.
+	cold bool
 	// enough is set when the group's decider stopped it (adaptive sampling).
 	enough atomic.Bool
 	// taken is, in a phase that looks (adaptive sampling), the
@@ -369,12 +378,16 @@ type lane struct {
 // own fixed pool of workers, and returns when every record sent has been
 // aggregated (by the one aggregator).
 func (r *Runner) phase(ctx context.Context, gi int, g Group, lanes [][]slot, warmup bool, b *budget, gs *groupState) {
+	clk := clock.Or(r.Prober.Clock)
+	r.run(&phase{r: r, ctx: ctx, gi: gi, g: g, warmup: warmup, b: b, gs: gs, clk: clk, start: clk.Now(), sent: map[vocab.Side]int{}}, lanes)
+}
+
+// run sends a phase's planned slots and aggregates their records.
+func (r *Runner) run(ph *phase, lanes [][]slot) {
 	if len(lanes) == 0 {
 		return
 	}
-	clk := clock.Or(r.Prober.Clock)
-	ph := &phase{r: r, ctx: ctx, gi: gi, g: g, warmup: warmup, b: b, gs: gs, clk: clk, start: clk.Now(), sent: map[vocab.Side]int{}}
-	if looks, _ := g.adaptive(); looks && !warmup {
+	if looks, _ := ph.g.adaptive(); looks && !ph.warmup && !ph.cold {
 		ph.taken = make(chan struct{})
 	}
 	records := make(chan Record)
@@ -480,15 +493,15 @@ func (ph *phase) work(l *lane, records chan<- Record) {
 		if prepare != nil {
 			prepare(int(ph.gs.seq[s.variant].Add(1)), &req)
 		}
-		if item := g.itemOf(s.variant); item != nil && !ph.warmup {
+		if item := g.itemOf(s.variant); item != nil && !ph.warmup && !ph.cold {
 			item(s.item, &req)
 		}
 		rec := ph.r.Prober.Do(ph.ctx, req)
 		rec.IntendedAt, rec.SentAt = s.intended, rec.Start.Sub(ph.start)
-		if !ph.warmup {
+		if !ph.warmup && !ph.cold {
 			rec.Item = s.item + 1
 		}
-		rec.Variant, rec.Block = s.variant, s.block
+		rec.Variant, rec.Block, rec.Cold = s.variant, s.block, ph.cold
 		ph.b.tokens.Add(int64(rec.OutputTokens))
 		if ph.b.limits.Cost != nil {
 			ph.b.spend(ph.b.limits.Cost(ph.gi, rec))
@@ -506,7 +519,7 @@ func (ph *phase) work(l *lane, records chan<- Record) {
 // phase that looks).
 func (ph *phase) aggregate(records <-chan Record) {
 	isAdaptive, batch := ph.g.adaptive()
-	lk := &looks{on: isAdaptive && !ph.warmup, batch: batch, next: ph.g.MinRequests, count: map[vocab.Side]int{}}
+	lk := &looks{on: isAdaptive && !ph.warmup && !ph.cold, batch: batch, next: ph.g.MinRequests, count: map[vocab.Side]int{}}
 	for rec := range records {
 		ph.hand(rec, lk)
 		if ph.taken != nil {

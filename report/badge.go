@@ -19,6 +19,7 @@ var metricLabel = map[vocab.Metric]string{
 	vocab.Total: "total", vocab.Perceived: "perceived", vocab.Errors: "error rate",
 	vocab.FirstToolCall: "first tool call", vocab.Answer: "answer", vocab.Session: "session", vocab.StepCount: "model calls",
 	vocab.Queue: "queue", vocab.Prefill: "prefill", vocab.Decode: "decode", vocab.Outside: "outside",
+	vocab.ColdTTFT: "cold TTFT", vocab.ColdTotal: "cold total", vocab.Failover: "failover",
 }
 
 // Badge is one status that applies to a scenario or row, with the metrics

@@ -216,6 +216,9 @@ func (d *Digester) Add(q *results.Request) {
 	if q.LagMs != nil && *q.LagMs > LateMs {
 		d.b.Late++
 	}
+	if q.Cold {
+		return // a cold sample: cold_ttft and cold_total only, the breakdown stays warm (compare.Sampler)
+	}
 	net := q.DNSMs + q.ConnectMs + q.TLSMs + q.UpgradeMs
 	d.network = append(d.network, net)
 	switch {

@@ -241,6 +241,9 @@ var rowMetrics = []struct {
 	{vocab.Answer, "Answer", "ms"},
 	{vocab.Session, "Session", "ms"},
 	{vocab.StepCount, "Model calls", "per session"},
+	{vocab.ColdTTFT, "Cold TTFT", "ms"},
+	{vocab.ColdTotal, "Cold total", "ms"},
+	{vocab.Failover, "Failover", "ms"},
 }
 
 // Digests maps the runs of a comparison to their digests.
@@ -775,6 +778,10 @@ func metricName(m vocab.Metric) string {
 	switch m {
 	case vocab.TTFT, vocab.TTFC, vocab.ITL, vocab.TPOT:
 		return strings.ToUpper(string(m))
+	case vocab.ColdTTFT:
+		return "cold TTFT"
+	case vocab.ColdTotal:
+		return "cold total"
 	case vocab.Errors:
 		return "error rate"
 	case vocab.CacheHitRate:

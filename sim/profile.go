@@ -156,6 +156,13 @@ type Profile struct {
 	// Engine, when set, queues requests for its slots and reports its
 	// own time in the forms it lists (server_timing.go).
 	Engine *Engine
+	// ColdStart is a scale-to-zero deployment's start (coldstart.go): the
+	// server's first request, and a request arriving when no request has
+	// been in flight for IdleAfter (0: only the first), waits ColdStart
+	// before its answer starts (its TTFT longer by exactly ColdStart; one
+	// arriving during the start waits the rest). 0: always up.
+	ColdStart time.Duration
+	IdleAfter time.Duration
 }
 
 func orDefault(v, def int) int {

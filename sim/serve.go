@@ -38,6 +38,9 @@ type Options struct {
 	// Engine, when set, makes every profile an engine that reports its own
 	// time (Profile.Engine).
 	Engine *Engine
+	// ColdStart and IdleAfter, when > 0, scale every profile to zero
+	// (Profile.ColdStart, IdleAfter).
+	ColdStart, IdleAfter time.Duration
 }
 
 // Build returns the profile the options describe.
@@ -71,6 +74,12 @@ func (o Options) Build() (Profile, error) {
 	}
 	if o.Slots < 0 {
 		return p, fmt.Errorf("slots %d: must not be negative", o.Slots)
+	}
+	if o.ColdStart < 0 || o.IdleAfter < 0 {
+		return p, fmt.Errorf("cold start %v, idle after %v: must not be negative", o.ColdStart, o.IdleAfter)
+	}
+	if o.ColdStart > 0 {
+		p.ColdStart, p.IdleAfter = o.ColdStart, o.IdleAfter
 	}
 	if o.Slots > 0 {
 		p.Capacity.Slots = o.Slots

@@ -81,6 +81,7 @@ type Server struct {
 	engines  map[string]*engine // each profile's slots (Profile.Capacity), under mu
 	warned   sync.Map           // models Warn was told of
 	stats    engineStats        // the histograms of Profile.Engine's /metrics (server_timing.go)
+	zero     scaler             // scale to zero (Profile.ColdStart)
 }
 
 // New returns a simulator that answers every request with p, except
@@ -310,11 +311,16 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request, a api) {
 		writeAPIError(w, a, http.StatusBadRequest, "invalid_request_error", "the simulator answers this API only with a stream: set stream: true (Gemini: ?alt=sse)", "")
 		return
 	}
+	ready := s.zero.arrive(p, start)
+	defer func() { s.zero.leave(clk.Now()) }()
 	release, ok := s.admit(ctx, clk, w, a, p, &start, &pl)
 	if !ok {
 		return
 	}
 	defer release()
+	if start.Before(ready) {
+		start = ready // scaled to zero: nothing is worked on before the server is up
+	}
 	steps := p.steps(q, n)
 	rs := response{start: start, arrival: arrival, api: a, p: p, q: q, n: n, steps: steps}
 	rs.u.prompt, rs.u.reasoning = q.promptTokens, p.Quirks.ReasoningTokens

@@ -282,7 +282,7 @@ func TestCostGoodputAdaptive(t *testing.T) {
 		{"negative price", base + scen + "pricing:\n  m: {input: -1, output: 2}\n", `l.yaml:6: pricing.m.input: want a price of at least 0 USD per 1M tokens, got -1`},
 		{"price needs output", base + scen + "pricing:\n  m: {input: 1}\n", `pricing.m: give input and output`},
 		{"max_cost zero", base + scen + "limits:\n  max_cost: 0\n", `limits.max_cost: want a positive amount of USD`},
-		{"goodput unknown metric", base + scen + "goodput:\n  ttfb: 800ms\n", `l.yaml:6: goodput: unknown metric "ttfb" (valid: ttft, ttfc, itl, tpot, total, perceived, client, first_tool_call, answer, session, queue, prefill, decode, outside); did you mean "ttft"?`},
+		{"goodput unknown metric", base + scen + "goodput:\n  ttfb: 800ms\n", `l.yaml:6: goodput: unknown metric "ttfb" (valid: ttft, ttfc, itl, tpot, total, perceived, client, first_tool_call, answer, session, queue, prefill, decode, outside, cold_ttft, cold_total, failover); did you mean "ttft"?`},
 		{"goodput bad value", base + scen + "goodput:\n  ttft: soon\n", `goodput.ttft: want milliseconds`},
 		{"goodput budget without slo", base + scen + "budgets:\n  goodput: {rate: 95%}\n", `budgets.goodput: there is no goodput: section`},
 		{"cache budget stat", base + scen + "budgets:\n  cache_hit_rate: {rate: 0.8}\n", `budgets.cache_hit_rate: the only statistic is min`},

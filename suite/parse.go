@@ -151,6 +151,7 @@ func (p *parser) build(raw *rawConfig) *Config {
 		cfg.Scenarios = append(cfg.Scenarios, p.scenario(i, rs, seen, cfg))
 	}
 	p.duration(cfg)
+	p.coldDuration(cfg)
 	p.sessionEndpoints(cfg)
 	p.apiLimits(cfg)
 	cfg.ReadingRate = DefaultReadingRate

@@ -162,6 +162,7 @@ type rawScenario struct {
 	Turns       []string     `yaml:"turns"`
 	Capacity    *rawCapacity `yaml:"capacity"`
 	Workload    *rawWorkload `yaml:"workload"`
+	Cold        *rawCold     `yaml:"cold"`
 }
 
 type rawRegression struct {

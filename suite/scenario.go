@@ -39,6 +39,7 @@ func (p *parser) scenario(i int, rs rawScenario, seen map[string]bool, cfg *Conf
 	p.scenarioRate(ip, rs, &s, cfg)
 	p.scenarioSession(ip, rs, &s)
 	p.scenarioCapacity(ip, rs, &s, cfg)
+	p.scenarioCold(ip, rs, &s, cfg)
 	return s
 }
 

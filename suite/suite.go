@@ -181,6 +181,10 @@ type Scenario struct {
 	// (workload.go): their prompts, output lengths and times.
 	Workload *Workload
 	Line     int
+
+	// Cold, when set, follows the measured requests with cold samples
+	// (cold.go): the first request after each idle period.
+	Cold *Cold
 }
 
 // Budget is an absolute limit on one metric's statistic.

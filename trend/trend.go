@@ -161,7 +161,7 @@ func valueOf(r results.Run, sp Spec) (Value, bool) {
 	var xs []float64
 	for i := range r.Requests {
 		q := &r.Requests[i]
-		if v := sp.Of(q); q.OK && v != nil && !math.IsNaN(*v) {
+		if v := sp.Of(q); q.OK && !q.Cold && v != nil && !math.IsNaN(*v) { // a cold sample is no warm ttft (compare.Sampler)
 			xs = append(xs, *v)
 		}
 	}

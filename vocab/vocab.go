@@ -62,6 +62,21 @@ const (
 	Outside Metric = "outside"
 )
 
+// What users feel when things start cold or fail (docs/metrics.md, "Cold
+// starts and failover"): a scenario's cold samples (cold: {idle, samples},
+// the first request after each idle period) are left out of every other
+// per-request metric of their run, so that its warm statistics stay warm.
+const (
+	// ColdTTFT is a cold sample's time to first token.
+	ColdTTFT Metric = "cold_ttft"
+	// ColdTotal is a cold sample's time to the end of its response.
+	ColdTotal Metric = "cold_total"
+	// Failover is, of a request an upstream faulted and another then
+	// served, its arrival at the faulted upstream to its arrival at the
+	// one that served it.
+	Failover Metric = "failover"
+)
+
 // Rates: fractions of a run's requests (or of its prompt tokens).
 const (
 	// Errors is the share of requests that failed.
@@ -75,7 +90,7 @@ const (
 )
 
 // Latencies are the latency metrics in check order.
-var Latencies = []Metric{TTFT, TTFC, ITL, TPOT, Total, Perceived, Client, FirstToolCall, Answer, Session, Queue, Prefill, Decode, Outside}
+var Latencies = []Metric{TTFT, TTFC, ITL, TPOT, Total, Perceived, Client, FirstToolCall, Answer, Session, Queue, Prefill, Decode, Outside, ColdTTFT, ColdTotal, Failover}
 
 // PerRequest are the metrics with one value per request (per session), in
 // check order: the latencies and the step count.

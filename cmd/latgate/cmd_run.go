@@ -50,6 +50,8 @@ func simFlags(fs *flag.FlagSet) func(*env, []string) error {
 	fs.BoolVar(&o.PrefixCache, "prefix-cache", false, "report the prompt tokens of the longest conversation start seen before as cached")
 	fs.DurationVar(&o.PrefillPerToken, "prefill-per-token", 0, "override: lengthen each TTFT by this `duration` per prompt token no cache holds, e.g. 50us (the trace profile's)")
 	fs.IntVar(&o.BlockCache, "block-cache", 0, "override: a prefix cache of blocks of this many prompt `tokens`, chained as vLLM's, e.g. 16 (the trace profile's)")
+	fs.DurationVar(&o.ColdStart, "cold-start", 0, "scale to zero: the first request, and one arriving after --idle-after with none in flight, waits this `duration` before its answer starts, e.g. 2s")
+	fs.DurationVar(&o.IdleAfter, "idle-after", 0, "scale to zero after this `duration` with no request in flight, e.g. 30s (default: only the first request starts cold)")
 	fs.IntVar(&o.Slots, "slots", 0, "override: serve at most this many requests at once, queueing the rest (the engine profile has 8)")
 	var eng sim.Engine
 	fs.DurationVar(&eng.Front, "engine-front", 0, "an engine that reports its own time: the part of each TTFT in front of it, e.g. 15ms (the rest is its prefill; its queue is the wait for a --slots slot)")
