@@ -175,7 +175,9 @@ func TestHTTPFault(t *testing.T) {
 			t.Fatalf("response %v, error %v, at %v", got.resp, got.err, got.header)
 		}
 		h := got.resp.Header
-		var body struct{ Error struct{ Type, Message string } }
+		var body struct {
+			Error struct{ Type, Message string }
+		}
 		if err := json.Unmarshal([]byte(got.body()), &body); err != nil || body.Error.Type != "latgate_fault" ||
 			h.Get("Retry-After") != "7" || h.Get(HeaderUpstream) != "primary" || h.Get("Content-Type") != "application/json" {
 			t.Errorf("headers %v, body %q (%v)", h, got.body(), err)
