@@ -441,10 +441,10 @@ type sink struct {
 	// headItems and baseItems are each request's item (probe.Record.Item),
 	// in step with head and base: a fault plan's proxies log it.
 	headItems, baseItems [][]int
-	headPrice  []func(probe.Record) (float64, bool)
-	basePrice  []func(probe.Record) (float64, bool)
-	spent      *costs
-	measured   int // successful requests
+	headPrice            []func(probe.Record) (float64, bool)
+	basePrice            []func(probe.Record) (float64, bool)
+	spent                *costs
+	measured             int // successful requests
 }
 
 func newSink(plan []planned, cfg, baseCfg *suite.Config) *sink {
