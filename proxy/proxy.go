@@ -34,14 +34,15 @@ import (
 
 	"github.com/latgate/latgate/internal/clock"
 	"github.com/latgate/latgate/internal/redact"
+	"github.com/latgate/latgate/vocab"
 )
 
 // HeaderUpstream is the response header that names the upstream whose
 // proxy answered; HeaderRequest the request header whose value is a
-// request's id in the log.
+// request's id in the log (vocab's names).
 const (
-	HeaderUpstream = "Latgate-Upstream"
-	HeaderRequest  = "Latgate-Request"
+	HeaderUpstream = vocab.UpstreamHeader
+	HeaderRequest  = vocab.RequestHeader
 )
 
 // DefaultMaxEvents is how many events the log keeps when Config.MaxEvents
