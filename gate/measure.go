@@ -291,7 +291,7 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 	if opt.Now != nil {
 		m.start = opt.Now().UTC()
 	}
-	ps, err := startProxies(ctx, m)
+	ps, err := startProxies(ctx, m, secrets)
 	if err != nil {
 		return nil, err
 	}

@@ -74,7 +74,7 @@ type proxies struct {
 // startProxies starts a proxy for every upstream of the plan, before any
 // request: an address in use is bad input, as is one upstream name or
 // address given two ways by two scenarios.
-func startProxies(ctx context.Context, m *measurement) (*proxies, error) {
+func startProxies(ctx context.Context, m *measurement, secrets []string) (*proxies, error) {
 	ps := &proxies{byName: map[string]*proxy.Proxy{}}
 	seen := map[string]suite.Upstream{}
 	for _, pl := range m.plan {
@@ -90,7 +90,7 @@ func startProxies(ctx context.Context, m *measurement) (*proxies, error) {
 				continue
 			}
 			seen[u.Name] = u
-			p, err := proxy.Start(ctx, proxy.Config{Name: u.Name, Listen: u.Listen, To: u.To})
+			p, err := proxy.Start(ctx, proxy.Config{Name: u.Name, Listen: u.Listen, To: u.To, Secrets: secrets})
 			if err != nil {
 				ps.close()
 				return nil, BadInputf("upstream %q: %v", u.Name, err)
