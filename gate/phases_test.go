@@ -133,3 +133,27 @@ func TestPhasesThroughAGateway(t *testing.T) {
 		t.Error("a fault phase and a healthy one share a fingerprint")
 	}
 }
+
+// TestProxyAddressInUse: an upstream whose address another program
+// listens on is bad input, before any request.
+func TestProxyAddressInUse(t *testing.T) {
+	t.Parallel()
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	hits := 0
+	srv := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { hits++ }))
+	defer srv.Close()
+	text := "endpoints:\n  - {name: gw, base_url: " + srv.URL + "/v1, model: m}\n" +
+		"scenarios:\n  - name: s\n    prompt: hi\n    upstreams:\n      primary: {listen: " + busy.Addr().String() + ", to: " + srv.URL + "}\n"
+	cfg, err := suite.Parse("latgate.yaml", []byte(text), suite.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Measure(context.Background(), cfg, MeasureOptions{})
+	if err == nil || KindOf(err) != BadInput || !strings.Contains(err.Error(), `upstream "primary": listen `+busy.Addr().String()+`: address already in use`) || hits != 0 {
+		t.Errorf("error %v (kind %v), %d requests; want bad input before any request", err, KindOf(err), hits)
+	}
+}
