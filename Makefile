@@ -13,7 +13,7 @@ STATICCHECK ?= honnef.co/go/tools/cmd/staticcheck@v0.8.2
 # cannot run as root: set as root only (docs/config.md, api browser).
 NO_SANDBOX := $(if $(filter 0,$(shell id -u)),LATGATE_BROWSER_NO_SANDBOX=1)
 
-.PHONY: all build test unit shells lint treecheck fuzz soak demo bench bench-compare bench-realtime calibrate release clean fmt e2e-action e2e-real e2e-aisdk e2e-browser browser-test screenshots lexicon-check
+.PHONY: all build test unit shells lint treecheck fuzz soak demo bench bench-compare bench-realtime calibrate release clean fmt e2e-action e2e-real e2e-gateway e2e-aisdk e2e-browser browser-test screenshots lexicon-check
 
 all: build test
 
@@ -107,6 +107,15 @@ bench-realtime:
 e2e-real:
 	bash scripts/e2e-real.sh
 	bash scripts/e2e-real/capacity.sh
+
+# A real gateway: Debian's nginx (installed by the script), its primary
+# and backup servers behind latgate's fault proxies, each in front of a
+# latgate sim; latgate ab of nginx with proxy_read_timeout 1s against
+# 500ms through three phases (healthy, primary stalled before its first
+# byte, recovered): who served each request, the failover time and the
+# user-felt TTFT of each phase (scripts/e2e-gateway.sh); about a minute.
+e2e-gateway:
+	bash scripts/e2e-gateway.sh
 
 # A real Vercel AI SDK chat route (the ai package from npm, pinned, and its
 # mock model; Node 22 from npm too): latgate's api: ai-sdk against the

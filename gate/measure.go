@@ -151,6 +151,9 @@ type planned struct {
 	// trace makes the requests of a workload scenario (workload.go); nil
 	// for a scenario of written prompts.
 	trace *traceSide
+	// faults names the requests of a scenario with upstreams and holds
+	// what its phase injects (phases.go); nil without upstreams.
+	faults *faultPlan
 }
 
 // groupOf builds the probe's form of one variant.
@@ -187,13 +190,15 @@ func groupOf(s suite.Scenario, ep suite.Endpoint) (probe.Request, func(int, *pro
 }
 
 func findVariant(cfg *suite.Config, scenario, endpoint string) *planned {
-	for _, s := range cfg.Scenarios {
-		if s.Name != scenario {
-			continue
-		}
-		for _, ep := range cfg.EndpointsFor(s) {
-			if ep.Name == endpoint {
-				return &planned{scenario: s, endpoint: ep}
+	for _, sc := range cfg.Scenarios {
+		for _, s := range phasesOf(sc) {
+			if s.Name != scenario {
+				continue
+			}
+			for _, ep := range cfg.EndpointsFor(s) {
+				if ep.Name == endpoint {
+					return &planned{scenario: s, endpoint: ep}
+				}
 			}
 		}
 	}
@@ -286,6 +291,15 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 	if opt.Now != nil {
 		m.start = opt.Now().UTC()
 	}
+	ps, err := startProxies(ctx, m, secrets)
+	if err != nil {
+		return nil, err
+	}
+	defer ps.close()
+	r.Measuring = func(g int) func() {
+		faultsDone, scrapeDone := ps.measuring(m, g), scrapes.measuring(g)
+		return func() { scrapeDone(); faultsDone() }
+	}
 	m.calibrate(ctx, r.Prober)
 	res := r.Run(ctx, m.groups)
 	res = m.searchAll(ctx, r, res, sink, *th, cfg, baseCfg, opt.Progress)
@@ -325,7 +339,7 @@ type measurement struct {
 // plan that cannot run or cannot pass.
 func planMeasure(cfg, baseCfg *suite.Config) (*measurement, error) {
 	m := &measurement{}
-	common := 0
+	common, nonce := 0, runNonce()
 	for _, s := range cfg.Scenarios {
 		td, err := scenarioDraw(&s, cfg)
 		if err != nil {
@@ -341,44 +355,15 @@ func planMeasure(cfg, baseCfg *suite.Config) (*measurement, error) {
 				}
 				continue
 			}
-			req, prepare, err := groupOf(s, ep)
-			if err != nil {
-				return nil, err
-			}
-			g := probe.Group{
-				Request: req, Prepare: prepare,
-				Requests: s.Requests, Warmup: s.Warmup,
-				Concurrency: s.Concurrency, Rate: s.Rate, MaxInFlight: s.MaxInFlight, Lanes: cfg.Lanes,
-			}
-			pl := planned{scenario: s, endpoint: ep}
-			if td != nil {
-				pl.trace = &traceSide{d: td, s: s, ep: ep}
-				g.Item, g.At = pl.trace.item, td.at
-			}
-			m.total += s.Requests + s.Warmup
-			m.measuredPlanned += s.Requests
-			if baseCfg != nil {
-				if pl.base = findVariant(baseCfg, s.Name, ep.Name); pl.base != nil {
-					baseReq, basePrepare, err := groupOf(pl.base.scenario, pl.base.endpoint)
-					if err != nil {
-						return nil, err
-					}
-					head := g.Request
-					g.Head, g.HeadPrepare = &head, g.Prepare
-					g.Request, g.Prepare = baseReq, basePrepare
-					g.BlockSize = ABBlockSize
-					if td != nil { // the head's draw, on both sides
-						pl.base.trace = &traceSide{d: td, s: pl.base.scenario, ep: pl.base.endpoint}
-						g.Item, g.HeadItem = pl.base.trace.item, pl.trace.item
-					}
-					m.total += s.Requests + s.Warmup
-					m.measuredPlanned += s.Requests
+			for _, ps := range phasesOf(s) {
+				both, err := m.planGroup(ps, ep, td, nonce, cfg, baseCfg)
+				if err != nil {
+					return nil, err
+				}
+				if both {
 					common++
 				}
 			}
-			m.planCold(s, &g)
-			m.plan = append(m.plan, pl)
-			m.groups = append(m.groups, g)
 		}
 	}
 	switch {
@@ -394,6 +379,59 @@ func planMeasure(cfg, baseCfg *suite.Config) (*measurement, error) {
 	return m, nil
 }
 
+// planGroup plans one (endpoint, scenario) group (a phase of a scenario
+// with phases is a scenario of its own), with its base variant in an A/B
+// run; it reports whether the base has it too.
+func (m *measurement) planGroup(s suite.Scenario, ep suite.Endpoint, td *traceDraw, nonce string, cfg, baseCfg *suite.Config) (bool, error) {
+	req, prepare, err := groupOf(s, ep)
+	if err != nil {
+		return false, err
+	}
+	g := probe.Group{
+		Request: req, Prepare: prepare,
+		Requests: s.Requests, Warmup: s.Warmup,
+		Concurrency: s.Concurrency, Rate: s.Rate, MaxInFlight: s.MaxInFlight, Lanes: cfg.Lanes,
+	}
+	pl := planned{scenario: s, endpoint: ep}
+	if td != nil {
+		pl.trace = &traceSide{d: td, s: s, ep: ep}
+		g.Item, g.At = pl.trace.item, td.at
+	}
+	if len(s.Upstreams) > 0 {
+		pl.faults = &faultPlan{upstreams: s.Upstreams, phase: s.Phase, nonce: nonce, group: len(m.groups)}
+		g.Item = pl.faults.item("")
+	}
+	m.total += s.Requests + s.Warmup
+	m.measuredPlanned += s.Requests
+	both := false
+	if baseCfg != nil {
+		if pl.base = findVariant(baseCfg, s.Name, ep.Name); pl.base != nil {
+			baseReq, basePrepare, err := groupOf(pl.base.scenario, pl.base.endpoint)
+			if err != nil {
+				return false, err
+			}
+			head := g.Request
+			g.Head, g.HeadPrepare = &head, g.Prepare
+			g.Request, g.Prepare = baseReq, basePrepare
+			g.BlockSize = ABBlockSize
+			if td != nil { // the head's draw, on both sides
+				pl.base.trace = &traceSide{d: td, s: pl.base.scenario, ep: pl.base.endpoint}
+				g.Item, g.HeadItem = pl.base.trace.item, pl.trace.item
+			}
+			if pl.faults != nil { // the head's faults, on both sides: one gateway's proxies
+				g.Item, g.HeadItem = pl.faults.item(vocab.Base), pl.faults.item(vocab.Head)
+			}
+			m.total += s.Requests + s.Warmup
+			m.measuredPlanned += s.Requests
+			both = true
+		}
+	}
+	m.planCold(s, &g)
+	m.plan = append(m.plan, pl)
+	m.groups = append(m.groups, g)
+	return both, nil
+}
+
 // sink receives the runner's measured records, in the aggregator
 // goroutine: each becomes its file form as it arrives (a long run holds
 // each request once, about 1.3 KB at 128 output tokens), priced at its
@@ -401,15 +439,18 @@ func planMeasure(cfg, baseCfg *suite.Config) (*measurement, error) {
 type sink struct {
 	plan       []planned
 	head, base [][]results.Request // per group
-	headPrice  []func(probe.Record) (float64, bool)
-	basePrice  []func(probe.Record) (float64, bool)
-	spent      *costs
-	measured   int // successful requests
+	// headItems and baseItems are each request's item (probe.Record.Item),
+	// in step with head and base: a fault plan's proxies log it.
+	headItems, baseItems [][]int
+	headPrice            []func(probe.Record) (float64, bool)
+	basePrice            []func(probe.Record) (float64, bool)
+	spent                *costs
+	measured             int // successful requests
 }
 
 func newSink(plan []planned, cfg, baseCfg *suite.Config) *sink {
 	s := &sink{
-		plan: plan,
+		plan: plan, headItems: make([][]int, len(plan)), baseItems: make([][]int, len(plan)),
 		head: make([][]results.Request, len(plan)), base: make([][]results.Request, len(plan)),
 		headPrice: make([]func(probe.Record) (float64, bool), len(plan)), basePrice: make([]func(probe.Record) (float64, bool), len(plan)),
 	}
@@ -451,10 +492,13 @@ func (s *sink) add(g int, rec probe.Record) {
 	if side := s.traceOf(g, rec.Variant); side != nil && rec.Item > 0 {
 		q.Trace = side.ref(rec.Item - 1)
 	}
+	q.Upstream = rec.Seen.Upstream
 	if rec.Variant == vocab.Base {
 		s.base[g] = append(s.base[g], q)
+		s.baseItems[g] = append(s.baseItems[g], rec.Item)
 	} else {
 		s.head[g] = append(s.head[g], q)
+		s.headItems[g] = append(s.headItems[g], rec.Item)
 	}
 	if rec.OK {
 		s.measured++
@@ -486,6 +530,17 @@ func (m *measurement) assemble(res probe.Result, sink *sink, adaptive *adaptiveR
 		run.Variant, run.ServerMetrics = side, scrapes.of(i, measured)
 		if pl.trace != nil {
 			run.Workload = pl.trace.workload()
+		}
+		if fp := m.plan[i].faults; fp != nil {
+			items := sink.headItems[i]
+			if side == vocab.Base {
+				items = sink.baseItems[i]
+			}
+			fp.join(measured, run.Requests, items)
+			run.Faults = fp.faultsOf()
+			if fp.phase != nil {
+				run.Phase = fp.phase.Name
+			}
 		}
 		adaptive.record(i, &run)
 		cut(&run, adaptive.stops[i].at > 0)

@@ -134,6 +134,7 @@ func (p *Prober) hidden(rec Record, req Request) Record {
 	hide := p.secretsOf(req)
 	rec.Error = hide.Clip(rec.Error, MaxError)
 	rec.Seen.ContentType = hide.String(rec.Seen.ContentType)
+	rec.Seen.Upstream = hide.String(rec.Seen.Upstream)
 	rec.Seen.Location, rec.Seen.Redirected = hide.String(rec.Seen.Location), hide.String(rec.Seen.Redirected)
 	for i, why := range rec.Server.Ignored {
 		rec.Server.Ignored[i] = hide.String(why)
@@ -280,6 +281,7 @@ func seenOf(hreq *http.Request, resp *http.Response, err error, hide *redact.Set
 	var s Seen
 	if resp != nil {
 		s.ContentType = hide.Clip(resp.Header.Get("Content-Type"), 100)
+		s.Upstream = hide.Clip(resp.Header.Get(vocab.UpstreamHeader), 64)
 		if loc, lerr := resp.Location(); lerr == nil && (err != nil || resp.StatusCode/100 == 3) {
 			s.Location = hide.String(loc.String())
 		}

@@ -154,7 +154,12 @@ type Seen struct {
 	// Net is why the connection failed ("" when it did not, or for
 	// another reason).
 	Net NetFault
+	// Upstream is the response's Latgate-Upstream header: which of
+	// latgate's fault proxies served it, passed back by a gateway ("" when
+	// none).
+	Upstream string
 }
+
 
 // NetFault is why a request's connection failed.
 type NetFault string

@@ -446,6 +446,9 @@ func (f *File) ValidateChecked(checks []RunCheck) error {
 		if err := r.checkTrace(checks[i]); err != nil {
 			return fmt.Errorf("runs[%d]: %v", i, err)
 		}
+		if err := r.checkPhase(); err != nil {
+			return fmt.Errorf("runs[%d]: %v", i, err)
+		}
 	}
 	if err := f.checkLevels(); err != nil {
 		return err
@@ -538,6 +541,9 @@ func (q *Request) Check() error {
 		return fmt.Errorf("server.%v", err)
 	}
 	if err := q.Trace.check(); err != nil {
+		return err
+	}
+	if err := q.checkUpstream(); err != nil {
 		return err
 	}
 	for i := range q.Steps {

@@ -61,6 +61,7 @@ func Fingerprint(s Scenario, e Endpoint) (string, map[string]string) {
 	}
 	sessionParts(s, parts)
 	workloadParts(s, parts)
+	phaseParts(s, parts)
 	browserParts(e, parts)
 	keys := make([]string, 0, len(parts))
 	for k := range parts {
@@ -106,4 +107,17 @@ func workloadParts(s Scenario, parts map[string]string) {
 		return
 	}
 	parts["workload"] = fmt.Sprintf("%s|%s|%d|%s|%g|%d|%t", w.Trace, w.Format, w.Sample, w.Timing, w.Speedup, w.BlockTokens, w.ExactOutput)
+}
+
+// phaseParts adds a phase's faults to its fingerprint: what each injects
+// where, on what share.
+func phaseParts(s Scenario, parts map[string]string) {
+	if s.Phase == nil {
+		return
+	}
+	var fs []string
+	for _, f := range s.Phase.Faults {
+		fs = append(fs, fmt.Sprintf("%s:%s@%g/%s/%d/%d/%s", f.Upstream, f.Kind, f.Share, f.Delay, f.After, f.Status, f.RetryAfter))
+	}
+	parts["faults"] = strings.Join(fs, ",")
 }

@@ -144,25 +144,27 @@ func (r *rawRequests) UnmarshalYAML(n *yaml.Node) error {
 }
 
 type rawScenario struct {
-	Name        string       `yaml:"name"`
-	Messages    []rawMessage `yaml:"messages"`
-	Prompt      string       `yaml:"prompt"`
-	PromptFile  string       `yaml:"prompt_file"`
-	MaxTokens   *int         `yaml:"max_tokens"`
-	Requests    *rawRequests `yaml:"requests"`
-	Warmup      *int         `yaml:"warmup"`
-	Concurrency *int         `yaml:"concurrency"`
-	Rate        *scalar      `yaml:"rate"`
-	MaxInFlight *int         `yaml:"max_in_flight"`
-	Temperature *float64     `yaml:"temperature"`
-	Endpoints   []string     `yaml:"endpoints"`
-	Cache       string       `yaml:"cache"`
-	Tools       []rawTool    `yaml:"tools"`
-	MaxSteps    *int         `yaml:"max_steps"`
-	Turns       []string     `yaml:"turns"`
-	Capacity    *rawCapacity `yaml:"capacity"`
-	Workload    *rawWorkload `yaml:"workload"`
-	Cold        *rawCold     `yaml:"cold"`
+	Name        string                 `yaml:"name"`
+	Messages    []rawMessage           `yaml:"messages"`
+	Prompt      string                 `yaml:"prompt"`
+	PromptFile  string                 `yaml:"prompt_file"`
+	MaxTokens   *int                   `yaml:"max_tokens"`
+	Requests    *rawRequests           `yaml:"requests"`
+	Warmup      *int                   `yaml:"warmup"`
+	Concurrency *int                   `yaml:"concurrency"`
+	Rate        *scalar                `yaml:"rate"`
+	MaxInFlight *int                   `yaml:"max_in_flight"`
+	Temperature *float64               `yaml:"temperature"`
+	Endpoints   []string               `yaml:"endpoints"`
+	Cache       string                 `yaml:"cache"`
+	Tools       []rawTool              `yaml:"tools"`
+	MaxSteps    *int                   `yaml:"max_steps"`
+	Turns       []string               `yaml:"turns"`
+	Capacity    *rawCapacity           `yaml:"capacity"`
+	Workload    *rawWorkload           `yaml:"workload"`
+	Upstreams   map[string]rawUpstream `yaml:"upstreams"`
+	Phases      []rawPhase             `yaml:"phases"`
+	Cold        *rawCold               `yaml:"cold"`
 }
 
 type rawRegression struct {

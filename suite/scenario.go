@@ -36,6 +36,7 @@ func (p *parser) scenario(i int, rs rawScenario, seen map[string]bool, cfg *Conf
 	}
 	p.scenarioLoad(ip, rs, &s, cfg)
 	p.scenarioWorkload(ip, rs, &s)
+	p.scenarioUpstreams(ip, rs, &s)
 	p.scenarioRate(ip, rs, &s, cfg)
 	p.scenarioSession(ip, rs, &s)
 	p.scenarioCapacity(ip, rs, &s, cfg)

@@ -180,7 +180,15 @@ type Scenario struct {
 	// Workload, when set, draws the scenario's requests from a trace
 	// (workload.go): their prompts, output lengths and times.
 	Workload *Workload
-	Line     int
+	// Upstreams are latgate's fault proxies in front of the scenario's
+	// upstreams, and Phases its runs in order with the faults they inject
+	// (faults.go); none without them.
+	Upstreams []Upstream
+	Phases    []Phase
+	// Phase is, on the scenario a phase runs as (its Name the scenario's,
+	// "/" and the phase's), that phase; nil otherwise.
+	Phase *Phase
+	Line  int
 
 	// Cold, when set, follows the measured requests with cold samples
 	// (cold.go): the first request after each idle period.

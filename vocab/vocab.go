@@ -398,6 +398,15 @@ const (
 	Refuse FaultKind = "refuse"
 )
 
+// UpstreamHeader is the header latgate's fault proxy stamps its responses
+// with (the upstream's name), which a gateway passes back to the client;
+// RequestHeader the one every request of a scenario with upstreams
+// carries its id in, which the proxies log.
+const (
+	UpstreamHeader = "Latgate-Upstream"
+	RequestHeader  = "Latgate-Request"
+)
+
 // FaultKinds are the kinds a suite may name, in order.
 var FaultKinds = []FaultKind{StallFirstToken, SlowFirstToken, StallMidStream, HTTPError, Reset, Refuse}
 
