@@ -109,7 +109,9 @@ func (p *parser) scenarioUpstreams(ip string, rs rawScenario, s *Scenario) {
 
 // upstream reads one upstream.
 func (p *parser) upstream(path, scenario, name string, ru rawUpstream) Upstream {
-	u := Upstream{Name: name, Listen: ru.Listen, To: ru.To, Line: p.line(path)}
+	to, secrets := p.expandIn(path+".to", fmt.Sprintf("scenario %q", scenario), "upstreams."+name+".to", ru.To)
+	p.upstreamSecrets = append(p.upstreamSecrets, secrets...)
+	u := Upstream{Name: name, Listen: ru.Listen, To: to, Line: p.line(path)}
 	if !phaseNameRE(name) {
 		p.errf(u.Line, "scenario %q: upstream %q: a name is letters, digits, - and _ (up to 64)", scenario, name)
 	}
@@ -118,13 +120,17 @@ func (p *parser) upstream(path, scenario, name string, ru rawUpstream) Upstream 
 		p.errf(p.line(path+".listen"), "scenario %q: upstreams.%s.listen: want host:port, such as 127.0.0.1:9101, got %q", scenario, name, ru.Listen)
 		return u
 	}
-	to, err := url.Parse(ru.To)
-	if err != nil || (to.Scheme != "http" && to.Scheme != "https") || to.Host == "" {
+	if p.opt.SkipKeys && strings.Contains(ru.To, "${") {
+		return u // checked with the environment
+	}
+	tu, err := url.Parse(to)
+	if err != nil || (tu.Scheme != "http" && tu.Scheme != "https") || tu.Host == "" {
+		// The value as written: one from the environment is not echoed.
 		p.errf(p.line(path+".to"), "scenario %q: upstreams.%s.to: want the upstream's URL, such as http://127.0.0.1:8000, got %q", scenario, name, ru.To)
 		return u
 	}
-	if loopback(to.Hostname()) && !loopback(host) {
-		p.errf(p.line(path+".listen"), "scenario %q: upstreams.%s.listen %s is not on the loopback, but its upstream %s is local: the proxy would open it to the network; listen on 127.0.0.1", scenario, name, ru.Listen, to.Host)
+	if loopback(tu.Hostname()) && !loopback(host) {
+		p.errf(p.line(path+".listen"), "scenario %q: upstreams.%s.listen %s is not on the loopback, but its upstream is local: the proxy would open it to the network; listen on 127.0.0.1", scenario, name, ru.Listen)
 	}
 	return u
 }

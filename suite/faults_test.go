@@ -1,6 +1,7 @@
 package suite
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -55,7 +56,7 @@ func TestPhasesErrors(t *testing.T) {
 		{"a slash", phases("      - {name: a/b}\n"), `a phase's name is letters, digits, - and _ (up to 64), got "a/b"`},
 		{"with capacity", capEndpoint + "scenarios:\n  - name: s\n    prompt: hi\n    capacity: {vary: concurrency, from: 1, to: 4, slo: {ttft: {p95: 1s}}}\n    phases:\n      - {name: a}\n", `phases run the scenario in turn at its load: give no capacity beside them`},
 		{"listen", capEndpoint + "scenarios:\n  - name: s\n    prompt: hi\n    upstreams:\n      p: {listen: 9101, to: http://127.0.0.1:8001}\n", `upstreams.p.listen: want host:port, such as 127.0.0.1:9101, got "9101"`},
-		{"open to the network", capEndpoint + "scenarios:\n  - name: s\n    prompt: hi\n    upstreams:\n      p: {listen: 0.0.0.0:9101, to: http://localhost:8001}\n", `upstreams.p.listen 0.0.0.0:9101 is not on the loopback, but its upstream localhost:8001 is local`},
+		{"open to the network", capEndpoint + "scenarios:\n  - name: s\n    prompt: hi\n    upstreams:\n      p: {listen: 0.0.0.0:9101, to: http://localhost:8001}\n", `upstreams.p.listen 0.0.0.0:9101 is not on the loopback, but its upstream is local`},
 		{"to", capEndpoint + "scenarios:\n  - name: s\n    prompt: hi\n    upstreams:\n      p: {listen: 127.0.0.1:9101, to: ftp://x}\n", `upstreams.p.to: want the upstream's URL`},
 		{"one address twice", capEndpoint + "scenarios:\n  - name: s\n    prompt: hi\n    upstreams:\n      p: {listen: 127.0.0.1:9101, to: http://127.0.0.1:1}\n      q: {listen: 127.0.0.1:9101, to: http://127.0.0.1:2}\n", `upstreams "p" and "q" both listen on 127.0.0.1:9101`},
 	} {
@@ -65,5 +66,32 @@ func TestPhasesErrors(t *testing.T) {
 				t.Fatalf("error = %v, want it to contain %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestUpstreamFromTheEnvironment: an upstream's to takes ${VAR}s, whose
+// values are secrets of the suite (hidden wherever it hides keys), and
+// an unset one is an error naming the scenario.
+func TestUpstreamFromTheEnvironment(t *testing.T) {
+	t.Parallel()
+	text := capEndpoint + "scenarios:\n  - name: s\n    prompt: hi\n    upstreams:\n      p: {listen: 127.0.0.1:9101, to: \"${UP_URL}\"}\n"
+	cfg, err := Parse("latgate.yaml", []byte(text), Options{Getenv: func(k string) string {
+		if k == "UP_URL" {
+			return "http://127.0.0.1:8001/?key=sk-upstream-0123456789"
+		}
+		return ""
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u := cfg.Scenarios[0].Upstreams[0]; u.To != "http://127.0.0.1:8001/?key=sk-upstream-0123456789" {
+		t.Errorf("to %q", u.To)
+	}
+	if !slices.Contains(cfg.Secrets(), "http://127.0.0.1:8001/?key=sk-upstream-0123456789") {
+		t.Errorf("secrets %q: the upstream's value from the environment is not one", cfg.Secrets())
+	}
+	_, err = Parse("latgate.yaml", []byte(text), Options{Getenv: func(string) string { return "" }})
+	if err == nil || !strings.Contains(err.Error(), `scenario "s": upstreams.p.to: environment variable UP_URL is not set or is empty`) {
+		t.Errorf("unset: %v", err)
 	}
 }

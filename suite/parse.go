@@ -53,6 +53,7 @@ func Parse(path string, data []byte, opt Options) (*Config, error) {
 	}
 	p := &parser{path: path, opt: opt, x: x}
 	cfg := p.build(&raw)
+	cfg.upstreamSecrets = p.upstreamSecrets
 	if len(p.errs) > 0 {
 		return nil, joinErrors(p.errs)
 	}
@@ -103,6 +104,9 @@ type parser struct {
 	opt  Options
 	x    *docIndex
 	errs []*Error
+	// upstreamSecrets are the values upstreams' to took from the
+	// environment (Config.Secrets).
+	upstreamSecrets []string
 }
 
 func (p *parser) errf(line int, format string, args ...any) {
@@ -247,9 +251,15 @@ var envRE = regexp.MustCompile(`\$\{([A-Za-z_][A-Za-z0-9_]*)\}`)
 // a malformed reference is an error. With SkipKeys the value is returned
 // as written.
 func (p *parser) expand(ipath, name, key, v string) (string, []string) {
+	return p.expandIn(ipath, fmt.Sprintf("endpoint %q", name), key, v)
+}
+
+// expandIn is expand for a value of owner ("endpoint \"x\"", "scenario
+// \"s\"").
+func (p *parser) expandIn(ipath, owner, key, v string) (string, []string) {
 	if strings.Count(v, "${") != len(envRE.FindAllStringIndex(v, -1)) {
 		// The value is not echoed: a header value may be a secret.
-		p.errf(p.line(ipath), "endpoint %q: %s: malformed variable reference (write ${NAME})", name, key)
+		p.errf(p.line(ipath), "%s: %s: malformed variable reference (write ${NAME})", owner, key)
 		return v, nil
 	}
 	if p.opt.SkipKeys {
@@ -260,7 +270,7 @@ func (p *parser) expand(ipath, name, key, v string) (string, []string) {
 		vn := m[2 : len(m)-1]
 		val := p.getenv(vn)
 		if val == "" {
-			p.errf(p.line(ipath), "endpoint %q: %s: environment variable %s is not set or is empty", name, key, vn)
+			p.errf(p.line(ipath), "%s: %s: environment variable %s is not set or is empty", owner, key, vn)
 		} else {
 			vals = append(vals, val)
 		}

@@ -277,6 +277,9 @@ type Config struct {
 	// Warnings are problems that do not stop the run (a price for a model
 	// no endpoint uses).
 	Warnings []*Error
+	// upstreamSecrets are the values scenarios' upstreams took from the
+	// environment: hidden like endpoints' (Secrets).
+	upstreamSecrets []string
 }
 
 // Error is a configuration error at a line of a file.
@@ -377,6 +380,7 @@ func (c *Config) Secrets() []string {
 		}
 		out = append(out, e.envSecrets...)
 	}
+	out = append(out, c.upstreamSecrets...)
 	sort.Strings(out)
 	return slices.Compact(out)
 }
