@@ -294,6 +294,7 @@ func (m *measurement) record(ss *sideSearch, log io.Writer) {
 // grow makes room in the sink for one more group, a level priced at price.
 func (s *sink) grow(price func(probe.Record) (float64, bool)) {
 	s.head, s.base = append(s.head, nil), append(s.base, nil)
+	s.headItems, s.baseItems = append(s.headItems, nil), append(s.baseItems, nil)
 	s.headPrice, s.basePrice = append(s.headPrice, price), append(s.basePrice, price)
 }
 

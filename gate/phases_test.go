@@ -122,8 +122,10 @@ func TestPhasesThroughAGateway(t *testing.T) {
 			switch fo := q.FailoverMs; {
 			case r.Phase != "down" && fo != nil:
 				t.Errorf("%s: failover %v ms on a healthy upstream", r.Phase, *fo)
-			case r.Phase == "down" && (fo == nil || *fo < 300 || *fo > 1300):
-				t.Errorf("down: failover %v ms, want the router's 300 ms (and less than a second more)", fo)
+			case r.Phase == "down" && (fo == nil || *fo < 250 || *fo > 1300):
+				// The router's 300 ms, less its own connect to the primary,
+				// plus its connect to the secondary: 298.984 ms was seen.
+				t.Errorf("down: failover %v ms, want the router's 300 ms (from 50 ms less to a second more)", fo)
 			case r.Phase == "down" && *q.TTFTMs < *fo:
 				t.Errorf("down: TTFT %v ms before the failover %v ms", *q.TTFTMs, *fo)
 			}
