@@ -160,7 +160,6 @@ type Seen struct {
 	Upstream string
 }
 
-
 // NetFault is why a request's connection failed.
 type NetFault string
 

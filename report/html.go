@@ -408,6 +408,9 @@ func (p *page) scenario(i int, s Scenario) {
 	if l := s.WorkloadLine(); l != "" {
 		p.f("<p class=\"sub workload\">%s.</p>\n", esc(l))
 	}
+	if l := s.FaultLine(); l != "" {
+		p.f("<p class=\"sub faults\">%s.</p>\n", esc(l))
+	}
 	p.budgetTable(s)
 	for _, l := range s.TokenLines() {
 		cls := "sub"

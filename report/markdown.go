@@ -381,6 +381,9 @@ func scenarioDetails(s Scenario, open bool) string {
 	if l := s.WorkloadLine(); l != "" {
 		fmt.Fprintf(&b, "%s.\n\n", md(l))
 	}
+	if l := s.FaultLine(); l != "" {
+		fmt.Fprintf(&b, "%s.\n\n", md(l))
+	}
 	stats := detailStats(s)
 	b.WriteString("| stage |")
 	sep := "|---|"

@@ -144,6 +144,10 @@ type Digest struct {
 	// Trace is, of a run drawn from a trace (its Workload), its requests
 	// against the trace (nil otherwise).
 	Trace *TraceDigest
+	// Upstreams counts, of a scenario with upstreams, the requests each
+	// upstream served (the fault proxies' stamp; at most maxUpstreams
+	// names); nil without.
+	Upstreams map[string]int
 }
 
 // DigestOf digests a run from its requests.
@@ -169,6 +173,7 @@ type Digester struct {
 	sessions              []*results.Request // the successful sessions' times and steps
 	pages, failShots      []*results.Request // pages the report may draw (addPage)
 	trace                 *traceDigester     // requests that replayed a trace entry
+	upstreams             map[string]int     // requests per upstream that served them
 }
 
 // stepColumns are the values of one step (stepKey) of successful
@@ -192,6 +197,12 @@ func (d *Digester) Add(q *results.Request) {
 	d.serverIgnored(q)
 	if q.PageTimeline != nil || len(q.Screenshots) > 0 {
 		d.addPage(q)
+	}
+	if q.Upstream != "" && (d.upstreams[q.Upstream] > 0 || len(d.upstreams) < maxUpstreams) {
+		if d.upstreams == nil {
+			d.upstreams = map[string]int{}
+		}
+		d.upstreams[q.Upstream]++
 	}
 	if q.Trace != nil {
 		if d.trace == nil {
@@ -366,7 +377,7 @@ func (d *Digester) Digest(r *results.Run) *Digest {
 	}
 	b.TokensUsage = d.usage == b.OK && b.OK > 0
 	out := &Digest{Sample: sample, Breakdown: b, Waterfall: [2]*results.Request{sessionAt(d.sessions, 0.5), sessionAt(d.sessions, 0.95)},
-		Pages: pagePicks(d.pages, b.TTFT), FailureShots: d.failShots}
+		Pages: pagePicks(d.pages, b.TTFT), FailureShots: d.failShots, Upstreams: d.upstreams}
 	if r.Workload != nil {
 		if d.trace == nil {
 			d.trace = &traceDigester{}

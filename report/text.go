@@ -146,6 +146,9 @@ func textScenario(w io.Writer, s Scenario, color bool) {
 	if l := s.WorkloadLine(); l != "" {
 		fmt.Fprintf(w, "  %s\n", clean(l))
 	}
+	if l := s.FaultLine(); l != "" {
+		fmt.Fprintf(w, "  %s\n", clean(l))
+	}
 	t := newTable("  stage", "budget", "base p50", "base p95", "cur p50", "cur p95", "change [95% CI]", "status")
 	t.alignLeft = map[int]bool{0: true, 1: true, 6: true, 7: true}
 	var notes []string
