@@ -35,25 +35,36 @@ var ErrOutside = errors.New("outside the repository")
 // links followed) to a file inside root and outside its version-control
 // metadata (.git/ …), which is refused as outside.
 func ReadInside(root, path string, max int64) ([]byte, error) {
-	real, err := filepath.EvalSymlinks(path)
+	real, err := resolveInside(root, path)
 	if err != nil {
 		return nil, err
+	}
+	return ReadLimited(real, max)
+}
+
+// resolveInside is path resolved (symbolic links followed, absolute) if
+// it lies inside root and outside its version-control metadata; else an
+// error wrapping ErrOutside.
+func resolveInside(root, path string) (string, error) {
+	real, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return "", err
 	}
 	rootReal, err := filepath.EvalSymlinks(root)
 	if err != nil {
-		return nil, err
+		return "", err
 	}
 	if real, err = filepath.Abs(real); err != nil {
-		return nil, err
+		return "", err
 	}
 	rel, err := filepath.Rel(rootReal, real)
 	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-		return nil, &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w %s (it resolves to %s)", ErrOutside, root, real)}
+		return "", &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w %s (it resolves to %s)", ErrOutside, root, real)}
 	}
 	if dir := vcsDir(rel); dir != "" {
-		return nil, &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w %s: it is in %s, version-control metadata (which may hold the checkout's credentials), not a file of the repository", ErrOutside, root, dir)}
+		return "", &os.PathError{Op: "read", Path: path, Err: fmt.Errorf("%w %s: it is in %s, version-control metadata (which may hold the checkout's credentials), not a file of the repository", ErrOutside, root, dir)}
 	}
-	return ReadLimited(real, max)
+	return real, nil
 }
 
 // vcsDirs are the folders of version-control metadata. actions/checkout

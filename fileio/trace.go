@@ -19,15 +19,32 @@ var traceLimit int64 = MaxTraceSize
 // pipe is refused before it is opened (a pipe could not be read twice, and
 // opening one waits for its writer) — and reading past MaxTraceSize (a file
 // that grew) is an error naming the file.
-func OpenTrace(path string) (io.ReadCloser, error) {
-	st, err := os.Stat(path)
+func OpenTrace(path string) (io.ReadCloser, error) { return openTrace(path, path) }
+
+// OpenTraceInside is OpenTrace of a suite's trace, only if path resolves
+// (symbolic links followed) to a file inside root and outside its
+// version-control metadata (ReadInside's rule): a pull request's
+// workload.trace must not read the runner's files (/proc/self/environ,
+// a key), whose first line a reader's error would quote. The file opened
+// is the one resolved; errors name path.
+func OpenTraceInside(root, path string) (io.ReadCloser, error) {
+	real, err := resolveInside(root, path)
+	if err != nil {
+		return nil, traceError(path, err)
+	}
+	return openTrace(real, path)
+}
+
+// openTrace opens file, named path in errors.
+func openTrace(file, path string) (io.ReadCloser, error) {
+	st, err := os.Stat(file)
 	if err != nil {
 		return nil, traceError(path, err)
 	}
 	if err := traceMode(path, st); err != nil {
 		return nil, err
 	}
-	f, err := os.Open(path)
+	f, err := os.Open(file)
 	if err != nil {
 		return nil, traceError(path, err)
 	}
@@ -57,7 +74,7 @@ func traceMode(path string, st os.FileInfo) error {
 func traceError(path string, err error) error {
 	var pe *os.PathError
 	if errors.As(err, &pe) {
-		return fmt.Errorf("%s: %v", path, pe.Err)
+		return fmt.Errorf("%s: %w", path, pe.Err)
 	}
 	return fmt.Errorf("%s: %v", path, err)
 }

@@ -1,6 +1,7 @@
 package fileio
 
 import (
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -53,5 +54,35 @@ func TestOpenTrace(t *testing.T) {
 	f.Close()
 	if _, err := io.ReadAll(rc); err == nil || !strings.HasSuffix(err.Error(), ": larger than 10 bytes (it grew while read): too large a trace to read") {
 		t.Errorf("a file that grew: %v", err)
+	}
+}
+
+// TestOpenTraceInside: a trace inside the repository opens; one that
+// leads out of it by ../ or by a symbolic link, or into .git, is refused
+// as outside, naming the path as written, before it is read.
+func TestOpenTraceInside(t *testing.T) {
+	repo, outside := t.TempDir(), t.TempDir()
+	os.Mkdir(filepath.Join(repo, ".git"), 0o755)
+	os.WriteFile(filepath.Join(repo, ".git", "config"), []byte("[http]\n"), 0o644)
+	os.WriteFile(filepath.Join(repo, "t.jsonl"), []byte("{}\n"), 0o644)
+	secret := filepath.Join(outside, "key")
+	os.WriteFile(secret, []byte("sk-secret\n"), 0o600)
+	os.Symlink(secret, filepath.Join(repo, "link.jsonl"))
+	rc, err := OpenTraceInside(repo, filepath.Join(repo, "t.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rc.Close()
+	rel, _ := filepath.Rel(repo, secret)
+	for _, p := range []string{filepath.Join(repo, rel), filepath.Join(repo, "link.jsonl"), filepath.Join(repo, ".git", "config")} {
+		rc, err := OpenTraceInside(repo, p)
+		if err == nil {
+			rc.Close()
+			t.Errorf("%s: opened", p)
+			continue
+		}
+		if !strings.HasPrefix(err.Error(), p+": ") || !errors.Is(err, ErrOutside) {
+			t.Errorf("%s: %v, want an error naming it, outside the repository", p, err)
+		}
 	}
 }

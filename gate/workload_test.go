@@ -253,3 +253,46 @@ func TestReplayOwnSpans(t *testing.T) {
 		t.Errorf("read %q (%v): input lengths %v, want the requests' prompt_tokens %v", name, err, got, want)
 	}
 }
+
+// TestTraceOutsideRepositoryRefused: a pull request's workload.trace
+// that leads out of its repository (../, or a symbolic link committed in
+// it) is refused before it is read: a file of the runner's (its
+// environment in /proc/self/environ, a key) never reaches an error, a
+// log or a request. The azure reader quotes a bad header whole.
+func TestTraceOutsideRepositoryRefused(t *testing.T) {
+	t.Parallel()
+	outside := t.TempDir()
+	secret := filepath.Join(outside, "credentials")
+	if err := os.WriteFile(secret, []byte("API_KEY=sk-hunter2-secret\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	repo := t.TempDir()
+	if err := os.Mkdir(filepath.Join(repo, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(secret, filepath.Join(repo, "trace.csv")); err != nil {
+		t.Fatal(err)
+	}
+	rel, err := filepath.Rel(repo, secret)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var hits atomic.Int64
+	ts := httptest.NewServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) { hits.Add(1) }))
+	defer ts.Close()
+	for _, trace := range []string{rel, "trace.csv"} {
+		text := "endpoints:\n  - {name: e, base_url: " + ts.URL + "/v1, model: m}\n" +
+			"scenarios:\n  - name: prod\n    workload: {trace: " + trace + ", format: azure}\n"
+		cfg, err := suite.Parse(filepath.Join(repo, "latgate.yaml"), []byte(text), suite.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Measure(context.Background(), cfg, MeasureOptions{})
+		if err == nil || KindOf(err) != BadInput || strings.Contains(err.Error(), "hunter2") || !strings.Contains(err.Error(), "outside the repository") {
+			t.Errorf("trace %s: error %v (kind %v), want bad input saying the trace is outside the repository, without its content", trace, err, KindOf(err))
+		}
+	}
+	if n := hits.Load(); n != 0 {
+		t.Errorf("%d requests sent", n)
+	}
+}

@@ -316,11 +316,26 @@ func serverCacheRow(s Scenario) (Row, bool) {
 		}
 		c := side.m.PrefixCache
 		n := fmt.Sprintf("%s: %s of %s prompt tokens found in the prefix cache by the server's own counters (%s of %s) over the run", side.name,
-			grouped(int(c.Hits)), grouped(int(c.Queries)), c.HitsFamily, c.QueriesFamily)
+			grouped(int(c.Hits)), grouped(int(c.Queries)), familyName(c.HitsFamily), familyName(c.QueriesFamily))
 		if side.m.Shared {
 			n += ", both variants' requests together"
 		}
 		row.Notes = append(row.Notes, n)
 	}
 	return row, true
+}
+
+// familyName is a metric family's name as a row's note says it: a
+// Prometheus metric name ([a-zA-Z_:][a-zA-Z0-9_:]*, at most 128 bytes) as
+// it is, anything else (a results file's text, which the notes of
+// Markdown's "Left out" carry unescaped) as "a family of another name".
+func familyName(s string) string {
+	ok := s != "" && len(s) <= 128
+	for i, c := range s {
+		ok = ok && (c == '_' || c == ':' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || i > 0 && c >= '0' && c <= '9')
+	}
+	if !ok {
+		return "a family of another name"
+	}
+	return s
 }

@@ -241,3 +241,28 @@ func TestTracePointsBounded(t *testing.T) {
 		t.Errorf("no scatter of TTFT against input length in the HTML report")
 	}
 }
+
+// TestServerCacheFamilyNotInjected: a results file's prefix-cache family
+// (printable text, which validation lets through) reaches the comment's
+// "Left out" note, which is not escaped, only as a metric name: a link or
+// a tag there is said as "a family of another name".
+func TestServerCacheFamilyNotInjected(t *testing.T) {
+	rng := rand.New(rand.NewPCG(40, 41))
+	base := &results.File{Schema: results.Schema, MetricsVersion: results.MetricsVersion, Runs: []results.Run{traceRun(rng, 50, 1, 0.01, 0, 0)}}
+	cur := &results.File{Schema: results.Schema, MetricsVersion: results.MetricsVersion, Runs: []results.Run{traceRun(rng, 50, 1, 0.01, 0, 1000)}}
+	evil := `<img src=x onerror=alert(1)>[click](https://evil.example)`
+	cur.Runs[0].ServerMetrics.PrefixCache.HitsFamily = evil
+	if err := cur.Runs[0].ServerMetrics.Check(); err != nil {
+		t.Fatal(err)
+	}
+	th := compare.Config{Tolerance: 0.10, MinDelta: 25, Alpha: 0.05, FailOn: []vocab.Status{vocab.Regression}}
+	r := Build(results.Match(base, cur), traceResult(), th)
+	m := Markdown(r, MarkdownOptions{Marker: "<!-- x -->", MaxLen: 65536})
+	if !strings.Contains(m, "a family of another name") {
+		t.Error("the comment does not say the family was not a metric name")
+	}
+	if strings.Contains(m, "<img") || strings.Contains(m, "](https://evil") {
+		i := strings.Index(m, "img")
+		t.Errorf("the comment carries the family raw: %q", m[max(0, i-200):min(len(m), i+100)])
+	}
+}

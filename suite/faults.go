@@ -129,19 +129,31 @@ func (p *parser) upstream(path, scenario, name string, ru rawUpstream) Upstream 
 		p.errf(p.line(path+".to"), "scenario %q: upstreams.%s.to: want the upstream's URL, such as http://127.0.0.1:8000, got %q", scenario, name, ru.To)
 		return u
 	}
-	if loopback(tu.Hostname()) && !loopback(host) {
+	if local(tu.Hostname()) && !loopback(host) {
 		p.errf(p.line(path+".listen"), "scenario %q: upstreams.%s.listen %s is not on the loopback, but its upstream is local: the proxy would open it to the network; listen on 127.0.0.1", scenario, name, ru.Listen)
 	}
 	return u
 }
 
-// loopback reports whether host is the loopback by its address or name.
+// loopback reports whether host is the loopback by its address or name
+// (localhost, in any case, with or without the root's dot).
 func loopback(host string) bool {
-	if host == "localhost" {
+	if strings.EqualFold(strings.TrimSuffix(host, "."), "localhost") {
 		return true
 	}
 	ip := net.ParseIP(host)
 	return ip != nil && ip.IsLoopback()
+}
+
+// local reports whether an upstream at host is on this machine: the
+// loopback, a name under localhost. (RFC 6761), or the unspecified
+// address (0.0.0.0, ::), which a connection reaches this machine by.
+func local(host string) bool {
+	if loopback(host) || strings.HasSuffix(strings.ToLower(strings.TrimSuffix(host, ".")), ".localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsUnspecified()
 }
 
 // phase reads one phase and its faults.

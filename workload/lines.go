@@ -72,7 +72,7 @@ func (l *lines) csvHeader(line []byte, want, optional []string) (map[string]int,
 	}
 	for _, name := range want {
 		if idx[name] < 0 {
-			return nil, 0, l.fail("header", "no column %q (the header holds %q)", name, strings.Join(cols, ","))
+			return nil, 0, l.fail("header", "no column %q (the header holds %q)", name, clipN(strings.Join(cols, ","), 200))
 		}
 	}
 	return idx, len(cols), nil
@@ -149,10 +149,14 @@ func since(v float64, unit time.Duration) (time.Duration, string) {
 	return time.Duration(math.Round(v * float64(unit))), ""
 }
 
-// clip shortens a value quoted in an error.
-func clip(s string) string {
-	if len(s) > 40 {
-		return s[:40] + "…"
+// clip shortens a value quoted in an error: a line is up to MaxLine
+// bytes, a JSON value up to MaxValue, and an error quotes at most 40.
+func clip(s string) string { return clipN(s, 40) }
+
+// clipN is s cut to n bytes, and "…" when it was longer.
+func clipN(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
 	}
 	return s
 }

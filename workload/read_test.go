@@ -2,6 +2,7 @@ package workload
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -208,4 +209,21 @@ func (r *repeatReader) Read(p []byte) (int, error) {
 		r.off = (r.off + c) % len(r.line)
 	}
 	return n, nil
+}
+
+// TestErrorsQuoteLittle: an error quotes at most a clip of what the
+// trace holds, however long: a CSV header, a latgate file's schema, a
+// Mooncake number (a line of 1 MiB, a value of 8 MiB quoted whole before).
+func TestErrorsQuoteLittle(t *testing.T) {
+	long := strings.Repeat("7", 500_000)
+	for _, c := range []struct{ format, text string }{
+		{"azure", strings.Repeat("col,", 200_000) + "x\n1,2,3\n"},
+		{"latgate", `{"schema": "` + long + `", "runs": []}`},
+		{"mooncake", `{"timestamp": 1, "input_length": ` + long + `, "output_length": 1}` + "\n"},
+	} {
+		_, err := Read(strings.NewReader(c.text), "t", c.format, func(Entry) error { return nil })
+		if err == nil || len(err.Error()) > 400 {
+			t.Errorf("%s: error of %d bytes (%.80s…), want a short one", c.format, len(fmt.Sprint(err)), fmt.Sprint(err))
+		}
+	}
 }

@@ -2,6 +2,7 @@ package workload
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 	"regexp"
@@ -67,7 +68,7 @@ func readLatgate(r io.Reader, file string, emit func(Entry) error, skip func(int
 		case "schema":
 			t, err := w.scalar(key)
 			if err == nil && t != "latgate/results/v1" {
-				return w.fail(1, "schema", "%v: latgate reads traces from latgate/results/v1 files", t)
+				return w.fail(1, "schema", "%s: latgate reads traces from latgate/results/v1 files", clip(fmt.Sprint(t)))
 			}
 			schema = true
 			return err

@@ -56,7 +56,7 @@ func mooncakeEntry(l *lines, line []byte) (Entry, error) {
 	if err := json.Unmarshal(line, &row); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) && te.Field != "" {
-			return Entry{}, l.fail(te.Field, "a JSON %s where a %s is wanted", te.Value, wanted(te.Field))
+			return Entry{}, l.fail(te.Field, "a JSON %s where a %s is wanted", clip(te.Value), wanted(te.Field))
 		}
 		return Entry{}, l.fail("", "not a JSON object: %v", err)
 	}

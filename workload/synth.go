@@ -49,14 +49,29 @@ var Assumed = Tokens{PerWord: 1}
 
 // Fit learns Tokens from two prompts of w1 < w2 words that the server
 // counted as p1 and p2 tokens. It reports false when the counts cannot be
-// a count of those prompts (missing, or not growing with the words).
+// a count of those prompts (missing, not growing with the words, or
+// outside [MinPerWord, MaxPerWord] tokens a word).
 func Fit(w1, p1, w2, p2 int) (Tokens, bool) {
 	if w1 <= 0 || w2 <= w1 || p1 <= 0 || p2 <= p1 {
 		return Tokens{}, false
 	}
 	per := float64(p2-p1) / float64(w2-w1)
+	if !(per >= MinPerWord && per <= MaxPerWord) {
+		return Tokens{}, false
+	}
 	return Tokens{PerWord: per, Overhead: float64(p1) - per*float64(w1)}, true
 }
+
+// MinPerWord and MaxPerWord bound a count Fit learns: a word of the
+// lexicon (five letters and a space) is one token in a BPE vocabulary, six
+// in a byte-level one. A server's count below MinPerWord would make each
+// prompt up to 1/MinPerWord words a token of the trace (a server that
+// says 1 and 2 tokens for the calibration prompts: 144 words a token, a
+// 100,000-token entry an 86 MB prompt); it is not believed.
+const (
+	MinPerWord = 0.25
+	MaxPerWord = 8
+)
 
 // Words is how many lexicon words make a prompt of n tokens (at least 1).
 func (t Tokens) Words(n int) int {

@@ -22,13 +22,16 @@ func TestLexiconWords(t *testing.T) {
 }
 
 // TestFit: two prompts' counts give the line through them; counts that
-// do not grow with the words are refused.
+// do not grow with the words, or grow by fewer than MinPerWord or more
+// than MaxPerWord tokens a word, are refused (a hostile server's 1 and 2
+// tokens for 16 and 160 words would make a 100,000-token entry a prompt
+// of 14.4 million words).
 func TestFit(t *testing.T) {
 	tk, ok := Fit(64, 64*6+3, 1024, 1024*6+3)
 	if !ok || tk.PerWord != 6 || tk.Overhead != 3 {
 		t.Errorf("fit %+v %v, want per word 6, overhead 3", tk, ok)
 	}
-	for _, c := range [][4]int{{64, 0, 1024, 10}, {64, 70, 1024, 70}, {64, 70, 32, 80}} {
+	for _, c := range [][4]int{{64, 0, 1024, 10}, {64, 70, 1024, 70}, {64, 70, 32, 80}, {16, 1, 160, 2}, {16, 100, 160, 2000}} {
 		if _, ok := Fit(c[0], c[1], c[2], c[3]); ok {
 			t.Errorf("Fit%v accepted", c)
 		}
