@@ -15,6 +15,10 @@ import (
 // types, rate limits, what the server said that latgate could not use.
 func RunWarnings(f *results.File) []string { return runWarnings(f, digestFiles(f)) }
 
+// ReplayLagMs is the lag p95 of a replay's sends behind the trace's times
+// beyond which the client, not the server, set the load.
+const ReplayLagMs = 5.0
+
 // runWarnings are RunWarnings from the runs' digests.
 func runWarnings(f *results.File, ds report.Digests) []string {
 	var w []string
@@ -42,7 +46,9 @@ func runWarnings(f *results.File, ds report.Digests) []string {
 		w = append(w, serverWarnings(name, r, b)...)
 		// A rate search's levels time every request from its scheduled
 		// send: their lag is measured, not hidden.
-		if b.OK > 0 && b.Late*10 >= b.OK && r.Level == nil {
+		if t := ds.Of(r).Trace; t != nil && r.Workload != nil && r.Workload.Timing == "replay" && t.LagP95 > ReplayLagMs {
+			w = append(w, fmt.Sprintf("%s: the replay fell behind the trace's times: its sends' lag p95 is %s ms (more than %g ms): the client was the bottleneck, not the server (raise max_in_flight, lower workload.speedup, or run on a larger runner); latencies under that load are understated", name, report.Millis(t.LagP95), ReplayLagMs))
+		} else if b.OK > 0 && b.Late*10 >= b.OK && r.Level == nil {
 			w = append(w, fmt.Sprintf("%s: %d of %d requests were sent more than %d ms behind their open-loop schedule: the client could not keep the rate (raise max_in_flight or lower rate); latencies under that load are understated", name, b.Late, b.OK, report.LateMs))
 		}
 	}

@@ -296,3 +296,26 @@ func TestTraceOutsideRepositoryRefused(t *testing.T) {
 		t.Errorf("%d requests sent", n)
 	}
 }
+
+// TestReplayLagWarned: a replay whose sends fell behind the trace's
+// times by more than 5 ms at p95 says that the client was the
+// bottleneck; one on time says nothing of it.
+func TestReplayLagWarned(t *testing.T) {
+	t.Parallel()
+	file := func(lag float64) *results.File {
+		r := results.Run{Endpoint: "e", Scenario: "prod", Workload: &results.Workload{Trace: "t.jsonl", Format: "mooncake", Lines: 40, Sample: 40, Seed: "ab",
+			Timing: "replay", Speedup: 20, Strata: []int{1000}, Tokens: results.TokenModel{PerWord: 1, Source: "prompt_tokens"}}}
+		for i := range 40 {
+			v, l := 100.0, lag*float64(i)/39
+			r.Requests = append(r.Requests, results.Request{OK: true, TTFTMs: &v, TotalMs: &v, LagMs: &l, Trace: &results.TraceRef{Line: i + 1, Input: 10, Stratum: 1}})
+		}
+		return &results.File{Schema: results.Schema, MetricsVersion: results.MetricsVersion, Runs: []results.Run{r}}
+	}
+	late := strings.Join(RunWarnings(file(20)), "\n")
+	if !strings.Contains(late, "prod @ e: the replay fell behind the trace's times: its sends' lag p95 is 19 ms (more than 5 ms)") || !strings.Contains(late, "the client was the bottleneck") {
+		t.Errorf("lag up to 20 ms: %q", late)
+	}
+	if w := strings.Join(RunWarnings(file(4)), "\n"); strings.Contains(w, "replay") {
+		t.Errorf("lag up to 4 ms: %q", w)
+	}
+}

@@ -145,6 +145,10 @@ func Start(ctx context.Context, cfg Config) (*Proxy, error) {
 		Handler:     p,
 		BaseContext: func(net.Listener) context.Context { return p.ctx },
 		ErrorLog:    log.New(io.Discard, "", 0),
+		// A client that never finishes its request's header holds no
+		// connection longer than this (a proxy may listen off the
+		// loopback in front of a remote upstream).
+		ReadHeaderTimeout: 30 * time.Second,
 	}
 	p.srv.SetKeepAlivesEnabled(false)
 	p.wg.Add(1)

@@ -12,6 +12,10 @@ import (
 
 // Bounds of what a trace may hold: past one, reading stops with an *Error
 // naming the line. They bound the memory a hostile trace can cost.
+// MaxDrawHashes bounds the hash_ids the entries of a draw hold (8 bytes
+// each: 128 MiB), whatever the trace holds (a variable for tests).
+var MaxDrawHashes = 16_000_000
+
 const (
 	// MaxLine is the longest line of a line format (JSONL, CSV).
 	MaxLine = 1 << 20
@@ -25,8 +29,11 @@ const (
 	// MaxRecords is the most records (entries and skipped ones) a trace
 	// may hold.
 	MaxRecords = 10_000_000
-	// MaxTokens is the largest input or output length of an entry.
-	MaxTokens = 10_000_000
+	// MaxTokens is the largest input or output length of an entry: no
+	// model's context holds more than two million tokens, and a prompt
+	// latgate synthesizes stays within 12 MB.
+	MaxTokens = 2_000_000
+
 	// MaxSessionID is the longest session id, in bytes.
 	MaxSessionID = 256
 	// MaxAt is the latest arrival from a trace's origin: 200 years (a

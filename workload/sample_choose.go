@@ -76,12 +76,21 @@ func (p *pass1) collect(open func() (io.ReadCloser, error), format string, singl
 	}
 	var out []Entry
 	turns := map[uint64][]Entry{}
-	ord := 0
+	ord, held := 0, 0
 	var digest uint64
+	hold := func(e Entry) error {
+		if held += len(e.Hashes); held > MaxDrawHashes {
+			return &Error{File: p.file, Line: e.Line, Field: "hash_ids", Why: fmt.Sprintf("the entries drawn hold more than %d hash_ids: lower sample", MaxDrawHashes)}
+		}
+		return nil
+	}
 	_, err := readWith(open, p.file, format, func(e Entry) error {
 		k := entryKey(e)
 		digest += mix(k)
 		if want, ok := byOrd[ord]; ok && want == k {
+			if err := hold(e); err != nil {
+				return err
+			}
 			out = append(out, e)
 			delete(byOrd, ord)
 		}
@@ -91,6 +100,9 @@ func (p *pass1) collect(open func() (io.ReadCloser, error), format string, singl
 		}
 		sk := sessionKey(e.Session)
 		if c, ok := sessions[sk]; ok {
+			if err := hold(e); err != nil {
+				return err
+			}
 			turns[sk] = append(turns[sk], e)
 			if len(turns[sk]) >= 2*c {
 				turns[sk] = earliest(turns[sk], c)

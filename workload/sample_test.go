@@ -223,3 +223,23 @@ func TestSampleChanged(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// TestSampleHashesBounded: the entries a draw keeps hold at most
+// MaxDrawHashes hash_ids, whatever the trace holds: more is an error
+// naming the file, the line and the field.
+func TestSampleHashesBounded(t *testing.T) {
+	defer func(n int) { MaxDrawHashes = n }(MaxDrawHashes)
+	MaxDrawHashes = 50
+	var b strings.Builder
+	for i := range 20 {
+		fmt.Fprintf(&b, `{"timestamp": %d, "input_length": 100, "output_length": 1, "hash_ids": [%d, %d, %d, %d, %d]}`+"\n", i, 5*i, 5*i+1, 5*i+2, 5*i+3, 5*i+4)
+	}
+	open := func() (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(b.String())), nil }
+	if _, err := Sample(open, "t.jsonl", "", 10); err != nil {
+		t.Fatalf("10 entries of 5 hash_ids: %v", err)
+	}
+	_, err := Sample(open, "t.jsonl", "", 11)
+	if err == nil || !strings.Contains(err.Error(), "hash_ids: the entries drawn hold more than 50 hash_ids: lower sample") {
+		t.Errorf("11 entries of 5 hash_ids, at most 50: %v", err)
+	}
+}
