@@ -47,7 +47,7 @@ func runWarnings(f *results.File, ds report.Digests) []string {
 		// A rate search's levels time every request from its scheduled
 		// send: their lag is measured, not hidden.
 		if t := ds.Of(r).Trace; t != nil && r.Workload != nil && r.Workload.Timing == "replay" && t.LagP95 > ReplayLagMs {
-			w = append(w, fmt.Sprintf("%s: the replay fell behind the trace's times: its sends' lag p95 is %s ms (more than %g ms): the client was the bottleneck, not the server (raise max_in_flight, lower workload.speedup, or run on a larger runner); latencies under that load are understated", name, report.Millis(t.LagP95), ReplayLagMs))
+			w = append(w, fmt.Sprintf("%s: the replay fell behind the trace's times: its sends' lag p95 is %s ms (more than %g ms): latgate did not send the trace's load — all its max_in_flight workers were waiting on answers (raise max_in_flight when the server is slow to answer), or its machine could not keep the speedup (lower workload.speedup); latencies under that load are understated", name, report.Millis(t.LagP95), ReplayLagMs))
 		} else if b.OK > 0 && b.Late*10 >= b.OK && r.Level == nil {
 			w = append(w, fmt.Sprintf("%s: %d of %d requests were sent more than %d ms behind their open-loop schedule: the client could not keep the rate (raise max_in_flight or lower rate); latencies under that load are understated", name, b.Late, b.OK, report.LateMs))
 		}
