@@ -233,10 +233,7 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 	if err != nil {
 		return nil, err
 	}
-	client := opt.Client
-	if client == nil {
-		client = newHTTPClient(cfg, baseCfg)
-	}
+	client := opt.httpClient(cfg, baseCfg)
 	var sockets *probe.Sockets // Realtime connections, kept as HTTP keeps its own
 	if !cfg.Limits.ColdConnections {
 		sockets = probe.NewSockets()
@@ -249,11 +246,13 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 	if pages != nil {
 		defer pages.Close()
 	}
-	secrets := cfg.Secrets()
-	if baseCfg != nil {
-		secrets = append(secrets, baseCfg.Secrets()...)
-	}
+	secrets := suitesSecrets(cfg, baseCfg)
 	hide := redact.New(secrets...)
+	ps, err := startProxies(ctx, m, secrets) // before any request: an address in use is bad input
+	if err != nil {
+		return nil, err
+	}
+	defer ps.close()
 	sink := newSink(m.plan, cfg, baseCfg)
 	th, err := opt.thresholds(cfg)
 	if err != nil {
@@ -285,21 +284,12 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 			}
 			prog.record(g, rec, warmup)
 		},
-		Measuring: scrapes.measuring,
+		Measuring: func(g int) func() {
+			faultsDone, scrapeDone := ps.measuring(m, g), scrapes.measuring(g)
+			return func() { scrapeDone(); faultsDone() }
+		},
 	}
-	m.start = time.Now().UTC()
-	if opt.Now != nil {
-		m.start = opt.Now().UTC()
-	}
-	ps, err := startProxies(ctx, m, secrets)
-	if err != nil {
-		return nil, err
-	}
-	defer ps.close()
-	r.Measuring = func(g int) func() {
-		faultsDone, scrapeDone := ps.measuring(m, g), scrapes.measuring(g)
-		return func() { scrapeDone(); faultsDone() }
-	}
+	m.start = opt.now()
 	m.calibrate(ctx, r.Prober)
 	res := r.Run(ctx, m.groups)
 	res = m.searchAll(ctx, r, res, sink, *th, cfg, baseCfg, opt.Progress)
@@ -315,6 +305,31 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 		return f, AsCannotRun(&IncompleteError{Why: f.Incomplete})
 	}
 	return f, nil
+}
+
+// now is when a run begins to measure (the file's started_at).
+func (opt MeasureOptions) now() time.Time {
+	if opt.Now != nil {
+		return opt.Now().UTC()
+	}
+	return time.Now().UTC()
+}
+
+// httpClient is the probe's client: opt.Client, else the suites'.
+func (opt MeasureOptions) httpClient(cfg, baseCfg *suite.Config) *http.Client {
+	if opt.Client != nil {
+		return opt.Client
+	}
+	return newHTTPClient(cfg, baseCfg)
+}
+
+// suitesSecrets are the secrets of the suite and, in an A/B run, the
+// base's.
+func suitesSecrets(cfg, baseCfg *suite.Config) []string {
+	if baseCfg == nil {
+		return cfg.Secrets()
+	}
+	return append(cfg.Secrets(), baseCfg.Secrets()...)
 }
 
 // measurement is the plan of a run: its (endpoint, scenario) groups in
