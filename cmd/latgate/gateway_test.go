@@ -68,7 +68,7 @@ const gatewayPhaseRequests = 30
 // 499.6-516.2 ms (500ms) at load average 6-7 on the 2 shared cores,
 // 999.5-1003.7 and 500.0-515.7 ms at 14-15 (beside 14 busy loops), where
 // the first bytes spread from the timeout to 188 ms past it. The test
-// itself runs once latgate starts the proxies (issue 41's wiring).
+// itself runs once latgate starts the proxies.
 const (
 	failoverNear  = 50.0
 	failoverSlack = 300.0
