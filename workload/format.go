@@ -10,12 +10,12 @@ import (
 	"time"
 )
 
-// Bounds of what a trace may hold: past one, reading stops with an *Error
-// naming the line. They bound the memory a hostile trace can cost.
 // MaxDrawHashes bounds the hash_ids the entries of a draw hold (8 bytes
 // each: 128 MiB), whatever the trace holds (a variable for tests).
 var MaxDrawHashes = 16_000_000
 
+// Bounds of what a trace may hold: past one, reading stops with an *Error
+// naming the line. They bound the memory a hostile trace can cost.
 const (
 	// MaxLine is the longest line of a line format (JSONL, CSV).
 	MaxLine = 1 << 20
