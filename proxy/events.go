@@ -27,7 +27,8 @@ type Event struct {
 	// HeaderAdded is the proxy's own latency on the header: from the
 	// upstream's header read to it written to the client; FirstByteAdded
 	// from the upstream's first body byte read to it written and flushed.
-	// A slow_first_token delay is not in them (they count from its end).
+	// A slow_first_token delay is not in them (it comes before the
+	// upstream is asked).
 	HeaderAdded, FirstByteAdded time.Duration
 }
 

@@ -16,7 +16,8 @@ type Fault struct {
 	// k-th request (from 0) is due a hit iff ⌊(k+1)·Share⌋ > ⌊k·Share⌋,
 	// so exactly ⌊n·Share⌋ of the first n are hit (0.25: the 4th, 8th, …).
 	Share float64
-	// Delay is how long slow_first_token holds the response's first byte.
+	// Delay is how late slow_first_token asks the upstream: its whole
+	// answer arrives that much later, at its own pace.
 	Delay time.Duration
 	// After is how many events stall_mid_stream forwards before it holds
 	// the stream: SSE events (text/event-stream: ended by a blank line)

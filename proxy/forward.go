@@ -96,6 +96,12 @@ func (p *Proxy) answer(w http.ResponseWriter, seq int64, status int, typ, msg st
 // slow_first_token or stall_mid_stream fault, or none.
 func (p *Proxy) forward(w http.ResponseWriter, r *http.Request, seq int64, f Fault) {
 	ctx := r.Context()
+	if f.Kind == vocab.SlowFirstToken && !p.clk.Until(ctx, p.clk.Now().Add(f.Delay)) {
+		// The upstream is asked Delay late: its whole answer, first token
+		// and pace, arrives shifted by it (a slow queue or prefill), not
+		// held and then released in a burst.
+		panic(http.ErrAbortHandler)
+	}
 	resp, err := p.rt.RoundTrip(p.outRequest(r))
 	if err != nil {
 		if ctx.Err() != nil {
@@ -179,19 +185,6 @@ type stream struct {
 // run streams the body through buf; false: the stream did not end
 // properly (the client left, the upstream broke, a stall ended by Close).
 func (s *stream) run(ctx context.Context, buf []byte, f Fault) bool {
-	var delayed time.Time // when a slow_first_token delay ended
-	if f.Kind == vocab.SlowFirstToken {
-		n, err := readSome(s.resp.Body, buf)
-		read := s.p.clk.Now()
-		if !s.p.clk.Until(ctx, read.Add(f.Delay)) {
-			return false
-		}
-		delayed = s.p.clk.Now()
-		s.gotHeader = delayed
-		if ok, done := s.chunk(ctx, buf[:n], delayed, err); done {
-			return ok
-		}
-	}
 	if s.left == 0 {
 		s.header()
 		<-ctx.Done()
@@ -208,15 +201,6 @@ func (s *stream) run(ctx context.Context, buf []byte, f Fault) bool {
 	}
 }
 
-// readSome reads until it has a byte or an error.
-func readSome(r io.Reader, buf []byte) (int, error) {
-	for {
-		n, err := r.Read(buf)
-		if n > 0 || err != nil {
-			return n, err
-		}
-	}
-}
 
 // chunk forwards b, read at read, then the read's err; done when the
 // stream is over (ok: it ended properly).
