@@ -201,7 +201,6 @@ func (s *stream) run(ctx context.Context, buf []byte, f Fault) bool {
 	}
 }
 
-
 // chunk forwards b, read at read, then the read's err; done when the
 // stream is over (ok: it ended properly).
 func (s *stream) chunk(ctx context.Context, b []byte, read time.Time, err error) (ok, done bool) {
