@@ -72,6 +72,9 @@ func addStratumChecks(res *Result, d *runTests, runIndex int, r Pair, cfg Config
 	if len(okValues(r.Base, stratumMetric)) == 0 && len(okValues(r.Head, stratumMetric)) == 0 {
 		return // not observed in this run (a tool call's)
 	}
+	if len(r.Head.Draw.Strata) < 2 {
+		return // one stratum is every request: its checks would be the run's, twice
+	}
 	cfg.Budgets = nil // a budget holds every request, not a stratum's
 	for k := 1; k <= len(r.Head.Draw.Strata); k++ {
 		bv, cv := okValuesIn(r.Base, stratumMetric, k), okValuesIn(r.Head, stratumMetric, k)

@@ -139,3 +139,32 @@ func TestSampleOfWorkload(t *testing.T) {
 		t.Errorf("without a workload: draw %+v strata %v", s.Draw, s.Stratum)
 	}
 }
+
+// TestOneStratumNoChecks: a draw of one stratum (every request's input
+// within one bound) adds no per-stratum checks: they would repeat the
+// run's own, and could read apart from them.
+func TestOneStratumNoChecks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	one := func() *Sample {
+		s := &Sample{Values: map[vocab.Metric][]float64{}, Draw: &Draw{Strata: []int{3000}, Seed: "one"}}
+		for range 60 {
+			s.OK = append(s.OK, true)
+			s.Stratum = append(s.Stratum, 1)
+			s.Values[vocab.TTFT] = append(s.Values[vocab.TTFT], 100+10*rng.Float64())
+		}
+		return s
+	}
+	res := Compare([]Pair{{Endpoint: "e", Scenario: "s", Base: one(), Head: one()}}, Config{Tolerance: 0.1, MinDelta: 5, Alpha: 0.05, FailOn: []vocab.Status{vocab.Regression}})
+	n := 0
+	for _, c := range res.Checks {
+		if c.Stratum != 0 {
+			t.Errorf("a check of stratum %d: %s %s", c.Stratum, c.Metric, c.Stat)
+		}
+		if c.Metric == vocab.TTFT {
+			n++
+		}
+	}
+	if n == 0 {
+		t.Error("no TTFT check of the run")
+	}
+}

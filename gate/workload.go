@@ -33,12 +33,12 @@ type traceDraw struct {
 // repository), and draws its sample: bad input, a
 // line of the trace or a replay longer than maxDuration, is refused before
 // any request.
-func drawTrace(s suite.Scenario, root string, maxDuration time.Duration) (*traceDraw, error) {
+func drawTrace(s suite.Scenario, cfgPath, root string, maxDuration time.Duration) (*traceDraw, error) {
 	w := s.Workload
 	open := func() (io.ReadCloser, error) { return fileio.OpenTraceInside(root, w.Path) }
 	d, err := workload.Sample(open, w.Path, w.Format, w.Sample)
 	if err != nil {
-		return nil, AsBadInput(fmt.Errorf("scenario %q: workload: %w", s.Name, err))
+		return nil, AsBadInput(fmt.Errorf("%s:%d: scenario %q: workload: %w", cfgPath, w.Line, s.Name, err))
 	}
 	if len(d.Entries) == 0 {
 		return nil, BadInputf("scenario %q: workload: %s holds no request to replay", s.Name, w.Trace)
@@ -174,7 +174,7 @@ func scenarioDraw(s *suite.Scenario, cfg *suite.Config) (*traceDraw, error) {
 	if s.Workload.Timing == suite.TimingReplay && cfg.Lanes > 1 {
 		return nil, BadInputf("scenario %q: a replay runs at the trace's times in one lane: lanes is %d", s.Name, cfg.Lanes)
 	}
-	td, err := drawTrace(*s, fileio.Root(filepath.Dir(cfg.Path)), cfg.Limits.MaxDuration) // the trace only from the suite's repository
+	td, err := drawTrace(*s, cfg.Path, fileio.Root(filepath.Dir(cfg.Path)), cfg.Limits.MaxDuration) // the trace only from the suite's repository
 	if err != nil {
 		return nil, err
 	}

@@ -147,7 +147,7 @@ func TestReplayRefusedBeforeAnyRequest(t *testing.T) {
 	defer ts.Close()
 	srv := ts.URL
 	for _, tt := range []struct{ name, yaml, extra, want string }{
-		{"bad line", "{trace: bad.jsonl}", "", "bad.jsonl:2: input_length"},
+		{"bad line", "{trace: bad.jsonl}", "", `latgate.yaml:5: scenario "prod": workload: ` + filepath.Join(dir, "bad.jsonl") + ":2: input_length"},
 		{"too long", "{trace: trace.jsonl, timing: replay}", "limits: {max_duration: 100ms}\n", "the replay of 5 entries of trace.jsonl at speedup 1 takes 0s, longer than limits.max_duration"},
 		{"missing", "{trace: nothere.jsonl}", "", "nothere.jsonl"},
 		{"exact output on anthropic", "{trace: trace.jsonl, exact_output: true}", "", "has no way to ask for an output length exactly"},

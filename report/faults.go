@@ -72,8 +72,8 @@ func faultWords(f results.Fault) string {
 	return fmt.Sprintf("%s on %s (%s; %s hit)", what, f.Upstream, share, grouped(f.Hit))
 }
 
-// servedWords is "secondary 60 of 60, primary 0 of 60": each upstream's
-// requests, most first, of all the run's requests an upstream served.
+// servedWords is "secondary 45 of 60, primary 15 of 60": each upstream's
+// successful requests, most first, of all those an upstream served.
 func servedWords(n map[string]int) string {
 	total := 0
 	for _, c := range n {

@@ -17,6 +17,9 @@ func phaseRun(phase string, faults []results.Fault, serve func(i int) string) re
 		v := 100.0 + float64(i)
 		r.Requests = append(r.Requests, results.Request{OK: true, TTFTMs: &v, TotalMs: &v, Upstream: serve(i)})
 	}
+	if phase == "down" { // a 503 of the primary's proxy: served by none
+		r.Requests = append(r.Requests, results.Request{Status: 503, Error: "HTTP 503", Failure: vocab.HTTPStatus, Upstream: "primary"})
+	}
 	return r
 }
 

@@ -144,9 +144,10 @@ type Digest struct {
 	// Trace is, of a run drawn from a trace (its Workload), its requests
 	// against the trace (nil otherwise).
 	Trace *TraceDigest
-	// Upstreams counts, of a scenario with upstreams, the requests each
-	// upstream served (the fault proxies' stamp; at most maxUpstreams
-	// names); nil without.
+	// Upstreams counts, of a scenario with upstreams, the successful
+	// requests each upstream served (the fault proxies' stamp; at most
+	// maxUpstreams names); nil without. A failed request was served by
+	// none: a proxy's own error status is not an answer.
 	Upstreams map[string]int
 }
 
@@ -198,7 +199,7 @@ func (d *Digester) Add(q *results.Request) {
 	if q.PageTimeline != nil || len(q.Screenshots) > 0 {
 		d.addPage(q)
 	}
-	if q.Upstream != "" && (d.upstreams[q.Upstream] > 0 || len(d.upstreams) < maxUpstreams) {
+	if q.OK && q.Upstream != "" && (d.upstreams[q.Upstream] > 0 || len(d.upstreams) < maxUpstreams) {
 		if d.upstreams == nil {
 			d.upstreams = map[string]int{}
 		}

@@ -247,7 +247,7 @@ func (s Scenario) TokenLines() []string {
 	if w == nil {
 		return nil
 	}
-	model := fmt.Sprintf("token model %s tokens a word + %s, source %s", trimFloat(w.Tokens.PerWord), trimFloat(w.Tokens.Overhead), w.Tokens.Source)
+	model := fmt.Sprintf("token model %s %s a word + %s, source %s", trimFloat(w.Tokens.PerWord), pluralWord2(w.Tokens.PerWord, "token", "tokens"), trimFloat(w.Tokens.Overhead), w.Tokens.Source)
 	var out []string
 	for _, side := range []struct {
 		name string
@@ -338,4 +338,12 @@ func familyName(s string) string {
 		return "a family of another name"
 	}
 	return s
+}
+
+// pluralWord2 is one for exactly 1, many else (a rate: 1.3 tokens).
+func pluralWord2(v float64, one, many string) string {
+	if v == 1 {
+		return one
+	}
+	return many
 }

@@ -106,7 +106,20 @@ func workloadParts(s Scenario, parts map[string]string) {
 	if w == nil {
 		return
 	}
-	parts["workload"] = fmt.Sprintf("%s|%s|%d|%s|%g|%d|%t", w.Trace, w.Format, w.Sample, w.Timing, w.Speedup, w.BlockTokens, w.ExactOutput)
+	// Words, as a configuration change shows them: "traces/chat.jsonl
+	// (mooncake), sample 400, replay at 20×, blocks of 512 tokens".
+	format := w.Format
+	if format == "" {
+		format = "format detected"
+	}
+	timing := "at the scenario's concurrency"
+	if w.Timing == TimingReplay {
+		timing = fmt.Sprintf("replay at %g×", w.Speedup)
+	}
+	parts["workload"] = fmt.Sprintf("%s (%s), sample %d, %s, blocks of %d tokens", w.Trace, format, w.Sample, timing, w.BlockTokens)
+	if w.ExactOutput {
+		parts["workload"] += ", exact output"
+	}
 }
 
 // phaseParts adds a phase's faults to its fingerprint: what each injects

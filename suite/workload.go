@@ -94,7 +94,7 @@ func (p *parser) scenarioWorkload(ip string, rs rawScenario, s *Scenario) {
 		}
 	}
 	if w.Timing == TimingReplay && rs.Concurrency != nil {
-		p.errf(kl("timing"), "scenario %q: a replay sends at the trace's times, not at a concurrency: give max_in_flight to bound the requests in flight", s.Name)
+		p.errf(p.line(ip[:len(ip)-len(".workload")]+".concurrency"), "scenario %q: a replay sends at the trace's times, not at a concurrency: give max_in_flight to bound the requests in flight", s.Name)
 	}
 	if b := rw.BlockTokens; b != nil {
 		if *b < 1 || *b > 1<<20 {

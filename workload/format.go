@@ -141,7 +141,7 @@ func detect(head []byte, file, format string) (Format, error) {
 	}
 	if format != "" {
 		if len(match) == 1 && match[0] != format {
-			return Format{}, &Error{File: file, Line: 1, Why: fmt.Sprintf("not a %s trace: it begins like a %s trace (workload.format)", format, match[0])}
+			return Format{}, &Error{File: file, Line: 1, Why: fmt.Sprintf("not %s trace: it begins like %s trace (workload.format)", article(format), article(match[0]))}
 		}
 		return formats[format], nil
 	}
@@ -171,4 +171,12 @@ func firstLine(head []byte) []byte {
 		}
 	}
 	return nil
+}
+
+// article is name with its indefinite article: "an azure", "a mooncake".
+func article(name string) string {
+	if name != "" && strings.ContainsRune("aeiou", rune(name[0])) {
+		return "an " + name
+	}
+	return "a " + name
 }

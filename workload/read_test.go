@@ -110,8 +110,8 @@ func TestReadFormat(t *testing.T) {
 		t.Errorf("unknown format: %v", err)
 	}
 	for _, c := range []struct{ content, format, want string }{
-		{fixture(t, "mooncake.jsonl"), "azure", "t:1: not a azure trace: it begins like a mooncake trace (workload.format)"},
-		{fixture(t, "azure2023.csv"), "burstgpt", "t:1: not a burstgpt trace: it begins like a azure trace (workload.format)"},
+		{fixture(t, "mooncake.jsonl"), "azure", "t:1: not an azure trace: it begins like a mooncake trace (workload.format)"},
+		{fixture(t, "azure2023.csv"), "burstgpt", "t:1: not a burstgpt trace: it begins like an azure trace (workload.format)"},
 		{"a,b,c\n1,2,3\n", "", "t:1: not a trace latgate recognizes (azure, burstgpt, latgate, mooncake, otlp; docs/formats.md): give workload.format"},
 		{"a,b,c\n1,2,3\n", "azure", `t:1: header: no column "TIMESTAMP" (the header holds "a,b,c")`},
 		{"  \n", "", "t: empty: no trace to read"},
