@@ -104,6 +104,13 @@ func rootAsk(ep suite.Endpoint, spec apis.Spec) string {
 }
 
 func notFound(d Diagnosis, ep suite.Endpoint, spec apis.Spec, at string, rec probe.Record) Diagnosis {
+	if u := rec.Seen.Upstream; u != "" {
+		// latgate's fault proxy answered: the endpoint's address is right
+		// as far as the proxy; the upstream behind it did not know the path.
+		d.Finding, d.models = vocab.NotFound, false
+		d.Says = fmt.Sprintf("%s: the upstream %q behind latgate's fault proxy does not serve %s: its upstreams.%s.to is its address without the API's path (http://host:port, not …/v1)", rec.Error, u, pathOf(at), u)
+		return d
+	}
 	key, value := address(ep, spec)
 	path, root := pathOf(at), spec.Address.Root
 	switch {

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/latgate/latgate/probe"
 	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/sim"
 	"github.com/latgate/latgate/suite"
@@ -174,4 +175,47 @@ func msOrNil(v *float64) string {
 		return "null"
 	}
 	return strconv.FormatFloat(*v, 'f', 1, 64) + " ms"
+}
+
+// TestColdSamplesNotCold: cold samples no slower than the warm requests
+// say that the server did not start cold; slower ones say nothing.
+func TestColdSamplesNotCold(t *testing.T) {
+	t.Parallel()
+	file := func(cold float64) *results.File {
+		r := results.Run{Endpoint: "e", Scenario: "s"}
+		for i := range 23 {
+			v := 100.0
+			q := results.Request{OK: true, TTFTMs: &v, TotalMs: &v}
+			if i >= 20 {
+				c := cold
+				q.TTFTMs, q.TotalMs, q.Cold = &c, &c, true
+			}
+			r.Requests = append(r.Requests, q)
+		}
+		return &results.File{Schema: results.Schema, MetricsVersion: results.MetricsVersion, Runs: []results.Run{r}}
+	}
+	if w := strings.Join(RunWarnings(file(95)), "\n"); !strings.Contains(w, "s @ e: the cold samples were no slower than the warm requests (cold TTFT p50 95 ms, warm 100 ms)") {
+		t.Errorf("cold samples of 95 ms beside 100: %q", w)
+	}
+	if w := strings.Join(RunWarnings(file(2100)), "\n"); strings.Contains(w, "cold") {
+		t.Errorf("cold samples of 2100 ms: %q", w)
+	}
+}
+
+// TestNotFoundBehindAProxy: a 404 that latgate's fault proxy passed back
+// is the upstream's: the diagnosis names the upstream's to, not the
+// endpoint's base_url.
+func TestNotFoundBehindAProxy(t *testing.T) {
+	t.Parallel()
+	ep := suite.Endpoint{Name: "gw", BaseURL: "http://127.0.0.1:9101/v1", Model: "m"}
+	rec := probe.Record{Status: 404, Failure: vocab.HTTPStatus, Error: "HTTP 404 Not Found"}
+	rec.Seen.Upstream = "primary"
+	d := diagnose(ep, "http://127.0.0.1:9101/v1/chat/completions", rec)
+	if d.Finding != vocab.NotFound || !strings.Contains(d.Says, `the upstream "primary" behind latgate's fault proxy does not serve /v1/chat/completions: its upstreams.primary.to is its address without the API's path`) {
+		t.Errorf("diagnosis %+v", d)
+	}
+	rec.Seen.Upstream = ""
+	if d := diagnose(ep, "http://127.0.0.1:9101/v1/chat/completions", rec); strings.Contains(d.Says, "upstream") {
+		t.Errorf("without a proxy: %q", d.Says)
+	}
 }

@@ -301,6 +301,9 @@ func groupTime(g probe.Group, n int, per time.Duration) time.Duration {
 		sides = 2
 	}
 	lanes := max(g.Lanes, 1)
+	if n > 0 && n <= len(g.At) { // a replay: the trace's times, then its last answer
+		return g.At[n-1] + per
+	}
 	if g.Rate > 0 {
 		return time.Duration(float64(n*sides)/float64(lanes)/g.Rate*float64(time.Second)) + per
 	}
@@ -310,6 +313,9 @@ func groupTime(g probe.Group, n int, per time.Duration) time.Duration {
 
 // loadOf says one lane's load.
 func loadOf(g probe.Group) string {
+	if len(g.At) > 0 {
+		return "a replay at the trace's times"
+	}
 	if g.Rate > 0 {
 		return fmt.Sprintf("%g requests/s", g.Rate)
 	}

@@ -2,8 +2,10 @@ package gate
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
+	"github.com/latgate/latgate/compare"
 	"github.com/latgate/latgate/report"
 	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/vocab"
@@ -46,6 +48,9 @@ func runWarnings(f *results.File, ds report.Digests) []string {
 		w = append(w, serverWarnings(name, r, b)...)
 		// A rate search's levels time every request from its scheduled
 		// send: their lag is measured, not hidden.
+		if cw := coldWarning(name, ds.Of(r)); cw != "" {
+			w = append(w, cw)
+		}
 		if t := ds.Of(r).Trace; t != nil && r.Workload != nil && r.Workload.Timing == "replay" && t.LagP95 > ReplayLagMs {
 			w = append(w, fmt.Sprintf("%s: the replay fell behind the trace's times: its sends' lag p95 is %s ms (more than %g ms): latgate did not send the trace's load — all its max_in_flight workers were waiting on answers (raise max_in_flight when the server is slow to answer), or its machine could not keep the speedup (lower workload.speedup); latencies under that load are understated", name, report.Millis(t.LagP95), ReplayLagMs))
 		} else if b.OK > 0 && b.Late*10 >= b.OK && r.Level == nil {
@@ -147,4 +152,31 @@ func rateLimited(name string, c results.RunConfig, n int) string {
 		load = fmt.Sprintf("lanes (%d copies of the scenario's load at once)", c.Lanes)
 	}
 	return fmt.Sprintf("%s: %d requests were answered 429 Too Many Requests: each is a failed request (the error rate counts it), never a latency sample; lower %s to stay within the endpoint's rate limit", name, n, load)
+}
+
+// coldWarning says, of a run with cold samples, that they were no slower
+// than its warm requests: the server did not start cold after the idle
+// period, so cold_ttft measured a warm server; "" otherwise.
+func coldWarning(name string, d *report.Digest) string {
+	if d == nil || d.Sample == nil {
+		return ""
+	}
+	finite := func(v []float64) []float64 {
+		var out []float64
+		for _, x := range v {
+			if !math.IsNaN(x) {
+				out = append(out, x)
+			}
+		}
+		return compare.Sorted(out)
+	}
+	cold, warm := finite(d.Sample.Values[vocab.ColdTTFT]), finite(d.Sample.Values[vocab.TTFT])
+	if len(cold) == 0 || len(warm) == 0 {
+		return ""
+	}
+	c, wm := compare.Quantile(cold, 0.5), compare.Quantile(warm, 0.5)
+	if c > 1.1*wm {
+		return ""
+	}
+	return fmt.Sprintf("%s: the cold samples were no slower than the warm requests (cold TTFT p50 %s ms, warm %s ms): the server did not start cold after cold.idle — its scale-to-zero takes longer than the idle period, or something kept it warm; cold_ttft measured a warm server", name, report.Millis(c), report.Millis(wm))
 }

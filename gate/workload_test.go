@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/latgate/latgate/internal/clocktest"
+	"github.com/latgate/latgate/probe"
 	"github.com/latgate/latgate/report"
 	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/sim"
@@ -317,5 +318,17 @@ func TestReplayLagWarned(t *testing.T) {
 	}
 	if w := strings.Join(RunWarnings(file(4)), "\n"); strings.Contains(w, "replay") {
 		t.Errorf("lag up to 4 ms: %q", w)
+	}
+}
+
+// TestReplayPlanLine: a replay's plan says it is one and how long the
+// trace's times take (its last send and an answer), not a closed loop's
+// waves.
+func TestReplayPlanLine(t *testing.T) {
+	t.Parallel()
+	g := probe.Group{Requests: 3, Concurrency: 1, MaxInFlight: 64, At: []time.Duration{0, 2 * time.Second, 10 * time.Second}}
+	line := planLine([]planned{{}}, []probe.Group{g}, time.Second, func(int) (int, bool) { return 0, false })
+	if !strings.Contains(line, "1 lane of a replay at the trace's times") || !strings.HasSuffix(line, ": about 11s") {
+		t.Errorf("plan line %q", line)
 	}
 }
