@@ -191,9 +191,9 @@ func TestStartCanceled(t *testing.T) {
 	t.Parallel()
 	synctest.Test(t, func(t *testing.T) {
 		up := okUpstream(t)
-		ln := newPipeListener("127.0.0.1:9101")
+		ln := clocktest.Listen("127.0.0.1:9101")
 		ctx, cancel := context.WithCancel(t.Context())
-		p, err := Start(ctx, Config{Name: "x", Listen: ln.addr, To: up.URL, Listener: ln})
+		p, err := Start(ctx, Config{Name: "x", Listen: ln.Addr().String(), To: up.URL, Listener: ln})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -202,7 +202,7 @@ func TestStartCanceled(t *testing.T) {
 		p.mu.Lock()
 		closed := p.closed
 		p.mu.Unlock()
-		if _, err := ln.dial(t.Context()); err == nil || !closed {
+		if _, err := ln.Dial(t.Context()); err == nil || !closed {
 			t.Errorf("after cancel: closed %v, dial %v", closed, err)
 		}
 	})

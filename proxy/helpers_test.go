@@ -2,12 +2,10 @@ package proxy
 
 import (
 	"context"
-	"errors"
 	"io"
 	"net"
 	"net/http"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -15,64 +13,15 @@ import (
 	"github.com/latgate/latgate/sim"
 )
 
-// pipeListener is an in-memory loopback listener (as clocktest's, whose
-// listener is its own): a test's client dials it through net.Pipe, so
-// the proxy serves on virtual time inside a synctest bubble.
-type pipeListener struct {
-	addr  string
-	conns chan net.Conn
-	done  chan struct{}
-	once  sync.Once
-}
-
-func newPipeListener(addr string) *pipeListener {
-	return &pipeListener{addr: addr, conns: make(chan net.Conn), done: make(chan struct{})}
-}
-
-var errRefused = errors.New("connection refused (in-memory loopback)")
-
-func (l *pipeListener) dial(ctx context.Context) (net.Conn, error) {
-	client, server := net.Pipe()
-	select {
-	case l.conns <- server:
-		return client, nil
-	case <-l.done:
-		return nil, errRefused
-	case <-ctx.Done():
-		return nil, ctx.Err()
-	}
-}
-
-func (l *pipeListener) Accept() (net.Conn, error) {
-	select {
-	case c := <-l.conns:
-		return c, nil
-	case <-l.done:
-		return nil, net.ErrClosed
-	}
-}
-
-func (l *pipeListener) Close() error {
-	l.once.Do(func() { close(l.done) })
-	return nil
-}
-
-func (l *pipeListener) Addr() net.Addr { return pipeAddr(l.addr) }
-
-type pipeAddr string
-
-func (pipeAddr) Network() string  { return "tcp" }
-func (a pipeAddr) String() string { return string(a) }
-
 // virtual starts a proxy named primary in front of up on the in-memory
 // loopback, with faults, and returns it with a client that reaches it
 // (and follows no redirect). Call it inside a synctest bubble.
 func virtual(t *testing.T, up *clocktest.Server, cfg Config, faults ...Fault) (*Proxy, *http.Client) {
 	t.Helper()
-	ln := newPipeListener("127.0.0.1:9101")
+	ln := clocktest.Listen("127.0.0.1:9101")
 	tr := up.Client().Transport.(*http.Transport).Clone()
 	tr.DisableCompression = true
-	cfg.Name, cfg.Listen, cfg.To, cfg.Listener, cfg.Transport = "primary", ln.addr, up.URL+cfg.To, ln, tr
+	cfg.Name, cfg.Listen, cfg.To, cfg.Listener, cfg.Transport = "primary", ln.Addr().String(), up.URL+cfg.To, ln, tr
 	p, err := Start(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -81,7 +30,7 @@ func virtual(t *testing.T, up *clocktest.Server, cfg Config, faults ...Fault) (*
 	if err := p.SetFaults(faults); err != nil {
 		t.Fatal(err)
 	}
-	ctr := &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) { return ln.dial(ctx) }, DisableCompression: true}
+	ctr := &http.Transport{DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) { return ln.Dial(ctx) }, DisableCompression: true}
 	t.Cleanup(ctr.CloseIdleConnections)
 	return p, &http.Client{Transport: ctr, CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 }

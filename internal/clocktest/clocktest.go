@@ -44,7 +44,7 @@ type Server struct {
 	// write as it comes. Set it before the first request.
 	ReadEvery time.Duration
 
-	ln     *listener
+	ln     *Listener
 	srv    *http.Server
 	tr     *http.Transport
 	client *http.Client
@@ -57,10 +57,21 @@ var (
 	servers = map[string]*Server{} // by address
 )
 
+// Listen is an in-memory loopback listener at addr, for a server a test
+// serves itself (a fault proxy's): Dial connects to it, on virtual time
+// in a synctest bubble.
+func Listen(addr string) *Listener {
+	return &Listener{addr: pipeAddr(addr), conns: make(chan net.Conn), done: make(chan struct{})}
+}
+
+// Dial makes a connection to l and hands its server end to Accept; an
+// error once l is closed.
+func (l *Listener) Dial(ctx context.Context) (net.Conn, error) { return l.connect(ctx, 0) }
+
 // NewServer serves h on the in-memory loopback until the test ends.
 func NewServer(t testing.TB, h http.Handler) *Server {
 	addr := fmt.Sprintf("127.0.0.1:%d", 20000+ports.Add(1))
-	ln := &listener{addr: pipeAddr(addr), conns: make(chan net.Conn), done: make(chan struct{})}
+	ln := Listen(addr)
 	s := &Server{URL: "http://" + addr, ln: ln, srv: &http.Server{Handler: h}}
 	mu.Lock()
 	servers[addr] = s
@@ -114,8 +125,9 @@ func (s *Server) dial(ctx context.Context, _, address string) (net.Conn, error) 
 	return c, err
 }
 
-// listener hands the server ends of in-memory connections to Accept.
-type listener struct {
+// Listener hands the server ends of in-memory connections to Accept
+// (Listen, for a server a test starts itself; NewServer's own).
+type Listener struct {
 	addr  pipeAddr
 	conns chan net.Conn
 	done  chan struct{}
@@ -123,7 +135,7 @@ type listener struct {
 }
 
 // connect waits d, then makes a connection and hands its server end over.
-func (l *listener) connect(ctx context.Context, d time.Duration) (net.Conn, error) {
+func (l *Listener) connect(ctx context.Context, d time.Duration) (net.Conn, error) {
 	if d > 0 {
 		tm := time.NewTimer(d)
 		defer tm.Stop()
@@ -144,7 +156,7 @@ func (l *listener) connect(ctx context.Context, d time.Duration) (net.Conn, erro
 	}
 }
 
-func (l *listener) Accept() (net.Conn, error) {
+func (l *Listener) Accept() (net.Conn, error) {
 	select {
 	case c := <-l.conns:
 		return c, nil
@@ -153,12 +165,12 @@ func (l *listener) Accept() (net.Conn, error) {
 	}
 }
 
-func (l *listener) Close() error {
+func (l *Listener) Close() error {
 	l.once.Do(func() { close(l.done) })
 	return nil
 }
 
-func (l *listener) Addr() net.Addr { return l.addr }
+func (l *Listener) Addr() net.Addr { return l.addr }
 
 type pipeAddr string
 
