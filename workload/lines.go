@@ -163,3 +163,37 @@ func clipN(s string, n int) string {
 
 // blank reports whether a line holds only space.
 func blank(line []byte) bool { return len(bytes.TrimSpace(line)) == 0 }
+
+// csv reads a CSV trace: blank lines skipped, the header (want's columns
+// and any of optional, found by name), then each row given to row with
+// the columns' indexes by name. A file without a header is an error.
+func (l *lines) csv(want, optional []string, row func(cols []string, idx map[string]int) error) error {
+	var idx map[string]int
+	width := 0
+	for {
+		line, ok := l.next()
+		if !ok {
+			if err := l.err(); err != nil || idx != nil {
+				return err
+			}
+			return &Error{File: l.file, Why: "empty: no header"}
+		}
+		if blank(line) {
+			continue
+		}
+		if idx == nil {
+			var err error
+			if idx, width, err = l.csvHeader(bytes.TrimPrefix(line, bom), want, optional); err != nil {
+				return err
+			}
+			continue
+		}
+		cols, err := l.row(line, width)
+		if err != nil {
+			return err
+		}
+		if err := row(cols, idx); err != nil {
+			return err
+		}
+	}
+}

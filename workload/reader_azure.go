@@ -1,7 +1,6 @@
 package workload
 
 import (
-	"bytes"
 	"io"
 	"strings"
 	"time"
@@ -43,30 +42,7 @@ func hasColumns(header []byte, names []string) bool {
 
 func readAzure(r io.Reader, file string, emit func(Entry) error, _ func(int) error) error {
 	l := newLines(r, file)
-	var idx map[string]int
-	width := 0
-	for {
-		line, ok := l.next()
-		if !ok {
-			if err := l.err(); err != nil || idx != nil {
-				return err
-			}
-			return &Error{File: file, Why: "empty: no header"}
-		}
-		if blank(line) {
-			continue
-		}
-		if idx == nil {
-			var err error
-			if idx, width, err = l.csvHeader(bytes.TrimPrefix(line, bom), azureColumns, nil); err != nil {
-				return err
-			}
-			continue
-		}
-		cols, err := l.row(line, width)
-		if err != nil {
-			return err
-		}
+	return l.csv(azureColumns, nil, func(cols []string, idx map[string]int) error {
 		e := Entry{Line: l.n}
 		var why string
 		if e.At, why = wallClock(cols[idx["TIMESTAMP"]]); why != "" {
@@ -78,10 +54,8 @@ func readAzure(r io.Reader, file string, emit func(Entry) error, _ func(int) err
 		if e.Output, why = tokens(cols[idx["GeneratedTokens"]]); why != "" {
 			return l.fail("GeneratedTokens", "%s", why)
 		}
-		if err := emit(e); err != nil {
-			return err
-		}
-	}
+		return emit(e)
+	})
 }
 
 // wallClockLayouts are the times the Azure traces write; a fraction of

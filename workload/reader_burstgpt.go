@@ -1,7 +1,6 @@
 package workload
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"strconv"
@@ -24,44 +23,16 @@ func sniffBurstGPT(head []byte) bool { return hasColumns(firstLine(head), burstC
 
 func readBurstGPT(r io.Reader, file string, emit func(Entry) error, skip func(int) error) error {
 	l := newLines(r, file)
-	var idx map[string]int
-	width := 0
-	for {
-		line, ok := l.next()
-		if !ok {
-			if err := l.err(); err != nil || idx != nil {
-				return err
-			}
-			return &Error{File: file, Why: "empty: no header"}
-		}
-		if blank(line) {
-			continue
-		}
-		if idx == nil {
-			var err error
-			if idx, width, err = l.csvHeader(bytes.TrimPrefix(line, bom), burstColumns, []string{"Session ID"}); err != nil {
-				return err
-			}
-			continue
-		}
-		cols, err := l.row(line, width)
-		if err != nil {
-			return err
-		}
+	return l.csv(burstColumns, []string{"Session ID"}, func(cols []string, idx map[string]int) error {
 		e, err := burstEntry(l, cols, idx)
-		if err != nil {
+		switch {
+		case err != nil:
 			return err
+		case e.Output == 0:
+			return skip(l.n)
 		}
-		if e.Output == 0 {
-			if err := skip(l.n); err != nil {
-				return err
-			}
-			continue
-		}
-		if err := emit(e); err != nil {
-			return err
-		}
-	}
+		return emit(e)
+	})
 }
 
 func burstEntry(l *lines, cols []string, idx map[string]int) (Entry, error) {
