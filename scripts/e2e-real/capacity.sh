@@ -17,28 +17,7 @@ cache="${LATGATE_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/latgate}/ollama"
 bash scripts/e2e-real/build-ollama.sh "$cache"
 ollama="$cache/bin/ollama"
 
-work=$(mktemp -d)
-groups=()
-# stop PGID: SIGTERM to the group (Ollama unloads its runners on it), up to
-# 10 s for all of it to end, then SIGKILL to whatever of it is left.
-stop() {
-  kill -TERM -- "-$1" 2>/dev/null || return 0
-  for _ in $(seq 50); do kill -0 -- "-$1" 2>/dev/null || break; sleep 0.2; done
-  kill -KILL -- "-$1" 2>/dev/null || true
-  wait "$1" 2>/dev/null || true
-}
-cleanup() {
-  local code=$?
-  trap - EXIT INT TERM
-  local i
-  # The test first, then the servers it talks to.
-  for ((i = ${#groups[@]} - 1; i >= 0; i--)); do stop "${groups[i]}"; done
-  rm -rf "$work"
-  exit "$code"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+. scripts/groups-lib.sh # $work, $groups and their cleanup on every exit
 
 go run ./internal/cmd/tinygguf -o "$work/tiny.gguf"
 # One thread a runner: two runners of ggml's default thread pool (one
