@@ -168,14 +168,9 @@ func otlpSlot(a *otlpAttrs, key string) *json.Token {
 // otlpInt is a token count given as an int64 (a string or a number) or a
 // whole double.
 func otlpInt(t json.Token) (int, string) {
-	var s string
-	switch v := t.(type) {
-	case string:
-		s = v
-	case json.Number:
-		s = v.String()
-	default:
-		return 0, kind(t) + " where a number is wanted"
+	s, why := scalarText(t, "a number")
+	if why != "" {
+		return 0, why
 	}
 	if n, err := strconv.ParseInt(s, 10, 64); err == nil {
 		return tokenCount(float64(n))
@@ -188,14 +183,9 @@ func otlpInt(t json.Token) (int, string) {
 }
 
 func otlpText(t json.Token) (string, string) {
-	var s string
-	switch v := t.(type) {
-	case string:
-		s = v
-	case json.Number:
-		s = v.String()
-	default:
-		return "", kind(t) + " where a string is wanted"
+	s, why := scalarText(t, "a string")
+	if why != "" {
+		return "", why
 	}
 	if len(s) > MaxSessionID {
 		return "", fmt.Sprintf("%d bytes: a session id is at most %d", len(s), MaxSessionID)
@@ -205,16 +195,12 @@ func otlpText(t json.Token) (string, string) {
 
 // unixNano is a span's start from the Unix epoch.
 func unixNano(t json.Token) (time.Duration, string) {
-	var s string
-	switch v := t.(type) {
-	case nil:
+	if t == nil {
 		return 0, "missing"
-	case string:
-		s = v
-	case json.Number:
-		s = v.String()
-	default:
-		return 0, kind(t) + " where nanoseconds are wanted"
+	}
+	s, why := scalarText(t, "a number of nanoseconds")
+	if why != "" {
+		return 0, why
 	}
 	n, err := strconv.ParseUint(s, 10, 64)
 	switch {
@@ -226,4 +212,16 @@ func unixNano(t json.Token) (time.Duration, string) {
 		return 0, fmt.Sprintf("%d is past %v from the Unix epoch", n, MaxAt)
 	}
 	return time.Duration(n), ""
+}
+
+// scalarText is the text of a string or a number (OTLP/JSON writes an
+// int64 as a string), or why t is not one where want is wanted.
+func scalarText(t json.Token, want string) (string, string) {
+	switch v := t.(type) {
+	case string:
+		return v, ""
+	case json.Number:
+		return v.String(), ""
+	}
+	return "", kind(t) + " where " + want + " is wanted"
 }
