@@ -17,8 +17,9 @@ import (
 // parser reads a family's lines wherever they are.
 type family struct {
 	name    string
-	isGauge bool // read as a gauge or a counter (a value a series); else as a histogram
-	counter bool // read as a counter
+	isGauge bool     // read as a gauge or a counter (a value a series); else as a histogram
+	counter bool     // read as a counter
+	gpu     *gpuFold // read as a gauge per GPU (gpu.go): its GPUs
 	typ     dto.MetricType
 	why     string // not "": the family is left out, and why
 	tooMany bool   // left out for its series, said with their number in the end
@@ -35,6 +36,9 @@ type family struct {
 func newFamily(name string, typ dto.MetricType, kind famKind) *family {
 	isGauge := kind != histKind
 	f := &family{name: name, isGauge: isGauge, counter: kind == counterKind, typ: typ, g: gaugeValue{max: math.Inf(-1)}}
+	if _, ok := gpuBounds[kind]; ok {
+		f.gpu = &gpuFold{kind: kind, gpus: gpuFamily{}}
+	}
 	switch {
 	case f.counter && typ != dto.MetricType_COUNTER && typ != dto.MetricType_UNTYPED:
 		// An OpenMetrics counter's samples (name_total) reach expfmt's
@@ -86,6 +90,7 @@ func (f *family) value(gauge, untyped float64) {
 	f.g.sum += v
 	f.g.max = max(f.g.max, v)
 	f.n++
+	f.g.n = f.n
 }
 
 // bucket is one classic bucket as a page gives it: its upper bound and
@@ -135,6 +140,13 @@ func (f *family) metric(m *dto.Metric) {
 	case f.counter && f.typ == dto.MetricType_COUNTER:
 		f.value(m.GetCounter().GetValue(), 0)
 		return
+	case f.gpu != nil:
+		var id gpuLabels
+		for _, l := range m.Label {
+			id.set(l.GetName(), l.GetValue())
+		}
+		f.gpuSeries(id, m.GetGauge().GetValue(), m.GetUntyped().GetValue())
+		return
 	case f.isGauge:
 		f.value(m.GetGauge().GetValue(), m.GetUntyped().GetValue())
 		return
@@ -172,6 +184,8 @@ func (f *family) put(p *Page) string {
 		return fmt.Sprintf("%s has %d series (at most %d are read)", f.name, f.total, MaxSeries)
 	case f.why != "":
 		return f.why
+	case f.gpu != nil:
+		return f.putGPUs(p)
 	case !f.isGauge:
 		p.hists[f.name] = f.h
 	case math.IsInf(f.g.sum, 0):

@@ -34,6 +34,17 @@ type Names struct {
 	// over a run are its hit rate), or a gauge of a hit rate (the fullest
 	// series) where the server keeps no counters.
 	CacheQueries, CacheHits, CacheHitRate []string
+	// GPU telemetry (gpu.go): gauges per GPU, read GPU by GPU: its
+	// utilization in percent, its framebuffer memory used in MiB and its
+	// power draw in watts.
+	GPUUtil, GPUMemory, GPUPower []string
+	// Speculative decoding (spec.go): counters of the drafts proposed,
+	// their tokens and the tokens accepted (each summed over the page's
+	// series; their deltas over a run are its acceptance), or, where the
+	// server keeps no counters, gauges of the acceptance rate and the
+	// mean acceptance length it last computed (the mean of the series).
+	SpecDrafts, SpecDraftTokens, SpecAccepted []string
+	SpecAcceptRate, SpecAcceptLength          []string
 }
 
 // Stage and gauge names, as the results file says them.
@@ -45,6 +56,9 @@ const (
 	GaugeWaiting  = "waiting"
 	GaugeKVCache  = "kv_cache"
 	GaugeCacheHit = "cache_hit"
+	// Gauges of a server that keeps no speculative-decoding counters.
+	GaugeSpecRate   = "spec_accept_rate"
+	GaugeSpecLength = "spec_accept_length"
 )
 
 // stages lists the histograms of n in the order of the results file.
@@ -60,7 +74,8 @@ func (n Names) stages() []struct {
 
 // all is every family n names.
 func (n Names) all() []string {
-	return slices.Concat(n.Queue, n.Prefill, n.Decode, n.TTFT, n.Waiting, n.KVCache, n.CacheQueries, n.CacheHits, n.CacheHitRate)
+	return slices.Concat(n.Queue, n.Prefill, n.Decode, n.TTFT, n.Waiting, n.KVCache, n.CacheQueries, n.CacheHits, n.CacheHitRate,
+		n.GPUUtil, n.GPUMemory, n.GPUPower, n.SpecDrafts, n.SpecDraftTokens, n.SpecAccepted, n.SpecAcceptRate, n.SpecAcceptLength)
 }
 
 // known are the names of the engines latgate knows, as their sources
@@ -81,6 +96,12 @@ var known = map[string]Names{
 		KVCache:      []string{"vllm:kv_cache_usage_perc", "vllm:gpu_cache_usage_perc"},
 		CacheQueries: []string{"vllm:prefix_cache_queries_total", "vllm:prefix_cache_queries", "vllm:gpu_prefix_cache_queries_total", "vllm:gpu_prefix_cache_queries"},
 		CacheHits:    []string{"vllm:prefix_cache_hits_total", "vllm:prefix_cache_hits", "vllm:gpu_prefix_cache_hits_total", "vllm:gpu_prefix_cache_hits"},
+		// Speculative decoding (vllm/v1/spec_decode/metrics.py at
+		// ee4ceaae5953d367d8edd2132fd86d6c42506e1e, SpecDecodingProm):
+		// client counters per engine, _total in the text exposition.
+		SpecDrafts:      []string{"vllm:spec_decode_num_drafts_total", "vllm:spec_decode_num_drafts"},
+		SpecDraftTokens: []string{"vllm:spec_decode_num_draft_tokens_total", "vllm:spec_decode_num_draft_tokens"},
+		SpecAccepted:    []string{"vllm:spec_decode_num_accepted_tokens_total", "vllm:spec_decode_num_accepted_tokens"},
 	},
 	// SGLang (python/sglang/srt/metrics/collector.py): queueing time, TTFT,
 	// the waiting queue, the token (KV) pool's usage; no per-request
@@ -94,6 +115,11 @@ var known = map[string]Names{
 		Waiting:      []string{"sglang:num_queue_reqs"},
 		KVCache:      []string{"sglang:token_usage"},
 		CacheHitRate: []string{"sglang:cache_hit_rate"},
+		// Speculative decoding (collector.py at
+		// 93d04878cfb9b08645fae7b11bd340ee33b34acf): only gauges the
+		// scheduler sets at each log of a batch, no counters.
+		SpecAcceptRate:   []string{"sglang:spec_accept_rate"},
+		SpecAcceptLength: []string{"sglang:spec_accept_length"},
 	},
 	// Text Generation Inference (router/src/server.rs, backends/v3): the
 	// request's queue time and the queue's size; its inference duration is
@@ -102,9 +128,23 @@ var known = map[string]Names{
 		Queue:   []string{"tgi_request_queue_duration"},
 		Waiting: []string{"tgi_queue_size"},
 	},
+	// NVIDIA's dcgm-exporter (etc/default-counters.csv and
+	// internal/pkg/rendermetrics/render_metrics.go at
+	// d5e5f510a1b6b393f39a43293ccd9dc985defc79): gauges per GPU, labelled
+	// gpu (its index on the host), UUID (uuid with --use-old-namespace),
+	// pci_bus_id, device, modelName, hostname (Hostname before that
+	// commit) and GPU_I_ID on a MIG instance. GPU_UTIL is the share of
+	// time a kernel ran (not SM occupancy), in %; FB_USED in MiB;
+	// POWER_USAGE in W.
+	"dcgm": {
+		GPUUtil:   []string{"DCGM_FI_DEV_GPU_UTIL"},
+		GPUMemory: []string{"DCGM_FI_DEV_FB_USED"},
+		GPUPower:  []string{"DCGM_FI_DEV_POWER_USAGE"},
+	},
 }
 
-// Known returns the names of a known engine ("vllm", "sglang", "tgi").
+// Known returns the names of a known engine ("vllm", "sglang", "tgi") or
+// GPU exporter ("dcgm").
 func Known(engine string) (Names, bool) {
 	n, ok := known[engine]
 	return n, ok
@@ -122,7 +162,7 @@ func Engines() []string {
 
 // AnyEngine are the names of every known engine together, so a page is
 // read by whichever engine's families it holds (their prefixes keep them
-// apart: vllm:, sglang:, tgi_).
+// apart: vllm:, sglang:, tgi_, DCGM_).
 func AnyEngine() Names {
 	var n Names
 	for _, e := range Engines() {
@@ -140,5 +180,9 @@ func (n Names) Then(o Names) Names {
 		Waiting: slices.Concat(n.Waiting, o.Waiting), KVCache: slices.Concat(n.KVCache, o.KVCache),
 		CacheQueries: slices.Concat(n.CacheQueries, o.CacheQueries), CacheHits: slices.Concat(n.CacheHits, o.CacheHits),
 		CacheHitRate: slices.Concat(n.CacheHitRate, o.CacheHitRate),
+		GPUUtil:      slices.Concat(n.GPUUtil, o.GPUUtil), GPUMemory: slices.Concat(n.GPUMemory, o.GPUMemory),
+		GPUPower: slices.Concat(n.GPUPower, o.GPUPower), SpecDrafts: slices.Concat(n.SpecDrafts, o.SpecDrafts),
+		SpecDraftTokens: slices.Concat(n.SpecDraftTokens, o.SpecDraftTokens), SpecAccepted: slices.Concat(n.SpecAccepted, o.SpecAccepted),
+		SpecAcceptRate: slices.Concat(n.SpecAcceptRate, o.SpecAcceptRate), SpecAcceptLength: slices.Concat(n.SpecAcceptLength, o.SpecAcceptLength),
 	}
 }

@@ -25,10 +25,14 @@ const (
 type Page struct {
 	hists  map[string]Histogram
 	gauges map[string]gaugeValue
+	gpus   map[string]gpuFamily // per GPU family, its GPUs (gpu.go)
 }
 
-// gaugeValue is a gauge's series summed, and the largest.
-type gaugeValue struct{ sum, max float64 }
+// gaugeValue is a gauge's series summed, the largest, and their number.
+type gaugeValue struct {
+	sum, max float64
+	n        int
+}
 
 // hist is the histogram of the first of families the page has.
 func (p Page) hist(families []string) (string, Histogram, bool) {
@@ -136,9 +140,12 @@ func (r *reading) done(p *Page) []string {
 type famKind int
 
 const (
-	histKind    famKind = iota // a histogram, its buckets summed over its series
-	gaugeKind                  // a gauge: its series' sum and largest value
-	counterKind                // a counter: its series' sum
+	histKind     famKind = iota // a histogram, its buckets summed over its series
+	gaugeKind                   // a gauge: its series' sum and largest value
+	counterKind                 // a counter: its series' sum
+	gpuUtilKind                 // a gauge per GPU, its series apart (gpu.go): utilization, %
+	gpuMemKind                  // … framebuffer memory used, MiB
+	gpuPowerKind                // … power draw, W
 )
 
 // wanted is every family names reads, and what it is read as.
@@ -148,8 +155,17 @@ func wanted(names Names) map[string]famKind {
 		switch {
 		case slices.Contains(names.Waiting, name) || slices.Contains(names.KVCache, name) || slices.Contains(names.CacheHitRate, name):
 			want[name] = gaugeKind
-		case slices.Contains(names.CacheQueries, name) || slices.Contains(names.CacheHits, name):
+		case slices.Contains(names.CacheQueries, name) || slices.Contains(names.CacheHits, name) ||
+			slices.Contains(names.SpecDrafts, name) || slices.Contains(names.SpecDraftTokens, name) || slices.Contains(names.SpecAccepted, name):
 			want[name] = counterKind
+		case slices.Contains(names.SpecAcceptRate, name) || slices.Contains(names.SpecAcceptLength, name):
+			want[name] = gaugeKind
+		case slices.Contains(names.GPUUtil, name):
+			want[name] = gpuUtilKind
+		case slices.Contains(names.GPUMemory, name):
+			want[name] = gpuMemKind
+		case slices.Contains(names.GPUPower, name):
+			want[name] = gpuPowerKind
 		default:
 			want[name] = histKind
 		}

@@ -48,6 +48,7 @@ const (
 	familyName, familyType, familyMetric   = 1, 3, 4
 	metricGauge, metricUntyped, metricHist = 2, 5, 7
 	metricCounter                          = 3
+	metricLabel, labelName, labelValue     = 1, 1, 2
 	valueField                             = 1 // Gauge.value, Counter.value, Untyped.value
 	sampleCount, sampleSum, histBucket     = 1, 2, 3
 	sampleCountFloat                       = 4
@@ -126,8 +127,9 @@ func (f *family) series(m []byte) error {
 	var gauge, counter, untyped float64
 	s := rawHist{buckets: f.buckets[:0]}
 	var count countField
+	var gpu gpuLabels
 	err := fields(m, func(num protowire.Number, wt protowire.Type, v []byte) (int, error) {
-		if wt != protowire.BytesType || num != metricGauge && num != metricCounter && num != metricUntyped && num != metricHist {
+		if wt != protowire.BytesType || num != metricGauge && num != metricCounter && num != metricUntyped && num != metricHist && (num != metricLabel || f.gpu == nil) {
 			return skip, nil
 		}
 		sub, n := protowire.ConsumeBytes(v)
@@ -135,6 +137,8 @@ func (f *family) series(m []byte) error {
 			return n, nil
 		}
 		switch num {
+		case metricLabel:
+			return n, readLabel(sub, &gpu)
 		case metricGauge:
 			return n, readValue(sub, &gauge)
 		case metricCounter:
@@ -151,6 +155,8 @@ func (f *family) series(m []byte) error {
 	switch {
 	case f.counter && f.typ == dto.MetricType_COUNTER:
 		f.value(counter, untyped)
+	case f.gpu != nil:
+		f.gpuSeries(gpu, gauge, untyped)
 	case f.isGauge:
 		f.value(gauge, untyped)
 	default:
@@ -158,6 +164,25 @@ func (f *family) series(m []byte) error {
 		f.histogram(s)
 	}
 	return nil
+}
+
+// readLabel reads a LabelPair into a GPU series' labels.
+func readLabel(b []byte, l *gpuLabels) error {
+	var name, value []byte
+	err := fields(b, func(num protowire.Number, wt protowire.Type, v []byte) (int, error) {
+		if wt != protowire.BytesType || num != labelName && num != labelValue {
+			return skip, nil
+		}
+		s, n := protowire.ConsumeBytes(v)
+		if num == labelName {
+			name = s
+		} else {
+			value = s
+		}
+		return n, nil
+	})
+	l.set(string(name), string(value))
+	return err
 }
 
 // readValue reads the value of a Gauge or an Untyped message into v.

@@ -198,8 +198,10 @@ func (r *Run) Stop(ctx context.Context) Summary {
 	if r.ok && ok {
 		sum.Stages = r.stages(after)
 		sum.Cache = r.cache(after)
+		sum.Spec = r.spec(after)
 	}
 	sum.Gauges = r.gauges()
+	sum.GPUs, sum.GPUsLeftOut = r.gpus()
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	sum.Scrapes, sum.Failed, sum.Warnings = r.scrapes, r.failed, r.warnings

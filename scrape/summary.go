@@ -18,6 +18,13 @@ type Summary struct {
 	// Cache is the prefix cache's counters over the run (nil when the
 	// page has none, or they went back: a restart).
 	Cache *Cache
+	// GPUs are each GPU's gauges over the run (at most MaxGPUs, in the
+	// order of their hosts and indexes), GPUsLeftOut those beyond.
+	GPUs        []GPU
+	GPUsLeftOut int
+	// Spec is the speculative-decoding counters over the run (nil when
+	// the page has none, or they went back).
+	Spec *Spec
 	// Scrapes counts the scrapes made and Failed those that failed.
 	Scrapes, Failed int
 	// Warnings say what went wrong (at most MaxWarnings).
@@ -102,11 +109,13 @@ func (r *Run) gauges() []Gauge {
 	samples := r.samples
 	r.mu.Unlock()
 	var out []Gauge
+	n := r.s.Names
 	for _, g := range []struct {
 		name     string
 		families []string
-		max      bool // the fullest series, not their sum
-	}{{GaugeWaiting, r.s.Names.Waiting, false}, {GaugeKVCache, r.s.Names.KVCache, true}, {GaugeCacheHit, r.s.Names.CacheHitRate, true}} {
+		of       func(gaugeValue) float64 // a sample of the page's series
+	}{{GaugeWaiting, n.Waiting, sumOf}, {GaugeKVCache, n.KVCache, maxOf}, {GaugeCacheHit, n.CacheHitRate, maxOf},
+		{GaugeSpecRate, n.SpecAcceptRate, meanOf}, {GaugeSpecLength, n.SpecAcceptLength, meanOf}} {
 		var vals []float64
 		fam := ""
 		for _, p := range samples {
@@ -115,11 +124,7 @@ func (r *Run) gauges() []Gauge {
 				continue
 			}
 			fam = f
-			if g.max {
-				vals = append(vals, v.max)
-			} else {
-				vals = append(vals, v.sum)
-			}
+			vals = append(vals, g.of(v))
 		}
 		if len(vals) == 0 {
 			continue
@@ -128,6 +133,17 @@ func (r *Run) gauges() []Gauge {
 		out = append(out, Gauge{Name: g.name, Family: fam, Samples: len(vals), Median: median(vals), Max: vals[len(vals)-1]})
 	}
 	return out
+}
+
+// sumOf, maxOf and meanOf are a gauge's series summed (requests waiting
+// on every engine), the fullest, and their mean (an engine's rate).
+func sumOf(v gaugeValue) float64 { return v.sum }
+func maxOf(v gaugeValue) float64 { return v.max }
+func meanOf(v gaugeValue) float64 {
+	if v.n == 0 {
+		return 0
+	}
+	return v.sum / float64(v.n)
 }
 
 // median of sorted values.
