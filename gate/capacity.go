@@ -237,9 +237,12 @@ func (m *measurement) levelRunner(r *probe.Runner, sofar probe.Result, sk *sink,
 	lr.Sink = func(_ int, rec probe.Record) { rec.Variant = variant; r.Sink(gi, rec) }
 	lr.OnRecord = func(_ int, rec probe.Record, warmup bool) { rec.Variant = variant; r.OnRecord(gi, rec, warmup) }
 	lr.Limits.Cost = func(_ int, rec probe.Record) float64 { rec.Variant = variant; return r.Limits.Cost(gi, rec) }
-	// A level's run is not scraped: its metrics_url would need a
-	// server_metrics per level.
+	// A level's run is scraped as a group of its own (its server_metrics
+	// its own); the faults of a scenario's phases are not a level's.
 	lr.Measuring = nil
+	if m.scrapes != nil {
+		lr.Measuring = func(int) func() { return m.scrapes.measuring(gi) }
+	}
 	l := cfg.Limits
 	spent := sk.spent.total()
 	switch {

@@ -259,7 +259,8 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 		return nil, err
 	}
 	adaptive := newAdaptiveRun(m.plan, *th, opt.Baseline, baseCfg != nil, opt.Source.Region, opt.Progress)
-	scrapes := &serverScrapes{ctx: ctx, plan: m.plan, client: client, secrets: hide, interval: opt.ScrapeEvery, got: map[scrapeKey]*results.ServerMetrics{}}
+	scrapes := &serverScrapes{ctx: ctx, m: m, client: client, secrets: hide, interval: opt.ScrapeEvery, got: map[scrapeKey]*results.ServerMetrics{}}
+	m.scrapes = scrapes
 	for gi := range m.groups {
 		adaptive.group(gi, &m.groups[gi], &sink.head[gi], &sink.base[gi])
 	}
@@ -347,6 +348,8 @@ type measurement struct {
 	cut      string
 	// start is when the run began to measure (the file's started_at).
 	start time.Time
+	// scrapes reads the endpoints' metrics pages (a capacity level's too).
+	scrapes *serverScrapes
 }
 
 // planMeasure plans every (endpoint, scenario) of the suite (matched with
@@ -566,6 +569,7 @@ func (m *measurement) assemble(res probe.Result, sink *sink, adaptive *adaptiveR
 		switch {
 		case pl.level != nil:
 			if run, ok := m.levelRun(i, pl, sink, cfg, baseCfg, opt.Source.Region); ok {
+				run.ServerMetrics = scrapes.of(i, "")
 				f.Runs = append(f.Runs, run)
 			}
 		case pl.base != nil:

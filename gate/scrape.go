@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -24,7 +25,7 @@ import (
 // never a failed run.
 type serverScrapes struct {
 	ctx      context.Context
-	plan     []planned
+	m        *measurement // its plan: a capacity level is planned as it comes
 	client   *http.Client
 	secrets  *redact.Set
 	interval time.Duration // between samples (0: scrape's default, 1 s)
@@ -47,21 +48,24 @@ type scrapedPage struct {
 }
 
 // measuring is the runner's Measuring hook: it starts the scrapes of group
-// g's pages and returns what stops them and keeps their summaries.
+// g's pages (each of an endpoint's metrics_url) and returns what stops
+// them and keeps, per variant, its pages' summaries as one.
 func (ss *serverScrapes) measuring(g int) func() {
-	pl := ss.plan[g]
+	pl := ss.m.plan[g]
 	var pages []*scrapedPage
+	var sides []vocab.Side
 	add := func(ep suite.Endpoint, side vocab.Side) {
-		if ep.MetricsURL == "" {
-			return
-		}
-		for _, p := range pages {
-			if p.s.URL == ep.MetricsURL {
-				p.sides = append(p.sides, side)
-				return
+		sides = append(sides, side)
+	next:
+		for _, u := range ep.MetricsURLs {
+			for _, p := range pages {
+				if p.s.URL == u {
+					p.sides = append(p.sides, side)
+					continue next
+				}
 			}
+			pages = append(pages, &scrapedPage{s: ss.scraperOf(ep, u), sides: []vocab.Side{side}})
 		}
-		pages = append(pages, &scrapedPage{s: ss.scraperOf(ep), sides: []vocab.Side{side}})
 	}
 	if pl.base != nil {
 		add(pl.base.endpoint, vocab.Base)
@@ -74,12 +78,32 @@ func (ss *serverScrapes) measuring(g int) func() {
 		runs[i] = p.s.Start(ss.ctx)
 	}
 	return func() {
-		for i, p := range pages {
-			m := ss.fileForm(runs[i].Stop(ss.ctx), len(p.sides) > 1)
-			ss.mu.Lock()
-			for _, side := range p.sides {
-				ss.got[scrapeKey{g, side}] = m
+		sums := make([]scrape.Summary, len(pages))
+		for i, r := range runs {
+			sums[i] = r.Stop(ss.ctx)
+		}
+		made := map[string]*results.ServerMetrics{} // by the pages: variants of the same pages share one
+		for _, side := range sides {
+			var mine []scrape.Summary
+			var which []string
+			shared := false
+			for i, p := range pages {
+				if slices.Contains(p.sides, side) {
+					mine, which = append(mine, sums[i]), append(which, p.s.URL)
+					shared = shared || len(p.sides) > 1
+				}
 			}
+			if len(mine) == 0 {
+				continue
+			}
+			key := strings.Join(which, "\n")
+			m := made[key]
+			if m == nil {
+				m = ss.fileForm(scrape.Combine(mine), shared)
+				made[key] = m
+			}
+			ss.mu.Lock()
+			ss.got[scrapeKey{g, side}] = m
 			ss.mu.Unlock()
 		}
 	}
@@ -96,7 +120,7 @@ func (ss *serverScrapes) of(g int, side vocab.Side) *results.ServerMetrics {
 // scraperOf is the scraper of an endpoint's page: the engines' known names
 // after the suite's own, and the endpoint's key and headers, which it
 // sends only to a page on the endpoint's origin.
-func (ss *serverScrapes) scraperOf(ep suite.Endpoint) *scrape.Scraper {
+func (ss *serverScrapes) scraperOf(ep suite.Endpoint, page string) *scrape.Scraper {
 	names := scrape.AnyEngine()
 	if n := ep.MetricsNames; n != nil {
 		names = scrape.Names{Queue: n.Queue, Prefill: n.Prefill, Decode: n.Decode, TTFT: n.TTFT, Waiting: n.Waiting, KVCache: n.KVCache}.Then(names)
@@ -108,7 +132,7 @@ func (ss *serverScrapes) scraperOf(ep suite.Endpoint) *scrape.Scraper {
 	if spec, ok := apis.Lookup(ep.API); ok && ep.APIKey != "" {
 		auth.Set(spec.Auth.Header, spec.Auth.Value(ep.APIKey))
 	}
-	return &scrape.Scraper{URL: ep.MetricsURL, Names: names, Client: ss.client, Interval: ss.interval,
+	return &scrape.Scraper{URL: page, Names: names, Client: ss.client, Interval: ss.interval,
 		Endpoint: probe.URL(apiOf(ep), targetOf(ep)), Auth: auth}
 }
 
@@ -137,6 +161,16 @@ func (ss *serverScrapes) fileForm(sum scrape.Summary, shared bool) *results.Serv
 		}
 		m.Gauges = append(m.Gauges, mg)
 	}
+	m.GPUs, m.GPUsLeftOut, sum.Warnings = gpusForm(sum, sum.Warnings)
+	if s := sum.Spec; s != nil {
+		sd := &results.MetricSpec{DraftsFamily: s.DraftsFamily, DraftTokensFamily: s.DraftTokensFamily, AcceptedFamily: s.AcceptedFamily,
+			Drafts: s.Drafts, DraftTokens: s.DraftTokens, Accepted: s.Accepted}
+		if err := sd.Check(); err != nil {
+			sum.Warnings = append(sum.Warnings, strings.TrimPrefix(err.Error(), "server_metrics.")+", left out")
+		} else {
+			m.Spec = sd
+		}
+	}
 	if c := sum.Cache; c != nil {
 		pc := &results.MetricCache{QueriesFamily: c.QueriesFamily, HitsFamily: c.HitsFamily, Queries: c.Queries, Hits: c.Hits}
 		if err := pc.Check(); err != nil {
@@ -162,4 +196,25 @@ func plainLine(s string) string {
 		}
 		return r
 	}, s)
+}
+
+// gpusForm is a run's GPUs in the results file: a GPU whose gauges the
+// file would refuse is left out, said in a warning.
+func gpusForm(sum scrape.Summary, warnings []string) ([]results.MetricGPU, int, []string) {
+	stats := func(g *scrape.Gauge) *results.GaugeStats {
+		if g == nil {
+			return nil
+		}
+		return &results.GaugeStats{Family: g.Family, Samples: g.Samples, Median: g.Median, Max: g.Max}
+	}
+	var out []results.MetricGPU
+	for _, g := range sum.GPUs {
+		mg := results.MetricGPU{GPU: plainLine(g.ID), Model: plainLine(g.Model), Util: stats(g.Util), MemoryMiB: stats(g.Memory), PowerW: stats(g.Power)}
+		if err := (&results.ServerMetrics{GPUs: []results.MetricGPU{mg}}).Check(); err != nil {
+			warnings = append(warnings, fmt.Sprintf("%s, left out", strings.TrimPrefix(err.Error(), "server_metrics.")))
+			continue
+		}
+		out = append(out, mg)
+	}
+	return out, sum.GPUsLeftOut, warnings
 }

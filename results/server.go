@@ -66,10 +66,18 @@ type ServerMetrics struct {
 	// PrefixCache is the server's prefix-cache counters over the run
 	// (vLLM's); nil when its page has none.
 	PrefixCache *MetricCache `json:"prefix_cache,omitempty"`
-	Scrapes     int          `json:"scrapes"`
-	Failed      int          `json:"failed"`
-	Shared      bool         `json:"shared,omitempty"`
-	Warnings    []string     `json:"warnings,omitempty"`
+	// GPUs are each GPU's gauges over the run, from a GPU exporter's page
+	// (NVIDIA dcgm-exporter's), at most MaxGPUs; GPUsLeftOut counts the
+	// GPUs beyond.
+	GPUs        []MetricGPU `json:"gpus,omitempty"`
+	GPUsLeftOut int         `json:"gpus_left_out,omitempty"`
+	// Spec is the server's speculative-decoding counters over the run
+	// (vLLM's); nil when its page has none.
+	Spec     *MetricSpec `json:"spec_decode,omitempty"`
+	Scrapes  int         `json:"scrapes"`
+	Failed   int         `json:"failed"`
+	Shared   bool        `json:"shared,omitempty"`
+	Warnings []string    `json:"warnings,omitempty"`
 }
 
 // MetricStage is one histogram's delta over a run: Stage is queue,
@@ -145,6 +153,12 @@ func (m *ServerMetrics) Check() error {
 	if err := m.PrefixCache.Check(); err != nil {
 		return err
 	}
+	if err := m.checkGPUs(); err != nil {
+		return err
+	}
+	if err := m.Spec.Check(); err != nil {
+		return err
+	}
 	for i, s := range m.Stages {
 		if !(s.Count >= 0 && s.Count <= maxCount) {
 			return fmt.Errorf("server_metrics.stages[%d].count is %g", i, s.Count)
@@ -163,6 +177,9 @@ func (m *ServerMetrics) Check() error {
 	for i, g := range m.Gauges {
 		if g.Samples < 0 || math.IsNaN(g.Median) || math.IsInf(g.Median, 0) || math.IsNaN(g.Max) || math.IsInf(g.Max, 0) {
 			return fmt.Errorf("server_metrics.gauges[%d] is not a number", i)
+		}
+		if hi, ok := specGaugeMax[g.Gauge]; ok && !(g.Median >= 0 && g.Median <= g.Max && g.Max <= hi) {
+			return fmt.Errorf("server_metrics.gauges[%d]: %s of median %g and max %g, not from 0 to %g", i, g.Gauge, g.Median, g.Max, hi)
 		}
 	}
 	if len(m.Warnings) > 100 {
@@ -186,7 +203,10 @@ const (
 
 var (
 	metricStages = []string{"queue", "prefill", "decode", "ttft"}
-	metricGauges = []string{"waiting", "kv_cache", "cache_hit"}
+	metricGauges = []string{"waiting", "kv_cache", "cache_hit", "spec_accept_rate", "spec_accept_length"}
+	// specGaugeMax bounds the speculative-decoding gauges: a rate is a
+	// fraction, a length a few tokens (a draft of at most 64).
+	specGaugeMax = map[string]float64{"spec_accept_rate": 1, "spec_accept_length": 65}
 )
 
 // checkNames refuses stages and gauges no scrape writes: unknown names,

@@ -154,3 +154,66 @@ func median(v []float64) float64 {
 	}
 	return v[n/2-1]/2 + v[n/2]/2 // no overflow of their sum
 }
+
+// Combine is one run's summaries of several pages (an engine's and a GPU
+// exporter's) as one: each stage, gauge and counter from the first page
+// that has it (another page's of the same name said in a warning), the
+// GPUs of every page (at most MaxGPUs), the scrapes and warnings of all.
+func Combine(sums []Summary) Summary {
+	if len(sums) == 1 {
+		return sums[0]
+	}
+	var out Summary
+	stages, gauges := map[string]bool{}, map[string]bool{}
+	gpus := map[string]bool{}
+	for i, s := range sums {
+		if i == 0 {
+			out.URL = s.URL
+		}
+		out.Scrapes += s.Scrapes
+		out.Failed += s.Failed
+		out.Warnings = append(out.Warnings, s.Warnings...)
+		for _, st := range s.Stages {
+			if stages[st.Name] {
+				out.Warnings = append(out.Warnings, fmt.Sprintf("%s is also on %s: the first page's %s kept", st.Family, s.URL, st.Name))
+				continue
+			}
+			stages[st.Name] = true
+			out.Stages = append(out.Stages, st)
+		}
+		for _, g := range s.Gauges {
+			if gauges[g.Name] {
+				out.Warnings = append(out.Warnings, fmt.Sprintf("%s is also on %s: the first page's %s kept", g.Family, s.URL, g.Name))
+				continue
+			}
+			gauges[g.Name] = true
+			out.Gauges = append(out.Gauges, g)
+		}
+		out.Cache = cmpOr(out.Cache, s.Cache)
+		out.Spec = cmpOr(out.Spec, s.Spec)
+		out.GPUsLeftOut += s.GPUsLeftOut
+		for _, g := range s.GPUs {
+			switch {
+			case gpus[g.ID]:
+				out.Warnings = append(out.Warnings, fmt.Sprintf("%s is also on %s: the first page's kept", g.ID, s.URL))
+			case len(out.GPUs) == MaxGPUs:
+				out.GPUsLeftOut++
+			default:
+				gpus[g.ID] = true
+				out.GPUs = append(out.GPUs, g)
+			}
+		}
+	}
+	if n := MaxWarnings * len(sums); len(out.Warnings) > n {
+		out.Warnings = out.Warnings[:n]
+	}
+	return out
+}
+
+// cmpOr is a unless it is nil, else b.
+func cmpOr[T any](a, b *T) *T {
+	if a != nil {
+		return a
+	}
+	return b
+}

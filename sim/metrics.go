@@ -31,6 +31,7 @@ func (s *Server) metrics(w http.ResponseWriter) {
 	for _, n := range names {
 		fams = append(fams, histogramFamily(n, e.hists[n]))
 	}
+	fams = append(fams, e.spec.families()...)
 	e.mu.Unlock()
 	w.Header().Set("Content-Type", string(expfmt.NewFormat(expfmt.TypeTextPlain)))
 	for _, f := range fams {

@@ -166,6 +166,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.metrics(w)
 		return
 	}
+	if r.URL.Path == "/dcgm/metrics" && r.Method == http.MethodGet {
+		s.dcgm(w)
+		return
+	}
 	a, ok := route(r)
 	if !ok {
 		writeError(w, http.StatusNotFound, "invalid_request_error", fmt.Sprintf("Unknown request URL: %s %s", r.Method, r.URL.Path), "")

@@ -34,6 +34,14 @@ type Engine struct {
 	// is not streamed, as Text Generation Inference does). Ollama's native
 	// API always reports its durations.
 	Report []string
+	// GPUs, when > 0, are served at GET /dcgm/metrics in dcgm-exporter's
+	// names (gpu.go), at most MaxGPUs.
+	GPUs int
+	// SpecTokens, when > 0, makes the engine decode speculatively: K
+	// draft tokens a draft, SpecAccept (0 to 1) of them accepted, counted
+	// at /metrics in vLLM's names (gpu.go).
+	SpecTokens int
+	SpecAccept float64
 }
 
 // Forms of Engine.Report.
@@ -55,6 +63,12 @@ func (e Engine) Validate() error {
 	if e.Front < 0 {
 		return fmt.Errorf("engine front %v: must not be negative", e.Front)
 	}
+	if e.GPUs < 0 || e.GPUs > MaxGPUs {
+		return fmt.Errorf("gpus %d: from 0 to %d", e.GPUs, MaxGPUs)
+	}
+	if e.SpecTokens < 0 || e.SpecTokens > 64 || !(e.SpecAccept >= 0 && e.SpecAccept <= 1) {
+		return fmt.Errorf("spec tokens %d, spec accept %v: from 0 to 64 tokens a draft, a share from 0 to 1 accepted", e.SpecTokens, e.SpecAccept)
+	}
 	for _, r := range e.Report {
 		if !slices.Contains(Reports, r) {
 			return fmt.Errorf("engine report %q: not a form the simulator reports (%s)", r, strings.Join(Reports, ", "))
@@ -70,6 +84,8 @@ type engineTimes struct {
 	queue, front, prefill, decode time.Duration
 	total                         time.Duration // arrival to the end of the answer
 	prompt, cached, output        int
+	specTokens                    int // Engine.SpecTokens, SpecAccept
+	specAccept                    float64
 }
 
 func (t *engineTimes) has(form string) bool { return t != nil && slices.Contains(t.report, form) }
@@ -182,6 +198,7 @@ func (t *engineTimes) headers(h http.Header, sinceArrival time.Duration, streame
 type engineStats struct {
 	mu    sync.Mutex
 	hists map[string]*simHistogram
+	spec  specCounters
 }
 
 // vLLM's buckets (vllm/v1/metrics/loggers.py): request_latency_buckets for
@@ -223,6 +240,7 @@ func (e *engineStats) observe(t *engineTimes) {
 	e.hists["vllm:request_decode_time_seconds"].observe(t.decode)
 	e.hists["vllm:e2e_request_latency_seconds"].observe(t.queue + t.prefill + t.decode)
 	e.hists["vllm:time_to_first_token_seconds"].observe(t.queue + t.prefill)
+	e.spec.observeSpec(t)
 }
 
 // load is the engines' requests waiting and running now, and the KV-cache
@@ -267,6 +285,7 @@ func (rs response) times(clk clock.Clock, first time.Time) *engineTimes {
 		prompt: rs.u.prompt, cached: rs.u.cached, output: rs.u.output}
 	if e := rs.p.Engine; e != nil {
 		t.report, t.front = e.Report, e.Front
+		t.specTokens, t.specAccept = e.SpecTokens, e.SpecAccept
 	}
 	t.prefill = max(first.Sub(rs.start)-t.front, 0)
 	return t

@@ -1,31 +1,50 @@
 package suite
 
 import (
+	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 )
 
 // metricNameRE is a Prometheus metric family's name.
 var metricNameRE = regexp.MustCompile(`^[a-zA-Z_:][a-zA-Z0-9_:]*$`)
 
-// endpointMetrics reads an endpoint's metrics_url (an http(s) URL, ${VAR}
-// allowed; its key goes only to a page on the endpoint's own origin) and
-// metrics_names (which needs a metrics_url).
+// MaxMetricsURLs bounds an endpoint's metrics pages.
+const MaxMetricsURLs = 4
+
+// endpointMetrics reads an endpoint's metrics_url (an http(s) URL, or a
+// list of at most MaxMetricsURLs: the engine's page, a GPU exporter's;
+// ${VAR} allowed; its key goes only to a page on the endpoint's own
+// origin) and metrics_names (which needs a metrics_url).
 func (p *parser) endpointMetrics(ip string, e *Endpoint, re rawEndpoint) {
-	if re.MetricsURL == "" {
+	if re.MetricsURL == nil || len(re.MetricsURL.List) == 0 {
 		if re.MetricsNames != nil {
 			p.errf(p.line(ip+".metrics_names"), "endpoint %q: metrics_names needs metrics_url (the server's Prometheus page, such as http://127.0.0.1:8000/metrics)", e.Name)
 		}
 		return
 	}
-	kl := p.line(ip + ".metrics_url")
-	v, secrets := p.expand(ip+".metrics_url", e.Name, "metrics_url", re.MetricsURL)
-	e.envSecrets = append(e.envSecrets, secrets...)
-	if !urlOK(re.MetricsURL, v, p.opt.SkipKeys) {
-		p.errf(kl, "endpoint %q: metrics_url %q is not an http(s) URL (the server's Prometheus page, such as http://127.0.0.1:8000/metrics)", e.Name, re.MetricsURL)
+	if n := len(re.MetricsURL.List); n > MaxMetricsURLs {
+		p.errf(p.line(ip+".metrics_url"), "endpoint %q: metrics_url lists %d pages, at most %d (the engine's and a GPU exporter's)", e.Name, n, MaxMetricsURLs)
 		return
 	}
-	e.MetricsURL = v
+	for i, raw := range re.MetricsURL.List {
+		ipi, key := ip+".metrics_url", "metrics_url"
+		if re.MetricsURL.Seq {
+			ipi, key = fmt.Sprintf("%s.metrics_url[%d]", ip, i), fmt.Sprintf("metrics_url[%d]", i)
+		}
+		v, secrets := p.expand(ipi, e.Name, key, raw)
+		e.envSecrets = append(e.envSecrets, secrets...)
+		if !urlOK(raw, v, p.opt.SkipKeys) {
+			p.errf(p.line(ipi), "endpoint %q: %s %q is not an http(s) URL (the server's Prometheus page, such as http://127.0.0.1:8000/metrics)", e.Name, key, raw)
+			return
+		}
+		if slices.Contains(e.MetricsURLs, v) {
+			p.errf(p.line(ipi), "endpoint %q: %s %q is listed twice", e.Name, key, raw)
+			return
+		}
+		e.MetricsURLs = append(e.MetricsURLs, v)
+	}
 	if n := re.MetricsNames; n != nil {
 		e.MetricsNames = &MetricsNames{}
 		for _, f := range []struct {

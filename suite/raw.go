@@ -100,8 +100,35 @@ type rawEndpoint struct {
 	Browser    *rawBrowser       `yaml:"browser"`
 	// MetricsURL is the server's own Prometheus page, MetricsNames the
 	// families of another engine's (any API).
-	MetricsURL   string           `yaml:"metrics_url"`
+	MetricsURL   *rawURLs         `yaml:"metrics_url"`
 	MetricsNames *rawMetricsNames `yaml:"metrics_names"`
+}
+
+// rawURLs is one URL (metrics_url: http://x/metrics) or a list of them
+// (metrics_url: [http://x/metrics, http://x:9400/metrics]).
+type rawURLs struct {
+	List []string
+	Seq  bool // given as a list
+}
+
+func (*rawURLs) shape(n *yaml.Node) reflect.Type {
+	if n.Kind == yaml.SequenceNode {
+		return reflect.TypeFor[[]string]()
+	}
+	return reflect.TypeFor[string]()
+}
+
+func (u *rawURLs) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind == yaml.SequenceNode {
+		u.Seq = true
+		return n.Decode(&u.List)
+	}
+	var one string
+	if err := n.Decode(&one); err != nil {
+		return err
+	}
+	u.List = []string{one}
+	return nil
 }
 
 // rawMetricsNames are the families of a metrics page that feed each of the

@@ -103,11 +103,12 @@ type Endpoint struct {
 	Audio bool
 	// Browser, for a chat page in a browser: how the page is driven.
 	Browser *Browser
-	// MetricsURL is the server's own Prometheus page (${VAR} expanded),
-	// scraped during each run; "" for none. MetricsNames are the families
+	// MetricsURLs are the server's own Prometheus pages (${VAR} expanded:
+	// the engine's, a GPU exporter's), each scraped during each run; none
+	// for none. MetricsNames are the families
 	// the suite names for the run's server stages, read before the known
 	// engines' (nil: only theirs).
-	MetricsURL   string
+	MetricsURLs  []string
 	MetricsNames *MetricsNames
 	Line         int
 	// envSecrets are the values its headers, url or base_url took from the

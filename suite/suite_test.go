@@ -171,6 +171,10 @@ func TestParseErrors(t *testing.T) {
 		{"metrics_names without metrics_url", "endpoints:\n  - name: a\n    base_url: http://x/v1\n    model: m\n    metrics_names: {queue: [q]}\nscenarios:\n  - {name: s, prompt: hi}\n", `latgate.yaml:5: endpoint "a": metrics_names needs metrics_url`},
 		{"metrics_names not a metric name", "endpoints:\n  - name: a\n    base_url: http://x/v1\n    model: m\n    metrics_url: http://x/metrics\n    metrics_names: {queue: [\"my queue\"]}\nscenarios:\n  - {name: s, prompt: hi}\n", `latgate.yaml:6: endpoint "a": metrics_names.queue: "my queue" is not a Prometheus metric name`},
 		{"metrics_names unknown stage", "endpoints:\n  - name: a\n    base_url: http://x/v1\n    model: m\n    metrics_url: http://x/metrics\n    metrics_names: {queued: [q]}\nscenarios:\n  - {name: s, prompt: hi}\n", `unknown key "queued"`},
+		{"metrics_url list not a URL", "endpoints:\n  - name: a\n    base_url: http://x/v1\n    model: m\n    metrics_url:\n      - http://x/metrics\n      - x:9400/metrics\nscenarios:\n  - {name: s, prompt: hi}\n", `latgate.yaml:7: endpoint "a": metrics_url[1] "x:9400/metrics" is not an http(s) URL`},
+		{"metrics_url five pages", "endpoints:\n  - name: a\n    base_url: http://x/v1\n    model: m\n    metrics_url: [http://x/1, http://x/2, http://x/3, http://x/4, http://x/5]\nscenarios:\n  - {name: s, prompt: hi}\n", `latgate.yaml:5: endpoint "a": metrics_url lists 5 pages, at most 4`},
+		{"metrics_url twice", "endpoints:\n  - name: a\n    base_url: http://x/v1\n    model: m\n    metrics_url: [http://x/1, http://x/1]\nscenarios:\n  - {name: s, prompt: hi}\n", `endpoint "a": metrics_url[1] "http://x/1" is listed twice`},
+		{"metrics_url a map", "endpoints:\n  - name: a\n    base_url: http://x/v1\n    model: m\n    metrics_url: {u: http://x/1}\nscenarios:\n  - {name: s, prompt: hi}\n", `metrics_url`},
 		{"metrics_url unset var", "endpoints:\n  - {name: a, base_url: http://x/v1, model: m, metrics_url: \"${METRICS}/metrics\"}\nscenarios:\n  - {name: s, prompt: hi}\n", `metrics_url: environment variable METRICS is not set`},
 		{"slow rate", "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\nscenarios:\n  - name: s\n    prompt: hi\n    rate: 2/hour\n", `latgate.yaml:6: scenario "s": rate 2/hour sends 50 requests in about 25h0m0s, longer than limits.max_duration (30m0s)`},
 		{"suite too slow together", "endpoints:\n  - {name: a, base_url: http://x/v1, model: m}\nscenarios:\n  - {name: s, prompt: hi, rate: 3/m}\n  - {name: t, prompt: hi, rate: 3/m}\n", `latgate.yaml:3: the open-loop scenarios together take about 33m20s`},
@@ -303,11 +307,19 @@ func TestMetricsURL(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := cfg.Endpoints[0]
-	if e.MetricsURL != "http://x:9000/metrics?token=s3cret-token" || e.MetricsNames == nil ||
+	if !slices.Equal(e.MetricsURLs, []string{"http://x:9000/metrics?token=s3cret-token"}) || e.MetricsNames == nil ||
 		!slices.Equal(e.MetricsNames.Queue, []string{"my:queue_seconds"}) || !slices.Equal(e.MetricsNames.KVCache, []string{"kv", "kv_old"}) || e.MetricsNames.TTFT != nil {
 		t.Errorf("endpoint %+v, names %+v", e, e.MetricsNames)
 	}
 	if !slices.Contains(cfg.Secrets(), "s3cret-token") {
 		t.Errorf("secrets %v lack the page's token", cfg.Secrets())
+	}
+	cfg, err = Parse("l.yaml", []byte("endpoints:\n  - name: a\n    base_url: http://x:8000/v1\n    model: m\n    metrics_url: [http://x:8000/metrics, \"http://gpu:9400/metrics?k=${DCGM}\"]\nscenarios:\n  - {name: s, prompt: hi}\n"),
+		Options{Getenv: func(k string) string { return map[string]string{"DCGM": "dcgm-secret-1"}[k] }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if e := cfg.Endpoints[0]; !slices.Equal(e.MetricsURLs, []string{"http://x:8000/metrics", "http://gpu:9400/metrics?k=dcgm-secret-1"}) || !slices.Contains(cfg.Secrets(), "dcgm-secret-1") {
+		t.Errorf("a list of pages: %v, secrets %v", e.MetricsURLs, cfg.Secrets())
 	}
 }

@@ -56,6 +56,10 @@ func simFlags(fs *flag.FlagSet) func(*env, []string) error {
 	var eng sim.Engine
 	fs.DurationVar(&eng.Front, "engine-front", 0, "an engine that reports its own time: the part of each TTFT in front of it, e.g. 15ms (the rest is its prefill; its queue is the wait for a --slots slot)")
 	report := fs.String("engine-report", "", "an engine that reports its own time in these `forms`, comma-separated: "+strings.Join(sim.Reports, ", ")+" (Ollama's /api/chat always does)")
+	engine := fs.Bool("engine", false, "an engine with its defaults: 2ms in front, its time in vLLM's form, one GPU at /dcgm/metrics (--gpus), 8 slots unless --slots or the profile says")
+	gpus := fs.Int("gpus", -1, "an engine with this many GPUs at /dcgm/metrics in dcgm-exporter's names, their utilization the share of the slots in use (default with --engine: 1)")
+	fs.IntVar(&eng.SpecTokens, "spec-tokens", 0, "an engine that decodes speculatively, this many draft `tokens` a draft (vLLM's counters at /metrics)")
+	fs.Float64Var(&eng.SpecAccept, "spec-accept", 0.75, "the share of draft tokens accepted, with --spec-tokens")
 	certFile := fs.String("tls-cert", "", "serve HTTPS and wss:// with this certificate `file` (PEM; with --tls-key)")
 	keyFile := fs.String("tls-key", "", "the TLS certificate's private key `file` (PEM)")
 	return func(e *env, _ []string) error {
@@ -65,9 +69,7 @@ func simFlags(fs *flag.FlagSet) func(*env, []string) error {
 		if *report != "" {
 			eng.Report = strings.Split(*report, ",")
 		}
-		if eng.Front != 0 || *report != "" {
-			o.Engine = &eng
-		}
+		simEngine(&o, &eng, *engine, *gpus, *report != "")
 		if *itl != "" {
 			d, err := time.ParseDuration(*itl)
 			if err != nil {
@@ -94,6 +96,36 @@ func simFlags(fs *flag.FlagSet) func(*env, []string) error {
 				o.Profile, scheme, a, strings.Join(sim.ProfileNames(), ", "), sim.Routes(a, tc != nil))
 		})
 		return gate.AsCannotRun(err)
+	}
+}
+
+// simEngine turns on the simulator's engine: with --engine, its defaults
+// (2 ms in front, vLLM's form, one GPU, 8 slots when the profile has
+// none); with --engine-front, --engine-report, --gpus or --spec-tokens,
+// what they say.
+func simEngine(o *sim.Options, eng *sim.Engine, on bool, gpus int, reports bool) {
+	if on {
+		if eng.Front == 0 {
+			eng.Front = 2 * time.Millisecond
+		}
+		if !reports {
+			eng.Report = []string{sim.ReportVLLM}
+		}
+		eng.GPUs = 1
+		if o.Slots == 0 {
+			if p, err := sim.Named(o.Profile); err == nil && p.Capacity.Slots == 0 {
+				o.Slots = 8
+			}
+		}
+	}
+	if gpus != -1 {
+		eng.GPUs = gpus
+	}
+	if eng.SpecTokens == 0 {
+		eng.SpecAccept = 0
+	}
+	if on || eng.Front != 0 || reports || eng.GPUs != 0 || eng.SpecTokens != 0 {
+		o.Engine = eng
 	}
 }
 
