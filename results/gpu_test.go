@@ -31,7 +31,9 @@ func TestServerMetricsGPUsChecked(t *testing.T) {
 		"65 GPUs":         func(m *ServerMetrics) { m.GPUs = make([]MetricGPU, 65) },
 		"escape":          func(m *ServerMetrics) { m.GPUs[0].GPU = "\x1b[2J" },
 		"accepted":        func(m *ServerMetrics) { m.Spec.Accepted = 901 },
-		"rate gauge":      func(m *ServerMetrics) { m.Gauges = []MetricGauge{{Gauge: "spec_accept_rate", Samples: 1, Median: 2, Max: 2}} },
+		"rate gauge": func(m *ServerMetrics) {
+			m.Gauges = []MetricGauge{{Gauge: "spec_accept_rate", Samples: 1, Median: 2, Max: 2}}
+		},
 	} {
 		m := ok()
 		bad(m)
