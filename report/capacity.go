@@ -61,6 +61,9 @@ type LevelPoint struct {
 	Load float64
 	// TTFT and ITL are the p50 and p95 of the level's successful requests.
 	TTFT, ITL Stage
+	// Server is what the level's scrapes of its metrics_url said (its last
+	// measurement's; nil without one): its GPUs (gpu.go).
+	Server *results.ServerMetrics
 }
 
 // capacityHeading is what a capacity is, as the reports head their
@@ -82,6 +85,7 @@ func CapacitySideOf(f *results.File, rec results.Search, r capacity.Result) Capa
 		for _, st := range lv.Steps {
 			if run := byStep[st]; run != nil {
 				pooled.Level, pooled.Requests = run.Level, append(pooled.Requests, run.Requests...)
+				p.Server = cmp.Or(run.ServerMetrics, p.Server)
 				if p.Step == 0 {
 					p.Step = st
 				}
@@ -546,7 +550,7 @@ func (c Capacity) levelRows() [][]string {
 	var all []at
 	if c.Base != nil {
 		for _, l := range c.Base.Levels {
-			all = append(all, at{l.Load, true, levelRow("base", *c.Base, l)})
+			all = append(all, at{l.Load, true, c.withGPU(levelRow("base", *c.Base, l), l)})
 		}
 	}
 	side := "head"
@@ -554,7 +558,7 @@ func (c Capacity) levelRows() [][]string {
 		side = ""
 	}
 	for _, l := range c.Head.Levels {
-		all = append(all, at{l.Load, false, levelRow(side, c.Head, l)})
+		all = append(all, at{l.Load, false, c.withGPU(levelRow(side, c.Head, l), l)})
 	}
 	slices.SortStableFunc(all, func(a, b at) int {
 		if a.load != b.load {
@@ -586,8 +590,12 @@ func (c Capacity) details() []string {
 		}
 		return f(c.Head) + "; base " + f(*c.Base)
 	}
-	return []string{c.Verdict(), "above: " + both(CapacitySide.Above), "goodput within the SLO: " + both(CapacitySide.Goodput),
+	out := []string{c.Verdict(), "above: " + both(CapacitySide.Above), "goodput within the SLO: " + both(CapacitySide.Goodput),
 		"sent: " + both(CapacitySide.Cost)}
+	if g := c.gpuDetails(); g != "" {
+		out = append(out, g)
+	}
+	return out
 }
 
 // legend says what a capacity's levels table shows.

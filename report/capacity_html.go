@@ -71,13 +71,17 @@ func (p *page) capacitySection(i int, c Capacity) {
 	p.curve(c, vocab.TTFT, "TTFT against the load, ms", unit)
 	p.curve(c, vocab.ITL, "Inter-token against the load, ms", unit)
 	p.curve(c, throughput, "Throughput against the load, requests/s", unit)
+	if c.hasGPU() {
+		p.curve(c, gpuUtil, "GPU utilization against the load, % (the busiest GPU)", unit)
+	}
 	p.s("</div>\n")
 	p.levelsTable(c)
 }
 
 // levelsTable is a search's levels, both sides by load.
 func (p *page) levelsTable(c Capacity) {
-	t := htmlTable{heads: levelHeads}
+	heads := c.heads()
+	t := htmlTable{heads: heads}
 	for _, row := range c.levelRows() {
 		var cells []string
 		for k, v := range row {
@@ -85,7 +89,7 @@ func (p *page) levelsTable(c Capacity) {
 			if k == 0 || k == 2 {
 				class = ""
 			}
-			cells = append(cells, td(levelHeads[k], class, esc(v)))
+			cells = append(cells, td(heads[k], class, esc(v)))
 		}
 		t.rows = append(t.rows, cells)
 	}
@@ -127,6 +131,9 @@ func curveValues(l LevelPoint, m vocab.Metric) [2]float64 {
 		return [2]float64{l.TTFT.P50, l.TTFT.P95}
 	case vocab.ITL:
 		return [2]float64{l.ITL.P50, l.ITL.P95}
+	case gpuUtil:
+		m, hi := l.levelGPU()
+		return [2]float64{m, hi}
 	}
 	return [2]float64{l.GoodRPS, l.Throughput}
 }
@@ -150,6 +157,9 @@ func curveScale(c Capacity, sides []curveSide, m vocab.Metric) (hi float64, cut 
 				}
 			}
 		}
+	}
+	if m == gpuUtil {
+		return 100 * 1.05, false // a share of the time: 0 to 100 %
 	}
 	if slo > 0 && hi > 3*slo {
 		return 3 * slo, true
@@ -241,8 +251,11 @@ func (p *page) capacityMarks(x, y axis, sides []curveSide) {
 // level (▲ at the top when beyond the axis), each titled with its values.
 func (p *page) curveLines(x, y axis, s curveSide, m vocab.Metric, hi float64) {
 	names := [2]string{"p50", "p95"}
-	if m == throughput {
+	switch m {
+	case throughput:
 		names = [2]string{"goodput", "throughput"}
+	case gpuUtil:
+		names = [2]string{"median", "max"}
 	}
 	for k, name := range names {
 		var path strings.Builder
@@ -297,8 +310,11 @@ func wholeTicks(hi float64) float64 {
 
 // curveText is a value of a curve with its unit.
 func curveText(v float64, m vocab.Metric) string {
-	if m == throughput {
+	switch m {
+	case throughput:
 		return rate(v) + " requests/s"
+	case gpuUtil:
+		return gaugeNum(v) + " %"
 	}
 	return Millis(v) + " ms"
 }
@@ -306,8 +322,11 @@ func curveText(v float64, m vocab.Metric) string {
 // curveLegend says what a curve's lines and points are.
 func (p *page) curveLegend(sides []curveSide, m vocab.Metric, slo bool) {
 	solid, dashed := "p95", "p50"
-	if m == throughput {
+	switch m {
+	case throughput:
 		solid, dashed = "throughput", "goodput (within the SLO)"
+	case gpuUtil:
+		solid, dashed = "max utilization", "median (DCGM_FI_DEV_GPU_UTIL: the share of time a kernel ran)"
 	}
 	p.s("<div class=\"legend sub\">")
 	for _, s := range sides {

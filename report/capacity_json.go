@@ -40,6 +40,9 @@ type jsonSearch struct {
 	Requests   int         `json:"requests"`
 	DurationMs float64     `json:"duration_ms"`
 	Levels     []jsonLevel `json:"levels"`
+	// GPU says whether the GPU was the limit (CapacitySide.GPULine);
+	// absent without a GPU page.
+	GPU string `json:"gpu,omitempty"`
 }
 
 type jsonLevel struct {
@@ -60,6 +63,11 @@ type jsonLevel struct {
 	OutputTPS     *float64          `json:"output_tps"`
 	GoodputRPS    *float64          `json:"goodput_rps"`
 	GoodputTPS    *float64          `json:"goodput_tps"`
+	// GPUUtilPct is the busiest GPU's median utilization over the level
+	// and SpecAcceptRate its speculative decoding's (gpu.go); absent
+	// without them.
+	GPUUtilPct     *float64 `json:"gpu_util_pct,omitempty"`
+	SpecAcceptRate *float64 `json:"spec_accept_rate,omitempty"`
 }
 
 // capacityJSON is the verdict's capacity searches.
@@ -103,6 +111,9 @@ func searchJSON(s CapacitySide) jsonSearch {
 			Stopped: l.Stopped, TTFTP50Ms: num(l.TTFT.P50, 1), TTFTP95Ms: num(l.TTFT.P95, 1), ITLP50Ms: num(l.ITL.P50, 1),
 			ITLP95Ms: num(l.ITL.P95, 1), ThroughputRPS: num(l.Throughput, 1), OutputTPS: num(l.Tokens, 1),
 			GoodputRPS: num(l.GoodRPS, 1), GoodputTPS: num(l.GoodTPS, 1)})
+		gpu, _ := l.levelGPU()
+		j.Levels[len(j.Levels)-1].GPUUtilPct, j.Levels[len(j.Levels)-1].SpecAcceptRate = num(gpu, 1), num(l.levelSpec(), 1)
 	}
+	j.GPU = s.GPULine()
 	return j
 }

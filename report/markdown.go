@@ -559,11 +559,16 @@ func capacityMarkdown(cs []Capacity) string {
 		}
 		e := c.escaped(func(s string) string { return md(short(s, 80)) })
 		fmt.Fprintf(&b, "<details><summary>Capacity levels of <b>%s</b> @ %s</summary>\n\n", e.Scenario, e.Endpoint)
-		b.WriteString("| " + strings.Join(levelHeads, " | ") + " |\n|---|---:|---|---:|---:|---:|---:|---:|---:|---:|\n")
+		heads := c.heads()
+		b.WriteString("| " + strings.Join(heads, " | ") + " |\n|---|---:|---|" + strings.Repeat("---:|", len(heads)-3) + "\n")
 		for _, row := range c.levelRows() {
 			b.WriteString("| " + strings.Join(row, " | ") + " |\n")
 		}
-		fmt.Fprintf(&b, "\n- %s.\n- %s\n\n</details>\n\n", e.details()[3], c.legend())
+		fmt.Fprintf(&b, "\n- %s.\n", e.details()[3])
+		if g := e.gpuDetails(); g != "" {
+			fmt.Fprintf(&b, "- %s.\n", g)
+		}
+		fmt.Fprintf(&b, "- %s\n\n</details>\n\n", c.legend())
 	}
 	return b.String()
 }

@@ -559,7 +559,7 @@ func Measurements(w io.Writer, f *results.File) {
 // max; "" without server metrics.
 func ServerMetricsLine(r *results.Run) string {
 	m := r.ServerMetrics
-	if m == nil || len(m.Stages)+len(m.Gauges) == 0 {
+	if m == nil || len(m.Stages)+len(m.Gauges)+len(m.GPUs) == 0 && m.Spec == nil {
 		return ""
 	}
 	ms := func(v *float64) string {
@@ -586,6 +586,7 @@ func ServerMetricsLine(r *results.Run) string {
 	for _, g := range m.Gauges {
 		parts = append(parts, fmt.Sprintf("%s median %s, max %s", g.Gauge, trimFloat(g.Median), trimFloat(g.Max)))
 	}
+	parts = append(parts, gpuParts(m)...)
 	name := clean(r.Scenario) + " @ " + clean(r.Endpoint)
 	if r.Variant != "" {
 		name += " (" + string(r.Variant) + ")"

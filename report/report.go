@@ -384,6 +384,7 @@ func rows(s Scenario, th compare.Config) []Row {
 	if row, ok := serverCacheRow(s); ok {
 		out = append(out, row)
 	}
+	out = append(out, gpuRows(s)...)
 	return withStratumRows(out, s, strata, th)
 }
 

@@ -221,7 +221,8 @@ func textCapacity(w io.Writer, cs []Capacity, color bool) {
 			}
 			fmt.Fprintf(w, "  %s\n", clean(d))
 		}
-		t := newTable(append([]string{"  " + levelHeads[0]}, levelHeads[1:]...)...)
+		heads := c.heads()
+		t := newTable(append([]string{"  " + heads[0]}, heads[1:]...)...)
 		t.alignLeft = map[int]bool{0: true, 2: true}
 		for _, row := range c.levelRows() {
 			t.row(append([]string{"  " + row[0]}, row[1:]...)...)

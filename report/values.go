@@ -29,6 +29,9 @@ func cell(v float64, unit string) string {
 	if unit == "%" {
 		return strings.TrimSuffix(fmt.Sprintf("%.1f", 100*v), ".0") + "%"
 	}
+	if f, ok := unitCells[unit]; ok {
+		return f(v) // a GPU's (gpu.go)
+	}
 	return Millis(v)
 }
 

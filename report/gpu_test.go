@@ -1,0 +1,110 @@
+package report
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/latgate/latgate/capacity"
+	"github.com/latgate/latgate/results"
+	"github.com/latgate/latgate/vocab"
+)
+
+// gpuMetrics is a run's server metrics of two GPUs, the busiest at util
+// median, and the engine's gauges.
+func gpuMetrics(util, waiting, kv float64) *results.ServerMetrics {
+	return &results.ServerMetrics{Scrapes: 10, GPUs: []results.MetricGPU{
+		{GPU: "GPU-0", Model: "NVIDIA H100 80GB HBM3", Util: &results.GaugeStats{Family: "DCGM_FI_DEV_GPU_UTIL", Samples: 9, Median: util, Max: math.Min(100, util+2)},
+			MemoryMiB: &results.GaugeStats{Family: "DCGM_FI_DEV_FB_USED", Samples: 9, Median: 73560, Max: 74000},
+			PowerW:    &results.GaugeStats{Family: "DCGM_FI_DEV_POWER_USAGE", Samples: 9, Median: 612.4, Max: 690}},
+		{GPU: "GPU-1", Util: &results.GaugeStats{Family: "DCGM_FI_DEV_GPU_UTIL", Samples: 9, Median: util / 2, Max: util / 2}},
+	}, Gauges: []results.MetricGauge{{Gauge: "waiting", Family: "vllm:num_requests_waiting", Samples: 9, Median: waiting, Max: waiting},
+		{Gauge: "kv_cache", Family: "vllm:kv_cache_usage_perc", Samples: 9, Median: kv, Max: kv}}}
+}
+
+// gpuSide is a search of users 1, 2, 4, 8, 16 whose levels' busiest GPU
+// is at utils, holding up to capacity and failing above it.
+func gpuSide(capacityAt float64, utils []float64, waiting, kv float64) CapacitySide {
+	s := CapacitySide{Result: capacity.Result{Capacity: capacityAt, Spec: capacity.Spec{Vary: vocab.VaryConcurrency}}}
+	for i, u := range utils {
+		v := math.Pow(2, float64(i))
+		l := LevelPoint{Load: v, Step: i + 1, TTFT: stage("TTFT", nil), ITL: stage("ITL", nil)}
+		l.Value, l.Status = v, vocab.Holds
+		if v > capacityAt {
+			l.Status = vocab.Fails
+		}
+		if !math.IsNaN(u) {
+			l.Server = gpuMetrics(u, waiting, kv)
+		}
+		s.Levels = append(s.Levels, l)
+	}
+	return s
+}
+
+// TestGPULine: the capacity row says the GPU was the limit when its
+// busiest GPU's median reached 90 % at a load no higher than the lowest
+// that failed; else its utilization at the capacity and what the
+// engine's gauges point at; nothing without a GPU page.
+func TestGPULine(t *testing.T) {
+	t.Parallel()
+	nan := math.NaN()
+	for _, c := range []struct {
+		name string
+		side CapacitySide
+		want string
+	}{
+		{"compute-bound", gpuSide(8, []float64{12, 25, 50, 97, 99}, 0, 0.5), "GPU 97% at 8 users: compute-bound (its busiest GPU's median utilization reached 90% before the SLO broke)"},
+		{"saturated only above the failure", gpuSide(4, []float64{12, 25, 41, 60, 95}, 3, 0.95), "GPU 41% at capacity: the limit is elsewhere: queue (3 requests waiting, median), KV cache (95% full at most)"},
+		{"elsewhere, the gauges quiet", gpuSide(4, []float64{12, 25, 41, 60, 70}, 0, 0.2), "GPU 41% at capacity: the limit is elsewhere"},
+		{"no GPU page", gpuSide(4, []float64{nan, nan, nan, nan, nan}, 0, 0), ""},
+	} {
+		if got := c.side.GPULine(); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestGPURowsAndLevels: a scenario's GPU and speculative-decoding rows,
+// base → head, in the terminal, Markdown, JSON and HTML; the levels
+// table's GPU column and the HTML report's GPU curve.
+func TestGPURowsAndLevels(t *testing.T) {
+	t.Parallel()
+	base, head := gpuMetrics(41, 0, 0.2), gpuMetrics(97, 0, 0.2)
+	head.Spec = &results.MetricSpec{DraftTokensFamily: "vllm:spec_decode_num_draft_tokens_total", AcceptedFamily: "vllm:spec_decode_num_accepted_tokens_total",
+		DraftsFamily: "vllm:spec_decode_num_drafts_total", Drafts: 300, DraftTokens: 900, Accepted: 630}
+	base.Gauges = append(base.Gauges, results.MetricGauge{Gauge: "spec_accept_rate", Family: "sglang:spec_accept_rate", Samples: 9, Median: 0.5, Max: 0.6})
+	rows := gpuRows(Scenario{BaseRun: &results.Run{ServerMetrics: base}, CurrentRun: &results.Run{ServerMetrics: head}})
+	got := map[string]Row{}
+	for _, r := range rows {
+		got[r.Stage] = r
+	}
+	if u := got["GPU util"]; u.BaseP50 != 0.41 || u.CurP50 != 0.97 || u.Status != "" || !strings.Contains(strings.Join(u.Notes, "\n"), "current: 2 GPUs, the busiest GPU-0 (NVIDIA H100 80GB HBM3): util median 97%, max 99%; memory median 73,560 MiB, max 74,000 MiB; power median 612 W, max 690 W over 9 samples") {
+		t.Errorf("util row %+v", u)
+	}
+	if m := got["GPU memory"]; cell(m.CurP50, m.Unit) != "73,560" || cell(got["GPU power"].CurP50, unitW) != "612" {
+		t.Errorf("memory %+v, power %+v", m, got["GPU power"])
+	}
+	s := got["Spec. acceptance"]
+	notes := strings.Join(s.Notes, "\n")
+	if s.BaseP50 != 0.5 || s.CurP50 != 0.7 || !strings.Contains(notes, "current: 630 of 900 draft tokens accepted in 300 drafts, mean acceptance length 3.1") ||
+		!strings.Contains(notes, "baseline: the server's gauges of its last logged batch") || !strings.Contains(notes, "not tested") {
+		t.Errorf("spec row %+v", s)
+	}
+
+	c := Capacity{Endpoint: "e", Scenario: "s", Status: vocab.NoBaseline, SameSLO: true, DeltaPct: math.NaN(), Head: gpuSide(8, []float64{12, 25, 50, 97, 99}, 0, 0.5)}
+	if h := c.heads(); h[len(h)-1] != "GPU util" || c.levelRows()[3][len(h)-1] != "97%" {
+		t.Errorf("heads %v, rows %v", h, c.levelRows())
+	}
+	r := &Report{Capacity: []Capacity{c}}
+	var html strings.Builder
+	if err := HTML(&html, r); err != nil {
+		t.Fatal(err)
+	}
+	if h := html.String(); !strings.Contains(h, `data-metric="gpu_util"`) || strings.Count(h, `data-stat="median"`) != 5 || !strings.Contains(h, "GPU 97% at 8 users: compute-bound") {
+		t.Errorf("HTML: no GPU curve of 5 levels or GPU line")
+	}
+	noGPU := Capacity{Head: gpuSide(8, []float64{math.NaN(), math.NaN()}, 0, 0)}
+	if len(noGPU.heads()) != len(levelHeads) || len(noGPU.details()) != 4 {
+		t.Errorf("without a GPU page: heads %v, details %v", noGPU.heads(), noGPU.details())
+	}
+}
