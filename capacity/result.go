@@ -113,7 +113,8 @@ func nanAs0(v float64) float64 {
 // none).
 func SpecOf(rec results.Search) Spec {
 	sp := Spec{Vary: rec.Vary, From: rec.From, To: rec.To, Step: rec.Step, Requests: rec.RequestsPerLevel,
-		Warmup: rec.Warmup, Alpha: rec.Alpha, MaxRequests: rec.MaxRequests, MaxDurationMs: rec.MaxDurationMs, Version: max(rec.Version, 1)}
+		Warmup: rec.Warmup, Alpha: rec.Alpha, MaxRequests: rec.MaxRequests, MaxDurationMs: rec.MaxDurationMs, Version: max(rec.Version, 1),
+		Levels: slices.Clone(rec.Levels)}
 	if sp.Version == Design {
 		sp.Version = 0
 	}
@@ -133,7 +134,7 @@ func (r Result) Record(endpoint, scenario string, variant vocab.Side, why string
 	rec := results.Search{Version: Design, Endpoint: endpoint, Scenario: scenario, Variant: variant, Vary: sp.Vary,
 		From: sp.From, To: sp.To, Step: sp.Step, RequestsPerLevel: sp.Requests, Warmup: sp.Warmup, Alpha: sp.Alpha,
 		MaxRequests: sp.MaxRequests, MaxDurationMs: sp.MaxDurationMs, Stop: r.Stop, StopReason: why,
-		Requests: r.Requests, DurationMs: math.Round(r.Ms*1000) / 1000, SLO: []results.Objective{}}
+		Requests: r.Requests, DurationMs: math.Round(r.Ms*1000) / 1000, SLO: []results.Objective{}, Levels: slices.Clone(sp.Levels)}
 	for _, b := range sp.SLO {
 		rec.SLO = append(rec.SLO, results.Objective{Metric: b.Metric, Stat: b.Stat, Value: b.Value})
 	}

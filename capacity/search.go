@@ -89,6 +89,9 @@ type Spec struct {
 	// holds every level the search may yet need.
 	MaxRequests   int
 	MaxDurationMs float64
+	// Levels, when given, are a ladder (ladder.go): each of them measured
+	// once, in ascending order, instead of a search from From to To.
+	Levels []float64
 	// Version is the design the search follows: Design (0 means it), or
 	// 1 for the searches of files written before it.
 	Version int
@@ -105,7 +108,7 @@ func (sp Spec) older() bool { return sp.Version == 1 || sp.Version == 2 }
 
 // looks are the measured requests at which a level is decided.
 func (sp Spec) looks() []int {
-	if sp.first() {
+	if sp.first() || sp.IsLadder() {
 		return []int{sp.Requests}
 	}
 	return vocab.LevelLooks(sp.Requests)
@@ -276,6 +279,9 @@ func (sp Spec) bracket(pts []point) bracket {
 		if p.meets && (b.hi < 0 || p.value < pts[b.hi].value) && (b.lo < 0 || p.value > pts[b.lo].value) {
 			b.lo = i
 		}
+	}
+	if sp.IsLadder() {
+		return sp.ladderBracket(pts, b)
 	}
 	switch {
 	case len(pts) == 0:
@@ -544,7 +550,7 @@ func (sp Spec) MostRequests() int {
 	n := sp.MostLevels() * (sp.Requests + sp.Warmup)
 	if sp.MaxRequests > 0 {
 		most := n
-		if !sp.first() {
+		if !sp.first() && !sp.IsLadder() {
 			most = sp.MostLevels() * (vocab.MostPerLevel(sp.Requests) + len(sp.looks())*sp.Warmup)
 		}
 		n = min(most, sp.MaxRequests)
@@ -564,6 +570,9 @@ func (sp Spec) MostLevels() int { return sp.mostFrom(nil) }
 // bound of bracketing and bisection: the doublings to the top, then the
 // halvings of the last bracket (twice, and the level below).
 func (sp Spec) mostFrom(pts []point) int {
+	if sp.IsLadder() {
+		return max(len(sp.Levels)-len(pts), 0)
+	}
 	grid := int(math.Floor((sp.To-sp.From)/sp.Step+1e-9)) + 1
 	if grid > 10000 {
 		up := int(math.Ceil(math.Log2(sp.To/sp.From))) + 1

@@ -26,6 +26,9 @@ type Level struct {
 	// decided it (absent in files written before levels could be
 	// undecided); readers decide it again from the requests.
 	Status vocab.LevelStatus `json:"status,omitempty"`
+	// Window is the level's window when its run started at a time every
+	// leg of a sharded matrix shares (--start-at; windows.go); nil else.
+	Window *Window `json:"window,omitempty"`
 }
 
 // Objective is one objective of a capacity search's SLO: the statistic of
@@ -65,6 +68,10 @@ type Search struct {
 	// Goodput is the per-request SLO a goodput.rate objective counts
 	// (metric and milliseconds; stat "max").
 	Goodput []Objective `json:"goodput,omitempty"`
+	// Levels, when given, are a ladder (capacity.levels): each level
+	// measured once, in ascending order, instead of a search; from and to
+	// are its first and last.
+	Levels []float64 `json:"levels,omitempty"`
 	// MaxRequests and MaxDurationMs cap the whole search (warmup
 	// included); a search cut by a cap is never a pass.
 	MaxRequests   int     `json:"max_requests"`
@@ -169,6 +176,9 @@ func (s Search) check() error {
 	case s.Version < 2 && s.Lower != nil:
 		return fmt.Errorf("lower is set in a search of version 1, which has none")
 	}
+	if err := s.checkLadder(); err != nil {
+		return err
+	}
 	for _, o := range append(slices.Clone(s.SLO), s.Goodput...) {
 		if !finite(o.Value) || o.Value < 0 || o.Value > MaxMs {
 			return fmt.Errorf("slo %s %s is %g", o.Metric, o.Stat, o.Value)
@@ -226,6 +236,9 @@ func (f *File) checkLevels() error {
 			return fmt.Errorf("runs[%d]: level %g has status %q, want holds, fails or undecided", i, r.Level.Value, r.Level.Status)
 		case steps[step]:
 			return fmt.Errorf("runs[%d]: step %d of its search appears twice", i, r.Level.Step)
+		}
+		if err := r.Level.checkWindow(s); err != nil {
+			return fmt.Errorf("runs[%d]: level %g: %v", i, r.Level.Value, err)
 		}
 		steps[step] = true
 	}

@@ -56,7 +56,15 @@ func MergeShards(files []*File, names []string) (*File, error) {
 		}
 	}
 	for j := range first.Runs {
+		note, err := checkWindows(files, names, j)
+		if err != nil {
+			return nil, err
+		}
+		if note != "" {
+			out.Notes = append(out.Notes, note)
+		}
 		out.Runs[j] = mergeRun(files, j)
+		alignLegs(files, j, &out.Runs[j])
 	}
 	for k := range out.Capacity {
 		s := &out.Capacity[k]
@@ -298,7 +306,7 @@ func sameSuite(a, b *File, an, bn string) error {
 		case ra.RequestsMin > 0:
 			return fmt.Errorf("%s: endpoint %q, scenario %q is adaptive (requests: {min, max}): its sequential design is a leg's own, so it cannot be sharded; give it a fixed count", an, ra.Endpoint, ra.Scenario)
 		case ra.Level != nil && !sameLevel(*ra.Level, *rb.Level):
-			return differ(fmt.Sprintf("endpoint %q, scenario %q searched level %g at step %d in one and %g in the other: drive one level per leg (capacity from = to)",
+			return differ(fmt.Sprintf("endpoint %q, scenario %q searched level %g at step %d in one and %g in the other: drive one level per leg (capacity from = to), or a ladder (capacity.levels) from one --start-at",
 				ra.Endpoint, ra.Scenario, ra.Level.Value, ra.Level.Step, rb.Level.Value))
 		}
 	}
@@ -325,6 +333,7 @@ func sameSettings(a, b Search) bool {
 // step (its status may differ: each leg decided it on its own requests).
 func sameLevel(a, b Level) bool {
 	a.Status, b.Status = "", ""
+	a.Window, b.Window = nil, nil // each leg's own times: checkWindows
 	return a == b
 }
 

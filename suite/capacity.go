@@ -30,7 +30,15 @@ type Capacity struct {
 	// what the search may need at most); MaxDuration its time.
 	MaxRequests int
 	MaxDuration time.Duration
-	Line        int
+	// Levels, when given (capacity.levels), are a ladder: each measured
+	// once, in ascending order, instead of a search (From and To are its
+	// first and last; Step what its capacity's interval lies below a
+	// failing level: capacity.LadderStep). Window is each level's window
+	// in a run started at a shared time (--start-at): capacity.window, or
+	// MaxDuration ÷ the levels.
+	Levels []float64
+	Window time.Duration
+	Line   int
 }
 
 // DefaultRequestsPerLevel is a level's requests when not given: enough for
@@ -53,6 +61,8 @@ type rawCapacity struct {
 	SLO              rawLimitsMap `yaml:"slo"`
 	MaxRequests      *int         `yaml:"max_requests"`
 	MaxDuration      *scalar      `yaml:"max_duration"`
+	Levels           *[]scalar    `yaml:"levels"`
+	Window           *scalar      `yaml:"window"`
 }
 
 // serverDriven reports whether an endpoint streams a server-driven
@@ -91,9 +101,13 @@ func (p *parser) scenarioCapacity(ip string, rs rawScenario, s *Scenario, cfg *C
 		p.errf(kl("vary"), "scenario %q: capacity.vary: want concurrency or rate, got %q", s.Name, rc.Vary)
 		return
 	}
-	c.From = p.load(s.Name, c.Vary, "from", rc.From, kl("from"), c.Line)
-	c.To = p.load(s.Name, c.Vary, "to", rc.To, kl("to"), c.Line)
-	p.capacityRange(s.Name, rc, c, kl)
+	if rc.Levels != nil {
+		p.capacityLadder(s.Name, ip, rc, c, kl)
+	} else {
+		c.From = p.load(s.Name, c.Vary, "from", rc.From, kl("from"), c.Line)
+		c.To = p.load(s.Name, c.Vary, "to", rc.To, kl("to"), c.Line)
+		p.capacityRange(s.Name, rc, c, kl)
+	}
 	c.RequestsPerLevel = DefaultRequestsPerLevel
 	if n := rc.RequestsPerLevel; n != nil {
 		c.RequestsPerLevel = *n
@@ -118,6 +132,7 @@ func (p *parser) scenarioCapacity(ip string, rs rawScenario, s *Scenario, cfg *C
 		}
 		c.MaxDuration = v
 	}
+	p.ladderWindow(s.Name, rc, c, kl)
 	if rc.SLO.Kind != 0 {
 		budgets, floors := p.budgetsAt(fmt.Sprintf("scenario %q: capacity.slo", s.Name), &rc.SLO.Node, cfg)
 		c.SLO = append(budgets, floors...)
@@ -217,6 +232,10 @@ func (p *parser) checkObjective(s Scenario, b Budget, cfg *Config) {
 	// be able to hold there (and is then decided on its estimates until
 	// it does).
 	alpha := cfg.Regression.Alpha
+	if c.Levels != nil {
+		p.ladderObjective(s.Name, b, share, alpha, c)
+		return
+	}
 	if need, most := vocab.MinHold(share, alpha), vocab.MostPerLevel(c.RequestsPerLevel); most < need {
 		p.errf(b.Line, "scenario %q: capacity.slo: %s %s can be shown to hold at alpha %g only with %s requests at a level, and a level measures at most %d (%d × requests_per_level %d, measured again while undecided): raise requests_per_level to %s",
 			s.Name, b.Metric, b.Stat, alpha, holdNeed(need), most, most/c.RequestsPerLevel, c.RequestsPerLevel, holdNeed(perLevelFor(need)))

@@ -91,3 +91,7 @@ func MinHold(share, alpha float64) int {
 	}
 	return int(math.Ceil(math.Log(alpha)/math.Log1p(-share) - 1e-9))
 }
+
+// MaxLadder is the most levels of a capacity ladder (capacity.levels: a
+// fixed ladder of loads, each measured once, in order).
+const MaxLadder = 32
