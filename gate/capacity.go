@@ -91,7 +91,7 @@ func (m *measurement) baseVariant(s suite.Scenario, ep suite.Endpoint, baseCfg *
 func specOf(s suite.Scenario, th compare.Config) capacity.Spec {
 	c := s.Capacity
 	sp := capacity.Spec{Vary: c.Vary, From: c.From, To: c.To, Step: c.Step, Requests: c.RequestsPerLevel, Warmup: s.Warmup,
-		Alpha: th.Alpha, Goodput: th.Goodput, MaxRequests: c.MaxRequests, MaxDurationMs: float64(c.MaxDuration) / 1e6}
+		Alpha: th.Alpha, Goodput: th.Goodput, MaxRequests: c.MaxRequests, MaxDurationMs: float64(c.MaxDuration) / 1e6, Levels: c.Levels}
 	for _, b := range c.SLO {
 		v := b.Value
 		if !b.Metric.IsRate() {
@@ -128,7 +128,7 @@ func (m *measurement) searchAll(ctx context.Context, r *probe.Runner, res probe.
 
 func (m *measurement) sideOf(pl planned, side vocab.Side, th compare.Config) *sideSearch {
 	req, prepare, _ := groupOf(pl.scenario, pl.endpoint) // checked by planSearch
-	sp := specOf(pl.scenario, th)
+	sp := m.windowSpec(specOf(pl.scenario, th), pl.scenario.Capacity, pl.scenario.Warmup)
 	return &sideSearch{pl: pl, side: side, spec: sp, s: capacity.New(sp), req: req, prepare: prepare}
 }
 
@@ -184,12 +184,17 @@ func (m *measurement) level(ctx context.Context, r *probe.Runner, sofar probe.Re
 		sc.Concurrency = int(v)
 	}
 	round, n := ss.s.Round(v)
-	sc.Requests = n
 	gi := len(m.plan)
 	lp := &levelPlan{side: ss.side, label: results.Level{Vary: ss.spec.Vary, Value: v, Step: len(ss.s.Steps()) + 1}}
 	if round > 1 {
 		lp.label.Round = round
 	}
+	g := probe.Group{Request: ss.req, Prepare: ss.prepare, Requests: n, Warmup: ss.spec.Warmup,
+		Concurrency: sc.Concurrency, Rate: sc.Rate, MaxInFlight: sc.MaxInFlight}
+	if !m.windowOf(ctx, ss, &g, &lp.label) { // a ladder's level in its window (ladder.go)
+		return probe.Result{Cause: vocab.Interrupted}
+	}
+	sc.Requests = g.Requests
 	m.plan = append(m.plan, planned{scenario: sc, endpoint: ss.pl.endpoint, level: lp})
 	variant, c := vocab.Side(""), cfg // the records' variant: the sink keeps the base's apart
 	if ss.side == vocab.Base {
@@ -197,9 +202,7 @@ func (m *measurement) level(ctx context.Context, r *probe.Runner, sofar probe.Re
 	}
 	sk.grow(priceOf(c, ss.pl.endpoint.Model))
 	run := func() *results.Run { return &results.Run{Level: &lp.label, Requests: sk.of(gi, variant)} }
-	g := probe.Group{Request: ss.req, Prepare: ss.prepare, Requests: n, Warmup: ss.spec.Warmup,
-		Concurrency: sc.Concurrency, Rate: sc.Rate, MaxInFlight: sc.MaxInFlight}
-	if round == 1 {
+	if round == 1 && !ss.spec.IsLadder() { // a ladder's level is measured whole
 		g.MinRequests, g.Batch, g.Decide = capacity.Batch, capacity.Batch, func(int) bool { return ss.spec.Hopeless(run()) }
 	}
 	m.groups = append(m.groups, g)
@@ -220,10 +223,14 @@ func (m *measurement) level(ctx context.Context, r *probe.Runner, sofar probe.Re
 		if end.After(last) {
 			last = end
 		}
+		if !warmup {
+			sentFrom(&lp.label, rec)
+		}
 		onRecord(g, rec, warmup)
 	}
 	res := lr.Run(ctx, []probe.Group{g})
 	lp.label.Status = ss.s.Add(run(), res.Sent, float64(last.Sub(first))/1e6).Status
+	m.windowShort(ss, &lp.label, res, last)
 	return res
 }
 
@@ -327,12 +334,13 @@ func (m *measurement) levelRun(i int, pl planned, sk *sink, cfg, baseCfg *suite.
 	return run, true
 }
 
-// searchesPlan says a plan's capacity searches in its plan line ("" for
+// searchesPlan says the plan's capacity searches in its plan line ("" for
 // none): "1 capacity search per side (chat-capacity @ local: 1 to 64
 // users, 60 requests a level), base and head alternating level by level,
 // at most 1440 requests for the two sides", most being the measured
 // requests they may send.
-func searchesPlan(searches []searchPlan, most int) string {
+func (m *measurement) searchesPlan(most int) string {
+	searches := m.searches
 	if len(searches) == 0 {
 		return ""
 	}
@@ -344,7 +352,14 @@ func searchesPlan(searches []searchPlan, most int) string {
 		if c.Vary == vocab.VaryRate {
 			unit = "requests/s"
 		}
-		each = append(each, fmt.Sprintf("%s @ %s: %g to %g %s, %d requests a level", sp.head.scenario.Name, sp.head.endpoint.Name, c.From, c.To, unit, c.RequestsPerLevel))
+		switch {
+		case m.windows != nil:
+			each = append(each, fmt.Sprintf("%s @ %s: a ladder of %s, each level for its window of %s", sp.head.scenario.Name, sp.head.endpoint.Name, ladderWords(c), roundDur(c.Window)))
+		case c.Levels != nil:
+			each = append(each, fmt.Sprintf("%s @ %s: a ladder of %s, %d requests a level", sp.head.scenario.Name, sp.head.endpoint.Name, ladderWords(c), c.RequestsPerLevel))
+		default:
+			each = append(each, fmt.Sprintf("%s @ %s: %g to %g %s, %d requests a level", sp.head.scenario.Name, sp.head.endpoint.Name, c.From, c.To, unit, c.RequestsPerLevel))
+		}
 	}
 	s := plural(len(searches), "capacity search", "capacity searches")
 	if ab {

@@ -100,6 +100,10 @@ type MeasureOptions struct {
 	// Browser, when set, is the chat pages' browser as latgate runs it for
 	// a page of its own (the demo's); nil: found from the environment.
 	Browser *browser.Config
+	// StartAt, when set (--start-at), is the time every leg of a sharded
+	// matrix shares: the run measures its capacity ladders only, each
+	// level in a window from it (ladder.go), by Now's clock.
+	StartAt time.Time
 }
 
 // Measure runs the whole suite and returns its results file, which
@@ -233,6 +237,11 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 	if err != nil {
 		return nil, err
 	}
+	if m.log = opt.Progress; !opt.StartAt.IsZero() {
+		if err := m.planWindows(cfg, opt.StartAt, opt.clock()); err != nil {
+			return nil, err
+		}
+	}
 	client := opt.httpClient(cfg, baseCfg)
 	var sockets *probe.Sockets // Realtime connections, kept as HTTP keeps its own
 	if !cfg.Limits.ColdConnections {
@@ -291,6 +300,7 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 		},
 	}
 	m.start = opt.now()
+	m.windowsPlan(opt.Progress)
 	m.calibrate(ctx, r.Prober)
 	res := r.Run(ctx, m.groups)
 	res = m.searchAll(ctx, r, res, sink, *th, cfg, baseCfg, opt.Progress)
@@ -306,6 +316,14 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 		return f, AsCannotRun(&IncompleteError{Why: f.Incomplete})
 	}
 	return f, nil
+}
+
+// clock is the run's clock: Now, else time.Now.
+func (opt MeasureOptions) clock() func() time.Time {
+	if opt.Now != nil {
+		return opt.Now
+	}
+	return time.Now
 }
 
 // now is when a run begins to measure (the file's started_at).
@@ -350,6 +368,10 @@ type measurement struct {
 	start time.Time
 	// scrapes reads the endpoints' metrics pages (a capacity level's too).
 	scrapes *serverScrapes
+	// windows are a run's started at a shared time (--start-at; ladder.go),
+	// nil else; log its progress lines.
+	windows *windows
+	log     io.Writer
 }
 
 // planMeasure plans every (endpoint, scenario) of the suite (matched with

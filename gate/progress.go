@@ -169,7 +169,7 @@ func (p *progress) planText() string {
 	for g := range n {
 		most -= p.planOf(g)
 	}
-	searches := searchesPlan(p.m.searches, max(most, 0))
+	searches := p.m.searchesPlan(max(most, 0))
 	if n == 0 {
 		return fmt.Sprintf("latgate: plan: %s; at %s a request (the first level's first wave)", searches, roundDur(p.meanWave()))
 	}

@@ -1,0 +1,183 @@
+package gate
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/latgate/latgate/fileio"
+	"github.com/latgate/latgate/internal/clocktest"
+	"github.com/latgate/latgate/results"
+	"github.com/latgate/latgate/sim"
+	"github.com/latgate/latgate/vocab"
+)
+
+// inFlight is what the simulator's own page says it holds now: the
+// requests running in its slots and waiting for one.
+func inFlight(t *testing.T, srv *clocktest.Server) int {
+	t.Helper()
+	resp, err := srv.Client().Get(srv.URL + "/metrics")
+	if err != nil {
+		t.Error(err)
+		return -1
+	}
+	defer resp.Body.Close()
+	n := 0
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.HasPrefix(line, "vllm:num_requests_running{") || strings.HasPrefix(line, "vllm:num_requests_waiting{") {
+			v, err := strconv.ParseFloat(line[strings.LastIndexByte(line, ' ')+1:], 64)
+			if err != nil {
+				t.Error(err)
+			}
+			n += int(v)
+		}
+	}
+	return n
+}
+
+// legs measures cfg on n legs at once, each started at start, and writes
+// their files into dir.
+func legs(t *testing.T, n int, srv *clocktest.Server, ladder string, start time.Time, dir string) ([]string, []string) {
+	t.Helper()
+	paths, logs := make([]string, n), make([]string, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range paths {
+		paths[i] = filepath.Join(dir, fmt.Sprintf("leg%d.json", i))
+		cfg := capacitySuite(t, srv, ladder)
+		wg.Go(func() {
+			var log strings.Builder
+			var f *results.File
+			if f, errs[i] = Measure(context.Background(), cfg, MeasureOptions{Client: srv.Client(), StartAt: start, Progress: &log}); errs[i] == nil {
+				errs[i] = fileio.Write(paths[i], f)
+			}
+			logs[i] = log.String()
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		t.Fatal(err)
+	}
+	return paths, logs
+}
+
+// TestShardedLadderOnVirtualTime: four legs in one process, one simulator
+// of 8 slots, the same --start-at 30 s ahead and a ladder of 1, 2 and 4
+// users in windows of 40 s. Each level holds exactly four legs' load on
+// the server (the simulator's own count of its requests running and
+// waiting, read in the middle of each window: 4, 8, 16), each leg drives
+// its level from its window's start to its end, and merge --shards
+// decides each level from all legs' requests at that load: 8 users on the
+// server hold TTFT p95 ≤ 200 ms, 16 queue and fail.
+func TestShardedLadderOnVirtualTime(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		srv := clocktest.NewServer(t, sim.New(engineProfile(8), 1))
+		const window = 40 * time.Second
+		start := time.Now().Add(30 * time.Second).Truncate(time.Second)
+		ladder := []float64{1, 2, 4}
+		seen := make([]int, len(ladder))
+		go func() {
+			for k := range ladder { // between the simulator's events, which come at whole milliseconds
+				time.Sleep(time.Until(start.Add(time.Duration(k)*window + window/2 + 500*time.Microsecond)))
+				seen[k] = inFlight(t, srv)
+			}
+		}()
+		dir := t.TempDir()
+		paths, logs := legs(t, 4, srv, "{vary: concurrency, levels: [1, 2, 4], window: 40s, slo: {ttft: {p95: 200ms}}}", start, dir)
+		if want := []int{4, 8, 16}; !slices.Equal(seen, want) {
+			t.Errorf("the simulator held %v requests in the middle of each window, want %v", seen, want)
+		}
+		if !strings.Contains(logs[0], "latgate: --start-at: chat @ e: 3 levels (1, 2, 4 users), windows of 40s, at most 1665 requests a level, 3 windows from "+clockText(start)+" to "+clockText(start.Add(3*window))+", each level's load driven for its whole window; waiting 30s for the first") {
+			t.Errorf("leg's log:\n%s", logs[0])
+		}
+		overlap := make([][2]time.Time, len(ladder)) // every leg's requests, per level
+		for i, p := range paths {
+			f, err := fileio.Read(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for k, r := range f.Runs {
+				w := r.Level.Window
+				if w == nil {
+					t.Fatalf("leg %d, level %g: no window", i, r.Level.Value)
+				}
+				from, to := w.SentFrom, time.Time{}
+				for _, q := range r.Requests {
+					to = maxTime(to, from.Add(time.Duration((q.SentMs+*q.TotalMs)*1e6)))
+				}
+				first := from.Add(time.Duration(r.Requests[0].SentMs * 1e6))
+				overlap[k][0], overlap[k][1] = maxTime(overlap[k][0], first), minTime(overlap[k][1], to)
+				wantStart := start.Add(time.Duration(k) * window)
+				// Its warmup and first request within a second of the window's
+				// start (once the level before it drained, its warmup
+				// answered); its last sent before the window's end and
+				// answered within 1.5 s of it (a queued answer at 16 users
+				// on 8 slots takes 0.9 s).
+				if r.Level.Value != ladder[k] || w == nil || !w.Start.Equal(wantStart) || w.Ms != 40000 || w.SentFrom.Before(wantStart) || w.SentFrom.Sub(wantStart) > time.Second ||
+					to.Before(wantStart.Add(window)) || to.After(wantStart.Add(window+1500*time.Millisecond)) {
+					t.Errorf("leg %d, level %g: window %+v, requests to %v", i, r.Level.Value, w, to)
+				}
+			}
+		}
+		for k, o := range overlap {
+			t.Logf("level %g: the 4 legs drove it together for %v of its %v window (%.1f %%)", ladder[k], o[1].Sub(o[0]), window, 100*float64(o[1].Sub(o[0]))/float64(window))
+		}
+		out := filepath.Join(dir, "all.json")
+		m, err := MergeFiles(paths, out, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(m.Notes) != 1 { // merged from 4 shards; no overlap below 90 %
+			t.Errorf("notes %q", m.Notes)
+		}
+		rec := m.Capacity[0]
+		if rec.Capacity == nil || *rec.Capacity != 2 || *rec.Upper != 3 || rec.Stop != vocab.Found || !slices.Equal(rec.Levels, ladder) {
+			t.Fatalf("merged search %+v", rec)
+		}
+		var statuses []vocab.LevelStatus
+		for _, r := range m.Runs {
+			statuses = append(statuses, r.Level.Status)
+			if r.Shards != 4 {
+				t.Errorf("level %g: %d shards", r.Level.Value, r.Shards)
+			}
+		}
+		if want := []vocab.LevelStatus{vocab.Holds, vocab.Holds, vocab.Fails}; !slices.Equal(statuses, want) {
+			t.Errorf("merged levels %v, want %v", statuses, want)
+		}
+		th, _ := CompareConfig(capacitySuite(t, srv, "{vary: concurrency, levels: [1, 2, 4], window: 40s, slo: {ttft: {p95: 200ms}}}"), Overrides{})
+		rep, err := CompareFiles(nil, m, "", out, th)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(rep.Headline, "pass: chat @ e holds 8 users at TTFT p95 ≤ 200 ms") {
+			t.Errorf("merged report: %s", rep.Headline)
+		}
+		t.Logf("%s\n%s", logs[0], rep.Headline)
+	})
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.IsZero() || b.Before(a) {
+		return b
+	}
+	return a
+}
+
+func maxTime(a, b time.Time) time.Time {
+	if b.After(a) {
+		return b
+	}
+	return a
+}
