@@ -30,6 +30,9 @@ type ABOptions struct {
 	// base commit (the pull request that adds the suite), LoadAB returns a
 	// nil base instead of an error: the head is measured alone.
 	HeadOnlyIfNew bool
+	// StartAt is RunOptions.StartAt: base and head take turns, level by
+	// level, each in its window.
+	StartAt string
 }
 
 // ErrNewSuite means the suite does not exist at the pull request's base
@@ -244,6 +247,10 @@ func firstError(b report.Breakdown) string {
 // printed, as latgate run prints them, and the error is the measurement's
 // (CannotRun).
 func AB(ctx context.Context, env Env, o ABOptions, over Overrides, out string) (*report.Report, []compare.NoiseCheck, error) {
+	start, err := startAt(o.StartAt)
+	if err != nil {
+		return nil, nil, err
+	}
 	if err := checkResultsOut(out, o.Config, o.BaseConfig); err != nil {
 		return nil, nil, err
 	}
@@ -258,7 +265,7 @@ func AB(ctx context.Context, env Env, o ABOptions, over Overrides, out string) (
 	if err != nil {
 		return nil, nil, err
 	}
-	f, err := measureInto(env, out, MeasureOptions{Source: GitSource(env.Getenv, o.Region), Thresholds: &th}, func(mo MeasureOptions) (*results.File, error) {
+	f, err := measureInto(env, out, MeasureOptions{Source: GitSource(env.Getenv, o.Region), Thresholds: &th, StartAt: start}, func(mo MeasureOptions) (*results.File, error) {
 		return MeasureAB(ctx, base, head, mo)
 	})
 	if err != nil {

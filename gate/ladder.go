@@ -52,6 +52,14 @@ func ParseStartAt(s string, now time.Time) (time.Time, error) {
 	return t.UTC(), nil
 }
 
+// startAt is --start-at read now (zero for "").
+func startAt(s string) (time.Time, error) {
+	if s == "" {
+		return time.Time{}, nil
+	}
+	return ParseStartAt(s, time.Now())
+}
+
 // windows are the windows of a run started at a shared time: where the
 // next one starts, and the most requests each level may send.
 type windows struct {
@@ -76,14 +84,14 @@ func (w *windows) take(d time.Duration) (start, end time.Time) {
 func (m *measurement) planWindows(cfg *suite.Config, start time.Time, now func() time.Time) error {
 	t := now()
 	switch {
-	case len(m.groups) > 0:
-		return BadInputf("--start-at: scenario %q is measured at one load: a run started at a shared time measures capacity ladders only (capacity.levels), each level in its window; run the other scenarios apart (--scenario)", m.plan[0].scenario.Name)
-	case len(m.searches) == 0:
-		return BadInputf("--start-at: the suite has no capacity ladder (capacity.levels) to measure in windows")
 	case !start.After(t):
 		return BadInputf("--start-at %s is %s in the past: every leg must start before it; give a later time", start.Format(time.RFC3339), roundDur(t.Sub(start)))
 	case start.Sub(t) > MaxStartAhead:
 		return BadInputf("--start-at %s is %s away, more than %s", start.Format(time.RFC3339), roundDur(start.Sub(t)), roundDur(MaxStartAhead))
+	case len(m.groups) > 0:
+		return BadInputf("--start-at: scenario %q is measured at one load: a run started at a shared time measures capacity ladders only (capacity.levels), each level in its window; run the other scenarios apart (--scenario)", m.plan[0].scenario.Name)
+	case len(m.searches) == 0:
+		return BadInputf("--start-at: the suite has no capacity ladder (capacity.levels) to measure in windows")
 	}
 	levels := 0
 	for _, sp := range m.searches {
@@ -106,7 +114,7 @@ func (m *measurement) planWindows(cfg *suite.Config, start time.Time, now func()
 				what = fmt.Sprintf("capacity.max_requests (%d) ÷ its %d levels", c.MaxRequests, len(c.Levels))
 			}
 			if n < c.RequestsPerLevel {
-				return BadInputf("--start-at: scenario %q: %s leaves %d requests a level beyond its warmup, fewer than requests_per_level (%d): raise it", s.Name, what, max(n, 0), c.RequestsPerLevel)
+				return BadInputf("--start-at: scenario %q: %s leaves %d requests a level beyond its warmup (%d), fewer than requests_per_level (%d): raise the cap", s.Name, what, max(n, 0), s.Warmup, c.RequestsPerLevel)
 			}
 			w.perLevel[c] = n
 			m.total += len(c.Levels) * (n + s.Warmup)

@@ -3,8 +3,10 @@ package gate
 import (
 	"bufio"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"net/http"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -18,6 +20,7 @@ import (
 	"github.com/latgate/latgate/internal/clocktest"
 	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/sim"
+	"github.com/latgate/latgate/suite"
 	"github.com/latgate/latgate/vocab"
 )
 
@@ -142,6 +145,11 @@ func TestShardedLadderOnVirtualTime(t *testing.T) {
 		if len(m.Notes) != 1 { // merged from 4 shards; no overlap below 90 %
 			t.Errorf("notes %q", m.Notes)
 		}
+		b, err := json.Marshal(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mustValidate(t, compileSchema(t, "results.schema.json"), "a sharded ladder's merged results", b)
 		rec := m.Capacity[0]
 		if rec.Capacity == nil || *rec.Capacity != 2 || *rec.Upper != 3 || rec.Stop != vocab.Found || !slices.Equal(rec.Levels, ladder) {
 			t.Fatalf("merged search %+v", rec)
@@ -180,4 +188,76 @@ func maxTime(a, b time.Time) time.Time {
 		return b
 	}
 	return a
+}
+
+// --start-at is bad input before any request: a time in the past or a day
+// away, a suite with a scenario at one load or a search instead of a
+// ladder, a ladder whose share of the requests is below
+// requests_per_level; and a malformed time.
+func TestStartAtBadInput(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		served := 0
+		srv := clocktest.NewServer(t, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { served++ }))
+		ladder := "{vary: concurrency, levels: [1, 2], window: 40s, slo: {ttft: {p95: 200ms}}}"
+		ahead := time.Now().Add(time.Minute)
+		for _, c := range []struct {
+			name  string
+			cfg   string
+			start time.Time
+			want  string
+		}{
+			{"in the past", ladder, time.Now().Add(-12 * time.Second), "is 12s in the past: every leg must start before it"},
+			{"a day away", ladder, time.Now().Add(25 * time.Hour), "is 25h0m0s away, more than 24h0m0s"},
+			{"a search", "{vary: concurrency, from: 1, to: 8, slo: {ttft: {p95: 200ms}}}", ahead, `--start-at: scenario "chat"'s capacity is a search (from, to)`},
+			{"too few requests", "{vary: concurrency, levels: [1, 2], max_requests: 100, slo: {ttft: {p95: 200ms}}}", ahead,
+				`--start-at: scenario "chat": capacity.max_requests (100) ÷ its 2 levels leaves 49 requests a level beyond its warmup (1), fewer than requests_per_level (60)`},
+		} {
+			cfg := capacitySuite(t, srv, c.cfg)
+			_, err := Measure(context.Background(), cfg, MeasureOptions{Client: srv.Client(), StartAt: c.start})
+			if KindOf(err) != BadInput || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("%s: %v, want %q", c.name, err, c.want)
+			}
+		}
+		text := "endpoints:\n  - {name: e, base_url: " + srv.URL + "/v1, model: m}\n" +
+			"scenarios:\n  - name: plain\n    prompt: hi\n    requests: 10\n  - name: chat\n    prompt: hi\n    capacity: " + ladder + "\n"
+		cfg, err := suite.Parse("c.yaml", []byte(text), suite.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Measure(context.Background(), cfg, MeasureOptions{Client: srv.Client(), StartAt: ahead}); KindOf(err) != BadInput ||
+			!strings.Contains(err.Error(), `--start-at: scenario "plain" is measured at one load: a run started at a shared time measures capacity ladders only`) {
+			t.Errorf("a scenario at one load: %v", err)
+		}
+		if served != 0 {
+			t.Errorf("%d requests sent", served)
+		}
+	})
+	now := time.Date(2025, 6, 1, 10, 0, 0, 0, time.UTC)
+	for in, want := range map[string]string{
+		"+90s": "2025-06-01T10:01:30Z", "+5m": "2025-06-01T10:05:00Z", "2025-06-01T12:00:00+02:00": "2025-06-01T10:00:00Z",
+		"+90": `--start-at "+90": a duration needs its unit: +90s`, "10:00": `--start-at "10:00": want an RFC 3339 time`, "+soon": `--start-at "+soon": want +DURATION`,
+	} {
+		got, err := ParseStartAt(in, now)
+		if s := got.Format(time.RFC3339); err != nil && (KindOf(err) != BadInput || !strings.Contains(err.Error(), want)) || err == nil && s != want {
+			t.Errorf("%s: %s, %v; want %s", in, s, err, want)
+		}
+	}
+}
+
+// An interruption while a leg waits for its window ends the wait at once:
+// nothing was measured.
+func TestStartAtInterrupted(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		srv := clocktest.NewServer(t, sim.New(engineProfile(8), 1))
+		cfg := capacitySuite(t, srv, "{vary: concurrency, levels: [1, 2], window: 40s, slo: {ttft: {p95: 200ms}}}")
+		ctx, cancel := context.WithCancel(context.Background())
+		time.AfterFunc(5*time.Second, cancel)
+		began := time.Now()
+		f, err := Measure(ctx, cfg, MeasureOptions{Client: srv.Client(), StartAt: time.Now().Add(time.Hour)})
+		if KindOf(err) != CannotRun || time.Since(began) != 5*time.Second || f != nil && len(f.Runs) > 0 {
+			t.Errorf("after %v: %v", time.Since(began), err)
+		}
+	})
 }

@@ -22,6 +22,10 @@ type RunOptions struct {
 	// without it a run that measured is done (exit 0) and says which
 	// budgets it blew.
 	FailOnBudget bool
+	// StartAt (--start-at: RFC 3339, or +DURATION from now) starts the
+	// suite's capacity ladders at a time every leg of a sharded matrix
+	// shares, each level in its window (ladder.go); "" for none.
+	StartAt string
 }
 
 // Run is latgate run: it measures the suite, writes the results to o.Out
@@ -30,6 +34,10 @@ type RunOptions struct {
 // measurement's (CannotRun when the run is incomplete), else ErrFailed
 // when o.FailOnBudget and a budget was blown.
 func Run(ctx context.Context, env Env, o RunOptions) error {
+	start, err := startAt(o.StartAt)
+	if err != nil {
+		return err
+	}
 	if err := checkResultsOut(o.Out, o.Config); err != nil {
 		return err
 	}
@@ -41,7 +49,7 @@ func Run(ctx context.Context, env Env, o RunOptions) error {
 		return err
 	}
 	ConfigWarnings(env.Stderr, cfg)
-	f, err := measureInto(env, o.Out, MeasureOptions{Source: GitSource(env.Getenv, o.Region)}, func(mo MeasureOptions) (*results.File, error) {
+	f, err := measureInto(env, o.Out, MeasureOptions{Source: GitSource(env.Getenv, o.Region), StartAt: start}, func(mo MeasureOptions) (*results.File, error) {
 		return Measure(ctx, cfg, mo)
 	})
 	if f != nil && len(f.Runs) > 0 {

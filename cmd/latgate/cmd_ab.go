@@ -20,6 +20,7 @@ func abFlags(fs *flag.FlagSet) func(*env, []string) error {
 	fs.Var(cli.List{V: &o.HeadURL}, "head-url", "`ENDPOINT=URL` for the head variant (repeatable)")
 	out := fs.String("o", gate.ABResults, "results `file` to write (both variants)")
 	format := formatVar(fs, report.ReportFormats)
+	fs.StringVar(&o.StartAt, "start-at", "", "start the suite's capacity ladders (capacity.levels) at this `time`, each level in its window: RFC 3339 (2025-06-01T10:00:00Z) or +DURATION from now (+90s); every leg of a sharded matrix gets the same")
 	fs.StringVar(&o.Region, "region", "", "region label recorded in the results")
 	sel := selectionFlags(fs)
 	over := thresholdFlags(fs)

@@ -19,6 +19,7 @@ func runFlags(fs *flag.FlagSet) func(*env, []string) error {
 	fs.StringVar(&o.Out, "o", gate.RunResults, "results `file` to write")
 	fs.StringVar(&o.Out, "output", gate.RunResults, "results `file` (same as -o)")
 	fs.StringVar(&o.Region, "region", "", "region label recorded in the results (default $LATGATE_REGION)")
+	fs.StringVar(&o.StartAt, "start-at", "", "start the suite's capacity ladders (capacity.levels) at this `time`, each level in its window: RFC 3339 (2025-06-01T10:00:00Z) or +DURATION from now (+90s); every leg of a sharded matrix gets the same")
 	fs.BoolVar(&o.FailOnBudget, "fail-on-budget", false, "exit 1 when the run blows a budget of the suite (without it, run says so and exits 0)")
 	sel := selectionFlags(fs)
 	return func(e *env, _ []string) error {
