@@ -250,3 +250,19 @@ func (m *measurement) windowShort(ss *sideSearch, label *results.Level, res prob
 			ss.pl.scenario.Name+" @ "+ss.pl.endpoint.Name, label.Value, clockText(last), roundDur(end.Sub(last)), m.windows.perLevel[ss.pl.scenario.Capacity])
 	}
 }
+
+// windowWarning says when the legs of a merged ladder's level drove it
+// together for less than results.OverlapFlag of its window: its load on
+// the server was theirs together for that long only.
+func windowWarning(name string, r *results.Run) string {
+	if r.Level == nil || r.Level.Window == nil || r.Level.Window.TogetherMs == nil {
+		return ""
+	}
+	w := r.Level.Window
+	share := *w.TogetherMs / w.Ms
+	if share >= results.OverlapFlag {
+		return ""
+	}
+	return fmt.Sprintf("%s at %s %g: its %d legs drove the level together for %s of its %s window (%.0f %%): its load on the server was theirs together for that long only, so the level is decided from requests partly sent at less load; give every leg the same --start-at, and requests enough to drive the whole window",
+		name, r.Level.Vary, r.Level.Value, r.Shards, roundDur(time.Duration(*w.TogetherMs*1e6)), roundDur(time.Duration(w.Ms*1e6)), 100*share)
+}

@@ -261,3 +261,23 @@ func TestStartAtInterrupted(t *testing.T) {
 		}
 	})
 }
+
+// A merged ladder's level that its legs drove together for less than 90 %
+// of its window is a warning of the run (shown in the report); one they
+// drove together for 98 % of it is not.
+func TestWindowWarning(t *testing.T) {
+	t.Parallel()
+	ms := func(v float64) *float64 { return &v }
+	f := &results.File{Schema: results.Schema, MetricsVersion: results.MetricsVersion}
+	for _, together := range []float64{25500, 59000} {
+		f.Runs = append(f.Runs, results.Run{Endpoint: "e", Scenario: "chat", Shards: 4,
+			Level: &results.Level{Vary: vocab.VaryConcurrency, Value: 8 * together / 25500, Step: len(f.Runs) + 1,
+				Window: &results.Window{Start: time.Now(), Ms: 60000, SentFrom: time.Now(), TogetherMs: ms(together)}},
+			Requests: []results.Request{{OK: true, Status: 200, TTFTMs: ms(100), TotalMs: ms(400), ITLMs: []float64{}}}})
+	}
+	w := RunWarnings(f)
+	want := "chat @ e at concurrency 8: its 4 legs drove the level together for 26s of its 1m0s window (42 %): its load on the server was theirs together for that long only"
+	if len(w) != 1 || !strings.HasPrefix(w[0], want) {
+		t.Errorf("warnings %q, want one: %q", w, want)
+	}
+}

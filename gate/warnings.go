@@ -51,6 +51,9 @@ func runWarnings(f *results.File, ds report.Digests) []string {
 		if cw := coldWarning(name, ds.Of(r)); cw != "" {
 			w = append(w, cw)
 		}
+		if ww := windowWarning(name, r); ww != "" { // a sharded ladder's level (ladder.go)
+			w = append(w, ww)
+		}
 		if t := ds.Of(r).Trace; t != nil && r.Workload != nil && r.Workload.Timing == "replay" && t.LagP95 > ReplayLagMs {
 			w = append(w, fmt.Sprintf("%s: the replay fell behind the trace's times: its sends' lag p95 is %s ms (more than %g ms): latgate did not send the trace's load — all its max_in_flight workers were waiting on answers (raise max_in_flight when the server is slow to answer), or its machine could not keep the speedup (lower workload.speedup); latencies under that load are understated", name, report.Millis(t.LagP95), ReplayLagMs))
 		} else if b.OK > 0 && b.Late*10 >= b.OK && r.Level == nil {

@@ -56,7 +56,7 @@ func MergeShards(files []*File, names []string) (*File, error) {
 		}
 	}
 	for j := range first.Runs {
-		note, err := checkWindows(files, names, j)
+		note, together, err := checkWindows(files, names, j)
 		if err != nil {
 			return nil, err
 		}
@@ -64,7 +64,7 @@ func MergeShards(files []*File, names []string) (*File, error) {
 			out.Notes = append(out.Notes, note)
 		}
 		out.Runs[j] = mergeRun(files, j)
-		alignLegs(files, j, &out.Runs[j])
+		alignLegs(files, j, &out.Runs[j], together)
 	}
 	for k := range out.Capacity {
 		s := &out.Capacity[k]

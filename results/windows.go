@@ -20,6 +20,10 @@ type Window struct {
 	Start    time.Time `json:"start"`
 	Ms       float64   `json:"ms"`
 	SentFrom time.Time `json:"sent_from"`
+	// TogetherMs, in a file merged from legs (merge --shards), is how long
+	// every leg drove the level at once: from the latest first send to the
+	// earliest last end.
+	TogetherMs *float64 `json:"together_ms,omitempty"`
 }
 
 // OverlapFlag is the share of a level's window below which merge --shards
@@ -64,6 +68,8 @@ func (l Level) checkWindow(s *Search) error {
 		return fmt.Errorf("a window on a level of a search: only a ladder's levels have windows")
 	case !finite(w.Ms) || !(w.Ms > 0 && w.Ms <= MaxMs) || w.Start.IsZero() || w.SentFrom.IsZero():
 		return fmt.Errorf("window: want a start, sent_from and a length from 0 to %g ms, got %g", MaxMs, w.Ms)
+	case w.TogetherMs != nil && !(finite(*w.TogetherMs) && *w.TogetherMs >= 0 && *w.TogetherMs <= MaxMs):
+		return fmt.Errorf("window: together_ms is %g: want 0 to %g ms", *w.TogetherMs, MaxMs)
 	}
 	return nil
 }
@@ -93,10 +99,10 @@ func (r *Run) span() (from, to time.Time, ok bool) {
 // OverlapFlag of the window is a note for the merged file. A level some
 // leg ran without a window while another had one is refused: the legs
 // did not share a start.
-func checkWindows(files []*File, names []string, j int) (note string, err error) {
+func checkWindows(files []*File, names []string, j int) (note string, together float64, err error) {
 	r0 := &files[0].Runs[j]
 	if r0.Level == nil {
-		return "", nil
+		return "", 0, nil
 	}
 	latest, earliest := -1, -1 // the leg whose span starts last, and the one whose span ends first
 	var from, to time.Time
@@ -108,11 +114,11 @@ func checkWindows(files []*File, names []string, j int) (note string, err error)
 		}
 		windowed++
 		if w0 := files[0].Runs[j].Level.Window; w0 != nil && w0.Ms != r.Level.Window.Ms {
-			return "", fmt.Errorf("%s and %s drove endpoint %q, scenario %q%s in windows of %s and %s: the legs of a sharded ladder run the same suite", names[0], names[i], r.Endpoint, r.Scenario, levelLabel(r), seconds(w0.Ms), seconds(r.Level.Window.Ms))
+			return "", 0, fmt.Errorf("%s and %s drove endpoint %q, scenario %q%s in windows of %s and %s: the legs of a sharded ladder run the same suite", names[0], names[i], r.Endpoint, r.Scenario, levelLabel(r), seconds(w0.Ms), seconds(r.Level.Window.Ms))
 		}
 		a, b, ok := r.span()
 		if !ok {
-			return "", fmt.Errorf("%s: endpoint %q, scenario %q%s measured no request in its window: it did not drive the level with the other legs", names[i], r.Endpoint, r.Scenario, levelLabel(r))
+			return "", 0, fmt.Errorf("%s: endpoint %q, scenario %q%s measured no request in its window: it did not drive the level with the other legs", names[i], r.Endpoint, r.Scenario, levelLabel(r))
 		}
 		if latest < 0 || a.After(from) {
 			latest, from = i, a
@@ -123,27 +129,27 @@ func checkWindows(files []*File, names []string, j int) (note string, err error)
 	}
 	switch {
 	case windowed == 0:
-		return "", nil
+		return "", 0, nil
 	case windowed < len(files):
-		return "", fmt.Errorf("endpoint %q, scenario %q%s has a window in %d of the %d legs: every leg of a sharded ladder starts at the same --start-at", r0.Endpoint, r0.Scenario, levelLabel(r0), windowed, len(files))
+		return "", 0, fmt.Errorf("endpoint %q, scenario %q%s has a window in %d of the %d legs: every leg of a sharded ladder starts at the same --start-at", r0.Endpoint, r0.Scenario, levelLabel(r0), windowed, len(files))
 	case !to.After(from):
-		return "", fmt.Errorf("%s and %s did not drive endpoint %q, scenario %q%s together: one's requests ended at %s, before the other's began at %s; give every leg the same --start-at",
+		return "", 0, fmt.Errorf("%s and %s did not drive endpoint %q, scenario %q%s together: one's requests ended at %s, before the other's began at %s; give every leg the same --start-at",
 			names[earliest], names[latest], r0.Endpoint, r0.Scenario, levelLabel(r0), stamp(to), stamp(from))
 	}
-	w := r0.Level.Window.Ms
-	share := float64(to.Sub(from)) / 1e6 / w
+	w, together := r0.Level.Window.Ms, math.Round(float64(to.Sub(from))/1e3)/1e3
+	share := together / w
 	if share >= OverlapFlag {
-		return "", nil
+		return "", together, nil
 	}
 	return fmt.Sprintf("endpoint %q, scenario %q%s: the %d legs drove it together for %s of its %s window (%.0f %%, below %.0f %%: %s began last, %s ended first): the merged level's load was the legs' together for that long only",
-		r0.Endpoint, r0.Scenario, levelLabel(r0), len(files), seconds(float64(to.Sub(from))/1e6), seconds(w), 100*share, 100*OverlapFlag, names[latest], names[earliest]), nil
+		r0.Endpoint, r0.Scenario, levelLabel(r0), len(files), seconds(float64(to.Sub(from))/1e6), seconds(w), 100*share, 100*OverlapFlag, names[latest], names[earliest]), together, nil
 }
 
 // alignLegs makes the merged windowed run's requests count from the
 // earliest leg's SentFrom: each leg's sent_ms moved by how much later its
 // own began, so the merged level's requests are in the order the server
-// met them.
-func alignLegs(files []*File, j int, merged *Run) {
+// met them; its window says how long the legs drove it together.
+func alignLegs(files []*File, j int, merged *Run, together float64) {
 	if merged.Level == nil || merged.Level.Window == nil {
 		return
 	}
@@ -154,7 +160,7 @@ func alignLegs(files []*File, j int, merged *Run) {
 		}
 	}
 	w := *merged.Level.Window
-	w.SentFrom = from
+	w.SentFrom, w.TogetherMs = from, &together
 	label := *merged.Level
 	label.Window = &w
 	merged.Level = &label

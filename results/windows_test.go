@@ -2,6 +2,7 @@ package results
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"time"
@@ -46,7 +47,7 @@ func TestMergeShardsWindows(t *testing.T) {
 		t.Fatalf("legs together: %v, notes %q", err, m.Notes)
 	}
 	w := m.Runs[0].Level.Window
-	if first := m.Runs[0].Requests[0]; !w.SentFrom.Equal(time.Date(2025, 6, 1, 10, 0, 0, 1e8, time.UTC)) || first.SentMs != 400.001 {
+	if first := m.Runs[0].Requests[0]; !w.SentFrom.Equal(time.Date(2025, 6, 1, 10, 0, 0, 1e8, time.UTC)) || first.SentMs != 400.001 || math.Abs(*w.TogetherMs-59500) > 0.01 {
 		t.Errorf("merged window %+v, first request sent at %g ms", w, first.SentMs)
 	}
 	m, err = MergeShards([]*File{windowLeg("a", 0, 59.5, 0), windowLeg("bb", 20, 59.5, 0), windowLeg("ccc", 0, 45, 0)}, names)
@@ -90,7 +91,9 @@ func TestLadderChecked(t *testing.T) {
 		{"down", func(f *File) { f.Capacity[0].Levels, f.Capacity[0].To = []float64{8, 16, 12}, 12 }, "levels[2] is 12 after 16: a ladder goes up"},
 		{"fractional", func(f *File) { f.Capacity[0].Levels, f.Capacity[0].To = []float64{8, 8.5}, 8.5 }, "levels[1] is 8.5: users are whole"},
 		{"ends", func(f *File) { f.Capacity[0].To = 16 }, "from 8 and to 16 are not the ladder's first and last (8, 8)"},
-		{"too many", func(f *File) { f.Capacity[0].Levels, f.Capacity[0].From, f.Capacity[0].To = many, 1, float64(len(many)) }, fmt.Sprintf("levels: %d levels, at most %d", len(many), vocab.MaxLadder)},
+		{"too many", func(f *File) {
+			f.Capacity[0].Levels, f.Capacity[0].From, f.Capacity[0].To = many, 1, float64(len(many))
+		}, fmt.Sprintf("levels: %d levels, at most %d", len(many), vocab.MaxLadder)},
 		{"a search's window", func(f *File) { f.Capacity[0].Levels = nil }, "a window on a level of a search"},
 		{"no length", func(f *File) { f.Runs[0].Level.Window.Ms = 0 }, "window: want a start, sent_from and a length"},
 		{"no start", func(f *File) { f.Runs[0].Level.Window.Start = time.Time{} }, "window: want a start"},
