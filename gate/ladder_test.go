@@ -281,3 +281,26 @@ func TestWindowWarning(t *testing.T) {
 		t.Errorf("warnings %q, want one: %q", w, want)
 	}
 }
+
+// In latgate ab, base and head take turns level by level, each level of
+// each side in a window of its own, in the order they are measured.
+func TestStartAtAB(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		srv := clocktest.NewServer(t, sim.New(engineProfile(8), 1))
+		ladder := "{vary: concurrency, levels: [1, 2], window: 30s, slo: {ttft: {p95: 200ms}}}"
+		base, head := capacitySuite(t, srv, ladder), capacitySuite(t, srv, ladder)
+		start := time.Now().Add(10 * time.Second)
+		f, err := MeasureAB(context.Background(), base, head, MeasureOptions{Client: srv.Client(), StartAt: start})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range f.Runs {
+			got = append(got, fmt.Sprintf("%s %g +%v", r.Variant, r.Level.Value, r.Level.Window.Start.Sub(start)))
+		}
+		if want := []string{"base 1 +0s", "head 1 +30s", "base 2 +1m0s", "head 2 +1m30s"}; !slices.Equal(got, want) {
+			t.Errorf("windows %q, want %q", got, want)
+		}
+	})
+}
