@@ -40,6 +40,9 @@ func MergeShards(files []*File, names []string) (*File, error) {
 	if err := checkLegs(files, names); err != nil {
 		return nil, err
 	}
+	if err := unwindowed(first, names[0]); err != nil {
+		return nil, err
+	}
 	out := *first
 	out.ID, out.StartedAt = "", nil // the legs' measurements, not one
 	out.Runs = make([]Run, len(first.Runs))

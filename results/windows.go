@@ -185,3 +185,20 @@ func trimZero(s string) string {
 	t, _ := strings.CutSuffix(s, ".0")
 	return t
 }
+
+// unwindowed refuses the legs of a ladder of several levels measured
+// without windows: each leg went from level to level on its own requests'
+// time, so its later levels met the others' at no load in particular.
+func unwindowed(f *File, name string) error {
+	for _, s := range f.Capacity {
+		if len(s.Levels) < 2 {
+			continue
+		}
+		for _, r := range f.Levels(s) {
+			if r.Level.Window == nil {
+				return fmt.Errorf("%s: endpoint %q, scenario %q is a ladder of %d levels measured without --start-at: its legs did not drive each level at the same time; give every leg the same --start-at", name, s.Endpoint, s.Scenario, len(s.Levels))
+			}
+		}
+	}
+	return nil
+}

@@ -64,6 +64,15 @@ func TestMergeShardsWindows(t *testing.T) {
 	if _, err := MergeShards([]*File{windowLeg("a", 0, 59.5, 0), noWindow}, names[:2]); err == nil || !strings.Contains(err.Error(), "has a window in 1 of the 2 legs") {
 		t.Errorf("a leg without a window: %v", err)
 	}
+	ladder := func(id string) *File {
+		f := windowLeg(id, 0, 59.5, 0)
+		f.Runs[0].Level.Window = nil
+		f.Capacity[0].Levels, f.Capacity[0].To = []float64{8, 16}, 16
+		return f
+	}
+	if _, err := MergeShards([]*File{ladder("a"), ladder("bb")}, names[:2]); err == nil || !strings.Contains(err.Error(), `a.json: endpoint "e", scenario "s" is a ladder of 2 levels measured without --start-at`) {
+		t.Errorf("a ladder without windows: %v", err)
+	}
 	longer := windowLeg("bb", 0, 59.5, 0)
 	longer.Runs[0].Level.Window.Ms = 90000
 	if _, err := MergeShards([]*File{windowLeg("a", 0, 59.5, 0), longer}, names[:2]); err == nil || !strings.Contains(err.Error(), "in windows of 60 s and 90 s") {
