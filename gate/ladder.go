@@ -69,6 +69,8 @@ type windows struct {
 	// every level of the run), its warmup apart.
 	perLevel map[*suite.Capacity]int
 	now      func() time.Time
+	// end is when the last window ends.
+	end time.Time
 }
 
 // take is the window of a level of length d: where it starts and ends.
@@ -101,12 +103,13 @@ func (m *measurement) planWindows(cfg *suite.Config, start time.Time, now func()
 		}
 		levels += len(c.Levels) * len(sp.sides())
 	}
-	w := &windows{next: start, perLevel: map[*suite.Capacity]int{}, now: now}
+	w := &windows{next: start, end: start, perLevel: map[*suite.Capacity]int{}, now: now}
 	m.total, m.measuredPlanned = 0, 0
 	for _, sp := range m.searches {
 		for _, pl := range sp.sides() {
 			s := pl.scenario
 			c := s.Capacity
+			w.end = w.end.Add(c.Window * time.Duration(len(c.Levels)))
 			n := cfg.Limits.MaxRequests/levels - s.Warmup
 			what := fmt.Sprintf("limits.max_requests (%d) ÷ the run's %d levels", cfg.Limits.MaxRequests, levels)
 			if c.MaxRequests > 0 {
@@ -141,18 +144,17 @@ func (m *measurement) windowsPlan(log io.Writer) {
 	}
 	w := m.windows
 	var each []string
-	end, levels := w.next, 0
+	levels := 0
 	for _, sp := range m.searches {
 		for i, pl := range sp.sides() {
 			c := pl.scenario.Capacity
 			levels += len(c.Levels)
-			end = end.Add(c.Window * time.Duration(len(c.Levels)))
 			each = append(each, fmt.Sprintf("%s @ %s%s: %d levels (%s), windows of %s, at most %d requests a level",
 				pl.scenario.Name, pl.endpoint.Name, sideWord(sp, i), len(c.Levels), ladderWords(c), roundDur(c.Window), w.perLevel[c]))
 		}
 	}
 	fmt.Fprintf(log, "latgate: --start-at: %s, %d windows from %s to %s, each level's load driven for its whole window; waiting %s for the first\n",
-		strings.Join(each, "; "), levels, clockText(w.next), clockText(end), roundDur(w.next.Sub(w.now())))
+		strings.Join(each, "; "), levels, clockText(w.next), clockText(w.end), roundDur(w.next.Sub(w.now())))
 }
 
 // sideWord names the i-th of a search's sides (sides) in an A/B run.

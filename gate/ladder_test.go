@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"net/http"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -104,6 +105,11 @@ func TestShardedLadderOnVirtualTime(t *testing.T) {
 		}
 		if !strings.Contains(logs[0], "latgate: --start-at: chat @ e: 3 levels (1, 2, 4 users), windows of 40s, at most 1665 requests a level, 3 windows from "+clockText(start)+" to "+clockText(start.Add(3*window))+", each level's load driven for its whole window; waiting 30s for the first") {
 			t.Errorf("leg's log:\n%s", logs[0])
+		}
+		// The time left is the windows', not the requests' pace (which
+		// said "at most 35m left").
+		if !strings.Contains(logs[0], " left (the last window ends at "+clockText(start.Add(3*window))+")") || regexp.MustCompile(`at most \S+ left`).MatchString(logs[0]) {
+			t.Errorf("leg's progress does not count the windows:\n%s", logs[0])
 		}
 		overlap := make([][2]time.Time, len(ladder)) // every leg's requests, per level
 		for i, p := range paths {

@@ -112,6 +112,10 @@ func (p *progress) line(group int, now time.Time) {
 // most 1m30s left"), and in any case to every group's max (a group a look
 // stopped counts what it measured).
 func (p *progress) left(group int, elapsed time.Duration) string {
+	if w := p.m.windows; w != nil {
+		// A run of windows ends with its last window, whatever its pace.
+		return "about " + roundDur(max(w.end.Sub(w.now()), 0)) + " left (the last window ends at " + clockText(w.end) + ")"
+	}
 	if p.done_ == 0 {
 		return "time left: –"
 	}
