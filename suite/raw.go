@@ -102,6 +102,8 @@ type rawEndpoint struct {
 	// families of another engine's (any API).
 	MetricsURL   string           `yaml:"metrics_url"`
 	MetricsNames *rawMetricsNames `yaml:"metrics_names"`
+	// Cost is the price of the endpoint's hardware (cost.go).
+	Cost *rawCost `yaml:"cost"`
 }
 
 // rawMetricsNames are the families of a metrics page that feed each of the
