@@ -41,6 +41,9 @@ type Capacity struct {
 	Tolerance float64
 	Head      CapacitySide
 	Base      *CapacitySide // nil without a base
+	// Cost is the cost at the SLO compared (cost.go): nil when neither
+	// side gives a price.
+	Cost *CapacityCost
 }
 
 // CapacitySide is one variant's search: what it found, why it ended, and
@@ -330,6 +333,9 @@ func SearchText(r capacity.Result, why string) string {
 	if g := s.Goodput(); !strings.HasPrefix(g, "–") {
 		out += "; goodput " + g
 	}
+	if cl := (Capacity{Head: s, Cost: CostOf(nil, s, 0, true)}).CostLine(); cl != "" {
+		out += "; " + cl
+	}
 	return out + "; above: " + s.Above() + "; " + s.Cost()
 }
 
@@ -419,7 +425,7 @@ func (c Capacity) Name() string { return c.Scenario + " @ " + c.Endpoint }
 // regression, a cut search, inconclusive, an improvement, no baseline, ok.
 func (c Capacity) severity() int {
 	switch {
-	case c.Status == vocab.Regression:
+	case c.Status == vocab.Regression || c.CostRegressed():
 		return 5
 	case c.Cut():
 		return 4
@@ -462,10 +468,13 @@ func capacityHeadline(cs []Capacity, esc func(string) string) string {
 		return ""
 	}
 	worst := cs[0]
-	reg, cut := 0, 0
+	reg, cut, dear := 0, 0, 0
 	for _, c := range cs {
 		if c.severity() > worst.severity() {
 			worst = c
+		}
+		if c.CostRegressed() {
+			dear++
 		}
 		if c.Status == vocab.Regression {
 			reg++
@@ -474,13 +483,16 @@ func capacityHeadline(cs []Capacity, esc func(string) string) string {
 		}
 	}
 	e := worst.escaped(esc)
-	row := e.Name() + " " + e.Line() + worst.headlineWords()
+	row := e.Name() + " " + e.Line() + worst.headlineWords() + worst.costHeadline()
 	if len(cs) == 1 {
 		return row
 	}
 	var parts []string
 	if reg > 0 {
 		parts = append(parts, plural(reg, "capacity regression", "capacity regressions"))
+	}
+	if dear > 0 {
+		parts = append(parts, plural(dear, "cost regression", "cost regressions"))
 	}
 	if cut > 0 {
 		parts = append(parts, plural(cut, "search cut", "searches cut"))
@@ -546,7 +558,7 @@ func (c Capacity) levelRows() [][]string {
 	var all []at
 	if c.Base != nil {
 		for _, l := range c.Base.Levels {
-			all = append(all, at{l.Load, true, levelRow("base", *c.Base, l)})
+			all = append(all, at{l.Load, true, c.withCost(levelRow("base", *c.Base, l), *c.Base, l)})
 		}
 	}
 	side := "head"
@@ -554,7 +566,7 @@ func (c Capacity) levelRows() [][]string {
 		side = ""
 	}
 	for _, l := range c.Head.Levels {
-		all = append(all, at{l.Load, false, levelRow(side, c.Head, l)})
+		all = append(all, at{l.Load, false, c.withCost(levelRow(side, c.Head, l), c.Head, l)})
 	}
 	slices.SortStableFunc(all, func(a, b at) int {
 		if a.load != b.load {
@@ -586,8 +598,8 @@ func (c Capacity) details() []string {
 		}
 		return f(c.Head) + "; base " + f(*c.Base)
 	}
-	return []string{c.Verdict(), "above: " + both(CapacitySide.Above), "goodput within the SLO: " + both(CapacitySide.Goodput),
-		"sent: " + both(CapacitySide.Cost)}
+	return append([]string{c.Verdict(), "above: " + both(CapacitySide.Above), "goodput within the SLO: " + both(CapacitySide.Goodput),
+		"sent: " + both(CapacitySide.Cost)}, c.costDetail()...)
 }
 
 // legend says what a capacity's levels table shows.

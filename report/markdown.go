@@ -551,6 +551,7 @@ func capacityMarkdown(cs []Capacity) string {
 		d := e.details()
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s<br><sub>%s</sub> |\n", e.Name(), e.Line(),
 			strings.TrimPrefix(d[1], "above: "), strings.TrimPrefix(d[2], "goodput within the SLO: "), c.Badge(), e.reason())
+		b.WriteString(costMarkdownRow(e))
 	}
 	b.WriteString("\n")
 	for i, c := range cs {
@@ -559,7 +560,8 @@ func capacityMarkdown(cs []Capacity) string {
 		}
 		e := c.escaped(func(s string) string { return md(short(s, 80)) })
 		fmt.Fprintf(&b, "<details><summary>Capacity levels of <b>%s</b> @ %s</summary>\n\n", e.Scenario, e.Endpoint)
-		b.WriteString("| " + strings.Join(levelHeads, " | ") + " |\n|---|---:|---|---:|---:|---:|---:|---:|---:|---:|\n")
+		heads := c.levelHeadsOf()
+		b.WriteString("| " + strings.Join(heads, " | ") + " |\n|---|---:|---|" + strings.Repeat("---:|", len(heads)-3) + "\n")
 		for _, row := range c.levelRows() {
 			b.WriteString("| " + strings.Join(row, " | ") + " |\n")
 		}

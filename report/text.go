@@ -215,13 +215,17 @@ func textCapacity(w io.Writer, cs []Capacity, color bool) {
 	fmt.Fprintln(w, capacityHeading+":")
 	for _, c := range cs {
 		fmt.Fprintf(w, "%s: %s\n", clean(c.Name()), clean(c.Line()))
+		if cl := c.CostLine(); cl != "" {
+			fmt.Fprintf(w, "%s: %s\n", clean(c.Name()), clean(cl))
+		}
 		for i, d := range c.details() {
 			if i == 0 && color && ansi[c.Status] != "" {
 				d = ansi[c.Status] + d + "\x1b[0m"
 			}
 			fmt.Fprintf(w, "  %s\n", clean(d))
 		}
-		t := newTable(append([]string{"  " + levelHeads[0]}, levelHeads[1:]...)...)
+		heads := c.levelHeadsOf()
+		t := newTable(append([]string{"  " + heads[0]}, heads[1:]...)...)
 		t.alignLeft = map[int]bool{0: true, 2: true}
 		for _, row := range c.levelRows() {
 			t.row(append([]string{"  " + row[0]}, row[1:]...)...)
