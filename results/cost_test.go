@@ -46,3 +46,24 @@ func TestSearchCostChecked(t *testing.T) {
 		}
 	}
 }
+
+// Legs of a sharded matrix that searched at the same price merge whatever
+// cost each found alone (an outcome, decided again from the merged
+// levels); legs at different prices measured different suites.
+func TestMergeShardsCost(t *testing.T) {
+	t.Parallel()
+	leg := func(ttft, perHour, cost float64) *File {
+		r := run("e", "s", "fp", nil)
+		r.Requests[0].TTFTMs = &ttft // each leg's requests its own
+		f := file(level(r, 2, 1))
+		f.Capacity = []Search{search()}
+		f.Capacity[0].Version, f.Capacity[0].CostPerHour, f.Capacity[0].CostPerMTok = 3, &perHour, &cost
+		return f
+	}
+	if _, err := MergeShards([]*File{leg(101, 3.5, 14.2), leg(102, 3.5, 14.4)}, []string{"a", "b"}); err != nil {
+		t.Fatalf("legs at one price, each its own cost: %v", err)
+	}
+	if _, err := MergeShards([]*File{leg(101, 3.5, 14.2), leg(102, 4.2, 14.2)}, []string{"a", "b"}); err == nil || !strings.Contains(err.Error(), "measured different suites") {
+		t.Errorf("legs at two prices: %v", err)
+	}
+}
