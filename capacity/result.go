@@ -27,6 +27,10 @@ type Result struct {
 	// without one).
 	Capacity, Lower, Upper float64
 	GoodRPS, GoodTPS       float64
+	// GoodLo and GoodHi bound the output tokens per second within the
+	// SLO at the capacity with confidence (cost.go: the cost's interval;
+	// NaN without a capacity).
+	GoodLo, GoodHi float64
 	// Shards is how many legs measured each level at its load (1 for
 	// one): the load on the server is the level times Shards.
 	Shards int
@@ -59,6 +63,7 @@ func (s *Search) Result() Result {
 			r.Upper = math.Max(l.Value-s.spec.Step, 0)
 		}
 	}
+	r.GoodLo, r.GoodHi = s.goodBounds(r)
 	return r
 }
 
@@ -114,7 +119,7 @@ func nanAs0(v float64) float64 {
 func SpecOf(rec results.Search) Spec {
 	sp := Spec{Vary: rec.Vary, From: rec.From, To: rec.To, Step: rec.Step, Requests: rec.RequestsPerLevel,
 		Warmup: rec.Warmup, Alpha: rec.Alpha, MaxRequests: rec.MaxRequests, MaxDurationMs: rec.MaxDurationMs, Version: max(rec.Version, 1),
-		Levels: slices.Clone(rec.Levels)}
+		Levels: slices.Clone(rec.Levels), PerHour: perHourOf(rec)}
 	if sp.Version == Design {
 		sp.Version = 0
 	}
@@ -149,6 +154,7 @@ func (r Result) Record(endpoint, scenario string, variant vocab.Side, why string
 		return &v
 	}
 	rec.Capacity, rec.Lower, rec.Upper, rec.GoodputRPS, rec.GoodputTPS = opt(r.Capacity), opt(r.Lower), opt(r.Upper), opt(r.GoodRPS), opt(r.GoodTPS)
+	rec.CostPerHour, rec.CostPerMTok = r.costRecord()
 	if sp.first() {
 		rec.Version, rec.Lower = 0, nil // as the file that recorded it
 	} else if sp.older() {
@@ -208,6 +214,9 @@ func replay(f *results.File, rec results.Search, asRecorded bool) (Result, error
 	r := s.Result()
 	r.Spec = SpecOf(rec)
 	r.Shards, r.Requests, r.Ms = shards, rec.Requests, rec.DurationMs
+	if err := r.checkCost(rec); asRecorded && err != nil {
+		return Result{}, fmt.Errorf("%s: %v", name, err)
+	}
 	return r, nil
 }
 

@@ -82,6 +82,9 @@ type Spec struct {
 	SLO     []compare.Budget
 	Goodput []compare.SLO
 	Alpha   float64
+	// PerHour is the price of the endpoint's hardware, USD an hour (0:
+	// none given; cost.go).
+	PerHour float64
 	// MaxRequests caps the requests the whole search sends, warmup
 	// included, and MaxDurationMs its time (0: no cap). A level that
 	// would send more than the requests left is not started (the search

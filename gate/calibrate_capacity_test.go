@@ -21,7 +21,7 @@ import (
 
 var (
 	calibrate = flag.Bool("calibrate", false, "run the calibration study (make calibrate)")
-	calStudy  = flag.String("study", "capacity", "calibration: parts to run (capacity is this package's)")
+	calStudy  = flag.String("study", "capacity", "calibration: parts to run (capacity is this package's, with its cost; cost alone: the cost at the SLO)")
 	calReps   = flag.Int("reps", 200, "calibration: A/B runs per condition")
 )
 
@@ -97,11 +97,18 @@ var capSLOs = []struct{ name, slo string }{
 // (docs/statistics.md, "Capacity at an SLO"): how often unchanged servers
 // are flagged, and how often a capacity loss is.
 func TestCalibrationCapacity(t *testing.T) {
-	if !*calibrate || !strings.Contains(","+*calStudy+",", ",capacity,") {
+	study := func(s string) bool { return strings.Contains(","+*calStudy+",", ","+s+",") }
+	if !*calibrate || !study("capacity") && !study("cost") {
 		t.Skip("run with -calibrate -study capacity (make calibrate)")
 	}
 	start := time.Now()
 	var b strings.Builder
+	if !study("capacity") {
+		costCalibration(t, &b)
+		fmt.Fprintf(&b, "\n(-reps %d; %s on %d cores.)\n", *calReps, time.Since(start).Round(time.Second), runtime.NumCPU())
+		fmt.Println(b.String())
+		return
+	}
 	b.WriteString("| SLO | condition | regression | inconclusive | ok | improvement | base capacity (share) | head capacity (share) | shown to hold (base, head) | requests per A/B run (median) | virtual time (median) |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, slo := range capSLOs {
 		for _, c := range capConditions {
@@ -112,6 +119,7 @@ func TestCalibrationCapacity(t *testing.T) {
 		}
 	}
 	costStudy(t, &b)
+	costCalibration(t, &b)
 	fmt.Fprintf(&b, "\n(-reps %d; %s on %d cores.)\n", *calReps, time.Since(start).Round(time.Second), runtime.NumCPU())
 	fmt.Println(b.String())
 }

@@ -66,7 +66,7 @@ func (m *measurement) planSearch(s suite.Scenario, ep suite.Endpoint, baseCfg *s
 		if _, _, err := groupOf(pl.scenario, pl.endpoint); err != nil {
 			return err
 		}
-		sp := specOf(pl.scenario, compare.Config{})
+		sp := specOf(pl.scenario, pl.endpoint, compare.Config{})
 		m.total += sp.MostRequests()
 		m.measuredPlanned += sp.MostRequests() * sp.Requests / (sp.Requests + sp.Warmup)
 	}
@@ -86,12 +86,13 @@ func (m *measurement) baseVariant(s suite.Scenario, ep suite.Endpoint, baseCfg *
 	return b
 }
 
-// specOf is the search of a scenario's capacity at the thresholds' alpha
-// and goodput (milliseconds from the suite's seconds).
-func specOf(s suite.Scenario, th compare.Config) capacity.Spec {
+// specOf is the search of a scenario's capacity on endpoint ep at the
+// thresholds' alpha and goodput (milliseconds from the suite's seconds),
+// at the price of ep's hardware.
+func specOf(s suite.Scenario, ep suite.Endpoint, th compare.Config) capacity.Spec {
 	c := s.Capacity
 	sp := capacity.Spec{Vary: c.Vary, From: c.From, To: c.To, Step: c.Step, Requests: c.RequestsPerLevel, Warmup: s.Warmup,
-		Alpha: th.Alpha, Goodput: th.Goodput, MaxRequests: c.MaxRequests, MaxDurationMs: float64(c.MaxDuration) / 1e6, Levels: c.Levels}
+		Alpha: th.Alpha, Goodput: th.Goodput, MaxRequests: c.MaxRequests, MaxDurationMs: float64(c.MaxDuration) / 1e6, Levels: c.Levels, PerHour: ep.PerHour}
 	for _, b := range c.SLO {
 		v := b.Value
 		if !b.Metric.IsRate() {
@@ -128,7 +129,7 @@ func (m *measurement) searchAll(ctx context.Context, r *probe.Runner, res probe.
 
 func (m *measurement) sideOf(pl planned, side vocab.Side, th compare.Config) *sideSearch {
 	req, prepare, _ := groupOf(pl.scenario, pl.endpoint) // checked by planSearch
-	sp := m.windowSpec(specOf(pl.scenario, th), pl.scenario.Capacity, pl.scenario.Warmup)
+	sp := m.windowSpec(specOf(pl.scenario, pl.endpoint, th), pl.scenario.Capacity, pl.scenario.Warmup)
 	return &sideSearch{pl: pl, side: side, spec: sp, s: capacity.New(sp), req: req, prepare: prepare}
 }
 

@@ -62,18 +62,20 @@ func capacityChanges(base, head *results.File, baseName, headName string, tolera
 				c.Status = vocab.Inconclusive
 			}
 		}
+		c.Cost = report.CostOf(c.Base, c.Head, tolerance, c.SameSLO)
 		out = append(out, c)
 	}
 	return out, nil
 }
 
 // applyCapacity adds the capacity comparisons to the report and fails its
-// verdict on a capacity regression when regressions fail the gate, and on
+// verdict on a capacity or cost regression when regressions fail the gate, and on
 // a head search that was cut (never a pass); the headline says them.
 func applyCapacity(rep *report.Report, changes []report.Capacity, th compare.Config) {
 	rep.Capacity = changes
 	for _, c := range changes {
-		if c.Status == vocab.Regression && slices.Contains(th.FailOn, vocab.Regression) || !c.Head.Result.Complete() {
+		regressed := c.Status == vocab.Regression || c.CostRegressed()
+		if regressed && slices.Contains(th.FailOn, vocab.Regression) || !c.Head.Result.Complete() {
 			rep.Verdict = vocab.Fail
 		}
 	}

@@ -729,21 +729,44 @@ func checkPageRuns(t *testing.T, name string, r probeResult) {
 // page.
 func checkCurves(t *testing.T, rep *Report, r probeResult) {
 	t.Helper()
-	if len(r.Curves) != 3*len(rep.Capacity) {
-		t.Fatalf("%d latency–load charts drawn, want 3 for each of %d capacity searches", len(r.Curves), len(rep.Capacity))
+	// Each search's charts in turn: TTFT, inter-token, throughput, and
+	// with a price the cost–load curve (a point for each level with a
+	// goodput).
+	type chart struct {
+		c      Capacity
+		metric string
+		points int
+	}
+	var want []chart
+	for _, c := range rep.Capacity {
+		levels, costs := 0, 0
+		for _, s := range []*CapacitySide{&c.Head, c.Base} {
+			if s == nil {
+				continue
+			}
+			levels += len(s.Levels)
+			for _, l := range s.Levels {
+				costs += b2i(!math.IsNaN(levelCostOf(*s, l)))
+			}
+		}
+		for _, m := range []string{"ttft", "itl", "throughput"} {
+			want = append(want, chart{c, m, 2 * levels})
+		}
+		if c.Cost != nil {
+			want = append(want, chart{c, "cost", costs})
+		}
+	}
+	if len(r.Curves) != len(want) {
+		t.Fatalf("%d latency–load and cost–load charts drawn, want %d for %d capacity searches", len(r.Curves), len(want), len(rep.Capacity))
 	}
 	for k, cv := range r.Curves {
-		c := rep.Capacity[k/3]
+		c := want[k].c
 		name := fmt.Sprintf("%s, %s chart", c.Name(), cv.Metric)
-		if want := []string{"ttft", "itl", "throughput"}[k%3]; cv.Metric != want {
-			t.Errorf("%s: chart %d is %s, want %s", name, k%3, cv.Metric, want)
+		if cv.Metric != want[k].metric {
+			t.Errorf("%s: chart %d is %s, want %s", name, k, cv.Metric, want[k].metric)
 		}
-		levels := len(c.Head.Levels)
-		if c.Base != nil {
-			levels += len(c.Base.Levels)
-		}
-		if len(cv.Points) != 2*levels || cv.Outside > 0 {
-			t.Errorf("%s: %d points (%d outside the chart), want 2 for each of %d levels", name, len(cv.Points), cv.Outside, levels)
+		if len(cv.Points) != want[k].points || cv.Outside > 0 {
+			t.Errorf("%s: %d points (%d outside the chart), want %d", name, len(cv.Points), cv.Outside, want[k].points)
 		}
 		for i, a := range cv.Points {
 			if a.W <= 0 {

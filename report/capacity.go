@@ -41,6 +41,9 @@ type Capacity struct {
 	Tolerance float64
 	Head      CapacitySide
 	Base      *CapacitySide // nil without a base
+	// Cost is the cost at the SLO compared (cost.go): nil when neither
+	// side gives a price.
+	Cost *CapacityCost
 }
 
 // CapacitySide is one variant's search: what it found, why it ended, and
@@ -334,6 +337,9 @@ func SearchText(r capacity.Result, why string) string {
 	if g := s.Goodput(); !strings.HasPrefix(g, "–") {
 		out += "; goodput " + g
 	}
+	if cl := (Capacity{Head: s, Cost: CostOf(nil, s, 0, true)}).CostLine(); cl != "" {
+		out += "; " + cl
+	}
 	return out + "; above: " + s.Above() + "; " + s.Cost()
 }
 
@@ -423,7 +429,7 @@ func (c Capacity) Name() string { return c.Scenario + " @ " + c.Endpoint }
 // regression, a cut search, inconclusive, an improvement, no baseline, ok.
 func (c Capacity) severity() int {
 	switch {
-	case c.Status == vocab.Regression:
+	case c.Status == vocab.Regression || c.CostRegressed():
 		return 5
 	case c.Cut():
 		return 4
@@ -466,10 +472,13 @@ func capacityHeadline(cs []Capacity, esc func(string) string) string {
 		return ""
 	}
 	worst := cs[0]
-	reg, cut := 0, 0
+	reg, cut, dear := 0, 0, 0
 	for _, c := range cs {
 		if c.severity() > worst.severity() {
 			worst = c
+		}
+		if c.CostRegressed() {
+			dear++
 		}
 		if c.Status == vocab.Regression {
 			reg++
@@ -478,13 +487,16 @@ func capacityHeadline(cs []Capacity, esc func(string) string) string {
 		}
 	}
 	e := worst.escaped(esc)
-	row := e.Name() + " " + e.Line() + worst.headlineWords()
+	row := e.Name() + " " + e.Line() + worst.headlineWords() + worst.costHeadline()
 	if len(cs) == 1 {
 		return row
 	}
 	var parts []string
 	if reg > 0 {
 		parts = append(parts, plural(reg, "capacity regression", "capacity regressions"))
+	}
+	if dear > 0 {
+		parts = append(parts, plural(dear, "cost regression", "cost regressions"))
 	}
 	if cut > 0 {
 		parts = append(parts, plural(cut, "search cut", "searches cut"))
@@ -550,7 +562,7 @@ func (c Capacity) levelRows() [][]string {
 	var all []at
 	if c.Base != nil {
 		for _, l := range c.Base.Levels {
-			all = append(all, at{l.Load, true, c.withGPU(levelRow("base", *c.Base, l), l)})
+			all = append(all, at{l.Load, true, c.withGPU(c.withCost(levelRow("base", *c.Base, l), *c.Base, l), l)})
 		}
 	}
 	side := "head"
@@ -558,7 +570,7 @@ func (c Capacity) levelRows() [][]string {
 		side = ""
 	}
 	for _, l := range c.Head.Levels {
-		all = append(all, at{l.Load, false, c.withGPU(levelRow(side, c.Head, l), l)})
+		all = append(all, at{l.Load, false, c.withGPU(c.withCost(levelRow(side, c.Head, l), c.Head, l), l)})
 	}
 	slices.SortStableFunc(all, func(a, b at) int {
 		if a.load != b.load {
@@ -590,8 +602,8 @@ func (c Capacity) details() []string {
 		}
 		return f(c.Head) + "; base " + f(*c.Base)
 	}
-	out := []string{c.Verdict(), "above: " + both(CapacitySide.Above), "goodput within the SLO: " + both(CapacitySide.Goodput),
-		"sent: " + both(CapacitySide.Cost)}
+	out := append([]string{c.Verdict(), "above: " + both(CapacitySide.Above), "goodput within the SLO: " + both(CapacitySide.Goodput),
+		"sent: " + both(CapacitySide.Cost)}, c.costDetail()...)
 	if g := c.gpuDetails(); g != "" {
 		out = append(out, g)
 	}

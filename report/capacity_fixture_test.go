@@ -114,13 +114,16 @@ var capacityCases = map[string]func(rng *rand.Rand) []Capacity{
 		f, name := &results.File{}, [2]string{"gpu-pool", "chat-capacity"}
 		spec := capacity.Spec{Vary: vocab.VaryConcurrency, From: 1, To: 64, Step: 1, Requests: 60, Alpha: 0.05,
 			SLO: []compare.Budget{{Metric: vocab.TTFT, Stat: vocab.P95, Value: 400}}}
-		base := slotServer{slots: 8, ttft: 180, prefill: 12, itl: 14}.search(rng, f, name, spec, vocab.Base, "")
-		head := slotServer{slots: 6, ttft: 180, prefill: 12, itl: 14}.search(rng, f, name, spec, vocab.Head, "")
+		priced := spec
+		priced.PerHour = 2 // both at $2.00 an hour: the head's fewer slots cost more a token
+		base := slotServer{slots: 8, ttft: 180, prefill: 12, itl: 14}.search(rng, f, name, priced, vocab.Base, "")
+		head := slotServer{slots: 6, ttft: 180, prefill: 12, itl: 14}.search(rng, f, name, priced, vocab.Head, "")
 		ab := compareCapacity(name, base, &head)
 
 		f, name = &results.File{}, [2]string{"gpu-pool", "chat-rate"}
 		rate := capacity.Spec{Vary: vocab.VaryRate, From: 2, To: 64, Step: 2, Requests: 60, Alpha: 0.05,
 			SLO: []compare.Budget{{Metric: vocab.TTFT, Stat: vocab.P95, Value: 8000}, {Metric: vocab.Errors, Stat: vocab.Rate, Value: 0.05}}}
+		rate.PerHour = 1.2
 		sat := slotServer{slots: 4, ttft: 150, prefill: 5, itl: 10}.search(rng, f, name, rate, "", "")
 		alone := compareCapacity(name, sat, nil)
 
@@ -142,9 +145,10 @@ var capacityCases = map[string]func(rng *rand.Rand) []Capacity{
 		spiky.SLO = []compare.Budget{{Metric: vocab.TTFT, Stat: vocab.P95, Value: 800}}
 		spiky.MaxRequests = spiky.MostRequests()
 		sv := slotServer{slots: 8, ttft: 400, prefill: 12, itl: 14, slowEvery: 50, slow: 700}
+		spiky.PerHour = 3.5 // the head a cheaper GPU, its capacity only on its estimates
 		eb := sv.search(rng, f, name, spiky, vocab.Base, "")
 		tight := spiky
-		tight.MaxRequests = 600
+		tight.MaxRequests, tight.PerHour = 600, 2.8
 		eh := sv.search(rng, f, name, tight, vocab.Head, "")
 		return []Capacity{ab, alone, hostile, compareCapacity(name, eb, &eh)}
 	},
@@ -156,9 +160,11 @@ func compareCapacity(name [2]string, base CapacitySide, head *CapacitySide) Capa
 	c := Capacity{Endpoint: name[0], Scenario: name[1], SameSLO: true, Tolerance: 0.10, Status: vocab.NoBaseline, DeltaPct: math.NaN()}
 	if head == nil {
 		c.Head = base
+		c.Cost = CostOf(nil, base, 0.10, true)
 		return c
 	}
 	ch := capacity.Compare(base.Result, head.Result, 0.10)
 	c.Head, c.Base, c.Status, c.DeltaPct = *head, &base, ch.Status, ch.DeltaPct
+	c.Cost = CostOf(c.Base, c.Head, 0.10, true)
 	return c
 }

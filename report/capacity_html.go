@@ -36,6 +36,9 @@ func (p *page) capacitySummary() {
 			td("capacity at the SLO", "", esc(c.Line())), td("above it", "", esc(strings.TrimPrefix(d[1], "above: "))),
 			td("goodput within the SLO", "", esc(strings.TrimPrefix(d[2], "goodput within the SLO: "))),
 			td("status", "st", fmt.Sprintf("<span class=\"%s\">%s</span><span class=\"ci\">%s</span>", capacityClass(c), esc(c.Badge()), esc(c.reason())))})
+		if row := costHTMLRow(i, c); row != nil {
+			t.rows = append(t.rows, row)
+		}
 	}
 	p.cardTable(t)
 }
@@ -58,8 +61,12 @@ func capacityClass(c Capacity) string {
 // latency–load curves of TTFT and inter-token with the SLO line and the
 // capacity marked, the throughput against the load, and its levels.
 func (p *page) capacitySection(i int, c Capacity) {
-	p.f("<h2 id=\"c%d\">%s @ %s: capacity</h2>\n<p><span class=\"%s\">%s</span> %s</p>\n<ul class=\"sub\">", i, esc(c.Scenario), esc(c.Endpoint),
+	p.f("<h2 id=\"c%d\">%s @ %s: capacity</h2>\n<p><span class=\"%s\">%s</span> %s</p>\n", i, esc(c.Scenario), esc(c.Endpoint),
 		capacityClass(c), esc(c.Badge()), esc(c.Line()))
+	if c.Cost != nil {
+		p.f("<p><span class=\"%s\">%s</span> %s</p>\n", c.costClass(), esc(c.costBadge()), esc(c.CostLine()))
+	}
+	p.s("<ul class=\"sub\">")
 	for _, d := range c.details() {
 		p.f("<li>%s</li>", esc(d))
 	}
@@ -74,6 +81,7 @@ func (p *page) capacitySection(i int, c Capacity) {
 	if c.hasGPU() {
 		p.curve(c, gpuUtil, "GPU utilization against the load, % (the busiest GPU)", unit)
 	}
+	p.costCurve(c, unit)
 	p.s("</div>\n")
 	p.levelsTable(c)
 }

@@ -22,6 +22,9 @@ type jsonCapacity struct {
 	Note     string              `json:"note"`
 	Head     jsonSearch          `json:"head"`
 	Base     *jsonSearch         `json:"base"`
+	// Cost is the cost at the SLO compared (absent when neither side
+	// gives a price).
+	Cost *jsonCapacityCost `json:"cost,omitempty"`
 }
 
 type jsonSearch struct {
@@ -43,6 +46,8 @@ type jsonSearch struct {
 	// GPU says whether the GPU was the limit (CapacitySide.GPULine);
 	// absent without a GPU page.
 	GPU string `json:"gpu,omitempty"`
+	// Cost is the side's cost at the SLO (absent without a price).
+	Cost *jsonSideCost `json:"cost,omitempty"`
 }
 
 type jsonLevel struct {
@@ -68,6 +73,9 @@ type jsonLevel struct {
 	// without them.
 	GPUUtilPct     *float64 `json:"gpu_util_pct,omitempty"`
 	SpecAcceptRate *float64 `json:"spec_accept_rate,omitempty"`
+	// CostPerMTok is the level's cost per 1M output tokens within the
+	// SLO, USD (absent without a price or a goodput).
+	CostPerMTok *float64 `json:"cost_per_mtok,omitempty"`
 }
 
 // capacityJSON is the verdict's capacity searches.
@@ -87,6 +95,7 @@ func capacityJSON(cs []Capacity) []jsonCapacity {
 			b := searchJSON(*c.Base)
 			j.Base = &b
 		}
+		j.Cost = costJSON(c)
 		out = append(out, j)
 	}
 	return out
@@ -110,10 +119,11 @@ func searchJSON(s CapacitySide) jsonSearch {
 		j.Levels = append(j.Levels, jsonLevel{Step: l.Step, Load: l.Load, Status: l.Status, Meets: l.Meets, Limit: l.Limit, N: l.N, Failed: l.Failed, Measurements: l.Rounds,
 			Stopped: l.Stopped, TTFTP50Ms: num(l.TTFT.P50, 1), TTFTP95Ms: num(l.TTFT.P95, 1), ITLP50Ms: num(l.ITL.P50, 1),
 			ITLP95Ms: num(l.ITL.P95, 1), ThroughputRPS: num(l.Throughput, 1), OutputTPS: num(l.Tokens, 1),
-			GoodputRPS: num(l.GoodRPS, 1), GoodputTPS: num(l.GoodTPS, 1)})
+			GoodputRPS: num(l.GoodRPS, 1), GoodputTPS: num(l.GoodTPS, 1), CostPerMTok: costNum(levelCostOf(s, l))})
 		gpu, _ := l.levelGPU()
 		j.Levels[len(j.Levels)-1].GPUUtilPct, j.Levels[len(j.Levels)-1].SpecAcceptRate = num(gpu, 1), num(l.levelSpec(), 1)
 	}
 	j.GPU = s.GPULine()
+	j.Cost = sideCostJSON(s)
 	return j
 }

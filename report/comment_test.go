@@ -174,8 +174,15 @@ func TestHTML(t *testing.T) {
 			if sc.name == "fail" || sc.name == "agent" || sc.name == "capacity" {
 				golden(t, "report-"+sc.name+".html", []byte(got))
 			}
-			if n := strings.Count(got, "<g class=\"curve\""); n != 3*len(rep.Capacity) {
-				t.Errorf("%d latency–load charts, want 3 for each of %d capacity searches", n, len(rep.Capacity))
+			priced := 0 // a search with a price draws its cost–load curve too
+			for _, c := range rep.Capacity {
+				priced += b2i(c.Cost != nil)
+			}
+			if n := strings.Count(got, "<g class=\"curve\""); n != 3*len(rep.Capacity)+priced {
+				t.Errorf("%d latency–load charts, want 3 for each of %d capacity searches and a cost–load curve for each of %d with a price", n, len(rep.Capacity), priced)
+			}
+			if n := strings.Count(got, "<g class=\"curve\" data-metric=\"cost\""); n != priced {
+				t.Errorf("%d cost–load curves, want %d", n, priced)
 			}
 			if sc.name == "agent" && (!strings.Contains(got, "aria-label=\"session waterfall\"") || !strings.Contains(got, "Answer: share of requests")) {
 				t.Error("the agent report lacks its waterfall or its answer distribution")
@@ -294,14 +301,17 @@ func TestBidiControlsShown(t *testing.T) {
 // escaped.
 func checkCapacityComment(t *testing.T, got string) {
 	t.Helper()
-	rows := map[string]string{}
+	rows, costs := map[string]string{}, map[string]string{} // a search's row, then its cost's when it gives a price
 	for _, line := range strings.Split(got, "\n") {
 		for _, name := range []string{"| chat-capacity @ gpu-pool |", "| chat-rate @ gpu-pool |", "| chat-spikes @ gpu-pool |", "| &lt;script&gt;alert(1)&lt;/script&gt; @ &#124; a &#124; b &#124; |"} {
-			if strings.HasPrefix(line, name) {
+			if _, seen := rows[name]; strings.HasPrefix(line, name) && seen {
+				costs[name] = line
+			} else if strings.HasPrefix(line, name) {
 				rows[name] = line
 			}
 		}
 	}
+	checkCostComment(t, costs)
 	for name, want := range map[string][]string{
 		"| chat-capacity @ gpu-pool |": {"| holds 6 users at TTFT p95 ≤ 400 ms (6 to 6); base 8 (8 to 8): -25% |", "| 7 users: saturated, 8.35 requests/s against 8.31 at 6 users: throughput rose less than a quarter of the added load;",
 			"| 8.31 requests/s, 266 output tokens/s; base 10.6 requests/s, 338 output tokens/s |", "| ❌ capacity regression<br><sub>lower beyond 10% with confidence</sub> |"},
@@ -326,7 +336,7 @@ func checkCapacityComment(t *testing.T, got string) {
 		t.Errorf("the cut search reads as a pass or a change: %s", cut)
 	}
 	if !strings.HasPrefix(got, "<!-- latgate:comment key=\"k\" -->\n### ❌") ||
-		!strings.Contains(got, "**fail: 1 capacity regression, 1 search cut in 4 capacity searches; worst: chat-capacity @ gpu-pool holds 6 users") {
+		!strings.Contains(got, "**fail: 1 capacity regression, 1 cost regression, 1 search cut in 4 capacity searches; worst: chat-capacity @ gpu-pool holds 6 users") {
 		t.Errorf("the comment's heading and headline:\n%.600s", got)
 	}
 	if n := strings.Count(got, "<details><summary>Capacity levels of"); n != 4 {
@@ -384,5 +394,28 @@ func TestNotesOnce(t *testing.T) {
 				t.Errorf("the comment shows %d notes, want 1 to %d", n, maxShownNotes)
 			}
 		})
+	}
+}
+
+// checkCostComment: a search with a price has a second row, its cost at
+// the SLO: base → head with the change and the mark the statistics gave
+// (6 slots of 8 at one price: a regression; a cheaper GPU whose
+// capacities are on their estimates: inconclusive), a search alone its
+// cost at the capacity; a search without a price has none.
+func checkCostComment(t *testing.T, costs map[string]string) {
+	t.Helper()
+	for name, want := range map[string][]string{
+		"| chat-capacity @ gpu-pool |": {"| cost per 1M tokens at TTFT p95 ≤ 400 ms: $1.645 → $2.088, +27%: ❌ |", "| ❌ cost regression<br><sub>higher beyond 10% with confidence</sub> |"},
+		"| chat-rate @ gpu-pool |":     {"| $1.279 per 1M output tokens at the capacity (10 requests/s, $1.20/h) |", "🆕 no baseline"},
+		"| chat-spikes @ gpu-pool |":   {"| cost per 1M tokens at TTFT p95 ≤ 800 ms: $3.829 → $3.106, -19%: ❔ |", "| ❔ inconclusive<br><sub>a change beyond 10% without confidence</sub> |"},
+	} {
+		for _, w := range want {
+			if !strings.Contains(costs[name], w) {
+				t.Errorf("cost row of %s lacks %q: %q", name, w, costs[name])
+			}
+		}
+	}
+	if c, ok := costs["| &lt;script&gt;alert(1)&lt;/script&gt; @ &#124; a &#124; b &#124; |"]; ok {
+		t.Errorf("a search without a price has a cost row: %s", c)
 	}
 }

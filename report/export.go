@@ -121,8 +121,10 @@ type bmfMetric struct {
 // there is one) and "error-rate" in percent. A statistic that was not
 // measured is left out. A capacity search's benchmark holds the head's
 // "capacity" (users or requests per second, its interval as lower_value
-// and upper_value) and its "goodput-rps" and "goodput-tps"; a cut search
-// or one that found none is left out.
+// and upper_value) and its "goodput-rps" and "goodput-tps", and with a
+// price its "cost-per-mtok" (USD per 1M output tokens within the SLO, its
+// interval as lower_value and upper_value); a cut search or one that
+// found none is left out.
 func BMF(w io.Writer, r *Report) error {
 	out := map[string]map[string]bmfMetric{}
 	for _, s := range r.Scenarios {
@@ -171,6 +173,7 @@ func BMF(w io.Writer, r *Report) error {
 		}
 		ms := map[string]bmfMetric{"capacity": capm,
 			"goodput-rps": {Value: round3(h.GoodRPS)}, "goodput-tps": {Value: round3(h.GoodTPS)}}
+		costBMF(ms, h)
 		out[c.Endpoint+"/"+c.Scenario] = ms
 	}
 	enc := json.NewEncoder(w)

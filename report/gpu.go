@@ -252,9 +252,9 @@ func (c Capacity) sides() []CapacitySide {
 // had a GPU page.
 func (c Capacity) heads() []string {
 	if !c.hasGPU() {
-		return levelHeads
+		return c.levelHeadsOf()
 	}
-	return append(slices.Clone(levelHeads), "GPU util")
+	return append(slices.Clone(c.levelHeadsOf()), "GPU util")
 }
 
 // withGPU is a level's row with its GPU cell when the table has one: the

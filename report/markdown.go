@@ -551,6 +551,7 @@ func capacityMarkdown(cs []Capacity) string {
 		d := e.details()
 		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s<br><sub>%s</sub> |\n", e.Name(), e.Line(),
 			strings.TrimPrefix(d[1], "above: "), strings.TrimPrefix(d[2], "goodput within the SLO: "), c.Badge(), e.reason())
+		b.WriteString(costMarkdownRow(e))
 	}
 	b.WriteString("\n")
 	for i, c := range cs {

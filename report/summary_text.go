@@ -39,6 +39,9 @@ func TextSummary(w io.Writer, r *Report, color bool) {
 	}
 	for _, c := range r.Capacity {
 		fmt.Fprintf(w, "%s: %s\n", clean(c.Name()), clean(c.Line()))
+		if cl := c.CostLine(); cl != "" {
+			fmt.Fprintf(w, "%s: %s\n", clean(c.Name()), clean(cl))
+		}
 	}
 	shown, _ := splitNotes(suiteNotes(r, inline))
 	for _, n := range shown {

@@ -215,6 +215,9 @@ func textCapacity(w io.Writer, cs []Capacity, color bool) {
 	fmt.Fprintln(w, capacityHeading+":")
 	for _, c := range cs {
 		fmt.Fprintf(w, "%s: %s\n", clean(c.Name()), clean(c.Line()))
+		if cl := c.CostLine(); cl != "" {
+			fmt.Fprintf(w, "%s: %s\n", clean(c.Name()), clean(cl))
+		}
 		for i, d := range c.details() {
 			if i == 0 && color && ansi[c.Status] != "" {
 				d = ansi[c.Status] + d + "\x1b[0m"

@@ -93,6 +93,13 @@ type Search struct {
 	Upper      *float64 `json:"upper"`
 	GoodputRPS *float64 `json:"goodput_rps"`
 	GoodputTPS *float64 `json:"goodput_tps"`
+	// CostPerHour is the price of the endpoint's hardware the search was
+	// run at, USD an hour (absent: none given); CostPerMTok what a
+	// million output tokens within the SLO cost at the capacity, USD
+	// (absent without a price, a capacity or goodput). Readers compute it
+	// again from the levels (package capacity).
+	CostPerHour *float64 `json:"cost_per_hour,omitempty"`
+	CostPerMTok *float64 `json:"cost_per_mtok,omitempty"`
 	// Requests were sent (warmup included) in DurationMs.
 	Requests   int     `json:"requests"`
 	DurationMs float64 `json:"duration_ms"`
@@ -194,7 +201,7 @@ func (s Search) check() error {
 			return fmt.Errorf("an outcome of %g is no measurement", *p)
 		}
 	}
-	return nil
+	return s.checkCost()
 }
 
 // checkLevels refuses capacity searches and level runs that do not belong

@@ -326,6 +326,7 @@ func sameSuite(a, b *File, an, bn string) error {
 func sameSettings(a, b Search) bool {
 	clear := func(s Search) []byte {
 		s.Stop, s.StopReason, s.Capacity, s.Lower, s.Upper, s.GoodputRPS, s.GoodputTPS, s.Requests, s.DurationMs = "", "", nil, nil, nil, nil, nil, 0, 0
+		s.CostPerMTok = nil // an outcome too (its price is a setting)
 		out, _ := json.Marshal(s)
 		return out
 	}

@@ -62,6 +62,7 @@ func (p *parser) endpoint(i int, re rawEndpoint, seen map[string]bool, n int) En
 	}
 	p.endpointKeys(ip, &e, re, spec)
 	p.endpointModel(line, &e, spec)
+	p.endpointCost(ip, &e, re)
 	if spec.NoKey && (re.APIKeyEnv != "" || len(re.Headers) > 0) {
 		p.errf(line, "endpoint %q: api %s sends no key and no header (the page makes its own requests): give the page a cookie in browser.cookies if it needs one", e.Name, e.API)
 		return e

@@ -175,6 +175,7 @@ func (p *parser) build(raw *rawConfig) *Config {
 	cfg.Pricing = p.pricing(raw.Pricing, cfg)
 	p.capacitySLOs(cfg)
 	p.costCap(cfg)
+	p.costUnused(cfg)
 	return cfg
 }
 

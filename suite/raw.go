@@ -102,6 +102,8 @@ type rawEndpoint struct {
 	// families of another engine's (any API).
 	MetricsURL   *rawURLs         `yaml:"metrics_url"`
 	MetricsNames *rawMetricsNames `yaml:"metrics_names"`
+	// Cost is the price of the endpoint's hardware (cost.go).
+	Cost *rawCost `yaml:"cost"`
 }
 
 // rawURLs is one URL (metrics_url: http://x/metrics) or a list of them

@@ -110,7 +110,11 @@ type Endpoint struct {
 	// engines' (nil: only theirs).
 	MetricsURLs  []string
 	MetricsNames *MetricsNames
-	Line         int
+	// PerHour is the price of the endpoint's hardware (cost: per_hour),
+	// USD an hour; 0 for none. A capacity search reports what a million
+	// output tokens cost at its SLO.
+	PerHour float64
+	Line    int
 	// envSecrets are the values its headers, url or base_url took from the
 	// environment: a key in a URL (?key=${K}) is as secret as a header.
 	envSecrets []string
