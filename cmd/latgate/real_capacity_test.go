@@ -136,3 +136,78 @@ func loadAvg() string {
 	}
 	return strings.Join(strings.Fields(string(b))[:3], " ")
 }
+
+// realPerHour is the price both servers of TestRealEngineCost are given:
+// the same hardware, only the engine's parallelism differs.
+const realPerHour = 2.0
+
+// TestRealEngineCost is the cost per 1M output tokens at the SLO of the
+// same real Ollama servers as TestRealEngineCapacity (base
+// OLLAMA_NUM_PARALLEL=4, head 1, both at realPerHour), searched from 1
+// user: one slot holds one user, four slots hold one or more. Each side's
+// cost is its price ÷ its goodput at its capacity, so the test checks the
+// figures the file records against the levels' own goodput, and that the
+// ab's cost row says the change and a status its interval allows (a
+// regression only when the head's lowest cost is above the base's
+// highest). The machine's single thread a runner decides whether four
+// slots serve more tokens a second than one: the log says which.
+func TestRealEngineCost(t *testing.T) {
+	p1, p4 := os.Getenv("LATGATE_OLLAMA_P1_URL"), os.Getenv("LATGATE_OLLAMA_P4_URL")
+	if p1 == "" || p4 == "" {
+		t.Skip("needs two Ollama servers, OLLAMA_NUM_PARALLEL=1 and 4: make e2e-real")
+	}
+	dir := t.TempDir()
+	t.Logf("load average before: %s", loadAvg())
+	answer, _ := realServiceTime(t, p1, dir)
+	slo := math.Round(answer/2/10) * 10
+	cfg := filepath.Join(dir, "cost.yaml")
+	yaml := fmt.Sprintf(`endpoints:
+  - {name: ollama, base_url: %s, model: tiny, cost: {per_hour: %g}}
+scenarios:
+  - name: chat-cost
+    prompt: "Tell me a story about a fox."
+    max_tokens: %d
+    capacity: {vary: concurrency, from: 1, to: 4, requests_per_level: 40, slo: {ttft: {p50: %gms}}}
+limits: {timeout: 60s, stall_timeout: 30s, max_requests: 1000}
+`, p4, realPerHour, realAnswerTokens, slo)
+	if err := os.WriteFile(cfg, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "ab.json")
+	r := runCLI(t, nil, "ab", "-c", cfg, "--base-config", cfg, "--head-url", "ollama="+p1, "-o", out)
+	t.Logf("latgate ab at $%g/h, base NUM_PARALLEL=4, head NUM_PARALLEL=1, SLO TTFT p50 ≤ %g ms (load average after: %s):\n%s\n%s", realPerHour, slo, loadAvg(), r.stdout, r.stderr)
+	if r.code != 0 && r.code != 1 {
+		t.Fatalf("latgate ab: exit %d", r.code)
+	}
+	f, err := fileio.Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sides := map[vocab.Side]capacity.Result{}
+	for _, rec := range f.Capacity {
+		res, err := capacity.Replay(f, rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sides[rec.Variant] = res
+		want := realPerHour / (res.GoodTPS * 3600) * 1e6
+		if rec.CostPerHour == nil || *rec.CostPerHour != realPerHour || math.IsNaN(res.Capacity) || rec.CostPerMTok == nil || math.Abs(*rec.CostPerMTok-want) > 1e-3*want {
+			t.Errorf("%s: capacity %v, goodput %.1f tokens/s, recorded cost %v per 1M tokens at %v/h, want $%.4f", rec.Variant, res.Capacity, res.GoodTPS, rec.CostPerMTok, rec.CostPerHour, want)
+			continue
+		}
+		lo, hi := res.CostRange()
+		t.Logf("NUM_PARALLEL=%s: capacity %g users, goodput %.1f output tokens/s: $%.4f per 1M output tokens at the SLO (interval $%.4f to $%.4f)",
+			map[vocab.Side]string{vocab.Base: "4", vocab.Head: "1"}[rec.Variant], res.Capacity, res.GoodTPS, *rec.CostPerMTok, lo, hi)
+	}
+	base, head := sides[vocab.Base], sides[vocab.Head]
+	ch := capacity.CompareCost(base, head, 0.10)
+	t.Logf("cost: %s, %+.1f %%", ch.Status, ch.DeltaPct)
+	if !strings.Contains(r.stdout, "cost per 1M tokens at TTFT p50 ≤ ") {
+		t.Errorf("the ab's output has no cost row")
+	}
+	blo, bhi := base.CostRange()
+	hlo, hhi := head.CostRange()
+	if ch.Status == vocab.Regression && !(hlo > 1.1*bhi) || ch.Status == vocab.Improvement && !(hhi < 0.9*blo) {
+		t.Errorf("cost %s with intervals base [%g, %g], head [%g, %g]", ch.Status, blo, bhi, hlo, hhi)
+	}
+}

@@ -64,7 +64,7 @@ export LATGATE_OLLAMA_P1_URL="http://$p1/v1" LATGATE_OLLAMA_P4_URL="http://$p4/v
 echo "e2e-real capacity: OLLAMA_NUM_PARALLEL=1 at $p1, 4 at $p4; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 # In the background, so that a signal is handled at once (bash runs a trap
 # only after a foreground command ends) and stops the test's group too.
-GOFLAGS=-mod=vendor setsid go test -count=1 -run '^(TestRealEngineCapacity|TestRealEngineTraceReplay)$' -v -timeout 10m ./cmd/latgate &
+GOFLAGS=-mod=vendor setsid go test -count=1 -run '^(TestRealEngineCapacity|TestRealEngineCost|TestRealEngineTraceReplay)$' -v -timeout 10m ./cmd/latgate &
 groups+=("$!")
 code=0
 wait "$!" || code=$?
