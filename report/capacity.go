@@ -277,7 +277,10 @@ func (s CapacitySide) Above() string {
 			what = "over the SLO on its estimate, not shown with confidence"
 		}
 		out := at + statText(t) + ", " + what
-		if l.Stopped {
+		if l.Stopped && s.Result.Spec.IsLadder() {
+			// A ladder stops no level early: its window closed first.
+			out += fmt.Sprintf(", its window closed after %d of %d requests", l.N, s.Result.Spec.Requests)
+		} else if l.Stopped {
 			out += fmt.Sprintf(", stopped after %d requests", l.N)
 		} else if l.Rounds > 1 {
 			out += fmt.Sprintf(", %d requests in %d measurements", l.N, l.Rounds)
