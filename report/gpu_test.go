@@ -1,6 +1,9 @@
 package report
 
 import (
+	"math/rand/v2"
+
+	"github.com/latgate/latgate/compare"
 	"math"
 	"strings"
 	"testing"
@@ -106,5 +109,32 @@ func TestGPURowsAndLevels(t *testing.T) {
 	noGPU := Capacity{Head: gpuSide(8, []float64{math.NaN(), math.NaN()}, 0, 0)}
 	if len(noGPU.heads()) != len(levelHeads) || len(noGPU.details()) != 4 {
 		t.Errorf("without a GPU page: heads %v, details %v", noGPU.heads(), noGPU.details())
+	}
+}
+
+// TestGPUNamesEscaped: a GPU's identity and model come from a server's
+// page: an idle GPU's row (0 % on both sides) is left out, and its note
+// then says them in the list under the details table, where a Markdown
+// link, image or HTML tag of theirs must reach the comment escaped.
+func TestGPUNamesEscaped(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(5, uint64(len(suiteCases[0].name))))
+	br, cr := suiteCases[0].runs(rng)
+	idle := func() *results.ServerMetrics {
+		return &results.ServerMetrics{Scrapes: 5, GPUs: []results.MetricGPU{{GPU: "[click](https://evil.example/x)", Model: "<img src=https://evil.example/p.png> @org/team",
+			Util: &results.GaugeStats{Family: "DCGM_FI_DEV_GPU_UTIL", Samples: 5, Median: 0, Max: 0}}}}
+	}
+	br[0].ServerMetrics, cr[0].ServerMetrics = idle(), idle()
+	pairs := results.Match(&results.File{Runs: br}, &results.File{Runs: cr})
+	th := thresholds()
+	rep := Build(pairs, compare.Compare(compare.Pairs(pairs), th), th)
+	out := Markdown(rep, MarkdownOptions{})
+	if !strings.Contains(out, "GPU util") {
+		t.Fatalf("no GPU util row or note in the Markdown")
+	}
+	for _, bad := range []string{"[click](", "<img", "@org/team"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("the Markdown holds a server's %q unescaped", bad)
+		}
 	}
 }
