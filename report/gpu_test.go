@@ -60,6 +60,9 @@ func TestGPULine(t *testing.T) {
 		{"saturated only above the failure", gpuSide(4, []float64{12, 25, 41, 60, 95}, 3, 0.95), "GPU 41% at capacity: the limit is elsewhere: queue (3 requests waiting, median), KV cache (95% full at most)"},
 		{"elsewhere, the gauges quiet", gpuSide(4, []float64{12, 25, 41, 60, 70}, 0, 0.2), "GPU 41% at capacity: the limit is elsewhere"},
 		{"no GPU page", gpuSide(4, []float64{nan, nan, nan, nan, nan}, 0, 0), ""},
+		// No level failed: the SLO never broke, and no limit was found.
+		{"saturated, every level within the SLO", gpuSide(16, []float64{12, 25, 50, 97, 99}, 0, 0.5), "GPU 97% at 8 users: compute-bound (its busiest GPU's median utilization reached 90%; no level broke the SLO)"},
+		{"idle, every level within the SLO", gpuSide(16, []float64{12, 25, 41, 60, 70}, 3, 0.95), "GPU 70% at capacity: no level broke the SLO, so no limit was reached"},
 	} {
 		if got := c.side.GPULine(); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
