@@ -198,8 +198,9 @@ func plainLine(s string) string {
 	}, s)
 }
 
-// gpusForm is a run's GPUs in the results file: a GPU whose gauges the
-// file would refuse is left out, said in a warning.
+// gpusForm is a run's GPUs in the results file, their names plain lines
+// within the file's bound: a GPU whose gauges the file would refuse is
+// left out, said in a warning.
 func gpusForm(sum scrape.Summary, warnings []string) ([]results.MetricGPU, int, []string) {
 	stats := func(g *scrape.Gauge) *results.GaugeStats {
 		if g == nil {
@@ -209,7 +210,10 @@ func gpusForm(sum scrape.Summary, warnings []string) ([]results.MetricGPU, int, 
 	}
 	var out []results.MetricGPU
 	for _, g := range sum.GPUs {
-		mg := results.MetricGPU{GPU: plainLine(g.ID), Model: plainLine(g.Model), Util: stats(g.Util), MemoryMiB: stats(g.Memory), PowerW: stats(g.Power)}
+		// A name of control characters grows threefold as plain text
+		// (U+FFFD each): cut to the file's bound, not left out.
+		mg := results.MetricGPU{GPU: clipWords(plainLine(g.ID), results.MaxReason), Model: clipWords(plainLine(g.Model), results.MaxReason),
+			Util: stats(g.Util), MemoryMiB: stats(g.Memory), PowerW: stats(g.Power)}
 		if err := (&results.ServerMetrics{GPUs: []results.MetricGPU{mg}}).Check(); err != nil {
 			warnings = append(warnings, fmt.Sprintf("%s, left out", strings.TrimPrefix(err.Error(), "server_metrics.")))
 			continue

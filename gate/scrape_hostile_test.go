@@ -103,3 +103,36 @@ func TestScrapeFileFormIsReadable(t *testing.T) {
 		t.Errorf("warnings %q: want plain lines, no secret, the bad gauge said", m.Warnings)
 	}
 }
+
+// TestScrapeFileFormKeepsHostileGPUs: a GPU exporter's page whose 64 GPUs
+// each have a UUID and a MIG instance of 80 control bytes (each written
+// as U+FFFD, three bytes) beside four pages' worth of warnings leaves a
+// file its read accepts (with absurd stages and gauges left out): each GPU kept under its name cut to the file's
+// bound, not left out with one more warning each, past the 100 warnings
+// the file holds.
+func TestScrapeFileFormKeepsHostileGPUs(t *testing.T) {
+	t.Parallel()
+	var sum scrape.Summary
+	for i := range scrape.MaxWarnings * 4 {
+		sum.Warnings = append(sum.Warnings, fmt.Sprintf("page warning %d", i))
+	}
+	ms := time.Millisecond
+	for _, name := range []string{scrape.StageQueue, scrape.StagePrefill, scrape.StageDecode, scrape.StageTTFT} { // a bucket of days: left out
+		sum.Stages = append(sum.Stages, scrape.Stage{Name: name, Family: "f_" + name, Count: 3, Mean: ms, Quantiles: []scrape.Quantile{{Q: 0.5, Value: 1e7 * time.Second, Lower: ms, Upper: 1e7 * time.Second}}})
+	}
+	for _, name := range []string{scrape.GaugeSpecRate, scrape.GaugeSpecLength} { // beyond a rate's and a length's bounds: left out
+		sum.Gauges = append(sum.Gauges, scrape.Gauge{Name: name, Family: "sglang:" + name, Samples: 2, Median: 1e6, Max: 1e6})
+	}
+	ctl := strings.Repeat("\x01", 76)
+	for i := range scrape.MaxGPUs {
+		util := &scrape.Gauge{Name: "util", Family: "DCGM_FI_DEV_GPU_UTIL", Samples: 3, Median: 50, Max: 60}
+		sum.GPUs = append(sum.GPUs, scrape.GPU{ID: fmt.Sprintf("%s%04d MIG %s", ctl, i, ctl), Model: ctl, Util: util})
+	}
+	m := (&serverScrapes{secrets: redact.New()}).fileForm(sum, false)
+	if err := m.Check(); err != nil {
+		t.Fatalf("the file form is refused on read: %v", err)
+	}
+	if len(m.GPUs) != scrape.MaxGPUs {
+		t.Errorf("%d GPUs kept, want %d", len(m.GPUs), scrape.MaxGPUs)
+	}
+}

@@ -275,8 +275,9 @@ func (c Capacity) withGPU(row []string, l LevelPoint) []string {
 // GPUBound at a load no higher than the lowest that failed; else its
 // utilization at the capacity (or the lowest level, without one) and "the
 // limit is elsewhere", with what the engine's gauges point at there
-// (requests waiting: the queue; a KV cache at least 90 % full); "" without
-// a GPU page.
+// (requests waiting: the queue; a KV cache at least 90 % full); when no
+// level failed, no limit was reached, and it says so; "" without a GPU
+// page.
 func (s CapacitySide) GPULine() string {
 	levels := slices.Clone(s.Levels)
 	slices.SortStableFunc(levels, func(a, b LevelPoint) int { return cmpFloat(a.Load, b.Load) })
@@ -293,7 +294,11 @@ func (s CapacitySide) GPULine() string {
 			continue
 		}
 		if m >= GPUBound && l.Load <= failing {
-			return fmt.Sprintf("GPU %s%% at %s: compute-bound (its busiest GPU's median utilization reached %g%% before the SLO broke)", gaugeNum(m), s.load(l.Value), GPUBound)
+			when := " before the SLO broke"
+			if math.IsInf(failing, 1) {
+				when = "; no level broke the SLO"
+			}
+			return fmt.Sprintf("GPU %s%% at %s: compute-bound (its busiest GPU's median utilization reached %g%%%s)", gaugeNum(m), s.load(l.Value), GPUBound, when)
 		}
 		if at == nil || l.Value == s.Result.Capacity {
 			at = &levels[i]
@@ -306,6 +311,9 @@ func (s CapacitySide) GPULine() string {
 	where := "at capacity"
 	if at.Value != s.Result.Capacity {
 		where = "at " + s.load(at.Value)
+	}
+	if math.IsInf(failing, 1) {
+		return fmt.Sprintf("GPU %s%% %s: no level broke the SLO, so no limit was reached", gaugeNum(m), where)
 	}
 	line := fmt.Sprintf("GPU %s%% %s: the limit is elsewhere", gaugeNum(m), where)
 	var why []string

@@ -1,6 +1,9 @@
 package report
 
 import (
+	"math/rand/v2"
+
+	"github.com/latgate/latgate/compare"
 	"math"
 	"strings"
 	"testing"
@@ -57,6 +60,9 @@ func TestGPULine(t *testing.T) {
 		{"saturated only above the failure", gpuSide(4, []float64{12, 25, 41, 60, 95}, 3, 0.95), "GPU 41% at capacity: the limit is elsewhere: queue (3 requests waiting, median), KV cache (95% full at most)"},
 		{"elsewhere, the gauges quiet", gpuSide(4, []float64{12, 25, 41, 60, 70}, 0, 0.2), "GPU 41% at capacity: the limit is elsewhere"},
 		{"no GPU page", gpuSide(4, []float64{nan, nan, nan, nan, nan}, 0, 0), ""},
+		// No level failed: the SLO never broke, and no limit was found.
+		{"saturated, every level within the SLO", gpuSide(16, []float64{12, 25, 50, 97, 99}, 0, 0.5), "GPU 97% at 8 users: compute-bound (its busiest GPU's median utilization reached 90%; no level broke the SLO)"},
+		{"idle, every level within the SLO", gpuSide(16, []float64{12, 25, 41, 60, 70}, 3, 0.95), "GPU 70% at capacity: no level broke the SLO, so no limit was reached"},
 	} {
 		if got := c.side.GPULine(); got != c.want {
 			t.Errorf("%s: %q, want %q", c.name, got, c.want)
@@ -106,5 +112,32 @@ func TestGPURowsAndLevels(t *testing.T) {
 	noGPU := Capacity{Head: gpuSide(8, []float64{math.NaN(), math.NaN()}, 0, 0)}
 	if len(noGPU.heads()) != len(levelHeads) || len(noGPU.details()) != 4 {
 		t.Errorf("without a GPU page: heads %v, details %v", noGPU.heads(), noGPU.details())
+	}
+}
+
+// TestGPUNamesEscaped: a GPU's identity and model come from a server's
+// page: an idle GPU's row (0 % on both sides) is left out, and its note
+// then says them in the list under the details table, where a Markdown
+// link, image or HTML tag of theirs must reach the comment escaped.
+func TestGPUNamesEscaped(t *testing.T) {
+	t.Parallel()
+	rng := rand.New(rand.NewPCG(5, uint64(len(suiteCases[0].name))))
+	br, cr := suiteCases[0].runs(rng)
+	idle := func() *results.ServerMetrics {
+		return &results.ServerMetrics{Scrapes: 5, GPUs: []results.MetricGPU{{GPU: "[click](https://evil.example/x)", Model: "<img src=https://evil.example/p.png> @org/team",
+			Util: &results.GaugeStats{Family: "DCGM_FI_DEV_GPU_UTIL", Samples: 5, Median: 0, Max: 0}}}}
+	}
+	br[0].ServerMetrics, cr[0].ServerMetrics = idle(), idle()
+	pairs := results.Match(&results.File{Runs: br}, &results.File{Runs: cr})
+	th := thresholds()
+	rep := Build(pairs, compare.Compare(compare.Pairs(pairs), th), th)
+	out := Markdown(rep, MarkdownOptions{})
+	if !strings.Contains(out, "GPU util") {
+		t.Fatalf("no GPU util row or note in the Markdown")
+	}
+	for _, bad := range []string{"[click](", "<img", "@org/team"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("the Markdown holds a server's %q unescaped", bad)
+		}
 	}
 }

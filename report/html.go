@@ -423,7 +423,7 @@ func (p *page) scenario(i int, s Scenario) {
 		p.f("<p class=\"sub\">Failed now: %d of %d (%s).</p>\n", s.Current.N-s.Current.OK, s.Current.N, esc(KindList(s.Current.ErrorKinds)))
 		p.failureShots(s.CurrentDigest)
 	}
-	if lo := leftOut(s); lo != "" {
+	if lo := leftOut(s, inline); lo != "" {
 		p.f("<p class=\"sub\">%s</p>\n", esc(lo))
 	}
 	if s.Current.IsSession() {

@@ -404,7 +404,7 @@ func scenarioDetails(s Scenario, open bool) string {
 	if net := s.row("Network"); net != nil && !net.Zero() && s.Current.ColdConns > 1 {
 		notes = append(notes, fmt.Sprintf("%d of %d requests opened a new connection.", s.Current.ColdConns, s.Current.N))
 	}
-	if lo := leftOut(s); lo != "" {
+	if lo := leftOut(s, md); lo != "" {
 		notes = append(notes, lo)
 	}
 	for _, l := range s.TokenLines() {

@@ -589,9 +589,10 @@ var sameBecause = map[[2]string]string{{"Per token", "Inter-token"}: "one token 
 // leftOut says which rows of a scenario's budget table are not shown, and
 // why: the same values as another row (Per token as Inter-token), or 0 on
 // both sides, or on the one without a baseline (Network on warm
-// connections, with the row's notes); "" when every row is shown. The
-// stages are the report's own words.
-func leftOut(s Scenario) string {
+// connections, with the row's notes, escaped by esc: a GPU row's name a
+// server's page); "" when every row is shown. The stages are the report's
+// own words.
+func leftOut(s Scenario, esc func(string) string) string {
 	var parts []string
 	for _, row := range s.Rows {
 		switch {
@@ -609,7 +610,7 @@ func leftOut(s Scenario) string {
 				p = row.Stage + ", 0" // one side only: no baseline
 			}
 			if len(row.Notes) > 0 {
-				p += " (" + strings.Join(row.Notes, "; ") + ")"
+				p += " (" + esc(strings.Join(row.Notes, "; ")) + ")"
 			}
 			parts = append(parts, p)
 		}

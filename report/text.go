@@ -169,7 +169,7 @@ func textScenario(w io.Writer, s Scenario, color bool) {
 			notes = append(notes, row.Stage+": "+n)
 		}
 	}
-	if lo := leftOut(s); lo != "" {
+	if lo := leftOut(s, clean); lo != "" {
 		notes = append(notes, lo)
 	}
 	notes = append(notes, s.TokenLines()...)

@@ -95,14 +95,19 @@ func (s *MetricSpec) Length() float64 {
 	return 1 + s.Accepted/s.Drafts
 }
 
+// MaxDraft bounds the tokens of one draft (a mean acceptance length of
+// at most MaxDraft + 1: spec_accept_length's bound).
+const MaxDraft = 64
+
 // Check refuses counters no scrape gives: negative, more accepted than
-// drafted, more drafts than draft tokens, families that are no line of
-// printable text.
+// drafted, more drafts than draft tokens or drafts of more than MaxDraft
+// tokens, families that are no line of printable text.
 func (s *MetricSpec) Check() error {
 	if s == nil {
 		return nil
 	}
-	if !(s.DraftTokens >= 0 && s.DraftTokens <= maxCount && s.Accepted >= 0 && s.Accepted <= s.DraftTokens && s.Drafts >= 0 && s.Drafts <= s.DraftTokens) {
+	if !(s.DraftTokens >= 0 && s.DraftTokens <= maxCount && s.Accepted >= 0 && s.Accepted <= s.DraftTokens && s.Drafts >= 0 && s.Drafts <= s.DraftTokens) ||
+		s.Drafts > 0 && s.DraftTokens > MaxDraft*s.Drafts {
 		return fmt.Errorf("server_metrics.spec_decode: %g accepted of %g draft tokens in %g drafts", s.Accepted, s.DraftTokens, s.Drafts)
 	}
 	if !plainText(s.DraftsFamily, MaxReason) || !plainText(s.DraftTokensFamily, MaxReason) || !plainText(s.AcceptedFamily, MaxReason) {

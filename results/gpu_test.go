@@ -31,6 +31,9 @@ func TestServerMetricsGPUsChecked(t *testing.T) {
 		"65 GPUs":         func(m *ServerMetrics) { m.GPUs = make([]MetricGPU, 65) },
 		"escape":          func(m *ServerMetrics) { m.GPUs[0].GPU = "\x1b[2J" },
 		"accepted":        func(m *ServerMetrics) { m.Spec.Accepted = 901 },
+		// 900 draft tokens in one draft: a length of 631, where a draft
+		// holds at most 64 tokens (spec_accept_length's bound).
+		"one draft of 900": func(m *ServerMetrics) { m.Spec.Drafts = 1 },
 		"rate gauge": func(m *ServerMetrics) {
 			m.Gauges = []MetricGauge{{Gauge: "spec_accept_rate", Samples: 1, Median: 2, Max: 2}}
 		},

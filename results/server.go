@@ -206,7 +206,7 @@ var (
 	metricGauges = []string{"waiting", "kv_cache", "cache_hit", "spec_accept_rate", "spec_accept_length"}
 	// specGaugeMax bounds the speculative-decoding gauges: a rate is a
 	// fraction, a length a few tokens (a draft of at most 64).
-	specGaugeMax = map[string]float64{"spec_accept_rate": 1, "spec_accept_length": 65}
+	specGaugeMax = map[string]float64{"spec_accept_rate": 1, "spec_accept_length": MaxDraft + 1}
 )
 
 // checkNames refuses stages and gauges no scrape writes: unknown names,

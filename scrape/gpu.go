@@ -55,12 +55,13 @@ func (l *gpuLabels) set(name, value string) {
 	}
 }
 
-// clipText is s cut to maxGPUText bytes of valid UTF-8.
+// clipText is s cut to maxGPUText bytes of valid UTF-8, a copy: a cut
+// alone would keep the whole label it was cut from.
 func clipText(s string) string {
 	if len(s) > maxGPUText {
 		s = s[:maxGPUText]
 	}
-	return strings.ToValidUTF8(s, "")
+	return strings.Clone(strings.ToValidUTF8(s, ""))
 }
 
 // id is what identifies the GPU across hosts.
@@ -160,46 +161,79 @@ type GPU struct {
 	Util, Memory, Power *Gauge
 }
 
+// maxLeftOut bounds the identities of the GPUs beyond MaxGPUs a run
+// remembers to count them (a page that names new GPUs at every sample
+// would grow it without end): beyond it, each is counted every time a
+// sample names it.
+const maxLeftOut = 4096
+
+// gpuRun is a run's GPUs as its samples come (each sample's page folded
+// in, so a run keeps values, never its pages): each GPU's values of each
+// of its three gauges and their families, by identity, and the
+// identities of those beyond MaxGPUs.
+type gpuRun struct {
+	byID map[string]*gpuSeries
+	left map[string]bool
+	more int // beyond maxLeftOut
+}
+
+// gpuSeries is one GPU's values over a run's samples.
+type gpuSeries struct {
+	gpuValue
+	vals [3][]float64
+	fam  [3]string
+}
+
+// foldGPUs adds a sample's GPUs to the run's, and drops them from the
+// page. Called with r.mu held.
+func (r *Run) foldGPUs(p *Page) {
+	g := &r.gpu
+	for k, families := range [3][]string{r.s.Names.GPUUtil, r.s.Names.GPUMemory, r.s.Names.GPUPower} {
+		fam, gs, ok := p.gpuFamily(families)
+		if !ok {
+			continue
+		}
+		for id, v := range gs {
+			s := g.byID[id]
+			if s == nil {
+				if len(g.byID) == MaxGPUs {
+					switch {
+					case g.left[id]:
+					case len(g.left) < maxLeftOut:
+						if g.left == nil {
+							g.left = map[string]bool{}
+						}
+						g.left[id] = true
+					default:
+						g.more++
+					}
+					continue
+				}
+				if g.byID == nil {
+					g.byID = map[string]*gpuSeries{}
+				}
+				s = &gpuSeries{gpuValue: v}
+				g.byID[id] = s
+			}
+			s.vals[k], s.fam[k] = append(s.vals[k], v.v), fam
+		}
+	}
+	p.gpus = nil
+}
+
 // gpus are each GPU's gauges over the samples taken during the run, in
 // the order of their hosts and indexes; and the number of GPUs beyond
 // MaxGPUs left out.
 func (r *Run) gpus() ([]GPU, int) {
 	r.mu.Lock()
-	samples := r.samples
-	r.mu.Unlock()
-	type series struct {
-		gpuValue
-		vals [3][]float64
-		fam  [3]string
-	}
-	byID := map[string]*series{}
-	left := map[string]bool{}
-	for _, p := range samples {
-		for k, families := range [3][]string{r.s.Names.GPUUtil, r.s.Names.GPUMemory, r.s.Names.GPUPower} {
-			fam, gs, ok := p.gpuFamily(families)
-			if !ok {
-				continue
-			}
-			for id, v := range gs {
-				s := byID[id]
-				if s == nil {
-					if len(byID) == MaxGPUs {
-						left[id] = true
-						continue
-					}
-					s = &series{gpuValue: v}
-					byID[id] = s
-				}
-				s.vals[k], s.fam[k] = append(s.vals[k], v.v), fam
-			}
-		}
-	}
+	defer r.mu.Unlock()
+	byID := r.gpu.byID
 	out := make([]GPU, 0, len(byID))
 	for id, s := range byID {
 		g := GPU{ID: id, Model: s.model}
 		for k, to := range []**Gauge{&g.Util, &g.Memory, &g.Power} {
 			if v := s.vals[k]; len(v) > 0 {
-				slices.Sort(v)
+				v = slices.Sorted(slices.Values(v))
 				*to = &Gauge{Name: [3]string{"util", "memory", "power"}[k], Family: s.fam[k], Samples: len(v), Median: median(v), Max: v[len(v)-1]}
 			}
 		}
@@ -209,7 +243,7 @@ func (r *Run) gpus() ([]GPU, int) {
 		sa, sb := byID[a.ID], byID[b.ID]
 		return cmp.Or(cmp.Compare(sa.host, sb.host), cmp.Compare(indexOf(sa.index), indexOf(sb.index)), cmp.Compare(a.ID, b.ID))
 	})
-	return out, len(left)
+	return out, len(r.gpu.left) + r.gpu.more
 }
 
 // indexOf is a GPU's index as a number (MaxInt when it is none).

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"net/http"
 	"os"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -298,6 +300,55 @@ func TestRunSpecCounters(t *testing.T) {
 		}
 		if sum.Spec != nil {
 			t.Errorf("spec %+v from gauges", sum.Spec)
+		}
+	})
+}
+
+// TestRunGPUsMemoryBounded: a run keeps what its samples of a GPU page
+// said, not the pages: a hostile page of 64 GPUs in three families, each
+// GPU's three labels 6 KB long, sampled 30 times keeps a few KB a sample
+// (MaxSamples of them make a run), where each sample kept its page's
+// GPUs with the labels they were cut from (3 MB a sample: 30 GB at
+// MaxSamples). Not parallel: the heap is the test's own.
+func TestRunGPUsMemoryBounded(t *testing.T) {
+	if testing.Short() {
+		t.Skip("serves 3 MB pages")
+	}
+	var b strings.Builder
+	long := strings.Repeat("x", 6<<10)
+	for _, fam := range []string{"DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_DEV_FB_USED", "DCGM_FI_DEV_POWER_USAGE"} {
+		fmt.Fprintf(&b, "# TYPE %s gauge\n", fam)
+		for i := range MaxGPUs {
+			fmt.Fprintf(&b, "%s{gpu=\"%d\",UUID=\"GPU-%04d%s\",modelName=\"%s\",Hostname=\"%s\"} 50\n", fam, i, i, long, long, long)
+		}
+	}
+	page := b.String()
+	if len(page) > MaxPage {
+		t.Fatalf("page of %d bytes, over %d", len(page), MaxPage)
+	}
+	const samples = 30
+	synctest.Test(t, func(t *testing.T) {
+		srv := clocktest.NewServer(t, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, page) }))
+		s := &Scraper{URL: srv.URL + "/metrics", Names: AnyEngine(), Client: srv.Client(), Interval: time.Second}
+		heap := func() uint64 {
+			runtime.GC()
+			var m runtime.MemStats
+			runtime.ReadMemStats(&m)
+			return m.HeapAlloc
+		}
+		run := s.Start(context.Background())
+		time.Sleep(1500 * time.Millisecond)
+		from := heap()
+		time.Sleep(samples * time.Second)
+		kept := heap() - min(heap(), from)
+		sum := run.Stop(context.Background())
+		if len(sum.GPUs) != MaxGPUs || sum.GPUs[0].Util == nil || sum.GPUs[0].Util.Samples != samples+1 {
+			t.Fatalf("%d GPUs, the first %+v: want %d, each of %d samples", len(sum.GPUs), sum.GPUs[0], MaxGPUs, samples+1)
+		}
+		if per := kept / samples; per > 8<<10 {
+			t.Errorf("%d samples kept %d bytes, %d a sample: over 8 KB", samples, kept, per)
+		} else {
+			t.Logf("%d samples kept %d bytes, %d a sample", samples, kept, per)
 		}
 	})
 }

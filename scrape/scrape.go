@@ -116,7 +116,8 @@ type Run struct {
 	done   chan struct{}
 
 	mu       sync.Mutex
-	samples  []Page
+	samples  []Page // their GPUs folded into gpu
+	gpu      gpuRun
 	scrapes  int
 	failed   int
 	warnings []string
@@ -151,6 +152,7 @@ func (r *Run) sample(ctx context.Context) {
 		}
 		if p, ok := r.scrape(ctx, "during the run"); ok {
 			r.mu.Lock()
+			r.foldGPUs(&p)
 			r.samples = append(r.samples, p)
 			r.mu.Unlock()
 		}

@@ -75,9 +75,13 @@ func (p *parser) ladderWindow(name string, rc *rawCapacity, c *Capacity, kl func
 		return
 	}
 	c.Window = v
-	if v*n > c.MaxDuration {
-		p.errf(kl("window"), "scenario %q: capacity.window %s × %d levels is %s, more than capacity.max_duration (%s): shorten the window or raise max_duration",
-			name, roundDuration(v), n, roundDuration(v*n), roundDuration(c.MaxDuration))
+	if v > c.MaxDuration/n { // v × n > max_duration, without v × n's overflow
+		total := "" // v × n, when a duration holds it
+		if v <= math.MaxInt64/n {
+			total = fmt.Sprintf(" %s,", roundDuration(v*n))
+		}
+		p.errf(kl("window"), "scenario %q: capacity.window %s × %d levels is%s more than capacity.max_duration (%s): shorten the window or raise max_duration",
+			name, roundDuration(v), n, total, roundDuration(c.MaxDuration))
 	}
 }
 

@@ -49,6 +49,11 @@ func TestLadderErrors(t *testing.T) {
 		{"rate without unit", sc("{vary: rate, levels: [1, 2/s], slo: {ttft: {p95: 800}}}"), `capacity.levels[0]: "1" has no unit`},
 		{"window of a search", sc("{vary: concurrency, from: 1, to: 8, window: 60s, slo: {ttft: {p95: 800}}}"), `capacity.window is a ladder's`},
 		{"window too long", sc("{vary: concurrency, levels: [8, 16], window: 20m, slo: {ttft: {p95: 800}}}"), `capacity.window 20m0s × 2 levels is 40m0s, more than capacity.max_duration (30m0s)`},
+		// 2562047h × 4 wraps past int64's nanoseconds to below 0: it must
+		// not pass as shorter than max_duration (a wait of 292 years
+		// between the windows).
+		{"window overflowing", sc("{vary: concurrency, levels: [8, 16, 32, 64], window: 2562047h, slo: {ttft: {p95: 800}}}"), `capacity.window 2562047h0m0s × 4 levels is more than capacity.max_duration (30m0s)`},
+		{"window of days overflowing", sc("{vary: concurrency, levels: [8, 16], window: 100000d, slo: {ttft: {p95: 800}}}"), `× 2 levels is more than capacity.max_duration`},
 		{"window too short", sc("{vary: concurrency, levels: [8, 16], window: 10ms, slo: {ttft: {p95: 800}}}"), `capacity.window: want a duration of at least 1s`},
 		{"p99 once", sc("{vary: concurrency, levels: [8, 16], requests_per_level: 75, slo: {ttft: {p99: 800}}}"),
 			`ttft p99 can be shown to hold at alpha 0.05 only with 299 requests at a level, and a ladder measures each level once, requests_per_level (75): raise requests_per_level to 299`},
