@@ -39,9 +39,10 @@ func CostPerMTok(perHour, goodTPS float64) float64 {
 }
 
 // Cost is what a million output tokens within the SLO cost at the
-// capacity, USD (NaN without a price, a capacity or goodput there).
+// capacity, USD (NaN without a price, a capacity or goodput there: a
+// goodput below vocab.MinGoodTPS is none).
 func (r Result) Cost() float64 {
-	if math.IsNaN(r.Capacity) {
+	if math.IsNaN(r.Capacity) || !(r.GoodTPS >= vocab.MinGoodTPS) {
 		return math.NaN()
 	}
 	return CostPerMTok(r.Spec.PerHour, r.GoodTPS)

@@ -68,6 +68,13 @@ func TestNoCost(t *testing.T) {
 	if !math.IsNaN(r.Cost()) || r.Record("e", "s", "", "").CostPerMTok != nil {
 		t.Errorf("no capacity: cost %v", r.Cost())
 	}
+	// A level that served next to nothing within the SLO (its goodput
+	// rounds to 0 tokens/s in the file) has no cost: at the highest price
+	// its cost would be beyond what a file may record.
+	r.Capacity, r.GoodTPS = 8, 0.0004
+	if !math.IsNaN(r.Cost()) || r.Record("e", "s", "", "").CostPerMTok != nil {
+		t.Errorf("a goodput of 0.0004 tokens/s: cost %v", r.Cost())
+	}
 	if !math.IsNaN(CostPerMTok(3.6, 0)) || !math.IsNaN(CostPerMTok(0, 80)) || !math.IsNaN(CostPerMTok(3.6, math.NaN())) {
 		t.Error("a cost without a goodput or a price")
 	}

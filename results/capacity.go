@@ -244,6 +244,9 @@ func (f *File) checkLevels() error {
 		case steps[step]:
 			return fmt.Errorf("runs[%d]: step %d of its search appears twice", i, r.Level.Step)
 		}
+		if err := r.checkTogether(); err != nil {
+			return fmt.Errorf("runs[%d]: level %g: %v", i, r.Level.Value, err)
+		}
 		if err := r.Level.checkWindow(s); err != nil {
 			return fmt.Errorf("runs[%d]: level %g: %v", i, r.Level.Value, err)
 		}

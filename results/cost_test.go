@@ -27,7 +27,8 @@ func TestSearchCostChecked(t *testing.T) {
 		want    string
 	}{
 		{"a cost without a price", 3, nil, v(0.41), "capacity[0]: cost_per_mtok without cost_per_hour"},
-		{"a price of 0", 3, v(0), nil, "capacity[0]: cost_per_hour is 0: want a price above 0 and at most 1e+06 USD an hour"},
+		{"a price of 0", 3, v(0), nil, "capacity[0]: cost_per_hour is 0: want a price from 0.001 to 1e+06 USD an hour"},
+		{"a price below a tenth of a cent", 3, v(1e-320), nil, "cost_per_hour is 1e-320"},
 		{"a negative price", 3, v(-3.5), nil, "cost_per_hour is -3.5"},
 		{"a huge price", 3, v(1e7), nil, "cost_per_hour is 1e+07"},
 		{"a NaN price", 3, v(math.NaN()), nil, "cost_per_hour is NaN"},

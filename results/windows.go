@@ -74,6 +74,25 @@ func (l Level) checkWindow(s *Search) error {
 	return nil
 }
 
+// checkTogether refuses a together_ms no merge writes: on a run that no
+// merge of legs made (shards), or longer than the run's own requests, from
+// the first send to the last end: the legs cannot have driven the level
+// together for longer than they drove it at all.
+func (r *Run) checkTogether() error {
+	if r.Level == nil || r.Level.Window == nil || r.Level.Window.TogetherMs == nil {
+		return nil
+	}
+	together := *r.Level.Window.TogetherMs
+	if r.Shards < 2 {
+		return fmt.Errorf("window: together_ms on a run of one leg: only merge --shards writes it, on a run of its legs (shards)")
+	}
+	from, to, ok := r.span()
+	if !ok || together > float64(to.Sub(from))/1e6+1e-3 {
+		return fmt.Errorf("window: together_ms %g is longer than the level's requests ran (from its first send to its last end)", together)
+	}
+	return nil
+}
+
 // span is when a leg's run of a windowed level drove its requests: from
 // its first send to its last end (a failed request's end is its send,
 // when it has no total); false without a window or a request.

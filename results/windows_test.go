@@ -88,6 +88,11 @@ func TestLadderChecked(t *testing.T) {
 	if err := windowLeg("a", 0, 10, 0).Validate(); err != nil {
 		t.Fatal(err)
 	}
+	merged := windowLeg("a", 0, 10, 0)
+	merged.Runs[0].Shards, merged.Runs[0].Level.Window.TogetherMs = 2, ptr(10500.0)
+	if err := merged.Validate(); err != nil {
+		t.Fatalf("a merged level together for all its requests' time: %v", err)
+	}
 	many := make([]float64, vocab.MaxLadder+1)
 	for i := range many {
 		many[i] = float64(i + 1)
@@ -106,6 +111,12 @@ func TestLadderChecked(t *testing.T) {
 		{"a search's window", func(f *File) { f.Capacity[0].Levels = nil }, "a window on a level of a search"},
 		{"no length", func(f *File) { f.Runs[0].Level.Window.Ms = 0 }, "window: want a start, sent_from and a length"},
 		{"no start", func(f *File) { f.Runs[0].Level.Window.Start = time.Time{} }, "window: want a start"},
+		// windowLeg("a", 0, 10, 0) drives its level 10.5 s: sends from 0 to
+		// 10 s, each answered in 0.5 s.
+		{"together on one leg", func(f *File) { f.Runs[0].Level.Window.TogetherMs = ptr(5000.0) }, "window: together_ms on a run of one leg"},
+		{"together longer than its requests", func(f *File) {
+			f.Runs[0].Shards, f.Runs[0].Level.Window.TogetherMs = 2, ptr(10500.5)
+		}, "window: together_ms 10500.5 is longer than the level's requests ran"},
 	} {
 		f := windowLeg("a", 0, 10, 0)
 		c.edit(f)
@@ -114,3 +125,5 @@ func TestLadderChecked(t *testing.T) {
 		}
 	}
 }
+
+func ptr(v float64) *float64 { return &v }

@@ -24,8 +24,8 @@ func (p *parser) endpointCost(ip string, e *Endpoint, re rawEndpoint) {
 		return
 	}
 	v := *re.Cost.PerHour
-	if !(v > 0 && v <= vocab.MaxPerHour) || math.IsInf(v, 0) {
-		p.errf(p.line(ip+".cost.per_hour"), "endpoint %q: cost.per_hour: want a price above 0 and at most %g USD an hour, got %v", e.Name, float64(vocab.MaxPerHour), v)
+	if !(v >= vocab.MinPerHour && v <= vocab.MaxPerHour) || math.IsInf(v, 0) {
+		p.errf(p.line(ip+".cost.per_hour"), "endpoint %q: cost.per_hour: want a price from %g to %g USD an hour, got %v", e.Name, vocab.MinPerHour, float64(vocab.MaxPerHour), v)
 		return
 	}
 	e.PerHour = v

@@ -21,8 +21,9 @@ func TestEndpointCost(t *testing.T) {
 	}
 	for _, tt := range []struct{ name, yaml, want string }{
 		{"no per_hour", ep("{}") + search, `latgate.yaml:5: endpoint "a": cost: give per_hour`},
-		{"zero", ep("{per_hour: 0}") + search, `latgate.yaml:5: endpoint "a": cost.per_hour: want a price above 0 and at most 1e+06 USD an hour, got 0`},
-		{"negative", ep("{per_hour: -3.5}") + search, `cost.per_hour: want a price above 0 and at most 1e+06 USD an hour, got -3.5`},
+		{"zero", ep("{per_hour: 0}") + search, `latgate.yaml:5: endpoint "a": cost.per_hour: want a price from 0.001 to 1e+06 USD an hour, got 0`},
+		{"negative", ep("{per_hour: -3.5}") + search, `cost.per_hour: want a price from 0.001 to 1e+06 USD an hour, got -3.5`},
+		{"a price no cost survives", ep("{per_hour: 1e-320}") + search, `got 1e-320`},
 		{"huge", ep("{per_hour: 2e6}") + search, `got 2e+06`},
 		{"infinite", ep("{per_hour: .inf}") + search, `got +Inf`},
 		{"not a number", ep("{per_hour: .nan}") + search, `got NaN`},
