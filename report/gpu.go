@@ -51,6 +51,17 @@ func busiestGPU(m *results.ServerMetrics) (results.MetricGPU, bool) {
 	return best, found
 }
 
+// The gauges of a server that keeps no speculative-decoding counters
+// (SGLang's), as the results file names them.
+const (
+	specRateGauge   = "spec_accept_rate"
+	specLengthGauge = "spec_accept_length"
+)
+
+// isSpecGauge reports whether a gauge is one of them: a run's line says
+// them once, as its acceptance.
+func isSpecGauge(name string) bool { return name == specRateGauge || name == specLengthGauge }
+
 // specOf is a run's speculative-decoding acceptance: the rate and mean
 // length from the server's counters (counted true), else the medians of
 // its gauges; ok false when its page had neither.
@@ -64,9 +75,9 @@ func specOf(m *results.ServerMetrics) (rate, length float64, counted, ok bool) {
 	rate, length = math.NaN(), math.NaN()
 	for _, g := range m.Gauges {
 		switch g.Gauge {
-		case "spec_accept_rate":
+		case specRateGauge:
 			rate, ok = g.Median, true
-		case "spec_accept_length":
+		case specLengthGauge:
 			length, ok = g.Median, true
 		}
 	}

@@ -141,3 +141,20 @@ func TestGPUNamesEscaped(t *testing.T) {
 		}
 	}
 }
+
+// TestServerMetricsLineSpecOnce: latgate run's server-metrics line says
+// an SGLang run's speculative-decoding gauges once, as its acceptance
+// (said to be its batches' gauges), not again among the gauges; its other
+// gauges stay.
+func TestServerMetricsLineSpecOnce(t *testing.T) {
+	t.Parallel()
+	m := &results.ServerMetrics{Scrapes: 5, Gauges: []results.MetricGauge{
+		{Gauge: "waiting", Family: "sglang:num_queue_reqs", Samples: 4, Median: 1, Max: 2},
+		{Gauge: "spec_accept_rate", Family: "sglang:spec_accept_rate", Samples: 4, Median: 0.62, Max: 0.7},
+		{Gauge: "spec_accept_length", Family: "sglang:spec_accept_length", Samples: 4, Median: 2.9, Max: 3.1}}}
+	line := ServerMetricsLine(&results.Run{Endpoint: "sglang", Scenario: "chat", ServerMetrics: m})
+	want := "server metrics, chat @ sglang (the server's own histograms, quantiles from their buckets, ms): waiting median 1, max 2; spec. acceptance 62%, length 2.9 (gauges of its last batch)"
+	if line != want {
+		t.Errorf("server-metrics line\n%s\nwant\n%s", line, want)
+	}
+}
