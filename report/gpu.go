@@ -156,7 +156,7 @@ func gpuNotes(s Scenario) []string {
 	var out []string
 	for _, row := range s.Rows {
 		switch {
-		case len(row.Notes) == 0:
+		case len(row.Notes) == 0 || row.Silent(): // a row left out says its notes there (leftOut)
 		case row.Stage == gpuUtilStage:
 			out = append(out, "GPU util, memory and power: "+strings.Join(row.Notes, "; ")+".")
 		case row.Stage == specStage:

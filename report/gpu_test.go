@@ -142,6 +142,9 @@ func TestGPUNamesEscaped(t *testing.T) {
 	if !strings.Contains(out, "GPU util") {
 		t.Fatalf("no GPU util row or note in the Markdown")
 	}
+	if strings.Contains(out, "GPU util, memory and power") {
+		t.Error("the idle GPU's notes are said again under the table, beside the rows left out")
+	}
 	for _, bad := range []string{"[click](", "<img", "@org/team"} {
 		if strings.Contains(out, bad) {
 			t.Errorf("the Markdown holds a server's %q unescaped", bad)
