@@ -111,7 +111,7 @@ const probe = `<script>
    root.querySelectorAll(".caxis text").forEach(function(t){if(getComputedStyle(t).display!="none")out.ticks.push(rect(t))})}
   // Every chart: its box, whether it scrolls, and its marks and words
   // (drawn, with a size) that reach beyond it or the window.
-  root.querySelectorAll(".chart").forEach(function(c){var cb=c.getBoundingClientRect(),h=c.querySelector("h3"),o={title:h?h.textContent:"",left:cb.left,right:cb.right,scroll:c.scrollWidth,client:c.clientWidth,marks:0,outside:[]};
+  root.querySelectorAll(".chart").forEach(function(c){var cb=c.getBoundingClientRect(),h=c.querySelector("h3"),o={title:h?h.textContent:"",left:cb.left,right:cb.right,top:cb.top,bottom:cb.bottom,scroll:c.scrollWidth,client:c.clientWidth,marks:0,outside:[]};
    c.querySelectorAll("text,circle,rect,path,line").forEach(function(e){var r=e.getBoundingClientRect();if(r.width==0&&r.height==0)return;o.marks++;
     if(r.left<Math.max(cb.left,0)-1||r.right>Math.min(cb.right,innerWidth)+1)o.outside.push(e.tagName+" "+(e.textContent||e.getAttribute("class")||"")+" at "+Math.round(r.left)+"–"+Math.round(r.right))});
    out.charts.push(o)});
@@ -191,6 +191,7 @@ type probeResult struct {
 	Charts []struct {
 		Title                       string
 		Left, Right, Scroll, Client float64
+		Top, Bottom                 float64
 		Marks                       int
 		Outside                     []string
 	}
@@ -729,9 +730,10 @@ func checkPageRuns(t *testing.T, name string, r probeResult) {
 // page.
 func checkCurves(t *testing.T, rep *Report, r probeResult) {
 	t.Helper()
-	// Each search's charts in turn: TTFT, inter-token, throughput, and
-	// with a price the cost–load curve (a point for each level with a
-	// goodput).
+	// Each search's charts in turn: TTFT, inter-token, throughput, with
+	// a GPU page the GPU-utilization curve (a median and a max point for
+	// each level with one), and with a price the cost–load curve (a
+	// point for each level with a goodput).
 	type chart struct {
 		c      Capacity
 		metric string
@@ -739,7 +741,7 @@ func checkCurves(t *testing.T, rep *Report, r probeResult) {
 	}
 	var want []chart
 	for _, c := range rep.Capacity {
-		levels, costs := 0, 0
+		levels, costs, gpus := 0, 0, 0
 		for _, s := range []*CapacitySide{&c.Head, c.Base} {
 			if s == nil {
 				continue
@@ -747,17 +749,22 @@ func checkCurves(t *testing.T, rep *Report, r probeResult) {
 			levels += len(s.Levels)
 			for _, l := range s.Levels {
 				costs += b2i(!math.IsNaN(levelCostOf(*s, l)))
+				m, _ := l.levelGPU()
+				gpus += b2i(!math.IsNaN(m))
 			}
 		}
 		for _, m := range []string{"ttft", "itl", "throughput"} {
 			want = append(want, chart{c, m, 2 * levels})
+		}
+		if gpus > 0 {
+			want = append(want, chart{c, "gpu_util", 2 * gpus})
 		}
 		if c.Cost != nil {
 			want = append(want, chart{c, "cost", costs})
 		}
 	}
 	if len(r.Curves) != len(want) {
-		t.Fatalf("%d latency–load and cost–load charts drawn, want %d for %d capacity searches", len(r.Curves), len(want), len(rep.Capacity))
+		t.Fatalf("%d latency–load, GPU and cost–load charts drawn, want %d for %d capacity searches", len(r.Curves), len(want), len(rep.Capacity))
 	}
 	for k, cv := range r.Curves {
 		c := want[k].c
@@ -1017,6 +1024,9 @@ func checkLayout(t *testing.T, rep *Report, r probeResult, width int) {
 		}
 	}
 	want := map[string]int{"summary": len(rep.Scenarios), "capacity": len(rep.Capacity)}
+	for i, c := range rep.Capacity {
+		want["capacity"] += b2i(costHTMLRow(i, c) != nil) // a priced search's cost row under its own
+	}
 	if len(rep.Scenarios) == 0 && len(rep.Capacity) > 0 {
 		want["summary"] = 0
 	}

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -21,6 +22,35 @@ type slotServer struct {
 	failEvery, failAbove int // every failEvery-th request fails above failAbove users (0: none)
 	slowEvery            int // every slowEvery-th request's first token comes slow ms later (0: none)
 	slow                 float64
+	gpus                 int // its GPU exporter's GPUs, each level's run scraped (0: no GPU page)
+}
+
+// gpuUtil is the fixtures' GPU utilization at a level: the busy slots'
+// share, 100·min(users, slots) ÷ slots, in percent.
+func (sv slotServer) gpuUtil(users float64) float64 {
+	return 100 * math.Min(users, float64(sv.slots)) / float64(sv.slots)
+}
+
+// gpuPage is what a run's scrapes of a DCGM page of gpus H100s and of
+// vLLM's draft counters say: the busiest GPU at util % (median; max 3
+// points above it, at most 100), the others at half of it, memory and
+// power rising with it; drafts of 4 tokens, accept of their tokens
+// accepted.
+func gpuPage(gpus int, util float64, drafts, accept float64) *results.ServerMetrics {
+	m := &results.ServerMetrics{Scrapes: 12, Spec: &results.MetricSpec{DraftsFamily: "vllm:spec_decode_num_drafts_total",
+		DraftTokensFamily: "vllm:spec_decode_num_draft_tokens_total", AcceptedFamily: "vllm:spec_decode_num_accepted_tokens_total",
+		Drafts: drafts, DraftTokens: 4 * drafts, Accepted: math.Round(accept * 4 * drafts)}}
+	for i := range gpus {
+		u := util / float64(1+min(i, 1))
+		stat := func(family string, v, hi float64) *results.GaugeStats {
+			return &results.GaugeStats{Family: family, Samples: 10, Median: v, Max: math.Min(v*1.03, hi)}
+		}
+		m.GPUs = append(m.GPUs, results.MetricGPU{GPU: fmt.Sprintf("GPU-%08x", 0x5eed0+i), Model: "NVIDIA H100 80GB HBM3",
+			Util:      &results.GaugeStats{Family: "DCGM_FI_DEV_GPU_UTIL", Samples: 10, Median: u, Max: math.Min(u+3, 100)},
+			MemoryMiB: stat("DCGM_FI_DEV_FB_USED", 18000+600*u, results.MaxGPUMemory),
+			PowerW:    stat("DCGM_FI_DEV_POWER_USAGE", 90+6*u, results.MaxGPUPower)})
+	}
+	return m
 }
 
 // level measures n requests at load: users at once (closed loop: each
@@ -72,6 +102,9 @@ func (sv slotServer) level(rng *rand.Rand, name [2]string, vary vocab.Vary, load
 		users[u] = sent + first + sum
 		run.Requests = append(run.Requests, q)
 	}
+	if sv.gpus > 0 && vary == vocab.VaryConcurrency {
+		run.ServerMetrics = gpuPage(sv.gpus, sv.gpuUtil(load), float64(8*n), 0.75)
+	}
 	return run
 }
 
@@ -108,7 +141,7 @@ func spanMs(run *results.Run) float64 {
 // case's name.
 var capacityCases = map[string]func(rng *rand.Rand) []Capacity{
 	// An A/B run: the base serves 8 slots, the head 6 (−25 %) at TTFT p95
-	// ≤ 400 ms; a rate search of the head alone that saturates before it
+	// ≤ 400 ms, each level scraped from a GPU exporter's page of 2 GPUs; a rate search of the head alone that saturates before it
 	// misses its SLO; and a search whose head was cut by its cap.
 	"capacity": func(rng *rand.Rand) []Capacity {
 		f, name := &results.File{}, [2]string{"gpu-pool", "chat-capacity"}
@@ -116,8 +149,8 @@ var capacityCases = map[string]func(rng *rand.Rand) []Capacity{
 			SLO: []compare.Budget{{Metric: vocab.TTFT, Stat: vocab.P95, Value: 400}}}
 		priced := spec
 		priced.PerHour = 2 // both at $2.00 an hour: the head's fewer slots cost more a token
-		base := slotServer{slots: 8, ttft: 180, prefill: 12, itl: 14}.search(rng, f, name, priced, vocab.Base, "")
-		head := slotServer{slots: 6, ttft: 180, prefill: 12, itl: 14}.search(rng, f, name, priced, vocab.Head, "")
+		base := slotServer{slots: 8, ttft: 180, prefill: 12, itl: 14, gpus: 2}.search(rng, f, name, priced, vocab.Base, "")
+		head := slotServer{slots: 6, ttft: 180, prefill: 12, itl: 14, gpus: 2}.search(rng, f, name, priced, vocab.Head, "")
 		ab := compareCapacity(name, base, &head)
 
 		f, name = &results.File{}, [2]string{"gpu-pool", "chat-rate"}

@@ -174,12 +174,13 @@ func TestHTML(t *testing.T) {
 			if sc.name == "fail" || sc.name == "agent" || sc.name == "capacity" {
 				golden(t, "report-"+sc.name+".html", []byte(got))
 			}
-			priced := 0 // a search with a price draws its cost–load curve too
+			priced, gpus := 0, 0 // a search with a price draws its cost–load curve too, one with a GPU page its GPU curve
 			for _, c := range rep.Capacity {
 				priced += b2i(c.Cost != nil)
+				gpus += b2i(c.hasGPU())
 			}
-			if n := strings.Count(got, "<g class=\"curve\""); n != 3*len(rep.Capacity)+priced {
-				t.Errorf("%d latency–load charts, want 3 for each of %d capacity searches and a cost–load curve for each of %d with a price", n, len(rep.Capacity), priced)
+			if n := strings.Count(got, "<g class=\"curve\""); n != 3*len(rep.Capacity)+priced+gpus {
+				t.Errorf("%d latency–load charts, want 3 for each of %d capacity searches, a cost–load curve for each of %d with a price and a GPU curve for each of %d with a GPU page", n, len(rep.Capacity), priced, gpus)
 			}
 			if n := strings.Count(got, "<g class=\"curve\" data-metric=\"cost\""); n != priced {
 				t.Errorf("%d cost–load curves, want %d", n, priced)

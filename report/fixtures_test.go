@@ -111,9 +111,11 @@ var suiteCases = []suiteCase{
 	}},
 	{"capacity", func(rng *rand.Rand) (b, c []results.Run) {
 		// Beside the capacity searches (capacityCases), one scenario
-		// measured at one load.
+		// measured at one load, its GPU exporter's and vLLM's pages
+		// scraped: the head's GPUs busier, its drafts accepted less.
 		b = append(b, fixtureRun(rng, "gpu-pool", "chat-short", 60, 0.30, 0.010, 0, false, false))
 		c = append(c, fixtureRun(rng, "gpu-pool", "chat-short", 60, 0.31, 0.010, 0, false, false))
+		b[0].ServerMetrics, c[0].ServerMetrics = gpuPage(2, 41, 300, 0.7), gpuPage(2, 97, 320, 0.55)
 		return
 	}},
 	{"large", func(rng *rand.Rand) (b, c []results.Run) {

@@ -35,6 +35,10 @@ var unitCells = map[string]func(float64) string{
 	unitW:   func(v float64) string { return trimFloat(math.Round(v)) },
 }
 
+// oneValue reports whether a row of unit holds one value a side, in its
+// p50 column, and no p95: a rate, or a gauge's median (GPU memory, power).
+func oneValue(unit string) bool { return unit == "%" || unitCells[unit] != nil }
+
 // busiestGPU is a run's GPU of the highest median utilization; false when
 // its pages gave no GPU's utilization.
 func busiestGPU(m *results.ServerMetrics) (results.MetricGPU, bool) {
@@ -51,6 +55,17 @@ func busiestGPU(m *results.ServerMetrics) (results.MetricGPU, bool) {
 	return best, found
 }
 
+// The gauges of a server that keeps no speculative-decoding counters
+// (SGLang's), as the results file names them.
+const (
+	specRateGauge   = "spec_accept_rate"
+	specLengthGauge = "spec_accept_length"
+)
+
+// isSpecGauge reports whether a gauge is one of them: a run's line says
+// them once, as its acceptance.
+func isSpecGauge(name string) bool { return name == specRateGauge || name == specLengthGauge }
+
 // specOf is a run's speculative-decoding acceptance: the rate and mean
 // length from the server's counters (counted true), else the medians of
 // its gauges; ok false when its page had neither.
@@ -64,9 +79,9 @@ func specOf(m *results.ServerMetrics) (rate, length float64, counted, ok bool) {
 	rate, length = math.NaN(), math.NaN()
 	for _, g := range m.Gauges {
 		switch g.Gauge {
-		case "spec_accept_rate":
+		case specRateGauge:
 			rate, ok = g.Median, true
-		case "spec_accept_length":
+		case specLengthGauge:
 			length, ok = g.Median, true
 		}
 	}
@@ -88,7 +103,7 @@ func gpuRows(s Scenario) []Row {
 		sides[1].m = s.CurrentRun.ServerMetrics
 	}
 	var out []Row
-	util, mem, power := emptyRow("GPU util", "%", ""), emptyRow("GPU memory", unitMiB, ""), emptyRow("GPU power", unitW, "")
+	util, mem, power := emptyRow(gpuUtilStage, "%", ""), emptyRow("GPU memory", unitMiB, ""), emptyRow("GPU power", unitW, "")
 	anyGPU := false
 	for i, side := range sides {
 		g, ok := busiestGPU(side.m)
@@ -109,10 +124,10 @@ func gpuRows(s Scenario) []Row {
 		set(&util, g.Util, 100)
 		set(&mem, g.MemoryMiB, 1)
 		set(&power, g.PowerW, 1)
-		util.Notes = append(util.Notes, side.name+": "+gpuNote(side.m, g))
+		util.Notes = append(util.Notes, side.name+": "+gpuNote(side.m, g)+sharedNote(side.m))
 	}
 	if anyGPU {
-		util.Notes = append(util.Notes, "DCGM_FI_DEV_GPU_UTIL is the share of time a kernel ran, not SM occupancy; the rows are the busiest GPU's medians over the run's samples, not tested")
+		util.Notes = append(util.Notes, "DCGM_FI_DEV_GPU_UTIL is the share of time a kernel ran, not SM occupancy; the rows are the busiest GPU's medians over each run's samples: shown, not tested")
 		out = append(out, util)
 		for _, r := range []Row{mem, power} {
 			if !math.IsNaN(r.BaseP50) || !math.IsNaN(r.CurP50) {
@@ -124,6 +139,41 @@ func gpuRows(s Scenario) []Row {
 		out = append(out, r)
 	}
 	return out
+}
+
+// Stages of the rows whose notes say what the GPU and acceptance rows
+// are (gpuNotes).
+const (
+	gpuUtilStage = "GPU util"
+	specStage    = "Spec. acceptance"
+)
+
+// gpuNotes are the notes under a scenario's table in Markdown and HTML
+// (the terminal says each row's notes under it): what its GPU rows and
+// its acceptance row hold, each side's, and that they are shown, not
+// tested.
+func gpuNotes(s Scenario) []string {
+	var out []string
+	for _, row := range s.Rows {
+		switch {
+		case len(row.Notes) == 0 || row.Silent(): // a row left out says its notes there (leftOut)
+		case row.Stage == gpuUtilStage:
+			out = append(out, "GPU util, memory and power: "+strings.Join(row.Notes, "; ")+".")
+		case row.Stage == specStage:
+			out = append(out, row.Stage+": "+strings.Join(row.Notes, "; ")+".")
+		}
+	}
+	return out
+}
+
+// sharedNote says that a run's pages held both variants' work (one
+// server measured for both at once): its figures are not the variant's
+// alone.
+func sharedNote(m *results.ServerMetrics) string {
+	if m != nil && m.Shared {
+		return ", both variants' requests together"
+	}
+	return ""
 }
 
 // gpuNote says a run's GPUs: their count, the busiest and its figures.
@@ -163,7 +213,7 @@ func gaugeNum(v float64) string {
 // specRow is the speculative-decoding acceptance rate of each side's run,
 // with the counts or gauges it comes from.
 func specRow(base, cur *results.ServerMetrics) (Row, bool) {
-	row := emptyRow("Spec. acceptance", "%", "")
+	row := emptyRow(specStage, "%", "")
 	seen := false
 	for i, m := range []*results.ServerMetrics{base, cur} {
 		rate, length, counted, ok := specOf(m)
@@ -183,19 +233,19 @@ func specRow(base, cur *results.ServerMetrics) (Row, bool) {
 			if s.Drafts > 0 {
 				n += fmt.Sprintf(" in %s drafts, mean acceptance length %s (the bonus token counted)", grouped(int(math.Round(s.Drafts))), trimFloat(math.Round(100*length)/100))
 			}
-			row.Notes = append(row.Notes, n+" by the server's counters over the run")
+			row.Notes = append(row.Notes, n+" by the server's counters over the run"+sharedNote(m))
 		} else {
 			n := fmt.Sprintf("%s: the server's gauges of its last logged batch, median over the run", name)
 			if !math.IsNaN(length) {
 				n += fmt.Sprintf("; acceptance length median %s", trimFloat(math.Round(100*length)/100))
 			}
-			row.Notes = append(row.Notes, n)
+			row.Notes = append(row.Notes, n+sharedNote(m))
 		}
 	}
 	if !seen {
 		return Row{}, false
 	}
-	row.Notes = append(row.Notes, "run totals with no per-request sample: shown, not tested")
+	row.Notes = append(row.Notes, "the server's own figures, of every request it served meanwhile (not only latgate's), with no per-request sample: shown, not tested")
 	return row, true
 }
 
@@ -281,10 +331,11 @@ func (c Capacity) withGPU(row []string, l LevelPoint) []string {
 func (s CapacitySide) GPULine() string {
 	levels := slices.Clone(s.Levels)
 	slices.SortStableFunc(levels, func(a, b LevelPoint) int { return cmpFloat(a.Load, b.Load) })
-	failing := math.Inf(1)
-	for _, l := range levels {
+	var fail *LevelPoint // the lowest that failed
+	for i, l := range levels {
 		if l.Status == vocab.Fails {
-			failing = math.Min(failing, l.Load)
+			fail = &levels[i]
+			break
 		}
 	}
 	var at *LevelPoint
@@ -293,12 +344,8 @@ func (s CapacitySide) GPULine() string {
 		if math.IsNaN(m) {
 			continue
 		}
-		if m >= GPUBound && l.Load <= failing {
-			when := " before the SLO broke"
-			if math.IsInf(failing, 1) {
-				when = "; no level broke the SLO"
-			}
-			return fmt.Sprintf("GPU %s%% at %s: compute-bound (its busiest GPU's median utilization reached %g%%%s)", gaugeNum(m), s.load(l.Value), GPUBound, when)
+		if m >= GPUBound && (fail == nil || l.Load <= fail.Load) {
+			return fmt.Sprintf("GPU %s%% at %s: compute-bound (its busiest GPU's median utilization reached %g%%%s)", gaugeNum(m), s.load(l.Value), GPUBound, s.boundWhen(l, fail))
 		}
 		if at == nil || l.Value == s.Result.Capacity {
 			at = &levels[i]
@@ -312,7 +359,7 @@ func (s CapacitySide) GPULine() string {
 	if at.Value != s.Result.Capacity {
 		where = "at " + s.load(at.Value)
 	}
-	if math.IsInf(failing, 1) {
+	if fail == nil {
 		return fmt.Sprintf("GPU %s%% %s: no level broke the SLO, so no limit was reached", gaugeNum(m), where)
 	}
 	line := fmt.Sprintf("GPU %s%% %s: the limit is elsewhere", gaugeNum(m), where)
@@ -329,6 +376,18 @@ func (s CapacitySide) GPULine() string {
 		line += ": " + strings.Join(why, ", ")
 	}
 	return line
+}
+
+// boundWhen says where a level whose GPU reached GPUBound stands to the
+// SLO: below the lowest load that failed it, at it, or with none failing.
+func (s CapacitySide) boundWhen(l LevelPoint, fail *LevelPoint) string {
+	switch {
+	case fail == nil:
+		return "; no level broke the SLO"
+	case l.Load < fail.Load:
+		return " before the SLO broke at " + s.load(fail.Value)
+	}
+	return " at the lowest load that failed the SLO"
 }
 
 // cmpFloat orders two loads.

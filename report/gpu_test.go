@@ -1,14 +1,20 @@
 package report
 
 import (
-	"math/rand/v2"
-
-	"github.com/latgate/latgate/compare"
+	"bytes"
+	"encoding/json"
 	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/latgate/latgate/capacity"
+	"github.com/latgate/latgate/compare"
 	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/vocab"
 )
@@ -56,7 +62,8 @@ func TestGPULine(t *testing.T) {
 		side CapacitySide
 		want string
 	}{
-		{"compute-bound", gpuSide(8, []float64{12, 25, 50, 97, 99}, 0, 0.5), "GPU 97% at 8 users: compute-bound (its busiest GPU's median utilization reached 90% before the SLO broke)"},
+		{"compute-bound", gpuSide(8, []float64{12, 25, 50, 97, 99}, 0, 0.5), "GPU 97% at 8 users: compute-bound (its busiest GPU's median utilization reached 90% before the SLO broke at 16 users)"},
+		{"saturated where the SLO broke", gpuSide(4, []float64{12, 25, 50, 97, 99}, 0, 0.5), "GPU 97% at 8 users: compute-bound (its busiest GPU's median utilization reached 90% at the lowest load that failed the SLO)"},
 		{"saturated only above the failure", gpuSide(4, []float64{12, 25, 41, 60, 95}, 3, 0.95), "GPU 41% at capacity: the limit is elsewhere: queue (3 requests waiting, median), KV cache (95% full at most)"},
 		{"elsewhere, the gauges quiet", gpuSide(4, []float64{12, 25, 41, 60, 70}, 0, 0.2), "GPU 41% at capacity: the limit is elsewhere"},
 		{"no GPU page", gpuSide(4, []float64{nan, nan, nan, nan, nan}, 0, 0), ""},
@@ -135,9 +142,189 @@ func TestGPUNamesEscaped(t *testing.T) {
 	if !strings.Contains(out, "GPU util") {
 		t.Fatalf("no GPU util row or note in the Markdown")
 	}
+	if strings.Contains(out, "GPU util, memory and power") {
+		t.Error("the idle GPU's notes are said again under the table, beside the rows left out")
+	}
 	for _, bad := range []string{"[click](", "<img", "@org/team"} {
 		if strings.Contains(out, bad) {
 			t.Errorf("the Markdown holds a server's %q unescaped", bad)
 		}
+	}
+}
+
+// TestServerMetricsLineSpecOnce: latgate run's server-metrics line says
+// an SGLang run's speculative-decoding gauges once, as its acceptance
+// (said to be its batches' gauges), not again among the gauges; its other
+// gauges stay.
+func TestServerMetricsLineSpecOnce(t *testing.T) {
+	t.Parallel()
+	m := &results.ServerMetrics{Scrapes: 5, Gauges: []results.MetricGauge{
+		{Gauge: "waiting", Family: "sglang:num_queue_reqs", Samples: 4, Median: 1, Max: 2},
+		{Gauge: "spec_accept_rate", Family: "sglang:spec_accept_rate", Samples: 4, Median: 0.62, Max: 0.7},
+		{Gauge: "spec_accept_length", Family: "sglang:spec_accept_length", Samples: 4, Median: 2.9, Max: 3.1}}}
+	line := ServerMetricsLine(&results.Run{Endpoint: "sglang", Scenario: "chat", ServerMetrics: m})
+	want := "server metrics, chat @ sglang (the server's own histograms, quantiles from their buckets, ms): waiting median 1, max 2; spec. acceptance 62%, length 2.9 (gauges of its last batch)"
+	if line != want {
+		t.Errorf("server-metrics line\n%s\nwant\n%s", line, want)
+	}
+}
+
+// TestGPUNotesInEveryFormat: an A/B scenario with a GPU exporter's and
+// vLLM's pages on both sides shows its GPU and acceptance rows base →
+// head, and under them, in Markdown and HTML as in the terminal, what
+// they are (each side's busiest GPU, the draft counts) and that they are
+// shown, not tested; a figure from a page both variants shared says so;
+// a gauge-only rate is not called a count; a gauge's row has no p95 cell.
+func TestGPUNotesInEveryFormat(t *testing.T) {
+	t.Parallel()
+	base, head := gpuPage(2, 41, 300, 0.7), gpuPage(2, 97, 320, 0.55)
+	base.Shared = true
+	s := Scenario{Endpoint: "e", Scenario: "s", BaseRun: &results.Run{ServerMetrics: base}, CurrentRun: &results.Run{ServerMetrics: head}}
+	s.Rows = gpuRows(s)
+	notes := strings.Join(gpuNotes(s), "\n")
+	for _, w := range []string{
+		"GPU util, memory and power: baseline: 2 GPUs, the busiest GPU-0005eed0 (NVIDIA H100 80GB HBM3): util median 41%, max 44%",
+		"over 10 samples, both variants' requests together; current: 2 GPUs",
+		"the rows are the busiest GPU's medians over each run's samples: shown, not tested.",
+		"Spec. acceptance: baseline: 840 of 1,200 draft tokens accepted in 300 drafts, mean acceptance length 3.8 (the bonus token counted) by the server's counters over the run, both variants' requests together; current: 704 of 1,280",
+		"the server's own figures, of every request it served meanwhile (not only latgate's), with no per-request sample: shown, not tested.",
+	} {
+		if !strings.Contains(notes, w) {
+			t.Errorf("the GPU notes do not say %q:\n%s", w, notes)
+		}
+	}
+	// The capacity case's A/B scenario, each side's pages its own.
+	rep := buildCase(t, suiteCases[slices.IndexFunc(suiteCases, func(sc suiteCase) bool { return sc.name == "capacity" })])
+	md := Markdown(rep, MarkdownOptions{})
+	for _, w := range []string{"| GPU util | 41% → 97% | | |", "| GPU memory (MiB) | 42,600 → 76,200 | | |", "| Spec. acceptance | 70% → 55% | | |",
+		"- GPU util, memory and power&#58; baseline&#58; 2 GPUs", "shown, not tested.\n- Spec. acceptance&#58; baseline&#58; 840 of 1,200"} {
+		if !strings.Contains(md, w) {
+			t.Errorf("the Markdown comment does not hold %q", w)
+		}
+	}
+	if strings.Contains(md, "both variants' requests together") {
+		t.Error("the Markdown comment says pages of their own were shared")
+	}
+	var html strings.Builder
+	if err := HTML(&html, rep); err != nil {
+		t.Fatal(err)
+	}
+	if h := html.String(); !strings.Contains(h, "<p class=\"sub\">GPU util, memory and power: baseline: 2 GPUs") || !strings.Contains(h, "<p class=\"sub\">Spec. acceptance: baseline: 840 of 1,200") {
+		t.Errorf("the HTML report does not say what its GPU rows are")
+	}
+
+	// SGLang's gauges on both sides: not the server's counts.
+	g := func(rate float64) *results.ServerMetrics {
+		return &results.ServerMetrics{Gauges: []results.MetricGauge{{Gauge: "spec_accept_rate", Family: "sglang:spec_accept_rate", Samples: 3, Median: rate, Max: rate}}}
+	}
+	row, ok := specRow(g(0.5), g(0.6))
+	if n := strings.Join(row.Notes, "; "); !ok || strings.Contains(n, "counters") || strings.Contains(n, "totals") || !strings.Contains(n, "gauges of its last logged batch") {
+		t.Errorf("gauge-only acceptance notes: %q", n)
+	}
+}
+
+// gpuVerdictSearch is what TestGPUVerdictSchema reads of a verdict's
+// search.
+type gpuVerdictSearch struct {
+	GPU  string
+	Cost *struct {
+		PerHour float64 `json:"per_hour"`
+	}
+	Levels []struct {
+		Load           float64
+		GPUUtilPct     *float64 `json:"gpu_util_pct"`
+		SpecAcceptRate *float64 `json:"spec_accept_rate"`
+	}
+}
+
+// TestGPUVerdictSchema: the verdict JSON of the capacity case, whose A/B
+// search has a price and each level a GPU page and vLLM's draft counters,
+// holds each side's gpu line, each level's gpu_util_pct (the fixture's
+// busiest GPU's median) and spec_accept_rate, and the cost; it conforms
+// to docs/schema/verdict.schema.json, which declares each of those keys
+// and refuses a utilization over 100 % and a rate over 1.
+func TestGPUVerdictSchema(t *testing.T) {
+	t.Parallel()
+	rep := buildCase(t, suiteCases[slices.IndexFunc(suiteCases, func(sc suiteCase) bool { return sc.name == "capacity" })])
+	var js bytes.Buffer
+	if err := JSON(&js, rep); err != nil {
+		t.Fatal(err)
+	}
+	var v struct {
+		Capacity []struct {
+			Cost       *struct{ Status string }
+			Head, Base gpuVerdictSearch
+		}
+	}
+	if err := json.Unmarshal(js.Bytes(), &v); err != nil {
+		t.Fatal(err)
+	}
+	c := v.Capacity[0]
+	for _, side := range []struct {
+		name  string
+		slots int
+		s     gpuVerdictSearch
+	}{{"base", 8, c.Base}, {"head", 6, c.Head}} {
+		if !strings.Contains(side.s.GPU, "compute-bound") || side.s.Cost == nil || side.s.Cost.PerHour != 2 || len(side.s.Levels) == 0 {
+			t.Errorf("%s: gpu %q, cost %+v, %d levels", side.name, side.s.GPU, side.s.Cost, len(side.s.Levels))
+		}
+		for _, l := range side.s.Levels {
+			want := math.Round(1000*slotServer{slots: side.slots}.gpuUtil(l.Load)) / 1000
+			if l.GPUUtilPct == nil || *l.GPUUtilPct != want || l.SpecAcceptRate == nil || *l.SpecAcceptRate != 0.75 {
+				t.Errorf("%s at %g users: gpu_util_pct %v (want %v), spec_accept_rate %v (want 0.75)", side.name, l.Load, l.GPUUtilPct, want, l.SpecAcceptRate)
+			}
+		}
+	}
+	if c.Cost == nil {
+		t.Error("the A/B search's verdict has no cost")
+	}
+	verdictSchemaHolds(t, js.Bytes())
+}
+
+// verdictSchemaHolds: a verdict with GPU data conforms to the verdict
+// schema, which declares every key its first search's head and level
+// write (it allows others) and refuses GPU figures no page gives.
+func verdictSchemaHolds(t *testing.T, js []byte) {
+	t.Helper()
+	path := filepath.Join("..", "docs", "schema", "verdict.schema.json")
+	comp := jsonschema.NewCompiler()
+	comp.DefaultDraft(jsonschema.Draft2020)
+	comp.AssertFormat()
+	sch, err := comp.Compile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(js))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sch.Validate(doc); err != nil {
+		t.Errorf("the verdict with GPU data and a cost does not conform to its schema: %v", err)
+	}
+	var defs struct {
+		Defs map[string]struct {
+			Properties map[string]any
+		} `json:"$defs"`
+	}
+	b, err := os.ReadFile(path)
+	if err != nil || json.Unmarshal(b, &defs) != nil {
+		t.Fatalf("reading the verdict schema: %v", err)
+	}
+	head := doc.(map[string]any)["capacity"].([]any)[0].(map[string]any)["head"].(map[string]any)
+	level := head["levels"].([]any)[0].(map[string]any)
+	for def, obj := range map[string]map[string]any{"search": head, "level": level} {
+		for k := range obj {
+			if _, ok := defs.Defs[def].Properties[k]; !ok {
+				t.Errorf("the verdict schema's %s does not declare %q", def, k)
+			}
+		}
+	}
+	for key, bad := range map[string]any{"gpu_util_pct": 101.0, "spec_accept_rate": 1.5} {
+		old := level[key]
+		level[key] = bad
+		if sch.Validate(doc) == nil {
+			t.Errorf("the verdict schema accepts a level's %s of %v", key, bad)
+		}
+		level[key] = old
 	}
 }

@@ -426,6 +426,9 @@ func (p *page) scenario(i int, s Scenario) {
 	if lo := leftOut(s, inline); lo != "" {
 		p.f("<p class=\"sub\">%s</p>\n", esc(lo))
 	}
+	for _, l := range gpuNotes(s) {
+		p.f("<p class=\"sub\">%s</p>\n", esc(l))
+	}
 	if s.Current.IsSession() {
 		p.stepsTable(s)
 	}
@@ -493,7 +496,7 @@ func budgetCell(row *Row, st vocab.Stat) string {
 	case row.Metric == "":
 		if st == vocab.P50 {
 			return esc(arrow(row.BaseP50, row.CurP50, row.Unit))
-		} else if st == vocab.P95 && row.Unit != "%" {
+		} else if st == vocab.P95 && !oneValue(row.Unit) {
 			return esc(arrow(row.BaseP95, row.CurP95, row.Unit))
 		}
 	default:

@@ -410,6 +410,9 @@ func scenarioDetails(s Scenario, open bool) string {
 	for _, l := range s.TokenLines() {
 		notes = append(notes, md(l))
 	}
+	for _, l := range gpuNotes(s) {
+		notes = append(notes, md(l))
+	}
 	for _, n := range notes {
 		fmt.Fprintf(&b, "- %s\n", n)
 	}
@@ -500,7 +503,7 @@ func detailsCell(row Row, st vocab.Stat) string {
 		switch {
 		case st == vocab.P50:
 			return arrow(row.BaseP50, row.CurP50, row.Unit)
-		case st == vocab.P95 && row.Unit != "%":
+		case st == vocab.P95 && !oneValue(row.Unit):
 			return arrow(row.BaseP95, row.CurP95, row.Unit)
 		}
 		return ""

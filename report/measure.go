@@ -584,6 +584,9 @@ func ServerMetricsLine(r *results.Run) string {
 		parts = append(parts, p)
 	}
 	for _, g := range m.Gauges {
+		if isSpecGauge(g.Gauge) {
+			continue // said once, as the acceptance (gpuParts)
+		}
 		parts = append(parts, fmt.Sprintf("%s median %s, max %s", g.Gauge, trimFloat(g.Median), trimFloat(g.Max)))
 	}
 	parts = append(parts, gpuParts(m)...)

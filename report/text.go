@@ -161,7 +161,7 @@ func textScenario(w io.Writer, s Scenario, color bool) {
 			stage += " (" + row.Unit + ")"
 		}
 		p95b, p95c := cell(row.BaseP95, row.Unit), cell(row.CurP95, row.Unit)
-		if row.Unit == "%" {
+		if oneValue(row.Unit) {
 			p95b, p95c = "", ""
 		}
 		t.row(stage, row.Budget, cell(row.BaseP50, row.Unit), p95b, cell(row.CurP50, row.Unit), p95c, row.Change, textStatus(row, color))

@@ -99,6 +99,10 @@ var known = map[string]Names{
 		// Speculative decoding (vllm/v1/spec_decode/metrics.py at
 		// ee4ceaae5953d367d8edd2132fd86d6c42506e1e, SpecDecodingProm):
 		// client counters per engine, _total in the text exposition.
+		// vllm:spec_decode_num_accepted_tokens_per_pos (a series per
+		// engine and position) is not read: a family's series are
+		// summed, which would give the accepted tokens again, and the
+		// results file keeps no positions (docs/metrics.md).
 		SpecDrafts:      []string{"vllm:spec_decode_num_drafts_total", "vllm:spec_decode_num_drafts"},
 		SpecDraftTokens: []string{"vllm:spec_decode_num_draft_tokens_total", "vllm:spec_decode_num_draft_tokens"},
 		SpecAccepted:    []string{"vllm:spec_decode_num_accepted_tokens_total", "vllm:spec_decode_num_accepted_tokens"},
