@@ -540,19 +540,24 @@ func (l LevelPoint) LevelWords() string {
 }
 
 // levelRow is one level's cells for a table: side, load, decision,
-// requests (failed), TTFT and inter-token p50 and p95, throughput and
-// goodput in requests/s.
+// requests (failed), TTFT and inter-token p50 and p95 (each pair in one
+// cell, "178 / 221", its spaces unbreakable: the comment's column holds
+// a priced, GPU-scraped level table only so), throughput and goodput in
+// requests/s.
 func levelRow(side string, s CapacitySide, l LevelPoint) []string {
 	n := fmt.Sprint(l.N)
 	if l.Failed > 0 {
 		n += fmt.Sprintf(" (%d failed)", l.Failed)
 	}
-	return []string{side, s.num(l.Value), l.LevelWords(), n, Millis(l.TTFT.P50), Millis(l.TTFT.P95), Millis(l.ITL.P50), Millis(l.ITL.P95),
+	return []string{side, s.num(l.Value), l.LevelWords(), n, cellPair(Millis(l.TTFT.P50), Millis(l.TTFT.P95)), cellPair(Millis(l.ITL.P50), Millis(l.ITL.P95)),
 		rate(l.Throughput), rate(l.GoodRPS)}
 }
 
 // levelHeads are the headings of levelRow's cells.
-var levelHeads = []string{"side", "load", "level", "requests", "TTFT p50", "TTFT p95", "inter-token p50", "inter-token p95", "requests/s", "goodput/s"}
+var levelHeads = []string{"side", "load", "level", "requests", "TTFT p50 / p95", "ITL p50 / p95", "req/s", "goodput/s"}
+
+// cellPair is a p50 and a p95 in one cell: "178 / 221", never broken.
+func cellPair(p50, p95 string) string { return p50 + "\u00a0/\u00a0" + p95 }
 
 // levelRows are the levels of both sides by load, the base's first at
 // each load.
@@ -627,7 +632,7 @@ func (c Capacity) legend() string {
 		}
 	}
 	return "Latencies in ms of each level's successful requests" + from +
-		"; requests/s: the successful requests per second " + per + ", goodput/s those within the SLO."
+		"; req/s: the successful requests per second " + per + ", goodput/s those within the SLO."
 }
 
 // escaped is c with what came from a results file (the names, what cut a

@@ -255,7 +255,7 @@ func levelCost(s CapacitySide, l LevelPoint) string {
 }
 
 // costHead is the levels' tables' heading of the cost's column.
-const costHead = "$ per 1M tokens"
+const costHead = "$/1M tokens"
 
 // levelHeadsOf are the headings of c's levels' tables: levelHeads, and
 // the cost's column when a side gives a price.
