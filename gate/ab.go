@@ -39,15 +39,17 @@ type ABOptions struct {
 // commit: there is no base variant to measure yet.
 var ErrNewSuite = errors.New("the suite is new in this pull request")
 
-// urlOverride applies "ENDPOINT=URL" overrides to cfg; an endpoint that cfg
-// does not have is bad input.
-func urlOverride(cfg *suite.Config, flag string, list []string) error {
+// urlOverride applies "ENDPOINT=URL" overrides to cfg, with the metrics
+// pages on the endpoint's origin (movePages, whose warnings it returns);
+// an endpoint that cfg does not have is bad input.
+func urlOverride(cfg *suite.Config, flag string, list []string) ([]string, error) {
+	var warnings []string
 	for _, o := range list {
 		name, url, ok := strings.Cut(o, "=")
 		web := strings.HasPrefix(url, "http://") || strings.HasPrefix(url, "https://")
 		socket := strings.HasPrefix(url, "ws://") || strings.HasPrefix(url, "wss://")
 		if !ok || name == "" || !web && !socket {
-			return BadInputf("%s: want ENDPOINT=URL (an http or https URL; ws or wss for a realtime endpoint), got %q", flag, o)
+			return nil, BadInputf("%s: want ENDPOINT=URL (an http or https URL; ws or wss for a realtime endpoint), got %q", flag, o)
 		}
 		found := false
 		var names []string
@@ -56,26 +58,28 @@ func urlOverride(cfg *suite.Config, flag string, list []string) error {
 			if cfg.Endpoints[i].Name == name {
 				spec, _ := apis.Lookup(cfg.Endpoints[i].API)
 				if scheme, _, _ := strings.Cut(url, ":"); socket && !spec.Address.Accepts(scheme) {
-					return BadInputf("%s: endpoint %q (api %s) is called over http or https, not %q", flag, name, cfg.Endpoints[i].API, url)
+					return nil, BadInputf("%s: endpoint %q (api %s) is called over http or https, not %q", flag, name, cfg.Endpoints[i].API, url)
 				}
 				// An API called at its url takes the URL as it is; every
 				// other api appends its path to base_url.
+				old := cfg.Endpoints[i].BaseURL
 				if spec.Address.Key == apis.URL {
-					cfg.Endpoints[i].URL = url
+					old, cfg.Endpoints[i].URL = cfg.Endpoints[i].URL, url
 				} else {
 					if msg := suite.BaseURLProblem(cfg.Endpoints[i].API, flag, strings.TrimRight(url, "/")); msg != "" {
-						return BadInputf("endpoint %q: %s", name, msg)
+						return nil, BadInputf("endpoint %q: %s", name, msg)
 					}
 					cfg.Endpoints[i].BaseURL = strings.TrimRight(url, "/")
 				}
+				warnings = append(warnings, movePages(&cfg.Endpoints[i], flag, old, url)...)
 				found = true
 			}
 		}
 		if !found {
-			return BadInputf("%s: no endpoint %q in %s (it has: %s)", flag, name, cfg.Path, strings.Join(names, ", "))
+			return nil, BadInputf("%s: no endpoint %q in %s (it has: %s)", flag, name, cfg.Path, strings.Join(names, ", "))
 		}
 	}
-	return nil
+	return warnings, nil
 }
 
 // LoadAB loads the head and base suites of an A/B run, with their URL
@@ -100,8 +104,12 @@ func LoadAB(ctx context.Context, env Env, o ABOptions) (base, head *suite.Config
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := urlOverride(head, "head-url", o.HeadURL); err != nil {
+	warnings, err := urlOverride(head, "head-url", o.HeadURL)
+	if err != nil {
 		return nil, nil, err
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(env.Stderr, "latgate: warning: %s\n", w)
 	}
 	if err := o.Select.Apply(head); err != nil {
 		return nil, nil, err
@@ -110,8 +118,12 @@ func LoadAB(ctx context.Context, env Env, o ABOptions) (base, head *suite.Config
 	if base == nil {
 		return nil, head, nil
 	}
-	if err := urlOverride(base, "base-url", o.BaseURL); err != nil {
+	warnings, err = urlOverride(base, "base-url", o.BaseURL)
+	if err != nil {
 		return nil, nil, err
+	}
+	for _, w := range warnings {
+		fmt.Fprintf(env.Stderr, "latgate: warning: %s\n", w)
 	}
 	// The base follows the head's selection; a scenario the base lacks is
 	// new in the head.
