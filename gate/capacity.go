@@ -230,8 +230,10 @@ func (m *measurement) level(ctx context.Context, r *probe.Runner, sofar probe.Re
 		onRecord(g, rec, warmup)
 	}
 	res := lr.Run(ctx, []probe.Group{g})
-	lp.label.Status = ss.s.Add(run(), res.Sent, float64(last.Sub(first))/1e6).Status
+	measured := run()
+	lp.label.Status = ss.s.Add(measured, res.Sent, float64(last.Sub(first))/1e6).Status
 	m.windowShort(ss, &lp.label, res, last)
+	m.windowFew(ss, &lp.label, res, len(measured.Requests))
 	return res
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"time"
@@ -251,6 +252,27 @@ func (m *measurement) windowShort(ss *sideSearch, label *results.Level, res prob
 		fmt.Fprintf(m.log, "latgate: warning: capacity of %s at %g: its requests ended at %s, %s before its window did (it sent its share, %d): the legs drove the level together for less than its window; raise capacity.max_requests or limits.max_requests\n",
 			ss.pl.scenario.Name+" @ "+ss.pl.endpoint.Name, label.Value, clockText(last), roundDur(end.Sub(last)), m.windows.perLevel[ss.pl.scenario.Capacity])
 	}
+}
+
+// windowFew says when a level of a run of windows (not cut) measured
+// fewer requests in its window than requests_per_level: a ladder's level
+// is first decided at requests_per_level (times the legs, merged), so it
+// cannot be shown to hold, on this leg nor merged with legs like it, and
+// its report says "undecided … (stopped early)". The window the level's
+// pace needs is said (rounded up to a second).
+func (m *measurement) windowFew(ss *sideSearch, label *results.Level, res probe.Result, n int) {
+	c := ss.pl.scenario.Capacity
+	w := label.Window
+	if m.log == nil || w == nil || res.Cause != "" || n >= c.RequestsPerLevel {
+		return
+	}
+	need := "a longer capacity.window"
+	if n > 0 {
+		d := time.Duration(math.Ceil(w.Ms*float64(c.RequestsPerLevel)/float64(n)/1000)) * time.Second
+		need = "capacity.window of about " + roundDur(d)
+	}
+	fmt.Fprintf(m.log, "latgate: warning: capacity of %s at %g: its window of %s held %d measured requests, fewer than requests_per_level (%d), at which a ladder's level is first decided: it cannot be shown to hold, on this leg nor merged with legs like it; give it %s\n",
+		ss.pl.scenario.Name+" @ "+ss.pl.endpoint.Name, label.Value, roundDur(time.Duration(w.Ms*1e6)), n, c.RequestsPerLevel, need)
 }
 
 // windowWarning says when the legs of a merged ladder's level drove it

@@ -310,3 +310,32 @@ func TestStartAtAB(t *testing.T) {
 		}
 	})
 }
+
+// TestStartAtWindowTooShort: a ladder level whose window ends before it
+// measured requests_per_level cannot be shown to hold (its first look is
+// at requests_per_level), and the leg says so with the window its pace
+// needs. Four legs of 1, 2 and 4 users in 20 s windows at 60 requests a
+// level measured 30, 57 and 60 each; merged, 4 users (120 requests) and
+// 8 users (226) with no request over TTFT p95 ≤ 150 ms read "undecided,
+// within on its estimates (stopped early)", and nothing said why.
+func TestStartAtWindowTooShort(t *testing.T) {
+	t.Parallel()
+	synctest.Test(t, func(t *testing.T) {
+		srv := clocktest.NewServer(t, sim.New(engineProfile(8), 1))
+		start := time.Now().Add(10 * time.Second).Truncate(time.Second)
+		_, logs := legs(t, 1, srv, "{vary: concurrency, levels: [1, 4], window: 10s, slo: {ttft: {p95: 200ms}}}", start, t.TempDir())
+		m := regexp.MustCompile(`latgate: warning: capacity of chat @ e at 1: its window of 10s held (\d+) measured requests, fewer than requests_per_level \(60\), at which a ladder's level is first decided: it cannot be shown to hold, on this leg nor merged with legs like it; give it capacity.window of about (\d+)s\n`).FindStringSubmatch(logs[0])
+		if m == nil {
+			t.Fatalf("no warning of level 1's short window:\n%s", logs[0])
+		}
+		n, _ := strconv.Atoi(m[1])
+		need, _ := strconv.Atoi(m[2])
+		if n < 10 || n >= 60 || need < 10*60/n || need > 10*60/n+1 {
+			t.Errorf("%d requests, a window of %ds asked: want under 60 and 10 s × 60 ÷ %d", n, need, n)
+		}
+		t.Log(m[0])
+		if strings.Contains(logs[0], "at 4: its window") { // 4 users in 10 s measure more than 60
+			t.Errorf("level 4 warned of though its window held requests_per_level:\n%s", logs[0])
+		}
+	})
+}
