@@ -554,7 +554,8 @@ func Measurements(w io.Writer, f *results.File) {
 }
 
 // ServerMetricsLine says what a run's scrapes of its endpoint's metrics
-// page found over its requests: each histogram's p50 and p95 from the
+// page found over its requests (a capacity level's run named by its load:
+// "chat @ vllm at 8 users"): each histogram's p50 and p95 from the
 // buckets, with the bucket the p95 fell in, and the gauges' median and
 // max; "" without server metrics.
 func ServerMetricsLine(r *results.Run) string {
@@ -594,6 +595,9 @@ func ServerMetricsLine(r *results.Run) string {
 	if r.Variant != "" {
 		name += " (" + string(r.Variant) + ")"
 	}
+	if r.Level != nil {
+		name += " at " + levelLoad(r)
+	}
 	shared := ""
 	if m.Shared {
 		shared = ", both variants' requests together"
@@ -627,17 +631,7 @@ func measurementRow(r *results.Run, sessions bool) []string {
 	if r.Variant != "" {
 		scenario += " (" + string(r.Variant) + ")"
 	}
-	if l := r.Level; l != nil {
-		// A capacity search's level: its load (latencies of a rate level
-		// are the client's, from the actual send).
-		scenario += fmt.Sprintf(" @ %g", l.Value)
-		if l.Vary == vocab.VaryRate {
-			scenario += "/s"
-		}
-		if l.Round > 1 {
-			scenario += fmt.Sprintf(" (measurement %d)", l.Round) // an undecided level measured again
-		}
-	}
+	scenario += levelLabel(r.Level)
 	row := []string{clean(r.Endpoint), clean(scenario), fmt.Sprintf("%d/%d", b.OK, b.N),
 		Millis(b.TTFT.P50), Millis(b.TTFT.P95), Millis(b.ITL.P50), Millis(b.Total.P50), Millis(b.Total.P95), Millis(b.Perceived.P95)}
 	if sessions {
@@ -648,6 +642,47 @@ func measurementRow(r *results.Run, sessions bool) []string {
 		row = append(row, Millis(b.Answer.P95), calls)
 	}
 	return append(row, errs)
+}
+
+// levelLabel is a capacity search's level as a run's label says it: " @
+// 8", " @ 2/s", " @ 8 (measurement 2)" for an undecided level measured
+// again; "" for a run that is not a level. (Latencies of a rate level are
+// the client's, from the actual send.)
+func levelLabel(l *results.Level) string {
+	if l == nil {
+		return ""
+	}
+	s := fmt.Sprintf(" @ %g", l.Value)
+	if l.Vary == vocab.VaryRate {
+		s += "/s"
+	}
+	if l.Round > 1 {
+		s += fmt.Sprintf(" (measurement %d)", l.Round)
+	}
+	return s
+}
+
+// levelLoad is a capacity level's load in words, on the server: "8
+// users", "1 user", "2 requests/s", "16 users (4 legs)" when a merged run's
+// legs drove it together (each leg's Value), and "(measurement 2)" for an
+// undecided level measured again.
+func levelLoad(r *results.Run) string {
+	l := r.Level
+	v := l.Value * float64(max(r.Shards, 1))
+	s := fmt.Sprintf("%g users", v)
+	switch {
+	case l.Vary == vocab.VaryRate:
+		s = fmt.Sprintf("%g requests/s", v)
+	case v == 1:
+		s = "1 user"
+	}
+	if r.Shards > 1 {
+		s += fmt.Sprintf(" (%d legs)", r.Shards)
+	}
+	if l.Round > 1 {
+		s += fmt.Sprintf(" (measurement %d)", l.Round)
+	}
+	return s
 }
 
 // table aligns columns for the terminal.

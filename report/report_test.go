@@ -497,3 +497,31 @@ func TestWithinMinDeltaSaysSo(t *testing.T) {
 		t.Log(rep.Headline)
 	}
 }
+
+// TestServerMetricsLineNamesTheLevel: each level of a capacity search is
+// a run with its own server metrics, and its line names the level's load
+// as the table's row does. Without it, `latgate run` of a 9-level search
+// printed nine lines all headed "server metrics, chat-capacity @ local",
+// GPU 13% to 100% with no level to tell them apart.
+func TestServerMetricsLineNamesTheLevel(t *testing.T) {
+	t.Parallel()
+	run := func(level results.Level, shards int, variant vocab.Side) *results.Run {
+		r := fixtureRun(rand.New(rand.NewPCG(1, 2)), "local", "chat-capacity", 5, 0.3, 0.01, 0, false, false)
+		r.Level, r.Shards, r.Variant = &level, shards, variant
+		r.ServerMetrics = &results.ServerMetrics{Scrapes: 3, Gauges: []results.MetricGauge{{Gauge: "waiting", Family: "vllm:num_requests_waiting", Samples: 3, Median: 1, Max: 2}}}
+		return &r
+	}
+	for _, tt := range []struct {
+		r    *results.Run
+		want string
+	}{
+		{run(results.Level{Vary: vocab.VaryConcurrency, Value: 8, Step: 5}, 0, ""), "server metrics, chat-capacity @ local at 8 users ("},
+		{run(results.Level{Vary: vocab.VaryConcurrency, Value: 1, Step: 1}, 0, vocab.Head), "server metrics, chat-capacity @ local (head) at 1 user ("},
+		{run(results.Level{Vary: vocab.VaryRate, Value: 2.5, Step: 2, Round: 2}, 0, ""), "server metrics, chat-capacity @ local at 2.5 requests/s (measurement 2) ("},
+		{run(results.Level{Vary: vocab.VaryConcurrency, Value: 4, Step: 3}, 4, ""), "server metrics, chat-capacity @ local at 16 users (4 legs) ("},
+	} {
+		if got := ServerMetricsLine(tt.r); !strings.HasPrefix(got, tt.want) {
+			t.Errorf("got %q, want it to start %q", got, tt.want)
+		}
+	}
+}
