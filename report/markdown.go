@@ -569,6 +569,9 @@ func capacityMarkdown(cs []Capacity) string {
 			b.WriteString("| " + strings.Join(row, " | ") + " |\n")
 		}
 		fmt.Fprintf(&b, "\n- %s.\n", e.details()[3])
+		for _, d := range e.costDetail() { // the cost's interval, as text and HTML say it
+			fmt.Fprintf(&b, "- %s.\n", d)
+		}
 		if g := e.gpuDetails(); g != "" {
 			fmt.Fprintf(&b, "- %s.\n", g)
 		}
