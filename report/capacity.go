@@ -615,6 +615,9 @@ func (c Capacity) details() []string {
 	if g := c.gpuDetails(); g != "" {
 		out = append(out, g)
 	}
+	if sd := c.specDetails(); sd != "" {
+		out = append(out, sd)
+	}
 	return out
 }
 

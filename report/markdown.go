@@ -575,6 +575,9 @@ func capacityMarkdown(cs []Capacity) string {
 		if g := e.gpuDetails(); g != "" {
 			fmt.Fprintf(&b, "- %s.\n", g)
 		}
+		if sd := e.specDetails(); sd != "" {
+			fmt.Fprintf(&b, "- %s.\n", sd)
+		}
 		fmt.Fprintf(&b, "- %s\n\n</details>\n\n", c.legend())
 	}
 	return b.String()
