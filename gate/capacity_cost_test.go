@@ -124,7 +124,7 @@ func TestCapacityCostAB(t *testing.T) {
 			buf   *bytes.Buffer
 			wants []string
 		}{
-			{"markdown", &md, []string{"| chat @ e | cost per 1M tokens at TTFT p95 ≤ 200 ms: $3.57 → $4.284, +20%: ❌ | – | – | ❌ cost regression<br><sub>higher beyond 10% with confidence</sub> |", "| $ per 1M tokens |", "| $3.57 |"}},
+			{"markdown", &md, []string{"| chat @ e | cost per 1M tokens at TTFT p95 ≤ 200 ms: $3.57 → $4.284, +20%: ❌ | – | – | ❌ cost regression<br><sub>higher beyond 10% with confidence</sub> |", "| $/1M tokens |", "| $3.57 |"}},
 			{"text", &text, []string{"chat @ e: cost per 1M tokens at TTFT p95 ≤ 200 ms: $3.57 → $4.284, +20%: ❌", "cost regression: higher beyond 10% with confidence; head $4.2"}},
 			{"json", &js, []string{`"cost": {`, `"status": "regression"`, `"per_hour": 4.2`, `"cost_per_mtok": 3.56988`}},
 		} {
