@@ -228,7 +228,12 @@ func textCapacity(w io.Writer, cs []Capacity, color bool) {
 		t := newTable(append([]string{"  " + heads[0]}, heads[1:]...)...)
 		t.alignLeft = map[int]bool{0: true, 2: true}
 		for _, row := range c.levelRows() {
-			t.row(append([]string{"  " + row[0]}, row[1:]...)...)
+			// A terminal never wraps a cell: its pairs keep plain spaces.
+			cells := []string{"  " + row[0]}
+			for _, v := range row[1:] {
+				cells = append(cells, strings.ReplaceAll(v, "\u00a0", " "))
+			}
+			t.row(cells...)
 		}
 		t.write(w)
 		fmt.Fprintln(w)

@@ -147,7 +147,7 @@ func TestREADMECapacity(t *testing.T) {
 func levelFigures(t *testing.T, out string) (p95, p50 map[string]map[int]float64) {
 	t.Helper()
 	p95, p50 = map[string]map[int]float64{}, map[string]map[int]float64{}
-	row := regexp.MustCompile(`(?m)^  (base|head) +(\d+)  .*? {2,}(\d+)( \(\d+ failed\))? +(\d+) +(\d+) +\d+ +\d+ +[\d.]+ +[\d.]+$`)
+	row := regexp.MustCompile(`(?m)^  (base|head) +(\d+)  .*? {2,}(\d+)( \(\d+ failed\))? +(\d+) / (\d+) +\d+ / \d+ +[\d.]+ +[\d.]+$`)
 	for _, m := range row.FindAllStringSubmatch(out, -1) {
 		users, _ := strconv.Atoi(m[2])
 		a, _ := strconv.ParseFloat(m[5], 64)
