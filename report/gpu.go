@@ -322,7 +322,8 @@ func (c Capacity) withGPU(row []string, l LevelPoint) []string {
 
 // GPULine says whether a side's GPU was the limit: "GPU 97 % at 12 users:
 // compute-bound" when its busiest GPU's median utilization reached
-// GPUBound at a load no higher than the lowest that failed; else its
+// GPUBound at a load below the lowest that failed; "the GPU may be the
+// limit" when it reached it only at that load; else its
 // utilization at the capacity (or the lowest level, without one) and "the
 // limit is elsewhere", with what the engine's gauges point at there
 // (requests waiting: the queue; a KV cache at least 90 % full); when no
@@ -344,7 +345,12 @@ func (s CapacitySide) GPULine() string {
 		if math.IsNaN(m) {
 			continue
 		}
-		if m >= GPUBound && (fail == nil || l.Load <= fail.Load) {
+		if m >= GPUBound && fail != nil && l.Load == fail.Load {
+			// Busy only at the load that broke the SLO: nothing says
+			// whether it was busy first.
+			return fmt.Sprintf("GPU %s%% at %s, where the SLO broke%s: the GPU may be the limit", gaugeNum(m), s.load(l.Value), s.gpuAtCapacity(levels))
+		}
+		if m >= GPUBound && (fail == nil || l.Load < fail.Load) {
 			return fmt.Sprintf("GPU %s%% at %s: compute-bound (its busiest GPU's median utilization reached %g%%%s)", gaugeNum(m), s.load(l.Value), GPUBound, s.boundWhen(l, fail))
 		}
 		if at == nil || l.Value == s.Result.Capacity {
@@ -384,10 +390,19 @@ func (s CapacitySide) boundWhen(l LevelPoint, fail *LevelPoint) string {
 	switch {
 	case fail == nil:
 		return "; no level broke the SLO"
-	case l.Load < fail.Load:
-		return " before the SLO broke at " + s.load(fail.Value)
 	}
-	return " at the lowest load that failed the SLO"
+	return " before the SLO broke at " + s.load(fail.Value)
+}
+
+// gpuAtCapacity is the busiest GPU's median at the capacity's level, for
+// the GPU line: " (50% at capacity, 4 users)"; "" without one.
+func (s CapacitySide) gpuAtCapacity(levels []LevelPoint) string {
+	for _, l := range levels {
+		if m, _ := l.levelGPU(); l.Value == s.Result.Capacity && !math.IsNaN(m) {
+			return fmt.Sprintf(" (%s%% at capacity, %s)", gaugeNum(m), s.load(l.Value))
+		}
+	}
+	return ""
 }
 
 // cmpFloat orders two loads.

@@ -51,8 +51,8 @@ func gpuSide(capacityAt float64, utils []float64, waiting, kv float64) CapacityS
 }
 
 // TestGPULine: the capacity row says the GPU was the limit when its
-// busiest GPU's median reached 90 % at a load no higher than the lowest
-// that failed; else its utilization at the capacity and what the
+// busiest GPU's median reached 90 % at a load below the lowest that
+// failed, that it may be when only at that load; else its utilization at the capacity and what the
 // engine's gauges point at; nothing without a GPU page.
 func TestGPULine(t *testing.T) {
 	t.Parallel()
@@ -63,7 +63,7 @@ func TestGPULine(t *testing.T) {
 		want string
 	}{
 		{"compute-bound", gpuSide(8, []float64{12, 25, 50, 97, 99}, 0, 0.5), "GPU 97% at 8 users: compute-bound (its busiest GPU's median utilization reached 90% before the SLO broke at 16 users)"},
-		{"saturated where the SLO broke", gpuSide(4, []float64{12, 25, 50, 97, 99}, 0, 0.5), "GPU 97% at 8 users: compute-bound (its busiest GPU's median utilization reached 90% at the lowest load that failed the SLO)"},
+		{"saturated where the SLO broke", gpuSide(4, []float64{12, 25, 50, 97, 99}, 0, 0.5), "GPU 97% at 8 users, where the SLO broke (50% at capacity, 4 users): the GPU may be the limit"},
 		{"saturated only above the failure", gpuSide(4, []float64{12, 25, 41, 60, 95}, 3, 0.95), "GPU 41% at capacity: the limit is elsewhere: queue (3 requests waiting, median), KV cache (95% full at most)"},
 		{"elsewhere, the gauges quiet", gpuSide(4, []float64{12, 25, 41, 60, 70}, 0, 0.2), "GPU 41% at capacity: the limit is elsewhere"},
 		{"no GPU page", gpuSide(4, []float64{nan, nan, nan, nan, nan}, 0, 0), ""},
