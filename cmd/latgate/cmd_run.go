@@ -58,7 +58,8 @@ func simFlags(fs *flag.FlagSet) func(*env, []string) error {
 	fs.DurationVar(&eng.Front, "engine-front", 0, "an engine that reports its own time: the part of each TTFT in front of it, e.g. 15ms (the rest is its prefill; its queue is the wait for a --slots slot)")
 	report := fs.String("engine-report", "", "an engine that reports its own time in these `forms`, comma-separated: "+strings.Join(sim.Reports, ", ")+" (Ollama's /api/chat always does)")
 	engine := fs.Bool("engine", false, "an engine with its defaults: 2ms in front, its time in vLLM's form, one GPU at /dcgm/metrics (--gpus), 8 slots unless --slots or the profile says")
-	gpus := fs.Int("gpus", -1, "an engine with this many GPUs at /dcgm/metrics in dcgm-exporter's names, their utilization the share of the slots in use (default with --engine: 1)")
+	var gpus optionalInt
+	fs.Var(&gpus, "gpus", "an engine with this `many` GPUs at /dcgm/metrics in dcgm-exporter's names, their utilization the share of the slots in use (default with --engine: 1)")
 	fs.IntVar(&eng.SpecTokens, "spec-tokens", 0, "an engine that decodes speculatively, this many draft `tokens` a draft (vLLM's counters at /metrics)")
 	fs.Float64Var(&eng.SpecAccept, "spec-accept", 0.75, "the share of draft tokens accepted, with --spec-tokens")
 	certFile := fs.String("tls-cert", "", "serve HTTPS and wss:// with this certificate `file` (PEM; with --tls-key)")
@@ -70,7 +71,7 @@ func simFlags(fs *flag.FlagSet) func(*env, []string) error {
 		if *report != "" {
 			eng.Report = strings.Split(*report, ",")
 		}
-		simEngine(&o, &eng, *engine, *gpus, *report != "")
+		simEngine(&o, &eng, *engine, gpus.or(-1), *report != "")
 		if *itl != "" {
 			d, err := time.ParseDuration(*itl)
 			if err != nil {

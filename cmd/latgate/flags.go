@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"strconv"
 
 	"github.com/latgate/latgate/gate"
@@ -68,4 +69,34 @@ func formatVar[T any](fs *flag.FlagSet, reg *report.Formats[T]) *report.Format[T
 	v := &formatFlag[T]{reg: reg, f: reg.Default()}
 	fs.Var(v, "format", "output `format`: "+cli.OrList(reg.Names()))
 	return &v.f
+}
+
+// optionalInt is an int flag with no default of its own (its help says
+// what its absence means): or gives the default when it was not given.
+type optionalInt struct {
+	v   int
+	set bool
+}
+
+func (o *optionalInt) String() string {
+	if o == nil || !o.set {
+		return ""
+	}
+	return strconv.Itoa(o.v)
+}
+
+func (o *optionalInt) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return fmt.Errorf("want a whole number, got %q", s)
+	}
+	o.v, o.set = n, true
+	return nil
+}
+
+func (o *optionalInt) or(def int) int {
+	if !o.set {
+		return def
+	}
+	return o.v
 }

@@ -28,6 +28,14 @@ func TestSimDocListsEveryFlag(t *testing.T) {
 	}
 	var flags []string
 	fs.VisitAll(func(f *flag.Flag) { flags = append(flags, f.Name) })
+	// A flag whose absence means something its help says (--gpus: one
+	// GPU with --engine) shows no sentinel of the code's as its default.
+	var help strings.Builder
+	fs.SetOutput(&help)
+	fs.PrintDefaults()
+	if strings.Contains(help.String(), "(default -1)") {
+		t.Errorf("latgate sim -h shows a sentinel as a default:\n%s", help.String())
+	}
 	if len(flags) < 20 {
 		t.Fatalf("latgate sim has %d flags: %v", len(flags), flags)
 	}
