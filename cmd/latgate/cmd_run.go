@@ -43,7 +43,8 @@ func simFlags(fs *flag.FlagSet) func(*env, []string) error {
 	fs.Float64Var(&o.Speed.Swing, "swing", 0, "swing every delay by ± this share over time, e.g. 0.4 (a drifting provider)")
 	fs.DurationVar(&o.Speed.SwingPeriod, "swing-period", 0, "the swing's `period`, e.g. 3s")
 	fs.BoolVar(&o.Buffered, "buffered", false, "hold each response and release it at once, as a buffering proxy does")
-	toolSteps := fs.Int("tool-steps", -1, "override: tool-call `steps` before the answer for a request that offers tools (0: never call; default: the profile's)")
+	var toolSteps optionalInt
+	fs.Var(&toolSteps, "tool-steps", "override: tool-call `steps` before the answer for a request that offers tools (0: never call; default: the profile's)")
 	fs.IntVar(&o.ToolCalls, "tool-calls", 0, "override: parallel tool `calls` per step (default: the profile's, 1)")
 	fs.IntVar(&o.ToolArgs, "tool-args", 0, "override: `characters` of each call's JSON arguments (default 24)")
 	fs.IntVar(&o.ToolChunk, "tool-chunk", 0, "override: argument `characters` per delta (default 8; Gemini sends each call whole)")
@@ -65,8 +66,8 @@ func simFlags(fs *flag.FlagSet) func(*env, []string) error {
 	certFile := fs.String("tls-cert", "", "serve HTTPS and wss:// with this certificate `file` (PEM; with --tls-key)")
 	keyFile := fs.String("tls-key", "", "the TLS certificate's private key `file` (PEM)")
 	return func(e *env, _ []string) error {
-		if *toolSteps != -1 {
-			o.ToolSteps, o.SetToolSteps = *toolSteps, true
+		if toolSteps.set {
+			o.ToolSteps, o.SetToolSteps = toolSteps.v, true
 		}
 		if *report != "" {
 			eng.Report = strings.Split(*report, ",")
