@@ -233,14 +233,9 @@ func (opt MeasureOptions) thresholds(cfg *suite.Config) (*compare.Config, error)
 }
 
 func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions) (*results.File, error) {
-	m, err := planMeasure(cfg, baseCfg)
+	m, err := planRun(cfg, baseCfg, opt)
 	if err != nil {
 		return nil, err
-	}
-	if m.log = opt.Progress; !opt.StartAt.IsZero() {
-		if err := m.planWindows(cfg, opt.StartAt, opt.clock()); err != nil {
-			return nil, err
-		}
 	}
 	client := opt.httpClient(cfg, baseCfg)
 	var sockets *probe.Sockets // Realtime connections, kept as HTTP keeps its own
@@ -316,6 +311,21 @@ func measure(ctx context.Context, cfg, baseCfg *suite.Config, opt MeasureOptions
 		return f, AsCannotRun(&IncompleteError{Why: f.Incomplete})
 	}
 	return f, nil
+}
+
+// planRun plans a run's groups and searches, and its windows when it
+// starts at a shared time (--start-at), before any request.
+func planRun(cfg, baseCfg *suite.Config, opt MeasureOptions) (*measurement, error) {
+	m, err := planMeasure(cfg, baseCfg)
+	if err != nil {
+		return nil, err
+	}
+	if m.log = opt.Progress; !opt.StartAt.IsZero() {
+		if err := m.planWindows(cfg, opt.StartAt, opt.clock()); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
 }
 
 // clock is the run's clock: Now, else time.Now.
