@@ -273,32 +273,40 @@ func (p *page) curveLines(x, y axis, s curveSide, m vocab.Metric, hi float64) {
 			if math.IsNaN(v) {
 				continue
 			}
-			px, py := x.at(l.Load), y.at(math.Min(v, hi))
-			cmd := "L"
-			if path.Len() == 0 {
-				cmd = "M"
-			}
-			fmt.Fprintf(&path, "%s%.1f %.1f", cmd, px, py)
-			miss := ""
-			switch {
-			case !l.Meets:
-				miss = " miss"
-			case !l.Holds():
-				miss = " undecided"
-			}
 			tip := fmt.Sprintf("%s, %s: %s %s (%s)", s.name, s.side.load(l.Value), name, curveText(v, m), l.LevelWords())
-			attrs := fmt.Sprintf("class=\"lpt %s%s\" data-side=\"%s\" data-stat=\"%s\" data-load=\"%g\" data-v=\"%g\"", s.cls, miss, s.cls, name, l.Load, v)
-			if v > hi {
-				fmt.Fprintf(&marks, "<path %s d=\"M%.1f %.1fl4 7h-8z\"><title>%s</title></path>", attrs, px, py-7, esc(tip))
-			} else {
-				fmt.Fprintf(&marks, "<circle %s cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\"><title>%s</title></circle>", attrs, px, py, 3.2-float64(1-k)*0.9, esc(tip))
-			}
+			plotPoint(&path, &marks, x.at(l.Load), y, s.cls, l, name, v, hi, 3.2-float64(1-k)*0.9, tip)
 		}
 		cls := s.cls
 		if k == 0 {
 			cls += " p50"
 		}
 		p.f("<path class=\"%s\" d=\"%s\"/>%s\n", cls, path.String(), marks.String())
+	}
+}
+
+// plotPoint adds level l's value v of a curve to its line's path, and its
+// mark to marks: a circle of radius r at px, or ▲ at the top when beyond
+// the axis (hi), titled tip and marked hollow when the level is not within
+// the SLO, pale when within it on its estimates only.
+func plotPoint(path, marks *strings.Builder, px float64, y axis, cls string, l LevelPoint, stat string, v, hi, r float64, tip string) {
+	py := y.at(math.Min(v, hi))
+	cmd := "L"
+	if path.Len() == 0 {
+		cmd = "M"
+	}
+	fmt.Fprintf(path, "%s%.1f %.1f", cmd, px, py)
+	miss := ""
+	switch {
+	case !l.Meets:
+		miss = " miss"
+	case !l.Holds():
+		miss = " undecided"
+	}
+	attrs := fmt.Sprintf("class=\"lpt %s%s\" data-side=\"%s\" data-stat=\"%s\" data-load=\"%g\" data-v=\"%g\"", cls, miss, cls, stat, l.Load, v)
+	if v > hi {
+		fmt.Fprintf(marks, "<path %s d=\"M%.1f %.1fl4 7h-8z\"><title>%s</title></path>", attrs, px, py-7, esc(tip))
+	} else {
+		fmt.Fprintf(marks, "<circle %s cx=\"%.1f\" cy=\"%.1f\" r=\"%.1f\"><title>%s</title></circle>", attrs, px, py, r, esc(tip))
 	}
 }
 

@@ -97,26 +97,8 @@ func (p *page) costLine(x, y axis, s curveSide, hi float64) {
 		if math.IsNaN(v) {
 			continue
 		}
-		px, py := x.at(l.Load), y.at(math.Min(v, hi))
-		cmd := "L"
-		if path.Len() == 0 {
-			cmd = "M"
-		}
-		fmt.Fprintf(&path, "%s%.1f %.1f", cmd, px, py)
-		miss := ""
-		switch {
-		case !l.Meets:
-			miss = " miss"
-		case !l.Holds():
-			miss = " undecided"
-		}
 		tip := fmt.Sprintf("%s, %s: %s per 1M output tokens within the SLO (%s)", s.name, s.side.load(l.Value), money.USD(v), l.LevelWords())
-		attrs := fmt.Sprintf("class=\"lpt %s%s\" data-side=\"%s\" data-stat=\"cost\" data-load=\"%g\" data-v=\"%g\"", s.cls, miss, s.cls, l.Load, v)
-		if v > hi {
-			fmt.Fprintf(&marks, "<path %s d=\"M%.1f %.1fl4 7h-8z\"><title>%s</title></path>", attrs, px, py-7, esc(tip))
-		} else {
-			fmt.Fprintf(&marks, "<circle %s cx=\"%.1f\" cy=\"%.1f\" r=\"3.2\"><title>%s</title></circle>", attrs, px, py, esc(tip))
-		}
+		plotPoint(&path, &marks, x.at(l.Load), y, s.cls, l, "cost", v, hi, 3.2, tip)
 	}
 	p.f("<path class=\"%s\" d=\"%s\"/>%s\n", s.cls, path.String(), marks.String())
 }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -331,7 +332,7 @@ func (c Capacity) withGPU(row []string, l LevelPoint) []string {
 // page.
 func (s CapacitySide) GPULine() string {
 	levels := slices.Clone(s.Levels)
-	slices.SortStableFunc(levels, func(a, b LevelPoint) int { return cmpFloat(a.Load, b.Load) })
+	slices.SortStableFunc(levels, func(a, b LevelPoint) int { return cmp.Compare(a.Load, b.Load) })
 	var fail *LevelPoint // the lowest that failed
 	for i, l := range levels {
 		if l.Status == vocab.Fails {
@@ -403,17 +404,6 @@ func (s CapacitySide) gpuAtCapacity(levels []LevelPoint) string {
 		}
 	}
 	return ""
-}
-
-// cmpFloat orders two loads.
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // gpuDetails is c's GPU line under its row, each side's ("base: …")
