@@ -4,20 +4,17 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"math"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"github.com/latgate/latgate/capacity"
 	"github.com/latgate/latgate/fileio"
 	"github.com/latgate/latgate/internal/clocktest"
 	"github.com/latgate/latgate/report"
-	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/sim"
 	"github.com/latgate/latgate/suite"
 	"github.com/latgate/latgate/vocab"
@@ -166,22 +163,7 @@ func TestMergeShardsCost(t *testing.T) {
 		srv := clocktest.NewServer(t, sim.New(engineProfile(8), 1))
 		cfg := pricedSuite(t, srv, "{vary: concurrency, from: 2, to: 2, slo: {ttft: {p95: 200ms}}}", "3.50")
 		dir := t.TempDir()
-		paths := make([]string, 4)
-		errs := make([]error, 4)
-		var wg sync.WaitGroup
-		for i := range paths {
-			paths[i] = filepath.Join(dir, fmt.Sprintf("leg%d.json", i))
-			wg.Go(func() {
-				var f *results.File
-				if f, errs[i] = Measure(context.Background(), cfg, MeasureOptions{Client: srv.Client()}); errs[i] == nil {
-					errs[i] = fileio.Write(paths[i], f)
-				}
-			})
-		}
-		wg.Wait()
-		if err := errors.Join(errs...); err != nil {
-			t.Fatal(err)
-		}
+		paths, _ := legs(t, 4, srv, cfg, time.Time{}, dir)
 		want := 3.5 * 0.47 / (128 * 3600) * 1e6
 		leg, err := fileio.Read(paths[0])
 		if err != nil || leg.Capacity[0].CostPerMTok == nil || math.Abs(*leg.Capacity[0].CostPerMTok-4*want) > 1e-4*want {

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -351,22 +350,7 @@ func TestMergeShards(t *testing.T) {
 		srv := clocktest.NewServer(t, sim.New(engineProfile(8), 1))
 		cfg := capacitySuite(t, srv, "{vary: concurrency, from: 2, to: 2, slo: {ttft: {p95: 200ms}}}")
 		dir := t.TempDir()
-		paths := make([]string, 4)
-		errs := make([]error, 4)
-		var wg sync.WaitGroup
-		for i := range paths {
-			paths[i] = filepath.Join(dir, fmt.Sprintf("leg%d.json", i))
-			wg.Go(func() {
-				var f *results.File
-				if f, errs[i] = Measure(context.Background(), cfg, MeasureOptions{Client: srv.Client()}); errs[i] == nil {
-					errs[i] = fileio.Write(paths[i], f)
-				}
-			})
-		}
-		wg.Wait()
-		if err := errors.Join(errs...); err != nil {
-			t.Fatal(err)
-		}
+		paths, _ := legs(t, 4, srv, cfg, time.Time{}, dir)
 		ids := map[string]bool{}
 		for _, p := range paths { // each leg's measurement has an ID of its own, and when it started
 			f, err := fileio.Read(p)

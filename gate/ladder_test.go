@@ -50,16 +50,16 @@ func inFlight(t *testing.T, srv *clocktest.Server) int {
 	return n
 }
 
-// legs measures cfg on n legs at once, each started at start, and writes
-// their files into dir.
-func legs(t *testing.T, n int, srv *clocktest.Server, ladder string, start time.Time, dir string) ([]string, []string) {
+// legs measures cfg on n legs at once against srv, each started at start
+// (none when zero), and writes their files into dir; it returns their
+// paths and progress logs.
+func legs(t *testing.T, n int, srv *clocktest.Server, cfg *suite.Config, start time.Time, dir string) ([]string, []string) {
 	t.Helper()
 	paths, logs := make([]string, n), make([]string, n)
 	errs := make([]error, n)
 	var wg sync.WaitGroup
 	for i := range paths {
 		paths[i] = filepath.Join(dir, fmt.Sprintf("leg%d.json", i))
-		cfg := capacitySuite(t, srv, ladder)
 		wg.Go(func() {
 			var log strings.Builder
 			var f *results.File
@@ -99,7 +99,7 @@ func TestShardedLadderOnVirtualTime(t *testing.T) {
 			}
 		}()
 		dir := t.TempDir()
-		paths, logs := legs(t, 4, srv, "{vary: concurrency, levels: [1, 2, 4], window: 40s, slo: {ttft: {p95: 200ms}}}", start, dir)
+		paths, logs := legs(t, 4, srv, capacitySuite(t, srv, "{vary: concurrency, levels: [1, 2, 4], window: 40s, slo: {ttft: {p95: 200ms}}}"), start, dir)
 		if want := []int{4, 8, 16}; !slices.Equal(seen, want) {
 			t.Errorf("the simulator held %v requests in the middle of each window, want %v", seen, want)
 		}
@@ -323,7 +323,7 @@ func TestStartAtWindowTooShort(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		srv := clocktest.NewServer(t, sim.New(engineProfile(8), 1))
 		start := time.Now().Add(10 * time.Second).Truncate(time.Second)
-		_, logs := legs(t, 1, srv, "{vary: concurrency, levels: [1, 4], window: 10s, slo: {ttft: {p95: 200ms}}}", start, t.TempDir())
+		_, logs := legs(t, 1, srv, capacitySuite(t, srv, "{vary: concurrency, levels: [1, 4], window: 10s, slo: {ttft: {p95: 200ms}}}"), start, t.TempDir())
 		m := regexp.MustCompile(`latgate: warning: capacity of chat @ e at 1: its window of 10s held (\d+) measured requests, fewer than requests_per_level \(60\), at which a ladder's level is first decided: it cannot be shown to hold, on this leg nor merged with legs like it; give it capacity.window of about (\d+)s\n`).FindStringSubmatch(logs[0])
 		if m == nil {
 			t.Fatalf("no warning of level 1's short window:\n%s", logs[0])
