@@ -12,6 +12,7 @@ import (
 	"github.com/latgate/latgate/capacity"
 	"github.com/latgate/latgate/fileio"
 	"github.com/latgate/latgate/report"
+	"github.com/latgate/latgate/results"
 	"github.com/latgate/latgate/vocab"
 )
 
@@ -62,22 +63,11 @@ scenarios:
     capacity: {vary: concurrency, from: 2, to: 8, requests_per_level: 40, slo: {ttft: {p50: %gms}}}
 limits: {timeout: 60s, stall_timeout: 30s, max_requests: 1000}
 `, p4, realAnswerTokens, slo)
-	if err := os.WriteFile(cfg, []byte(yaml), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(dir, "ab.json")
-	r := runCLI(t, nil, "ab", "-c", cfg, "--base-config", cfg, "--head-url", "ollama="+p1, "-o", out)
+	r, f := realAB(t, cfg, yaml, p1)
 	t.Logf("latgate ab, base NUM_PARALLEL=4, head NUM_PARALLEL=1 (load average after: %s):\n%s\n%s", loadAvg(), r.stdout, r.stderr)
-	f, err := fileio.Read(out)
-	if err != nil {
-		t.Fatal(err)
-	}
 	sides := map[vocab.Side]capacity.Result{}
 	for _, rec := range f.Capacity {
-		res, err := capacity.Replay(f, rec)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := realReplay(t, f, rec)
 		sides[rec.Variant] = res
 		t.Logf("NUM_PARALLEL=%s: %s", map[vocab.Side]string{vocab.Base: "4", vocab.Head: "1"}[rec.Variant], report.SearchText(res, rec.StopReason))
 	}
@@ -91,7 +81,7 @@ limits: {timeout: 60s, stall_timeout: 30s, max_requests: 1000}
 		t.Errorf("capacities: base %v (to %v), head %v (to %v)", base.Capacity, base.Upper, head.Capacity, head.Upper)
 	}
 	for _, format := range []string{"markdown", "html"} {
-		r := runCLI(t, nil, "compare", out, "-c", cfg, "--format", format)
+		r := runCLI(t, nil, "compare", filepath.Join(dir, "ab.json"), "-c", cfg, "--format", format)
 		if err := os.WriteFile(filepath.Join(dir, "report."+format), []byte(r.stdout), 0o644); err != nil || r.code != 1 {
 			t.Errorf("compare --format %s: exit %d, %v", format, r.code, err)
 		}
@@ -126,6 +116,33 @@ func realServiceTime(t *testing.T, url, dir string) (total, ttft float64) {
 		t.Fatalf("one user: %d of %d requests failed (%s)", b.N-b.OK, b.N, b.FirstError)
 	}
 	return b.Total.P50, b.TTFT.P50
+}
+
+// realAB writes yaml to cfg and runs latgate ab of it against itself,
+// the head's endpoint at the NUM_PARALLEL=1 server p1; it returns the
+// ab's result and its results file (beside cfg, ab.json).
+func realAB(t *testing.T, cfg, yaml, p1 string) (result, *results.File) {
+	t.Helper()
+	if err := os.WriteFile(cfg, []byte(yaml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(filepath.Dir(cfg), "ab.json")
+	r := runCLI(t, nil, "ab", "-c", cfg, "--base-config", cfg, "--head-url", "ollama="+p1, "-o", out)
+	f, err := fileio.Read(out)
+	if err != nil {
+		t.Fatalf("%v\n%s\n%s", err, r.stdout, r.stderr)
+	}
+	return r, f
+}
+
+// realReplay decides a search of f again from its levels.
+func realReplay(t *testing.T, f *results.File, rec results.Search) capacity.Result {
+	t.Helper()
+	res, err := capacity.Replay(f, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
 }
 
 // loadAvg is the machine's load average over 1, 5 and 15 minutes.
@@ -170,25 +187,14 @@ scenarios:
     capacity: {vary: concurrency, from: 1, to: 4, requests_per_level: 40, slo: {ttft: {p50: %gms}}}
 limits: {timeout: 60s, stall_timeout: 30s, max_requests: 1000}
 `, p4, realPerHour, realAnswerTokens, slo)
-	if err := os.WriteFile(cfg, []byte(yaml), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	out := filepath.Join(dir, "ab.json")
-	r := runCLI(t, nil, "ab", "-c", cfg, "--base-config", cfg, "--head-url", "ollama="+p1, "-o", out)
+	r, f := realAB(t, cfg, yaml, p1)
 	t.Logf("latgate ab at $%g/h, base NUM_PARALLEL=4, head NUM_PARALLEL=1, SLO TTFT p50 ≤ %g ms (load average after: %s):\n%s\n%s", realPerHour, slo, loadAvg(), r.stdout, r.stderr)
 	if r.code != 0 && r.code != 1 {
 		t.Fatalf("latgate ab: exit %d", r.code)
 	}
-	f, err := fileio.Read(out)
-	if err != nil {
-		t.Fatal(err)
-	}
 	sides := map[vocab.Side]capacity.Result{}
 	for _, rec := range f.Capacity {
-		res, err := capacity.Replay(f, rec)
-		if err != nil {
-			t.Fatal(err)
-		}
+		res := realReplay(t, f, rec)
 		sides[rec.Variant] = res
 		want := realPerHour / (res.GoodTPS * 3600) * 1e6
 		if rec.CostPerHour == nil || *rec.CostPerHour != realPerHour || math.IsNaN(res.Capacity) || rec.CostPerMTok == nil || math.Abs(*rec.CostPerMTok-want) > 1e-3*want {
