@@ -23,15 +23,14 @@ type Spec struct {
 // before and after; nil when the page lacks them, or they went back or
 // disagree (said in a warning).
 func (r *Run) spec(after Page) *Spec {
-	tf, ta, ok1 := after.gauge(r.s.Names.SpecDraftTokens)
-	af, aa, ok2 := after.gauge(r.s.Names.SpecAccepted)
+	tf, t, ok1 := r.delta(after, r.s.Names.SpecDraftTokens)
+	af, a, ok2 := r.delta(after, r.s.Names.SpecAccepted)
 	if !ok1 || !ok2 {
 		return nil
 	}
-	tb, ab := r.before.gauges[tf], r.before.gauges[af] // zero: the counter began during the run
-	s := &Spec{DraftTokensFamily: tf, AcceptedFamily: af, DraftTokens: ta.sum - tb.sum, Accepted: aa.sum - ab.sum}
-	if df, da, ok := after.gauge(r.s.Names.SpecDrafts); ok {
-		s.DraftsFamily, s.Drafts = df, da.sum-r.before.gauges[df].sum
+	s := &Spec{DraftTokensFamily: tf, AcceptedFamily: af, DraftTokens: t, Accepted: a}
+	if df, d, ok := r.delta(after, r.s.Names.SpecDrafts); ok {
+		s.DraftsFamily, s.Drafts = df, d
 	}
 	if s.DraftTokens < 0 || s.Accepted < 0 || s.Drafts < 0 || s.Accepted > s.DraftTokens || s.Drafts > s.DraftTokens {
 		r.warn(fmt.Sprintf("%s and %s went back or disagree during the run (the server restarted?): no speculative-decoding acceptance", tf, af))

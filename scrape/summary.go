@@ -89,18 +89,29 @@ type Cache struct {
 // and after; nil when the page lacks one, or one went back (a restart,
 // said in a warning).
 func (r *Run) cache(after Page) *Cache {
-	qf, qa, ok1 := after.gauge(r.s.Names.CacheQueries)
-	hf, ha, ok2 := after.gauge(r.s.Names.CacheHits)
+	qf, q, ok1 := r.delta(after, r.s.Names.CacheQueries)
+	hf, h, ok2 := r.delta(after, r.s.Names.CacheHits)
 	if !ok1 || !ok2 {
 		return nil
 	}
-	qb, hb := r.before.gauges[qf], r.before.gauges[hf] // zero: the counter began during the run
-	c := &Cache{QueriesFamily: qf, HitsFamily: hf, Queries: qa.sum - qb.sum, Hits: ha.sum - hb.sum}
+	c := &Cache{QueriesFamily: qf, HitsFamily: hf, Queries: q, Hits: h}
 	if c.Queries < 0 || c.Hits < 0 || c.Hits > c.Queries {
 		r.warn(fmt.Sprintf("%s and %s went back or disagree during the run (the server restarted?): no prefix-cache hit rate", qf, hf))
 		return nil
 	}
 	return c
+}
+
+// delta is a counter's change over the run: the first of names the page
+// after has, and its sum (over the page's series) less the page before's
+// (zero when the counter began during the run); false when the page
+// after has none.
+func (r *Run) delta(after Page, names []string) (family string, v float64, ok bool) {
+	family, a, ok := after.gauge(names)
+	if !ok {
+		return "", 0, false
+	}
+	return family, a.sum - r.before.gauges[family].sum, true
 }
 
 // gauges are the median and maximum of each gauge over the samples.
